@@ -1,0 +1,3 @@
+from bagm.cli.app import main
+
+main()

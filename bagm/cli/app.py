@@ -1,0 +1,322 @@
+"""The ``bagm`` command line. Thin: parse arguments, call the library, render the result.
+
+Exit codes: 0 all valid; 1 some roster breaks a rule; 2 usage error or unreadable input.
+Heavy modules (pydantic models, rich renderers) are imported inside commands to keep start-up
+fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from bagm.data.packs import Catalog
+
+app = typer.Typer(
+    name="bagm",
+    help="Army builder and roster validator for Warhammer 40,000 Boarding Actions.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+data_app = typer.Typer(help="Check and maintain data packs.", no_args_is_help=True)
+app.add_typer(data_app, name="data")
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+    github = "github"
+
+
+class SimpleFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+DataOpt = Annotated[
+    Optional[list[Path]],
+    typer.Option("--data", help="Extra data pack folder (repeatable); also BAGM_DATA.",
+                 show_default=False),
+]
+
+
+def _console() -> "Console":
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+def _catalog(data: list[Path] | None) -> "Catalog":
+    from bagm.data.packs import Catalog, data_dirs
+
+    return Catalog(data_dirs(data))
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    typer.echo(f"bagm: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _input_error(exc: Exception) -> NoReturn:
+    fail(str(exc))
+
+
+def _roster_paths(paths: list[Path]) -> list[Path]:
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            found = sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml") and q.is_file())
+            if not found:
+                fail(f"{p}: no .yaml rosters in this folder")
+            out += found
+        elif p.exists():
+            out.append(p)
+        else:
+            fail(f"{p}: no such file or folder")
+    return out
+
+
+@app.command()
+def validate(
+    paths: Annotated[list[Path], typer.Argument(help="Roster files or folders of rosters.")],
+    format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
+    brief: Annotated[bool, typer.Option("--brief", help="Findings only, no roster cards.")] = False,
+    data: DataOpt = None,
+) -> None:
+    """Check rosters against every rule of "Mustering your Boarding Patrol"."""
+    from bagm.io.yamlsafe import InputError
+    from bagm.roster.validate import validate_path
+
+    files = _roster_paths(paths)
+    try:
+        catalog = _catalog(data)
+        reports = [validate_path(p, catalog) for p in files]
+    except InputError as exc:
+        _input_error(exc)
+    if format is Format.json:
+        from bagm.render.formats import to_json
+
+        typer.echo(to_json([r.as_dict() for r in reports]))
+    elif format is Format.github:
+        from bagm.render.formats import github_annotations
+
+        out = github_annotations(reports)
+        if out:
+            typer.echo(out)
+        valid = sum(r.valid for r in reports)
+        typer.echo(f"bagm: {valid} of {len(reports)} roster(s) valid", err=True)
+    else:
+        from bagm.render.rich_render import print_reports
+
+        print_reports(_console(), reports, cards=not brief)
+    if any(r.input_error is not None for r in reports):
+        raise typer.Exit(2)
+    raise typer.Exit(0 if all(r.valid for r in reports) else 1)
+
+
+def _load_one(path: Path, data: list[Path] | None):  # type: ignore[no-untyped-def]
+    from bagm.io.yamlsafe import InputError
+    from bagm.roster.model import load_roster
+    from bagm.roster.validate import validate
+
+    try:
+        catalog = _catalog(data)
+        return validate(load_roster(path), catalog)
+    except InputError as exc:
+        _input_error(exc)
+
+
+@app.command()
+def show(
+    roster: Annotated[Path, typer.Argument(help="A roster file.")],
+    format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
+    data: DataOpt = None,
+) -> None:
+    """Print a roster card: units, models, points, Warlord, Enhancements, findings."""
+    report = _load_one(roster, data)
+    if format is SimpleFormat.json:
+        from bagm.render.formats import to_json
+
+        units = [{"name": u.display, "unit": u.name, "models": u.models, "points": u.points,
+                  "warlord": u.warlord, "enhancement": u.enhancement, "weapon": u.weapon}
+                 for u in report.units]
+        typer.echo(to_json({"name": report.title, "faction": report.faction,
+                            "detachment": report.detachment, "edition": report.edition,
+                            "units": units, **report.as_dict()}))
+    else:
+        from bagm.render.rich_render import findings_table, roster_card
+
+        console = _console()
+        console.print(roster_card(report))
+        console.print(findings_table(report))
+    raise typer.Exit(0 if report.valid else 1)
+
+
+@app.command()
+def squads(
+    roster: Annotated[Path, typer.Argument(help="A roster file.")],
+    format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
+    data: DataOpt = None,
+) -> None:
+    """The army after "Form Boarding Squads": 10-model units become two 5-model units."""
+    from bagm.roster.squads import form_boarding_squads
+
+    report = _load_one(roster, data)
+    result = form_boarding_squads(report.path, report.units)
+    if format is SimpleFormat.json:
+        from bagm.render.formats import to_json
+
+        typer.echo(to_json(result.as_dict()))
+    else:
+        from bagm.render.rich_render import findings_table, squads_table
+
+        console = _console()
+        console.print(squads_table(result))
+        if not report.valid:
+            console.print(findings_table(report))
+    raise typer.Exit(0 if report.valid else 1)
+
+
+@app.command()
+def underdog(
+    roster_a: Annotated[Path, typer.Argument(metavar="A", help="Player A's roster.")],
+    roster_b: Annotated[Path, typer.Argument(metavar="B", help="Player B's roster.")],
+    mission: Annotated[Optional[int], typer.Option("--mission", "-m",
+                                                   help="Mission number (11-33 or 1-6).")] = None,
+    format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
+    data: DataOpt = None,
+) -> None:
+    """Settle the Underdog: the player at least 30 points below the other."""
+    from bagm.roster.underdog import decide
+
+    info = None
+    if mission is not None:
+        from bagm.data.missions import missions
+
+        table = missions()
+        if mission not in table:
+            fail(f"unknown mission {mission}; missions: {', '.join(map(str, sorted(table)))}")
+        info = table[mission]
+    a, b = _load_one(roster_a, data), _load_one(roster_b, data)
+    result = decide(a.points, b.points, (a.title, b.title), info)
+    if format is SimpleFormat.json:
+        from bagm.render.formats import to_json
+
+        typer.echo(to_json(result.as_dict()))
+    else:
+        from bagm.render.rich_render import underdog_panel
+
+        console = _console()
+        console.print(underdog_panel(result))
+        for r in (a, b):
+            if not r.valid:
+                console.print(f"[yellow]warning:[/] {r.path} is not a valid Boarding Patrol "
+                              f"(run 'bagm validate {r.path}')")
+    raise typer.Exit(0 if a.valid and b.valid else 1)
+
+
+def _faction(name: str, data: list[Path] | None):  # type: ignore[no-untyped-def]
+    from bagm.io.yamlsafe import InputError
+
+    try:
+        catalog = _catalog(data)
+        faction = catalog.faction(name)
+    except InputError as exc:
+        _input_error(exc)
+    if faction is None:
+        hint = catalog.faction_hint(name) or "known: " + ", ".join(catalog.faction_names())
+        fail(f"unknown faction '{name}'; {hint}")
+    return faction
+
+
+@app.command()
+def units(
+    faction: Annotated[str, typer.Argument(help="Army Faction, e.g. 'Grey Knights'.")],
+    detachment: Annotated[Optional[str], typer.Option("--detachment", "-d",
+                                                      help="Only units this Detachment allows.")] = None,
+    data: DataOpt = None,
+) -> None:
+    """List a faction's units and points (optionally as a Detachment allows them)."""
+    from bagm.render.rich_render import units_table
+
+    f = _faction(faction, data)
+    det = None
+    if detachment is not None:
+        det = f.detachments.get(detachment)
+        if det is None:
+            fail(f"unknown Detachment '{detachment}'; {f.detachments.hint(detachment) or 'known: ' + ', '.join(f.detachments.names())}")
+    _console().print(units_table(f, det))
+
+
+@app.command()
+def detachments(
+    faction: Annotated[str, typer.Argument(help="Army Faction, e.g. 'Orks'.")],
+    data: DataOpt = None,
+) -> None:
+    """List a faction's Boarding Actions Detachments and their mustering rules."""
+    from bagm.render.rich_render import detachments_table
+
+    _console().print(detachments_table(_faction(faction, data)))
+
+
+class SchemaKind(str, Enum):
+    roster = "roster"
+    datasheets = "datasheets"
+
+
+@app.command()
+def schema(kind: Annotated[SchemaKind, typer.Argument(help="roster or datasheets")]) -> None:
+    """Print the JSON Schema of the roster or the data pack format."""
+    from bagm.render.formats import to_json
+
+    if kind is SchemaKind.roster:
+        from bagm.roster.model import RosterFile
+
+        typer.echo(to_json(RosterFile.model_json_schema()))
+    else:
+        from bagm.data.models import FactionPack
+
+        typer.echo(to_json(FactionPack.model_json_schema()))
+
+
+@data_app.command("check")
+def data_check(data: DataOpt = None) -> None:
+    """Check every data pack: names resolve, sizes have points, no duplicates."""
+    from bagm.data.check import check_faction
+    from bagm.io.yamlsafe import InputError
+
+    console = _console()
+    problems = 0
+    try:
+        catalog = _catalog(data)
+        for faction in catalog.all():
+            found = check_faction(faction)
+            problems += len(found)
+            status = "[green]ok[/]" if not found else f"[red]{len(found)} problem(s)[/]"
+            console.print(f"{faction.name}: {len(faction.pack.units)} units, "
+                          f"{len(faction.pack.detachments)} Detachments: {status}")
+            for p in found:
+                console.print(f"  - {p}")
+    except InputError as exc:
+        _input_error(exc)
+    raise typer.Exit(1 if problems else 0)
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:  # pragma: no cover
+        sys.exit(130)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

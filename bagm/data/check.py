@@ -1,0 +1,58 @@
+"""Consistency checks of a data pack (``bagm data check``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from bagm.data.names import norm
+from bagm.roster.points import legal_sizes, points_for
+
+
+def check_faction(faction: Any) -> list[str]:
+    """Problems in one faction pack, as readable lines (empty when the pack is sound)."""
+    pack = faction.pack
+    out: list[str] = []
+    names = Counter(norm(u.name) for u in pack.units)
+    out += [f"unit '{n}' is defined {c} times" for n, c in names.items() if c > 1]
+    dets = Counter(norm(d.name) for d in pack.detachments)
+    out += [f"Detachment '{n}' is defined {c} times" for n, c in dets.items() if c > 1]
+    army_kw = pack.faction.upper()
+    for ds in pack.units:
+        if not ds.points:
+            out.append(f"{ds.name}: no points")
+        for size in ds.sizes or []:
+            if points_for(ds.points, size) is None:
+                out.append(f"{ds.name}: no points for {size} models")
+        if army_kw not in ds.faction_keywords:
+            out.append(f"{ds.name}: lacks the {army_kw} Faction keyword")
+        seen = Counter(w.name for w in ds.weapons)
+        out += [f"{ds.name}: weapon '{w}' listed twice" for w, c in seen.items() if c > 1]
+    for det in pack.detachments:
+        where = f"Detachment {det.name}"
+        enh = Counter(norm(e.name) for e in det.enhancements)
+        out += [f"{where}: Enhancement '{e}' listed twice" for e, c in enh.items() if c > 1]
+        listed = Counter(norm(a.unit) for a in det.units)
+        out += [f"{where}: unit '{u}' listed twice" for u, c in listed.items() if c > 1]
+        for a in det.units:
+            ds = faction.units.get(a.unit)
+            if ds is None:
+                out.append(f"{where}: unit '{a.unit}' is not a datasheet of {pack.faction}")
+                continue
+            for size in legal_sizes(ds.points, ds.sizes, a.sizes):
+                if points_for(ds.points, size) is None:
+                    out.append(f"{where}: {ds.name} at {size} models has no points")
+        for rule in det.rules:
+            for name in _rule_units(rule):
+                if faction.units.get(name) is None:
+                    out.append(f"{where}: rule names unknown unit '{name}'")
+    return out
+
+
+def _rule_units(rule: Any) -> list[str]:
+    names: list[str] = list(getattr(rule, "units", []) or [])
+    for attr in ("select", "count", "per", "needs"):
+        sel = getattr(rule, attr, None)
+        if sel is not None:
+            names += sel.units
+    return names

@@ -1,0 +1,202 @@
+"""Loading data packs: the bundled ones, then ``BAGM_DATA``, then ``--data`` overlays.
+
+Packs load lazily, one faction at a time: a roster of one faction reads one file. Which file
+holds which faction is found from its top-level ``faction:`` and ``aliases:`` lines only, so
+finding a faction costs a directory listing and a few short reads, not a full parse.
+
+An overlay file with the ``faction`` of a bundled pack is merged into it: units and Detachments
+with the same name replace the given keys of the bundled entry (so a user can fix one points
+value), new names are added.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from bagm.data.names import Index, did_you_mean, norm
+from bagm.io.yamlsafe import InputError, load_trusted
+
+_HEADER = re.compile(r"^(faction|aliases):[ \t]*(.*?)[ \t]*(?:#.*)?$", re.MULTILINE)
+
+
+def bundled_dir() -> Path:
+    return Path(str(resources.files("bagm.datasheets")))
+
+
+def data_dirs(extra: list[Path] | None = None) -> list[Path]:
+    """Pack folders in precedence order: bundled, then BAGM_DATA, then ``--data``."""
+    dirs = [bundled_dir()]
+    env = os.environ.get("BAGM_DATA", "")
+    dirs += [Path(p) for p in env.split(os.pathsep) if p]
+    dirs += list(extra or [])
+    return dirs
+
+
+def _header(path: Path) -> tuple[str, list[str]] | None:
+    """The ``faction`` and ``aliases`` of a pack file, read from its top-level lines."""
+    with path.open(encoding="utf-8") as fh:
+        head = fh.read(4096)
+    found = dict((k, v) for k, v in _HEADER.findall(head))
+    faction = found.get("faction", "").strip("'\"")
+    if not faction:
+        return None
+    aliases_text = found.get("aliases", "").strip()
+    aliases = [a.strip().strip("'\"") for a in aliases_text.strip("[]").split(",") if a.strip()]
+    return faction, aliases
+
+
+@dataclass
+class Faction:
+    """A loaded, validated faction pack with its name indexes."""
+
+    pack: Any  # FactionPack (imported lazily: pydantic is only needed once a pack is loaded)
+    files: list[Path]
+
+    @cached_property
+    def units(self) -> Index:
+        index: Index = Index()
+        for ds in self.pack.units:
+            index.add(ds, ds.name, ds.aliases)
+        return index
+
+    @cached_property
+    def detachments(self) -> Index:
+        index: Index = Index()
+        for det in self.pack.detachments:
+            index.add(det, det.name)
+        return index
+
+    @property
+    def name(self) -> str:
+        return self.pack.faction
+
+
+@dataclass
+class Catalog:
+    """Every pack bagm can see, loaded on demand."""
+
+    dirs: list[Path] = field(default_factory=data_dirs)
+    _files: dict[str, list[Path]] | None = None
+    _names: dict[str, str] = field(default_factory=dict)
+    _loaded: dict[str, Faction] = field(default_factory=dict)
+    _core: Any = None
+
+    def _scan(self) -> dict[str, list[Path]]:
+        if self._files is None:
+            files: dict[str, list[Path]] = {}
+            for d in self.dirs:
+                if not d.is_dir():
+                    raise InputError(str(d), "data folder does not exist",
+                                     hint="check --data and BAGM_DATA")
+                for path in sorted(d.glob("*.yaml")):
+                    head = _header(path)
+                    if head is None:
+                        continue
+                    faction, aliases = head
+                    key = norm(faction)
+                    files.setdefault(key, []).append(path)
+                    self._names.setdefault(key, faction)
+                    for alias in aliases:
+                        self._names.setdefault("alias:" + norm(alias), faction)
+            self._files = files
+        return self._files
+
+    def faction_names(self) -> list[str]:
+        return [self._names[k] for k in sorted(self._scan())]
+
+    def resolve_faction(self, name: str) -> str | None:
+        files = self._scan()
+        key = norm(name)
+        if key in files:
+            return self._names[key]
+        return self._names.get("alias:" + key)
+
+    def faction_hint(self, name: str) -> str:
+        return did_you_mean(name, self.faction_names())
+
+    def faction(self, name: str) -> Faction | None:
+        canonical = self.resolve_faction(name)
+        if canonical is None:
+            return None
+        key = norm(canonical)
+        if key not in self._loaded:
+            self._loaded[key] = self._load(self._scan()[key])
+        return self._loaded[key]
+
+    def all(self) -> list[Faction]:
+        return [f for n in self.faction_names() if (f := self.faction(n)) is not None]
+
+    def core(self) -> Any:
+        """The universal Boarding Actions Enhancements (``bagm/data/core.yaml``)."""
+        if self._core is None:
+            from bagm.data.models import CorePack
+
+            path = Path(str(resources.files("bagm.data"))) / "core.yaml"
+            self._core = CorePack.model_validate(load_trusted(path))
+        return self._core
+
+    @staticmethod
+    def _load(paths: list[Path]) -> Faction:
+        from pydantic import ValidationError
+
+        from bagm.data.models import FactionPack
+
+        merged: dict[str, Any] = {}
+        for path in paths:
+            raw = load_trusted(path)
+            if not isinstance(raw, dict):
+                raise InputError(str(path), "a data pack must be a mapping with 'faction' and 'units'")
+            merged = merge(merged, raw)
+        try:
+            pack = FactionPack.model_validate(merged)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = _describe_loc(merged, err["loc"])
+            raise InputError(", ".join(map(str, paths)), f"invalid data pack at {where}: {err['msg']}",
+                             hint="fix the pack or the overlay that changed it") from None
+        return Faction(pack, list(paths))
+
+
+def _describe_loc(data: Any, loc: tuple[Any, ...]) -> str:
+    """``units[3].points`` becomes ``units 'Strike Squad' > points`` for a readable message."""
+    parts: list[str] = []
+    node = data
+    for item in loc:
+        if isinstance(item, int) and isinstance(node, list) and item < len(node):
+            node = node[item]
+            label = node.get("name") or node.get("unit") if isinstance(node, dict) else None
+            parts.append(f"'{label}'" if label else f"[{item}]")
+        else:
+            node = node.get(item) if isinstance(node, dict) else None
+            parts.append(str(item))
+    return " > ".join(parts)
+
+
+def _merge_named(base: list[Any], over: list[Any], key: str) -> list[Any]:
+    out = [dict(x) if isinstance(x, dict) else x for x in base]
+    where = {norm(str(x.get(key, ""))): i for i, x in enumerate(out) if isinstance(x, dict)}
+    for item in over:
+        if isinstance(item, dict) and norm(str(item.get(key, ""))) in where:
+            out[where[norm(str(item[key]))]].update(item)
+        else:
+            out.append(item)
+    return out
+
+
+def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """Overlay ``over`` onto ``base``: named units and Detachments merge key by key."""
+    out = dict(base)
+    for key, value in over.items():
+        if key in ("units", "detachments") and isinstance(value, list) and key in out:
+            out[key] = _merge_named(out[key], value, "name")
+        elif key in ("notes", "aliases") and isinstance(value, list) and key in out:
+            out[key] = list(out[key]) + [v for v in value if v not in out[key]]
+        else:
+            out[key] = value
+    return out

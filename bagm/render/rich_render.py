@@ -1,0 +1,185 @@
+"""Rich renderers: roster cards, validation reports, squads, underdog, data browsing.
+
+Renderers only lay out result objects; they decide no rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from bagm.roster.findings import Severity
+from bagm.roster.report import ValidationReport
+from bagm.roster.squads import SquadsResult
+from bagm.roster.underdog import UnderdogResult
+
+STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+def roster_card(report: ValidationReport) -> Panel:
+    table = Table(expand=False, show_edge=False, pad_edge=False)
+    table.add_column("#", justify="right", style="dim")
+    table.add_column("Unit")
+    table.add_column("Models", justify="right")
+    table.add_column("Pts", justify="right")
+    table.add_column("Warlord / Enhancement")
+    for u in report.units:
+        name = Text(u.display)
+        if u.label and u.datasheet is not None:
+            name.append(f" ({u.name})", style="dim")
+        if u.datasheet is None:
+            name.stylize("red")
+        extra = Text()
+        if u.warlord:
+            extra.append("Warlord", style="bold")
+        if u.enhancement:
+            extra.append((" · " if extra else "") + u.enhancement, style="magenta")
+            if u.weapon:
+                extra.append(f" ({u.weapon})", style="magenta")
+        table.add_row(str(u.index + 1), name, _num(u.models), _num(u.points), extra)
+    points = report.points
+    left = report.limit - points
+    style = "red" if left < 0 else "green"
+    total = Text.assemble(("Total ", "bold"), (f"{points} / {report.limit} pts", style),
+                          (f"  ({left} left)" if left >= 0 else f"  ({-left} over)", "dim"))
+    head = Text.assemble((report.faction or "?", "bold"), " · ", report.detachment or "?",
+                         (f" · {report.edition} rules", "dim"))
+    if report.battle_ready:
+        head.append(" · Battle Ready", style="green")
+    return Panel(Group(head, table, total), title=report.title, title_align="left",
+                 expand=False)
+
+
+def _num(value: int | None) -> str:
+    return "?" if value is None else str(value)
+
+
+def findings_table(report: ValidationReport) -> Table | Text:
+    if report.input_error is not None:
+        e = report.input_error
+        return Text(f"✗ {e}", style="bold red")
+    if not report.findings:
+        return Text("✓ valid Boarding Patrol", style="bold green")
+    table = Table(show_header=True, show_edge=False, pad_edge=False)
+    table.add_column("Line", justify="right", style="dim")
+    table.add_column("Code")
+    table.add_column("Severity")
+    table.add_column("Finding")
+    order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+    for f in sorted(report.findings, key=lambda f: (order[f.severity], f.line or 0)):
+        table.add_row(_num(f.line), f.code, Text(f.severity.value, style=STYLE[f.severity]),
+                      f.message)
+    return table
+
+
+def print_reports(console: Console, reports: list[ValidationReport], cards: bool = True) -> None:
+    for report in reports:
+        if report.input_error is None and cards:
+            console.print(roster_card(report))
+        else:
+            console.print(Text(report.path, style="bold"))
+        console.print(findings_table(report))
+        console.print()
+    if len(reports) > 1:
+        console.print(summary_table(reports))
+
+
+def summary_table(reports: Iterable[ValidationReport]) -> Table:
+    table = Table(title="Summary", title_justify="left")
+    table.add_column("Roster")
+    table.add_column("Points", justify="right")
+    table.add_column("Errors", justify="right")
+    table.add_column("Warnings", justify="right")
+    table.add_column("Result")
+    for r in reports:
+        errors = sum(f.severity is Severity.ERROR for f in r.findings) + (r.input_error is not None)
+        warnings = sum(f.severity is Severity.WARNING for f in r.findings)
+        table.add_row(r.path, str(r.points), str(errors), str(warnings),
+                      Text("valid", style="green") if r.valid else Text("invalid", style="red"))
+    return table
+
+
+def squads_table(result: SquadsResult) -> Table:
+    table = Table(title=f"Boarding Squads · {result.path}", title_justify="left")
+    table.add_column("Unit")
+    table.add_column("Datasheet", style="dim")
+    table.add_column("Models", justify="right")
+    table.add_column("Pts", justify="right")
+    for s in result.units:
+        name = Text(s.name, style="cyan" if s.split_from else "")
+        table.add_row(name, s.unit, _num(s.models), _num(s.points))
+    table.add_section()
+    table.add_row(Text("Total", style="bold"), "", str(sum(s.models or 0 for s in result.units)),
+                  str(result.points))
+    return table
+
+
+def underdog_panel(result: UnderdogResult) -> Panel:
+    a, b = result.names
+    lines = [Text(f"A  {a}: {result.points_a} pts"), Text(f"B  {b}: {result.points_b} pts"),
+             Text(f"Difference: {result.difference} pts (the Underdog needs 30 or more)",
+                  style="dim")]
+    if result.underdog is None:
+        lines.append(Text("No Underdog.", style="bold"))
+    else:
+        who = a if result.underdog == "A" else b
+        lines.append(Text(f"Underdog: {result.underdog} ({who})", style="bold green"))
+    if result.mission is not None:
+        m = result.mission
+        bonus = m["underdog"] if result.underdog else "not used (no Underdog)"
+        lines.append(Text(f"Mission {m['number']} {m['name']}: Underdog Bonus: {bonus}"))
+    return Panel(Group(*lines), title="Underdog", title_align="left", expand=False)
+
+
+def units_table(faction: Any, detachment: Any = None) -> Table:
+    title = faction.name + (f" · {detachment.name}" if detachment else "")
+    table = Table(title=title, title_justify="left")
+    table.add_column("Unit")
+    table.add_column("Points")
+    table.add_column("Keywords", style="dim")
+    if detachment is not None:
+        table.add_column("Max", justify="right")
+        table.add_column("Sizes")
+        allowed = {a.unit.casefold(): a for a in detachment.units}
+    for ds in faction.pack.units:
+        pts = ", ".join(f"{n}: {p}" for n, p in sorted(ds.points.items()))
+        row = [ds.name, pts, ", ".join(ds.keywords)]
+        if detachment is not None:
+            a = allowed.get(ds.name.casefold())
+            if a is None:
+                continue
+            sizes = a.sizes or ds.sizes or sorted(ds.points)
+            row += [str(a.max), "/".join(map(str, sizes))]
+        table.add_row(*row)
+    return table
+
+
+def detachments_table(faction: Any) -> Table:
+    table = Table(title=f"{faction.name} · Boarding Actions Detachments", title_justify="left")
+    table.add_column("Detachment")
+    table.add_column("Rule")
+    table.add_column("Enhancements")
+    table.add_column("Units", justify="right")
+    table.add_column("Mustering rules")
+    for d in faction.pack.detachments:
+        rules = "; ".join(_describe_rule(r) for r in d.rules)
+        table.add_row(d.name, d.rule or "", ", ".join(e.name for e in d.enhancements),
+                      str(len(d.units)), rules)
+    return table
+
+
+def _describe_rule(rule: Any) -> str:
+    kind = rule.rule
+    if kind == "limit":
+        return f"max {rule.max} {rule.select.describe()}" + (" (distinct)" if rule.distinct else "")
+    if kind == "ratio":
+        return f"{rule.count.describe()} ≤ {rule.factor}× {rule.per.describe()}"
+    if kind == "requires":
+        return f"{rule.select.describe()} needs {rule.needs.describe()}"
+    if kind == "exclusive":
+        return "one of " + " / ".join(rule.units)
+    return "no mixing " + " / ".join(rule.keywords)

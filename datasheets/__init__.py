@@ -1,0 +1,1 @@
+"""The bundled data packs (installed as ``bagm.datasheets``)."""
