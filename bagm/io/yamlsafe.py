@@ -116,6 +116,9 @@ def _convert(node: yaml.Node, loc: Loc, lines: dict[Loc, int], path: str, seen: 
     if count[0] > MAX_NODES:
         raise InputError(path, f"document has more than {MAX_NODES:,} values")
     lines[loc] = node.start_mark.line + 1
+    if not node.tag.startswith("tag:yaml.org,2002:"):
+        raise InputError(path, f"unsupported YAML tag '{node.tag}'", line=node.start_mark.line + 1,
+                         hint="remove the tag")
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:

@@ -71,7 +71,9 @@ def roster_from_data(path: str, located: Located) -> Roster:
     try:
         file = RosterFile.model_validate(data)
     except ValidationError as exc:
-        raise _explain(path, located, exc.errors()[0]) from None
+        errors = sorted(exc.errors(), key=lambda e: (e["type"] != "extra_forbidden",
+                                                     located.line(tuple(e["loc"])) or 0))
+        raise _explain(path, located, errors[0]) from None
     return Roster(path, file, located)
 
 

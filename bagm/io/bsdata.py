@@ -1,0 +1,1316 @@
+"""Reading BattleScribe catalogues (``.cat`` / ``.gst``) and filling data packs from them.
+
+BattleScribe data (the community BSData ``wh40k-10e`` set, also read by New Recruit) is XML: a
+game system file (``.gst``) and one catalogue per faction (``.cat``), which imports library
+catalogues through ``catalogueLink``. A datasheet is a ``selectionEntry`` of type ``unit`` or
+``model``; its characteristics are ``profile`` elements (``typeName`` "Unit", "Ranged Weapons",
+"Melee Weapons", "Abilities"), often reached through ``entryLink`` / ``infoLink`` references to
+shared entries defined in another file.
+
+This module takes *facts* only: names, numbers and keywords. Ability and rule descriptions are
+never copied; an invulnerable save is read as a number and nothing else.
+
+Security: the files are parsed with ``defusedxml`` (imported lazily), so entity declarations
+(entity-expansion "billion laughs" bombs) and external entities / DTDs are refused with a
+:class:`CatalogueError`; oversized files and zip archives are refused too.
+
+Public API:
+
+- :func:`read_catalogues` -- ``{unit name: unit dict}`` from catalogue files;
+- :func:`catalogues_for_faction` -- which catalogue files hold a faction;
+- :func:`update_pack` -- fill ``models``, ``weapons`` and ``abilities`` of a faction YAML pack;
+- :func:`parse_weapon_keywords` -- "Rapid Fire 2, Anti-Infantry 4+" as structured data;
+- :class:`CatalogueError`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import tempfile
+import unicodedata
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
+
+if TYPE_CHECKING:  # pragma: no cover
+    from xml.etree.ElementTree import Element
+
+MAX_BYTES = 64_000_000  # the largest real catalogue is ~4 MB
+MAX_PACK_BYTES = 20_000_000
+MAX_DEPTH = 16  # entry nesting followed below a datasheet (real data: < 8)
+
+__all__ = [
+    "CatalogueError",
+    "ImportReport",
+    "catalogues_for_faction",
+    "parse_weapon_keywords",
+    "read_catalogues",
+    "update_pack",
+]
+
+
+class CatalogueError(Exception):
+    """A catalogue (or pack) that cannot be read: refused, malformed or missing."""
+
+    def __init__(self, path: str | os.PathLike[str], message: str) -> None:
+        self.path = str(path)
+        self.message = message
+        super().__init__(f"{self.path}: {message}")
+
+
+# --- XML loading ----------------------------------------------------------------------------
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The XML bytes of a catalogue; ``.catz`` / ``.gstz`` archives are unpacked (size-limited)."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise CatalogueError(path, f"file is too large ({size:,} bytes; limit {MAX_BYTES:,})")
+        if path.suffix.lower() in (".catz", ".gstz"):
+            with zipfile.ZipFile(path) as zf:
+                members = [i for i in zf.infolist() if not i.is_dir()]
+                if len(members) != 1:
+                    raise CatalogueError(path, "archive must hold exactly one catalogue file")
+                info = members[0]
+                if info.file_size > MAX_BYTES:
+                    raise CatalogueError(path, f"archive member is too large ({info.file_size:,} bytes)")
+                with zf.open(info) as fh:
+                    data = fh.read(MAX_BYTES + 1)
+                if len(data) > MAX_BYTES:
+                    raise CatalogueError(path, "archive member is too large")
+                return data
+        return path.read_bytes()
+    except CatalogueError:
+        raise
+    except FileNotFoundError:
+        raise CatalogueError(path, "no such file") from None
+    except IsADirectoryError:
+        raise CatalogueError(path, "is a directory, not a catalogue file") from None
+    except zipfile.BadZipFile:
+        raise CatalogueError(path, "is not a valid zip archive") from None
+    except OSError as exc:
+        raise CatalogueError(path, f"cannot be read: {exc.strerror or exc}") from None
+
+
+def _parse_xml(path: Path, data: bytes | None = None) -> "Element":
+    """Parse a catalogue safely and strip the XML namespace from every tag."""
+    import defusedxml
+    import defusedxml.ElementTree as DET
+
+    if data is None:
+        data = _read_bytes(path)
+    try:
+        root = DET.fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
+    except defusedxml.EntitiesForbidden as exc:
+        if exc.sysid or exc.pubid:
+            what = f"external entity '{exc.name}' ({exc.sysid or exc.pubid})"
+            raise CatalogueError(
+                path, f"refused: the file declares an {what}; external entities could read "
+                "local files or the network (XXE), and catalogues never need them") from None
+        raise CatalogueError(
+            path, f"refused: the file declares the XML entity '{exc.name}'; entity expansion "
+            "can blow up memory (a 'billion laughs' bomb), and catalogues never need it") from None
+    except defusedxml.ExternalReferenceForbidden as exc:
+        raise CatalogueError(
+            path, f"refused: the file references external content ({exc.sysid or exc.pubid}); "
+            "external references (XXE) are not allowed in catalogues") from None
+    except defusedxml.DTDForbidden:
+        raise CatalogueError(path, "refused: document type declarations are not allowed") from None
+    except defusedxml.DefusedXmlException as exc:
+        raise CatalogueError(path, f"refused: {exc}") from None
+    except DET.ParseError as exc:
+        raise CatalogueError(path, f"not well-formed XML: {exc}") from None
+    for el in root.iter():
+        tag = el.tag
+        if isinstance(tag, str) and tag[:1] == "{":
+            el.tag = tag.rpartition("}")[2]
+    if root.tag not in ("catalogue", "gameSystem"):
+        raise CatalogueError(path, f"not a BattleScribe catalogue (root element <{root.tag}>)")
+    return root
+
+
+def _header(path: Path) -> dict[str, str] | None:
+    """The root element's attributes (id, name, library...), or None if unreadable."""
+    import defusedxml.ElementTree as DET
+
+    try:
+        if path.suffix.lower() in (".catz", ".gstz"):
+            source: Any = _io_bytes(_read_bytes(path))
+        else:
+            if path.stat().st_size > MAX_BYTES:
+                return None
+            source = path.open("rb")
+        with source:
+            for _event, el in DET.iterparse(source, events=("start",), forbid_dtd=False,
+                                             forbid_entities=True, forbid_external=True):
+                return dict(el.attrib)
+    except Exception:  # noqa: BLE001 - a bad file in the folder is only an error when it is used
+        return None
+    return None
+
+
+def _io_bytes(data: bytes) -> Any:
+    import io
+
+    return io.BytesIO(data)
+
+
+_CAT_SUFFIXES = (".cat", ".gst", ".catz", ".gstz")
+
+
+@dataclass
+class _Cat:
+    path: Path
+    root: "Element"
+    id: str
+    name: str
+    library: bool
+    game_system: bool
+    links: list[tuple[str, str, bool]]  # (targetId, name, importRootEntries)
+
+
+def _child(el: "Element", container: str, tag: str) -> list["Element"]:
+    out: list[Element] = []
+    for c in el.findall(container):
+        out.extend(c.findall(tag))
+    return out
+
+
+class _Library:
+    """Loaded catalogues and their elements by id, for resolving links across files."""
+
+    INDEXED = ("selectionEntry", "selectionEntryGroup", "profile", "rule", "infoGroup")
+
+    def __init__(self) -> None:
+        self.cats: dict[Path, _Cat] = {}
+        self.order: list[_Cat] = []
+        self.by_id: dict[str, Element] = {}
+        self.profile_types: dict[str, str] = {}
+        self._dir_index: dict[Path, dict[str, Path]] = {}
+        self.warnings: list[str] = []
+
+    # loading ---------------------------------------------------------------------------------
+
+    def load(self, path: Path) -> _Cat:
+        path = path.resolve()
+        if path in self.cats:
+            return self.cats[path]
+        root = _parse_xml(path)
+        links = [(cl.get("targetId", ""), cl.get("name", ""),
+                  cl.get("importRootEntries", "false").lower() == "true")
+                 for cl in _child(root, "catalogueLinks", "catalogueLink")]
+        cat = _Cat(path, root, root.get("id", ""), root.get("name", path.stem),
+                   root.get("library", "false").lower() == "true",
+                   root.tag == "gameSystem", links)
+        self.cats[path] = cat
+        self.order.append(cat)
+        for el in root.iter():
+            if el.tag in self.INDEXED:
+                ident = el.get("id")
+                if ident:
+                    self.by_id.setdefault(ident, el)
+            elif el.tag == "profileType" and el.get("id"):
+                self.profile_types.setdefault(el.get("id", ""), el.get("name", ""))
+        return cat
+
+    def load_with_links(self, paths: Iterable[Path]) -> list[_Cat]:
+        """Load ``paths`` (in priority order), then every catalogue they link, then the system."""
+        primaries = [self.load(Path(p)) for p in paths]
+        queue = list(primaries)
+        while queue:
+            cat = queue.pop(0)
+            for target, name, _imp in cat.links:
+                found = self.locate(cat.path.parent, target, name)
+                if found is None:
+                    self.warnings.append(
+                        f"{cat.path.name}: linked catalogue '{name}' ({target}) not found")
+                    continue
+                if found.resolve() not in self.cats:
+                    queue.append(self.load(found))
+        for cat in primaries:
+            if cat.game_system:
+                continue
+            system_id = cat.root.get("gameSystemId", "")
+            if not any(c.game_system and (c.id == system_id or not system_id) for c in self.order):
+                found = self.locate(cat.path.parent, system_id, "", system=True)
+                if found is not None:
+                    self.load(found)
+                else:
+                    self.warnings.append(f"{cat.path.name}: game system ({system_id}) not found")
+        return primaries
+
+    def locate(self, directory: Path, target: str, name: str, system: bool = False) -> Path | None:
+        """A catalogue file in ``directory`` by its id (composite ids tolerated), else its name."""
+        index = self._index(directory)
+        for key in _id_variants(target):
+            if key and ("id:" + key) in index:
+                return index["id:" + key]
+        if name and ("name:" + _key(name)) in index:
+            return index["name:" + _key(name)]
+        if system:
+            systems = [p for p in sorted(directory.iterdir()) if p.suffix.lower() in (".gst", ".gstz")]
+            if len(systems) == 1:
+                return systems[0]
+        return None
+
+    def _index(self, directory: Path) -> dict[str, Path]:
+        directory = directory.resolve()
+        if directory not in self._dir_index:
+            index: dict[str, Path] = {}
+            try:
+                files = sorted(p for p in directory.iterdir() if p.suffix.lower() in _CAT_SUFFIXES)
+            except OSError:
+                files = []
+            for p in files:
+                head = _header(p)
+                index.setdefault("name:" + _key(p.stem), p)
+                if head is None:
+                    continue
+                if head.get("id"):
+                    index.setdefault("id:" + head["id"], p)
+                if head.get("name"):
+                    index.setdefault("name:" + _key(head["name"]), p)
+            self._dir_index[directory] = index
+        return self._dir_index[directory]
+
+    # resolution ------------------------------------------------------------------------------
+
+    def get(self, target: str | None) -> "Element | None":
+        for key in _id_variants(target or ""):
+            el = self.by_id.get(key)
+            if el is not None:
+                return el
+        return None
+
+    def type_name(self, profile: "Element") -> str:
+        return profile.get("typeName") or self.profile_types.get(profile.get("typeId", ""), "")
+
+
+def _id_variants(ident: str) -> list[str]:
+    """An id and, for composite ``catalogue::entry`` ids, its parts from the last one."""
+    if "::" not in ident:
+        return [ident]
+    parts = [p for p in ident.split("::") if p]
+    return [ident] + parts[::-1]
+
+
+# --- value parsing --------------------------------------------------------------------------
+
+_DICE = re.compile(r"^(\d*)D(\d+)(?:([+-])(\d+))?$")
+_INT = re.compile(r"^[+]?(\d+)$")
+_NA = {"", "-", "n/a", "na", "*", "–", "—"}
+
+
+def _clean(text: str | None) -> str:
+    return " ".join((text or "").replace("\u00a0", " ").split())
+
+
+def parse_dice(text: str | None) -> int | str | None:
+    """``"3"`` -> 3, ``"d6+1"`` -> ``"D6+1"``, ``"2D6"`` -> ``"2D6"``; ``"-"`` -> None."""
+    t = _clean(text).replace(" ", "").replace('"', "")
+    if t.lower() in _NA:
+        return None
+    m = _INT.match(t)
+    if m:
+        return int(m.group(1))
+    u = t.upper()
+    if _DICE.match(u):
+        return u
+    m = re.match(r"^(\d+)\+$", t)  # a stray "+" (S "4+" in a few entries)
+    if m:
+        return int(m.group(1))
+    raise ValueError(f"not a number or dice expression: {text!r}")
+
+
+def parse_int(text: str | None, *, allow_none: bool = False) -> int | None:
+    """``"6+"``, ``"5\\""``, ``"20+\\""`` -> the number; ``"-"`` -> None (when allowed)."""
+    t = _clean(text).replace('"', "").replace("”", "").replace("″", "").replace(" ", "")
+    if t.lower() in _NA:
+        if allow_none:
+            return None
+        raise ValueError(f"missing value: {text!r}")
+    m = re.match(r"^([+-]?\d+)\+?$", t)
+    if m:
+        return int(m.group(1))
+    raise ValueError(f"not a number: {text!r}")
+
+
+def parse_ap(text: str | None) -> int:
+    t = _clean(text).replace(" ", "")
+    if t.lower() in _NA:
+        return 0
+    m = re.match(r"^([+-]?\d+)$", t.replace("–", "-").replace("−", "-"))
+    if not m:
+        raise ValueError(f"not an AP value: {text!r}")
+    return int(m.group(1))
+
+
+def parse_range(text: str | None) -> int | None:
+    t = _clean(text)
+    if t.lower() in _NA or t.lower() == "melee":
+        return None
+    return parse_int(t)
+
+
+def parse_skill(text: str | None) -> int | None:
+    t = _clean(text)
+    if t.lower() in _NA:
+        return None
+    return parse_int(t)
+
+
+_KW_ALIASES = {
+    "twin linked": "twin-linked",
+    "twinlinked": "twin-linked",
+    "sustained hit": "sustained hits",
+    "lethal hit": "lethal hits",
+    "devastating wound": "devastating wounds",
+    "ignore cover": "ignores cover",
+    "extra attack": "extra attacks",
+    "one-shot": "one shot",
+    "indirect": "indirect fire",
+}
+_ANTI = re.compile(r"^anti[\s\-–]*(.+?)\s*(\d)\s*\+?$", re.I)
+_TRAILING_VALUE = re.compile(r"^(.*?[a-z])\s*[-\s]\s*(\d*D\d+(?:[+-]\d+)?|\d+)\s*\+?$", re.I)
+_MAX_KW_LEN = 40  # a longer "keyword" is prose, never copied
+
+
+def parse_weapon_keywords(text: str | None) -> list[dict[str, Any]]:
+    """Weapon keywords as data.
+
+    ``"Rapid Fire 2, Anti-Infantry 4+, Lethal Hits"`` ->
+    ``[{name: rapid fire, value: 2}, {name: anti, target: INFANTRY, value: 4},
+    {name: lethal hits}]``. Names are lower case; Anti targets upper case; dice stay strings.
+    Unknown keywords are kept by name; anything that looks like prose is dropped.
+    """
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[Any, ...]] = set()
+    for raw in re.split(r"[,;\n]", text or ""):
+        item = _clean(raw).strip(" .[]")
+        if item.lower() in _NA or len(item) > _MAX_KW_LEN or ":" in item or ". " in item:
+            continue
+        item = item.replace("–", "-").replace("’", "'")
+        entry: dict[str, Any]
+        m = _ANTI.match(item)
+        if m:
+            entry = {"name": "anti", "target": m.group(1).strip(" -").upper(), "value": int(m.group(2))}
+        else:
+            m = _TRAILING_VALUE.match(item)
+            if m:
+                name = m.group(1).strip().lower()
+                value = parse_dice(m.group(2))
+                entry = {"name": _KW_ALIASES.get(name, name), "value": value}
+            else:
+                name = item.lower()
+                entry = {"name": _KW_ALIASES.get(name, name)}
+        key = tuple(sorted(entry.items()))
+        if key not in seen:
+            seen.add(key)
+            out.append(entry)
+    return out
+
+
+# --- datasheet extraction -------------------------------------------------------------------
+
+_SKIP_BRANCH = re.compile(
+    r"crusade|enhancement|warlord|battle honou?r|battle scar|weapon modification|"
+    r"weapon upgrade|relic|requisition|agenda|detachment|legendary",
+    re.I,
+)
+_NOT_KEYWORDS = {
+    "configuration", "reference", "warlord", "allied units", "unit", "no force org slot",
+    "uncategorised", "legends", "provisionally prepared",
+}
+_INVULN = re.compile(r"invulnerable\s+save", re.I)
+_SAVE_NUMBER = re.compile(r"(\d)\s*\+")
+_CONDITIONAL_INVULN = re.compile(r"ranged attack|melee attack|psychic attack|mortal wound|"
+                                 r"first time|while|if |against", re.I)
+
+
+@dataclass
+class _Node:
+    """An entry seen through its link: the link's own children plus the target's."""
+
+    link: "Element | None"
+    target: "Element"
+
+    @property
+    def parts(self) -> list["Element"]:
+        return [p for p in (self.link, self.target) if p is not None]
+
+    @property
+    def name(self) -> str:
+        return _clean(self.target.get("name") or (self.link.get("name") if self.link is not None else ""))
+
+    @property
+    def ids(self) -> set[str]:
+        out = {p.get("id", "") for p in self.parts}
+        if self.link is not None:
+            out.add(self.link.get("targetId", ""))
+        return {i for v in out for i in _id_variants(v) if i}
+
+    @property
+    def hidden(self) -> bool:
+        return any(p.get("hidden", "false").lower() == "true" for p in self.parts)
+
+    def children(self, container: str, tag: str) -> list["Element"]:
+        out: list[Element] = []
+        for p in self.parts:
+            out.extend(_child(p, container, tag))
+        return out
+
+    def bounds(self) -> tuple[int | None, int | None]:
+        """Own ``min`` / ``max`` selections constraints (scope parent), link first."""
+        lo: int | None = None
+        hi: int | None = None
+        for p in self.parts:
+            for c in _child(p, "constraints", "constraint"):
+                if c.get("field") != "selections" or c.get("scope") not in ("parent", None):
+                    continue
+                try:
+                    value = int(float(c.get("value", "")))
+                except ValueError:
+                    continue
+                if c.get("type") == "min" and lo is None:
+                    lo = value
+                elif c.get("type") == "max" and hi is None:
+                    hi = value
+        return lo, hi
+
+
+@dataclass
+class _Found:
+    models: list[tuple["Element", int, str | None]] = field(default_factory=list)  # profile, owner, count
+    weapons: list[tuple["Element", bool]] = field(default_factory=list)
+    abilities: list[str] = field(default_factory=list)
+    invulns: dict[int, int] = field(default_factory=dict)  # owner -> save
+    model_owners: list[int] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _named(el: "Element") -> str:
+    """An element's name with unconditional ``append``/``set`` name modifiers applied."""
+    name = _clean(el.get("name"))
+    for mod in _child(el, "modifiers", "modifier"):
+        if mod.get("field") != "name" or mod.find("conditions") is not None \
+                or mod.find("conditionGroups") is not None or mod.find("repeats") is not None:
+            continue
+        value = _clean(mod.get("value"))
+        if mod.get("type") == "append" and value:
+            name = f"{name} {value}"
+        elif mod.get("type") == "set" and value:
+            name = value
+    return name
+
+
+class _Extractor:
+    def __init__(self, lib: _Library) -> None:
+        self.lib = lib
+
+    # entry contents --------------------------------------------------------------------------
+
+    def _info(self, parts: list["Element"], depth: int = 0) -> Iterator[tuple[str, "Element", str]]:
+        """("profile" | "rule", element, display name) of entries' profiles, rules, infoGroups."""
+        if depth > 4:
+            return
+        for p in parts:
+            for prof in _child(p, "profiles", "profile"):
+                yield "profile", prof, _clean(prof.get("name"))
+            for rule in _child(p, "rules", "rule"):
+                yield "rule", rule, _named(rule)
+            for group in _child(p, "infoGroups", "infoGroup"):
+                yield from self._info([group], depth + 1)
+            for link in _child(p, "infoLinks", "infoLink"):
+                if link.get("hidden", "false").lower() == "true":
+                    continue
+                target = self.lib.get(link.get("targetId"))
+                kind = link.get("type", "")
+                if kind == "profile" and target is not None:
+                    yield "profile", target, _clean(target.get("name"))
+                elif kind == "rule":
+                    base = _clean(target.get("name")) if target is not None else ""
+                    name = _named(link) if link.find("modifiers") is not None else (
+                        base or _clean(link.get("name")))
+                    yield "rule", link, name
+                elif kind == "infoGroup" and target is not None:
+                    yield from self._info([link, target], depth + 1)
+
+    def _resolve(self, el: "Element") -> _Node | None:
+        if el.tag == "entryLink":
+            target = self.lib.get(el.get("targetId"))
+            if target is None:
+                return None
+            return _Node(el, target)
+        return _Node(None, el)
+
+    def _members(self, node: _Node) -> list[_Node]:
+        """Child entries and groups of an entry or group, links resolved, in document order."""
+        out: list[_Node] = []
+        for p in node.parts:
+            for container in p:
+                if container.tag not in ("selectionEntries", "entryLinks", "selectionEntryGroups"):
+                    continue
+                for el in container:
+                    if el.tag not in ("selectionEntry", "entryLink", "selectionEntryGroup"):
+                        continue
+                    child = self._resolve(el)
+                    if child is not None:
+                        out.append(child)
+        return out
+
+    # walking ---------------------------------------------------------------------------------
+
+    def unit(self, node: _Node) -> tuple[dict[str, Any], list[str]]:
+        found = _Found()
+        root_owner = id(node.target)
+        self._walk(node, found, default=True, level="unit", owner=root_owner,
+                   depth=0, stack=set())
+        keywords, factions = self._keywords(node)
+        counts = self._counts(node)
+        models = self._models(node, found, counts, root_owner)
+        weapons = self._weapons(found)
+        abilities = _dedupe(found.abilities)
+        unit = {
+            "name": node.name,
+            "keywords": keywords,
+            "faction_keywords": factions,
+            "models": models,
+            "weapons": weapons,
+            "abilities": abilities,
+        }
+        return unit, _dedupe(found.notes)
+
+    def _walk(self, node: _Node, found: _Found, *, default: bool, level: str, owner: int,
+              depth: int, stack: set[int]) -> None:
+        if depth > MAX_DEPTH or id(node.target) in stack:
+            return
+        stack = stack | {id(node.target)}
+        is_group = node.target.tag == "selectionEntryGroup"
+        if not is_group:
+            etype = node.target.get("type", "")
+            if depth > 0 and etype == "model":
+                level, owner = "model", id(node.target)
+                found.model_owners.append(owner)
+            elif depth > 0:
+                level = "gear"
+            self._collect(node, found, default=default, level=level, owner=owner)
+        members = self._members(node)
+        defaults: set[str] = set()
+        if is_group:
+            for p in node.parts:
+                if p.get("defaultSelectionEntryId"):
+                    defaults.update(_id_variants(p.get("defaultSelectionEntryId", "")))
+        group_min = node.bounds()[0] if is_group else None
+        entries = [m for m in members if m.target.tag != "selectionEntryGroup"]
+        for child in members:
+            if _SKIP_BRANCH.search(child.name):
+                continue
+            if child.target.tag == "selectionEntryGroup":
+                self._walk(child, found, default=default, level=level, owner=owner,
+                           depth=depth + 1, stack=stack)
+                continue
+            if child.hidden or child.target.get("type") == "unit":
+                continue
+            lo, _hi = child.bounds()
+            if is_group and defaults:
+                chosen = bool(child.ids & defaults) or (lo or 0) >= 1
+            elif is_group and (group_min or 0) >= 1 and not any((e.bounds()[0] or 0) >= 1 for e in entries):
+                chosen = child is entries[0]  # a required choice without a default: the first
+            else:
+                chosen = (lo or 0) >= 1
+            self._walk(child, found, default=default and chosen, level=level, owner=owner,
+                       depth=depth + 1, stack=stack)
+
+    def _collect(self, node: _Node, found: _Found, *, default: bool, level: str, owner: int) -> None:
+        for kind, el, name in self._info(node.parts):
+            if kind == "rule":
+                if level in ("unit", "model") and name:
+                    found.abilities.append(name)
+                continue
+            type_name = self.lib.type_name(el)
+            if type_name == "Unit":
+                found.models.append((el, owner, None))
+            elif type_name in ("Ranged Weapons", "Melee Weapons"):
+                found.weapons.append((el, default))
+            elif type_name == "Abilities" and level in ("unit", "model"):
+                if _INVULN.search(name):
+                    save = self._invuln(el, name)
+                    if save is not None:
+                        found.invulns.setdefault(owner, save)
+                    else:
+                        found.notes.append(f"conditional invulnerable save not recorded ({name})")
+                elif name:
+                    found.abilities.append(name)
+
+    @staticmethod
+    def _invuln(profile: "Element", name: str) -> int | None:
+        text = " ".join(_clean(c.text) for c in profile.iter("characteristic"))
+        if _CONDITIONAL_INVULN.search(text) and not re.fullmatch(r"\s*\d\+\s*", text):
+            return None  # "... against ranged attacks": not an all-round invulnerable save
+        m = _SAVE_NUMBER.search(name) or _SAVE_NUMBER.search(text)
+        return int(m.group(1)) if m else None
+
+    def _keywords(self, node: _Node) -> tuple[list[str], list[str]]:
+        keywords: list[str] = []
+        factions: list[str] = []
+        for link in node.children("categoryLinks", "categoryLink"):
+            target = self.lib.get(link.get("targetId"))
+            name = _clean(link.get("name") or (target.get("name") if target is not None else ""))
+            if not name:
+                continue
+            if name.lower().startswith("faction:"):
+                factions.append(name.split(":", 1)[1].strip().upper())
+            elif name.lower() not in _NOT_KEYWORDS and not re.search(r"\b(weapon|modifier)$", name, re.I):
+                keywords.append(name.upper())
+        return _dedupe(keywords), _dedupe(factions)
+
+    # model counts ----------------------------------------------------------------------------
+
+    def _counts(self, node: _Node) -> dict[int, tuple[int, int | None]]:
+        """How many of each model entry (by target id), and of the whole unit (key 0)."""
+        out: dict[int, tuple[int, int | None]] = {}
+        if node.target.get("type") == "model":
+            out[0] = (1, 1)
+            return out
+
+        def span(n: _Node, depth: int, only: bool) -> tuple[int, int | None]:
+            if depth > MAX_DEPTH:
+                return (0, 0)
+            if n.target.tag == "selectionEntryGroup":
+                kids = [k for k in self._members(n) if not _SKIP_BRANCH.search(k.name)]
+                models = [k for k in kids if self._has_models(k)]
+                lo, hi = n.bounds()
+                parts = [span(k, depth + 1, len(models) == 1) for k in models]
+                if len(models) == 1 and (lo is not None or hi is not None):
+                    key = id(models[0].target)
+                    if models[0].target.get("type") == "model" and models[0].bounds() == (None, None):
+                        out[key] = (lo or 0, hi)
+                s_lo = sum(p[0] for p in parts)
+                s_hi = None if any(p[1] is None for p in parts) else sum(p[1] or 0 for p in parts)
+                return (lo if lo is not None else s_lo, hi if hi is not None else s_hi)
+            if n.target.get("type") == "model":
+                lo, hi = n.bounds()
+                result = (lo or 0, hi)
+                out.setdefault(id(n.target), result)
+                return result
+            return (0, 0)
+
+        total_lo, total_hi = 0, 0
+        unbounded = False
+        for child in self._members(node):
+            if _SKIP_BRANCH.search(child.name) or not self._has_models(child):
+                continue
+            lo, hi = span(child, 1, False)
+            total_lo += lo
+            if hi is None:
+                unbounded = True
+            else:
+                total_hi += hi
+        out[0] = (total_lo, None if unbounded else total_hi)
+        return out
+
+    def _has_models(self, n: _Node, depth: int = 0) -> bool:
+        if n.target.tag != "selectionEntryGroup":
+            return n.target.get("type") == "model"
+        if depth > 6:
+            return False
+        return any(self._has_models(k, depth + 1) for k in self._members(n))
+
+    # assembling ------------------------------------------------------------------------------
+
+    def _models(self, node: _Node, found: _Found, counts: dict[int, tuple[int, int | None]],
+                root_owner: int) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        profiles = [(p, o) for p, o, _ in found.models]
+        root_invuln = found.invulns.get(root_owner)
+        model_invulns = {o: v for o, v in found.invulns.items() if o != root_owner}
+        shared_invuln = None
+        if model_invulns and set(found.model_owners) <= set(model_invulns) \
+                and len(set(model_invulns.values())) == 1:
+            shared_invuln = next(iter(model_invulns.values()))  # every model has the same one
+        for prof, owner in profiles:
+            name = _clean(prof.get("name"))
+            key = _key(name)
+            if key in seen:
+                continue
+            try:
+                chars = _characteristics(prof)
+                model: dict[str, Any] = {
+                    "name": name,
+                    "M": parse_int(chars.get("M"), allow_none=True),
+                    "T": parse_int(chars.get("T")),
+                    "Sv": parse_int(chars.get("SV")),
+                    "W": parse_int(chars.get("W")),
+                    "Ld": parse_int(chars.get("LD")),
+                    "OC": parse_int(chars.get("OC")),
+                }
+            except ValueError as exc:
+                found.notes.append(f"model profile '{name}' skipped: {exc}")
+                continue
+            seen.add(key)
+            invuln = model_invulns.get(owner) if owner != root_owner else None
+            if invuln is None:
+                invuln = root_invuln if root_invuln is not None else shared_invuln
+            if invuln is not None:
+                model["invuln"] = invuln
+            if owner == root_owner and len(profiles) == 1:
+                span = counts.get(0)
+            elif owner != root_owner:
+                span = counts.get(owner)
+            else:
+                span = None
+            count = _count_text(span)
+            if count is not None:
+                model["count"] = count
+            out.append(model)
+        return out
+
+    def _weapons(self, found: _Found) -> list[dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for prof, default in found.weapons:
+            name = _weapon_name(prof.get("name"))
+            key = _key(name)
+            if key in out:
+                if default and out[key].get("default") is False:
+                    del out[key]["default"]
+                continue
+            kind = "ranged" if self.lib.type_name(prof) == "Ranged Weapons" else "melee"
+            try:
+                weapon = _weapon(prof, name, kind)
+            except ValueError as exc:
+                found.notes.append(f"weapon '{name}' skipped: {exc}")
+                continue
+            if not default:
+                weapon["default"] = False
+            out[key] = weapon
+        weapons = list(out.values())
+        return [w for w in weapons if w["type"] == "ranged"] + [w for w in weapons if w["type"] == "melee"]
+
+
+def _characteristics(profile: "Element") -> dict[str, str]:
+    return {_clean(c.get("name")).upper(): _clean(c.text) for c in profile.iter("characteristic")}
+
+
+def _weapon_name(raw: str | None) -> str:
+    return _clean((raw or "").replace("➤", " ").replace("►", " ")).strip(" -")
+
+
+def _weapon(profile: "Element", name: str, kind: str) -> dict[str, Any]:
+    chars = _characteristics(profile)
+    skill_text = chars.get("BS") if kind == "ranged" else chars.get("WS")
+    if skill_text is None:
+        skill_text = chars.get("WS", chars.get("BS"))
+    attacks = parse_dice(chars.get("A"))
+    strength = parse_dice(chars.get("S"))
+    damage = parse_dice(chars.get("D"))
+    if attacks is None or strength is None or damage is None:
+        raise ValueError("A, S and D are required")
+    weapon: dict[str, Any] = {"name": name, "type": kind}
+    rng = parse_range(chars.get("RANGE")) if kind == "ranged" else None
+    if rng is not None:
+        weapon["range"] = rng
+    weapon.update({"A": attacks, "skill": parse_skill(skill_text), "S": strength,
+                   "AP": parse_ap(chars.get("AP")), "D": damage})
+    abilities = parse_weapon_keywords(chars.get("KEYWORDS"))
+    if abilities:
+        weapon["abilities"] = abilities
+    return weapon
+
+
+def _count_text(span: tuple[int, int | None] | None) -> str | None:
+    if span is None:
+        return None
+    lo, hi = span
+    if hi is None or hi <= 0 or lo > hi:
+        return None
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+def _dedupe(items: Iterable[str]) -> list[str]:
+    seen: set[str] = set()
+    out: list[str] = []
+    for item in items:
+        k = _key(item)
+        if k and k not in seen:
+            seen.add(k)
+            out.append(item)
+    return out
+
+
+_PUNCT = re.compile(r"[^\w\s]+")
+
+
+def _key(name: str) -> str:
+    """Matching key: accents, case, apostrophes, punctuation and spacing ignored."""
+    text = unicodedata.normalize("NFKD", name)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    text = text.replace("’", "").replace("'", "").replace("‘", "")
+    text = _PUNCT.sub(" ", text.casefold())
+    return " ".join(text.split())
+
+
+def _loose_key(name: str) -> str:
+    """A looser key: also without "[Legends]" style tags and a leading "the"."""
+    text = re.sub(r"\[[^\]]*\]|\((?:legends?|forge world)\)", " ", name, flags=re.I)
+    key = _key(text)
+    return key[4:] if key.startswith("the ") else key
+
+
+# --- public reading API ---------------------------------------------------------------------
+
+
+@dataclass
+class _Units:
+    units: dict[str, dict[str, Any]]
+    sources: dict[str, str]  # unit name -> catalogue name
+    notes: dict[str, list[str]]
+    warnings: list[str]
+    catalogues: list[str]
+
+
+def _read(paths: Iterable[str | os.PathLike[str]]) -> _Units:
+    lib = _Library()
+    primaries = lib.load_with_links(Path(p) for p in paths)
+    ex = _Extractor(lib)
+    units: dict[str, dict[str, Any]] = {}
+    sources: dict[str, str] = {}
+    notes: dict[str, list[str]] = {}
+
+    def roots(cat: _Cat, seen: set[Path]) -> Iterator[tuple[_Node, _Cat]]:
+        if cat.path in seen:
+            return
+        seen.add(cat.path)
+        for el in list(_child(cat.root, "selectionEntries", "selectionEntry")) + \
+                list(_child(cat.root, "entryLinks", "entryLink")):
+            node = ex._resolve(el)
+            if node is not None and node.target.tag == "selectionEntry" \
+                    and node.target.get("type") in ("unit", "model"):
+                yield node, cat
+
+    def imported(cat: _Cat, seen: set[Path]) -> Iterator[tuple[_Node, _Cat]]:
+        for target, name, import_root in cat.links:
+            if not import_root:
+                continue
+            found = lib.locate(cat.path.parent, target, name)
+            sub = lib.cats.get(found.resolve()) if found is not None else None
+            if sub is not None and sub.path not in seen:
+                yield from roots(sub, seen)
+                yield from imported(sub, seen)
+
+    seen: set[Path] = set()
+    ordered: list[tuple[_Node, _Cat]] = []
+    for cat in primaries:  # the given files' own datasheets first, in the order given
+        ordered.extend(roots(cat, seen))
+    for cat in primaries:  # then those they import with importRootEntries
+        ordered.extend(imported(cat, seen))
+    done: set[int] = set()
+    for node, cat in ordered:
+        if id(node.target) in done:
+            continue
+        done.add(id(node.target))
+        name = node.name
+        if not name or name in units:
+            continue
+        unit, found_notes = ex.unit(node)
+        units[name] = unit
+        sources[name] = cat.name
+        if found_notes:
+            notes[name] = found_notes
+    return _Units(units, sources, notes, lib.warnings, [c.path.name for c in lib.order])
+
+
+def read_catalogues(paths: Iterable[str | os.PathLike[str]]) -> dict[str, dict[str, Any]]:
+    """Every datasheet of the given catalogue files, by name.
+
+    Linked catalogues (``catalogueLink``) and the game system are loaded from the same folder
+    to resolve shared entries. Datasheets come from the given files' root entries first (the
+    first file wins a name clash), then from catalogues they import with ``importRootEntries``.
+    Each value has ``name``, ``keywords``, ``faction_keywords``, ``models``, ``weapons`` and
+    ``abilities`` in the :class:`bagm.data.models.Datasheet` format (add ``points`` to validate
+    one as a whole Datasheet).
+    """
+    return _read(paths).units
+
+
+# --- which catalogues hold a faction --------------------------------------------------------
+
+_SM_CHAPTERS = [
+    "Imperium - Black Templars", "Imperium - Blood Angels", "Imperium - Dark Angels",
+    "Imperium - Deathwatch", "Imperium - Imperial Fists", "Imperium - Iron Hands",
+    "Imperium - Raven Guard", "Imperium - Salamanders", "Imperium - Space Wolves",
+    "Imperium - Ultramarines", "Imperium - White Scars",
+]
+_FACTION_FILES: dict[str, list[str]] = {
+    "grey knights": ["Imperium - Grey Knights"],
+    "adeptus astartes": ["Imperium - Space Marines", *_SM_CHAPTERS],
+    "space marines": ["Imperium - Space Marines", *_SM_CHAPTERS],
+    "necrons": ["Necrons"],
+    "tyranids": ["Tyranids", "Library - Tyranids"],
+    "astra militarum": ["Imperium - Astra Militarum", "Imperium - Astra Militarum - Library"],
+    "orks": ["Orks"],
+    "adeptus custodes": ["Imperium - Adeptus Custodes"],
+    "adepta sororitas": ["Imperium - Adepta Sororitas"],
+    "adeptus mechanicus": ["Imperium - Adeptus Mechanicus"],
+    "agents of the imperium": ["Imperium - Agents of the Imperium"],
+    "imperial knights": ["Imperium - Imperial Knights", "Imperium - Imperial Knights - Library"],
+    "chaos space marines": ["Chaos - Chaos Space Marines"],
+    "heretic astartes": ["Chaos - Chaos Space Marines"],
+    "chaos daemons": ["Chaos - Chaos Daemons", "Chaos - Chaos Daemons Library"],
+    "legiones daemonica": ["Chaos - Chaos Daemons", "Chaos - Chaos Daemons Library"],
+    "chaos knights": ["Chaos - Chaos Knights", "Chaos - Chaos Knights Library"],
+    "aeldari": ["Aeldari - Craftworlds", "Aeldari - Aeldari Library"],
+    "craftworlds": ["Aeldari - Craftworlds", "Aeldari - Aeldari Library"],
+    "drukhari": ["Aeldari - Drukhari", "Aeldari - Aeldari Library"],
+    "tau empire": ["T'au Empire"],
+    "genestealer cults": ["Genestealer Cults"],
+    "leagues of votann": ["Leagues of Votann"],
+}
+for _chapter in _SM_CHAPTERS:
+    _FACTION_FILES.setdefault(_key(_chapter.split(" - ", 1)[1]),
+                              [_chapter, "Imperium - Space Marines"])
+
+
+def catalogues_for_faction(faction: str, directory: str | os.PathLike[str]) -> list[Path]:
+    """The catalogue files of ``faction`` in ``directory``, the faction's own catalogue first.
+
+    Known factions use a table (Adeptus Astartes: Space Marines plus the chapter catalogues);
+    others are found by name ("Death Guard" -> "Chaos - Death Guard.cat"). Files that are
+    missing are left out; an unknown faction gives an empty list.
+    """
+    directory = Path(directory)
+    try:
+        files = sorted(p for p in directory.iterdir()
+                       if p.suffix.lower() in (".cat", ".catz") and p.is_file())
+    except OSError as exc:
+        raise CatalogueError(directory, f"cannot list the catalogue folder: {exc.strerror or exc}") from None
+    by_stem = {_key(p.stem): p for p in files}
+    key = _key(faction)
+    wanted = _FACTION_FILES.get(key)
+    if wanted:
+        return [by_stem[_key(n)] for n in wanted if _key(n) in by_stem]
+    out: list[Path] = []
+    for p in files:  # "Imperium - Adepta Sororitas", "Chaos - Death Guard", "T'au Empire"
+        stem = _key(p.stem)
+        bare = stem.split(" ", 1)[1] if stem.split(" ", 1)[0] in ("imperium", "chaos", "aeldari", "xenos") else stem
+        if bare == key or bare == f"{key} library" or stem == key:
+            out.append(p)
+    return sorted(out, key=lambda p: "library" in _key(p.stem))
+
+
+# --- updating a data pack -------------------------------------------------------------------
+
+_FILLED_KEYS = ("models", "weapons", "abilities")
+_DATASHEET_ORDER = ("name", "aliases", "keywords", "faction_keywords", "points", "sizes", "base",
+                    "models", "weapons", "abilities", "adaptation", "enhancement", "points_note")
+
+
+@dataclass
+class ImportReport:
+    """What :func:`update_pack` did."""
+
+    pack: str
+    out: str
+    faction: str
+    catalogues: list[str]
+    filled: list[str] = field(default_factory=list)
+    not_found: list[tuple[str, str]] = field(default_factory=list)  # (unit, why)
+    partial: list[tuple[str, str]] = field(default_factory=list)  # matched but data missing
+    warnings: list[str] = field(default_factory=list)
+    matched_as: dict[str, str] = field(default_factory=dict)  # pack name -> catalogue name
+    written: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return not self.not_found
+
+    def summary(self) -> str:
+        lines = [f"{self.faction}: {len(self.filled)} unit(s) filled from "
+                 f"{', '.join(self.catalogues) or 'no catalogue'}"]
+        for name, why in self.not_found:
+            lines.append(f"  not found: {name} ({why})")
+        for name, why in self.partial:
+            lines.append(f"  incomplete: {name} ({why})")
+        for text in self.warnings:
+            lines.append(f"  warning: {text}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "pack": self.pack, "out": self.out, "faction": self.faction,
+            "catalogues": self.catalogues, "filled": self.filled,
+            "not_found": [{"unit": n, "reason": r} for n, r in self.not_found],
+            "partial": [{"unit": n, "reason": r} for n, r in self.partial],
+            "matched_as": self.matched_as, "warnings": self.warnings, "written": self.written,
+        }
+
+
+def _load_pack(path: Path) -> dict[str, Any]:
+    import yaml
+
+    try:
+        size = path.stat().st_size
+        if size > MAX_PACK_BYTES:
+            raise CatalogueError(path, f"pack is too large ({size:,} bytes)")
+        text = path.read_text(encoding="utf-8-sig")
+    except CatalogueError:
+        raise
+    except FileNotFoundError:
+        raise CatalogueError(path, "no such pack file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CatalogueError(path, f"cannot read the pack: {exc}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise CatalogueError(path, f"invalid YAML: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("units", []), list):
+        raise CatalogueError(path, "not a faction pack (needs a mapping with 'faction' and 'units')")
+    return data
+
+
+def _leading_comments(path: Path) -> str:
+    """The comment block at the top of a YAML file, kept when the file is rewritten."""
+    lines: list[str] = []
+    try:
+        with path.open(encoding="utf-8-sig") as fh:
+            for line in fh:
+                if line.startswith("#") or (lines and not line.strip()):
+                    lines.append(line if line.endswith("\n") else line + "\n")
+                else:
+                    break
+    except OSError:
+        return ""
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return "".join(lines)
+
+
+def _match(units: dict[str, dict[str, Any]], names: list[str]) -> str | None:
+    exact: dict[str, str] = {}
+    loose: dict[str, str] = {}
+    for unit_name in units:
+        exact.setdefault(_key(unit_name), unit_name)
+    for unit_name in units:
+        loose.setdefault(_loose_key(unit_name), unit_name)
+    for name in names:
+        if _key(name) in exact:
+            return exact[_key(name)]
+    for name in names:
+        if _loose_key(name) in loose:
+            return loose[_loose_key(name)]
+    return None
+
+
+def _place(unit: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
+    """``unit`` with ``key`` set: replaced in place, or inserted at its schema position."""
+    if key in unit:
+        unit[key] = value
+        return unit
+    rank = {k: i for i, k in enumerate(_DATASHEET_ORDER)}
+    mine = rank[key]
+    items = list(unit.items())
+    at = 0
+    for i, (k, _v) in enumerate(items):
+        if rank.get(k, len(rank)) < mine:
+            at = i + 1
+    items.insert(at, (key, value))
+    return dict(items)
+
+
+def _merge_models(new: list[dict[str, Any]], old: Any) -> list[dict[str, Any]]:
+    """Keep a hand-entered ``count`` the catalogue could not work out."""
+    if not isinstance(old, list):
+        return new
+    old_by_name = {_key(str(m.get("name", ""))): m for m in old if isinstance(m, dict)}
+    out = []
+    for model in new:
+        previous = old_by_name.get(_key(model["name"]))
+        if previous and "count" not in model and previous.get("count") is not None:
+            model = {**model, "count": previous["count"]}
+        out.append(model)
+    return out
+
+
+def update_pack(pack_path: str | os.PathLike[str], catalogue_dir: str | os.PathLike[str] | None,
+                out_path: str | os.PathLike[str] | None = None, *,
+                catalogues: Iterable[str | os.PathLike[str]] | None = None,
+                dry_run: bool = False) -> ImportReport:
+    """Fill each datasheet's ``models``, ``weapons`` and ``abilities`` from BattleScribe data.
+
+    ``catalogues`` (explicit files) wins over finding them in ``catalogue_dir`` by the pack's
+    ``faction``. Units are matched by name, then by ``aliases`` (case, punctuation and
+    apostrophes ignored; then "[Legends]" tags ignored). Every other key is left as it was, in
+    its order; units not found are reported and kept. The result is written to ``out_path``
+    (default: the pack itself) atomically, unless ``dry_run``.
+    """
+    pack_path = Path(pack_path)
+    data = _load_pack(pack_path)
+    faction = str(data.get("faction", ""))
+    if catalogues is not None:
+        files = [Path(p) for p in catalogues]
+    else:
+        if catalogue_dir is None:
+            raise CatalogueError(pack_path, "give a catalogue folder or a list of catalogues")
+        files = catalogues_for_faction(faction, catalogue_dir)
+        if not files:
+            raise CatalogueError(catalogue_dir, f"no catalogue found for faction '{faction}'")
+    read = _read(files)
+    target = Path(out_path) if out_path is not None else pack_path
+    report = ImportReport(str(pack_path), str(target), faction, [p.name for p in files])
+    report.warnings.extend(read.warnings)
+    new_units: list[Any] = []
+    for unit in data.get("units") or []:
+        if not isinstance(unit, dict) or "name" not in unit:
+            new_units.append(unit)
+            continue
+        name = str(unit["name"])
+        aliases = [str(a) for a in unit.get("aliases") or []]
+        found = _match(read.units, [name, *aliases])
+        if found is None:
+            hints = difflib.get_close_matches(name, list(read.units), n=3, cutoff=0.6)
+            why = "no datasheet of that name or alias in the catalogues"
+            if hints:
+                why += "; closest: " + ", ".join(hints)
+            report.not_found.append((name, why))
+            new_units.append(unit)
+            continue
+        src = read.units[found]
+        if found != name:
+            report.matched_as[name] = found
+        missing = [k for k in _FILLED_KEYS if not src[k]]
+        updated = dict(unit)
+        for key in _FILLED_KEYS:
+            if not src[key]:
+                continue  # never wipe hand-entered data with nothing
+            value = _merge_models(src[key], unit.get(key)) if key == "models" else src[key]
+            updated = _place(updated, key, value)
+        if src["models"]:
+            report.filled.append(name)
+        if missing:
+            report.partial.append((name, "no " + ", no ".join(missing) + " in the catalogue"))
+        new_units.append(updated)
+    if "units" in data:
+        data["units"] = new_units
+    if not dry_run:
+        write_pack(target, data, header=_leading_comments(pack_path))
+        report.written = True
+    return report
+
+
+# --- writing YAML ---------------------------------------------------------------------------
+
+_FLOW_LIMIT = 88
+
+
+class _Flow(dict):  # type: ignore[type-arg]
+    """A mapping always written in flow style (model profiles, weapons)."""
+
+
+def _flat_len(obj: Any, budget: int) -> int:
+    """Rough one-line length of ``obj`` in flow style, stopping once over ``budget``."""
+    if isinstance(obj, dict):
+        total = 2
+        for k, v in obj.items():
+            total += len(str(k)) + 4 + _flat_len(v, budget - total)
+            if total > budget:
+                return total
+        return total
+    if isinstance(obj, list):
+        total = 2
+        for v in obj:
+            total += 2 + _flat_len(v, budget - total)
+            if total > budget:
+                return total
+        return total
+    if isinstance(obj, str):
+        return budget + 1 if "\n" in obj else len(obj) + 2
+    return len(str(obj))
+
+
+def _dumper() -> type:
+    import yaml
+
+    class PackDumper(yaml.SafeDumper):
+        def increase_indent(self, flow: bool = False, indentless: bool = False) -> Any:
+            return super().increase_indent(flow, False)  # indent list items under their key
+
+    def rep_flow(dumper: Any, data: dict[str, Any]) -> Any:
+        return dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=True)
+
+    def rep_dict(dumper: Any, data: dict[Any, Any]) -> Any:
+        flow = bool(data) and _flat_len(data, _FLOW_LIMIT) <= _FLOW_LIMIT and \
+            all(not isinstance(v, (dict, list)) or len(v) <= 8 for v in data.values())
+        return dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=flow)
+
+    def rep_list(dumper: Any, data: list[Any]) -> Any:
+        flow = bool(data) and all(not isinstance(v, (dict, list)) for v in data) and \
+            _flat_len(data, _FLOW_LIMIT) <= _FLOW_LIMIT
+        return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+    PackDumper.add_representer(_Flow, rep_flow)
+    PackDumper.add_representer(dict, rep_dict)
+    PackDumper.add_representer(list, rep_list)
+    return PackDumper
+
+
+def _mark_flow(data: Any) -> Any:
+    """Model profiles and weapons become flow-style mappings; everything else is unchanged."""
+    if not isinstance(data, dict):
+        return data
+    units = data.get("units")
+    if isinstance(units, list):
+        for unit in units:
+            if not isinstance(unit, dict):
+                continue
+            for key in ("models", "weapons"):
+                if isinstance(unit.get(key), list):
+                    unit[key] = [_Flow(v) if isinstance(v, dict) else v for v in unit[key]]
+    return data
+
+
+def dump_pack(data: dict[str, Any]) -> str:
+    """A pack as YAML text: key order kept, deterministic, 100 columns, unicode as is."""
+    import yaml
+
+    return yaml.dump(_mark_flow(data), Dumper=_dumper(), sort_keys=False, allow_unicode=True,
+                     width=100, default_flow_style=False)
+
+
+def write_pack(path: str | os.PathLike[str], data: dict[str, Any], header: str = "") -> None:
+    """Write a pack atomically: a temporary file in the same folder, fsync, then rename."""
+    path = Path(path)
+    text = dump_pack(data)
+    if header:
+        text = header.rstrip("\n") + "\n" + text
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.chmod(tmp, path.stat().st_mode & 0o777)
+        except FileNotFoundError:
+            os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    try:  # make the rename itself durable (best effort: not every platform can open a folder)
+        dir_fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)

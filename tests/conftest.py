@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from bagm.data.packs import Catalog
+from bagm.roster.model import load_roster
+from bagm.roster.report import ValidationReport
+from bagm.roster.validate import validate
+
+FIXTURES = Path(__file__).parent / "fixtures"
+REPO = Path(__file__).parents[1]
+REFERENCE = REPO.parent / "shared" / "reference"
+
+
+@pytest.fixture(scope="session")
+def catalog() -> Catalog:
+    return Catalog([FIXTURES / "packs", FIXTURES / "packs_other"])
+
+
+def roster_text(units: str, header: str = "") -> str:
+    head = "faction: Test Legion\ndetachment: Test Strike\n" + textwrap.dedent(header)
+    return head + "units:\n" + textwrap.indent(textwrap.dedent(units).strip("\n"), "  ") + "\n"
+
+
+@pytest.fixture
+def check(catalog: Catalog, tmp_path: Path):
+    """Validate roster text (units block, optional header lines) against the test pack."""
+
+    def run(units: str, header: str = "", raw: str | None = None) -> ValidationReport:
+        path = tmp_path / "roster.yaml"
+        path.write_text(raw if raw is not None else roster_text(units, header), encoding="utf-8")
+        return validate(load_roster(path), catalog)
+
+    return run
+
+
+def codes(report: ValidationReport) -> list[str]:
+    return [f.code for f in report.findings]

@@ -1,0 +1,120 @@
+"""Bad input: each gets one clear error with file and line, never a traceback, within a second."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from bagm.io.yamlsafe import InputError
+from bagm.roster.model import load_roster
+
+
+def error_for(tmp_path: Path, content: str | bytes) -> InputError:
+    path = tmp_path / "bad.yaml"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    start = time.perf_counter()
+    with pytest.raises(InputError) as info:
+        load_roster(path)
+    assert time.perf_counter() - start < 1.0
+    assert str(path) in str(info.value)
+    return info.value
+
+
+def test_malformed_yaml(tmp_path: Path) -> None:
+    e = error_for(tmp_path, "faction: Orks\ndetachment: [Kaptin\nunits: []\n")
+    assert "invalid YAML" in e.message and e.line is not None
+
+
+def test_bad_indentation(tmp_path: Path) -> None:
+    e = error_for(tmp_path, "faction: Orks\n  detachment: x\n")
+    assert e.line == 2
+
+
+def test_wrong_type(tmp_path: Path) -> None:
+    e = error_for(tmp_path, "faction: Orks\ndetachment: X\nunits:\n  - unit: Boyz\n"
+                  "    models: ten\n")
+    assert e.line == 5 and "models" in e.message and "'ten'" in e.message
+
+
+def test_units_not_a_list(tmp_path: Path) -> None:
+    e = error_for(tmp_path, "faction: Orks\ndetachment: X\nunits: Boyz\n")
+    assert e.line == 3 and "units" in e.message
+
+
+def test_missing_key(tmp_path: Path) -> None:
+    e = error_for(tmp_path, "faction: Orks\nunits: []\n")
+    assert "missing key 'detachment'" in e.message
+
+
+def test_missing_unit_name(tmp_path: Path) -> None:
+    e = error_for(tmp_path, "faction: Orks\ndetachment: X\nunits:\n  - models: 5\n")
+    assert "missing key 'unit'" in e.message and e.line == 4
+
+
+def test_unknown_key_did_you_mean(tmp_path: Path) -> None:
+    e = error_for(tmp_path, "faction: Orks\ndetachment: X\nunits:\n  - unit: Boyz\n"
+                  "    modles: 10\n")
+    assert e.message == "unknown key 'modles'" and "did you mean 'models'" in (e.hint or "")
+    assert e.line == 5
+    e = error_for(tmp_path, "faction: Orks\ndetachmnet: X\nunits: []\n")
+    assert "did you mean 'detachment'" in (e.hint or "") and e.line == 2
+
+
+def test_bad_edition(tmp_path: Path) -> None:
+    e = error_for(tmp_path, "faction: Orks\ndetachment: X\nedition: 2022\nunits: []\n")
+    assert e.line == 3 and "2024 or 2023" in e.message
+
+
+def test_duplicate_key(tmp_path: Path) -> None:
+    e = error_for(tmp_path, "faction: Orks\nfaction: Necrons\ndetachment: X\n")
+    assert "duplicate key" in e.message and e.line == 2
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    assert "empty" in error_for(tmp_path, "").message
+    assert "empty" in error_for(tmp_path, "# just a comment\n").message
+
+
+def test_not_a_mapping(tmp_path: Path) -> None:
+    assert "mapping" in error_for(tmp_path, "- a\n- b\n").message
+    assert "mapping" in error_for(tmp_path, "just text\n").message
+
+
+def test_binary_file(tmp_path: Path) -> None:
+    assert "binary" in error_for(tmp_path, b"\x89PNG\r\n\x1a\n\x00\x00\x00").message
+    e = error_for(tmp_path, b"faction: Orks\n\xff\xfe bad\n")
+    assert "UTF-8" in e.message and e.line == 2
+
+
+def test_huge_file(tmp_path: Path) -> None:
+    big = "faction: Orks\ndetachment: X\nunits:\n" + "  - unit: Boyz\n" * 200_000
+    assert "too large" in error_for(tmp_path, big).message
+
+
+def test_alias_bomb(tmp_path: Path) -> None:
+    lines = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    for i in range(1, 10):
+        prev = f"*a{i - 1}"
+        lines.append(f"a{i}: &a{i} [{', '.join([prev] * 9)}]")
+    e = error_for(tmp_path, "\n".join(lines) + "\n")
+    assert "aliases are not allowed" in e.message
+
+
+def test_merge_key_refused(tmp_path: Path) -> None:
+    e = error_for(tmp_path, "base: &b {faction: Orks}\n<<: *b\n")
+    assert "not allowed" in e.message
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such file"):
+        load_roster(tmp_path / "nope.yaml")
+
+
+def test_python_tags_are_not_executed(tmp_path: Path) -> None:
+    e = error_for(tmp_path, "faction: !!python/object/apply:os.system ['echo hi']\n")
+    assert "unsupported YAML tag" in e.message and e.line == 1
