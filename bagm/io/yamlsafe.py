@@ -116,7 +116,7 @@ def _convert(node: yaml.Node, loc: Loc, lines: dict[Loc, int], path: str, seen: 
     if count[0] > MAX_NODES:
         raise InputError(path, f"document has more than {MAX_NODES:,} values")
     lines[loc] = node.start_mark.line + 1
-    if not node.tag.startswith("tag:yaml.org,2002:"):
+    if node.tag not in _TAGS:
         raise InputError(path, f"unsupported YAML tag '{node.tag}'", line=node.start_mark.line + 1,
                          hint="remove the tag")
     if isinstance(node, yaml.MappingNode):
@@ -145,6 +145,8 @@ def _convert(node: yaml.Node, loc: Loc, lines: dict[Loc, int], path: str, seen: 
 
 
 _constructor = yaml.SafeLoader("")
+_TAGS = {f"tag:yaml.org,2002:{t}" for t in
+         ("str", "int", "float", "bool", "null", "map", "seq", "merge", "timestamp")}
 
 
 def _scalar(node: yaml.Node, path: str) -> Any:
