@@ -45,3 +45,9 @@ def test_underdog_boundary() -> None:
 def test_underdog_json() -> None:
     assert decide(450, 500).as_dict() == {"underdog": "A", "points": {"A": 450, "B": 500},
                                           "difference": 50}
+
+
+def test_adaptation_can_keep_a_ten_model_unit_whole(check) -> None:
+    r = check("- {unit: Lord Commander, warlord: true}\n- {unit: Swarmlings}\n")
+    s = form_boarding_squads(r.path, r.units)
+    assert [(x.name, x.models, x.points) for x in s.units][1] == ("Swarmlings", 10, 60)

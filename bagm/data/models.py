@@ -65,6 +65,7 @@ class Adaptation(Strict):
 
     loses: list[str] = Field([], description="Abilities the unit loses in Boarding Actions.")
     M: int | None = Field(None, description="Movement characteristic set to this value.")
+    no_split: bool = Field(False, description="Not split in the Form Boarding Squads step.")
     note: str | None = Field(None, description="Short paraphrase of anything else.")
 
 

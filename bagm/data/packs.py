@@ -26,7 +26,12 @@ _HEADER = re.compile(r"^(faction|aliases):[ \t]*(.*?)[ \t]*(?:#.*)?$", re.MULTIL
 
 
 def bundled_dir() -> Path:
-    return Path(str(resources.files("bagm.datasheets")))
+    """The packs shipped with bagm (installed as ``bagm.datasheets``; ``datasheets/`` in a
+    source checkout run without installing)."""
+    try:
+        return Path(str(resources.files("bagm.datasheets")))
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parents[2] / "datasheets"
 
 
 def data_dirs(extra: list[Path] | None = None) -> list[Path]:

@@ -42,7 +42,7 @@ def form_boarding_squads(path: str, army: list[ArmyUnit]) -> SquadsResult:
     result = SquadsResult(path)
     letters: dict[str, int] = {}
     for u in army:
-        if u.models != SPLIT_SIZE:
+        if u.models != SPLIT_SIZE or _keeps_together(u):
             result.units.append(Squad(u.display, u.name, u.models, u.points))
             continue
         half = half_up(u.points) if u.points is not None else None
@@ -52,6 +52,12 @@ def form_boarding_squads(path: str, army: list[ArmyUnit]) -> SquadsResult:
             result.units.append(Squad(f"{u.display} {_letter(n)}", u.name, SPLIT_SIZE // 2, half,
                                       split_from=u.display))
     return result
+
+
+def _keeps_together(u: ArmyUnit) -> bool:
+    """A datasheet's Boarding Actions adaptation can exempt it from the split (Termagants...)."""
+    ada = u.datasheet.adaptation if u.datasheet is not None else None
+    return bool(ada and ada.no_split)
 
 
 def _letter(n: int) -> str:
