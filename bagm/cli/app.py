@@ -276,16 +276,17 @@ class SchemaKind(str, Enum):
 @app.command()
 def schema(kind: Annotated[SchemaKind, typer.Argument(help="roster or datasheets")]) -> None:
     """Print the JSON Schema of the roster or the data pack format."""
+    from bagm.data.schema import json_schema
     from bagm.render.formats import to_json
 
     if kind is SchemaKind.roster:
         from bagm.roster.model import RosterFile
 
-        typer.echo(to_json(RosterFile.model_json_schema()))
+        typer.echo(to_json(json_schema(RosterFile)))
     else:
         from bagm.data.models import FactionPack
 
-        typer.echo(to_json(FactionPack.model_json_schema()))
+        typer.echo(to_json(json_schema(FactionPack)))
 
 
 @data_app.command("check")

@@ -1,101 +1,139 @@
-"""pydantic models of a data pack: datasheets, weapons, Detachments and their mustering rules.
+"""The data pack format: datasheets, weapons, Detachments and their mustering rules.
 
-A data pack is one YAML file per faction (``datasheets/<faction>.yaml``). These models are the
-single source of truth for its format: validation, defaults and the JSON Schema
-(``bagm schema datasheets``) all come from here.
+A data pack is one YAML file per faction (``datasheets/<faction>.yaml``). These classes are the
+single source of truth for its format. They are plain frozen dataclasses so that loading a
+cached pack needs no validation library; pydantic validates raw YAML into them and exports
+their JSON Schema (``bagm.data.schema``, ``bagm schema datasheets``). Attribute docstrings
+become the schema's field descriptions.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
-
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Annotated, Any, Literal, Union
 
 Keyword = str
 Dice = Union[int, str]  # a number, or a dice expression such as "D6+1"
 
+# pydantic reads this from each class: unknown keys are errors in every data file
+CONFIG: dict[str, Any] = {"extra": "forbid", "use_attribute_docstrings": True}
 
-class Strict(BaseModel):
-    """Unknown keys are errors in every data file: a typo must never be silently ignored."""
+# Instances are only ever built by pydantic (which fills the fields itself and calls
+# __post_init__) or unpickled from the cache, so no __init__ or __eq__ is generated: dataclass
+# code generation was the largest part of bagm's start-up. Treat instances as read-only.
+_model = dataclass(init=False, eq=False)
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+
+def _upper(values: list[str]) -> list[str]:
+    return [v.upper() for v in values]
 
 
 # --- weapons and profiles -------------------------------------------------------------------
 
 
-class WeaponAbility(Strict):
-    """A weapon ability as data: ``{name: sustained hits, value: 1}``; never rules prose."""
+@_model
+class WeaponAbility:
+    """A weapon ability as data, e.g. ``{name: sustained hits, value: 1}``; never rules prose."""
 
-    name: str = Field(description="Ability name in lower case, e.g. 'lethal hits', 'anti'.")
-    value: Dice | None = Field(None, description="Its parameter: 'Sustained Hits 2' -> 2.")
-    target: Keyword | None = Field(None, description="Keyword for Anti-X: 'Anti-Infantry 4+'.")
+    __pydantic_config__ = CONFIG
+    name: str
+    """Ability name in lower case: 'lethal hits', 'sustained hits', 'anti', 'torrent'..."""
+    value: Dice | None = None
+    """Its parameter: 'Sustained Hits 2' has 2; 'Anti-Infantry 4+' has 4."""
+    target: Keyword | None = None
+    """The keyword of Anti-X: 'Anti-Infantry 4+' has INFANTRY."""
 
 
-class Weapon(Strict):
+@_model
+class Weapon:
+    """A ranged or melee weapon profile."""
+
+    __pydantic_config__ = CONFIG
     name: str
     type: Literal["ranged", "melee"]
-    range: int | None = Field(None, description="Range in inches; null for melee weapons.")
     A: Dice
-    skill: int | None = Field(description="BS or WS (2 means 2+); null for Torrent weapons.")
+    skill: int | None
+    """BS or WS (3 means 3+); null for Torrent weapons."""
     S: Dice
     AP: int
     D: Dice
-    abilities: list[WeaponAbility] = []
-    default: bool = Field(True, description="False for a wargear option, not default kit.")
+    range: int | None = None
+    """Range in inches; null for melee weapons."""
+    abilities: list[WeaponAbility] = field(default_factory=list)
+    default: bool = True
+    """False when the weapon is a wargear option rather than default equipment."""
 
     def has_ability(self, name: str) -> bool:
         return any(a.name == name for a in self.abilities)
 
 
-class ModelProfile(Strict):
+@_model
+class ModelProfile:
+    """One model's characteristics."""
+
+    __pydantic_config__ = CONFIG
     name: str
-    M: int | None = Field(description="Movement in inches; null for '-'.")
+    M: int | None
+    """Movement in inches; null for '-'."""
     T: int
-    Sv: int = Field(description="Save: 3 means 3+.")
+    Sv: int
+    """Save characteristic: 3 means 3+."""
     W: int
-    Ld: int = Field(description="Leadership: 6 means 6+.")
+    Ld: int
+    """Leadership: 6 means 6+."""
     OC: int
-    invuln: int | None = Field(None, description="Invulnerable save, 4 means 4+.")
-    count: str | None = Field(None, description="How many of this model, e.g. '1' or '4-9'.")
+    invuln: int | None = None
+    """Invulnerable save: 4 means 4+."""
+    count: str | None = None
+    """How many of this model the unit has, e.g. '1' or '4-9'."""
 
 
-class Adaptation(Strict):
+@_model
+class Adaptation:
     """A datasheet's Boarding Actions rules adaptation, as structured facts."""
 
-    loses: list[str] = Field([], description="Abilities the unit loses in Boarding Actions.")
-    M: int | None = Field(None, description="Movement characteristic set to this value.")
-    no_split: bool = Field(False, description="Not split in the Form Boarding Squads step.")
-    note: str | None = Field(None, description="Short paraphrase of anything else.")
+    __pydantic_config__ = CONFIG
+    loses: list[str] = field(default_factory=list)
+    """Abilities the unit loses in Boarding Actions."""
+    M: int | None = None
+    """Its Movement characteristic becomes this value."""
+    no_split: bool = False
+    """It is not split in the Form Boarding Squads step."""
+    note: str | None = None
+    """A short paraphrase of anything else."""
 
 
-class Datasheet(Strict):
+@_model
+class Datasheet:
+    """A unit's datasheet: keywords, points, profiles, weapons."""
+
+    __pydantic_config__ = CONFIG
     name: str
-    aliases: list[str] = []
-    keywords: list[Keyword] = Field(description="Keywords in upper case (CHARACTER, INFANTRY...).")
+    keywords: list[Keyword]
+    """Keywords in upper case (CHARACTER, INFANTRY, EPIC HERO...)."""
     faction_keywords: list[Keyword]
-    points: dict[int, int] = Field(
-        description="Munitorum Field Manual points by model count (the bracket tops)."
-    )
-    sizes: list[int] | None = Field(
-        None, description="Legal Starting Strengths; default: the points brackets."
-    )
-    base: int | None = Field(None, description="Base diameter in mm.")
-    models: list[ModelProfile] = []
-    weapons: list[Weapon] = []
-    abilities: list[str] = []
+    points: dict[int, int]
+    """Munitorum Field Manual points by number of models (the bracket tops)."""
+    aliases: list[str] = field(default_factory=list)
+    sizes: list[int] | None = None
+    """Legal Starting Strengths; default: the points brackets."""
+    base: int | None = None
+    """Base diameter in mm."""
+    models: list[ModelProfile] = field(default_factory=list)
+    weapons: list[Weapon] = field(default_factory=list)
+    abilities: list[str] = field(default_factory=list)
     adaptation: Adaptation | None = None
-    enhancement: bool | None = Field(
-        None, description="Override: true lets a non-CHARACTER take one, false forbids."
-    )
-    points_note: str | None = Field(None, description="Why the points differ from the source.")
+    enhancement: bool | None = None
+    """Override: true lets a non-CHARACTER take an Enhancement, false forbids one."""
+    points_note: str | None = None
+    """Why the points differ from another source."""
 
-    @field_validator("keywords", "faction_keywords")
-    @classmethod
-    def _upper(cls, v: list[str]) -> list[str]:
-        return [k.upper() for k in v]
+    def __post_init__(self) -> None:
+        setattr(self, "keywords", _upper(self.keywords))
+        setattr(self, "faction_keywords", _upper(self.faction_keywords))
 
-    @property
+    @cached_property
     def all_keywords(self) -> frozenset[str]:
         return frozenset(self.keywords) | frozenset(self.faction_keywords)
 
@@ -111,121 +149,155 @@ class Datasheet(Strict):
 # --- mustering rules ------------------------------------------------------------------------
 
 
-class Selector(Strict):
-    """Picks units of a roster: by datasheet name, or by keywords (all of them must be present).
+@_model
+class Selector:
+    """Picks units of a roster: a unit matches when ``units`` names its datasheet or it has
+    every keyword of ``keywords``."""
 
-    A unit matches when it is named in ``units`` or carries every keyword of ``keywords``.
-    """
+    __pydantic_config__ = CONFIG
+    units: list[str] = field(default_factory=list)
+    keywords: list[Keyword] = field(default_factory=list)
 
-    units: list[str] = []
-    keywords: list[Keyword] = []
-
-    @model_validator(mode="after")
-    def _not_empty(self) -> "Selector":
+    def __post_init__(self) -> None:
         if not self.units and not self.keywords:
             raise ValueError("a selector needs 'units' or 'keywords'")
-        return self
+        setattr(self, "keywords", _upper(self.keywords))
 
     def describe(self) -> str:
-        parts = list(self.units) + [" ".join(self.keywords)] if self.keywords else list(self.units)
+        parts = list(self.units)
+        if self.keywords:
+            parts.append(" ".join(self.keywords))
         return ", ".join(parts)
 
 
-class Allowance(Strict):
+@_model
+class Allowance:
     """One line of a Detachment's unit list: a datasheet, how many, at which sizes."""
 
+    __pydantic_config__ = CONFIG
     unit: str
-    max: int = Field(ge=1)
-    sizes: list[int] | None = Field(None, description="Legal Starting Strengths here.")
-    enhancement: bool | None = Field(None, description="True: may take an Enhancement.")
+    max: int
+    """The most units of this datasheet the army can include."""
+    sizes: list[int] | None = None
+    """Legal Starting Strengths in this Detachment."""
+    enhancement: bool | None = None
+    """True: this unit may take an Enhancement although it is not a CHARACTER."""
     note: str | None = None
 
 
-class Limit(Strict):
+@_model
+class Limit:
     """At most ``max`` units matching ``select`` ("up to two of the following")."""
 
-    rule: Literal["limit"] = "limit"
+    __pydantic_config__ = CONFIG
+    rule: Literal["limit"]
     select: Selector
-    max: int = Field(ge=0)
-    distinct: bool = Field(False, description="No duplicates: each datasheet at most once.")
+    max: int
+    distinct: bool = False
+    """No duplicates: each datasheet at most once among them."""
     note: str | None = None
 
 
-class Ratio(Strict):
-    """Units matching ``count`` may not exceed ``per`` times ``factor`` ("for each X, one Y")."""
+@_model
+class Ratio:
+    """Units matching ``count`` may not outnumber ``factor`` times the units matching ``per``
+    ("no more X than Y", "for each Y, up to one X")."""
 
-    rule: Literal["ratio"] = "ratio"
+    __pydantic_config__ = CONFIG
+    rule: Literal["ratio"]
     count: Selector
     per: Selector
     factor: int = 1
     note: str | None = None
 
 
-class Requires(Strict):
+@_model
+class Requires:
     """Units matching ``select`` only if the army includes a unit matching ``needs``."""
 
-    rule: Literal["requires"] = "requires"
+    __pydantic_config__ = CONFIG
+    rule: Literal["requires"]
     select: Selector
     needs: Selector
     note: str | None = None
 
 
-class Exclusive(Strict):
-    """At most one of these datasheets may be included (they exclude each other)."""
+@_model
+class Exclusive:
+    """At most one of these datasheets may be included: they exclude each other."""
 
-    rule: Literal["exclusive"] = "exclusive"
-    units: list[str] = Field(min_length=2)
+    __pydantic_config__ = CONFIG
+    rule: Literal["exclusive"]
+    units: list[str]
     note: str | None = None
 
 
-class KeywordGroup(Strict):
-    """Units carrying these keywords cannot be mixed: all must share one of them (chapters)."""
+@_model
+class KeywordGroup:
+    """Units with these keywords cannot be mixed: every unit with one of them shares one
+    (chapters, Chaos gods)."""
 
-    rule: Literal["keyword_group"] = "keyword_group"
-    keywords: list[Keyword] = Field(min_length=2)
+    __pydantic_config__ = CONFIG
+    rule: Literal["keyword_group"]
+    keywords: list[Keyword]
     note: str | None = None
 
-
-MusteringRule = Annotated[
-    Union[Limit, Ratio, Requires, Exclusive, KeywordGroup], Field(discriminator="rule")
-]
+    def __post_init__(self) -> None:
+        setattr(self, "keywords", _upper(self.keywords))
 
 
-class Enhancement(Strict):
+MusteringRule = Union[Limit, Ratio, Requires, Exclusive, KeywordGroup]
+
+
+@_model
+class Enhancement:
+    """An Enhancement and who may take it."""
+
+    __pydantic_config__ = CONFIG
     name: str
-    requires_keywords: list[Keyword] = Field(
-        [], description="The bearer must have all of these keywords."
-    )
-    weapon: bool = Field(False, description="The roster must name a ranged weapon for it.")
-    weapon_excludes: list[str] = Field(
-        [], description="Weapon abilities that make a weapon ineligible (e.g. torrent)."
-    )
-    editions: list[int] = Field([2023, 2024], description="Editions it exists in.")
+    requires_keywords: list[Keyword] = field(default_factory=list)
+    """The bearer must have all of these keywords."""
+    weapon: bool = False
+    """The roster must name the ranged weapon it improves (Trademark Weapon)."""
+    weapon_excludes: list[str] = field(default_factory=list)
+    """Weapon abilities that make a weapon ineligible, e.g. torrent."""
+    editions: list[int] = field(default_factory=lambda: [2023, 2024])
+    """The editions it exists in."""
 
 
-class Detachment(Strict):
+@_model
+class Detachment:
+    """A Boarding Actions Detachment and its Mustering Rules."""
+
+    __pydantic_config__ = CONFIG
     name: str
     faction_keyword: Keyword
-    rule: str | None = Field(None, description="Detachment rule name (no prose).")
-    enhancements: list[Enhancement] = []
     units: list[Allowance]
-    rules: list[MusteringRule] = []
+    rule: str | None = None
+    """The Detachment rule's name (no prose)."""
+    enhancements: list[Enhancement] = field(default_factory=list)
+    rules: list[Annotated[MusteringRule, "discriminator:rule"]] = field(default_factory=list)
     note: str | None = None
 
 
-class FactionPack(Strict):
+@_model
+class FactionPack:
     """One faction file."""
 
-    faction: str = Field(description="Army Faction keyword as printed, e.g. 'Grey Knights'.")
-    aliases: list[str] = []
+    __pydantic_config__ = CONFIG
+    faction: str
+    """The Army Faction keyword as printed, e.g. 'Grey Knights'."""
     points_source: str
+    aliases: list[str] = field(default_factory=list)
     mustering_source: str | None = None
-    units: list[Datasheet] = []
-    detachments: list[Detachment] = []
-    notes: list[str] = []
+    units: list[Datasheet] = field(default_factory=list)
+    detachments: list[Detachment] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
-class CorePack(Strict):
+@_model
+class CorePack:
     """Universal data: the Boarding Actions Enhancements any army may take."""
 
+    __pydantic_config__ = CONFIG
     enhancements: list[Enhancement]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Generic, Iterable, TypeVar
 
@@ -19,6 +18,8 @@ def norm(name: str) -> str:
 
 def suggest(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:
     """Close matches of ``name`` among ``candidates`` (original spelling kept)."""
+    import difflib  # only needed when something is misspelt
+
     by_key = {norm(c): c for c in candidates}
     keys = difflib.get_close_matches(norm(name), list(by_key), n=n, cutoff=0.6)
     if not keys:  # a prefix or substring often finds what the ratio misses ("Crowe")

@@ -15,10 +15,10 @@ import os
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from bagm.data.cache import cached
 from bagm.data.names import Index, did_you_mean, norm
 from bagm.io.yamlsafe import InputError, load_trusted
 
@@ -28,10 +28,8 @@ _HEADER = re.compile(r"^(faction|aliases):[ \t]*(.*?)[ \t]*(?:#.*)?$", re.MULTIL
 def bundled_dir() -> Path:
     """The packs shipped with bagm (installed as ``bagm.datasheets``; ``datasheets/`` in a
     source checkout run without installing)."""
-    try:
-        return Path(str(resources.files("bagm.datasheets")))
-    except ModuleNotFoundError:
-        return Path(__file__).resolve().parents[2] / "datasheets"
+    installed = Path(__file__).resolve().parents[1] / "datasheets"
+    return installed if installed.is_dir() else Path(__file__).resolve().parents[2] / "datasheets"
 
 
 def data_dirs(extra: list[Path] | None = None) -> list[Path]:
@@ -140,47 +138,39 @@ class Catalog:
     def core(self) -> Any:
         """The universal Boarding Actions Enhancements (``bagm/data/core.yaml``)."""
         if self._core is None:
-            from bagm.data.models import CorePack
+            path = Path(__file__).with_name("core.yaml")
 
-            path = Path(str(resources.files("bagm.data"))) / "core.yaml"
-            self._core = CorePack.model_validate(load_trusted(path))
+            def build() -> Any:
+                from bagm.data.schema import core_pack
+
+                try:
+                    return core_pack(load_trusted(path))
+                except ValueError as exc:
+                    raise InputError(str(path), f"invalid core data: {exc}") from None
+
+            self._core = cached([path], build)
         return self._core
 
     @staticmethod
     def _load(paths: list[Path]) -> Faction:
-        from pydantic import ValidationError
-
-        from bagm.data.models import FactionPack
-
-        merged: dict[str, Any] = {}
-        for path in paths:
-            raw = load_trusted(path)
-            if not isinstance(raw, dict):
-                raise InputError(str(path), "a data pack must be a mapping with 'faction' and 'units'")
-            merged = merge(merged, raw)
-        try:
-            pack = FactionPack.model_validate(merged)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            where = _describe_loc(merged, err["loc"])
-            raise InputError(", ".join(map(str, paths)), f"invalid data pack at {where}: {err['msg']}",
-                             hint="fix the pack or the overlay that changed it") from None
-        return Faction(pack, list(paths))
+        return Faction(cached(paths, lambda: _validate_pack(paths)), list(paths))
 
 
-def _describe_loc(data: Any, loc: tuple[Any, ...]) -> str:
-    """``units[3].points`` becomes ``units 'Strike Squad' > points`` for a readable message."""
-    parts: list[str] = []
-    node = data
-    for item in loc:
-        if isinstance(item, int) and isinstance(node, list) and item < len(node):
-            node = node[item]
-            label = node.get("name") or node.get("unit") if isinstance(node, dict) else None
-            parts.append(f"'{label}'" if label else f"[{item}]")
-        else:
-            node = node.get(item) if isinstance(node, dict) else None
-            parts.append(str(item))
-    return " > ".join(parts)
+def _validate_pack(paths: list[Path]) -> Any:
+    """Merge a pack and its overlays and validate the result (cold path: imports pydantic)."""
+    from bagm.data.schema import faction_pack
+
+    merged: dict[str, Any] = {}
+    for path in paths:
+        raw = load_trusted(path)
+        if not isinstance(raw, dict):
+            raise InputError(str(path), "a data pack must be a mapping with 'faction' and 'units'")
+        merged = merge(merged, raw)
+    try:
+        return faction_pack(merged)
+    except ValueError as exc:
+        raise InputError(", ".join(map(str, paths)), f"invalid data pack: {exc}",
+                         hint="fix the pack or the overlay that changed it") from None
 
 
 def _merge_named(base: list[Any], over: list[Any], key: str) -> list[Any]:

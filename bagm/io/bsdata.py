@@ -416,9 +416,11 @@ def parse_weapon_keywords(text: str | None) -> list[dict[str, Any]]:
 
 # --- datasheet extraction -------------------------------------------------------------------
 
-_SKIP_BRANCH = re.compile(
-    r"crusade|enhancement|warlord|battle honou?r|battle scar|weapon modification|"
-    r"weapon upgrade|relic|requisition|agenda|detachment|legendary",
+_SKIP_BRANCH = re.compile(  # option lists that are not datasheet wargear (Crusade, army options)
+    r"\bcrusade\b|\benhancements?$|^warlord$|battle honou?rs?|battle scars?|battle traits?|"
+    r"weapon modifications?|weapon upgrades?|\brelics\b|relic upgrades?|mighty champions|"
+    r"territory control|blackstone|requisitions?|\bagendas?\b|^detachment\b|chivalric quests|"
+    r"shadow operations|infiltrated institutions|boarding acti+ons upgrades",
     re.I,
 )
 _NOT_KEYWORDS = {
@@ -427,8 +429,8 @@ _NOT_KEYWORDS = {
 }
 _INVULN = re.compile(r"invulnerable\s+save", re.I)
 _SAVE_NUMBER = re.compile(r"(\d)\s*\+")
-_CONDITIONAL_INVULN = re.compile(r"ranged attack|melee attack|psychic attack|mortal wound|"
-                                 r"first time|while|if |against", re.I)
+_CONDITIONAL_INVULN = re.compile(r"\bagainst\b|ranged attack|melee attack|psychic attack|"
+                                 r"\bwhile\b|\bif\b", re.I)
 
 
 @dataclass
@@ -482,6 +484,16 @@ class _Node:
         return lo, hi
 
 
+@dataclass(eq=False)
+class _Tree:
+    """A unit's model structure: groups with their min/max, models with their profile names."""
+
+    lo: int | None
+    hi: int | None
+    names: list[str] | None = None  # a model: the Unit profiles it uses; a group: None
+    children: list["_Tree"] = field(default_factory=list)
+
+
 @dataclass
 class _Found:
     models: list[tuple["Element", int, str | None]] = field(default_factory=list)  # profile, owner, count
@@ -490,6 +502,65 @@ class _Found:
     invulns: dict[int, int] = field(default_factory=dict)  # owner -> save
     model_owners: list[int] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+
+_EMPTY_CONDITION = {  # each condition type evaluated for a count of 0 (a fresh, plain roster)
+    "lessThan": lambda v: 0 < v,
+    "atMost": lambda v: 0 <= v,
+    "atLeast": lambda v: 0 >= v,
+    "greaterThan": lambda v: 0 > v,
+    "equalTo": lambda v: v == 0,
+    "notEqualTo": lambda v: v != 0,
+    "instanceOf": lambda v: False,
+    "notInstanceOf": lambda v: True,
+}
+
+
+def _condition_true(cond: "Element") -> bool:
+    try:
+        value = float(cond.get("value", "0"))
+    except ValueError:
+        value = 0.0
+    test = _EMPTY_CONDITION.get(cond.get("type", ""))
+    return bool(test and test(value))
+
+
+def _holds(el: "Element") -> bool:
+    """Whether ``el``'s conditions hold in a fresh roster with no Detachment or options chosen."""
+    return all(_condition_true(c) for c in _child(el, "conditions", "condition")) and \
+        all(_group_holds(g) for g in _child(el, "conditionGroups", "conditionGroup"))
+
+
+def _group_holds(group: "Element") -> bool:
+    parts = [_condition_true(c) for c in _child(group, "conditions", "condition")]
+    parts += [_group_holds(g) for g in _child(group, "conditionGroups", "conditionGroup")]
+    kind = group.get("type", "and")
+    if kind == "or":
+        return any(parts)
+    if kind == "and":
+        return all(parts)
+    return False  # "count" groups and unknown kinds: assume they do not hold
+
+
+def _hidden_by_default(el: "Element") -> bool:
+    """Hidden in a plain roster: statically, or by a modifier whose conditions hold there.
+
+    A Detachment's rules are attached to every unit but hidden "unless that Detachment is
+    chosen"; an ability a Boarding Actions force removes is hidden "if the force is Boarding
+    Actions". The first kind is dropped, the second kept (the pack records the adaptation).
+    """
+    hidden = el.get("hidden", "false").lower() == "true"
+
+    def visit(container: "Element", guarded: bool) -> None:
+        nonlocal hidden
+        for mod in _child(container, "modifiers", "modifier"):
+            if mod.get("field") == "hidden" and mod.get("type") == "set" and guarded and _holds(mod):
+                hidden = mod.get("value", "").lower() == "true"
+        for group in _child(container, "modifierGroups", "modifierGroup"):
+            visit(group, guarded and _holds(group))
+
+    visit(el, True)
+    return hidden
 
 
 def _named(el: "Element") -> str:
@@ -519,15 +590,20 @@ class _Extractor:
             return
         for p in parts:
             for prof in _child(p, "profiles", "profile"):
-                yield "profile", prof, _clean(prof.get("name"))
+                if not _hidden_by_default(prof):
+                    yield "profile", prof, _clean(prof.get("name"))
             for rule in _child(p, "rules", "rule"):
-                yield "rule", rule, _named(rule)
+                if not _hidden_by_default(rule):
+                    yield "rule", rule, _named(rule)
             for group in _child(p, "infoGroups", "infoGroup"):
-                yield from self._info([group], depth + 1)
+                if not _hidden_by_default(group):
+                    yield from self._info([group], depth + 1)
             for link in _child(p, "infoLinks", "infoLink"):
-                if link.get("hidden", "false").lower() == "true":
+                if _hidden_by_default(link):
                     continue
                 target = self.lib.get(link.get("targetId"))
+                if target is not None and target.get("hidden", "false").lower() == "true":
+                    continue
                 kind = link.get("type", "")
                 if kind == "profile" and target is not None:
                     yield "profile", target, _clean(target.get("name"))
@@ -570,7 +646,7 @@ class _Extractor:
         self._walk(node, found, default=True, level="unit", owner=root_owner,
                    depth=0, stack=set())
         keywords, factions = self._keywords(node)
-        counts = self._counts(node)
+        counts = self._ranges(self._tree(node))
         models = self._models(node, found, counts, root_owner)
         weapons = self._weapons(found)
         abilities = _dedupe(found.abilities)
@@ -597,7 +673,7 @@ class _Extractor:
                 found.model_owners.append(owner)
             elif depth > 0:
                 level = "gear"
-            self._collect(node, found, default=default, level=level, owner=owner)
+        self._collect(node, found, default=default, level=level, owner=owner)  # groups too
         members = self._members(node)
         defaults: set[str] = set()
         if is_group:
@@ -648,11 +724,20 @@ class _Extractor:
 
     @staticmethod
     def _invuln(profile: "Element", name: str) -> int | None:
+        """The all-round invulnerable save of an ability, or None when it is only conditional.
+
+        Only the number is read: "Invulnerable Save (4+)", or the first sentence of the text
+        that gives one, unless that sentence limits it ("against ranged attacks").
+        """
         text = " ".join(_clean(c.text) for c in profile.iter("characteristic"))
-        if _CONDITIONAL_INVULN.search(text) and not re.fullmatch(r"\s*\d\+\s*", text):
-            return None  # "... against ranged attacks": not an all-round invulnerable save
-        m = _SAVE_NUMBER.search(name) or _SAVE_NUMBER.search(text)
-        return int(m.group(1)) if m else None
+        m = _SAVE_NUMBER.search(name)
+        if m and "*" not in name:
+            return int(m.group(1))
+        for sentence in re.split(r"(?<=[.!?])\s+", text):
+            m = _SAVE_NUMBER.search(sentence)
+            if m:
+                return None if _CONDITIONAL_INVULN.search(sentence) else int(m.group(1))
+        return None
 
     def _keywords(self, node: _Node) -> tuple[list[str], list[str]]:
         keywords: list[str] = []
@@ -670,59 +755,97 @@ class _Extractor:
 
     # model counts ----------------------------------------------------------------------------
 
-    def _counts(self, node: _Node) -> dict[int, tuple[int, int | None]]:
-        """How many of each model entry (by target id), and of the whole unit (key 0)."""
-        out: dict[int, tuple[int, int | None]] = {}
+    def _unit_profile_names(self, node: _Node) -> list[str]:
+        return [_key(name) for kind, el, name in self._info(node.parts)
+                if kind == "profile" and self.lib.type_name(el) == "Unit"]
+
+    def _tree(self, node: _Node) -> _Tree:
+        """The model entries of a unit, in their groups, each with the profile it uses."""
+        root = _Tree(None, None)
+        root_names = self._unit_profile_names(node)
         if node.target.get("type") == "model":
-            out[0] = (1, 1)
-            return out
+            root.children.append(_Tree(1, 1, root_names))
+            root_names = []  # a character's companions do not share its profile
 
-        def span(n: _Node, depth: int, only: bool) -> tuple[int, int | None]:
-            if depth > MAX_DEPTH:
-                return (0, 0)
-            if n.target.tag == "selectionEntryGroup":
-                kids = [k for k in self._members(n) if not _SKIP_BRANCH.search(k.name)]
-                models = [k for k in kids if self._has_models(k)]
-                lo, hi = n.bounds()
-                parts = [span(k, depth + 1, len(models) == 1) for k in models]
-                if len(models) == 1 and (lo is not None or hi is not None):
-                    key = id(models[0].target)
-                    if models[0].target.get("type") == "model" and models[0].bounds() == (None, None):
-                        out[key] = (lo or 0, hi)
-                s_lo = sum(p[0] for p in parts)
-                s_hi = None if any(p[1] is None for p in parts) else sum(p[1] or 0 for p in parts)
-                return (lo if lo is not None else s_lo, hi if hi is not None else s_hi)
-            if n.target.get("type") == "model":
-                lo, hi = n.bounds()
-                result = (lo or 0, hi)
-                out.setdefault(id(n.target), result)
-                return result
-            return (0, 0)
+        def walk(n: _Node, into: _Tree, inherited: list[str], depth: int, stack: set[int]) -> None:
+            if depth > MAX_DEPTH or id(n.target) in stack:
+                return
+            stack = stack | {id(n.target)}
+            for child in self._members(n):
+                if _SKIP_BRANCH.search(child.name) or child.hidden:
+                    continue
+                names = self._unit_profile_names(child) or inherited
+                lo, hi = child.bounds()
+                if child.target.tag == "selectionEntryGroup":
+                    sub = _Tree(lo, hi)
+                    walk(child, sub, names, depth + 1, stack)
+                    if sub.children:
+                        into.children.append(sub)
+                elif child.target.get("type") == "model":
+                    into.children.append(_Tree(lo or 0, hi, names))
 
-        total_lo, total_hi = 0, 0
-        unbounded = False
-        for child in self._members(node):
-            if _SKIP_BRANCH.search(child.name) or not self._has_models(child):
-                continue
-            lo, hi = span(child, 1, False)
-            total_lo += lo
-            if hi is None:
-                unbounded = True
-            else:
-                total_hi += hi
-        out[0] = (total_lo, None if unbounded else total_hi)
-        return out
+        walk(node, root, root_names, 0, set())
+        return root
 
-    def _has_models(self, n: _Node, depth: int = 0) -> bool:
-        if n.target.tag != "selectionEntryGroup":
-            return n.target.get("type") == "model"
-        if depth > 6:
-            return False
-        return any(self._has_models(k, depth + 1) for k in self._members(n))
+    @staticmethod
+    def _ranges(tree: _Tree) -> dict[str, tuple[int, int | None]]:
+        """How many models use each Unit profile (by name key).
+
+        Computed up the tree: a group's min/max bounds the models of one profile by what the
+        group's other models leave over. Where alternatives only add up to an upper bound
+        (several open-ended choices in a group without a maximum), the count is unknown.
+        """
+        Span = tuple[int, int | None]
+
+        def add(a: Span, b: Span) -> Span:
+            return a[0] + b[0], None if a[1] is None or b[1] is None else a[1] + b[1]
+
+        def span(t: _Tree, name: str) -> tuple[Span, Span]:
+            """(models using ``name``, other models) under ``t``."""
+            if t.names is not None:
+                own: Span = (t.lo or 0, t.hi)
+                return (own, (0, 0)) if name in t.names else ((0, 0), own)
+            mine: Span = (0, 0)
+            rest: Span = (0, 0)
+            open_mine = open_rest = 0
+            for child in t.children:
+                m, r = span(child, name)
+                mine, rest = add(mine, m), add(rest, r)
+                open_mine += m[1] != m[0]
+                open_rest += r[1] != r[0]
+            if t.hi is None:
+                if open_mine > 1:
+                    mine = (mine[0], None)
+                if open_rest > 1:
+                    rest = (rest[0], None)
+                if t.lo is None:
+                    return mine, rest
+            m_lo, m_hi = mine
+            r_lo, r_hi = rest
+            if t.lo is not None:
+                if r_hi is not None:
+                    m_lo = max(m_lo, t.lo - r_hi)
+                if m_hi is not None:
+                    r_lo = max(r_lo, t.lo - m_hi)
+            if t.hi is not None:
+                m_hi = t.hi - rest[0] if m_hi is None else min(m_hi, t.hi - rest[0])
+                r_hi = t.hi - mine[0] if r_hi is None else min(r_hi, t.hi - mine[0])
+            return (m_lo, m_hi), (r_lo, r_hi)
+
+        names: list[str] = []
+
+        def collect(t: _Tree) -> None:
+            if t.names is not None:
+                names.extend(n for n in t.names if n not in names)
+            for child in t.children:
+                collect(child)
+
+        collect(tree)
+        return {name: span(tree, name)[0] for name in names}
 
     # assembling ------------------------------------------------------------------------------
 
-    def _models(self, node: _Node, found: _Found, counts: dict[int, tuple[int, int | None]],
+    def _models(self, node: _Node, found: _Found, counts: dict[str, tuple[int, int | None]],
                 root_owner: int) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         seen: set[str] = set()
@@ -758,13 +881,7 @@ class _Extractor:
                 invuln = root_invuln if root_invuln is not None else shared_invuln
             if invuln is not None:
                 model["invuln"] = invuln
-            if owner == root_owner and len(profiles) == 1:
-                span = counts.get(0)
-            elif owner != root_owner:
-                span = counts.get(owner)
-            else:
-                span = None
-            count = _count_text(span)
+            count = _count_text(counts.get(key))
             if count is not None:
                 model["count"] = count
             out.append(model)
@@ -1105,6 +1222,21 @@ def _match(units: dict[str, dict[str, Any]], names: list[str]) -> str | None:
     return None
 
 
+def _suggest(names: list[str], keywords: list[Any], units: dict[str, dict[str, Any]]) -> list[str]:
+    """Catalogue datasheets a missing unit may be: close spellings, or a shared name word and
+    all of the unit's keywords ("Assault Marines" [JUMP PACK] -> "... with Jump Packs")."""
+    hints: list[str] = []
+    for name in names:
+        hints += difflib.get_close_matches(name, list(units), n=3, cutoff=0.6)
+    wanted = {str(k).upper() for k in keywords}
+    words = {w for n in names for w in _loose_key(n).split() if len(w) > 3}
+    for unit_name, unit in units.items():
+        have = set(unit["keywords"]) | set(unit["faction_keywords"])
+        if words & set(_loose_key(unit_name).split()) and wanted <= have:
+            hints.append(unit_name)
+    return _dedupe(hints)[:4]
+
+
 def _place(unit: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
     """``unit`` with ``key`` set: replaced in place, or inserted at its schema position."""
     if key in unit:
@@ -1171,7 +1303,7 @@ def update_pack(pack_path: str | os.PathLike[str], catalogue_dir: str | os.PathL
         aliases = [str(a) for a in unit.get("aliases") or []]
         found = _match(read.units, [name, *aliases])
         if found is None:
-            hints = difflib.get_close_matches(name, list(read.units), n=3, cutoff=0.6)
+            hints = _suggest([name, *aliases], unit.get("keywords") or [], read.units)
             why = "no datasheet of that name or alias in the catalogues"
             if hints:
                 why += "; closest: " + ", ".join(hints)
@@ -1237,6 +1369,16 @@ def _dumper() -> type:
     class PackDumper(yaml.SafeDumper):
         def increase_indent(self, flow: bool = False, indentless: bool = False) -> Any:
             return super().increase_indent(flow, False)  # indent list items under their key
+
+        # inside {...} / [...] lines break between items, never inside a name
+        def write_plain(self, text: str, split: bool = True) -> None:
+            super().write_plain(text, split and not self.flow_level)
+
+        def write_single_quoted(self, text: str, split: bool = True) -> None:
+            super().write_single_quoted(text, split and not self.flow_level)
+
+        def write_double_quoted(self, text: str, split: bool = True) -> None:
+            super().write_double_quoted(text, split and not self.flow_level)
 
     def rep_flow(dumper: Any, data: dict[str, Any]) -> Any:
         return dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=True)

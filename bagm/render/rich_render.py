@@ -5,23 +5,36 @@ Renderers only lay out result objects; they decide no rule.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from rich.console import Console, Group
-from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from bagm.roster.findings import Severity
 from bagm.roster.report import ValidationReport
-from bagm.roster.squads import SquadsResult
-from bagm.roster.underdog import UnderdogResult
+
+if TYPE_CHECKING:
+    from rich.panel import Panel
+
+    from bagm.roster.squads import SquadsResult
+    from bagm.roster.underdog import UnderdogResult
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
-def roster_card(report: ValidationReport) -> Panel:
-    table = Table(expand=False, show_edge=False, pad_edge=False)
+def roster_card(report: ValidationReport) -> Table:
+    """Units, models, points, Warlord and Enhancements, with the total against the limit."""
+    head = Text.assemble((report.title, "bold"), "\n", report.faction or "?", " · ",
+                         report.detachment or "?", (f" · {report.edition} rules", "dim"))
+    if report.battle_ready:
+        head.append(" · Battle Ready", style="green")
+    points = report.points
+    left = report.limit - points
+    total = Text.assemble(("Total ", "bold"), (f"{points} / {report.limit} pts",
+                                               "red" if left < 0 else "green"),
+                          (f"  ({left} left)" if left >= 0 else f"  ({-left} over)", "dim"))
+    table = Table(title=head, title_justify="left", caption=total, caption_justify="left")
     table.add_column("#", justify="right", style="dim")
     table.add_column("Unit")
     table.add_column("Models", justify="right")
@@ -41,17 +54,7 @@ def roster_card(report: ValidationReport) -> Panel:
             if u.weapon:
                 extra.append(f" ({u.weapon})", style="magenta")
         table.add_row(str(u.index + 1), name, _num(u.models), _num(u.points), extra)
-    points = report.points
-    left = report.limit - points
-    style = "red" if left < 0 else "green"
-    total = Text.assemble(("Total ", "bold"), (f"{points} / {report.limit} pts", style),
-                          (f"  ({left} left)" if left >= 0 else f"  ({-left} over)", "dim"))
-    head = Text.assemble((report.faction or "?", "bold"), " · ", report.detachment or "?",
-                         (f" · {report.edition} rules", "dim"))
-    if report.battle_ready:
-        head.append(" · Battle Ready", style="green")
-    return Panel(Group(head, table, total), title=report.title, title_align="left",
-                 expand=False)
+    return table
 
 
 def _num(value: int | None) -> str:
@@ -103,7 +106,7 @@ def summary_table(reports: Iterable[ValidationReport]) -> Table:
     return table
 
 
-def squads_table(result: SquadsResult) -> Table:
+def squads_table(result: "SquadsResult") -> Table:
     table = Table(title=f"Boarding Squads · {result.path}", title_justify="left")
     table.add_column("Unit")
     table.add_column("Datasheet", style="dim")
@@ -118,7 +121,9 @@ def squads_table(result: SquadsResult) -> Table:
     return table
 
 
-def underdog_panel(result: UnderdogResult) -> Panel:
+def underdog_panel(result: "UnderdogResult") -> "Panel":
+    from rich.panel import Panel
+
     a, b = result.names
     lines = [Text(f"A  {a}: {result.points_a} pts"), Text(f"B  {b}: {result.points_b} pts"),
              Text(f"Difference: {result.difference} pts (the Underdog needs 30 or more)",

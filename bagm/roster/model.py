@@ -1,46 +1,60 @@
-"""The roster file: its pydantic model (the format contract) and loading with line numbers."""
+"""The roster file: its data classes (the format contract) and loading with line numbers.
+
+``bagm schema roster`` exports these classes' JSON Schema through pydantic; loading checks
+them with ``bagm.io.shape`` (same classes, no pydantic import on the hot path).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
 from bagm.data.names import did_you_mean
+from bagm.io.shape import ShapeError, build
 from bagm.io.yamlsafe import InputError, Located, load
 
+# strict: a roster says `models: 10`, not `models: "10"`; both checkers refuse the same input
+CONFIG: dict[str, Any] = {"extra": "forbid", "strict": True, "use_attribute_docstrings": True}
 
-class RosterUnit(BaseModel):
+
+@dataclass(init=False, eq=False)  # built by bagm.io.shape or pydantic; treat as read-only
+class RosterUnit:
     """One unit of a Boarding Patrol."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    unit: str = Field(min_length=1, description="Datasheet name as printed; aliases accepted.")
-    models: int | None = Field(None, ge=1, description="Starting Strength.")
-    label: str | None = Field(None, description="Optional display name.")
+    __pydantic_config__ = CONFIG
+    unit: str
+    """Datasheet name as printed; case-insensitive; aliases accepted."""
+    models: int | None = None
+    """Starting Strength; may be left out when only one is legal."""
+    label: str | None = None
+    """Optional display name."""
     warlord: bool = False
     enhancement: str | None = None
-    weapon: str | None = Field(None, description="The ranged weapon Trademark Weapon improves.")
+    weapon: str | None = None
+    """The ranged weapon the Trademark Weapon Enhancement improves."""
 
 
-class RosterFile(BaseModel):
-    """A Boarding Patrol roster (``bagm schema roster``)."""
+@dataclass(init=False, eq=False)
+class RosterFile:
+    """A Boarding Patrol roster."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
+    __pydantic_config__ = CONFIG
+    faction: str
+    """The Army Faction keyword, e.g. 'Grey Knights'."""
+    detachment: str
+    """One Boarding Actions Detachment of that faction."""
     name: str | None = None
-    faction: str = Field(min_length=1, description="The Army Faction keyword.")
-    detachment: str = Field(min_length=1, description="A Boarding Actions Detachment.")
-    edition: Literal[2023, 2024] = Field(2024, description="2024: the October 2024 book.")
+    edition: Literal[2024, 2023] = 2024
+    """2024: the October 2024 book (default); 2023: the original rules."""
     battle_ready: bool = False
-    units: list[RosterUnit] = Field(default_factory=list)
+    """Every model painted to a Battle Ready standard (+10 VP)."""
+    units: list[RosterUnit] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class Roster:
-    """A loaded roster: the validated file plus where each value came from."""
+    """A loaded roster: the checked file plus where each value came from."""
 
     path: str
     file: RosterFile
@@ -57,46 +71,38 @@ class Roster:
         return self.file.name or Path(self.path).stem
 
 
-_EXPECTED = {"int_type", "int_parsing", "bool_type", "bool_parsing", "string_type", "list_type",
-             "model_type", "dict_type", "literal_error", "greater_than_equal", "string_too_short",
-             "int_from_float", "missing"}
+KEYS = {"roster": [f for f in RosterFile.__dataclass_fields__],
+        "unit": [f for f in RosterUnit.__dataclass_fields__]}
 
 
 def roster_from_data(path: str, located: Located) -> Roster:
-    """Validate loaded YAML as a roster; the first problem becomes an ``InputError``."""
+    """Check loaded YAML as a roster; the first problem becomes an ``InputError``."""
     data = located.data
     if not isinstance(data, dict):
         raise InputError(path, "a roster must be a mapping (faction:, detachment:, units:)", line=1,
                          hint="see 'bagm schema roster'")
     try:
-        file = RosterFile.model_validate(data)
-    except ValidationError as exc:
-        errors = sorted(exc.errors(), key=lambda e: (e["type"] != "extra_forbidden",
-                                                     located.line(tuple(e["loc"])) or 0))
-        raise _explain(path, located, errors[0]) from None
+        file = build(RosterFile, data)
+    except ShapeError as exc:
+        raise _explain(path, located, exc) from None
     return Roster(path, file, located)
 
 
 def load_roster(path: Path | str, text: str | None = None) -> Roster:
-    """Read and type-check a roster file (names are checked later by the validator)."""
+    """Read and check a roster file (names are checked later by the validator)."""
     return roster_from_data(str(path), load(path, text))
 
 
-def _explain(path: str, located: Located, err: dict[str, Any]) -> InputError:
-    loc = tuple(err["loc"])
+def _explain(path: str, located: Located, err: ShapeError) -> InputError:
+    loc = err.loc
     line = located.line(loc)
-    field = ".".join(str(p) for p in loc) or "roster"
-    kind = err["type"]
-    if kind == "extra_forbidden":
+    if err.kind == "extra":
         key = str(loc[-1])
-        known = RosterUnit.model_fields if "units" in loc else RosterFile.model_fields
+        known = KEYS["unit"] if "units" in loc else KEYS["roster"]
         hint = did_you_mean(key, known) or "known keys: " + ", ".join(known)
-        return InputError(path, f"unknown key '{key}'", line, hint)
-    if kind == "missing":
-        where = located.line(loc[:-1])
-        return InputError(path, f"missing key '{loc[-1]}'", where, f"add '{loc[-1]}: ...'")
-    if kind == "literal_error" and loc[-1] == "edition":
-        return InputError(path, f"edition must be 2024 or 2023, not {err.get('input')!r}", line)
-    value = err.get("input")
-    shown = f" (got {value!r})" if not isinstance(value, (dict, list)) else ""
-    return InputError(path, f"{field}: {err['msg'].lower()}{shown}", line)
+        return InputError(path, err.message, line, hint)
+    if err.kind == "missing":
+        return InputError(path, err.message, located.line(loc[:-1]), f"add '{loc[-1]}: ...'")
+    name = ".".join(str(p) for p in loc)
+    shown = "" if isinstance(err.value, (dict, list)) else f" (got {err.value!r})"
+    return InputError(path, f"{name} {err.message}{shown}", line)

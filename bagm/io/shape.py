@@ -1,0 +1,96 @@
+"""A small structural checker for user files, driven by the same dataclasses pydantic reads.
+
+Rosters are checked on every ``bagm validate``; importing pydantic would triple its start-up
+time, so this interprets the roster dataclasses' type hints directly (str, int, bool, None,
+Literal, list, nested dataclasses). A property test checks it
+accepts and refuses exactly what pydantic does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import MISSING
+from functools import lru_cache
+from typing import Any, Literal, Union
+
+Loc = tuple[Union[str, int], ...]
+
+
+class ShapeError(Exception):
+    def __init__(self, loc: Loc, kind: str, message: str, value: Any = None) -> None:
+        super().__init__(message)
+        self.loc, self.kind, self.message, self.value = loc, kind, message, value
+
+
+@lru_cache(maxsize=None)
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls, include_extras=True)
+
+
+def build(cls: type, data: Any, loc: Loc = ()) -> Any:
+    """Check ``data`` against dataclass ``cls`` and construct it."""
+    if not isinstance(data, dict):
+        raise ShapeError(loc, "type", "must be a mapping of keys to values", data)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    for key in data:
+        if key not in fields:
+            raise ShapeError(loc + (key,), "extra", f"unknown key '{key}'", key)
+    hints = _hints(cls)
+    values: dict[str, Any] = {}
+    for name, f in fields.items():
+        if name in data:
+            values[name] = _value(hints[name], data[name], loc + (name,))
+        elif f.default is not MISSING:
+            values[name] = f.default
+        elif f.default_factory is not MISSING:
+            values[name] = f.default_factory()
+        else:
+            raise ShapeError(loc + (name,), "missing", f"missing key '{name}'")
+    obj = cls.__new__(cls)  # as pydantic does: the classes need no generated __init__
+    obj.__dict__.update(values)
+    return obj
+
+
+def _value(hint: Any, value: Any, loc: Loc) -> Any:
+    if typing.get_origin(hint) is typing.Annotated:
+        hint = typing.get_args(hint)[0]
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        options = typing.get_args(hint)
+        if value is None and type(None) in options:
+            return None
+        errors: list[ShapeError] = []
+        for option in options:
+            if option is type(None):
+                continue
+            try:
+                return _value(option, value, loc)
+            except ShapeError as exc:
+                errors.append(exc)
+        raise errors[0]
+    if origin is Literal:
+        allowed = typing.get_args(hint)
+        if value in allowed and type(value) in {type(a) for a in allowed}:
+            return value
+        shown = " or ".join(repr(a) for a in allowed)
+        raise ShapeError(loc, "literal", f"must be {shown}", value)
+    if origin is list:
+        if not isinstance(value, list):
+            raise ShapeError(loc, "type", "must be a list", value)
+        (item,) = typing.get_args(hint)
+        return [_value(item, v, loc + (i,)) for i, v in enumerate(value)]
+    if dataclasses.is_dataclass(hint):
+        return build(hint, value, loc)
+    return _scalar(hint, value, loc)
+
+
+_NAMES = {str: "text", int: "a whole number", bool: "true or false"}
+
+
+def _scalar(hint: Any, value: Any, loc: Loc) -> Any:
+    ok = (isinstance(value, hint) and not (hint is int and isinstance(value, bool)))
+    if not ok:
+        raise ShapeError(loc, "type", f"must be {_NAMES.get(hint, hint.__name__)}", value)
+    return value

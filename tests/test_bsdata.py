@@ -1,0 +1,738 @@
+"""The BattleScribe catalogue reader and pack importer (``bagm.io.bsdata``).
+
+Small hand-written catalogues (real-shaped: namespace, shared entries across a game system, a
+faction catalogue and a linked library) test the reading; the real BSData catalogues are read
+when ``../shared/reference`` exists.
+"""
+
+from __future__ import annotations
+
+import textwrap
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bagm.data import models
+from bagm.data.schema import validate
+from bagm.io.bsdata import (
+    CatalogueError,
+    catalogues_for_faction,
+    dump_pack,
+    parse_ap,
+    parse_dice,
+    parse_range,
+    parse_skill,
+    parse_weapon_keywords,
+    read_catalogues,
+    update_pack,
+)
+
+REFERENCE = Path(__file__).parents[2] / "shared" / "reference"
+BSDATA = REFERENCE / "bsdata-wh40k-10e"
+
+PROSE = "must never be copied"  # every description in the fixtures contains this
+
+GST = """\
+<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<gameSystem xmlns="http://www.battlescribe.net/schema/gameSystemSchema" id="sys-1" name="Test 40k" revision="1" battleScribeVersion="2.03" type="gameSystem">
+  <profileTypes>
+    <profileType id="pt-unit" name="Unit"/>
+    <profileType id="pt-ranged" name="Ranged Weapons"/>
+    <profileType id="pt-abil" name="Abilities"/>
+    <profileType id="pt-melee" name="Melee Weapons"/>
+  </profileTypes>
+  <categoryEntries>
+    <categoryEntry id="cat-inf" name="Infantry" hidden="false"/>
+  </categoryEntries>
+  <sharedRules>
+    <rule id="rule-ds" name="Deep Strike" hidden="false"><description>Deep Strike text that must never be copied.</description></rule>
+    <rule id="rule-leader" name="Leader" hidden="false"><description>Leader text that must never be copied.</description></rule>
+    <rule id="rule-fnp" name="Feel No Pain" hidden="false"><description>FNP text that must never be copied.</description></rule>
+  </sharedRules>
+  <sharedProfiles>
+    <profile id="prof-inv4" name="Invulnerable Save (4+)" typeId="pt-abil" typeName="Abilities" hidden="false">
+      <characteristics><characteristic name="Description" typeId="c-desc">This model has a 4+ invulnerable save (this must never be copied).</characteristic></characteristics>
+    </profile>
+  </sharedProfiles>
+</gameSystem>
+"""
+
+LIBRARY = """\
+<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" library="true" id="lib-1" name="Test - Library" gameSystemId="sys-1" revision="1" battleScribeVersion="2.03" type="catalogue">
+  <sharedSelectionEntries>
+    <selectionEntry type="upgrade" import="true" name="Storm bolter" hidden="false" id="w-sb">
+      <profiles>
+        <profile name="Storm bolter" typeId="pt-ranged" typeName="Ranged Weapons" hidden="false" id="p-sb">
+          <characteristics>
+            <characteristic name="Range" typeId="t1">24&quot;</characteristic>
+            <characteristic name="A" typeId="t2">2</characteristic>
+            <characteristic name="BS" typeId="t3">3+</characteristic>
+            <characteristic name="S" typeId="t4">4</characteristic>
+            <characteristic name="AP" typeId="t5">0</characteristic>
+            <characteristic name="D" typeId="t6">1</characteristic>
+            <characteristic name="Keywords" typeId="t7">Rapid Fire 2</characteristic>
+          </characteristics>
+        </profile>
+      </profiles>
+      <infoLinks>
+        <infoLink name="Rapid Fire" hidden="false" type="rule" id="il-rf" targetId="rule-rf"/>
+      </infoLinks>
+    </selectionEntry>
+    <selectionEntry type="upgrade" import="true" name="Plasma gun" hidden="false" id="w-pg">
+      <profiles>
+        <profile name="➤ Plasma gun - standard" typeId="pt-ranged" typeName="Ranged Weapons" hidden="false" id="p-pg1">
+          <characteristics>
+            <characteristic name="Range" typeId="t1">24&quot;</characteristic>
+            <characteristic name="A" typeId="t2">1</characteristic>
+            <characteristic name="BS" typeId="t3">3+</characteristic>
+            <characteristic name="S" typeId="t4">7</characteristic>
+            <characteristic name="AP" typeId="t5">-2</characteristic>
+            <characteristic name="D" typeId="t6">1</characteristic>
+            <characteristic name="Keywords" typeId="t7">Rapid Fire 1</characteristic>
+          </characteristics>
+        </profile>
+        <profile name="➤ Plasma gun - supercharge" typeId="pt-ranged" typeName="Ranged Weapons" hidden="false" id="p-pg2">
+          <characteristics>
+            <characteristic name="Range" typeId="t1">24&quot;</characteristic>
+            <characteristic name="A" typeId="t2">1</characteristic>
+            <characteristic name="BS" typeId="t3">3+</characteristic>
+            <characteristic name="S" typeId="t4">8</characteristic>
+            <characteristic name="AP" typeId="t5">-3</characteristic>
+            <characteristic name="D" typeId="t6">2</characteristic>
+            <characteristic name="Keywords" typeId="t7">Rapid Fire 1, Hazardous</characteristic>
+          </characteristics>
+        </profile>
+      </profiles>
+    </selectionEntry>
+    <selectionEntry type="upgrade" import="true" name="Incinerator" hidden="false" id="w-inc">
+      <profiles>
+        <profile name="Incinerator" typeId="pt-ranged" typeName="Ranged Weapons" hidden="false" id="p-inc">
+          <characteristics>
+            <characteristic name="Range" typeId="t1">12&quot;</characteristic>
+            <characteristic name="A" typeId="t2">D6</characteristic>
+            <characteristic name="BS" typeId="t3">N/A</characteristic>
+            <characteristic name="S" typeId="t4">6</characteristic>
+            <characteristic name="AP" typeId="t5">-1</characteristic>
+            <characteristic name="D" typeId="t6">1</characteristic>
+            <characteristic name="Keywords" typeId="t7">Ignores Cover, Torrent</characteristic>
+          </characteristics>
+        </profile>
+      </profiles>
+    </selectionEntry>
+    <selectionEntry type="upgrade" import="true" name="Force sword" hidden="false" id="w-fs">
+      <profiles>
+        <profile name="Force sword" typeId="pt-melee" typeName="Melee Weapons" hidden="false" id="p-fs">
+          <characteristics>
+            <characteristic name="Range" typeId="m1">Melee</characteristic>
+            <characteristic name="A" typeId="m2">D6+1</characteristic>
+            <characteristic name="WS" typeId="m3">2+</characteristic>
+            <characteristic name="S" typeId="m4">6</characteristic>
+            <characteristic name="AP" typeId="m5">-2</characteristic>
+            <characteristic name="D" typeId="m6">2</characteristic>
+            <characteristic name="Keywords" typeId="m7">Psychic, Anti-Infantry 4+, Sustained Hits D3</characteristic>
+          </characteristics>
+        </profile>
+      </profiles>
+    </selectionEntry>
+    <selectionEntry type="upgrade" import="true" name="Close combat weapon" hidden="false" id="w-ccw">
+      <profiles>
+        <profile name="Close combat weapon" typeId="pt-melee" typeName="Melee Weapons" hidden="false" id="p-ccw">
+          <characteristics>
+            <characteristic name="Range" typeId="m1">Melee</characteristic>
+            <characteristic name="A" typeId="m2">3</characteristic>
+            <characteristic name="WS" typeId="m3">3+</characteristic>
+            <characteristic name="S" typeId="m4">4</characteristic>
+            <characteristic name="AP" typeId="m5">0</characteristic>
+            <characteristic name="D" typeId="m6">1</characteristic>
+            <characteristic name="Keywords" typeId="m7">-</characteristic>
+          </characteristics>
+        </profile>
+      </profiles>
+    </selectionEntry>
+  </sharedSelectionEntries>
+  <sharedSelectionEntryGroups>
+    <selectionEntryGroup name="Crusade" id="g-crusade" hidden="false">
+      <selectionEntries>
+        <selectionEntry type="upgrade" name="Relic blade" hidden="false" id="w-relic">
+          <profiles>
+            <profile name="Relic blade" typeId="pt-melee" typeName="Melee Weapons" hidden="false" id="p-relic">
+              <characteristics>
+                <characteristic name="Range" typeId="m1">Melee</characteristic>
+                <characteristic name="A" typeId="m2">9</characteristic>
+                <characteristic name="WS" typeId="m3">2+</characteristic>
+                <characteristic name="S" typeId="m4">9</characteristic>
+                <characteristic name="AP" typeId="m5">-4</characteristic>
+                <characteristic name="D" typeId="m6">3</characteristic>
+                <characteristic name="Keywords" typeId="m7">-</characteristic>
+              </characteristics>
+            </profile>
+          </profiles>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntryGroup>
+  </sharedSelectionEntryGroups>
+  <sharedRules>
+    <rule id="rule-rf" name="Rapid Fire" hidden="false"><description>Rapid Fire text that must never be copied.</description></rule>
+  </sharedRules>
+</catalogue>
+"""
+
+CATALOGUE = """\
+<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" library="false" id="cat-1" name="Imperium - Test Knights" gameSystemId="sys-1" revision="3" battleScribeVersion="2.03" type="catalogue">
+  <catalogueLinks>
+    <catalogueLink type="catalogue" name="Test - Library" id="cl-1" targetId="lib-1" importRootEntries="false"/>
+  </catalogueLinks>
+  <entryLinks>
+    <entryLink import="true" name="Brother-Knight Captain" hidden="false" type="selectionEntry" id="el-1" targetId="u-cap"/>
+    <entryLink import="true" name="Strike Team" hidden="false" type="selectionEntry" id="el-2" targetId="u-strike"/>
+  </entryLinks>
+  <sharedSelectionEntries>
+    <selectionEntry type="model" import="true" name="Brother-Knight Captain" hidden="false" id="u-cap">
+      <categoryLinks>
+        <categoryLink targetId="cat-inf" id="cl-a" primary="false" name="Infantry"/>
+        <categoryLink targetId="cat-char" id="cl-b" primary="true" name="Character"/>
+        <categoryLink targetId="cat-fac" id="cl-c" primary="false" name="Faction: Test Knights"/>
+        <categoryLink targetId="cat-conf" id="cl-d" primary="false" name="Configuration"/>
+      </categoryLinks>
+      <profiles>
+        <profile name="Brother-Knight Captain" typeId="pt-unit" typeName="Unit" hidden="false" id="p-cap">
+          <characteristics>
+            <characteristic name="M" typeId="u1">5&quot;</characteristic>
+            <characteristic name="T" typeId="u2">5</characteristic>
+            <characteristic name="SV" typeId="u3">2+</characteristic>
+            <characteristic name="W" typeId="u4">6</characteristic>
+            <characteristic name="LD" typeId="u5">6+</characteristic>
+            <characteristic name="OC" typeId="u6">1</characteristic>
+          </characteristics>
+        </profile>
+        <profile name="Hammerhand (Psychic)" typeId="pt-abil" typeName="Abilities" hidden="false" id="p-hh">
+          <characteristics><characteristic name="Description" typeId="c-desc">Ability text that must never be copied.</characteristic></characteristics>
+        </profile>
+      </profiles>
+      <infoLinks>
+        <infoLink name="Leader" hidden="false" type="rule" id="il-1" targetId="rule-leader"/>
+        <infoLink name="Deep Strike" hidden="false" type="rule" id="il-2" targetId="sys-1::rule-ds"/>
+        <infoLink name="Invulnerable Save (4+)" hidden="false" type="profile" id="il-3" targetId="prof-inv4"/>
+        <infoLink name="Feel No Pain" hidden="false" type="rule" id="il-4" targetId="rule-fnp">
+          <modifiers><modifier type="append" value="5+" field="name"/></modifiers>
+        </infoLink>
+        <infoLink name="Detachment Rules" hidden="false" type="infoGroup" id="il-5" targetId="ig-det"/>
+      </infoLinks>
+      <selectionEntryGroups>
+        <selectionEntryGroup name="Wargear" id="g-wargear" hidden="false">
+          <selectionEntryGroups>
+            <selectionEntryGroup name="Ranged weapon" id="g-ranged" hidden="false" defaultSelectionEntryId="el-sb">
+              <constraints>
+                <constraint type="min" value="1" field="selections" scope="parent" shared="true" id="c1"/>
+                <constraint type="max" value="1" field="selections" scope="parent" shared="true" id="c2"/>
+              </constraints>
+              <entryLinks>
+                <entryLink import="true" name="Storm bolter" hidden="false" id="el-sb" type="selectionEntry" targetId="w-sb"/>
+                <entryLink import="true" name="Incinerator" hidden="false" id="el-inc" type="selectionEntry" targetId="lib-1::w-inc"/>
+              </entryLinks>
+            </selectionEntryGroup>
+          </selectionEntryGroups>
+          <entryLinks>
+            <entryLink import="true" name="Force sword" hidden="false" id="el-fs" type="selectionEntry" targetId="w-fs">
+              <constraints>
+                <constraint type="min" value="1" field="selections" scope="parent" shared="true" id="c3"/>
+                <constraint type="max" value="1" field="selections" scope="parent" shared="true" id="c4"/>
+              </constraints>
+            </entryLink>
+          </entryLinks>
+        </selectionEntryGroup>
+      </selectionEntryGroups>
+      <entryLinks>
+        <entryLink import="true" name="Crusade" hidden="false" id="el-cr" type="selectionEntryGroup" targetId="g-crusade"/>
+      </entryLinks>
+      <someFutureElement attr="ignored"><child/></someFutureElement>
+    </selectionEntry>
+    <selectionEntry type="unit" import="true" name="Strike Team" hidden="false" id="u-strike">
+      <categoryLinks>
+        <categoryLink targetId="cat-inf" id="cl-e" primary="false" name="Infantry"/>
+        <categoryLink targetId="cat-bl" id="cl-f" primary="true" name="Battleline"/>
+        <categoryLink targetId="cat-fac" id="cl-g" primary="false" name="Faction: Test Knights"/>
+        <categoryLink targetId="cat-imp" id="cl-h" primary="false" name="Faction: Imperium"/>
+      </categoryLinks>
+      <profiles>
+        <profile name="Strike Team" typeId="pt-unit" hidden="false" id="p-strike">
+          <characteristics>
+            <characteristic name="M" typeId="u1">6&quot;</characteristic>
+            <characteristic name="T" typeId="u2">4</characteristic>
+            <characteristic name="SV" typeId="u3">3+</characteristic>
+            <characteristic name="W" typeId="u4">2</characteristic>
+            <characteristic name="LD" typeId="u5">6+</characteristic>
+            <characteristic name="OC" typeId="u6">2</characteristic>
+          </characteristics>
+        </profile>
+        <profile name="Sanctifying Ritual" typeId="pt-abil" typeName="Abilities" hidden="false" id="p-sr">
+          <characteristics><characteristic name="Description" typeId="c-desc">Ritual text that must never be copied.</characteristic></characteristics>
+          <modifiers>
+            <modifier type="set" value="true" field="hidden">
+              <conditions><condition type="instanceOf" value="1" field="selections" scope="force" childId="boarding-actions" shared="true"/></conditions>
+            </modifier>
+          </modifiers>
+        </profile>
+      </profiles>
+      <selectionEntryGroups>
+        <selectionEntryGroup name="4-9 Knights" id="g-knights" hidden="false" defaultSelectionEntryId="m-knight">
+          <constraints>
+            <constraint type="min" value="4" field="selections" scope="parent" shared="true" id="c5"/>
+            <constraint type="max" value="9" field="selections" scope="parent" shared="true" id="c6"/>
+          </constraints>
+          <selectionEntries>
+            <selectionEntry type="model" import="true" name="Knight" hidden="false" id="m-knight">
+              <entryLinks>
+                <entryLink import="true" name="Storm bolter" hidden="false" id="el-k1" type="selectionEntry" targetId="w-sb">
+                  <constraints><constraint type="min" value="1" field="selections" scope="parent" shared="true" id="c7"/></constraints>
+                </entryLink>
+                <entryLink import="true" name="Force sword" hidden="false" id="el-k2" type="selectionEntry" targetId="w-fs">
+                  <constraints><constraint type="min" value="1" field="selections" scope="parent" shared="true" id="c8"/></constraints>
+                </entryLink>
+              </entryLinks>
+            </selectionEntry>
+            <selectionEntry type="model" import="true" name="Knight with Special Weapon" hidden="false" id="m-special">
+              <constraints><constraint type="max" value="1" field="selections" scope="parent" shared="true" id="c9"/></constraints>
+              <entryLinks>
+                <entryLink import="true" name="Plasma gun" hidden="false" id="el-k3" type="selectionEntry" targetId="w-pg">
+                  <constraints><constraint type="min" value="1" field="selections" scope="parent" shared="true" id="c10"/></constraints>
+                </entryLink>
+                <entryLink import="true" name="Close combat weapon" hidden="false" id="el-k4" type="selectionEntry" targetId="w-ccw"/>
+              </entryLinks>
+            </selectionEntry>
+          </selectionEntries>
+        </selectionEntryGroup>
+        <selectionEntryGroup name="Justicar" id="g-justicar" hidden="false">
+          <selectionEntries>
+            <selectionEntry type="model" import="true" name="Justicar" hidden="false" id="m-justicar">
+              <constraints>
+                <constraint type="min" value="1" field="selections" scope="parent" shared="true" id="c11"/>
+                <constraint type="max" value="1" field="selections" scope="parent" shared="true" id="c12"/>
+              </constraints>
+              <entryLinks>
+                <entryLink import="true" name="Storm bolter" hidden="false" id="el-j1" type="selectionEntry" targetId="w-sb">
+                  <constraints><constraint type="min" value="1" field="selections" scope="parent" shared="true" id="c13"/></constraints>
+                </entryLink>
+              </entryLinks>
+            </selectionEntry>
+          </selectionEntries>
+        </selectionEntryGroup>
+      </selectionEntryGroups>
+      <infoLinks>
+        <infoLink name="Deep Strike" hidden="false" type="rule" id="il-6" targetId="rule-ds"/>
+      </infoLinks>
+    </selectionEntry>
+  </sharedSelectionEntries>
+  <sharedInfoGroups>
+    <infoGroup name="Detachment Rules" id="ig-det" hidden="false">
+      <infoLinks>
+        <infoLink name="Only In One Detachment" id="il-det" hidden="false" type="rule" targetId="rule-det">
+          <modifiers>
+            <modifier type="set" value="true" field="hidden">
+              <conditions><condition type="lessThan" value="1" field="selections" scope="force" childId="det-1" shared="true"/></conditions>
+            </modifier>
+          </modifiers>
+        </infoLink>
+      </infoLinks>
+    </infoGroup>
+  </sharedInfoGroups>
+  <sharedRules>
+    <rule id="rule-det" name="Only In One Detachment" hidden="false"><description>Detachment text that must never be copied.</description></rule>
+  </sharedRules>
+</catalogue>
+"""
+
+
+@pytest.fixture
+def catdir(tmp_path: Path) -> Path:
+    d = tmp_path / "catalogues"
+    d.mkdir()
+    (d / "Test 40k.gst").write_text(GST, encoding="utf-8")
+    (d / "Test - Library.cat").write_text(LIBRARY, encoding="utf-8")
+    (d / "Imperium - Test Knights.cat").write_text(CATALOGUE, encoding="utf-8")
+    return d
+
+
+@pytest.fixture
+def units(catdir: Path) -> dict:
+    return read_catalogues([catdir / "Imperium - Test Knights.cat"])
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+def test_reads_the_catalogues_datasheets(units: dict) -> None:
+    assert list(units) == ["Brother-Knight Captain", "Strike Team"]
+
+
+def test_character_profile_keywords_and_invulnerable_save(units: dict) -> None:
+    cap = units["Brother-Knight Captain"]
+    assert cap["keywords"] == ["INFANTRY", "CHARACTER"]  # "Configuration" is not a keyword
+    assert cap["faction_keywords"] == ["TEST KNIGHTS"]
+    assert cap["models"] == [{"name": "Brother-Knight Captain", "M": 5, "T": 5, "Sv": 2, "W": 6,
+                              "Ld": 6, "OC": 1, "invuln": 4, "count": "1"}]
+
+
+def test_weapons_resolved_across_files_with_default_and_options(units: dict) -> None:
+    weapons = {w["name"]: w for w in units["Brother-Knight Captain"]["weapons"]}
+    assert set(weapons) == {"Storm bolter", "Incinerator", "Force sword"}  # no Crusade relic
+    assert weapons["Storm bolter"] == {
+        "name": "Storm bolter", "type": "ranged", "range": 24, "A": 2, "skill": 3, "S": 4, "AP": 0,
+        "D": 1, "abilities": [{"name": "rapid fire", "value": 2}]}
+    assert weapons["Incinerator"]["default"] is False  # the group's default is the storm bolter
+    assert weapons["Incinerator"]["skill"] is None  # "N/A": a Torrent weapon
+    sword = weapons["Force sword"]
+    assert "default" not in sword and "range" not in sword
+    assert sword["A"] == "D6+1" and sword["AP"] == -2
+    assert sword["abilities"] == [{"name": "psychic"},
+                                  {"name": "anti", "target": "INFANTRY", "value": 4},
+                                  {"name": "sustained hits", "value": "D3"}]
+
+
+def test_abilities_are_names_only(units: dict) -> None:
+    cap = units["Brother-Knight Captain"]
+    # rules with modifiers applied (Feel No Pain 5+); the invulnerable save is a number, not an
+    # ability; a Detachment rule hidden unless that Detachment is chosen is left out
+    assert cap["abilities"] == ["Hammerhand (Psychic)", "Leader", "Deep Strike", "Feel No Pain 5+"]
+    # an ability hidden only in a Boarding Actions force is still on the datasheet
+    assert units["Strike Team"]["abilities"] == ["Sanctifying Ritual", "Deep Strike"]
+
+
+def test_no_description_text_anywhere(units: dict) -> None:
+    text = yaml.safe_dump(units, allow_unicode=True)
+    assert PROSE not in text
+    assert "invulnerable save (" not in text.lower()
+
+
+def test_squad_models_counts_and_multi_profile_weapons(units: dict) -> None:
+    team = units["Strike Team"]
+    assert team["keywords"] == ["INFANTRY", "BATTLELINE"]
+    assert team["faction_keywords"] == ["TEST KNIGHTS", "IMPERIUM"]
+    # the profile's type is found from its typeId when typeName is missing
+    assert team["models"] == [{"name": "Strike Team", "M": 6, "T": 4, "Sv": 3, "W": 2, "Ld": 6,
+                               "OC": 2, "count": "5-10"}]
+    weapons = {w["name"]: w for w in team["weapons"]}
+    # deduplicated by name; the two plasma profiles stay separate, without the "➤" marker
+    assert list(weapons) == ["Storm bolter", "Plasma gun - standard", "Plasma gun - supercharge",
+                             "Force sword", "Close combat weapon"]
+    assert "default" not in weapons["Storm bolter"]
+    assert weapons["Plasma gun - supercharge"]["default"] is False  # an optional model's gun
+    assert weapons["Plasma gun - supercharge"]["abilities"] == [
+        {"name": "rapid fire", "value": 1}, {"name": "hazardous"}]
+    assert weapons["Close combat weapon"]["default"] is False
+    assert "abilities" not in weapons["Close combat weapon"]  # "-" is no keyword
+
+
+def test_unit_dicts_validate_against_the_pack_models(units: dict) -> None:
+    for unit in units.values():
+        sheet = validate(models.Datasheet, {**unit, "points": {1: 10}})
+        assert sheet.models and sheet.weapons
+        for weapon in unit["weapons"]:
+            validate(models.Weapon, weapon)
+
+
+def test_zipped_catalogue(catdir: Path) -> None:
+    plain = catdir / "Imperium - Test Knights.cat"
+    zipped = catdir / "Imperium - Test Knights.catz"
+    with zipfile.ZipFile(zipped, "w") as zf:
+        zf.writestr("Imperium - Test Knights.cat", plain.read_text(encoding="utf-8"))
+    plain.unlink()
+    assert list(read_catalogues([zipped])) == ["Brother-Knight Captain", "Strike Team"]
+
+
+def test_missing_linked_catalogue_is_not_fatal(catdir: Path) -> None:
+    (catdir / "Test - Library.cat").unlink()
+    units = read_catalogues([catdir / "Imperium - Test Knights.cat"])
+    assert units["Brother-Knight Captain"]["weapons"] == []  # nothing to resolve them from
+    assert units["Brother-Knight Captain"]["models"][0]["T"] == 5
+
+
+# --- hostile and broken files ---------------------------------------------------------------
+
+BOMB = """<?xml version="1.0"?>
+<!DOCTYPE catalogue [
+  <!ENTITY lol "lol">
+  <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+  <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+  <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+]>
+<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" id="x" name="&lol4;"/>
+"""
+
+XXE = """<?xml version="1.0"?>
+<!DOCTYPE catalogue [ <!ENTITY secret SYSTEM "file:///etc/passwd"> ]>
+<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" id="x" name="&secret;"/>
+"""
+
+
+def test_entity_expansion_bomb_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bomb.cat"
+    path.write_text(BOMB, encoding="utf-8")
+    with pytest.raises(CatalogueError) as err:
+        read_catalogues([path])
+    assert err.value.path == str(path)
+    assert "entity" in err.value.message and "billion laughs" in err.value.message
+    assert str(path) in str(err.value)
+
+
+def test_external_entity_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "xxe.cat"
+    path.write_text(XXE, encoding="utf-8")
+    with pytest.raises(CatalogueError) as err:
+        read_catalogues([path])
+    assert err.value.path == str(path)
+    assert "external entity" in err.value.message and "/etc/passwd" in err.value.message
+
+
+def test_bomb_next_to_real_catalogues_does_not_break_them(catdir: Path) -> None:
+    (catdir / "Zz bomb.cat").write_text(BOMB, encoding="utf-8")
+    assert len(read_catalogues([catdir / "Imperium - Test Knights.cat"])) == 2
+
+
+@pytest.mark.parametrize("text, message", [
+    ("<catalogue><unclosed></catalogue>", "not well-formed XML"),
+    ("<roster xmlns='x'/>", "not a BattleScribe catalogue"),
+    ("", "not well-formed XML"),
+])
+def test_broken_files_raise_catalogue_error(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "broken.cat"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CatalogueError, match=message):
+        read_catalogues([path])
+
+
+def test_missing_file_and_bad_archive(tmp_path: Path) -> None:
+    with pytest.raises(CatalogueError, match="no such file"):
+        read_catalogues([tmp_path / "nope.cat"])
+    bad = tmp_path / "bad.catz"
+    bad.write_bytes(b"not a zip")
+    with pytest.raises(CatalogueError, match="zip"):
+        read_catalogues([bad])
+
+
+# --- value and keyword parsing --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Rapid Fire 2", [{"name": "rapid fire", "value": 2}]),
+    ("Rapid Fire D3", [{"name": "rapid fire", "value": "D3"}]),
+    ("Sustained Hits D3", [{"name": "sustained hits", "value": "D3"}]),
+    ("Sustained hits 1", [{"name": "sustained hits", "value": 1}]),
+    ("Anti-Infantry 4+", [{"name": "anti", "target": "INFANTRY", "value": 4}]),
+    ("Anti-VEHICLE 3+", [{"name": "anti", "target": "VEHICLE", "value": 3}]),
+    ("Anti Vehicle 4+", [{"name": "anti", "target": "VEHICLE", "value": 4}]),
+    ("Anti-Epic Hero 4+", [{"name": "anti", "target": "EPIC HERO", "value": 4}]),
+    ("Lethal Hits", [{"name": "lethal hits"}]),
+    ("Torrent", [{"name": "torrent"}]),
+    ("Pistol", [{"name": "pistol"}]),
+    ("Assault, Heavy, Blast", [{"name": "assault"}, {"name": "heavy"}, {"name": "blast"}]),
+    ("Melta 2", [{"name": "melta", "value": 2}]),
+    ("Devastating Wounds", [{"name": "devastating wounds"}]),
+    ("Twin-linked", [{"name": "twin-linked"}]),
+    ("Twin-Linked", [{"name": "twin-linked"}]),
+    ("Twin Linked", [{"name": "twin-linked"}]),
+    ("Ignores Cover", [{"name": "ignores cover"}]),
+    ("Precision, Hazardous, Psychic", [{"name": "precision"}, {"name": "hazardous"},
+                                       {"name": "psychic"}]),
+    ("Extra Attacks", [{"name": "extra attacks"}]),
+    ("Lance", [{"name": "lance"}]),
+    ("Indirect Fire", [{"name": "indirect fire"}]),
+    ("One Shot", [{"name": "one shot"}]),
+    ("Rapid Fire D6+3", [{"name": "rapid fire", "value": "D6+3"}]),
+    ("Bubblechukka", [{"name": "bubblechukka"}]),  # unknown keywords are kept by name
+    ("-", []),
+    ("", []),
+    ("Blast, Blast", [{"name": "blast"}]),
+    ("This weapon can target units that are not visible to the bearer.", []),  # prose: dropped
+])
+def test_weapon_keywords(text: str, expected: list) -> None:
+    assert parse_weapon_keywords(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [("3", 3), ("D6", "D6"), ("d6+1", "D6+1"),
+                                            ("2D6", "2D6"), ("D3+3", "D3+3"), ("-", None)])
+def test_dice(text: str, expected: object) -> None:
+    assert parse_dice(text) == expected
+
+
+def test_characteristics() -> None:
+    assert parse_range('24"') == 24 and parse_range("Melee") is None and parse_range("N/A") is None
+    assert parse_skill("3+") == 3 and parse_skill("N/A") is None and parse_skill("n/a") is None
+    assert parse_ap("-1") == -1 and parse_ap("0") == 0 and parse_ap("-") == 0
+    with pytest.raises(ValueError):
+        parse_dice("lots")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=80))
+def test_keyword_parser_never_fails_and_stays_short(text: str) -> None:
+    for ability in parse_weapon_keywords(text):
+        validate(models.WeaponAbility, ability)
+        assert len(ability["name"]) <= 40
+
+
+# --- which catalogues -----------------------------------------------------------------------
+
+
+def test_catalogues_for_faction(tmp_path: Path) -> None:
+    for name in ["Imperium - Grey Knights", "Imperium - Space Marines", "Imperium - Blood Angels",
+                 "Necrons", "Tyranids", "Library - Tyranids", "Imperium - Astra Militarum",
+                 "Imperium - Astra Militarum - Library", "Orks", "Chaos - Death Guard"]:
+        (tmp_path / f"{name}.cat").write_text("<catalogue/>", encoding="utf-8")
+    names = lambda faction: [p.stem for p in catalogues_for_faction(faction, tmp_path)]  # noqa: E731
+    assert names("Grey Knights") == ["Imperium - Grey Knights"]
+    assert names("Adeptus Astartes") == ["Imperium - Space Marines", "Imperium - Blood Angels"]
+    assert names("Tyranids") == ["Tyranids", "Library - Tyranids"]
+    assert names("astra militarum") == ["Imperium - Astra Militarum",
+                                        "Imperium - Astra Militarum - Library"]
+    assert names("Necrons") == ["Necrons"] and names("Orks") == ["Orks"]
+    assert names("Death Guard") == ["Chaos - Death Guard"]  # found by name
+    assert names("Squats") == []
+
+
+# --- updating a pack ------------------------------------------------------------------------
+
+PACK = """\
+# Test Knights: a data pack
+# (header comments survive)
+faction: Test Knights
+points_source: Munitorum Field Manual 4.3
+notes:
+  - "Kept as is."
+units:
+  - name: Brother Knight-Captain
+    aliases: [Captain]
+    keywords: [INFANTRY, CHARACTER]
+    faction_keywords: [TEST KNIGHTS]
+    points: {1: 90}
+    base: 40
+    abilities: [Old Name]
+    adaptation: {loses: [Hammerhand]}
+  - name: Strike Squad
+    aliases: ["Strike Team"]
+    keywords: [INFANTRY, BATTLELINE]
+    faction_keywords: [TEST KNIGHTS]
+    points: {5: 120, 10: 240}
+    models:
+      - {name: Strike Team, M: 6, T: 4, Sv: 3, W: 2, Ld: 6, OC: 2}
+  - name: Purifier Squad
+    keywords: [INFANTRY]
+    faction_keywords: [TEST KNIGHTS]
+    points: {5: 130}
+    points_note: "not in the catalogue"
+detachments: []
+"""
+
+
+@pytest.fixture
+def pack(tmp_path: Path) -> Path:
+    path = tmp_path / "test_knights.yaml"
+    path.write_text(PACK, encoding="utf-8")
+    return path
+
+
+def test_update_pack_fills_profiles_and_keeps_the_rest(pack: Path, catdir: Path) -> None:
+    report = update_pack(pack, catdir)
+    assert report.catalogues == ["Imperium - Test Knights.cat"]
+    assert report.filled == ["Brother Knight-Captain", "Strike Squad"]
+    assert report.matched_as == {"Brother Knight-Captain": "Brother-Knight Captain",
+                                 "Strike Squad": "Strike Team"}
+    assert [n for n, _ in report.not_found] == ["Purifier Squad"]
+    assert report.written and not report.ok
+
+    text = pack.read_text(encoding="utf-8")
+    assert text.startswith("# Test Knights: a data pack\n# (header comments survive)\nfaction:")
+    assert PROSE not in text
+    data = yaml.safe_load(text)
+    validate(models.FactionPack, data)
+    cap, strike, purifier = data["units"]
+    assert list(cap) == ["name", "aliases", "keywords", "faction_keywords", "points", "base",
+                         "models", "weapons", "abilities", "adaptation"]
+    assert cap["points"] == {1: 90} and cap["adaptation"] == {"loses": ["Hammerhand"]}
+    assert cap["abilities"][0] == "Hammerhand (Psychic)"  # replaced
+    assert cap["models"][0]["invuln"] == 4
+    assert strike["models"][0]["count"] == "5-10"
+    assert purifier == yaml.safe_load(PACK)["units"][2]  # reported, not dropped or changed
+    assert data["notes"] == ["Kept as is."] and data["detachments"] == []
+    assert "      - {name: Brother-Knight Captain, M: 5, T: 5" in text  # compact flow style
+    assert not [p for p in pack.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_update_pack_is_deterministic_and_idempotent(pack: Path, catdir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.yaml"
+    update_pack(pack, catdir, out)
+    assert pack.read_text(encoding="utf-8") == PACK  # out_path given: the input is untouched
+    first = out.read_bytes()
+    update_pack(out, catdir)
+    assert out.read_bytes() == first
+
+
+def test_update_pack_with_explicit_catalogues_and_dry_run(pack: Path, catdir: Path) -> None:
+    report = update_pack(pack, None, catalogues=[catdir / "Imperium - Test Knights.cat"],
+                         dry_run=True)
+    assert len(report.filled) == 2 and not report.written
+    assert pack.read_text(encoding="utf-8") == PACK
+    assert "not found: Purifier Squad" in report.summary()
+    assert report.to_dict()["not_found"][0]["unit"] == "Purifier Squad"
+
+
+def test_update_pack_errors(pack: Path, catdir: Path, tmp_path: Path) -> None:
+    with pytest.raises(CatalogueError, match="no catalogue found"):
+        update_pack(pack, tmp_path)  # a folder without the faction's catalogue
+    with pytest.raises(CatalogueError, match="no such pack"):
+        update_pack(tmp_path / "missing.yaml", catdir)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("- just\n- a list\n", encoding="utf-8")
+    with pytest.raises(CatalogueError, match="not a faction pack"):
+        update_pack(bad, catdir)
+
+
+def test_dump_pack_round_trips() -> None:
+    data = {"faction": "X", "units": [{"name": "Ünit: with colon", "keywords": ["A"],
+                                       "weapons": [{"name": "Gun", "type": "ranged", "A": "D6",
+                                                    "abilities": [{"name": "anti", "target":
+                                                                   "INFANTRY", "value": 4}]}]}]}
+    text = dump_pack(data)
+    assert yaml.safe_load(text) == data
+    assert "Ünit" in text  # unicode written as is
+
+
+# --- the real catalogues --------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not BSDATA.is_dir(), reason="../shared/reference is absent")
+def test_real_grey_knights_brother_captain() -> None:
+    units = read_catalogues(catalogues_for_faction("Grey Knights", BSDATA))
+    captain = units["Brother-Captain"]
+    (model,) = captain["models"]
+    assert (model["T"], model["W"], model["Sv"], model["invuln"]) == (5, 6, 2, 4)
+    bolter = next(w for w in captain["weapons"] if w["name"] == "Storm bolter")
+    assert {"name": "rapid fire", "value": 2} in bolter["abilities"]
+    assert bolter.get("default", True)
+    assert "GREY KNIGHTS" in captain["faction_keywords"] and "CHARACTER" in captain["keywords"]
+    assert {"Leader", "Deep Strike"} <= set(captain["abilities"])
+    strike = units["Strike Squad"]
+    assert strike["models"][0]["count"] == "5-10"
+    assert "Sanctifying Ritual (Psychic)" in strike["abilities"]
+    validate(models.Datasheet, {**captain, "points": {1: 90}})
+
+
+@pytest.mark.skipif(not BSDATA.is_dir(), reason="../shared/reference is absent")
+@pytest.mark.parametrize("faction, unit, check", [
+    ("Necrons", "Necron Warriors", lambda u: u["models"][0]["count"] == "10-20"),
+    ("Tyranids", "Termagants", lambda u: u["models"][0]["T"] == 3),
+    ("Orks", "Boyz", lambda u: [m["name"] for m in u["models"]] == ["Boy", "Boss Nob"]),
+    ("Astra Militarum", "Cadian Shock Troops", lambda u: u["models"][0]["Sv"] == 5),
+    ("Adeptus Astartes", "Intercessor Squad",
+     lambda u: any(w["name"] == "Bolt Rifle" for w in u["weapons"])),
+])
+def test_real_factions_read(faction: str, unit: str, check) -> None:
+    units = read_catalogues(catalogues_for_faction(faction, BSDATA))
+    assert check(units[unit])
+    assert PROSE not in yaml.safe_dump(units[unit])

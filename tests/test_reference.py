@@ -1,0 +1,75 @@
+"""Cross-checks of the bundled data against ../shared/reference (skipped when absent).
+
+Every points value and every Detachment maximum equals the mustering reference's, or the
+datasheet records why it differs (``points_note`` / ``note``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from bagm.data.names import norm
+from bagm.data.packs import Catalog
+from conftest import REFERENCE
+
+MUSTERING = REFERENCE / "ba-mustering-json" / "factions"
+pytestmark = pytest.mark.skipif(not MUSTERING.is_dir(), reason="../shared/reference is absent")
+
+FILES = {"Grey Knights": "grey_knights", "Adeptus Astartes": "adeptus_astartes",
+         "Necrons": "necrons", "Tyranids": "tyranids", "Astra Militarum": "astra_militarum",
+         "Orks": "orks"}
+CATALOG = Catalog()
+
+
+def reference(name: str) -> dict:
+    return json.loads((MUSTERING / f"{FILES[name]}.json").read_text(encoding="utf-8"))
+
+
+def sizes(entry: dict) -> dict[int, int]:
+    out = {}
+    for s in entry["sizes"]:
+        m = re.match(r"(\d+)", s["label"])
+        if m:
+            out[int(m.group(1))] = s["pts"]
+    return out
+
+
+@pytest.mark.parametrize("name", list(FILES))
+def test_points_match_or_are_explained(name: str) -> None:
+    faction = CATALOG.faction(name)
+    ref = reference(name)
+    disagreements = 0
+    for unit in ref["units"]:
+        ds = faction.units.get(unit["name"])
+        assert ds is not None, f"{unit['name']} missing from the {name} pack"
+        for n, pts in sizes(unit).items():
+            from bagm.roster.points import points_for
+
+            ours = points_for(ds.points, n)
+            if ours != pts:
+                disagreements += 1
+                assert ds.points_note, f"{ds.name} at {n}: {ours} vs reference {pts}, no note"
+    print(f"{name}: {disagreements} recorded points disagreement(s)")
+
+
+@pytest.mark.parametrize("name", list(FILES))
+def test_detachment_maximums_match(name: str) -> None:
+    faction = CATALOG.faction(name)
+    ref = reference(name)
+    by_id = {u["id"]: u["name"] for u in ref["units"]}
+    for det in ref["detachments"]:
+        ours = faction.detachments.get(det["name"])
+        assert ours is not None, det["name"]
+        allowed = {norm(a.unit): a for a in ours.units}
+        for entry in det["units"]:
+            ds = faction.units.get(by_id[entry["id"]])
+            a = allowed.get(norm(ds.name))
+            assert a is not None, f"{det['name']}: {ds.name} not allowed"
+            assert a.max == entry["max"] or a.note, f"{det['name']}: {ds.name} max"
+        if "maxCharacters" in det:
+            limits = [r for r in ours.rules if r.rule == "limit"
+                      and r.select.keywords == ["CHARACTER"]]
+            assert [r.max for r in limits] == [det["maxCharacters"]]
