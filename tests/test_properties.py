@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import yaml
@@ -80,3 +81,38 @@ def test_random_bytes(tmp_path_factory, blob: bytes) -> None:
 
 def test_catalog_fixture_exists() -> None:
     assert Path(FIXTURES / "packs" / "testing.yaml").is_file()
+
+
+# --- the roster shape checker agrees with pydantic on the same classes ---------------------
+
+from bagm.data.schema import adapter  # noqa: E402
+from bagm.io.shape import ShapeError, build  # noqa: E402
+from bagm.roster.model import RosterFile  # noqa: E402
+
+scalar = st.one_of(st.none(), st.booleans(), st.integers(-3, 3000), st.text(max_size=4),
+                   st.floats(allow_nan=False))
+loose_unit = st.dictionaries(st.sampled_from(["unit", "models", "warlord", "label", "enhancement",
+                                              "weapon", "modles"]), scalar, max_size=5)
+loose_roster = st.dictionaries(
+    st.sampled_from(["faction", "detachment", "edition", "battle_ready", "name", "units", "x"]),
+    st.one_of(scalar, st.lists(st.one_of(loose_unit, scalar), max_size=3)), max_size=6)
+
+
+@SETTINGS
+@given(st.one_of(roster, loose_roster))
+def test_shape_checker_agrees_with_pydantic(data: dict) -> None:
+    from pydantic import ValidationError
+
+    try:
+        ours = build(RosterFile, data)
+    except ShapeError:
+        ours = None
+    try:
+        # JSON mode: strict dataclasses accept mappings there, as a YAML file gives them
+        theirs = adapter(RosterFile).validate_json(json.dumps(data))
+    except ValidationError:
+        theirs = None
+    assert (ours is None) == (theirs is None)
+    if ours is not None:
+        assert ours.faction == theirs.faction and ours.edition == theirs.edition
+        assert [vars(u) for u in ours.units] == [vars(u) for u in theirs.units]

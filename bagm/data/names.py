@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Generic, Iterable, TypeVar
 
 T = TypeVar("T")
@@ -11,6 +12,7 @@ _QUOTES = str.maketrans({"’": "'", "‘": "'", "`": "'", "–": "-", "—": "-
 _SPACES = re.compile(r"\s+")
 
 
+@lru_cache(maxsize=4096)
 def norm(name: str) -> str:
     """The lookup key of a name: case-folded, quotes and dashes unified, spaces collapsed."""
     return _SPACES.sub(" ", name.translate(_QUOTES).strip()).casefold()

@@ -75,6 +75,14 @@ class Faction:
             index.add(det, det.name)
         return index
 
+    @cached_property
+    def _allowances(self) -> dict[str, dict[str, Any]]:
+        return {d.name: {norm(a.unit): a for a in d.units} for d in self.pack.detachments}
+
+    def allowance(self, detachment: Any, unit: str) -> Any:
+        """The Detachment's line for a datasheet, or None when it does not allow it."""
+        return self._allowances[detachment.name].get(norm(unit))
+
     @property
     def name(self) -> str:
         return self.pack.faction

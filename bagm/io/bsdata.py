@@ -77,7 +77,8 @@ def _read_bytes(path: Path) -> bytes:
                     raise CatalogueError(path, "archive must hold exactly one catalogue file")
                 info = members[0]
                 if info.file_size > MAX_BYTES:
-                    raise CatalogueError(path, f"archive member is too large ({info.file_size:,} bytes)")
+                    raise CatalogueError(
+                        path, f"archive member is too large ({info.file_size:,} bytes)")
                 with zf.open(info) as fh:
                     data = fh.read(MAX_BYTES + 1)
                 if len(data) > MAX_BYTES:
@@ -252,7 +253,8 @@ class _Library:
         if name and ("name:" + _key(name)) in index:
             return index["name:" + _key(name)]
         if system:
-            systems = [p for p in sorted(directory.iterdir()) if p.suffix.lower() in (".gst", ".gstz")]
+            systems = [p for p in sorted(directory.iterdir())
+                       if p.suffix.lower() in (".gst", ".gstz")]
             if len(systems) == 1:
                 return systems[0]
         return None
@@ -397,7 +399,8 @@ def parse_weapon_keywords(text: str | None) -> list[dict[str, Any]]:
         entry: dict[str, Any]
         m = _ANTI.match(item)
         if m:
-            entry = {"name": "anti", "target": m.group(1).strip(" -").upper(), "value": int(m.group(2))}
+            target = m.group(1).strip(" -").upper()
+            entry = {"name": "anti", "target": target, "value": int(m.group(2))}
         else:
             m = _TRAILING_VALUE.match(item)
             if m:
@@ -446,7 +449,8 @@ class _Node:
 
     @property
     def name(self) -> str:
-        return _clean(self.target.get("name") or (self.link.get("name") if self.link is not None else ""))
+        link_name = self.link.get("name") if self.link is not None else ""
+        return _clean(self.target.get("name") or link_name)
 
     @property
     def ids(self) -> set[str]:
@@ -496,7 +500,7 @@ class _Tree:
 
 @dataclass
 class _Found:
-    models: list[tuple["Element", int, str | None]] = field(default_factory=list)  # profile, owner, count
+    models: list[tuple["Element", int]] = field(default_factory=list)  # (profile, owner)
     weapons: list[tuple["Element", bool]] = field(default_factory=list)
     abilities: list[str] = field(default_factory=list)
     invulns: dict[int, int] = field(default_factory=dict)  # owner -> save
@@ -554,7 +558,8 @@ def _hidden_by_default(el: "Element") -> bool:
     def visit(container: "Element", guarded: bool) -> None:
         nonlocal hidden
         for mod in _child(container, "modifiers", "modifier"):
-            if mod.get("field") == "hidden" and mod.get("type") == "set" and guarded and _holds(mod):
+            if mod.get("field") == "hidden" and mod.get("type") == "set" \
+                    and guarded and _holds(mod):
                 hidden = mod.get("value", "").lower() == "true"
         for group in _child(container, "modifierGroups", "modifierGroup"):
             visit(group, guarded and _holds(group))
@@ -681,7 +686,10 @@ class _Extractor:
                 if p.get("defaultSelectionEntryId"):
                     defaults.update(_id_variants(p.get("defaultSelectionEntryId", "")))
         group_min = node.bounds()[0] if is_group else None
-        entries = [m for m in members if m.target.tag != "selectionEntryGroup"]
+        entries = [m for m in members if m.target.tag != "selectionEntryGroup"
+                   and not _SKIP_BRANCH.search(m.name) and not m.hidden]
+        if defaults and not any(e.ids & defaults for e in entries):
+            defaults = set()  # a stale default id (or "none"): as if there were no default
         for child in members:
             if _SKIP_BRANCH.search(child.name):
                 continue
@@ -694,14 +702,17 @@ class _Extractor:
             lo, _hi = child.bounds()
             if is_group and defaults:
                 chosen = bool(child.ids & defaults) or (lo or 0) >= 1
-            elif is_group and (group_min or 0) >= 1 and not any((e.bounds()[0] or 0) >= 1 for e in entries):
-                chosen = child is entries[0]  # a required choice without a default: the first
+            elif is_group and (group_min or 0) >= 1 \
+                    and not any((e.bounds()[0] or 0) >= 1 for e in entries):
+                # a required choice without a (valid) default: the first, as a list builder does
+                chosen = bool(entries) and child is entries[0]
             else:
                 chosen = (lo or 0) >= 1
             self._walk(child, found, default=default and chosen, level=level, owner=owner,
                        depth=depth + 1, stack=stack)
 
-    def _collect(self, node: _Node, found: _Found, *, default: bool, level: str, owner: int) -> None:
+    def _collect(self, node: _Node, found: _Found, *, default: bool, level: str,
+                 owner: int) -> None:
         for kind, el, name in self._info(node.parts):
             if kind == "rule":
                 if level in ("unit", "model") and name:
@@ -709,7 +720,7 @@ class _Extractor:
                 continue
             type_name = self.lib.type_name(el)
             if type_name == "Unit":
-                found.models.append((el, owner, None))
+                found.models.append((el, owner))
             elif type_name in ("Ranged Weapons", "Melee Weapons"):
                 found.weapons.append((el, default))
             elif type_name == "Abilities" and level in ("unit", "model"):
@@ -749,7 +760,8 @@ class _Extractor:
                 continue
             if name.lower().startswith("faction:"):
                 factions.append(name.split(":", 1)[1].strip().upper())
-            elif name.lower() not in _NOT_KEYWORDS and not re.search(r"\b(weapon|modifier)$", name, re.I):
+            elif name.lower() not in _NOT_KEYWORDS \
+                    and not re.search(r"\b(weapon|modifier)$", name, re.I):
                 keywords.append(name.upper())
         return _dedupe(keywords), _dedupe(factions)
 
@@ -849,7 +861,7 @@ class _Extractor:
                 root_owner: int) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         seen: set[str] = set()
-        profiles = [(p, o) for p, o, _ in found.models]
+        profiles = found.models
         root_invuln = found.invulns.get(root_owner)
         model_invulns = {o: v for o, v in found.invulns.items() if o != root_owner}
         shared_invuln = None
@@ -891,12 +903,12 @@ class _Extractor:
         out: dict[str, dict[str, Any]] = {}
         for prof, default in found.weapons:
             name = _weapon_name(prof.get("name"))
-            key = _key(name)
+            kind = "ranged" if self.lib.type_name(prof) == "Ranged Weapons" else "melee"
+            key = f"{kind}:{_key(name)}"  # a staff with a ranged and a melee profile keeps both
             if key in out:
                 if default and out[key].get("default") is False:
                     del out[key]["default"]
                 continue
-            kind = "ranged" if self.lib.type_name(prof) == "Ranged Weapons" else "melee"
             try:
                 weapon = _weapon(prof, name, kind)
             except ValueError as exc:
@@ -906,7 +918,7 @@ class _Extractor:
                 weapon["default"] = False
             out[key] = weapon
         weapons = list(out.values())
-        return [w for w in weapons if w["type"] == "ranged"] + [w for w in weapons if w["type"] == "melee"]
+        return sorted(weapons, key=lambda w: w["type"] != "ranged")  # stable: ranged first
 
 
 def _characteristics(profile: "Element") -> dict[str, str]:
@@ -1104,7 +1116,8 @@ def catalogues_for_faction(faction: str, directory: str | os.PathLike[str]) -> l
         files = sorted(p for p in directory.iterdir()
                        if p.suffix.lower() in (".cat", ".catz") and p.is_file())
     except OSError as exc:
-        raise CatalogueError(directory, f"cannot list the catalogue folder: {exc.strerror or exc}") from None
+        raise CatalogueError(
+            directory, f"cannot list the catalogue folder: {exc.strerror or exc}") from None
     by_stem = {_key(p.stem): p for p in files}
     key = _key(faction)
     wanted = _FACTION_FILES.get(key)
@@ -1113,7 +1126,8 @@ def catalogues_for_faction(faction: str, directory: str | os.PathLike[str]) -> l
     out: list[Path] = []
     for p in files:  # "Imperium - Adepta Sororitas", "Chaos - Death Guard", "T'au Empire"
         stem = _key(p.stem)
-        bare = stem.split(" ", 1)[1] if stem.split(" ", 1)[0] in ("imperium", "chaos", "aeldari", "xenos") else stem
+        head, _, rest = stem.partition(" ")
+        bare = rest if head in ("imperium", "chaos", "aeldari", "xenos") and rest else stem
         if bare == key or bare == f"{key} library" or stem == key:
             out.append(p)
     return sorted(out, key=lambda p: "library" in _key(p.stem))
@@ -1185,7 +1199,8 @@ def _load_pack(path: Path) -> dict[str, Any]:
     except yaml.YAMLError as exc:
         raise CatalogueError(path, f"invalid YAML: {exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("units", []), list):
-        raise CatalogueError(path, "not a faction pack (needs a mapping with 'faction' and 'units')")
+        raise CatalogueError(
+            path, "not a faction pack (needs a mapping with 'faction' and 'units')")
     return data
 
 

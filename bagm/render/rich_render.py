@@ -143,9 +143,9 @@ def underdog_panel(result: "UnderdogResult") -> "Panel":
 def units_table(faction: Any, detachment: Any = None) -> Table:
     title = faction.name + (f" · {detachment.name}" if detachment else "")
     table = Table(title=title, title_justify="left")
-    table.add_column("Unit")
-    table.add_column("Points")
-    table.add_column("Keywords", style="dim")
+    table.add_column("Unit", overflow="fold")
+    table.add_column("Points", overflow="fold")
+    table.add_column("Keywords", style="dim", overflow="fold", ratio=1)
     if detachment is not None:
         table.add_column("Max", justify="right")
         table.add_column("Sizes")
@@ -165,14 +165,14 @@ def units_table(faction: Any, detachment: Any = None) -> Table:
 
 def detachments_table(faction: Any) -> Table:
     table = Table(title=f"{faction.name} · Boarding Actions Detachments", title_justify="left")
-    table.add_column("Detachment")
-    table.add_column("Rule")
-    table.add_column("Enhancements")
+    table.add_column("Detachment", overflow="fold")
+    table.add_column("Rule", overflow="fold")
+    table.add_column("Enhancements", overflow="fold")
     table.add_column("Units", justify="right")
-    table.add_column("Mustering rules")
+    table.add_column("Mustering rules", overflow="fold", ratio=1)
     for d in faction.pack.detachments:
         rules = "; ".join(_describe_rule(r) for r in d.rules)
-        table.add_row(d.name, d.rule or "", ", ".join(e.name for e in d.enhancements),
+        table.add_row(d.name, d.rule or "", "\n".join(e.name for e in d.enhancements),
                       str(len(d.units)), rules)
     return table
 

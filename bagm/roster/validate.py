@@ -100,7 +100,7 @@ def _resolve(roster: Roster, i: int, faction: Faction, detachment: Any,
                                 "keyword; remove it", line, unit.display))
     allowance = None
     if detachment is not None:
-        allowance = next((a for a in detachment.units if norm(a.unit) == norm(ds.name)), None)
+        allowance = faction.allowance(detachment, ds.name)
         if allowance is None:
             findings.append(Finding("BA112", f"{ds.name} is not allowed by the {detachment.name} "
                                     "Detachment's Mustering Rules; remove it or pick a Detachment "
