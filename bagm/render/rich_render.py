@@ -81,10 +81,9 @@ def findings_table(report: ValidationReport) -> Table | Text:
 
 def print_reports(console: Console, reports: list[ValidationReport], cards: bool = True) -> None:
     for report in reports:
+        console.print(Text(report.path, style="bold" if not cards else "dim"))
         if report.input_error is None and cards:
             console.print(roster_card(report))
-        else:
-            console.print(Text(report.path, style="bold"))
         console.print(findings_table(report))
         console.print()
     if len(reports) > 1:
@@ -171,7 +170,7 @@ def detachments_table(faction: Any) -> Table:
     table.add_column("Units", justify="right")
     table.add_column("Mustering rules", overflow="fold", ratio=1)
     for d in faction.pack.detachments:
-        rules = "; ".join(_describe_rule(r) for r in d.rules)
+        rules = "\n".join(_describe_rule(r) for r in d.rules)
         table.add_row(d.name, d.rule or "", "\n".join(e.name for e in d.enhancements),
                       str(len(d.units)), rules)
     return table

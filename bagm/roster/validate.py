@@ -119,6 +119,8 @@ def _resolve(roster: Roster, i: int, faction: Faction, detachment: Any,
         findings.append(Finding("BA114", f"{ds.name} cannot have a Starting Strength of "
                                 f"{entry.models}; legal: {_sizes(sizes)}",
                                 roster.line("units", i, "models"), unit.display))
+        unit.points = points_for(ds.points, entry.models)  # shown when the brackets cost it
+        return unit
     unit.points = points_for(ds.points, unit.models)  # type: ignore[arg-type]
     if unit.points is None:
         findings.append(Finding("BA116", f"no points value for {ds.name} at {unit.models} models "
