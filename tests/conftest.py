@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -9,6 +11,9 @@ from bagm.data.packs import Catalog
 from bagm.roster.model import load_roster
 from bagm.roster.report import ValidationReport
 from bagm.roster.validate import validate
+
+# the tests never read or write the user's own pack cache
+os.environ["BAGM_CACHE_DIR"] = tempfile.mkdtemp(prefix="bagm-test-cache-")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO = Path(__file__).parents[1]
