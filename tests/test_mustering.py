@@ -43,3 +43,9 @@ def test_keyword_group(check) -> None:
     assert check(LORD + "- unit: Red Guard\n").valid
     r = check(LORD + "- unit: Red Guard\n- unit: Blue Guard\n")
     assert codes(r) == ["BA164"] and "RED CLAN and BLUE CLAN" in r.findings[0].message
+
+
+def test_excludes(check) -> None:
+    assert check("- {unit: Loner, warlord: true}\n- unit: Line Squad\n  models: 5\n").valid
+    r = check("- {unit: Loner, warlord: true}\n- unit: Tech Adept\n")
+    assert codes(r) == ["BA165"] and r.findings[0].unit == "Tech Adept"

@@ -51,7 +51,7 @@ def check_faction(faction: Any) -> list[str]:
 
 def _rule_units(rule: Any) -> list[str]:
     names: list[str] = list(getattr(rule, "units", []) or [])
-    for attr in ("select", "count", "per", "needs"):
+    for attr in ("select", "count", "per", "needs", "others"):
         sel = getattr(rule, attr, None)
         if sel is not None:
             names += sel.units

@@ -233,6 +233,18 @@ class Exclusive:
 
 
 @_model
+class Excludes:
+    """A unit matching ``select`` excludes every other unit matching ``others`` ("if you
+    include it, it must be your only CHARACTER")."""
+
+    __pydantic_config__ = CONFIG
+    rule: Literal["excludes"]
+    select: Selector
+    others: Selector
+    note: str | None = None
+
+
+@_model
 class KeywordGroup:
     """Units with these keywords cannot be mixed: every unit with one of them shares one
     (chapters, Chaos gods)."""
@@ -246,7 +258,7 @@ class KeywordGroup:
         setattr(self, "keywords", _upper(self.keywords))
 
 
-MusteringRule = Union[Limit, Ratio, Requires, Exclusive, KeywordGroup]
+MusteringRule = Union[Limit, Ratio, Requires, Exclusive, Excludes, KeywordGroup]
 
 
 @_model

@@ -15,7 +15,8 @@ from pydantic import TypeAdapter, ValidationError
 from bagm.data import models
 
 RULE_CLASSES = {"limit": "Limit", "ratio": "Ratio", "requires": "Requires",
-                "exclusive": "Exclusive", "keyword_group": "KeywordGroup"}
+                "exclusive": "Exclusive", "excludes": "Excludes",
+                "keyword_group": "KeywordGroup"}
 
 
 @lru_cache(maxsize=None)

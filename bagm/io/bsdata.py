@@ -904,7 +904,7 @@ class _Extractor:
         for prof, default in found.weapons:
             name = _weapon_name(prof.get("name"))
             kind = "ranged" if self.lib.type_name(prof) == "Ranged Weapons" else "melee"
-            key = f"{kind}:{_key(name)}"  # a staff with a ranged and a melee profile keeps both
+            key = f"{kind}:{_key(name)}"  # a staff with a ranged and a melee profile: both kept
             if key in out:
                 if default and out[key].get("default") is False:
                     del out[key]["default"]
@@ -917,8 +917,12 @@ class _Extractor:
             if not default:
                 weapon["default"] = False
             out[key] = weapon
-        weapons = list(out.values())
-        return sorted(weapons, key=lambda w: w["type"] != "ranged")  # stable: ranged first
+        weapons = sorted(out.values(), key=lambda w: w["type"] != "ranged")  # stable: ranged first
+        ranged = {_key(w["name"]) for w in weapons if w["type"] == "ranged"}
+        for w in weapons:  # names are unique in a pack: "Staff of light" and "... (melee)"
+            if w["type"] == "melee" and _key(w["name"]) in ranged:
+                w["name"] = f"{w['name']} (melee)"
+        return weapons
 
 
 def _characteristics(profile: "Element") -> dict[str, str]:

@@ -184,6 +184,8 @@ def _describe_rule(rule: Any) -> str:
         return f"{rule.count.describe()} ≤ {rule.factor}× {rule.per.describe()}"
     if kind == "requires":
         return f"{rule.select.describe()} needs {rule.needs.describe()}"
+    if kind == "excludes":
+        return f"{rule.select.describe()} excludes other {rule.others.describe()}"
     if kind == "exclusive":
         return "one of " + " / ".join(rule.units)
     return "no mixing " + " / ".join(rule.keywords)

@@ -49,6 +49,7 @@ CODES: dict[str, tuple[str, Severity, str]] = {
     "BA162": ("requires", Severity.ERROR, "Detachment's Mustering Rules: requirement"),
     "BA163": ("exclusive", Severity.ERROR, "Detachment's Mustering Rules: exclusive units"),
     "BA164": ("keyword-group", Severity.ERROR, "Detachment's Mustering Rules: keyword group"),
+    "BA165": ("excludes", Severity.ERROR, "Detachment's Mustering Rules: a unit excludes others"),
     "BA170": ("points-over", Severity.ERROR, "Start your Army Roster: up to 500 points"),
     "BA180": ("label-twice", Severity.WARNING, "Army Roster: tell units apart"),
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, Iterable
 
-from bagm.data.models import Exclusive, KeywordGroup, Limit, Ratio, Requires, Selector
+from bagm.data.models import Excludes, Exclusive, KeywordGroup, Limit, Ratio, Requires, Selector
 from bagm.data.names import norm
 from bagm.roster.findings import Finding
 from bagm.roster.report import ArmyUnit
@@ -90,6 +90,19 @@ def check_exclusive(rule: Exclusive, army: list[ArmyUnit]) -> list[Finding]:
                     last.line, last.display)]
 
 
+def check_excludes(rule: Excludes, army: list[ArmyUnit]) -> list[Finding]:
+    chosen = _select(rule.select, army)
+    if not chosen:
+        return []
+    others = [u for u in _select(rule.others, army) if u not in chosen]
+    if not others:
+        return []
+    first = chosen[0]
+    return [Finding("BA165", f"{first.display} cannot be included with {u.display}: with "
+                    f"{first.name}, no other unit of {rule.others.describe()} may be taken"
+                    f"{_why(rule)}", u.line, u.display) for u in others]
+
+
 def check_keyword_group(rule: KeywordGroup, army: list[ArmyUnit]) -> list[Finding]:
     group = [k.upper() for k in rule.keywords]
     first: dict[str, ArmyUnit] = {}
@@ -110,6 +123,7 @@ CHECKS: dict[type, Callable[..., list[Finding]]] = {
     Ratio: check_ratio,
     Requires: check_requires,
     Exclusive: check_exclusive,
+    Excludes: check_excludes,
     KeywordGroup: check_keyword_group,
 }
 
