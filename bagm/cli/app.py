@@ -312,6 +312,12 @@ def data_check(data: DataOpt = None) -> None:
     raise typer.Exit(1 if problems else 0)
 
 
+# --- command modules ------------------------------------------------------------------------
+# Each module below adds its commands to `app` in a `register(app)` function and imports its
+# heavy parts inside the commands, so that registering costs no start-up time.
+# (one import-and-register line per module, in this block)
+
+
 def main() -> None:
     try:
         app()
