@@ -154,6 +154,32 @@ LIBRARY = """\
         </profile>
       </profiles>
     </selectionEntry>
+    <selectionEntry type="upgrade" import="true" name="Staff of light" hidden="false" id="w-staff">
+      <profiles>
+        <profile name="Staff of light" typeId="pt-ranged" typeName="Ranged Weapons" hidden="false" id="p-st1">
+          <characteristics>
+            <characteristic name="Range" typeId="t1">18&quot;</characteristic>
+            <characteristic name="A" typeId="t2">3</characteristic>
+            <characteristic name="BS" typeId="t3">4+</characteristic>
+            <characteristic name="S" typeId="t4">5</characteristic>
+            <characteristic name="AP" typeId="t5">-1</characteristic>
+            <characteristic name="D" typeId="t6">1</characteristic>
+            <characteristic name="Keywords" typeId="t7">-</characteristic>
+          </characteristics>
+        </profile>
+        <profile name="Staff of light" typeId="pt-melee" typeName="Melee Weapons" hidden="false" id="p-st2">
+          <characteristics>
+            <characteristic name="Range" typeId="m1">Melee</characteristic>
+            <characteristic name="A" typeId="m2">2</characteristic>
+            <characteristic name="WS" typeId="m3">4+</characteristic>
+            <characteristic name="S" typeId="m4">5</characteristic>
+            <characteristic name="AP" typeId="m5">-1</characteristic>
+            <characteristic name="D" typeId="m6">1</characteristic>
+            <characteristic name="Keywords" typeId="m7">-</characteristic>
+          </characteristics>
+        </profile>
+      </profiles>
+    </selectionEntry>
   </sharedSelectionEntries>
   <sharedSelectionEntryGroups>
     <selectionEntryGroup name="Crusade" id="g-crusade" hidden="false">
@@ -192,6 +218,39 @@ CATALOGUE = """\
     <entryLink import="true" name="Brother-Knight Captain" hidden="false" type="selectionEntry" id="el-1" targetId="u-cap"/>
     <entryLink import="true" name="Strike Team" hidden="false" type="selectionEntry" id="el-2" targetId="u-strike"/>
   </entryLinks>
+  <selectionEntries>
+    <selectionEntry type="model" import="true" name="Lexmechanic" hidden="false" id="u-lex">
+      <profiles>
+        <profile name="Lexmechanic" typeId="pt-unit" typeName="Unit" hidden="false" id="p-lex">
+          <characteristics>
+            <characteristic name="M" typeId="u1">-</characteristic>
+            <characteristic name="T" typeId="u2">3</characteristic>
+            <characteristic name="SV" typeId="u3">4+</characteristic>
+            <characteristic name="W" typeId="u4">3</characteristic>
+            <characteristic name="LD" typeId="u5">7+</characteristic>
+            <characteristic name="OC" typeId="u6">1</characteristic>
+          </characteristics>
+        </profile>
+      </profiles>
+      <entryLinks>
+        <entryLink import="true" name="Staff of light" hidden="false" id="el-l1" type="selectionEntry" targetId="w-staff">
+          <constraints><constraint type="min" value="1" field="selections" scope="parent" shared="true" id="c20"/></constraints>
+        </entryLink>
+      </entryLinks>
+      <selectionEntryGroups>
+        <selectionEntryGroup name="Pistol" id="g-pistol" hidden="false" defaultSelectionEntryId="removed-long-ago">
+          <constraints>
+            <constraint type="min" value="1" field="selections" scope="parent" shared="true" id="c21"/>
+            <constraint type="max" value="1" field="selections" scope="parent" shared="true" id="c22"/>
+          </constraints>
+          <entryLinks>
+            <entryLink import="true" name="Incinerator" hidden="false" id="el-l2" type="selectionEntry" targetId="w-inc"/>
+            <entryLink import="true" name="Storm bolter" hidden="false" id="el-l3" type="selectionEntry" targetId="w-sb"/>
+          </entryLinks>
+        </selectionEntryGroup>
+      </selectionEntryGroups>
+    </selectionEntry>
+  </selectionEntries>
   <sharedSelectionEntries>
     <selectionEntry type="model" import="true" name="Brother-Knight Captain" hidden="false" id="u-cap">
       <categoryLinks>
@@ -368,7 +427,18 @@ def units(catdir: Path) -> dict:
 
 
 def test_reads_the_catalogues_datasheets(units: dict) -> None:
-    assert list(units) == ["Brother-Knight Captain", "Strike Team"]
+    # root selectionEntries first, then the root entryLinks' targets
+    assert list(units) == ["Lexmechanic", "Brother-Knight Captain", "Strike Team"]
+
+
+def test_same_name_ranged_and_melee_profiles_and_a_stale_default(units: dict) -> None:
+    lex = units["Lexmechanic"]
+    assert lex["models"][0]["M"] is None  # "-"
+    weapons = [(w["name"], w["type"], w.get("default", True)) for w in lex["weapons"]]
+    # the group's default id names no entry: the first choice is the default, as in a builder
+    # both profiles of the staff are kept; weapon names stay unique within a datasheet
+    assert weapons == [("Staff of light", "ranged", True), ("Incinerator", "ranged", True),
+                       ("Storm bolter", "ranged", False), ("Staff of light (melee)", "melee", True)]
 
 
 def test_character_profile_keywords_and_invulnerable_save(units: dict) -> None:
@@ -443,7 +513,8 @@ def test_zipped_catalogue(catdir: Path) -> None:
     with zipfile.ZipFile(zipped, "w") as zf:
         zf.writestr("Imperium - Test Knights.cat", plain.read_text(encoding="utf-8"))
     plain.unlink()
-    assert list(read_catalogues([zipped])) == ["Brother-Knight Captain", "Strike Team"]
+    assert list(read_catalogues([zipped])) == ["Lexmechanic", "Brother-Knight Captain",
+                                                "Strike Team"]
 
 
 def test_missing_linked_catalogue_is_not_fatal(catdir: Path) -> None:
@@ -492,7 +563,7 @@ def test_external_entity_is_refused(tmp_path: Path) -> None:
 
 def test_bomb_next_to_real_catalogues_does_not_break_them(catdir: Path) -> None:
     (catdir / "Zz bomb.cat").write_text(BOMB, encoding="utf-8")
-    assert len(read_catalogues([catdir / "Imperium - Test Knights.cat"])) == 2
+    assert len(read_catalogues([catdir / "Imperium - Test Knights.cat"])) == 3
 
 
 @pytest.mark.parametrize("text, message", [

@@ -156,3 +156,13 @@ def test_schema() -> None:
 def test_output_is_deterministic(env, tmp_path: Path) -> None:
     path = write(tmp_path, "b.yaml", INVALID)
     assert run("validate", str(path)).output == run("validate", str(path)).output
+
+
+def test_import_bsdata_reports_and_refuses_bad_input(tmp_path: Path) -> None:
+    result = run("data", "import-bsdata", str(tmp_path), str(tmp_path / "nope.yaml"))
+    assert result.exit_code == 2 and "no such data pack" in result.output
+    pack = write(tmp_path, "p.yaml", "faction: Grey Knights\npoints_source: t\nunits:\n"
+                 "  - {name: Strike Squad, keywords: [INFANTRY], faction_keywords: [GREY KNIGHTS], "
+                 "points: {5: 120}}\n")
+    result = run("data", "import-bsdata", str(tmp_path / "empty"), str(pack), "--dry-run")
+    assert result.exit_code in (1, 2) and "Traceback" not in result.output

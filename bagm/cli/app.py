@@ -312,6 +312,42 @@ def data_check(data: DataOpt = None) -> None:
     raise typer.Exit(1 if problems else 0)
 
 
+@data_app.command("import-bsdata")
+def data_import_bsdata(
+    catalogues: Annotated[Path, typer.Argument(help="Folder of BattleScribe .cat/.gst files.")],
+    packs: Annotated[list[Path], typer.Argument(help="Data pack files to fill (YAML).")],
+    out: Annotated[Optional[Path], typer.Option("--out", "-o",
+                                                help="Write here instead (one pack only).")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Report, write nothing.")] = False,
+    format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
+) -> None:
+    """Fill model profiles, weapons and abilities of packs from BattleScribe catalogues.
+
+    Only names, numbers and keywords are taken; every other key of the pack (points, sizes,
+    Detachments, notes) is kept. Units it cannot find are reported, never dropped.
+    """
+    from bagm.io.bsdata import CatalogueError, update_pack
+
+    if out is not None and len(packs) != 1:
+        fail("--out needs exactly one pack")
+    reports = []
+    for pack in packs:
+        if not pack.is_file():
+            fail(f"{pack}: no such data pack")
+        try:
+            reports.append(update_pack(pack, catalogues, out, dry_run=dry_run))
+        except CatalogueError as exc:
+            fail(str(exc))
+    if format is SimpleFormat.json:
+        from bagm.render.formats import to_json
+
+        typer.echo(to_json([r.to_dict() for r in reports]))
+    else:
+        for r in reports:
+            typer.echo(r.summary())
+    raise typer.Exit(0 if all(r.ok for r in reports) else 1)
+
+
 # --- command modules ------------------------------------------------------------------------
 # Each module below adds its commands to `app` in a `register(app)` function and imports its
 # heavy parts inside the commands, so that registering costs no start-up time.

@@ -1332,6 +1332,7 @@ def update_pack(pack_path: str | os.PathLike[str], catalogue_dir: str | os.PathL
         src = read.units[found]
         if found != name:
             report.matched_as[name] = found
+        report.warnings.extend(f"{name}: {note}" for note in read.notes.get(found, []))
         missing = [k for k in _FILLED_KEYS if not src[k]]
         updated = dict(unit)
         for key in _FILLED_KEYS:
