@@ -18,14 +18,19 @@ from conftest import REFERENCE
 MUSTERING = REFERENCE / "ba-mustering-json" / "factions"
 pytestmark = pytest.mark.skipif(not MUSTERING.is_dir(), reason="../shared/reference is absent")
 
-FILES = {"Grey Knights": "grey_knights", "Adeptus Astartes": "adeptus_astartes",
-         "Necrons": "necrons", "Tyranids": "tyranids", "Astra Militarum": "astra_militarum",
-         "Orks": "orks"}
+INDEX = MUSTERING.parent / "index.json"
+FILES = ({f["name"]: f["file"] for f in json.loads(INDEX.read_text(encoding="utf-8"))["factions"]}
+         if INDEX.is_file() else {})
 CATALOG = Catalog()
 
 
 def reference(name: str) -> dict:
-    return json.loads((MUSTERING / f"{FILES[name]}.json").read_text(encoding="utf-8"))
+    return json.loads((MUSTERING.parent / FILES[name]).read_text(encoding="utf-8"))
+
+
+def test_every_reference_faction_has_a_pack() -> None:
+    missing = [name for name in FILES if CATALOG.faction(name) is None]
+    assert missing == []
 
 
 def sizes(entry: dict) -> dict[int, int]:

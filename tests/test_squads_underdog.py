@@ -51,3 +51,10 @@ def test_adaptation_can_keep_a_ten_model_unit_whole(check) -> None:
     r = check("- {unit: Lord Commander, warlord: true}\n- {unit: Swarmlings}\n")
     s = form_boarding_squads(r.path, r.units)
     assert [(x.name, x.models, x.points) for x in s.units][1] == ("Swarmlings", 10, 60)
+
+
+def test_adaptation_can_split_unevenly(check) -> None:
+    r = check("- {unit: Lord Commander, warlord: true}\n- {unit: Odd Squad}\n")
+    s = form_boarding_squads(r.path, r.units)
+    assert [(x.name, x.models, x.points) for x in s.units][1:] == [
+        ("Odd Squad A", 5, 56), ("Odd Squad B", 6, 56)]

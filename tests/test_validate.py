@@ -272,3 +272,22 @@ def test_findings_have_stable_fields(check) -> None:
     d = r.as_dict()
     assert list(d) == ["path", "valid", "points", "limit", "issues"]
     assert list(d["issues"][0]) == ["code", "severity", "message", "line", "unit"]
+
+
+def test_datasheet_can_forbid_enhancements_on_a_character(check) -> None:
+    r = check(LORD + "- {unit: Flamer Priest, enhancement: Iron Will}\n")
+    assert codes(r) == ["BA141"] and "adaptation forbids" in r.findings[0].message
+
+
+def test_enhancement_and_detachment_aliases(check) -> None:
+    r = check("- {unit: Lord Commander, warlord: true, enhancement: will of iron}\n",
+              raw=None)
+    assert r.valid
+    r = check("", raw="faction: Test Legion\ndetachment: Strike of Tests\nunits:\n"
+              "  - {unit: Lord Commander, warlord: true}\n")
+    assert r.valid and r.detachment == "Test Strike"
+
+
+def test_names_ignore_accents(check) -> None:
+    r = check(LORD + "- {unit: Kharn the tester}\n")
+    assert r.valid and r.units[1].name == "Khârn the Tester"

@@ -1,7 +1,8 @@
 """A cache of validated data packs, so that a warm ``bagm validate`` never imports pydantic.
 
-Entries are pickles of the frozen data classes, keyed by bagm's version and each source file's
-path, size and modification time; any change to a pack or an overlay makes a new key. The cache
+Entries are pickles of the data classes, keyed by bagm's version and the path, size and
+modification time of each source file and of the modules defining those classes; any change to a
+pack, an overlay or the format makes a new key. The cache
 lives in ``$BAGM_CACHE_DIR``, else ``$XDG_CACHE_HOME/bagm``, else ``~/.cache/bagm``;
 ``BAGM_NO_CACHE=1`` turns it off. A cache that cannot be read or written is ignored.
 """
@@ -28,9 +29,13 @@ def cache_dir() -> Path | None:
     return Path(base) / "bagm"
 
 
+# the cached objects are instances of these classes: a change to them must invalidate entries
+_CODE = [Path(__file__).with_name("models.py"), Path(__file__).with_name("schema.py")]
+
+
 def _key(paths: list[Path]) -> str:
     text = f"{bagm.__version__}/{FORMAT}"
-    for p in paths:
+    for p in [*_CODE, *paths]:
         st = p.stat()
         text += f"\0{p.resolve()}\0{st.st_size}\0{st.st_mtime_ns}"
     data = text.encode()  # two independent checksums: hashlib's import costs more than a run

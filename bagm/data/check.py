@@ -26,6 +26,9 @@ def check_faction(faction: Any) -> list[str]:
                 out.append(f"{ds.name}: no points for {size} models")
         if army_kw not in ds.faction_keywords:
             out.append(f"{ds.name}: lacks the {army_kw} Faction keyword")
+        ada = ds.adaptation
+        if ada is not None and ada.split and sum(ada.split) not in (ds.sizes or ds.points):
+            out.append(f"{ds.name}: split {ada.split} does not add up to a legal size")
         seen = Counter(w.name for w in ds.weapons)
         out += [f"{ds.name}: weapon '{w}' listed twice" for w, c in seen.items() if c > 1]
     for det in pack.detachments:

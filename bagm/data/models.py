@@ -100,6 +100,8 @@ class Adaptation:
     """Its Movement characteristic becomes this value."""
     no_split: bool = False
     """It is not split in the Form Boarding Squads step."""
+    split: list[int] | None = None
+    """The sizes of the Boarding Squads it splits into when not 10 = 5 + 5 (e.g. [5, 6])."""
     note: str | None = None
     """A short paraphrase of anything else."""
 
@@ -267,6 +269,7 @@ class Enhancement:
 
     __pydantic_config__ = CONFIG
     name: str
+    aliases: list[str] = field(default_factory=list)
     requires_keywords: list[Keyword] = field(default_factory=list)
     """The bearer must have all of these keywords."""
     weapon: bool = False
@@ -285,6 +288,7 @@ class Detachment:
     name: str
     faction_keyword: Keyword
     units: list[Allowance]
+    aliases: list[str] = field(default_factory=list)
     rule: str | None = None
     """The Detachment rule's name (no prose)."""
     enhancements: list[Enhancement] = field(default_factory=list)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from typing import Generic, Iterable, TypeVar
 
@@ -14,8 +15,13 @@ _SPACES = re.compile(r"\s+")
 
 @lru_cache(maxsize=4096)
 def norm(name: str) -> str:
-    """The lookup key of a name: case-folded, quotes and dashes unified, spaces collapsed."""
-    return _SPACES.sub(" ", name.translate(_QUOTES).strip()).casefold()
+    """The lookup key of a name: case-folded, accents dropped ("Khârn" finds "Kharn"), quotes
+    and dashes unified, spaces collapsed."""
+    text = _SPACES.sub(" ", name.translate(_QUOTES).strip()).casefold()
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text)
+                   if not unicodedata.combining(c))
 
 
 def suggest(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:

@@ -72,7 +72,7 @@ class Faction:
     def detachments(self) -> Index:
         index: Index = Index()
         for det in self.pack.detachments:
-            index.add(det, det.name)
+            index.add(det, det.name, det.aliases)
         return index
 
     @cached_property

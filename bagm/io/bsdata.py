@@ -1084,6 +1084,7 @@ _FACTION_FILES: dict[str, list[str]] = {
     "space marines": ["Imperium - Space Marines", *_SM_CHAPTERS],
     "necrons": ["Necrons"],
     "tyranids": ["Tyranids", "Library - Tyranids"],
+    "great devourer": ["Tyranids", "Library - Tyranids", "Genestealer Cults"],
     "astra militarum": ["Imperium - Astra Militarum", "Imperium - Astra Militarum - Library"],
     "orks": ["Orks"],
     "adeptus custodes": ["Imperium - Adeptus Custodes"],
@@ -1476,3 +1477,101 @@ def write_pack(path: str | os.PathLike[str], data: dict[str, Any], header: str =
         pass
     finally:
         os.close(dir_fd)
+
+
+# --- shared helpers for other BattleScribe files (rosters: bagm.io.ros) ---------------------
+
+
+def read_xml_bytes(path: str | os.PathLike[str], *, limit: int,
+                   zipped: bool = False, members: tuple[str, ...] = (".ros",)) -> bytes:
+    """The XML bytes of a BattleScribe file, at most ``limit`` bytes.
+
+    ``zipped``: the file is a zip archive (``.rosz``, ``.catz``) holding exactly one file with a
+    suffix in ``members``; its declared size is checked before anything is unpacked and the
+    unpacking stops after ``limit`` bytes, so a zip bomb costs nothing.
+    """
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > limit:
+            raise CatalogueError(path, f"file is too large ({size:,} bytes; limit {limit:,})")
+        if not zipped:
+            return path.read_bytes()
+        with zipfile.ZipFile(path) as zf:
+            found = [i for i in zf.infolist()
+                     if not i.is_dir() and i.filename.lower().endswith(members)]
+            if len(found) != 1:
+                raise CatalogueError(path, f"archive must hold exactly one {'/'.join(members)} "
+                                     f"file (found {len(found)})")
+            info = found[0]
+            if info.file_size > limit:
+                raise CatalogueError(
+                    path, f"refused: archive member '{info.filename}' unpacks to "
+                    f"{info.file_size:,} bytes (limit {limit:,}); is this a zip bomb?")
+            with zf.open(info) as fh:
+                data = fh.read(limit + 1)
+            if len(data) > limit:
+                raise CatalogueError(path, f"refused: archive member '{info.filename}' unpacks "
+                                     f"to more than {limit:,} bytes")
+            return data
+    except CatalogueError:
+        raise
+    except FileNotFoundError:
+        raise CatalogueError(path, "no such file") from None
+    except IsADirectoryError:
+        raise CatalogueError(path, "is a directory, not a file") from None
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError) as exc:
+        raise CatalogueError(path, f"is not a valid zip archive ({exc})") from None
+    except NotImplementedError as exc:  # an unsupported compression method
+        raise CatalogueError(path, f"cannot be unpacked: {exc}") from None
+    except OSError as exc:
+        raise CatalogueError(path, f"cannot be read: {exc.strerror or exc}") from None
+
+
+def parse_xml(path: str | os.PathLike[str], data: bytes, roots: tuple[str, ...]) -> "Element":
+    """Parse BattleScribe XML safely (defusedxml: no DTD entities, no external references),
+    strip the namespace from every tag and check the root element is one of ``roots``."""
+    import defusedxml
+    import defusedxml.ElementTree as DET
+
+    path = Path(path)
+    try:
+        root = DET.fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
+    except defusedxml.EntitiesForbidden as exc:
+        if exc.sysid or exc.pubid:
+            raise CatalogueError(
+                path, f"refused: the file declares an external entity '{exc.name}' "
+                f"({exc.sysid or exc.pubid}); external entities could read local files or the "
+                "network (XXE), and BattleScribe files never need them") from None
+        raise CatalogueError(
+            path, f"refused: the file declares the XML entity '{exc.name}'; entity expansion "
+            "can blow up memory (a 'billion laughs' bomb), and BattleScribe files never need "
+            "it") from None
+    except defusedxml.ExternalReferenceForbidden as exc:
+        raise CatalogueError(
+            path, f"refused: the file references external content ({exc.sysid or exc.pubid}); "
+            "external references (XXE) are not allowed") from None
+    except defusedxml.DefusedXmlException as exc:
+        raise CatalogueError(path, f"refused: {exc}") from None
+    except DET.ParseError as exc:
+        raise CatalogueError(path, f"not well-formed XML: {exc}") from None
+    for el in root.iter():
+        tag = el.tag
+        if isinstance(tag, str) and tag[:1] == "{":
+            el.tag = tag.rpartition("}")[2]
+    if root.tag not in roots:
+        want = " or ".join(f"<{r}>" for r in roots)
+        raise CatalogueError(path, f"not the expected BattleScribe file: the root element is "
+                             f"<{root.tag}>, not {want}")
+    return root
+
+
+def factions_for_catalogue(name: str) -> list[str]:
+    """Faction names a catalogue name may stand for, best first: "Imperium - Blood Angels" ->
+    ["adeptus astartes", "space marines", "blood angels", "Blood Angels", ...]."""
+    key = _key(name)
+    out = [f for f, files in _FACTION_FILES.items() if any(_key(n) == key for n in files)]
+    parts = [p.strip() for p in name.split(" - ") if p.strip()]
+    out += [" - ".join(parts[i:]) for i in range(1, len(parts))]  # without "Imperium - "
+    out += [name]
+    return list(dict.fromkeys(out))

@@ -38,26 +38,35 @@ class SquadsResult:
 
 
 def form_boarding_squads(path: str, army: list[ArmyUnit]) -> SquadsResult:
-    """Split every 10-model unit into two 5-model units, each at half the points rounding up."""
+    """Split every 10-model unit into two 5-model units, each at half the points rounding up
+    (or as the datasheet's Boarding Actions adaptation says)."""
     result = SquadsResult(path)
     letters: dict[str, int] = {}
     for u in army:
-        if u.models != SPLIT_SIZE or _keeps_together(u):
+        parts = squad_sizes(u)
+        if len(parts) < 2:
             result.units.append(Squad(u.display, u.name, u.models, u.points))
             continue
         half = half_up(u.points) if u.points is not None else None
-        for _ in range(2):
+        for size in parts:
             n = letters.get(u.display, 0)
             letters[u.display] = n + 1
-            result.units.append(Squad(f"{u.display} {_letter(n)}", u.name, SPLIT_SIZE // 2, half,
+            result.units.append(Squad(f"{u.display} {_letter(n)}", u.name, size, half,
                                       split_from=u.display))
     return result
 
 
-def _keeps_together(u: ArmyUnit) -> bool:
-    """A datasheet's Boarding Actions adaptation can exempt it from the split (Termagants...)."""
+def squad_sizes(u: ArmyUnit) -> list[int]:
+    """The sizes of the units ``u`` becomes: [5, 5] for a Starting Strength of 10, unless its
+    adaptation keeps it whole (Termagants...) or splits it otherwise (11 models into 5 + 6)."""
     ada = u.datasheet.adaptation if u.datasheet is not None else None
-    return bool(ada and ada.no_split)
+    if u.models is None or (ada is not None and ada.no_split):
+        return [u.models] if u.models is not None else []
+    if ada is not None and ada.split and sum(ada.split) == u.models:
+        return list(ada.split)
+    if u.models == SPLIT_SIZE:
+        return [SPLIT_SIZE // 2, SPLIT_SIZE // 2]
+    return [u.models]
 
 
 def _letter(n: int) -> str:

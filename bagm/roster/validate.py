@@ -210,7 +210,8 @@ def check_enhancements(roster: Roster, army: list[ArmyUnit], faction: Faction, d
     if detachment is not None:
         for e in detachment.enhancements:
             if edition in e.editions:
-                available[norm(e.name)] = (e, detachment)
+                for name in [e.name, *e.aliases]:
+                    available.setdefault(norm(name), (e, detachment))
     for e in catalog.core().enhancements:
         if edition in e.editions:
             available.setdefault(norm(e.name), (e, None))
@@ -253,7 +254,7 @@ def _unknown_enhancement(u: ArmyUnit, line: int | None, available: dict[str, Any
                                          for e in det.enhancements):
             return Finding("BA140", f"{u.enhancement} belongs to the {det.name} Detachment, not "
                            "this one", line, u.display)
-    names = [e.name for e, _ in available.values()]
+    names = list(dict.fromkeys(e.name for e, _ in available.values()))
     hint = did_you_mean(u.enhancement or "", names) or "available: " + ", ".join(names)
     return Finding("BA140", f"unknown Enhancement '{u.enhancement}'; {hint}", line, u.display)
 
@@ -270,6 +271,9 @@ def _eligibility(u: ArmyUnit, enh: Any, source: Any, edition: int,
     if ds.is_epic_hero:
         out.append(Finding("BA142", f"{ds.name} is an EPIC HERO and cannot have an Enhancement",
                            line, u.display))
+    elif override is False and ds.is_character:
+        out.append(Finding("BA141", f"{ds.name} cannot have an Enhancement in Boarding Actions "
+                           "(its datasheet's adaptation forbids it)", line, u.display))
     elif not (ds.is_character if override is None else override):
         out.append(Finding("BA141", f"{ds.name} cannot have an Enhancement: only CHARACTER models "
                            "can", line, u.display))
