@@ -352,6 +352,7 @@ def data_import_bsdata(
 # Each module below adds its commands to `app` in a `register(app)` function and imports its
 # heavy parts inside the commands, so that registering costs no start-up time.
 # (one import-and-register line per module, in this block)
+from bagm.cli import mission; mission.register(app)  # noqa: E402,E702
 
 
 def main() -> None:

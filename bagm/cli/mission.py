@@ -1,0 +1,88 @@
+"""`bagm mission`: the 15 missions of the book and their (reconstructed) maps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, NoReturn, Optional
+
+import typer
+
+mission_app = typer.Typer(help="The Boarding Actions missions and their maps.", no_args_is_help=True)
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"bagm: {message}", err=True)
+    raise typer.Exit(2)
+
+
+@mission_app.command("list")
+def list_missions() -> None:
+    """List the missions: number, name, kind and what the map holds."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from bagm.data.missions import missions
+    from bagm.engine.maps import BUNDLED, bundled
+
+    table = Table(title="Boarding Actions missions (October 2024)", title_justify="left")
+    for col in ("#", "Mission", "Kind", "Markers", "Hatchways (open)", "Areas", "Rebuilt"):
+        table.add_column(col, justify="right" if col in ("#", "Markers") else "left",
+                         no_wrap=col in ("#", "Kind", "Rebuilt"))
+    info = missions()
+    for n in BUNDLED:
+        m = bundled(n)
+        lay = m.layout
+        kinds = sorted({a.kind for a in lay.areas})
+        opened = sum(h.starts_open for h in lay.hatchways)
+        table.add_row(str(n), info.get(n, {}).get("name", m.name or "?"), m.kind,
+                      str(len(lay.markers)), f"{len(lay.hatchways)} ({opened})",
+                      ", ".join(kinds) or "-", "yes" if m.reconstruction else "")
+    table.caption = ("Rebuilt: the book's map is a picture not in the rules text; this one is "
+                     "reconstructed from what the text states (see `bagm mission show N`).")
+    table.caption_justify = "left"
+    Console(highlight=False).print(table)
+
+
+@mission_app.command("show")
+def show(
+    number: Annotated[Optional[int], typer.Argument(help="Mission number: 11-33 (D33) or 1-6.",
+                                                    show_default=False)] = None,
+    map_file: Annotated[Optional[Path], typer.Option("--map", help="Draw this map file instead of "
+                                                     "the bundled one (same format).")] = None,
+    svg_file: Annotated[Optional[Path], typer.Option("--svg", help="Also write the map as SVG.")] = None,
+) -> None:
+    """Draw a mission's map (Walls, Hatchways, markers, Entry Zones, areas) and its rules."""
+    from rich.console import Console
+
+    from bagm.engine.maps import BUNDLED, bundled, load_map
+    from bagm.io.yamlsafe import InputError
+    from bagm.render.map_render import mission_panel, svg, write_svg
+
+    if number is None and map_file is None:
+        _fail("give a mission number (bagm mission list) or --map FILE")
+    if number is not None and number not in BUNDLED:
+        _fail(f"unknown mission {number}; missions: {', '.join(map(str, sorted(BUNDLED)))}")
+    try:
+        mmap = load_map(map_file) if map_file is not None else bundled(number)  # type: ignore[arg-type]
+    except InputError as exc:
+        _fail(str(exc))
+    if map_file is not None and number is not None:
+        base = bundled(number)
+        mmap.mission = mmap.mission or number
+        mmap.name = mmap.name or base.name
+        mmap.summary = mmap.summary or base.summary
+    Console(highlight=False).print(mission_panel(mmap))
+    if svg_file is not None:
+        if svg_file.is_dir():
+            _fail(f"{svg_file}: is a folder; give a file name for the SVG")
+        if not svg_file.parent.exists():
+            _fail(f"{svg_file}: no such folder '{svg_file.parent}'")
+        try:
+            write_svg(svg_file, svg(mmap))
+        except OSError as exc:
+            _fail(f"{svg_file}: cannot be written: {exc.strerror or exc}")
+        typer.echo(f"bagm: wrote {svg_file}", err=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(mission_app, name="mission")
