@@ -353,6 +353,7 @@ def data_import_bsdata(
 # heavy parts inside the commands, so that registering costs no start-up time.
 # (one import-and-register line per module, in this block)
 from bagm.cli import mission; mission.register(app)  # noqa: E402,E702
+from bagm.cli import odds; odds.register(app)  # noqa: E402,E702
 
 
 def main() -> None:
