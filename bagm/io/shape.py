@@ -53,37 +53,50 @@ def build(cls: type, data: Any, loc: Loc = ()) -> Any:
     return obj
 
 
-def _value(hint: Any, value: Any, loc: Loc) -> Any:
+@lru_cache(maxsize=None)
+def _plan(hint: Any) -> tuple[str, Any]:
+    """How to check a value of this type, worked out once per type hint."""
     if typing.get_origin(hint) is typing.Annotated:
         hint = typing.get_args(hint)[0]
     origin = typing.get_origin(hint)
     if origin in (Union, types.UnionType):
         options = typing.get_args(hint)
-        if value is None and type(None) in options:
+        return "union", (type(None) in options,
+                         tuple(o for o in options if o is not type(None)))
+    if origin is Literal:
+        return "literal", typing.get_args(hint)
+    if origin is list:
+        return "list", typing.get_args(hint)[0]
+    if dataclasses.is_dataclass(hint):
+        return "dataclass", hint
+    return "scalar", hint
+
+
+def _value(hint: Any, value: Any, loc: Loc) -> Any:
+    kind, arg = _plan(hint)
+    if kind == "scalar":
+        return _scalar(arg, value, loc)
+    if kind == "union":
+        nullable, options = arg
+        if value is None and nullable:
             return None
         errors: list[ShapeError] = []
         for option in options:
-            if option is type(None):
-                continue
             try:
                 return _value(option, value, loc)
             except ShapeError as exc:
                 errors.append(exc)
         raise errors[0]
-    if origin is Literal:
-        allowed = typing.get_args(hint)
-        if value in allowed and type(value) in {type(a) for a in allowed}:
+    if kind == "literal":
+        if value in arg and type(value) in {type(a) for a in arg}:
             return value
-        shown = " or ".join(repr(a) for a in allowed)
+        shown = " or ".join(repr(a) for a in arg)
         raise ShapeError(loc, "literal", f"must be {shown}", value)
-    if origin is list:
+    if kind == "list":
         if not isinstance(value, list):
             raise ShapeError(loc, "type", "must be a list", value)
-        (item,) = typing.get_args(hint)
-        return [_value(item, v, loc + (i,)) for i, v in enumerate(value)]
-    if dataclasses.is_dataclass(hint):
-        return build(hint, value, loc)
-    return _scalar(hint, value, loc)
+        return [_value(arg, v, loc + (i,)) for i, v in enumerate(value)]
+    return build(arg, value, loc)
 
 
 _NAMES = {str: "text", int: "a whole number", bool: "true or false"}
