@@ -13,6 +13,7 @@ import pytest
 
 from bagm.data.names import norm
 from bagm.data.packs import Catalog
+from bagm.roster.points import legal_sizes
 from conftest import REFERENCE
 
 MUSTERING = REFERENCE / "ba-mustering-json" / "factions"
@@ -74,7 +75,29 @@ def test_detachment_maximums_match(name: str) -> None:
             a = allowed.get(norm(ds.name))
             assert a is not None, f"{det['name']}: {ds.name} not allowed"
             assert a.max == entry["max"] or a.note, f"{det['name']}: {ds.name} max"
+            ref_sizes = sorted(sizes(next(u for u in ref["units"] if u["id"] == entry["id"])))
+            if "allowedSizeIndices" in entry:
+                ref_sizes = [ref_sizes[i] for i in entry["allowedSizeIndices"]]
+            ours_sizes = legal_sizes(ds.points, ds.sizes, a.sizes)
+            explained = a.note or ds.points_note or any(ds.name in n for n in faction.pack.notes)
+            assert ours_sizes == ref_sizes or explained, (det["name"], ds.name, ours_sizes,
+                                                          ref_sizes)
         if "maxCharacters" in det:
             limits = [r for r in ours.rules if r.rule == "limit"
                       and r.select.keywords == ["CHARACTER"]]
             assert [r.max for r in limits] == [det["maxCharacters"]]
+
+
+def test_recorded_disagreements_stay_few() -> None:
+    """Every points value that differs from the mustering reference carries a reason, and
+    there are few of them (the Field Manual is preferred for points)."""
+    from bagm.roster.points import points_for
+
+    count = 0
+    for name in FILES:
+        faction = CATALOG.faction(name)
+        for unit in reference(name)["units"]:
+            ds = faction.units.get(unit["name"])
+            count += any(points_for(ds.points, n) != pts for n, pts in sizes(unit).items())
+    print(f"recorded points disagreements with the mustering reference: {count}")
+    assert count <= 45
