@@ -166,3 +166,8 @@ def test_import_bsdata_reports_and_refuses_bad_input(tmp_path: Path) -> None:
                  "points: {5: 120}}\n")
     result = run("data", "import-bsdata", str(tmp_path / "empty"), str(pack), "--dry-run")
     assert result.exit_code in (1, 2) and "Traceback" not in result.output
+
+
+def test_help_shows_argument_help() -> None:
+    result = run("show", "--help")
+    assert result.exit_code == 0 and "A roster file." in result.output

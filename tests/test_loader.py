@@ -118,3 +118,8 @@ def test_missing_file(tmp_path: Path) -> None:
 def test_python_tags_are_not_executed(tmp_path: Path) -> None:
     e = error_for(tmp_path, "faction: !!python/object/apply:os.system ['echo hi']\n")
     assert "unsupported YAML tag" in e.message and e.line == 1
+
+
+def test_absurd_unit_count(tmp_path: Path) -> None:
+    e = error_for(tmp_path, "faction: Orks\ndetachment: X\nunits:\n" + "  - unit: Boyz\n" * 300)
+    assert "300 units" in e.message and e.line == 3

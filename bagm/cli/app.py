@@ -25,7 +25,6 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    rich_markup_mode=None,
 )
 data_app = typer.Typer(help="Check and maintain data packs.", no_args_is_help=True)
 app.add_typer(data_app, name="data")
@@ -91,12 +90,27 @@ def validate(
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
     brief: Annotated[bool, typer.Option("--brief", help="Findings only, no roster cards.")] = False,
     data: DataOpt = None,
+    changed_only: Annotated[bool, typer.Option(
+        "--changed-only", help="Only rosters git reports as changed: since the last commit, or "
+        "since the branch left --base; untracked ones included.")] = False,
+    base: Annotated[Optional[str], typer.Option(
+        "--base", help="Git revision to compare with, e.g. origin/main (implies "
+        "--changed-only).", show_default=False)] = None,
 ) -> None:
     """Check rosters against every rule of "Mustering your Boarding Patrol"."""
     from bagm.io.yamlsafe import InputError
     from bagm.roster.validate import validate_path
 
     files = _roster_paths(paths)
+    if changed_only or base is not None:
+        from bagm.io.git import GitError, changed_only as only_changed
+
+        try:
+            files = only_changed(files, base)
+        except GitError as exc:
+            fail(str(exc))
+        if not files:
+            typer.echo("bagm: no changed rosters", err=True)
     try:
         catalog = _catalog(data)
         reports = [validate_path(p, catalog) for p in files]
@@ -353,7 +367,10 @@ def data_import_bsdata(
 # heavy parts inside the commands, so that registering costs no start-up time.
 # (one import-and-register line per module, in this block)
 from bagm.cli import mission; mission.register(app)  # noqa: E402,E702
-from bagm.cli import odds; odds.register(app)  # noqa: E402,E702
+from bagm.cli import edit; edit.register(app)  # noqa: E402,E702
+from bagm.cli import odds; odds.register(app)
+from bagm.cli import transfer; transfer.register(app)
+from bagm.cli import play; play.register(app)  # noqa: E402,E702
 
 
 def main() -> None:

@@ -71,6 +71,8 @@ class Roster:
         return self.file.name or Path(self.path).stem
 
 
+MAX_UNITS = 250  # the cheapest units cost several points each; refuses absurd files quickly
+
 KEYS = {"roster": [f for f in RosterFile.__dataclass_fields__],
         "unit": [f for f in RosterUnit.__dataclass_fields__]}
 
@@ -81,6 +83,10 @@ def roster_from_data(path: str, located: Located) -> Roster:
     if not isinstance(data, dict):
         raise InputError(path, "a roster must be a mapping (faction:, detachment:, units:)", line=1,
                          hint="see 'bagm schema roster'")
+    units = data.get("units")
+    if isinstance(units, list) and len(units) > MAX_UNITS:
+        raise InputError(path, f"{len(units):,} units: no 500-point Boarding Patrol has more than "
+                         f"{MAX_UNITS}", located.line(("units",)), "is this really a roster?")
     try:
         file = build(RosterFile, data)
     except ShapeError as exc:

@@ -1,0 +1,281 @@
+"""Exporting a roster: text for chats and the app, markdown for forums, JSON, and a printable
+roster card as HTML and SVG.
+
+Every exporter renders one :class:`RosterSheet` (the validation report, the Boarding Squads
+after the split, and the Underdog when an opponent is given) and decides no rule. Output is
+deterministic byte for byte: no dates, no random ids, a fixed console width and colour system.
+
+The text layout is the Warhammer 40,000 app's (the list name with its points; faction,
+battle size and Detachment lines; ``CHARACTERS`` / ``BATTLELINE`` / ``OTHER DATASHEETS``
+sections; ``Unit (N Points)`` with ``•`` bullets for models, the Warlord and the Enhancement),
+so that ``bagm import`` and other tools read it back. What the app has no line for is written
+as bullets and header lines bagm reads back: ``• Label: ...``, ``• Enhancement: Trademark
+Weapon (Storm bolter)``, ``Rules: Boarding Actions 2023``, ``Battle Ready``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+from bagm.roster.points import legal_sizes
+from bagm.roster.report import ArmyUnit, ValidationReport
+from bagm.roster.squads import SquadsResult
+from bagm.roster.underdog import UNDERDOG_GAP, UnderdogResult
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.console import Console
+
+__all__ = ["EXPORTERS", "RosterSheet", "to_html", "to_json", "to_markdown", "to_svg", "to_text"]
+
+CARD_WIDTH = 100
+SECTIONS = (("CHARACTERS", "CHARACTER"), ("BATTLELINE", "BATTLELINE"),
+            ("DEDICATED TRANSPORTS", "DEDICATED TRANSPORT"), ("OTHER DATASHEETS", None))
+
+
+@dataclass(frozen=True)
+class RosterSheet:
+    """Everything an export shows: the checked roster, its Boarding Squads, the Underdog."""
+
+    report: ValidationReport
+    squads: SquadsResult
+    underdog: UnderdogResult | None = None
+
+
+# --- shared pieces --------------------------------------------------------------------------
+
+
+def _section(u: ArmyUnit) -> str:
+    for title, keyword in SECTIONS:
+        if keyword is None or keyword in u.keywords:
+            return title
+    return SECTIONS[-1][0]  # pragma: no cover - the last section takes everything
+
+
+def sections(report: ValidationReport) -> list[tuple[str, list[ArmyUnit]]]:
+    """Units grouped as the app groups them, each group in roster order."""
+    out = []
+    for title, _ in SECTIONS:
+        units = [u for u in report.units if _section(u) == title]
+        if units:
+            out.append((title, units))
+    return out
+
+
+def _pts(value: int | None) -> str:
+    return "?" if value is None else str(value)
+
+
+def _enhancement(u: ArmyUnit) -> str:
+    return f"{u.enhancement} ({u.weapon})" if u.weapon else (u.enhancement or "")
+
+
+def model_lines(u: ArmyUnit) -> list[tuple[int, str]]:
+    """The models of a unit as ``(count, name)`` lines: by model profile when the data's
+    profiles name the models and their counts add up (1 Justicar, 9 Grey Knights), else one
+    ``(N, "models")`` line. Single-model units have none, as in the app."""
+    if u.models is None or u.models < 1:
+        return []
+    fallback = [(u.models, "models")]
+    if u.models == 1:  # said only when the unit could have had more
+        ds, a = u.datasheet, u.allowance
+        legal = legal_sizes(ds.points, ds.sizes, a.sizes if a else None) if ds else [1]
+        return [] if legal == [1] else fallback
+    profiles = list(u.datasheet.models) if u.datasheet is not None else []
+    if not profiles or any(p.name.casefold() == u.name.casefold() or not p.count
+                           for p in profiles):
+        return fallback
+    fixed: list[int | None] = []
+    ranges: list[tuple[int, int]] = []
+    for p in profiles:
+        m = re.fullmatch(r"(\d+)(?:-(\d+))?", p.count.strip())
+        if not m:
+            return fallback
+        if m.group(2) is None:
+            fixed.append(int(m.group(1)))
+        else:
+            fixed.append(None)
+            ranges.append((int(m.group(1)), int(m.group(2))))
+    rest = u.models - sum(n for n in fixed if n is not None)
+    if len(ranges) > 1 or (not ranges and rest != 0) or \
+            (ranges and not ranges[0][0] <= rest <= ranges[0][1]):
+        return fallback
+    counts = [n if n is not None else rest for n in fixed]
+    return [(n, p.name) for n, p in zip(counts, profiles) if n > 0]
+
+
+def underdog_line(result: UnderdogResult) -> str:
+    a, b = result.names
+    pa, pb = result.points_a, result.points_b
+    if result.underdog is None:
+        return (f"Underdog: none ({a} {pa} pts, {b} {pb} pts: {result.difference} apart; "
+                f"the Underdog needs a gap of {UNDERDOG_GAP} or more)")
+    who, them = (a, b) if result.underdog == "A" else (b, a)
+    text = f"Underdog: {who} ({pa if result.underdog == 'A' else pb} pts, " \
+           f"{result.difference} below {them})"
+    if result.mission is not None:
+        m = result.mission
+        text += f"; Mission {m.get('number')} {m.get('name')}: {m.get('underdog')}"
+    return text
+
+
+# --- text -----------------------------------------------------------------------------------
+
+
+def _line(text: str) -> str:
+    """User text on one line (a label or name never breaks the layout)."""
+    return " ".join(text.split())
+
+
+def to_text(sheet: RosterSheet) -> str:
+    """The app's plain-text layout, for chats and for other tools."""
+    r = sheet.report
+    lines = [f"{_line(r.title)} ({r.points} Points)", "", _line(r.faction or "?"),
+             _line(r.detachment or "?"), f"Boarding Patrol ({r.limit} Points)"]
+    if r.edition != 2024:
+        lines.append(f"Rules: Boarding Actions {r.edition}")
+    if r.battle_ready:
+        lines.append("Battle Ready")
+    for title, units in sections(r):
+        lines += ["", title]
+        for u in units:
+            lines += ["", f"{_line(u.name)} ({_pts(u.points)} Points)"]
+            if u.label:
+                lines.append(f"  • Label: {_line(u.label)}")
+            if u.warlord:
+                lines.append("  • Warlord")
+            lines += [f"  • {n} model{'s' if n != 1 else ''}" if name == "models"
+                      else f"  • {n}x {name}" for n, name in model_lines(u)]
+            if u.enhancement:
+                lines.append(f"  • Enhancement: {_line(_enhancement(u))}")
+    lines += ["", f"Total: {r.points} / {r.limit} points"]
+    if sheet.underdog is not None:
+        lines.append(underdog_line(sheet.underdog))
+    return "\n".join(lines) + "\n"
+
+
+# --- markdown -------------------------------------------------------------------------------
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
+
+
+def md(text: str) -> str:
+    """Text safe inside a markdown table cell or heading."""
+    return _MD_SPECIAL.sub(r"\\\1", text.replace("\n", " "))
+
+
+def to_markdown(sheet: RosterSheet) -> str:
+    """A forum post: heading, the roster table, the total, squads, Underdog, findings."""
+    r = sheet.report
+    head = f"{md(r.faction or '?')} · {md(r.detachment or '?')} · {r.edition} rules"
+    if r.battle_ready:
+        head += " · Battle Ready"
+    lines = [f"## {md(r.title)}", "", f"**{head}**", "",
+             "| Unit | Models | Points | Warlord / Enhancement |", "|---|--:|--:|---|"]
+    for title, units in sections(r):
+        lines.append(f"| **{title.title()}** | | | |")
+        for u in units:
+            name = md(u.display) + (f" ({md(u.name)})" if u.label else "")
+            extra = ", ".join(x for x in ("Warlord" if u.warlord else "",
+                                          md(_enhancement(u))) if x)
+            lines.append(f"| {name} | {_pts(u.models)} | {_pts(u.points)} | {extra} |")
+    left = r.limit - r.points
+    state = f"{left} left" if left >= 0 else f"{-left} over"
+    lines += ["", f"**Total: {r.points} / {r.limit} points** ({state})"]
+    squads = sheet.squads
+    if any(s.split_from for s in squads.units):
+        lines += ["", "### Boarding Squads", "", "| Unit | Datasheet | Models | Points |",
+                  "|---|---|--:|--:|"]
+        lines += [f"| {md(s.name)} | {md(s.unit)} | {_pts(s.models)} | {_pts(s.points)} |"
+                  for s in squads.units]
+    if sheet.underdog is not None:
+        lines += ["", md(underdog_line(sheet.underdog))]
+    lines += ["", _verdict_md(r)]
+    return "\n".join(lines) + "\n"
+
+
+def _verdict_md(r: ValidationReport) -> str:
+    if r.valid:
+        return "✓ valid Boarding Patrol"
+    out = ["✗ not a valid Boarding Patrol:", ""]
+    out += [f"- {f.code}: {md(f.message)}" for f in r.findings]
+    return "\n".join(out)
+
+
+# --- JSON -----------------------------------------------------------------------------------
+
+
+def to_json(sheet: RosterSheet) -> str:
+    """Stable JSON: the roster (readable by ``bagm import``), its squads, Underdog, issues."""
+    r = sheet.report
+    data: dict[str, Any] = {
+        "format": "bagm-roster", "version": 1, "name": r.title, "faction": r.faction,
+        "detachment": r.detachment, "edition": r.edition, "battle_ready": r.battle_ready,
+        "points": r.points, "limit": r.limit, "valid": r.valid,
+        "units": [{"unit": u.name, "label": u.label, "models": u.models, "points": u.points,
+                   "warlord": u.warlord, "enhancement": u.enhancement, "weapon": u.weapon}
+                  for u in r.units],
+        "squads": [s.as_dict() for s in sheet.squads.units],
+        "issues": r.as_dict()["issues"],
+    }
+    if sheet.underdog is not None:
+        data["underdog"] = {**sheet.underdog.as_dict(),
+                            "names": {"A": sheet.underdog.names[0], "B": sheet.underdog.names[1]}}
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+# --- the printable card: HTML and SVG -------------------------------------------------------
+
+
+def _card_console(sheet: RosterSheet) -> "Console":
+    """A recording console with everything fixed that could vary between runs or machines."""
+    import io
+
+    from rich.console import Console
+    from rich.text import Text
+
+    from bagm.render.rich_render import findings_table, roster_card, squads_table, underdog_panel
+
+    console = Console(record=True, width=CARD_WIDTH, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", legacy_windows=False, highlight=False,
+                      emoji=False, _environ={})
+    console.print(roster_card(sheet.report))
+    if any(s.split_from for s in sheet.squads.units):
+        console.print()
+        console.print(squads_table(sheet.squads))
+    if sheet.underdog is not None:
+        console.print()
+        console.print(underdog_panel(sheet.underdog))
+    console.print()
+    console.print(findings_table(sheet.report))
+    console.print(Text("bagm · Warhammer 40,000 Boarding Actions", style="dim"))
+    return console
+
+
+def to_html(sheet: RosterSheet) -> str:
+    """A self-contained HTML page (inline styles) of the roster card."""
+    html = _card_console(sheet).export_html(inline_styles=True)
+    title = _html_escape(f"{sheet.report.title} · Boarding Patrol")
+    charset = '<meta charset="UTF-8">'
+    if charset in html:
+        return html.replace(charset, f"{charset}\n<title>{title}</title>", 1)
+    return html.replace("<head>", f"<head>\n<title>{title}</title>", 1)
+
+
+def to_svg(sheet: RosterSheet) -> str:
+    """An SVG image of the roster card (fixed element ids: identical output every run)."""
+    return _card_console(sheet).export_svg(title=f"{sheet.report.title} · Boarding Patrol",
+                                           unique_id="bagm-roster")
+
+
+def _html_escape(text: str) -> str:
+    import html
+
+    return html.escape(text, quote=True)
+
+
+EXPORTERS: dict[str, Callable[[RosterSheet], str]] = {
+    "text": to_text, "markdown": to_markdown, "json": to_json, "html": to_html, "svg": to_svg,
+}

@@ -1,0 +1,559 @@
+"""Turning an exported army list into a bagm roster.
+
+:func:`read_army_list` reads any supported export (BattleScribe / New Recruit ``.ros``,
+``.rosz`` and JSON, the Warhammer 40,000 app's and New Recruit's text layouts, bagm's own JSON
+export) into a :class:`bagm.io.textlist.ArmyList`. :func:`import_list` maps its names through
+the data packs (aliases, typographic quotes and case tolerated) and returns an
+:class:`ImportResult`: the roster file's content plus every line that could not be mapped, each
+with the reason and how to fix it. Nothing is dropped: an unknown unit or Enhancement is
+written as it was found (``bagm validate`` then points at it) and reported; a line the reader
+could not understand is reported and kept as a comment at the top of the written roster.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bagm.data.names import did_you_mean, norm
+from bagm.data.packs import Catalog, Faction
+from bagm.io.textlist import ArmyList, Found, ListedUnit, read_text_list
+from bagm.io.yamlsafe import InputError
+from bagm.roster.points import legal_sizes, points_for
+
+MAX_TEXT_BYTES = 1_000_000  # a pasted list is a few kilobytes
+MAX_JSON_BYTES = 20_000_000  # New Recruit JSON carries every profile, like a .ros
+
+FORMATS = {
+    "ros": "BattleScribe roster (.ros)",
+    "rosz": "BattleScribe roster (.rosz)",
+    "newrecruit-json": "New Recruit JSON",
+    "bagm-json": "bagm JSON export",
+    "app": "Warhammer 40,000 app text",
+    "wtc": "New Recruit WTC text",
+    "battlescribe": "BattleScribe / New Recruit text",
+}
+
+__all__ = ["ImportResult", "Unmapped", "import_file", "import_list", "read_army_list",
+           "roster_yaml"]
+
+
+@dataclass(frozen=True)
+class Unmapped:
+    """A line of the export that bagm could not map."""
+
+    where: str
+    text: str
+    reason: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.where}: '{self.text}': {self.reason}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"where": self.where, "line": self.line, "text": self.text, "reason": self.reason}
+
+
+@dataclass
+class ImportResult:
+    """A roster made from an export, and what could not be mapped."""
+
+    source: str
+    format: str
+    roster: dict[str, Any]
+    unmapped: list[Unmapped] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.unmapped
+
+    @property
+    def format_name(self) -> str:
+        return FORMATS.get(self.format, self.format)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"source": self.source, "format": self.format, "roster": self.roster,
+                "unmapped": [u.as_dict() for u in self.unmapped], "notes": list(self.notes)}
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+def read_army_list(path: Path | str) -> ArmyList:
+    """Read an export of any supported format; unreadable input raises ``InputError``."""
+    from bagm.io.bsdata import CatalogueError
+
+    path = Path(path)
+    name = str(path)
+    try:
+        if path.is_dir():
+            raise InputError(name, "is a directory, not an army list")
+        with path.open("rb") as fh:
+            head = fh.read(64)
+    except FileNotFoundError:
+        raise InputError(name, "no such file", hint="check the path") from None
+    except OSError as exc:
+        raise InputError(name, f"cannot be read: {exc.strerror or exc}") from None
+    start = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    try:
+        if path.suffix.lower() in (".ros", ".rosz") or head[:4] == b"PK\x03\x04" \
+                or start[:1] == b"<":
+            from bagm.io.ros import read_roster
+
+            return read_roster(path)
+        if start[:1] in (b"{", b"["):
+            return _read_json(path)
+    except CatalogueError as exc:
+        raise InputError(name, exc.message, hint=_hint(exc.message)) from None
+    return read_text_list(name, _read_text(path, MAX_TEXT_BYTES))
+
+
+def _hint(message: str) -> str | None:
+    if message.startswith("refused"):
+        return None
+    if "XML" in message:
+        return "export the roster again from BattleScribe or New Recruit"
+    return None
+
+
+def _read_text(path: Path, limit: int) -> str:
+    name = str(path)
+    size = path.stat().st_size
+    if size > limit:
+        raise InputError(name, f"file is too large for an army list ({size:,} bytes; the limit "
+                         f"is {limit:,})", hint="is this really an exported list?")
+    raw = path.read_bytes()
+    if b"\x00" in raw:
+        raise InputError(name, "is a binary file, not an army list",
+                         hint="give a .ros/.rosz roster, a JSON export or the exported text")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InputError(name, "is not valid UTF-8 text", line=line,
+                         hint="save the list as UTF-8") from None
+
+
+def _read_json(path: Path) -> ArmyList:
+    name = str(path)
+    text = _read_text(path, MAX_JSON_BYTES)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(name, f"invalid JSON: {exc.msg}", line=exc.lineno) from None
+    except RecursionError:
+        raise InputError(name, "invalid JSON: nested too deeply") from None
+    if isinstance(data, dict) and "roster" in data:
+        from bagm.io.ros import roster_from_json
+
+        return roster_from_json(name, data)
+    if isinstance(data, dict) and isinstance(data.get("units"), list) and "faction" in data:
+        return _bagm_json(name, data)
+    raise InputError(name, "JSON that is neither a New Recruit roster ('roster') nor a bagm "
+                     "export ('faction', 'units')", line=1)
+
+
+def _text(value: Any) -> str | None:
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def _bagm_json(path: str, data: dict[str, Any]) -> ArmyList:
+    """bagm's JSON export (and ``bagm show --format json``)."""
+    army = ArmyList(path, "bagm-json", name=_text(data.get("name")))
+    if _text(data.get("faction")):
+        army.faction = Found(data["faction"].strip(), "faction")
+    if _text(data.get("detachment")):
+        army.detachment = Found(data["detachment"].strip(), "detachment")
+    if data.get("edition") in (2023, 2024):
+        army.edition = data["edition"]
+    if isinstance(data.get("battle_ready"), bool):
+        army.battle_ready = data["battle_ready"]
+    for i, entry in enumerate(data["units"]):
+        where = f"units[{i}]"
+        if not isinstance(entry, dict) or not _text(entry.get("unit")):
+            army.skipped.append(Found(json.dumps(entry, ensure_ascii=False)[:120], where))
+            continue
+        unit = ListedUnit(entry["unit"].strip(), Found(entry["unit"].strip(), where))
+        models, pts = entry.get("models"), entry.get("points")
+        unit.models = models if isinstance(models, int) and not isinstance(models, bool) else None
+        unit.points = pts if isinstance(pts, int) and not isinstance(pts, bool) else None
+        unit.warlord = entry.get("warlord") is True
+        if _text(entry.get("enhancement")):
+            unit.enhancements.append(entry["enhancement"].strip())
+        unit.weapon = _text(entry.get("weapon"))
+        unit.label = _text(entry.get("label"))
+        army.units.append(unit)
+    return army
+
+
+# --- mapping --------------------------------------------------------------------------------
+
+_LEGENDS = re.compile(r"\s*(?:\[[^\]]*\]|\((?:legends?|forge world)\))\s*", re.I)
+_COUNT = re.compile(r"^\d+\s*x\s*", re.I)
+_BRACKETED = re.compile(r"^(?P<name>.+?)\s*\((?P<inner>[^()]+)\)\s*$")
+
+
+def import_list(army: ArmyList, catalog: Catalog, faction: str | None = None,
+                detachment: str | None = None) -> ImportResult:
+    """Map an army list onto the data packs. ``faction`` / ``detachment`` override what the
+    export says (an unknown override raises ``InputError``)."""
+    return _Mapper(army, catalog).run(faction, detachment)
+
+
+def import_file(path: Path | str, catalog: Catalog, faction: str | None = None,
+                detachment: str | None = None) -> ImportResult:
+    return import_list(read_army_list(path), catalog, faction, detachment)
+
+
+class _Mapper:
+    def __init__(self, army: ArmyList, catalog: Catalog) -> None:
+        self.army = army
+        self.catalog = catalog
+        self.result = ImportResult(army.path, army.format, {})
+        self.faction: Faction | None = None
+        self.detachment: Any = None
+        self.used_header: set[int] = set()
+        self.enhancement_items = 0  # selections that turned out to be Enhancements
+        self.model_lines = 0  # "Nx Name" lines that turned out to be models
+        self._enh: dict[str, Any] | None = None
+
+    def miss(self, found: Found, reason: str, text: str | None = None) -> None:
+        self.result.unmapped.append(Unmapped(found.where, text if text is not None else found.text,
+                                             reason, found.line))
+
+    def run(self, faction: str | None, detachment: str | None) -> ImportResult:
+        army, out = self.army, self.result.roster
+        if not (army.units or army.faction or army.detachment or army.header):
+            raise InputError(army.path, f"no army list found (read as {FORMATS[army.format]}: "
+                             "no faction, Detachment or unit lines)",
+                             hint="give a .ros/.rosz roster, a JSON export or an exported text "
+                             "list")
+        if army.name:
+            out["name"] = army.name
+        out["faction"] = self._faction(faction)
+        out["detachment"] = self._detachment(detachment)
+        if army.edition == 2023:
+            out["edition"] = 2023
+        if army.battle_ready:
+            out["battle_ready"] = True
+        self._other_header_lines()
+        out["units"] = [self._unit(u) for u in army.units]
+        if not army.units:
+            self.result.unmapped.append(Unmapped(
+                army.path, "", "no units found in the export; is this an army list?"))
+        for found in army.skipped:
+            self.miss(found, "not understood; add it to the roster by hand if it matters")
+        wargear = sum(len(u.items) + len(u.candidates) for u in army.units) \
+            - self.enhancement_items - self.model_lines
+        if wargear > 0:
+            self.result.notes.append(
+                f"{wargear} wargear selection(s) not kept: a bagm roster records units, sizes, "
+                "the Warlord and Enhancements (and a Trademark Weapon's weapon)")
+        self.result.unmapped.sort(key=lambda u: (u.line is None, u.line or 0))
+        return self.result
+
+    # faction and Detachment ------------------------------------------------------------------
+
+    def _resolve_faction(self, text: str) -> str | None:
+        from bagm.io.bsdata import factions_for_catalogue
+
+        bare = re.sub(r"^faction\s*:\s*", "", text.strip(), flags=re.I)
+        for candidate in [bare] + factions_for_catalogue(bare):
+            name = self.catalog.resolve_faction(candidate)
+            if name is not None:
+                return name
+        return None
+
+    def _faction(self, override: str | None) -> str:
+        army, catalog = self.army, self.catalog
+        if override is not None:
+            self.faction = catalog.faction(override)
+            if self.faction is None:
+                raise InputError("--faction", f"unknown faction '{override}'",
+                                 hint=catalog.faction_hint(override)
+                                 or "known: " + ", ".join(catalog.faction_names()))
+            return self.faction.name
+        name = self._resolve_faction(army.faction.text) if army.faction else None
+        if name is None:
+            for i, found in enumerate(army.header):
+                name = self._resolve_faction(found.text)
+                if name is not None:
+                    self.used_header.add(i)
+                    break
+        if name is None:
+            for hint in army.faction_hints:
+                name = self._resolve_faction(hint)
+                if name is not None:
+                    break
+        if name is not None:
+            self.faction = catalog.faction(name)
+            assert self.faction is not None
+            return self.faction.name
+        known = catalog.faction_names()
+        if army.faction is not None:
+            bare = army.faction.text.split(" - ")[-1]
+            hint = catalog.faction_hint(bare) or "known: " + ", ".join(known)
+            self.miss(army.faction, f"unknown Army Faction; {hint} (or pass --faction)")
+            return army.faction.text
+        self.result.unmapped.append(Unmapped(
+            army.path, "", "no Army Faction found in the export; pass --faction (known: "
+            + ", ".join(known) + ")"))
+        return ""
+
+    def _find_detachment(self, text: str) -> Any:
+        if self.faction is None:
+            return None
+        index = self.faction.detachments
+        tries = [text, re.sub(r"\s*\([^()]*\)\s*$", "", text),
+                 re.sub(r"\s+detachment$", "", text, flags=re.I)]
+        for t in tries:
+            found = index.get(t)
+            if found is not None:
+                return found
+        return None
+
+    def _detachment_hint(self, text: str) -> str:
+        assert self.faction is not None
+        for other in self.catalog.all():  # only on a miss
+            det = other.detachments.get(text)
+            if det is not None and other is not self.faction:
+                return (f"it is a Detachment of {other.name}; pick one of: "
+                        f"{', '.join(self.faction.detachments.names())} (or pass --detachment)")
+        names = self.faction.detachments.names()
+        return (self.faction.detachments.hint(text) or "pick one of: " + ", ".join(names)) + \
+            " (or pass --detachment)"
+
+    def _detachment(self, override: str | None) -> str:
+        army, faction = self.army, self.faction
+        if override is not None:
+            if faction is None:
+                return override
+            self.detachment = self._find_detachment(override)
+            if self.detachment is None:
+                raise InputError("--detachment", f"unknown Boarding Actions Detachment "
+                                 f"'{override}' for {faction.name}",
+                                 hint=faction.detachments.hint(override) or "pick one of: "
+                                 + ", ".join(faction.detachments.names()))
+            return self.detachment.name
+        if army.detachment is not None:
+            self.detachment = self._find_detachment(army.detachment.text)
+            if self.detachment is not None:
+                return self.detachment.name
+        for i, found in enumerate(army.header):
+            if i in self.used_header:
+                continue
+            det = self._find_detachment(found.text)
+            if det is not None:
+                self.used_header.add(i)
+                self.detachment = det
+                return det.name
+        if faction is None:
+            return army.detachment.text if army.detachment else ""
+        if army.detachment is None:  # an unlabelled header line close to a Detachment's name
+            for i, found in enumerate(army.header):
+                if i not in self.used_header and faction.detachments.hint(found.text):
+                    self.used_header.add(i)
+                    army.detachment = found
+                    break
+        if army.detachment is not None:
+            self.miss(army.detachment, "not a Boarding Actions Detachment of "
+                      f"{faction.name}; {self._detachment_hint(army.detachment.text)}")
+            return army.detachment.text
+        self.result.unmapped.append(Unmapped(
+            army.path, "", f"no Boarding Actions Detachment found in the export; pass "
+            f"--detachment (one of: {', '.join(faction.detachments.names())})"))
+        return ""
+
+    def _other_header_lines(self) -> None:
+        """Header lines that are neither the faction nor the Detachment: a sub-faction such as a
+        Chapter is noted (a roster does not record it); anything else is reported."""
+        keywords: set[str] = set()
+        if self.faction is not None:
+            for ds in self.faction.pack.units:
+                keywords |= set(ds.all_keywords)
+        for i, found in enumerate(self.army.header):
+            if i in self.used_header:
+                continue
+            if found.text.upper() in keywords:
+                self.result.notes.append(f"{found.where}: '{found.text}' (a keyword of "
+                                         f"{self.faction.name if self.faction else '?'}) is "
+                                         "not part of a bagm roster")
+                continue
+            hint = ""
+            if self.faction is not None and self.detachment is None:
+                hint = "; " + self._detachment_hint(found.text)
+            self.miss(found, "not a faction, Detachment or sub-faction bagm knows" + hint)
+
+    # units -----------------------------------------------------------------------------------
+
+    def _known_enhancements(self) -> dict[str, Any]:
+        if self._enh is None:
+            known: dict[str, Any] = {}
+            if self.faction is not None:
+                own = [self.detachment] if self.detachment is not None else []
+                for det in own + [d for d in self.faction.pack.detachments if d not in own]:
+                    for e in det.enhancements:
+                        known.setdefault(norm(e.name), e)
+            for e in self.catalog.core().enhancements:
+                known.setdefault(norm(e.name), e)
+            for e in list(known.values()):  # aliases last: a name always wins over an alias
+                for alias in getattr(e, "aliases", None) or []:
+                    known.setdefault(norm(alias), e)
+            self._enh = known
+        return self._enh
+
+    def _find_unit(self, name: str) -> Any:
+        if self.faction is None:
+            return None
+        index = self.faction.units
+        return index.get(name) or index.get(_LEGENDS.sub(" ", name).strip())
+
+    def _unit_hint(self, name: str) -> str:
+        assert self.faction is not None
+        for other in self.catalog.all():  # only on a miss
+            if other is not self.faction and other.units.get(name) is not None:
+                return f"it is a unit of {other.name}"
+        return self.faction.units.hint(name) or f"see 'bagm units \"{self.faction.name}\"'"
+
+    def _unit(self, lu: ListedUnit) -> dict[str, Any]:
+        ds = self._find_unit(lu.name)
+        entry: dict[str, Any] = {"unit": ds.name if ds is not None else lu.name}
+        if ds is None and self.faction is not None:
+            self.miss(lu.at, f"unknown unit for {self.faction.name}; "
+                      f"{self._unit_hint(lu.name)}; kept as written", text=lu.name)
+        models = self._models(lu, ds, entry)
+        if models is not None:
+            entry["models"] = models
+        if lu.label:
+            entry["label"] = lu.label
+        if lu.warlord:
+            entry["warlord"] = True
+        enhancement, weapon = self._enhancement(lu)
+        if enhancement:
+            entry["enhancement"] = enhancement
+        weapon = lu.weapon or weapon
+        if weapon:
+            weapons = {norm(w.name): w.name for w in ds.weapons} if ds is not None else {}
+            entry["weapon"] = weapons.get(norm(weapon), weapon)
+        return entry
+
+    def _models(self, lu: ListedUnit, ds: Any, entry: dict[str, Any]) -> int | None:
+        """The Starting Strength to write: left out when it is the only legal one."""
+        if ds is None:
+            if lu.models is not None:
+                return lu.models
+            self.model_lines += len(lu.candidates)
+            return sum(n for n, _ in lu.candidates) or None
+        allowance = (self.faction.allowance(self.detachment, ds.name)
+                     if self.faction is not None and self.detachment is not None else None)
+        legal = legal_sizes(ds.points, ds.sizes, allowance.sizes if allowance else None)
+        models = lu.models
+        if models is None:
+            weapons = {norm(w.name) for w in ds.weapons}
+            lines = [n for n, name in lu.candidates if norm(_COUNT.sub("", name)) not in weapons]
+            if sum(lines) and (sum(lines) in legal or len(legal) != 1):
+                models = sum(lines)
+                self.model_lines += len(lines)
+        if models is None and len(legal) == 1:
+            models = legal[0]
+        if models is None and lu.points is not None:
+            fits = [s for s in legal if points_for(ds.points, s) == lu.points]
+            if len(fits) == 1:
+                models = fits[0]
+                self.result.notes.append(f"{lu.at.where}: {ds.name} has {models} models, "
+                                         f"read from its {lu.points} points")
+        if models is None:
+            self.miss(lu.at, f"cannot tell how many models {ds.name} has; add 'models: N' "
+                      f"(legal: {' or '.join(map(str, legal))})", text=lu.name)
+            return None
+        cost = points_for(ds.points, models)
+        if lu.points is not None and cost is not None and cost != lu.points \
+                and self.army.format != "bagm-json":
+            self.result.notes.append(f"{lu.at.where}: the export says {lu.points} points for "
+                                     f"{ds.name}, bagm's data {cost}")
+        return None if legal == [models] else models
+
+    def _enhancement(self, lu: ListedUnit) -> tuple[str | None, str | None]:
+        """The unit's Enhancement, and the weapon named with it ("Trademark Weapon (Storm
+        bolter)"); a name with brackets of its own ("Sinister Presence (Aura)") is kept whole."""
+        known = self._known_enhancements()
+        names: list[str] = []
+        weapon = None
+        for name in lu.enhancements:
+            e = known.get(norm(name))
+            m = _BRACKETED.match(name)
+            if e is None and m and known.get(norm(m.group("name"))) is not None:
+                e = known[norm(m.group("name"))]
+                if e.weapon and weapon is None:
+                    weapon = m.group("inner").strip()
+            if e is None:
+                hint = did_you_mean(name, list(dict.fromkeys(k.name for k in known.values())))
+                self.miss(lu.at, f"unknown Enhancement (on {lu.name})"
+                          + (f"; {hint}" if hint else "") + "; kept as written", text=name)
+            names.append(e.name if e is not None else name)
+        for item in lu.items:
+            e = known.get(norm(_COUNT.sub("", item)))
+            if e is not None:
+                self.enhancement_items += 1
+                names.append(e.name)
+        names = list(dict.fromkeys(names))
+        for extra in names[1:]:
+            self.miss(lu.at, f"a second Enhancement on {lu.name}: a unit takes one, "
+                      f"'{names[0]}' was kept", text=extra)
+        return (names[0] if names else None), weapon
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+def _printable(text: str) -> str:
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
+
+
+def _escape(ch: str) -> str:
+    if ch in '"\\':
+        return "\\" + ch
+    if ch.isprintable():
+        return ch
+    return f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}"
+
+
+def _scalar(value: Any) -> str:
+    import yaml
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if not str(value).isprintable():  # tabs, line breaks, controls: escaped, double-quoted
+        return '"' + "".join(_escape(ch) for ch in str(value)) + '"'
+    text = yaml.safe_dump(str(value), allow_unicode=True, width=1_000_000)
+    if text.endswith("\n...\n"):
+        text = text[:-5]
+    return text.strip()
+
+
+def roster_yaml(result: ImportResult) -> str:
+    """The roster file: a comment naming the source and every unmapped line, then the keys
+    in the roster format's order (``bagm schema roster``)."""
+    source = Path(result.source).name
+    lines = [f"# Imported by bagm from {_printable(source)} ({result.format_name})."]
+    if result.unmapped:
+        lines.append("# Not mapped: fix these by hand, then run 'bagm validate':")
+        lines += [f"#   {_printable(str(u))}" for u in result.unmapped]
+    for key, value in result.roster.items():
+        if key == "units":
+            continue
+        lines.append(f"{key}: {_scalar(value)}")
+    units = result.roster.get("units", [])
+    lines.append("units:" if units else "units: []")
+    for unit in units:
+        first = True
+        for key, value in unit.items():
+            lines.append(f"  {'-' if first else ' '} {key}: {_scalar(value)}")
+            first = False
+    return "\n".join(lines) + "\n"

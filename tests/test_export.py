@@ -1,0 +1,282 @@
+"""Exporting rosters: the app's text layout, markdown, JSON, and the HTML / SVG roster card."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bagm.cli.app import app
+from bagm.data.packs import Catalog
+from bagm.io.textlist import read_text_list
+from bagm.render.export import (EXPORTERS, RosterSheet, model_lines, to_html, to_json,
+                                to_markdown, to_svg, to_text)
+from bagm.roster.importer import import_list
+from bagm.roster.model import load_roster
+from bagm.roster.report import ArmyUnit
+from bagm.roster.squads import form_boarding_squads
+from bagm.roster.underdog import decide
+from bagm.roster.validate import validate
+from conftest import FIXTURES
+
+ROSTER = """\
+# my club list
+name: Test Force
+faction: Test Legion
+detachment: Test Strike
+units:
+  - unit: Lord Commander
+    warlord: true
+    enhancement: Trademark Weapon
+    weapon: Storm bolter
+  - unit: Tech Adept
+    enhancement: Gear Sense
+  - unit: Line Squad
+    models: 10
+    label: Alpha | *Squad*
+  - unit: Hound Pack
+"""
+
+OPPONENT = """\
+name: Small Force
+faction: Test Legion
+detachment: Small Detachment
+units:
+  - unit: Lord Commander
+    warlord: true
+  - unit: Line Squad
+    models: 5
+"""
+
+TEXT = """\
+Test Force (365 Points)
+
+Test Legion
+Test Strike
+Boarding Patrol (500 Points)
+
+CHARACTERS
+
+Lord Commander (90 Points)
+  • Warlord
+  • Enhancement: Trademark Weapon (Storm bolter)
+
+Tech Adept (50 Points)
+  • Enhancement: Gear Sense
+
+BATTLELINE
+
+Line Squad (185 Points)
+  • Label: Alpha | *Squad*
+  • 10 models
+
+OTHER DATASHEETS
+
+Hound Pack (40 Points)
+  • 5 models
+
+Total: 365 / 500 points
+"""
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BAGM_DATA", os.pathsep.join([str(FIXTURES / "packs"),
+                                                      str(FIXTURES / "packs_other")]))
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[Path, Path]:
+    a, b = tmp_path / "force.yaml", tmp_path / "small.yaml"
+    a.write_text(ROSTER, encoding="utf-8")
+    b.write_text(OPPONENT, encoding="utf-8")
+    return a, b
+
+
+def sheet(path: Path, catalog: Catalog, opponent: Path | None = None) -> RosterSheet:
+    report = validate(load_roster(path), catalog)
+    underdog = None
+    if opponent is not None:
+        other = validate(load_roster(opponent), catalog)
+        underdog = decide(report.points, other.points, (report.title, other.title))
+    return RosterSheet(report, form_boarding_squads(report.path, report.units), underdog)
+
+
+def run(*args: object):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def test_text_is_the_app_layout(files: tuple[Path, Path], catalog: Catalog) -> None:
+    s = sheet(files[0], catalog)
+    assert s.report.valid, [f.message for f in s.report.findings]
+    assert to_text(s) == TEXT
+
+
+def test_text_with_an_opponent_ends_with_the_underdog(files: tuple[Path, Path],
+                                                      catalog: Catalog) -> None:
+    text = to_text(sheet(files[0], catalog, files[1]))
+    assert text == TEXT + "Underdog: Small Force (185 pts, 180 below Test Force)\n"
+
+
+def test_text_reads_back_into_the_same_roster(files: tuple[Path, Path], catalog: Catalog,
+                                              tmp_path: Path) -> None:
+    s = sheet(files[0], catalog)
+    result = import_list(read_text_list("force.txt", to_text(s)), catalog)
+    assert result.ok, result.unmapped
+    assert result.roster == {
+        "name": "Test Force", "faction": "Test Legion", "detachment": "Test Strike",
+        "units": [{"unit": "Lord Commander", "warlord": True, "enhancement": "Trademark Weapon",
+                   "weapon": "Storm bolter"},
+                  {"unit": "Tech Adept", "enhancement": "Gear Sense"},
+                  {"unit": "Line Squad", "models": 10, "label": "Alpha | *Squad*"},
+                  {"unit": "Hound Pack"}]}
+
+
+def test_edition_and_battle_ready_survive_the_text(tmp_path: Path, catalog: Catalog) -> None:
+    path = tmp_path / "old.yaml"
+    path.write_text("faction: Test Legion\ndetachment: Test Strike\nedition: 2023\n"
+                    "battle_ready: true\nunits:\n  - unit: Lord Commander\n    warlord: true\n"
+                    "    enhancement: Iron Will\n  - unit: Bracket Squad\n    models: 4\n",
+                    encoding="utf-8")
+    s = sheet(path, catalog)
+    text = to_text(s)
+    assert "Boarding Patrol (500 Points)\nRules: Boarding Actions 2023\nBattle Ready\n" in text
+    assert text.startswith("old (210 Points)\n")  # no name: the file's stem; 4 pay for 6
+    result = import_list(read_text_list("old.txt", text), catalog)
+    assert result.ok
+    assert result.roster["edition"] == 2023 and result.roster["battle_ready"] is True
+    assert result.roster["units"][1] == {"unit": "Bracket Squad", "models": 4}
+
+
+def test_markdown_escapes_and_lists_the_boarding_squads(files: tuple[Path, Path],
+                                                        catalog: Catalog) -> None:
+    md = to_markdown(sheet(files[0], catalog, files[1]))
+    assert md.startswith("## Test Force\n\n**Test Legion · Test Strike · 2024 rules**\n")
+    assert "| Alpha \\| \\*Squad\\* (Line Squad) | 10 | 185 |  |" in md
+    assert "| Lord Commander | 1 | 90 | Warlord, Trademark Weapon (Storm bolter) |" in md
+    assert "**Total: 365 / 500 points** (135 left)" in md
+    squads = md.split("### Boarding Squads", 1)[1]
+    assert "| Alpha \\| \\*Squad\\* A | Line Squad | 5 | 93 |" in squads
+    assert "| Alpha \\| \\*Squad\\* B | Line Squad | 5 | 93 |" in squads
+    assert "Underdog: Small Force (185 pts, 180 below Test Force)" in md
+    assert md.endswith("✓ valid Boarding Patrol\n")
+
+
+def test_markdown_of_an_invalid_roster_lists_the_findings(tmp_path: Path,
+                                                          catalog: Catalog) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(ROSTER.replace("Hound Pack", "Hound Pak"), encoding="utf-8")
+    md = to_markdown(sheet(path, catalog))
+    assert "✗ not a valid Boarding Patrol:" in md
+    assert "- BA110: unknown unit 'Hound Pak'" in md
+
+
+def test_json_export(files: tuple[Path, Path], catalog: Catalog) -> None:
+    data = json.loads(to_json(sheet(files[0], catalog, files[1])))
+    assert list(data) == ["format", "version", "name", "faction", "detachment", "edition",
+                          "battle_ready", "points", "limit", "valid", "units", "squads",
+                          "issues", "underdog"]
+    assert data["units"][2] == {"unit": "Line Squad", "label": "Alpha | *Squad*", "models": 10,
+                                "points": 185, "warlord": False, "enhancement": None,
+                                "weapon": None}
+    assert [s["name"] for s in data["squads"]][2:4] == ["Alpha | *Squad* A", "Alpha | *Squad* B"]
+    assert data["underdog"] == {"underdog": "B", "points": {"A": 365, "B": 185},
+                                "difference": 180, "names": {"A": "Test Force",
+                                                             "B": "Small Force"}}
+
+
+def test_card_html_and_svg(files: tuple[Path, Path], catalog: Catalog) -> None:
+    s = sheet(files[0], catalog, files[1])
+    html, svg = to_html(s), to_svg(s)
+    for out in (html, svg):
+        plain = re.sub(r"<[^>]+>", "", out).replace("&#160;", " ").replace("&nbsp;", " ")
+        for needle in ("Test Force", "Lord Commander", "Boarding Squads", "Squad* A",
+                       "Underdog", "Small Force", "valid Boarding Patrol"):
+            assert needle in plain or needle.replace(" ", "\u00a0") in plain, needle
+    assert html.startswith("<!DOCTYPE html>") and "<title>Test Force · Boarding Patrol</title>" in html
+    assert svg.startswith("<svg") and "bagm-roster-matrix" in svg
+    assert "terminal-" not in svg  # no id derived from anything but the fixed one
+
+
+@pytest.mark.parametrize("kind", sorted(EXPORTERS))
+def test_every_export_is_deterministic(kind: str, files: tuple[Path, Path],
+                                       catalog: Catalog) -> None:
+    first = EXPORTERS[kind](sheet(files[0], catalog, files[1]))
+    second = EXPORTERS[kind](sheet(files[0], Catalog([FIXTURES / "packs",
+                                                      FIXTURES / "packs_other"]), files[1]))
+    assert first == second and first.endswith("\n" if kind != "svg" else "</svg>\n")
+
+
+def test_model_lines_follow_the_profiles() -> None:
+    from types import SimpleNamespace as NS
+
+    def unit(models: int, profiles: list[tuple[str, str | None]], sizes=None):  # noqa: ANN001
+        ds = NS(models=[NS(name=n, count=c) for n, c in profiles], points={5: 1, 10: 2},
+                sizes=sizes)
+        return ArmyUnit(0, "Squad", None, models, 1, None, datasheet=ds)
+
+    assert model_lines(unit(10, [("Sergeant", "1"), ("Trooper", "4-9")])) == \
+        [(1, "Sergeant"), (9, "Trooper")]
+    assert model_lines(unit(10, [("Sergeant", "1"), ("Trooper", "9")])) == \
+        [(1, "Sergeant"), (9, "Trooper")]
+    assert model_lines(unit(10, [("Squad", "5-10")])) == [(10, "models")]  # named as the unit
+    assert model_lines(unit(10, [("A", "0-9"), ("B", "0-9"), ("C", "1")])) == [(10, "models")]
+    assert model_lines(unit(12, [("Sergeant", "1"), ("Trooper", "4-9")])) == [(12, "models")]
+    assert model_lines(unit(1, [("Hero", "1")], sizes=[1])) == []
+    assert model_lines(unit(1, [("Beast", "1-3")], sizes=[1, 2, 3])) == [(1, "models")]
+
+
+# --- the command ----------------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("env")
+def test_export_command_prints_and_writes(files: tuple[Path, Path], tmp_path: Path) -> None:
+    result = run("export", files[0])
+    assert result.exit_code == 0 and result.stdout == TEXT
+    for kind in EXPORTERS:
+        out = tmp_path / f"card.{kind}"
+        first = run("export", files[0], "--to", kind, "-o", out, "--opponent", files[1])
+        assert first.exit_code == 0, first.output
+        data = out.read_bytes()
+        assert run("export", files[0], "--to", kind, "-o", out, "--opponent",
+                   files[1]).exit_code == 0
+        assert out.read_bytes() == data  # byte for byte, run after run
+        assert run("export", files[0], "--to", kind, "--opponent", files[1]).stdout.encode() \
+            == data
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
+    assert leftovers == []
+
+
+@pytest.mark.usefixtures("env")
+def test_export_refuses_to_overwrite_the_roster(files: tuple[Path, Path]) -> None:
+    result = run("export", files[0], "-o", files[0])
+    assert result.exit_code == 2 and "is a roster being exported" in result.stderr
+    assert files[0].read_text(encoding="utf-8") == ROSTER
+    assert run("export", files[0], "-o", files[1], "--opponent", files[1]).exit_code == 2
+
+
+@pytest.mark.usefixtures("env")
+def test_export_of_an_invalid_roster_exits_1_with_a_warning(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(ROSTER.replace("models: 10", "models: 7"), encoding="utf-8")
+    result = run("export", path, "--to", "markdown")
+    assert result.exit_code == 1
+    assert "BA114" in result.stdout and "is not a valid Boarding Patrol" in result.stderr
+
+
+@pytest.mark.usefixtures("env")
+def test_export_of_unreadable_input_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "broken.yaml"
+    path.write_text("faction: [\n", encoding="utf-8")
+    result = run("export", path)
+    assert result.exit_code == 2 and result.stderr.startswith(f"bagm: {path}:")
+    assert run("export", tmp_path / "none.yaml").exit_code == 2
+    assert run("export", path, "--to", "pdf").exit_code == 2
+    good = tmp_path / "good.yaml"
+    good.write_text(ROSTER, encoding="utf-8")
+    result = run("export", good, "--opponent", path)
+    assert result.exit_code == 2 and "broken.yaml" in result.stderr
