@@ -370,7 +370,6 @@ from bagm.cli import mission; mission.register(app)  # noqa: E402,E702
 from bagm.cli import edit; edit.register(app)  # noqa: E402,E702
 from bagm.cli import odds; odds.register(app)
 from bagm.cli import transfer; transfer.register(app)
-from bagm.cli import play; play.register(app)  # noqa: E402,E702
 
 
 def main() -> None:
