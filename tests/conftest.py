@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bagm.cli.app import register_all
 from bagm.data.packs import Catalog
 from bagm.roster.model import load_roster
 from bagm.roster.report import ValidationReport
@@ -14,6 +15,8 @@ from bagm.roster.validate import validate
 
 # the tests never read or write the user's own pack cache
 os.environ["BAGM_CACHE_DIR"] = tempfile.mkdtemp(prefix="bagm-test-cache-")
+
+register_all()  # the CLI registers command modules on demand; the tests use them all
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO = Path(__file__).parents[1]

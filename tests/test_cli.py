@@ -171,3 +171,29 @@ def test_import_bsdata_reports_and_refuses_bad_input(tmp_path: Path) -> None:
 def test_help_shows_argument_help() -> None:
     result = run("show", "--help")
     assert result.exit_code == 0 and "A roster file." in result.output
+
+
+def test_command_module_table_matches_the_modules() -> None:
+    import importlib
+
+    import typer
+
+    from bagm.cli.app import COMMAND_MODULES
+
+    for module, names in COMMAND_MODULES.items():
+        probe = typer.Typer()
+        importlib.import_module(f"bagm.cli.{module}").register(probe)
+        found = {c.name or c.callback.__name__ for c in probe.registered_commands}
+        found |= {g.name for g in probe.registered_groups}
+        assert found == set(names), module
+
+
+def test_main_runs_a_module_command_and_help(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "bagm", "mission", "list"], capture_output=True,
+                         text=True)
+    assert out.returncode == 0 and "Access Junction Primus" in out.stdout
+    out = subprocess.run([sys.executable, "-m", "bagm", "--help"], capture_output=True, text=True)
+    assert out.returncode == 0 and "simulate" in out.stdout and "validate" in out.stdout

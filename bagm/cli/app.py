@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 import typer
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from rich.console import Console
 
     from bagm.data.packs import Catalog
@@ -363,16 +365,39 @@ def data_import_bsdata(
 
 
 # --- command modules ------------------------------------------------------------------------
-# Each module below adds its commands to `app` in a `register(app)` function and imports its
-# heavy parts inside the commands, so that registering costs no start-up time.
-# (one import-and-register line per module, in this block)
-from bagm.cli import mission; mission.register(app)  # noqa: E402,E702
-from bagm.cli import edit; edit.register(app)  # noqa: E402,E702
-from bagm.cli import odds; odds.register(app)
-from bagm.cli import transfer; transfer.register(app)
+# Each module adds its commands to `app` in a `register(app)` function and imports its heavy
+# parts inside the commands. Typer builds every registered command's parameters on each run,
+# so `main` registers only the module of the command being run (all of them for --help).
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "mission": ("mission",),
+    "odds": ("odds",),
+    "edit": ("new", "add", "remove", "set", "suggest", "build"),
+    "transfer": ("import", "export"),
+}
+_registered: set[str] = set()
+
+
+def register(modules: "Iterable[str]") -> None:
+    import importlib
+
+    for name in modules:
+        if name not in _registered:
+            _registered.add(name)
+            importlib.import_module(f"bagm.cli.{name}").register(app)
+
+
+def register_all() -> None:
+    register(COMMAND_MODULES)
 
 
 def main() -> None:
+    first = sys.argv[1] if len(sys.argv) > 1 else ""
+    module = next((m for m, names in COMMAND_MODULES.items() if first in names), None)
+    if module is not None:
+        register([module])
+    elif first not in {c.name or c.callback.__name__ for c in app.registered_commands
+                       if c.callback} | {"data"}:
+        register_all()  # --help, no command, or a misspelt one: offer every command
     try:
         app()
     except KeyboardInterrupt:  # pragma: no cover
