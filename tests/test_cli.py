@@ -194,6 +194,6 @@ def test_main_runs_a_module_command_and_help(tmp_path: Path) -> None:
 
     out = subprocess.run([sys.executable, "-m", "bagm", "mission", "list"], capture_output=True,
                          text=True)
-    assert out.returncode == 0 and "Access Junction Primus" in out.stdout
+    assert out.returncode == 0 and "Rad Leak" in out.stdout
     out = subprocess.run([sys.executable, "-m", "bagm", "--help"], capture_output=True, text=True)
-    assert out.returncode == 0 and "simulate" in out.stdout and "validate" in out.stdout
+    assert out.returncode == 0 and "odds" in out.stdout and "validate" in out.stdout
