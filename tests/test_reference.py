@@ -101,3 +101,20 @@ def test_recorded_disagreements_stay_few() -> None:
             count += any(points_for(ds.points, n) != pts for n, pts in sizes(unit).items())
     print(f"recorded points disagreements with the mustering reference: {count}")
     assert count <= 45
+
+
+BSDATA = REFERENCE / "bsdata-wh40k-10e"
+
+
+@pytest.mark.skipif(not BSDATA.is_dir(), reason="BattleScribe catalogues absent")
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_importer_knows_every_unit_a_detachment_allows(name: str) -> None:
+    """A roster of each faction round-trips through the BattleScribe catalogues: every unit a
+    Detachment allows is found by the importer (units in no Detachment may be missing)."""
+    from bagm.io.bsdata import update_pack
+
+    faction = CATALOG.faction(name)
+    report = update_pack(faction.files[0], BSDATA, dry_run=True)
+    missing = {n for n, _ in report.not_found}
+    allowed = {a.unit for d in faction.pack.detachments for a in d.units}
+    assert not missing & allowed, missing & allowed
