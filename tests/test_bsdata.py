@@ -568,7 +568,7 @@ def test_bomb_next_to_real_catalogues_does_not_break_them(catdir: Path) -> None:
 
 @pytest.mark.parametrize("text, message", [
     ("<catalogue><unclosed></catalogue>", "not well-formed XML"),
-    ("<roster xmlns='x'/>", "not a BattleScribe catalogue"),
+    ("<roster xmlns='x'/>", "not the expected BattleScribe file"),
     ("", "not well-formed XML"),
 ])
 def test_broken_files_raise_catalogue_error(tmp_path: Path, text: str, message: str) -> None:

@@ -66,72 +66,15 @@ class CatalogueError(Exception):
 
 def _read_bytes(path: Path) -> bytes:
     """The XML bytes of a catalogue; ``.catz`` / ``.gstz`` archives are unpacked (size-limited)."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise CatalogueError(path, f"file is too large ({size:,} bytes; limit {MAX_BYTES:,})")
-        if path.suffix.lower() in (".catz", ".gstz"):
-            with zipfile.ZipFile(path) as zf:
-                members = [i for i in zf.infolist() if not i.is_dir()]
-                if len(members) != 1:
-                    raise CatalogueError(path, "archive must hold exactly one catalogue file")
-                info = members[0]
-                if info.file_size > MAX_BYTES:
-                    raise CatalogueError(
-                        path, f"archive member is too large ({info.file_size:,} bytes)")
-                with zf.open(info) as fh:
-                    data = fh.read(MAX_BYTES + 1)
-                if len(data) > MAX_BYTES:
-                    raise CatalogueError(path, "archive member is too large")
-                return data
-        return path.read_bytes()
-    except CatalogueError:
-        raise
-    except FileNotFoundError:
-        raise CatalogueError(path, "no such file") from None
-    except IsADirectoryError:
-        raise CatalogueError(path, "is a directory, not a catalogue file") from None
-    except zipfile.BadZipFile:
-        raise CatalogueError(path, "is not a valid zip archive") from None
-    except OSError as exc:
-        raise CatalogueError(path, f"cannot be read: {exc.strerror or exc}") from None
+    zipped = path.suffix.lower() in (".catz", ".gstz")
+    return read_xml_bytes(path, limit=MAX_BYTES, zipped=zipped, members=(".cat", ".gst"))
 
 
 def _parse_xml(path: Path, data: bytes | None = None) -> "Element":
     """Parse a catalogue safely and strip the XML namespace from every tag."""
-    import defusedxml
-    import defusedxml.ElementTree as DET
-
     if data is None:
         data = _read_bytes(path)
-    try:
-        root = DET.fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
-    except defusedxml.EntitiesForbidden as exc:
-        if exc.sysid or exc.pubid:
-            what = f"external entity '{exc.name}' ({exc.sysid or exc.pubid})"
-            raise CatalogueError(
-                path, f"refused: the file declares an {what}; external entities could read "
-                "local files or the network (XXE), and catalogues never need them") from None
-        raise CatalogueError(
-            path, f"refused: the file declares the XML entity '{exc.name}'; entity expansion "
-            "can blow up memory (a 'billion laughs' bomb), and catalogues never need it") from None
-    except defusedxml.ExternalReferenceForbidden as exc:
-        raise CatalogueError(
-            path, f"refused: the file references external content ({exc.sysid or exc.pubid}); "
-            "external references (XXE) are not allowed in catalogues") from None
-    except defusedxml.DTDForbidden:
-        raise CatalogueError(path, "refused: document type declarations are not allowed") from None
-    except defusedxml.DefusedXmlException as exc:
-        raise CatalogueError(path, f"refused: {exc}") from None
-    except DET.ParseError as exc:
-        raise CatalogueError(path, f"not well-formed XML: {exc}") from None
-    for el in root.iter():
-        tag = el.tag
-        if isinstance(tag, str) and tag[:1] == "{":
-            el.tag = tag.rpartition("}")[2]
-    if root.tag not in ("catalogue", "gameSystem"):
-        raise CatalogueError(path, f"not a BattleScribe catalogue (root element <{root.tag}>)")
-    return root
+    return parse_xml(path, data, ("catalogue", "gameSystem"))
 
 
 def _header(path: Path) -> dict[str, str] | None:
@@ -1479,7 +1422,7 @@ def write_pack(path: str | os.PathLike[str], data: dict[str, Any], header: str =
         os.close(dir_fd)
 
 
-# --- shared helpers for other BattleScribe files (rosters: bagm.io.ros) ---------------------
+# --- the BattleScribe reader shared by catalogues and rosters (bagm.io.ros) ------------------
 
 
 def read_xml_bytes(path: str | os.PathLike[str], *, limit: int,
