@@ -7,7 +7,6 @@ when ``../shared/reference`` exists.
 
 from __future__ import annotations
 
-import textwrap
 import zipfile
 from pathlib import Path
 

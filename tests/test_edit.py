@@ -237,7 +237,7 @@ def test_an_edit_that_breaks_a_rule_is_refused(env, tmp_path: Path, args: list[s
         assert result.exit_code == 0, result.output
         return
     assert result.exit_code == 1, result.output
-    assert f"refused" in result.output and code in result.output and "--force" in result.output
+    assert "refused" in result.output and code in result.output and "--force" in result.output
     assert path.read_bytes() == COMMENTED.encode()  # byte-identical
     forced = run(*[a.format(path) for a in args], "--force")
     assert forced.exit_code == 1 and "written with --force" in forced.output

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
 
+from bagm.cli.common import DataOpt, Format, SimpleFormat, catalog, console, fail
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -32,39 +34,12 @@ data_app = typer.Typer(help="Check and maintain data packs.", no_args_is_help=Tr
 app.add_typer(data_app, name="data")
 
 
-class Format(str, Enum):
-    text = "text"
-    json = "json"
-    github = "github"
-
-
-class SimpleFormat(str, Enum):
-    text = "text"
-    json = "json"
-
-
-DataOpt = Annotated[
-    Optional[list[Path]],
-    typer.Option("--data", help="Extra data pack folder (repeatable); also BAGM_DATA.",
-                 show_default=False),
-]
-
-
 def _console() -> "Console":
-    from rich.console import Console
-
-    return Console(highlight=False)
+    return console()
 
 
 def _catalog(data: list[Path] | None) -> "Catalog":
-    from bagm.data.packs import Catalog, data_dirs
-
-    return Catalog(data_dirs(data))
-
-
-def fail(message: str, code: int = 2) -> NoReturn:
-    typer.echo(f"bagm: {message}", err=True)
-    raise typer.Exit(code)
+    return catalog(data)
 
 
 def _input_error(exc: Exception) -> NoReturn:

@@ -12,11 +12,15 @@ Heavy parts (ruamel.yaml, rich, the validator) are imported inside the commands.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Callable, NoReturn, Optional
 
 import typer
+
+from bagm.cli.common import DataOpt, SimpleFormat
+from bagm.cli.common import catalog as _catalog
+from bagm.cli.common import console as _console
+from bagm.cli.common import fail as _fail
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -29,16 +33,6 @@ if TYPE_CHECKING:
     from bagm.roster.suggest import Suggestion
 
 
-class OutFormat(str, Enum):
-    text = "text"
-    json = "json"
-
-
-DataOpt = Annotated[
-    Optional[list[Path]],
-    typer.Option("--data", help="Extra data pack folder (repeatable); also BAGM_DATA.",
-                 show_default=False),
-]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Write the edit even if it breaks a "
                                                         "rule (and say what breaks).")]
 FileArg = Annotated[Path, typer.Argument(metavar="FILE", help="The roster file.")]
@@ -49,23 +43,6 @@ ModelsOpt = Annotated[Optional[int], typer.Option("--models", "-m", min=1,
 LabelOpt = Annotated[Optional[str], typer.Option("--label", "-l", help="Display name.")]
 EditionOpt = Annotated[Optional[int], typer.Option("--edition",
                                                    help="2024 (default) or 2023 rules.")]
-
-
-def _fail(message: str, code: int = 2) -> NoReturn:
-    typer.echo(f"bagm: {message}", err=True)
-    raise typer.Exit(code)
-
-
-def _console() -> "Console":
-    from rich.console import Console
-
-    return Console(highlight=False)
-
-
-def _catalog(data: list[Path] | None) -> "Catalog":
-    from bagm.data.packs import Catalog, data_dirs
-
-    return Catalog(data_dirs(data))
 
 
 def _edition(edition: int | None) -> int | None:
@@ -310,7 +287,7 @@ def set_(
 
 
 def suggest(file: FileArg,
-            format: Annotated[OutFormat, typer.Option("--format", "-f")] = OutFormat.text,
+            format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
             data: DataOpt = None) -> None:
     """List the units and sizes that still fit the points left and every mustering rule."""
     from bagm.roster.suggest import suggest_units
@@ -321,7 +298,7 @@ def suggest(file: FileArg,
         _fail(f"{file}: cannot suggest units: unknown {what} (see 'bagm validate {file}')")
     found = suggest_units(s.roster, s.catalog, s.before)
     left = s.before.limit - s.before.points
-    if format is OutFormat.json:
+    if format is SimpleFormat.json:
         from bagm.render.formats import to_json
 
         typer.echo(to_json({"path": str(file), "points": s.before.points,

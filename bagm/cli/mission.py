@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import Annotated, Optional
 
 import typer
 
+from bagm.cli.common import fail as _fail
+
 mission_app = typer.Typer(help="The Boarding Actions missions and their maps.", no_args_is_help=True)
-
-
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"bagm: {message}", err=True)
-    raise typer.Exit(2)
 
 
 @mission_app.command("list")

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
+from bagm.cli.common import SimpleFormat
+
 if TYPE_CHECKING:
     from bagm.engine.attack import AttackProfile, Target
     from bagm.engine.odds import Distribution
@@ -23,9 +25,7 @@ class RerollChoice(str, Enum):
     failed = "failed"
 
 
-class OddsFormat(str, Enum):
-    text = "text"
-    json = "json"
+
 
 
 class OddsInputError(ValueError):
@@ -117,8 +117,8 @@ def odds(
         "--beyond-12", help="The target is more than 12\" away (Conversion).")] = False,
     overwatch: Annotated[bool, typer.Option(
         "--overwatch", help="Fire Overwatch: only unmodified 6s hit.")] = False,
-    format: Annotated[OddsFormat, typer.Option(
-        "--format", "-f", help="Output format.")] = OddsFormat.text,
+    format: Annotated[SimpleFormat, typer.Option(
+        "--format", "-f", help="Output format.")] = SimpleFormat.text,
     data: Annotated[Optional[list[Path]], typer.Option(
         "--data", help="Extra data pack folder (repeatable); also BAGM_DATA.", show_default=False)] = None,
 ) -> None:
@@ -138,7 +138,7 @@ def odds(
     except (OddsInputError, AttackError, DiceError) as exc:
         typer.echo(f"bagm: odds: {exc}", err=True)
         raise typer.Exit(2)
-    if format is OddsFormat.json:
+    if format is SimpleFormat.json:
         import json
 
         out = result.as_dict()

@@ -9,19 +9,18 @@ from __future__ import annotations
 import os
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
+
+from bagm.cli.common import DataOpt, SimpleFormat
+from bagm.cli.common import catalog as _catalog
+from bagm.cli.common import fail as _fail
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.data.packs import Catalog
     from bagm.roster.importer import ImportResult
     from bagm.roster.report import ValidationReport
-
-
-class ReportFormat(str, Enum):
-    text = "text"
-    json = "json"
 
 
 class ExportFormat(str, Enum):
@@ -32,27 +31,11 @@ class ExportFormat(str, Enum):
     svg = "svg"
 
 
-DataOpt = Annotated[
-    Optional[list[Path]],
-    typer.Option("--data", help="Extra data pack folder (repeatable); also BAGM_DATA.",
-                 show_default=False),
-]
 
 
 def register(app: typer.Typer) -> None:
     app.command("import")(import_list)
     app.command("export")(export_roster)
-
-
-def _fail(message: str, code: int = 2) -> NoReturn:
-    typer.echo(f"bagm: {message}", err=True)
-    raise typer.Exit(code)
-
-
-def _catalog(data: list[Path] | None) -> "Catalog":
-    from bagm.data.packs import Catalog, data_dirs
-
-    return Catalog(data_dirs(data))
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -78,8 +61,8 @@ def import_list(
                                          "or bagm JSON, or the app's / New Recruit's text.")],
     output: Annotated[Optional[Path], typer.Option(
         "--output", "-o", help="The roster file to write (default: print it).")] = None,
-    format: Annotated[ReportFormat, typer.Option("--format", "-f",
-                                                 help="Report format.")] = ReportFormat.text,
+    format: Annotated[SimpleFormat, typer.Option("--format", "-f",
+                                                 help="Report format.")] = SimpleFormat.text,
     faction: Annotated[Optional[str], typer.Option(
         "--faction", help="The Army Faction, when the export names none or another.")] = None,
     detachment: Annotated[Optional[str], typer.Option(
@@ -113,7 +96,7 @@ def import_list(
         _fail(str(exc))
     if output is not None:
         _write(output, text, overwrite=force)
-    if format is ReportFormat.json:
+    if format is SimpleFormat.json:
         from bagm.render.formats import to_json
 
         out: dict[str, Any] = {"output": str(output) if output else None, **result.as_dict(),
