@@ -348,6 +348,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "odds": ("odds",),
     "edit": ("new", "add", "remove", "set", "suggest", "build"),
     "transfer": ("import", "export"),
+    "play": ("play", "replay", "simulate"),
 }
 _registered: set[str] = set()
 

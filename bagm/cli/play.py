@@ -1,0 +1,205 @@
+"""`bagm play`, `bagm replay`, `bagm simulate`: headless games from scripts and bots."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+FORMATS = ("rich", "json")
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"bagm: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _format(fmt: str) -> str:
+    if fmt not in FORMATS:
+        _fail(f"unknown format '{fmt}'; use one of: {', '.join(FORMATS)}")
+    return fmt
+
+
+def _write_log(path: Path, lines: list[str]) -> None:
+    from bagm.io.atomic import write_atomic
+
+    try:
+        write_atomic(path, "".join(line + "\n" for line in lines))
+    except OSError as exc:
+        _fail(f"{path}: cannot write the log ({exc})")
+
+
+def play(
+    files: Annotated[list[Path], typer.Argument(help="A game script (YAML), or two rosters with --mission")],
+    mission: Annotated[int | None, typer.Option("--mission", help="Mission number (with two rosters)")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the dice")] = 0,
+    bot: Annotated[str, typer.Option("--bot", help="Bot for both players: greedy or random")] = "greedy",
+    bot_b: Annotated[str | None, typer.Option("--bot-b", help="Another bot for player B")] = None,
+    log: Annotated[Path | None, typer.Option("--log", help="Write the event log (JSON lines)")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="rich or json")] = "rich",
+) -> None:
+    """Play a game: `bagm play SCRIPT` or `bagm play --mission 11 A.yaml B.yaml --seed N --bot greedy`."""
+    _format(fmt)
+    from bagm.engine.army import ArmyError
+    from bagm.engine.bots import BOTS
+    from bagm.engine.record import play_bots
+    from bagm.engine.script import ScriptError, load_script, run_script
+    from bagm.io.yamlsafe import InputError
+
+    try:
+        if len(files) == 1 and mission is None:
+            rec = run_script(load_script(files[0]))
+        elif len(files) == 2:
+            if mission is None:
+                _fail("two rosters need --mission N (e.g. --mission 11)")
+            for b in (bot, bot_b or bot):
+                if b not in BOTS:
+                    _fail(f"unknown bot '{b}'; bots: {', '.join(BOTS)}")
+            if seed < 0:
+                _fail("--seed must be 0 or more")
+            rec = play_bots(mission, str(files[0]), str(files[1]), seed, bot, bot_b or bot)
+        else:
+            _fail("give one game script, or two rosters with --mission N")
+    except ScriptError as exc:
+        _fail(str(exc))
+    except (ArmyError, InputError) as exc:
+        _fail(str(exc))
+    except ValueError as exc:
+        _fail(str(exc))
+    if log is not None:
+        _write_log(log, rec.lines)
+    if fmt == "json":
+        typer.echo(json.dumps(rec.as_dict(), indent=2))
+        return
+    from rich.console import Console
+
+    from bagm.render.game_render import game_summary
+    Console(highlight=False).print(game_summary(rec))
+
+
+def replay(
+    log: Annotated[Path, typer.Argument(help="An event log written by 'bagm play --log'")],
+    fmt: Annotated[str, typer.Option("--format", help="rich or json")] = "rich",
+) -> None:
+    """Replay a game's event log and check that it reproduces exactly (exit 1 if not)."""
+    _format(fmt)
+    from bagm.engine.game import IllegalAction
+    from bagm.engine.record import ReplayError
+    from bagm.engine.record import replay as do_replay
+
+    try:
+        lines = [x for x in log.read_text(encoding="utf-8").splitlines() if x.strip()]
+    except (OSError, UnicodeDecodeError) as exc:
+        _fail(f"{log}: cannot read the log ({exc})")
+    try:
+        rec = do_replay(lines)
+    except ReplayError as exc:
+        if fmt == "json":
+            typer.echo(json.dumps({"reproduced": False, "error": str(exc)}))
+        else:
+            typer.echo(f"bagm: {log}: the replay differs: {exc}", err=True)
+        raise typer.Exit(1)
+    except (IllegalAction, ValueError, KeyError) as exc:
+        _fail(f"{log}: cannot replay: {exc}")
+    if fmt == "json":
+        typer.echo(json.dumps({"reproduced": True, "events": len(lines), "log_sha256": rec.log_sha256,
+                               "winner": rec.winner, "vp": rec.vp}))
+        return
+    typer.echo(f"{log}: reproduced exactly ({len(lines)} events, sha256 {rec.log_sha256})")
+
+
+def _one_game(args: tuple[int, str, str, int, str, str]) -> tuple[str | None, int, int]:
+    mission, a, b, seed, bot_a, bot_b = args
+    from bagm.engine.record import play_bots
+
+    armies = _ARMIES.get((a, b))
+    if armies is None:
+        from bagm.engine.army import build_army
+        armies = _ARMIES[(a, b)] = (build_army("A", a), build_army("B", b))
+    rec = play_bots(mission, a, b, seed, bot_a, bot_b, armies=armies)
+    return rec.winner, rec.vp["A"], rec.vp["B"]
+
+
+_ARMIES: dict[tuple[str, str], Any] = {}
+
+
+def simulate(
+    roster_a: Annotated[Path, typer.Argument(help="Roster of player A")],
+    roster_b: Annotated[Path, typer.Argument(help="Roster of player B")],
+    mission: Annotated[int, typer.Option("--mission", help="Mission number")] = 11,
+    games: Annotated[int, typer.Option("--games", help="How many games")] = 100,
+    jobs: Annotated[int, typer.Option("--jobs", help="Processes (0: every core)")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the first game")] = 0,
+    bot: Annotated[str, typer.Option("--bot", help="Bot for both players")] = "greedy",
+    bot_b: Annotated[str | None, typer.Option("--bot-b", help="Another bot for player B")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="rich or json")] = "rich",
+) -> None:
+    """Bot against bot, many games on all cores: win rates with 95% intervals, mean VP, histogram."""
+    _format(fmt)
+    import os
+    import time
+
+    from bagm.engine.army import ArmyError, build_army
+    from bagm.engine.bots import BOTS
+    from bagm.engine.mission import get_mission
+    from bagm.io.yamlsafe import InputError
+    from bagm.render.game_render import wilson
+
+    if games < 1 or games > 1_000_000:
+        _fail("--games must be from 1 to 1,000,000")
+    if jobs < 0:
+        _fail("--jobs must be 0 (every core) or more")
+    for b in (bot, bot_b or bot):
+        if b not in BOTS:
+            _fail(f"unknown bot '{b}'; bots: {', '.join(BOTS)}")
+    try:
+        get_mission(mission)
+        a, b = build_army("A", roster_a), build_army("B", roster_b)
+    except (ArmyError, InputError, ValueError) as exc:
+        _fail(str(exc))
+    jobs = jobs or os.cpu_count() or 1
+    tasks = [(mission, str(roster_a), str(roster_b), seed + i, bot, bot_b or bot) for i in range(games)]
+    results: list[tuple[str | None, int, int]] = []
+    start = time.perf_counter()
+    from rich.progress import Progress
+
+    with Progress(transient=True, disable=fmt == "json") as progress:
+        task = progress.add_task("simulating", total=games)
+        if jobs == 1:
+            for t in tasks:
+                results.append(_one_game(t))
+                progress.advance(task)
+        else:
+            import multiprocessing as mp
+            with mp.get_context("spawn" if os.name == "nt" else "fork").Pool(jobs) as pool:
+                for r in pool.imap(_one_game, tasks, chunksize=max(1, games // (jobs * 8))):
+                    results.append(r)
+                    progress.advance(task)
+    took = time.perf_counter() - start
+    n = len(results)
+    counts = {"A": sum(1 for r in results if r[0] == "A"), "B": sum(1 for r in results if r[0] == "B"),
+              "draw": sum(1 for r in results if r[0] is None)}
+    hist = {p: [0] * 11 for p in ("A", "B")}
+    for _, va, vb in results:
+        hist["A"][min(10, va // 10)] += 1
+        hist["B"][min(10, vb // 10)] += 1
+    sim = {"mission": mission, "games": n, "jobs": jobs, "bots": {"A": bot, "B": bot_b or bot},
+           "armies": {"A": a.title, "B": b.title},
+           "results": {k: {"count": c, "rate": c / n, "ci": list(wilson(c, n))} for k, c in counts.items()},
+           "mean_vp": {"A": sum(r[1] for r in results) / n, "B": sum(r[2] for r in results) / n},
+           "histogram": hist, "seconds": took, "games_per_second": n / took if took else 0.0}
+    if fmt == "json":
+        typer.echo(json.dumps(sim, indent=2))
+        return
+    from rich.console import Console
+
+    from bagm.render.game_render import simulation_summary
+    Console(highlight=False).print(simulation_summary(sim))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("play")(play)
+    app.command("replay")(replay)
+    app.command("simulate")(simulate)

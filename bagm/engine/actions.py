@@ -1,0 +1,142 @@
+"""Actions: the small frozen values a player (a script, a bot) chooses, with a text form.
+
+Text forms (unit ids such as ``A3``; points in inches ``x,y``)::
+
+    role attacker | role defender          deploy A1 2 | reserve A1      done | pass
+    deploy A1 2 8,15                       (Infiltrators: anywhere wholly within 6" of Entry Zone 2)
+    move A1 12.5,7 | advance A1 12.5,7 | fallback A1 3,4 | hold A1
+    place A1 3,4;4.5,4;6,4                 (a Normal move with a position per model)
+    hatch A1 3                             (operate Hatchway 3, numbered from 1)
+    arrive A1 2 | deepstrike A1 20,15      (Reinforcements)
+    manoeuvre A1 secure 2 | manoeuvre A1 defend | manoeuvre A1 overwatch
+    shoot A1 B2 | shoot A1 B2 Storm bolter+Psilencer   clearance A1
+    charge A1 B2 | reroll | fight A1 B2 | counter A1 | bravery A1 | overwatch A1 B2
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+KINDS = ("role", "deploy", "reserve", "done", "pass", "move", "advance", "fallback", "hold",
+         "place", "hatch", "arrive", "deepstrike", "manoeuvre", "shoot", "clearance", "charge",
+         "reroll", "fight", "counter", "bravery", "overwatch")
+MOVES = ("move", "advance", "fallback", "place")
+_NO_UNIT = ("role", "done", "pass", "reroll")
+
+
+class ActionSyntaxError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: str
+    unit: str | None = None
+    target: str | None = None  # enemy unit id, or the argument (zone, Hatchway, manoeuvre)
+    point: tuple[float, float] | None = None
+    points: tuple[tuple[float, float], ...] | None = None
+    weapons: tuple[str, ...] = ()
+    arg: str | None = None
+
+    def text(self) -> str:
+        k = self.kind
+        if k in ("done", "pass", "reroll"):
+            return k
+        if k == "role":
+            return f"role {self.arg}"
+        out = [k, self.unit or ""]
+        if self.target is not None:
+            out.append(self.target)
+        if self.arg is not None:
+            out.append(self.arg)
+        if self.point is not None:
+            out.append(_pt(self.point))
+        if self.points is not None:
+            out.append(";".join(_pt(p) for p in self.points))
+        if self.weapons:
+            out.append("+".join(self.weapons))
+        return " ".join(out)
+
+    __str__ = text
+
+
+def _pt(p: tuple[float, float]) -> str:
+    return f"{round(p[0], 3):g},{round(p[1], 3):g}"
+
+
+def _point(s: str) -> tuple[float, float]:
+    try:
+        x, y = s.split(",")
+        p = (float(x), float(y))
+    except ValueError:
+        raise ActionSyntaxError(f"bad point '{s}': write x,y in inches, e.g. 12.5,7") from None
+    if not all(math.isfinite(v) for v in p):
+        raise ActionSyntaxError(f"bad point '{s}': write x,y in inches, e.g. 12.5,7")
+    return p
+
+
+def parse(text: str) -> Action:
+    """Parse the text form of an action (see the module docstring)."""
+    words = text.strip().split()
+    if not words:
+        raise ActionSyntaxError("empty action")
+    k = words[0].lower()
+    if k not in KINDS:
+        raise ActionSyntaxError(f"unknown action '{words[0]}'; actions: {', '.join(KINDS)}")
+    if k in ("done", "pass", "reroll"):
+        if len(words) != 1:
+            raise ActionSyntaxError(f"'{k}' takes nothing more")
+        return Action(k)
+    if k == "role":
+        if len(words) != 2 or words[1].lower() not in ("attacker", "defender"):
+            raise ActionSyntaxError("write 'role attacker' or 'role defender'")
+        return Action(k, arg=words[1].lower())
+    if len(words) < 2:
+        raise ActionSyntaxError(f"'{k}' needs a unit, e.g. '{k} A1'")
+    unit = words[1]
+    rest = words[2:]
+
+    def need(n: int, form: str) -> None:
+        if len(rest) != n:
+            raise ActionSyntaxError(f"write '{form}'")
+    if k in ("move", "advance", "fallback", "deepstrike"):
+        need(1, f"{k} {unit} x,y")
+        return Action(k, unit, point=_point(rest[0]))
+    if k == "place":
+        need(1, f"place {unit} x,y;x,y;...")
+        pts = tuple(_point(p) for p in rest[0].split(";") if p)
+        if not pts:
+            raise ActionSyntaxError(f"write 'place {unit} x,y;x,y;...' with a position per model")
+        return Action(k, unit, points=pts)
+    if k in ("hold", "reserve", "clearance", "counter", "bravery"):
+        need(0, f"{k} {unit}")
+        return Action(k, unit)
+    if k == "deploy" and len(rest) == 2:  # Infiltrators: a point within 6" of the Entry Zone
+        if not rest[0].isdigit():
+            raise ActionSyntaxError(f"'deploy' takes an Entry Zone number from 1, not '{rest[0]}'")
+        return Action(k, unit, arg=rest[0], point=_point(rest[1]))
+    if k in ("deploy", "arrive", "hatch"):
+        need(1, f"{k} {unit} N")
+        if not rest[0].isdigit():
+            raise ActionSyntaxError(f"'{k}' takes a number from 1, not '{rest[0]}'")
+        return Action(k, unit, arg=rest[0])
+    if k == "manoeuvre":
+        if not rest or rest[0].lower() not in ("secure", "defend", "overwatch"):
+            raise ActionSyntaxError("write 'manoeuvre UNIT secure N', 'defend' or 'overwatch'")
+        m = rest[0].lower()
+        if m == "secure":
+            if len(rest) != 2 or not rest[1].isdigit():
+                raise ActionSyntaxError("write 'manoeuvre UNIT secure N' (objective marker N)")
+            return Action(k, unit, target=m, arg=rest[1])
+        need(1, f"manoeuvre {unit} {m}")
+        return Action(k, unit, target=m)
+    if k in ("charge", "fight", "overwatch"):
+        need(1, f"{k} {unit} ENEMY")
+        return Action(k, unit, target=rest[0])
+    if k == "shoot":
+        if not rest:
+            raise ActionSyntaxError("write 'shoot UNIT ENEMY [weapon+weapon]'")
+        weapons = tuple(w.strip() for w in " ".join(rest[1:]).split("+") if w.strip())
+        return Action(k, unit, target=rest[0], weapons=weapons)
+    raise ActionSyntaxError(f"cannot parse '{text}'")  # pragma: no cover

@@ -1,0 +1,297 @@
+"""Bots: players that choose among :meth:`Game.legal_actions`.
+
+``random`` picks uniformly (from its own seeded generator); ``greedy`` moves toward objective
+markers it does not hold (then toward the enemy), opens closed Hatchways that stand between a
+unit and its goal, shoots and charges where the exact odds (:mod:`bagm.engine.odds`) favour it,
+uses Tactical Manoeuvres (Secure Site on held markers, Set Overwatch or Set to Defend for units
+with nothing to shoot) and the Stratagems Insane Bravery, Command Re-roll, Counter-offensive.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from bagm.engine.actions import Action
+from bagm.engine.attack import AttackProfile, Conditions, Target
+from bagm.engine.dice import DiceExpr
+from bagm.engine.game import Game, Unit
+
+Bot = Callable[[Game], Action]
+_ODDS: dict[Any, float] = {}
+TWO_D6 = DiceExpr(2, 6, 0).distribution
+
+
+class RandomBot:
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def __call__(self, game: Game) -> Action:
+        return self.rng.choice(game.legal_actions())
+
+
+def charge_chance(need: float) -> Fraction:
+    """P(2D6 >= need), exactly."""
+    return sum((p for v, p in TWO_D6.items() if v >= need), Fraction(0))
+
+
+class GreedyBot:
+    def __init__(self, seed: int = 0) -> None:
+        self._odds = _ODDS  # exact odds depend only on the profiles: shared by every game
+
+    # --- expected values with the exact odds ----------------------------------------------
+
+    def expected(self, w: Any, n: int, t: Unit, cond: Conditions | None = None) -> float:
+        """Expected points of ``t`` destroyed by ``n`` models attacking with ``w``."""
+        from bagm.engine.odds import distribution
+
+        cond = cond or Conditions()
+        models = len(t.models)
+        if not models:
+            return 0.0
+        key = (w, n, cond, t.T, t.Sv, t.W, t.invuln, models, t.keywords)
+        v = self._odds.get(key)
+        if v is None:
+            target = Target(t.T, t.Sv, t.W, min(models, 100), t.invuln, None, t.keywords)
+            try:
+                v = float(distribution(AttackProfile(w, min(n, 100), cond), target).expected_models_destroyed)
+            except (ValueError, ArithmeticError):  # a profile the exact odds cannot take
+                v = 0.0
+            self._odds[key] = v
+        return v * t.points / max(1, t.starting)
+
+    def melee_value(self, u: Unit, t: Unit, charged: bool = False) -> float:
+        if not u.melee:
+            return 0.0
+        w = next((x for x in u.melee if not x.abilities.extra_attacks), u.melee[0])
+        return self.expected(w, len(u.models), t, Conditions(charged=charged))
+
+    # --- goals ------------------------------------------------------------------------------
+
+    def goal(self, g: Game, u: Unit) -> tuple[float, float]:
+        markers = g.map.layout.markers
+        me = (u.models[0].x, u.models[0].y)
+        mates = [v for v in g.army_units(u.player) if v is not u]
+        free = []
+        for i, m in enumerate(markers):
+            held = any(math.hypot(x.x - m.x, x.y - m.y) < 3.0 for v in mates for x in v.models)
+            if not held or g.control[i] != u.player:
+                free.append(m)
+        if free:
+            m = min(free, key=lambda m: math.hypot(m.x - me[0], m.y - me[1]))
+            return (m.x, m.y)
+        enemies = g.army_units(g.other(u.player))
+        if enemies:
+            e = min(enemies, key=lambda e: g.min_straight(u, e))
+            return (e.models[0].x, e.models[0].y)
+        return me
+
+    def on_marker(self, g: Game, u: Unit) -> bool:
+        return any(math.hypot(x.x - m.x, x.y - m.y) - x.r - m.radius <= 1.0
+                   for m in g.map.layout.markers for x in u.models)
+
+    # --- decisions ----------------------------------------------------------------------------
+
+    def __call__(self, g: Game) -> Action:
+        d = g.decision
+        if d.step in ("move", "hatch", "manoeuvre", "shoot", "charge"):
+            # the bot proposes and the engine checks: no need to list every legal action
+            return getattr(self, "_" + d.step)(g) or Action("done")
+        legal = g.legal_actions()
+        fn = getattr(self, "_" + d.step, None)
+        if fn is not None:
+            act = fn(g, legal)
+            if act is not None:
+                return act
+        for a in legal:
+            if a.kind in ("done", "pass"):
+                return a
+        return legal[0]
+
+    def _roles(self, g: Game, legal: list[Action]) -> Action:
+        return Action("role", arg="attacker")
+
+    def _deploy(self, g: Game, legal: list[Action]) -> Action:
+        markers = g.map.layout.markers
+        zones = g._zones(g.decision.player)
+
+        def score(a: Action) -> float:
+            u = g.unit(a.unit)
+            if a.kind == "reserve":
+                return -1e6
+            z = zones[int(a.arg or 1) - 1]
+            near = min(math.dist(z.centre, (m.x, m.y)) for m in markers)
+            return u.points * 10 - near
+        return max(legal, key=score)
+
+    def _move(self, g: Game, legal: list[Action] | None = None) -> Action | None:
+        """Toward the nearest objective marker the army does not hold (else the nearest enemy);
+        hold on a marker; stay in combat; open a closed Hatchway on the way (Expert Breacher)."""
+        from bagm.engine.game import _r
+
+        p = g.decision.player
+        if any(g._breacher(u) for u in g.army_units(p)):
+            for a in g._hatch_options(p, breachers=True):
+                if self._wants_hatch(g, g.unit(a.unit), int(a.arg or 1) - 1):
+                    return a
+        for u in g.army_units(p):
+            if u.moved is not None:
+                continue
+            if g.engaged_with(u):
+                return Action("hold", u.uid)
+            if self.on_marker(g, u):
+                return Action("hold", u.uid)
+            goal = self.goal(g, u)
+            far = math.hypot(u.models[0].x - goal[0], u.models[0].y - goal[1])
+            kind = "advance" if (not u.ranged and far > u.M + 1) else "move"
+            return Action(kind, u.uid, point=_r(goal))
+        return None
+
+    def _wants_hatch(self, g: Game, u: Unit, i: int) -> bool:
+        if g.bf.is_open(i):
+            return False
+        goal = self.goal(g, u)
+        try:
+            return g.bf.opposite_sides(u.models[0].base, goal, i)
+        except ValueError:
+            return False
+
+    def _hatch(self, g: Game, legal: list[Action] | None = None) -> Action | None:
+        from bagm.engine.game import IllegalAction
+
+        for u in g.army_units(g.decision.player):
+            if u.hatch_turn == g.turn:
+                continue
+            for h in g.map.layout.hatchways:
+                if g.bf.is_open(h.index) or min(h.door.distance_to((m.x, m.y)) - m.r for m in u.models) > 1.0:
+                    continue
+                if self._wants_hatch(g, u, h.index):
+                    a = Action("hatch", u.uid, arg=str(h.index + 1))
+                    try:
+                        g.check(a)
+                        return a
+                    except IllegalAction:
+                        continue
+        return None
+
+    def _reinforce(self, g: Game, legal: list[Action]) -> Action | None:
+        arrive = [a for a in legal if a.kind == "arrive"]
+        if arrive:
+            return arrive[0]
+        ds = [a for a in legal if a.kind == "deepstrike"]
+        if ds:
+            p = g.decision.player
+            free = [(m.x, m.y) for i, m in enumerate(g.map.layout.markers) if g.control[i] != p]
+            if free:
+                return min(ds, key=lambda a: min(math.dist(a.point, f) for f in free))  # type: ignore[arg-type]
+            return ds[0]
+        return None
+
+    def _sees_cheap(self, g: Game, u: Unit, e: Unit, reach: float) -> bool:
+        """A cheap guess (for the bot only): some pair of models within ``reach`` with a free
+        line between their centres."""
+        clear = g.bf._graph(g.closed).clear
+        return g._cached(("cheap", u.uid, e.uid, reach), lambda: any(
+            math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r <= reach and clear(m.x, m.y, n.x, n.y)
+            for m in u.models for n in e.models))
+
+    def _first_legal(self, g: Game, ranked: list[tuple[float, Action]], tries: int = 4) -> Action | None:
+        from bagm.engine.game import IllegalAction
+
+        ranked.sort(key=lambda x: -x[0])
+        for _, a in ranked[:tries]:
+            try:
+                g.check(a)
+                return a
+            except IllegalAction:
+                continue
+        return None
+
+    def _manoeuvre(self, g: Game, legal: list[Action] | None = None) -> Action | None:
+        p = g.decision.player
+        enemies = g.army_units(g.other(p))
+        for u in g.army_units(p):
+            if g._manoeuvre_reason(u) is not None:
+                continue
+            longest = max((w.range or 0 for w in u.ranged), default=0)
+            targets = [e for e in enemies if self._sees_cheap(g, u, e, longest)]
+            if "BATTLELINE" in u.keywords and not targets:
+                held = g._secure_markers(u)
+                if held:
+                    return Action("manoeuvre", u.uid, target="secure", arg=str(held[0] + 1))
+            if targets:
+                continue
+            near = [e for e in enemies if self._sees_cheap(g, u, e, 12.0)]
+            if near and u.melee:
+                continue  # it may charge
+            if longest >= 12:
+                return Action("manoeuvre", u.uid, target="overwatch")
+            if u.melee and any(g.min_straight(u, e) <= 18 for e in enemies):
+                return Action("manoeuvre", u.uid, target="defend")
+        return None
+
+    def _shoot(self, g: Game, legal: list[Action] | None = None) -> Action | None:
+        p = g.decision.player
+        ranked = []
+        for u in g.army_units(p):
+            if g._shoot_reason(u) is not None:
+                continue
+            engaged = bool(g.engaged_with(u))
+            ws = g._usable(u, engaged)
+            for e in g.army_units(g.other(p)):
+                d = g.min_straight(u, e)
+                v = sum(self.expected(w, len(u.models), e, Conditions(half_range=d <= (w.range or 0) / 2))
+                        for w in ws if (w.range or 0) >= d)
+                if v > 0:
+                    ranked.append((v, Action("shoot", u.uid, target=e.uid)))
+        return self._first_legal(g, ranked)
+
+    def _charge(self, g: Game, legal: list[Action] | None = None) -> Action | None:
+        p = g.decision.player
+        ranked = []
+        for u in g.army_units(p):
+            if g._charge_reason(u) is not None or not u.melee:
+                continue
+            for t in g.army_units(g.other(p)):
+                if g.min_straight(u, t) > 12:
+                    continue
+                need = g.unit_distance(u, t) - 1.0
+                chance = float(charge_chance(need))
+                if chance < 0.4:
+                    continue
+                ranked.append((chance * self.melee_value(u, t, charged=True), Action("charge", u.uid, target=t.uid)))
+        return self._first_legal(g, ranked, 3)
+
+    def _reroll(self, g: Game, legal: list[Action]) -> Action:
+        if g.decision.info.get("what") == "advance":
+            return Action("reroll") if g.decision.info["roll"] <= 2 else Action("pass")
+        need = g.decision.info.get("needed", 99)
+        return Action("reroll") if charge_chance(need) >= Fraction(1, 3) else Action("pass")
+
+    def _fight(self, g: Game, legal: list[Action]) -> Action:
+        def val(a: Action) -> float:
+            t = g.units.get(a.target or "")
+            return self.melee_value(g.unit(a.unit), t) if t is not None and t.alive else -1.0
+        return max(legal, key=val)
+
+    def _bravery(self, g: Game, legal: list[Action]) -> Action:
+        u = g.unit(g.decision.info["unit"])
+        return legal[0] if self.on_marker(g, u) or u.points >= 100 else Action("pass")
+
+    def _counter(self, g: Game, legal: list[Action]) -> Action:
+        return legal[0]
+
+    def _overwatch(self, g: Game, legal: list[Action]) -> Action:
+        return legal[0]
+
+
+BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    if name not in BOTS:
+        raise ValueError(f"unknown bot '{name}'; bots: {', '.join(BOTS)}")
+    return BOTS[name](seed)

@@ -1,0 +1,105 @@
+"""Vocabulary shared by the game engine's modules: its constants, the stated simplifications,
+illegal actions, decisions, and small geometry helpers."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+VP_CAP = 90  # Determine Victor: at most 90VP from mission objectives
+BATTLE_READY_VP = 10
+CHARGE_RANGE = 12.0  # Core Rules "Charging with a Unit"
+PILE_IN = 3.0  # Core Rules: Pile-in and Consolidation moves of up to 3"
+COHERENCY = 2.0  # Core Rules "Unit Coherency"
+DEEP_STRIKE_GAP = 9.0  # Core Rules "Deep Strike": more than 9" from enemy models
+GAP = 0.2  # space the engine leaves between bases of a formation
+INFILTRATE = 6.0  # Deployment: Infiltrators anywhere wholly within 6" of the Entry Zone
+
+SIMPLIFICATIONS = [
+    "Units move as formations: the model nearest the destination takes the shortest path "
+    "(around Walls and closed Hatchways, clipped to its Move) and the others are laid out around "
+    "it in coherency by the engine; only that lead model's path is measured.",
+    "Per-model positions ('place') are measured model by model; formations only for the rest.",
+    "Range is measured in a straight line from each model to the nearest visible enemy model; "
+    "visibility is decided for the unit as a whole (a model fires if its unit sees the target).",
+    "Every model of a unit uses the unit's most common model profile and the datasheet's "
+    "default wargear; each model fires all its default ranged weapons at one target (pistols "
+    "only when it has no other ranged weapon or is engaged) and fights with its first default "
+    "melee weapon.",
+    "Benefit of Cover is decided once per weapon, for the first model the attacks are "
+    "allocated to.",
+    "A charge targets one unit; it succeeds if the 2D6 roll reaches the shortest distance "
+    "between the two units less 1\" and the engine's formation ends within Engagement Range.",
+    "Pile-in and Consolidation: each model not yet within Engagement Range moves up to 3\" in a "
+    "straight line toward the nearest model of the unit it fights.",
+    "A model fights if it is within Engagement Range of an enemy model or within 2\" of a model "
+    "of its unit that is.",
+    "An opponent whose unit is on the opposite side of a Hatchway always tries to prevent it "
+    "being operated (with its toughest such unit).",
+    "Unit Coherency at the end of a turn keeps the largest group of models linked by 2\" gaps.",
+    "Command Re-roll is offered for Charge and Advance rolls only (not for Hit, Wound, Damage, "
+    "saving throws, Desperate Escape or Hazardous tests, or Attacks rolls).",
+    "Not implemented: the Battlefield Command Stratagem and the Peerless Leader Enhancement (the "
+    "data packs hold no Leader ability effects), and every Detachment Stratagem.",
+    "Deploy Armies: each player sets up as many units as they have Entry Zones, at most one "
+    "CHARACTER and one non-CHARACTER unit per Entry Zone. Infiltrators: 'wholly within 6\" of the "
+    "Entry Zone' is measured in a straight line.",
+]
+
+
+class IllegalAction(ValueError):
+    """An action the rules forbid: the message names the rule."""
+
+    def __init__(self, message: str, rule: str, unit: str | None = None):
+        super().__init__(message)
+        self.rule = rule
+        self.unit = unit
+
+
+@dataclass(frozen=True)
+class Decision:
+    step: str  # roles, deploy, move, hatch, reinforce, manoeuvre, shoot, charge, reroll,
+    # fight, counter, bravery, overwatch, over
+    player: str
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+_WALL_VIS: dict[int, dict[tuple[Any, ...], bool]] = {}
+_GEO: dict[int, dict[Any, Any]] = {}
+
+
+HEX_RINGS = 5  # rings of places around a formation's anchor
+
+
+def _hex_offsets(rings: int = HEX_RINGS) -> list[tuple[float, float]]:
+    pts = []
+    for i in range(-rings, rings + 1):
+        for j in range(-rings, rings + 1):
+            x, y = i + j / 2, j * math.sqrt(3) / 2
+            if math.hypot(x, y) <= rings + 0.01:
+                pts.append((x, y))
+    pts.sort(key=lambda p: (round(math.hypot(*p), 6), math.atan2(p[1], p[0])))
+    return pts
+
+
+HEX = _hex_offsets()
+
+
+def _r(p: tuple[float, float]) -> tuple[float, float]:
+    return (round(p[0], 3), round(p[1], 3))
+
+
+def _pt(p: tuple[float, float]) -> str:
+    return f"{p[0]:g},{p[1]:g}"
+
+
+def _along(pts: list[tuple[float, float]], d: float) -> tuple[float, float]:
+    """The point ``d`` inches along a polyline."""
+    for a, b in zip(pts, pts[1:]):
+        seg = math.hypot(b[0] - a[0], b[1] - a[1])
+        if d <= seg:
+            t = d / seg if seg else 0.0
+            return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+        d -= seg
+    return pts[-1]

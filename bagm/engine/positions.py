@@ -1,0 +1,295 @@
+"""Where models stand: Engagement Range, visibility, distances, Unit Coherency and the engine's
+formations (cached on the positions they depend on)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from bagm.engine.army import Unit
+from bagm.engine.battlefield import ENGAGEMENT_RANGE, IMPASSABLE_AREAS
+from bagm.engine.core import COHERENCY, GAP, HEX, HEX_RINGS
+from bagm.engine.geometry import Base, Block, merge_rects, point_segment_distance
+from bagm.engine.visibility import _walled_off
+
+
+class Positions:
+    """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
+
+    # --- geometry helpers ----------------------------------------------------------------
+
+    def others_bases(self, *exclude: Unit) -> list[Base]:
+        ex = {u.uid for u in exclude}
+        return [m.base for u in self.units.values() if u.where == "board" and u.uid not in ex
+                for m in u.models]
+
+    def bbox(self, u: Unit) -> tuple[float, float, float, float]:
+        """The unit's bounding box (bases included), kept until anything moves."""
+        boxes = self._cached("bboxes", dict)
+        box = boxes.get(u.uid)
+        if box is None:
+            xs = [m.x for m in u.models]
+            ys = [m.y for m in u.models]
+            r = u.radius
+            box = boxes[u.uid] = (min(xs) - r, min(ys) - r, max(xs) + r, max(ys) + r)
+        return box
+
+    def disc(self, u: Unit) -> Base:
+        """A disc holding every base of the unit."""
+        x0, y0, x1, y1 = self.bbox(u)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        return Base(cx, cy, max(math.hypot(m.x - cx, m.y - cy) for m in u.models) + u.radius + 1e-6)
+
+    def apart(self, a: Unit, b: Unit, gap: float) -> bool:
+        """The units' bounding boxes are more than ``gap`` inches apart (a quick proof)."""
+        ax0, ay0, ax1, ay1 = self.bbox(a)
+        bx0, by0, bx1, by1 = self.bbox(b)
+        return bx0 - ax1 > gap or ax0 - bx1 > gap or by0 - ay1 > gap or ay0 - by1 > gap
+
+    @property
+    def closed(self) -> int:
+        return self._cached("mask", lambda: self.bf.closed_mask)
+
+    def engaged(self, a: Unit, b: Unit) -> bool:
+        """Units within Engagement Range (1", 2" through an open Hatchway)."""
+        if a.player == b.player or not a.alive or not b.alive:
+            return False
+        if a.uid > b.uid:
+            a, b = b, a
+        if self.apart(a, b, 2.0):
+            return False
+        return self._cached(("er", a.uid, b.uid), lambda: self._engaged(a, b))
+
+    def _engaged(self, a: Unit, b: Unit) -> bool:
+        key = ("er", self._pos(a), self._pos(b), self.closed)
+
+        def calc() -> bool:
+            for m in a.models:
+                for n in b.models:
+                    if math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r <= 2.0 + 1e-9 and \
+                            self.bf.engaged(m.base, n.base):
+                        return True
+            return False
+        return self._geo(key, calc)
+
+    def engaged_with(self, u: Unit) -> list[Unit]:
+        return self._cached(("ew", u.uid), lambda: [e for e in self.army_units(self.other(u.player))
+                                                    if self.engaged(u, e)])
+
+    def visible_idx(self, observer: Unit, target: Unit) -> list[int]:
+        """Models of ``target`` visible to ``observer`` (Rules Adaptations "Visibility"):
+        the same answer as :meth:`Battlefield.visible_models`, faster. Walls-only visibility
+        of a pair of bases is kept across moves (keyed on both positions and the Hatchways);
+        models of other units are looked at only when one lies near the line between them."""
+        def calc() -> list[int]:
+            if self.walled_off(self.disc(observer), self.disc(target)):
+                return []
+            by = self.others_bases(observer, target)
+            obs = observer.bases
+            clear = self.bf._graph().clear
+            out = []
+            for k, t in enumerate(target.bases):
+                # a quick proof: the line between the centres is free
+                if any(clear(o.x, o.y, t.x, t.y) and not any(
+                        point_segment_distance(m.centre, o.centre, t.centre) < m.radius
+                        for m in by + [x for x in obs if x is not o]) for o in obs):
+                    out.append(k)
+                    continue
+                for o in obs:
+                    others = by + [m for m in obs if m is not o]
+                    if self._pair_visible(o, t, others):
+                        out.append(k)
+                        break
+            return out
+        def key() -> tuple[Any, ...]:
+            po, pt = self._pos(observer), self._pos(target)
+            xs = po[0:-1:2] + pt[0:-1:2]
+            ys = po[1:-1:2] + pt[1:-1:2]
+            r = max(observer.radius, target.radius)
+            x0, x1, y0, y1 = min(xs) - r, max(xs) + r, min(ys) - r, max(ys) + r
+            by = tuple(sorted((m.x, m.y, m.r) for u in self.units.values() if u.where == "board"
+                              and u is not observer and u is not target for m in u.models
+                              if x0 - m.r < m.x < x1 + m.r and y0 - m.r < m.y < y1 + m.r))
+            return ("vis", po, pt, self.closed, by)
+        return self._cached(("vis", observer.uid, target.uid), lambda: self._geo(key(), calc))
+
+    def _merged_blocks(self) -> list[Any]:
+        """Walls, Hatchway frames and closed Hatches merged into whole lines (their union), and
+        Pillars: the shapes for a quick proof that two bases cannot see each other."""
+        key = ("merged", self.closed)
+        out = self._geo_cache.get(key)
+        if out is None:
+            lay = self.bf.layout
+            rects = [w.rect for w in lay.walls] + [f for h in lay.hatchways for f in h.frames] + \
+                [h.door for h in lay.hatchways if not self.bf.is_open(h.index)]
+            out = [Block.rect(r) for r in merge_rects(rects)] + [Block.rect(x.rect) for x in lay.pillars]
+            self._geo_cache[key] = out
+        return out
+
+    def walled_off(self, a: Base, b: Base) -> bool:
+        """One whole Wall line cuts every straight line between the two discs."""
+        x0, x1 = min(a.x - a.radius, b.x - b.radius), max(a.x + a.radius, b.x + b.radius)
+        y0, y1 = min(a.y - a.radius, b.y - b.radius), max(a.y + a.radius, b.y + b.radius)
+        near = [o for o in self._merged_blocks() if not (o.x1 <= x0 or o.x0 >= x1 or o.y1 <= y0 or o.y0 >= y1)]
+        return bool(near) and _walled_off(a, b, near)
+
+    def _pair_visible(self, o: Base, t: Base, others: list[Base]) -> bool:
+        key = (o.x, o.y, o.radius, t.x, t.y, t.radius, self.closed)
+        walls = self._wall_vis.get(key)
+        if walls is None:
+            if len(self._wall_vis) > 200000:
+                self._wall_vis.clear()
+            walls = not self.walled_off(o, t) and self.bf.visible(o, t, ())
+            self._wall_vis[key] = walls
+        if not walls:
+            return False
+        reach = max(o.radius, t.radius)
+        near = [m for m in others if point_segment_distance(m.centre, o.centre, t.centre) < reach + m.radius]
+        if not near:
+            return True
+        return self.bf.visible(o, t, near)
+
+    def _cover(self, target: Base, u: Unit, t: Unit) -> bool:
+        """Benefit of Cover (Rules Adaptations): unless fully visible to a model of the unit."""
+        xs = [m.x for m in u.models] + [target.x]
+        ys = [m.y for m in u.models] + [target.y]
+        r = max(u.radius, target.radius)
+        x0, x1, y0, y1 = min(xs) - r, max(xs) + r, min(ys) - r, max(ys) + r
+        by = tuple(sorted((b.x, b.y, b.radius) for b in self.others_bases(u, t)
+                          if x0 - b.radius < b.x < x1 + b.radius and y0 - b.radius < b.y < y1 + b.radius))
+        key = ("cover", target.x, target.y, target.radius, self._pos(u), self.closed, by)
+        return self._geo(key, lambda: self.bf.has_cover(target, u.bases, [Base(*b) for b in by]))
+
+    def min_straight(self, a: Unit, b: Unit) -> float:
+        """The shortest straight-line gap between the bases of two units."""
+        if a.uid > b.uid:
+            a, b = b, a
+        return self._cached(("ms", a.uid, b.uid), lambda: min(
+            math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r for m in a.models for n in b.models))
+
+    def unit_distance(self, a: Unit, b: Unit) -> float:
+        """Shortest distance between two units, measured around Walls."""
+        def calc() -> float:
+            pairs = sorted(((math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r, m, n)
+                            for m in a.models for n in b.models), key=lambda t: t[0])
+            best = math.inf
+            for s, m, n in pairs:  # a path is never shorter than the straight line
+                if s >= best:
+                    break
+                best = min(best, self.bf.distance(m.base, n.base))
+            return best
+        if a.uid > b.uid:
+            a, b = b, a
+        return self._cached(("dist", a.uid, b.uid), lambda: self._geo(
+            ("dist", self._pos(a), self._pos(b), self.closed), calc))
+
+    def coherent(self, pts: list[tuple[float, float]], r: float) -> bool:
+        n = len(pts)
+        if n <= 1:
+            return True
+        need = 2 if n >= 7 else 1
+        for i, p in enumerate(pts):
+            near = sum(1 for j, q in enumerate(pts) if j != i
+                       and math.hypot(p[0] - q[0], p[1] - q[1]) - 2 * r <= COHERENCY + 1e-9)
+            if near < need:
+                return False
+        return self._connected(pts, r)
+
+    @staticmethod
+    def _groups(pts: list[tuple[float, float]], r: float) -> list[list[int]]:
+        left = set(range(len(pts)))
+        groups = []
+        while left:
+            start = min(left)
+            left.discard(start)
+            stack, g = [start], [start]
+            while stack:
+                i = stack.pop()
+                for j in list(left):
+                    if math.hypot(pts[i][0] - pts[j][0], pts[i][1] - pts[j][1]) - 2 * r <= COHERENCY + 1e-9:
+                        left.discard(j)
+                        stack.append(j)
+                        g.append(j)
+            groups.append(sorted(g))
+        return groups
+
+    def _connected(self, pts: list[tuple[float, float]], r: float) -> bool:
+        return len(self._groups(pts, r)) == 1
+
+    def formation(self, unit: Unit, anchor: tuple[float, float], n: int, *, zone: Any = None,
+                  avoid: list[Base] | None = None, enemy_gap: float | None = ENGAGEMENT_RANGE,
+                  ds_gap: float | None = None, within: tuple[Any, float] | None = None
+                  ) -> list[tuple[float, float]] | None:
+        """Lay ``n`` models of ``unit`` out around ``anchor``: each fits on the battlefield,
+        overlaps no other base, is reachable in a straight line from the anchor, keeps Unit
+        Coherency, and (``enemy_gap``) is not within Engagement Range of an enemy model
+        (``ds_gap``: more than that many inches from enemy models, in a straight line)."""
+        r = unit.radius
+        s = 2 * r + GAP
+        ax, ay = anchor
+        reach = HEX_RINGS * s + r + 2.0 + (ds_gap or 0.0)  # nothing farther matters
+        others = [o for o in (self.others_bases(unit) if avoid is None else avoid)
+                  if abs(o.x - ax) < reach + o.radius and abs(o.y - ay) < reach + o.radius]
+        enemies = [m.base for e in self.army_units(self.other(unit.player)) for m in e.models
+                   if abs(m.x - ax) < reach + m.r and abs(m.y - ay) < reach + m.r]
+        graph = self.bf.layout.move_layer(r).graph(self.closed)
+        chosen: list[tuple[float, float]] = []
+        spare: list[tuple[float, float]] = []
+        for ox, oy in HEX:
+            if len(chosen) >= n:
+                break
+            x, y = ax + ox * s, ay + oy * s
+            if any(math.hypot(x - cx, y - cy) < 2 * r + 1e-6 for cx, cy in chosen):
+                continue
+            if chosen and not any(math.hypot(x - cx, y - cy) - 2 * r <= COHERENCY for cx, cy in chosen):
+                continue
+            if any(math.hypot(x - o.x, y - o.y) < r + o.radius + 1e-6 for o in others):
+                continue
+            b = Base(x, y, r)
+            if not self.fits(b):
+                continue
+            if enemy_gap is not None and any(
+                    math.hypot(x - e.x, y - e.y) - r - e.radius <= 2.0 + 1e-9 and self.bf.engaged(b, e)
+                    for e in enemies):
+                continue
+            if ds_gap is not None and any(
+                    math.hypot(x - e.x, y - e.y) - r - e.radius <= ds_gap for e in enemies):
+                continue
+            if within is not None and self._zone_gap(within[0], (x, y), r) > within[1] + 1e-9:
+                continue
+            if (ox or oy) and not graph.clear(ax, ay, x, y):
+                continue
+            if zone is not None and not zone.wholly_within(b):
+                spare.append((x, y))
+                continue
+            chosen.append((x, y))
+        if zone is not None and len(chosen) < n:
+            # Deployment: as close to the centre of the Entry Zone as possible
+            for p in spare:
+                if len(chosen) >= n:
+                    break
+                if any(math.hypot(p[0] - cx, p[1] - cy) - 2 * r <= COHERENCY for cx, cy in chosen) or not chosen:
+                    chosen.append(p)
+        if len(chosen) < n or not self.coherent(chosen, r):
+            return None
+        return chosen
+
+    def fits(self, b: Base) -> bool:
+        """:meth:`Battlefield.fits`, with a quick answer where no Wall is near the base."""
+        lay = self.bf.layout
+        quick = self._geo_cache.get("quick")
+        if quick is None:
+            rects = list(lay.solid_rects) + [h.door for h in lay.hatchways]
+            simple = not lay.gaps and not any(a.kind in IMPASSABLE_AREAS for a in lay.areas)
+            quick = self._geo_cache["quick"] = (rects, simple, lay.bounds)
+        rects, simple, _ = quick
+        x, y, r = b.x, b.y, b.radius
+        if simple and any(bd.rect.contains_base(b) for bd in lay.boards) and not any(
+                    x + r > q.x0 and x - r < q.x1 and y + r > q.y0 and y - r < q.y1 for q in rects):
+            return True
+        return lay.board_at((x, y)) is not None and self.bf.fits(b)
+
+    def set_positions(self, unit: Unit, pts: list[tuple[float, float]]) -> None:
+        for m, (x, y) in zip(unit.models, pts):
+            m.x, m.y = x, y
+        self._touch()

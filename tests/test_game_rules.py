@@ -1,0 +1,661 @@
+"""Rules of the game engine, each with scripted dice (every scripted roll must be consumed)."""
+
+from __future__ import annotations
+
+import copy
+import math
+from functools import cache
+
+import pytest
+
+from bagm.engine.actions import Action, ActionSyntaxError, parse
+from bagm.engine.army import MOVE_CAP, ArmyError, build_army
+from bagm.engine.dice import Dice, DiceError
+from bagm.engine.game import Game, IllegalAction
+from bagm.engine.mission import get_mission
+from tests.conftest import REPO
+
+GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
+ORKS = str(REPO / "rosters" / "orks_kaptin_killers.yaml")
+DEPLOY = ["role attacker", "deploy B3 2", "deploy A3 2", "deploy B1 2", "deploy A1 2", "deploy B4 3"]
+
+
+@cache
+def _armies() -> tuple:
+    return build_army("A", GK), build_army("B", ORKS)
+
+
+def new_game(dice: list[int] | None = None, **kw) -> Game:
+    a, b = _armies()
+    return Game(11, copy.deepcopy(a), copy.deepcopy(b), dice=Dice.scripted(dice or []),
+                rolloffs=kw.pop("rolloffs", {"attacker": "A", "first_turn": "A"}), **kw)
+
+
+def play(g: Game, *texts: str) -> None:
+    for t in texts:
+        g.apply(parse(t))
+
+
+def at_first_move(dice: list[int] | None = None, before=None) -> Game:
+    """A game just before A's last deployment; ``before(g)`` runs, then A4 is set up and the
+    battle starts (A's Command phase uses the scripted dice)."""
+    g = new_game(dice)
+    play(g, *DEPLOY)
+    if before:
+        before(g)
+    play(g, "deploy A4 3")
+    return g
+
+
+def place(g: Game, uid: str, pts: list[tuple[float, float]]) -> None:
+    u = g.units[uid]
+    u.models = u.models[:len(pts)]
+    g.set_positions(u, pts)
+
+
+def block(x: float, y: float = 15.0, dx: float = -1.4) -> list[tuple[float, float]]:
+    """Five bases in two columns around (x, y), the second column ``dx`` away."""
+    return [(x, y - 0.7), (x, y + 0.7), (x + dx, y - 0.7), (x + dx, y + 0.7), (x + 2 * dx, y)]
+
+
+def advance_to(g: Game, step: str, player: str = "A") -> None:
+    """Decline every decision until ``player`` must decide ``step``."""
+    for _ in range(60):
+        d = g.decision
+        if d.step == step and d.player == player:
+            return
+        if d.step in ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge"):
+            play(g, "done")
+        elif d.step in ("overwatch", "counter", "bravery", "reroll"):
+            play(g, "pass")
+        else:
+            raise AssertionError(f"stuck at {d}")
+    raise AssertionError(f"never reached {step}")
+
+
+# --- muster, underdog, squads ---------------------------------------------------------------
+
+
+def test_muster_forms_boarding_squads_and_caps_move():
+    a, b = _armies()
+    assert [u.name for u in a.units] == ["Brotherhood Chaplain", "Brotherhood Champion",
+                                         "Strike Squad A", "Strike Squad B", "Purifier Squad"]
+    assert [u.starting for u in a.units] == [1, 1, 5, 5, 5]
+    assert all(u.M <= MOVE_CAP for u in a.units + b.units)
+    assert all("FLY" not in u.keywords for u in a.units + b.units)
+
+
+def test_invalid_roster_is_refused(tmp_path):
+    p = tmp_path / "bad.yaml"
+    p.write_text("faction: Orks\ndetachment: Kaptin Killers\nunits:\n  - unit: Nobz\n    models: 10\n"
+                 "  - unit: Nobz\n    models: 10\n  - unit: Nobz\n    models: 10\n")
+    with pytest.raises(ArmyError, match="not valid"):
+        build_army("A", p)
+
+
+def test_underdog_gets_one_cp():
+    g = new_game()
+    assert g.underdog == "B"  # 470 against 500 points
+    assert g.cp == {"A": 0, "B": 1}
+
+
+def test_not_modelled_rules_are_listed():
+    g = new_game()
+    notes = g.not_modelled()
+    assert any("Detachment rule" in n for n in notes)
+    assert any("Gnasher Squig Crates" in n for n in notes)
+
+
+# --- deployment ------------------------------------------------------------------------------
+
+
+def test_deploy_one_character_and_one_other_per_entry_zone():
+    g = new_game()
+    play(g, "role attacker", "deploy B3 2")
+    with pytest.raises(IllegalAction) as e:
+        g.check(parse("deploy A1 4"))
+    assert "Entry Zones 1 to 3" in str(e.value)
+    play(g, "deploy A3 2", "deploy B4 2" if False else "deploy B1 2")
+    with pytest.raises(IllegalAction) as e:
+        g.check(parse("deploy A4 2"))
+    assert e.value.rule.startswith("Deployment")
+    g.check(parse("deploy A1 2"))  # a CHARACTER may still use Entry Zone 2
+
+
+def test_deployed_units_are_wholly_within_their_entry_zone():
+    g = at_first_move()
+    zones = g._zones("A")
+    for uid, z in (("A3", 1), ("A4", 2)):
+        assert all(zones[z].wholly_within(m.base) for m in g.units[uid].models)
+    assert g.units["A2"].where == "reserves" and g.units["B5"].where == "reserves"
+
+
+def test_reserve_needs_deep_strike_and_half_set_up_normally():
+    g = new_game()
+    play(g, "role attacker", "deploy B3 2", "reserve A5")
+    with pytest.raises(IllegalAction, match="no Deep Strike"):
+        g.check(parse("reserve B1"))
+    play(g, "deploy B1 2", "reserve A2", "deploy B4 1")
+    with pytest.raises(IllegalAction, match="at least half"):
+        g.check(parse("reserve A4"))
+
+
+# --- Command phase -----------------------------------------------------------------------------
+
+
+def below_half(g: Game) -> None:
+    g.units["A3"].models = g.units["A3"].models[:2]
+
+
+def test_battle_shock_failed_then_pass():
+    g = at_first_move([2, 3], before=below_half)  # 5 < Ld 6: failed
+    assert g.decision.step == "bravery"
+    play(g, "pass")
+    assert g.units["A3"].battleshocked and g.units["A3"].oc() == 0
+    g.dice.assert_consumed()
+
+
+def test_battle_shock_passed_on_leadership():
+    g = at_first_move([3, 3], before=below_half)  # 6 >= Ld 6
+    assert g.decision.step == "move" and not g.units["A3"].battleshocked
+    g.dice.assert_consumed()
+
+
+def test_insane_bravery_costs_one_cp():
+    g = at_first_move([1, 1], before=below_half)
+    cp = g.cp["A"]
+    play(g, "bravery A3")
+    assert not g.units["A3"].battleshocked and g.cp["A"] == cp - 1
+    g.dice.assert_consumed()
+
+
+def test_command_phase_gives_both_players_one_cp():
+    g = at_first_move()
+    assert g.cp == {"A": 1, "B": 2}
+
+
+# --- Movement phase -----------------------------------------------------------------------------
+
+
+def test_advance_adds_the_roll():
+    g = at_first_move([6])
+    start = g.units["A3"].models[0].x
+    play(g, "advance A3 40,15")
+    assert g.decision.step == "reroll" and g.decision.info["what"] == "advance"
+    play(g, "pass")
+    ev = [e for e in g.events if e["e"] == "move"][-1]
+    assert ev["moved"] <= 6 + 6 + 1e-9 and ev["moved"] > 6
+    assert g.units["A3"].moved == "advance" and g.units["A3"].models[0].x > start
+    g.dice.assert_consumed()
+
+
+def test_normal_move_is_clipped_to_move():
+    g = at_first_move()
+    play(g, "move A3 40,15")
+    ev = [e for e in g.events if e["e"] == "move"][-1]
+    assert 0 < ev["moved"] <= g.units["A3"].M + 1e-9
+
+
+def test_place_checks_each_model():
+    g = at_first_move()
+    place(g, "A1", [(14, 15)])
+    with pytest.raises(IllegalAction) as e:
+        g.check(Action("place", "A1", points=((19.5, 15),)))  # 5.5" > Move 5"
+    assert e.value.rule == "Normal Move"
+    with pytest.raises(IllegalAction) as e:
+        g.check(Action("place", "A1", points=((2.2, 15),)))  # on a model of A3
+    assert "overlap another model" in str(e.value)
+    g.check(Action("place", "A1", points=((18.9, 15),)))
+
+
+def test_engaged_unit_cannot_make_a_normal_move_and_fallback_needs_engagement():
+    g = at_first_move()
+    with pytest.raises(IllegalAction, match="not within Engagement Range"):
+        g.check(parse("fallback A3 2,15"))
+    place(g, "B3", [(12, 15)])
+    place(g, "A3", [(10.6, 15), (9.2, 15)])
+    with pytest.raises(IllegalAction) as e:
+        g.check(parse("move A3 5,15"))
+    assert "Remain Stationary or Fall Back" in str(e.value)
+
+
+def test_desperate_escape_for_a_battle_shocked_unit():
+    g = at_first_move()
+    place(g, "B3", [(12, 15)])
+    place(g, "A3", [(10.6, 15), (9.2, 15)])
+    g.units["A3"].battleshocked = True
+    g.dice = Dice.scripted([1, 5])  # one test per model: a 1 destroys one
+    play(g, "fallback A3 2.2,15")
+    assert len(g.units["A3"].models) == 1
+    assert not g.engaged(g.units["A3"], g.units["B3"])
+    g.dice.assert_consumed()
+
+
+def test_hatchway_needs_a_unit_within_one_inch():
+    g = at_first_move()
+    play(g, "done")
+    assert g.decision.step in ("reinforce", "hatch", "manoeuvre")
+    with pytest.raises(IllegalAction) as e:
+        g._check_hatch("A", parse("hatch A3 2"))
+    assert "within 1\"" in str(e.value)
+
+
+def test_hatchway_roll_off_adds_toughness():
+    g = at_first_move([2, 5])  # A: 2 + T4 = 6; B: 5 + T5 = 10: prevented
+    h = g.map.layout.hatchways[1]  # Hatchway 2, closed, vertical at x = 8.8
+    cx, cy = h.centre
+    place(g, "A3", [(cx - 1.0, cy), (cx - 1.0, cy - 1.5)])
+    place(g, "B3", [(cx + 1.0, cy), (cx + 1.0, cy - 1.5)])
+    play(g, "done", "hatch A3 2")
+    assert not g.bf.is_open(1)
+    ev = [e for e in g.events if e["e"] == "hatch_rolloff"][-1]
+    assert (ev["roll"], ev["enemy"]) == (6, 10)
+    g.dice.assert_consumed()
+
+
+def test_hatchway_opens_when_unopposed():
+    g = at_first_move()
+    h = g.map.layout.hatchways[1]
+    cx, cy = h.centre
+    place(g, "A3", [(cx - 1.0, cy), (cx - 1.0, cy - 1.5)])
+    play(g, "done", "hatch A3 2")
+    assert g.bf.is_open(1)
+    with pytest.raises(IllegalAction, match="already operated"):
+        g._check_hatch("A", parse("hatch A3 2"))
+
+
+def test_reinforcements_need_an_empty_entry_zone_and_deep_strike_waits_for_round_2():
+    g = at_first_move()
+    play(g, "done")
+    assert g.decision.step == "reinforce"
+    with pytest.raises(IllegalAction) as e:
+        g.check(parse("arrive A2 2"))  # A3 and A1 stand in Entry Zone 2
+    assert "no models" in e.value.rule
+    with pytest.raises(IllegalAction) as e:
+        g.check(parse("deepstrike A2 22,15"))
+    assert "second battle round" in str(e.value)
+    play(g, "arrive A2 1")
+    assert g.units["A2"].alive and g._zones("A")[0].wholly_within(g.units["A2"].models[0].base)
+
+
+# --- Shooting -----------------------------------------------------------------------------------
+
+
+def test_command_reroll_of_an_advance_roll():
+    g = at_first_move([1, 5])
+    play(g, "advance A3 40,15", "reroll")
+    rolls = [e["roll"] for e in g.events if e["e"] == "advance_roll"]
+    assert rolls == [1, 5] and g.cp["A"] == 0
+    g.dice.assert_consumed()
+
+
+def test_fallback_must_end_outside_engagement_range():
+    g = at_first_move()
+    place(g, "B3", [(12, 15)])
+    place(g, "A3", [(10.6, 15), (9.2, 15)])
+    assert any(a.kind == "fallback" for a in g.legal_actions())
+    g.check(parse("fallback A3 2.2,15"))
+
+
+def test_tactical_manoeuvre_refused_after_advancing():
+    g = at_first_move([3])
+    play(g, "advance A3 12,15", "pass", "done", "done")
+    assert g.decision.step == "manoeuvre"
+    with pytest.raises(IllegalAction) as e:
+        g.check(parse("manoeuvre A3 defend"))
+    assert e.value.rule == "Tactical Manoeuvres"
+
+
+def test_secure_site_is_battleline_only():
+    g = at_first_move()
+    play(g, "done", "done")
+    with pytest.raises(IllegalAction):
+        g.check(parse("manoeuvre A1 secure 1"))
+
+
+def test_shooting_needs_visibility():
+    g = at_first_move()
+    place(g, "A3", [(6.5, 2.2), (6.5, 3.6)])
+    place(g, "B3", [(11, 2.2), (11, 3.6)])  # a Wall and a closed Hatchway between them
+    with pytest.raises(IllegalAction) as e:
+        g._check_shoot("A", parse("shoot A3 B3"))
+    assert e.value.rule == "Visibility"
+
+
+def test_shooting_resolves_attacks_with_scripted_dice():
+    g = at_first_move()
+    place(g, "A1", [(15, 15)])
+    place(g, "B3", block(25))
+    play(g, "hold A1")
+    advance_to(g, "shoot")
+    # storm bolter, Rapid Fire 2 within half range: 4 attacks; BS3+: 6, 1, 3, 2 -> 2 hits;
+    # S4 against T5 wounds on 5+: 5, 4 -> 1 wound; save 1 always fails; Damage 1
+    g.dice = Dice.scripted([6, 1, 3, 2, 5, 4, 1])
+    play(g, "shoot A1 B3")
+    ev = [e for e in g.events if e["e"] == "attack"][-1]
+    assert (ev["attacks"], ev["hits"], ev["wounds"], ev["unsaved"], ev["lost"]) == (4, 2, 1, 1, 1)
+    assert g.units["A1"].shot
+    g.dice.assert_consumed()
+
+
+# --- Charge and Fight -------------------------------------------------------------------------
+
+
+def _to_charge(dice):
+    g = at_first_move()
+    place(g, "A3", block(14))
+    place(g, "B3", block(20, dx=1.4))
+    play(g, "hold A3")
+    advance_to(g, "charge")
+    g.dice = Dice.scripted(dice)
+    return g
+
+
+def test_charge_roll_too_low_offers_command_reroll():
+    g = _to_charge([1, 2, 3, 3])
+    play(g, "charge A3 B3")
+    assert g.decision.step == "reroll"
+    play(g, "reroll")
+    assert g.units["A3"].charged and g.engaged(g.units["A3"], g.units["B3"])
+    assert g.cp["A"] == 0
+    g.dice.assert_consumed()
+
+
+def test_charge_fails_without_reroll():
+    g = _to_charge([1, 1])
+    play(g, "charge A3 B3", "pass")
+    assert not g.units["A3"].charged and not g.engaged(g.units["A3"], g.units["B3"])
+    assert [e["success"] for e in g.events if e["e"] == "charge"] == [False]
+    g.dice.assert_consumed()
+
+
+def test_charge_target_must_be_within_12_inches():
+    g = at_first_move()
+    place(g, "A3", block(14))
+    place(g, "B3", block(28, dx=1.4))
+    with pytest.raises(IllegalAction) as e:
+        g._check_charge("A", parse("charge A3 B3"))
+    assert "12" in str(e.value)
+
+
+def test_chargers_fight_first():
+    g = _to_charge([6, 6])
+    play(g, "charge A3 B3")
+    assert g.decision.step == "fight" and g.decision.player == "A"
+    assert g.decision.info["fights_first"]
+    assert [a.text() for a in g.legal_actions()] == ["fight A3 B3"]
+    g.dice.assert_consumed()
+
+
+# --- objectives and scoring ------------------------------------------------------------------
+
+
+def test_capture_the_junction_scoring():
+    g = new_game()
+    m = get_mission(11)
+    score = m.objectives[0].score
+    g.control = ["A", "A", "B"]
+    assert [v for v, _ in score(g, "A")] == [5, 5, 5]
+    g.control = ["A", None, "B"]
+    assert [v for v, _ in score(g, "A")] == [5]
+    g.control = [None, None, None]
+    assert score(g, "A") == []
+
+
+@pytest.mark.parametrize("points,vp", [(124, 0), (125, 15), (249, 15), (250, 30), (375, 45), (500, 45)])
+def test_purge_the_ship_thresholds(points, vp):
+    g = new_game()
+    g.destroyed_points = lambda p: points  # type: ignore[method-assign]
+    assert sum(v for v, _ in get_mission(11).objectives[1].score(g, "A")) == vp
+
+
+def test_vp_cap_is_90():
+    g = new_game()
+    g.round = 1
+    g.score("A", 85, "test")
+    g.score("A", 15, "test")
+    assert g.vp["A"] == 90
+
+
+def test_objective_control_battle_shocked_oc_zero_and_secured():
+    g = at_first_move()
+    mk = g.map.layout.markers[0]
+    place(g, "A3", [(mk.x - 1.2, mk.y), (mk.x - 1.2, mk.y + 1.4)])
+    g._update_control(False)
+    assert g.control[0] == "A"
+    g.units["A3"].battleshocked = True
+    g._update_control(False)
+    assert g.control[0] is None
+    g.units["A3"].battleshocked = False
+    g.secured[0] = "B"
+    g._update_control(False)
+    assert g.control[0] == "B"  # Secured: stays until A controls it at the start or end of a turn
+    g._update_control(True)
+    assert g.control[0] == "A" and g.secured[0] is None
+
+
+def test_coherency_removes_stragglers_at_end_of_turn():
+    g = at_first_move()
+    place(g, "A3", [(14, 15), (12.6, 15), (11.2, 15), (3.0, 15.0)])
+    g._end_turn("A")
+    assert len(g.units["A3"].models) == 3
+
+
+def test_strategic_reserves_destroyed_after_round_3():
+    from bagm.engine.bots import GreedyBot
+    from bagm.engine.record import play as play_game
+
+    g = new_game()
+    g.dice = Dice(5)
+    bot = GreedyBot()
+
+    def never_arrive(game: Game) -> Action:
+        if game.decision.step == "reinforce" and game.decision.player == "A":
+            return Action("done")
+        return bot(game)
+    rec = play_game(g, never_arrive)
+    waiting = {e["unit"] for e in g.events if e["e"] == "reserves" and e["unit"].startswith("A")}
+    lost = {e["unit"] for e in g.events if e["e"] == "destroyed" and "Reserves" in e.get("why", "")}
+    assert waiting and waiting <= lost
+    assert rec.rounds == 5
+
+
+# --- actions and dice -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["move A3 12.5,7", "place A1 3,4;4.5,4", "hatch A1 3", "deploy A1 2",
+                                  "manoeuvre A1 secure 2", "manoeuvre A1 overwatch",
+                                  "shoot A1 B2 Storm bolter+Psilencer", "charge A1 B2", "done",
+                                  "role defender", "deepstrike A2 20,15", "reroll", "bravery A3",
+                                  "deploy A5 2 8,15"])
+def test_action_text_round_trip(text):
+    assert parse(text).text() == text
+
+
+@pytest.mark.parametrize("bad", ["", "jump A1", "move A1", "move A1 x,y", "deploy A1 one",
+                                 "manoeuvre A1 dance", "role king", "done now"])
+def test_bad_action_text(bad):
+    with pytest.raises(ActionSyntaxError):
+        parse(bad)
+
+
+def test_scripted_dice_must_cover_every_roll():
+    with pytest.raises(DiceError):
+        at_first_move([], before=below_half)  # the Battle-shock test needs two dice
+
+
+# --- Stratagems, Overwatch, Enhancements -------------------------------------------------------
+
+
+def test_set_overwatch_fires_on_a_move_hitting_only_on_sixes():
+    g = at_first_move()
+    place(g, "A3", block(14))
+    place(g, "B3", block(24, dx=1.4))
+    g.units["B3"].overwatch_until = g.turn
+    play(g, "move A3 16,15")
+    assert g.decision.step == "overwatch" and g.decision.player == "B"
+    assert [a.text() for a in g.legal_actions()] == ["overwatch B3 A3", "pass"]
+    # 5 Sluggas: only the 6 hits; S4 v T4 wounds on 4+; the save of 1 fails; Damage 1
+    g.dice = Dice.scripted([6, 5, 5, 5, 5, 4, 1])
+    play(g, "overwatch B3 A3")
+    ev = [e for e in g.events if e["e"] == "attack"][-1]
+    assert (ev["hits"], ev["wounds"], ev["lost"]) == (1, 1, 1)
+    g.dice.assert_consumed()
+    assert g.decision.step == "move" and g.decision.player == "A"
+
+
+def test_counter_offensive_lets_the_enemy_fight_next_for_2cp():
+    g = _to_charge([6, 6] + [1] * 15 + [1] * 15)  # charge 12; every Hit roll a 1
+    play(g, "charge A3 B3", "fight A3 B3")
+    assert g.decision.step == "counter" and g.decision.player == "B"
+    cp = g.cp["B"]
+    play(g, "counter B3")
+    assert g.cp["B"] == cp - 2
+    assert g.decision.step == "fight" and [a.text() for a in g.legal_actions()] == ["fight B3 A3"]
+    play(g, "fight B3 A3")
+    g.dice.assert_consumed()
+
+
+def test_explosive_clearance_needs_a_blast_weapon():
+    g = at_first_move()
+    with pytest.raises(IllegalAction) as e:
+        g._check_shoot("A", parse("clearance A3"))
+    assert e.value.rule == "Explosive Clearance"
+
+
+def test_expert_breacher_operates_a_hatchway_during_the_move_step():
+    from bagm.engine.army import Model
+
+    g = at_first_move()
+    u = g.units["A2"]  # Brotherhood Champion with Expert Breacher (in Reserves)
+    cx, cy = g.map.layout.hatchways[1].centre
+    u.models, u.where = [Model(cx - 1.0, cy, u.radius, u.W)], "board"
+    g._touch()
+    assert Action("hatch", "A2", arg="2") in g.legal_actions()
+    play(g, "hatch A2 2")
+    assert g.bf.is_open(1) and g.decision.step == "move"
+    with pytest.raises(IllegalAction):
+        g.check(parse("hatch A3 2"))  # others only at the end of the Move Units step
+
+
+def test_trademark_weapon_and_superior_boarding_tactics(tmp_path):
+    p = tmp_path / "gk.yaml"
+    p.write_text("faction: Grey Knights\ndetachment: Void Purge Force\nunits:\n"
+                 "  - unit: Brotherhood Chaplain\n    warlord: true\n    enhancement: Superior Boarding Tactics\n"
+                 "  - unit: Brotherhood Champion\n    enhancement: Trademark Weapon\n    weapon: Storm bolter\n"
+                 "  - unit: Strike Squad\n    models: 10\n")
+    army = build_army("A", p)
+    champion = army.units[1]
+    bolter = champion.ranged[0]
+    assert (bolter.name, bolter.strength, str(bolter.damage)) == ("Storm bolter", 5, "2")
+    assert str(army.units[0].ranged[0].damage) == "1"
+    g = Game(11, army, copy.deepcopy(_armies()[1]), dice=Dice.scripted([]),
+             rolloffs={"attacker": "A", "first_turn": "A"})
+    assert g.cp["A"] == 2 + (g.underdog == "A")  # "you start the battle with 2CP"
+
+
+def test_charge_declared_once_per_phase():
+    g = _to_charge([])
+    g.units["A3"].declared = True
+    with pytest.raises(IllegalAction, match="already declared"):
+        g.check(parse("charge A3 B3"))
+
+
+def test_action_parser_never_crashes_on_junk():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    words = st.sampled_from(["move", "A1", "B2", "3", "1,2", "x", ";", "secure", "done", "+", "shoot",
+                             "hatch", "place", "1,2;3,4", "role", "attacker", "-1", "1e9,2"])
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(words, max_size=5).map(" ".join) | st.text(max_size=30))
+    def run(text: str) -> None:
+        try:
+            act = parse(text)
+        except ActionSyntaxError:
+            return
+        assert parse(act.text()) == act or act.kind in ("move", "place", "deepstrike", "advance", "fallback")
+
+    run()
+
+
+# --- more rules -----------------------------------------------------------------------------------
+
+
+def test_engagement_range_is_2_inches_through_an_open_hatchway_only():
+    g = at_first_move()
+    y = g.map.layout.hatchways[2].centre[1]  # Hatchway 3 (open), on the Wall at x = 17.6
+    place(g, "A1", [(16.2, y)])
+    place(g, "B1", [(19.0, y)])  # 1.54" apart, through the open Hatchway
+    assert g.engaged(g.units["A1"], g.units["B1"])
+    g.bf.set_open(2, False)
+    g._touch()
+    assert not g.engaged(g.units["A1"], g.units["B1"])
+
+
+def test_units_engaged_through_an_opened_hatchway_fight_without_having_charged():
+    g = at_first_move()
+    y = g.map.layout.hatchways[1].centre[1]  # Hatchway 2 (closed) on the Wall at x = 8.8
+    place(g, "A3", [(7.5, y), (7.5, y - 1.4)])
+    place(g, "B3", [(10.1, y), (10.1, y - 1.4)])
+    assert not g.engaged(g.units["A3"], g.units["B3"])
+    g.dice = Dice.scripted([6, 1])  # the roll-off: A 6 + T4 beats B 1 + T5
+    play(g, "done", "hatch A3 2")
+    assert g.bf.is_open(1) and g.engaged(g.units["A3"], g.units["B3"])
+    assert not g.units["A3"].charged and g._can_fight(g.units["A3"]) and g._can_fight(g.units["B3"])
+
+
+def test_deep_strike_more_than_9_inches_from_enemy_models():
+    g = at_first_move()
+    place(g, "B3", block(22, 15, 1.4))
+    advance_to(g, "reinforce")
+    g.round = 2
+    play(g, "deepstrike A2 24.2,27")
+    a2 = g.units["A2"]
+    assert a2.alive
+    assert all(math.hypot(m.x - e.x, m.y - e.y) - m.r - e.r > 9 for m in a2.models for e in g.units["B3"].models)
+
+
+def test_deep_strike_too_close_stays_in_reserves():
+    g = at_first_move()
+    place(g, "B3", block(22, 15, 1.4))
+    advance_to(g, "reinforce")
+    g.round = 2
+    play(g, "deepstrike A2 22,18")
+    assert g.units["A2"].where == "reserves"
+
+
+def test_pistols_only_at_engaged_enemies():
+    g = at_first_move()
+    place(g, "B3", block(12, 15, 1.4))
+    place(g, "A3", block(10.6, 15))
+    place(g, "A1", [(20, 15)])
+    b3 = g.units["B3"]
+    assert [w.name for w in g._usable(b3, engaged=True)] == ["Slugga"]
+    assert g._weapons_in_range(b3, g.units["A3"])
+    assert not g._weapons_in_range(b3, g.units["A1"])
+
+
+def test_no_underdog_within_30_points():
+    from bagm.roster.underdog import decide
+
+    assert decide(500, 471).underdog is None and decide(500, 470).underdog == "B"
+
+
+def test_infiltrators_deploy_wholly_within_6_inches_of_their_entry_zone():
+    a = build_army("A", REPO / "rosters" / "adeptus_astartes_pilum_strike_team.yaml")
+    g = Game(11, a, copy.deepcopy(_armies()[1]), dice=Dice.scripted([]),
+             rolloffs={"attacker": "A", "first_turn": "A"})
+    play(g, "role attacker", "deploy B3 2")
+    zone = g._zones("A")[1]  # Attacker Entry Zone 2, centred on (2.2, 15)
+    with pytest.raises(IllegalAction) as e:
+        g.check(parse("deploy A3 2 7,15"))  # Incursors lack Infiltrators
+    assert e.value.rule == "Deployment (Infiltrators)"
+    with pytest.raises(IllegalAction, match="within 6"):
+        g.check(parse("deploy A5 2 14,15"))
+    assert any(x.point for x in g.legal_actions() if x.unit == "A5")
+    play(g, "deploy A5 2 8,15")
+    models = g.units["A5"].models
+    assert len(models) == 5 and not all(zone.wholly_within(m.base) for m in models)
+    assert all(g._zone_gap(zone, (m.x, m.y), m.r) <= 6 + 1e-9 for m in models)
