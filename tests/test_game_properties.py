@@ -15,7 +15,7 @@ from bagm.engine.army import build_army
 from bagm.engine.bots import make_bot
 from bagm.engine.game import VP_CAP, Game
 from bagm.engine.record import bots_chooser, play_bots
-from tests.conftest import REPO
+from conftest import REPO
 
 GAMES = int(os.environ.get("BAGM_PROPERTY_GAMES", "16"))
 PAIRS = [("grey_knights_void_purge_force", "orks_kaptin_killers"),

@@ -13,7 +13,7 @@ from bagm.engine.army import MOVE_CAP, ArmyError, build_army
 from bagm.engine.dice import Dice, DiceError
 from bagm.engine.game import Game, IllegalAction
 from bagm.engine.mission import get_mission
-from tests.conftest import REPO
+from conftest import REPO
 
 GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
 ORKS = str(REPO / "rosters" / "orks_kaptin_killers.yaml")

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from bagm.cli.app import app
 from bagm.engine.record import replay, sha256_lines
 from bagm.engine.script import ScriptError, load_script, run_script
-from tests.conftest import REPO
+from conftest import REPO
 
 EXAMPLE = REPO / "games" / "example_mission11.yaml"
 GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
