@@ -45,7 +45,12 @@ class Model:
 
     @property
     def base(self) -> Base:
-        return Base(self.x, self.y, self.r)
+        # kept while the model stays put: building a frozen Base is slow and this is asked
+        # tens of thousands of times a game (not a dataclass field: eq, repr, replace ignore it)
+        b = self.__dict__.get("_base")
+        if b is None or b.x != self.x or b.y != self.y or b.radius != self.r:
+            b = self.__dict__["_base"] = Base(self.x, self.y, self.r)
+        return b
 
 
 @dataclass

@@ -157,7 +157,18 @@ class Area:
 
     def within(self, base: Base) -> bool:
         """Some part of the base is in the area."""
-        return any(z in self.zones for z in self._cells_touched(base))
+        # _cells_touched with the cheap membership test first (a hot path; the same answer)
+        r = base.radius
+        zw, zh, zones = self.zone_w, self.zone_h, self.zones
+        c0 = math.floor((base.x - r) / zw)
+        c1 = math.floor((base.x + r) / zw)
+        r0 = math.floor((base.y - r) / zh)
+        r1 = math.floor((base.y + r) / zh)
+        for c in range(c0, c1 + 1):
+            for row in range(r0, r1 + 1):
+                if (c, row) in zones and self.zone_rect(c, row).disk_overlap(base):
+                    return True
+        return False
 
     def wholly_within(self, base: Base) -> bool:
         """Every part of the base is in the area."""
@@ -331,6 +342,7 @@ class Battlefield:
         if open_hatchways is None:
             open_hatchways = [h.index for h in layout.hatchways if h.starts_open]
         self._open = set(open_hatchways)
+        self._mask: int | None = None  # closed_mask, kept until a Hatchway opens or closes
 
     # --- Hatchways ----------------------------------------------------------------------
 
@@ -343,13 +355,18 @@ class Battlefield:
             self._open.add(hatchway)
         else:
             self._open.discard(hatchway)
+        self._mask = None
 
     def open_all(self) -> None:
         self._open = {h.index for h in self.layout.hatchways}
+        self._mask = None
 
     @property
     def closed_mask(self) -> int:
-        return sum(1 << h.index for h in self.layout.hatchways if h.index not in self._open)
+        m = self._mask
+        if m is None:
+            m = self._mask = sum(1 << h.index for h in self.layout.hatchways if h.index not in self._open)
+        return m
 
     def copy(self) -> Battlefield:
         return Battlefield(self.layout, self._open)

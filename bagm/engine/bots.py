@@ -33,9 +33,22 @@ class RandomBot:
         return self.rng.choice(game.legal_actions())
 
 
+_CHARGE_CHANCE: dict[int, Fraction] = {}
+# the few Conditions the bot asks about, built once (a frozen dataclass is slow to build;
+# equal values hash alike, so the odds cache sees the same keys)
+_PLAIN = Conditions()
+_HALF_RANGE = {False: Conditions(half_range=False), True: Conditions(half_range=True)}
+_CHARGED = {False: Conditions(charged=False), True: Conditions(charged=True)}
+
+
 def charge_chance(need: float) -> Fraction:
     """P(2D6 >= need), exactly."""
-    return sum((p for v, p in TWO_D6.items() if v >= need), Fraction(0))
+    # a 2D6 total v >= need exactly when v >= ceil(need): one sum per whole threshold, kept
+    k = 13 if not need <= 12 else 2 if need <= 2 else math.ceil(need)
+    v = _CHARGE_CHANCE.get(k)
+    if v is None:
+        v = _CHARGE_CHANCE[k] = sum((p for v, p in TWO_D6.items() if v >= k), Fraction(0))
+    return v
 
 
 class GreedyBot:
@@ -48,7 +61,7 @@ class GreedyBot:
         """Expected points of ``t`` destroyed by ``n`` models attacking with ``w``."""
         from bagm.engine.odds import distribution
 
-        cond = cond or Conditions()
+        cond = cond or _PLAIN
         models = len(t.models)
         if not models:
             return 0.0
@@ -67,7 +80,7 @@ class GreedyBot:
         if not u.melee:
             return 0.0
         w = next((x for x in u.melee if not x.abilities.extra_attacks), u.melee[0])
-        return self.expected(w, len(u.models), t, Conditions(charged=charged))
+        return self.expected(w, len(u.models), t, _CHARGED[charged])
 
     # --- goals ------------------------------------------------------------------------------
 
@@ -194,6 +207,8 @@ class GreedyBot:
         """A cheap guess (for the bot only): some pair of models within ``reach`` with a free
         line between their centres."""
         clear = g.bf._graph(g.closed).clear
+        if g.apart(u, e, reach + 1e-6):  # bounding boxes farther apart than reach: no pair is within it
+            return False
         return g._cached(("cheap", u.uid, e.uid, reach), lambda: any(
             math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r <= reach and clear(m.x, m.y, n.x, n.y)
             for m in u.models for n in e.models))
@@ -243,7 +258,7 @@ class GreedyBot:
             ws = g._usable(u, engaged)
             for e in g.army_units(g.other(p)):
                 d = g.min_straight(u, e)
-                v = sum(self.expected(w, len(u.models), e, Conditions(half_range=d <= (w.range or 0) / 2))
+                v = sum(self.expected(w, len(u.models), e, _HALF_RANGE[d <= (w.range or 0) / 2])
                         for w in ws if (w.range or 0) >= d)
                 if v > 0:
                     ranked.append((v, Action("shoot", u.uid, target=e.uid)))

@@ -59,6 +59,9 @@ __all__ = [
 ]
 
 
+_MISSING = object()  # a cache miss (None may be a cached answer)
+
+
 class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase):
     """One game of a mission between armies A and B."""
 
@@ -169,11 +172,10 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase):
         if self._cache_version != self.version:
             cache.clear()
             self._cache_version = self.version
-        try:
-            return cache[key]
-        except KeyError:
+        v = cache.get(key, _MISSING)  # not try/except: a third of the calls miss
+        if v is _MISSING:
             v = cache[key] = fn()
-            return v
+        return v
 
     # --- roll-offs ------------------------------------------------------------------------
 

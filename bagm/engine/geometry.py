@@ -102,11 +102,20 @@ class Rect:
         return (min(max(p[0], self.x0), self.x1), min(max(p[1], self.y0), self.y1))
 
     def distance_to(self, p: Point) -> float:
-        return dist(p, self.closest_point(p))
+        # closest_point and dist inlined (a hot path): the same clamping, the same hypot
+        x, y = p
+        x0, x1, y0, y1 = self.x0, self.x1, self.y0, self.y1
+        cx = x0 if x0 > x else x
+        if x1 < cx:
+            cx = x1
+        cy = y0 if y0 > y else y
+        if y1 < cy:
+            cy = y1
+        return math.hypot(x - cx, y - cy)
 
     def disk_overlap(self, base: Base, eps: float = 1e-9) -> bool:
         """Some area of the base lies in the rectangle."""
-        return self.distance_to(base.centre) < base.radius - eps and self.width > eps and self.height > eps
+        return self.distance_to((base.x, base.y)) < base.radius - eps and self.width > eps and self.height > eps
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +182,8 @@ class Block:
 
     def blocks(self, ax: float, ay: float, bx: float, by: float, eps: float = EPS) -> bool:
         """The segment a-b passes through the inside of the shape (grazing an edge or a corner
-        does not count). Liang-Barsky clipping against each slab."""
+        does not count). Liang-Barsky clipping against each slab. (Comparisons stand in for
+        max/min, a hot path: the same values come out.)"""
         t0, t1 = 0.0, 1.0
         d = bx - ax
         lo, hi = self.x0 + eps, self.x1 - eps
@@ -184,7 +194,10 @@ class Block:
             ta, tb = (lo - ax) / d, (hi - ax) / d
             if ta > tb:
                 ta, tb = tb, ta
-            t0, t1 = max(t0, ta), min(t1, tb)
+            if ta > t0:
+                t0 = ta
+            if tb < t1:
+                t1 = tb
             if t0 >= t1:
                 return False
         d = by - ay
@@ -196,7 +209,10 @@ class Block:
             ta, tb = (lo - ay) / d, (hi - ay) / d
             if ta > tb:
                 ta, tb = tb, ta
-            t0, t1 = max(t0, ta), min(t1, tb)
+            if ta > t0:
+                t0 = ta
+            if tb < t1:
+                t1 = tb
             if t0 >= t1:
                 return False
         if not self.is_rect:
@@ -212,7 +228,10 @@ class Block:
                 ta, tb = (lo - sa) / d, (hi - sa) / d
                 if ta > tb:
                     ta, tb = tb, ta
-                t0, t1 = max(t0, ta), min(t1, tb)
+                if ta > t0:
+                    t0 = ta
+                if tb < t1:
+                    t1 = tb
                 if t0 >= t1:
                     return False
         return t1 - t0 > 1e-12
@@ -230,12 +249,18 @@ class Block:
 
 def point_segment_distance(p: Point, a: Point, b: Point) -> float:
     ax, ay = a
+    px, py = p
     dx, dy = b[0] - ax, b[1] - ay
     n = dx * dx + dy * dy
     if n == 0.0:
-        return dist(p, a)
-    t = max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / n))
-    return math.hypot(p[0] - ax - t * dx, p[1] - ay - t * dy)
+        return math.hypot(px - ax, py - ay)
+    # max(0, min(1, t)) by comparisons (a hot path; the same value)
+    t = ((px - ax) * dx + (py - ay) * dy) / n
+    if t > 1.0:
+        t = 1.0
+    if t < 0.0:
+        t = 0.0
+    return math.hypot(px - ax - t * dx, py - ay - t * dy)
 
 
 def segment_hits_disk(a: Point, b: Point, centre: Point, radius: float, eps: float = EPS) -> bool:

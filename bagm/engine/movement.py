@@ -284,8 +284,16 @@ class MovementPhase:
         """A unit that has not operated a Hatchway this turn stands within 1" (in a straight
         line) of one: the step is offered ("done" is always among its actions)."""
         doors = [h.door for h in self.map.layout.hatchways]
-        return any(u.hatch_turn != self.turn and any(d.distance_to((m.x, m.y)) - m.r <= 1.0 + 1e-9
-                                                     for d in doors for m in u.models)
+
+        def near(u: Unit) -> bool:
+            # a door whose rectangle lies more than 1" (plus slack) from the unit's bounding box
+            # in x or in y is out of reach of every model: only the others are measured
+            x0, y0, x1, y1 = self.bbox(u)
+            return any(d.distance_to((m.x, m.y)) - m.r <= 1.0 + 1e-9 for d in doors
+                       if not (d.x0 - x1 > 1.000001 or x0 - d.x1 > 1.000001 or
+                               d.y0 - y1 > 1.000001 or y0 - d.y1 > 1.000001)
+                       for m in u.models)
+        return any(u.hatch_turn != self.turn and near(u)
                    and not self.engaged_with(u) for u in self.army_units(p))
 
     def _legal_hatch(self, p: str) -> list[Action]:

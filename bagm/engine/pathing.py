@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from bisect import bisect_left
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -144,6 +145,9 @@ class _Graph:
         self.closed = closed
         self.blocks = layer.static + [d for k, d in enumerate(layer.doors)
                                       if d is not None and closed >> k & 1]
+        # the bounding boxes as plain tuples: the quick rejection in clear() is a hot loop
+        self._boxes = sorted(((o.x0, o.y0, o.x1, o.y1, o) for o in self.blocks), key=lambda b: b[0])
+        self._box_x0 = [b[0] for b in self._boxes]
         n = len(layer.vertices)
         adj: list[dict[int, float]] = [dict() for _ in range(n)]
         for i, j, w, mask in layer.pairs:
@@ -164,8 +168,9 @@ class _Graph:
         first; a grid index walked cell by cell measured slower for ~50 shapes.)"""
         lox, hix = (ax, bx) if ax < bx else (bx, ax)
         loy, hiy = (ay, by) if ay < by else (by, ay)
-        for o in self.blocks:
-            if o.x1 <= lox or o.x0 >= hix or o.y1 <= loy or o.y0 >= hiy:
+        # boxes are sorted on x0: those from the first with x0 >= hix on cannot meet the segment
+        for x0, y0, x1, y1, o in self._boxes[:bisect_left(self._box_x0, hix)]:
+            if x1 <= lox or x0 >= hix or y1 <= loy or y0 >= hiy:
                 continue
             if o.blocks(ax, ay, bx, by):
                 return False

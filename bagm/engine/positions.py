@@ -25,7 +25,13 @@ class Positions:
 
     def bbox(self, u: Unit) -> tuple[float, float, float, float]:
         """The unit's bounding box (bases included), kept until anything moves."""
-        boxes = self._cached("bboxes", dict)
+        # _cached inlined when the cache is current (called tens of thousands of times a game)
+        if self._cache_version == self.version:
+            boxes = self._cache.get("bboxes")
+            if boxes is None:
+                boxes = self._cache["bboxes"] = {}
+        else:
+            boxes = self._cached("bboxes", dict)
         box = boxes.get(u.uid)
         if box is None:
             xs = [m.x for m in u.models]
@@ -48,7 +54,7 @@ class Positions:
 
     @property
     def closed(self) -> int:
-        return self._cached("mask", lambda: self.bf.closed_mask)
+        return self.bf.closed_mask  # kept by the Battlefield itself until a Hatchway moves
 
     def engaged(self, a: Unit, b: Unit) -> bool:
         """Units within Engagement Range (1", 2" through an open Hatchway)."""
@@ -58,7 +64,12 @@ class Positions:
             a, b = b, a
         if self.apart(a, b, 2.0):
             return False
-        return self._cached(("er", a.uid, b.uid), lambda: self._engaged(a, b))
+        key = ("er", a.uid, b.uid)
+        if self._cache_version == self.version:  # _cached inlined (a hot path)
+            v = self._cache.get(key)
+            if v is not None:
+                return v
+        return self._cached(key, lambda: self._engaged(a, b))
 
     def _engaged(self, a: Unit, b: Unit) -> bool:
         key = ("er", self._pos(a), self._pos(b), self.closed)
@@ -73,8 +84,13 @@ class Positions:
         return self._geo(key, calc)
 
     def engaged_with(self, u: Unit) -> list[Unit]:
-        return self._cached(("ew", u.uid), lambda: [e for e in self.army_units(self.other(u.player))
-                                                    if self.engaged(u, e)])
+        key = ("ew", u.uid)
+        if self._cache_version == self.version:  # _cached inlined (a hot path)
+            v = self._cache.get(key)
+            if v is not None:
+                return v
+        return self._cached(key, lambda: [e for e in self.army_units(self.other(u.player))
+                                          if self.engaged(u, e)])
 
     def visible_idx(self, observer: Unit, target: Unit) -> list[int]:
         """Models of ``target`` visible to ``observer`` (Rules Adaptations "Visibility"):
@@ -84,19 +100,31 @@ class Positions:
         def calc() -> list[int]:
             if self.walled_off(self.disc(observer), self.disc(target)):
                 return []
-            by = self.others_bases(observer, target)
             obs = observer.bases
+            tbs = target.bases
+            # Only a model near the box of both units' centres can come within reach of a line
+            # between two of them (the tests below: within its radius, or within the larger base
+            # radius plus its own): the others are left out (a hair of slack against rounding).
+            xs = [b.x for b in obs] + [b.x for b in tbs]
+            ys = [b.y for b in obs] + [b.y for b in tbs]
+            reach = max(b.radius for b in obs + tbs) + 1e-6
+            bx0, bx1, by0, by1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
+            by = [m for m in self.others_bases(observer, target)
+                  if bx0 - m.radius < m.x < bx1 + m.radius and by0 - m.radius < m.y < by1 + m.radius]
             clear = self.bf._graph().clear
+            # the models that may block each observer's lines, built once (not per target)
+            blockers = [(o, by + [x for x in obs if x is not o]) for o in obs]
+            psd = point_segment_distance
             out = []
-            for k, t in enumerate(target.bases):
+            for k, t in enumerate(tbs):
                 # a quick proof: the line between the centres is free
+                tc = (t.x, t.y)
                 if any(clear(o.x, o.y, t.x, t.y) and not any(
-                        point_segment_distance(m.centre, o.centre, t.centre) < m.radius
-                        for m in by + [x for x in obs if x is not o]) for o in obs):
+                        psd((m.x, m.y), (o.x, o.y), tc) < m.radius for m in others)
+                        for o, others in blockers):
                     out.append(k)
                     continue
-                for o in obs:
-                    others = by + [m for m in obs if m is not o]
+                for o, others in blockers:
                     if self._pair_visible(o, t, others):
                         out.append(k)
                         break
@@ -144,10 +172,12 @@ class Positions:
         if not walls:
             return False
         reach = max(o.radius, t.radius)
-        near = [m for m in others if point_segment_distance(m.centre, o.centre, t.centre) < reach + m.radius]
+        oc, tc = (o.x, o.y), (t.x, t.y)
+        near = [m for m in others if point_segment_distance((m.x, m.y), oc, tc) < reach + m.radius]
         if not near:
             return True
-        return self.bf.visible(o, t, near)
+        # the same pair with the same models in the way comes back (a third of the time)
+        return self._geo(("pv", key, tuple(near)), lambda: self.bf.visible(o, t, near))
 
     def _cover(self, target: Base, u: Unit, t: Unit) -> bool:
         """Benefit of Cover (Rules Adaptations): unless fully visible to a model of the unit."""
@@ -164,8 +194,20 @@ class Positions:
         """The shortest straight-line gap between the bases of two units."""
         if a.uid > b.uid:
             a, b = b, a
-        return self._cached(("ms", a.uid, b.uid), lambda: min(
-            math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r for m in a.models for n in b.models))
+
+        def calc() -> float:  # min() over the pairs, written out (a hot path)
+            if not a.models or not b.models:
+                return min(())  # no pairs: the ValueError min() gives
+            hypot = math.hypot
+            best = math.inf
+            for m in a.models:
+                mx, my, mr = m.x, m.y, m.r
+                for n in b.models:
+                    d = hypot(mx - n.x, my - n.y) - mr - n.r
+                    if d < best:
+                        best = d
+            return best
+        return self._cached(("ms", a.uid, b.uid), calc)
 
     def unit_distance(self, a: Unit, b: Unit) -> float:
         """Shortest distance between two units, measured around Walls."""
@@ -188,9 +230,15 @@ class Positions:
         if n <= 1:
             return True
         need = 2 if n >= 7 else 1
-        for i, p in enumerate(pts):
-            near = sum(1 for j, q in enumerate(pts) if j != i
-                       and math.hypot(p[0] - q[0], p[1] - q[1]) - 2 * r <= COHERENCY + 1e-9)
+        # count neighbours only until there are enough (the same tests, fewer of them)
+        hypot, two_r, limit = math.hypot, 2 * r, COHERENCY + 1e-9
+        for i, (px, py) in enumerate(pts):
+            near = 0
+            for j, (qx, qy) in enumerate(pts):
+                if j != i and hypot(px - qx, py - qy) - two_r <= limit:
+                    near += 1
+                    if near >= need:
+                        break
             if near < need:
                 return False
         return self._connected(pts, r)
@@ -235,15 +283,32 @@ class Positions:
         graph = self.bf.layout.move_layer(r).graph(self.closed)
         chosen: list[tuple[float, float]] = []
         spare: list[tuple[float, float]] = []
+        # hot loop: locals, and the other bases as tuples with the same thresholds as before
+        hypot = math.hypot
+        apart2, two_r = 2 * r + 1e-6, 2 * r
+        others_t = [(o.x, o.y, r + o.radius + 1e-6) for o in others]
         for ox, oy in HEX:
             if len(chosen) >= n:
                 break
             x, y = ax + ox * s, ay + oy * s
-            if any(math.hypot(x - cx, y - cy) < 2 * r + 1e-6 for cx, cy in chosen):
-                continue
-            if chosen and not any(math.hypot(x - cx, y - cy) - 2 * r <= COHERENCY for cx, cy in chosen):
-                continue
-            if any(math.hypot(x - o.x, y - o.y) < r + o.radius + 1e-6 for o in others):
+            if chosen:
+                near = False
+                clash = False
+                for cx, cy in chosen:
+                    dd = hypot(x - cx, y - cy)
+                    if dd < apart2:
+                        clash = True
+                        break
+                    if not near and dd - two_r <= COHERENCY:
+                        near = True
+                if clash or not near:
+                    continue
+            clash = False
+            for o_x, o_y, gap in others_t:
+                if hypot(x - o_x, y - o_y) < gap:
+                    clash = True
+                    break
+            if clash:
                 continue
             b = Base(x, y, r)
             if not self.fits(b):
@@ -281,12 +346,18 @@ class Positions:
         if quick is None:
             rects = list(lay.solid_rects) + [h.door for h in lay.hatchways]
             simple = not lay.gaps and not any(a.kind in IMPASSABLE_AREAS for a in lay.areas)
-            quick = self._geo_cache["quick"] = (rects, simple, lay.bounds)
+            # plain tuples: the overlap test below is a hot loop
+            quick = self._geo_cache["quick"] = ([(q.x0, q.x1, q.y0, q.y1) for q in rects], simple,
+                                                lay.bounds)
         rects, simple, _ = quick
         x, y, r = b.x, b.y, b.radius
-        if simple and any(bd.rect.contains_base(b) for bd in lay.boards) and not any(
-                    x + r > q.x0 and x - r < q.x1 and y + r > q.y0 and y - r < q.y1 for q in rects):
-            return True
+        if simple and any(bd.rect.contains_base(b) for bd in lay.boards):
+            xl, xh, yl, yh = x - r, x + r, y - r, y + r
+            for x0, x1, y0, y1 in rects:
+                if xh > x0 and xl < x1 and yh > y0 and yl < y1:
+                    break
+            else:
+                return True
         return lay.board_at((x, y)) is not None and self.bf.fits(b)
 
     def set_positions(self, unit: Unit, pts: list[tuple[float, float]]) -> None:

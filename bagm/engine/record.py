@@ -57,8 +57,13 @@ def sha256_lines(lines: list[str]) -> str:
     return h.hexdigest()
 
 
+# json.dumps(e, sort_keys=True, separators=(",", ":")) builds an encoder per call: one serves all
+_EVENT_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+
+
 def event_lines(events: list[dict[str, Any]]) -> list[str]:
-    return [json.dumps(e, sort_keys=True, separators=(",", ":")) for e in events]
+    encode = _EVENT_ENCODER.encode
+    return [encode(e) for e in events]
 
 
 def play(game: Game, chooser: Callable[[Game], Action]) -> GameRecord:

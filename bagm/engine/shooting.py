@@ -295,8 +295,10 @@ class ShootingPhase:
         res = resolve(AttackProfile(w, n, cond), target, self.dice, tu)
         for m, wl in zip(t.models, tu.wounds):
             m.wounds = wl
+        before = len(t.models)
         t.models = [m for m in t.models if m.wounds > 0]
-        self._touch()
+        if len(t.models) != before:  # no cached answer depends on wounds: only on who stands where
+            self._touch()
         self.emit("attack", unit=u.uid, target=t.uid, weapon=w.name, models=n, attacks=res.attacks,
                   hits=res.hits, wounds=res.wounds, unsaved=res.unsaved, lost=res.wounds_lost,
                   destroyed=res.models_destroyed)
@@ -305,7 +307,10 @@ class ShootingPhase:
             own.mortal_wounds(res.hazardous_mortal_wounds, self.dice, spill=False, reason="hazardous")
             for m, wl in zip(u.models, own.wounds):
                 m.wounds = wl
+            before = len(u.models)
             u.models = [m for m in u.models if m.wounds > 0]
+            if len(u.models) != before:
+                self._touch()
             self.emit("hazardous", unit=u.uid, failed=res.hazardous_failed)
             self._check_destroyed(u)
         self._check_destroyed(t)

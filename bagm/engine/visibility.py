@@ -67,28 +67,28 @@ def _ray_enters_disk(px: float, py: float, ux: float, uy: float, b: Base) -> flo
 def point_sees_base(p: Point, target: Base, blocks: Sequence[Block],
                     disks: Sequence[Base] = ()) -> bool:
     """Some straight line from point ``p`` reaches ``target``'s base unblocked (exact)."""
+    # A hot path: the arc clipping ("shade") is written out in each loop and the math
+    # functions are locals; the arithmetic is the same as in the plain form.
     px, py = p
     cx, cy = target.x - px, target.y - py
     d = math.hypot(cx, cy)
     if d <= target.radius + EPS:
         return True
-    phi = math.atan2(cy, cx)
+    atan2, cos, sin, fmod, pi = math.atan2, math.cos, math.sin, math.fmod, math.pi
+    phi = atan2(cy, cx)
     alpha = math.asin(min(1.0, target.radius / d))
+    neg_alpha = -alpha
     shadows: list[tuple[float, float]] = []
-
-    def shade(lo: float, hi: float, enter) -> None:  # type: ignore[no-untyped-def]
-        lo, hi = max(lo, -alpha), min(hi, alpha)
-        if hi - lo <= 1e-12:
-            return
-        mid = phi + (lo + hi) / 2
-        ux, uy = math.cos(mid), math.sin(mid)
-        if enter(ux, uy) < _ray_enters_disk(px, py, ux, uy, target):
-            shadows.append((lo, hi))
 
     for o in blocks:
         if o.contains(p):
             return False
-        rel = [_wrap(math.atan2(y - py, x - px) - phi) for x, y in o.corners()]
+        rel = []
+        for x, y in o.corners():  # _wrap(atan2(...) - phi), inlined
+            a = fmod(atan2(y - py, x - px) - phi + pi, _TWO_PI)
+            if a <= 0:
+                a += _TWO_PI
+            rel.append(a - pi)
         lo, hi = min(rel), max(rel)
         if hi - lo > math.pi:  # the shape lies across the direction opposite the target
             rel = [a + _TWO_PI if a < 0 else a for a in rel]
@@ -96,8 +96,18 @@ def point_sees_base(p: Point, target: Base, blocks: Sequence[Block],
             spans = ((lo, hi), (lo - _TWO_PI, hi - _TWO_PI))
         else:
             spans = ((lo, hi),)
-        for a, b in spans:
-            shade(a, b, lambda ux, uy, o=o: _ray_enters_block(px, py, ux, uy, o))
+        for lo, hi in spans:
+            # lo, hi = max(lo, -alpha), min(hi, alpha)
+            if neg_alpha > lo:
+                lo = neg_alpha
+            if alpha < hi:
+                hi = alpha
+            if hi - lo <= 1e-12:
+                continue
+            mid = phi + (lo + hi) / 2
+            ux, uy = cos(mid), sin(mid)
+            if _ray_enters_block(px, py, ux, uy, o) < _ray_enters_disk(px, py, ux, uy, target):
+                shadows.append((lo, hi))
     for m in disks:
         mx, my = m.x - px, m.y - py
         dm = math.hypot(mx, my)
@@ -105,13 +115,23 @@ def point_sees_base(p: Point, target: Base, blocks: Sequence[Block],
             return False
         if dm <= EPS:
             continue
-        rel = _wrap(math.atan2(my, mx) - phi)
+        rel = _wrap(atan2(my, mx) - phi)
         beta = math.asin(min(1.0, max(0.0, m.radius - EPS) / dm))
-        shade(rel - beta, rel + beta, lambda ux, uy, m=m: _ray_enters_disk(px, py, ux, uy, m))
+        lo, hi = rel - beta, rel + beta
+        if neg_alpha > lo:
+            lo = neg_alpha
+        if alpha < hi:
+            hi = alpha
+        if hi - lo <= 1e-12:
+            continue
+        mid = phi + (lo + hi) / 2
+        ux, uy = cos(mid), sin(mid)
+        if _ray_enters_disk(px, py, ux, uy, m) < _ray_enters_disk(px, py, ux, uy, target):
+            shadows.append((lo, hi))
     if not shadows:
         return True
     shadows.sort()
-    reach = -alpha
+    reach = neg_alpha
     for lo, hi in shadows:
         if lo > reach + 1e-9:
             return True
