@@ -16,11 +16,7 @@ from bagm.io.textlist import read_text_list
 from bagm.render.export import (EXPORTERS, RosterSheet, model_lines, to_html, to_json,
                                 to_markdown, to_svg, to_text)
 from bagm.roster.importer import import_list
-from bagm.roster.model import load_roster
 from bagm.roster.report import ArmyUnit
-from bagm.roster.squads import form_boarding_squads
-from bagm.roster.underdog import decide
-from bagm.roster.validate import validate
 from conftest import FIXTURES
 
 ROSTER = """\
@@ -98,12 +94,7 @@ def files(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def sheet(path: Path, catalog: Catalog, opponent: Path | None = None) -> RosterSheet:
-    report = validate(load_roster(path), catalog)
-    underdog = None
-    if opponent is not None:
-        other = validate(load_roster(opponent), catalog)
-        underdog = decide(report.points, other.points, (report.title, other.title))
-    return RosterSheet(report, form_boarding_squads(report.path, report.units), underdog)
+    return RosterSheet.of(path, catalog, opponent)
 
 
 def run(*args: object):  # type: ignore[no-untyped-def]

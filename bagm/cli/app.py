@@ -114,14 +114,14 @@ def validate(
     raise typer.Exit(0 if all(r.valid for r in reports) else 1)
 
 
-def _load_one(path: Path, data: list[Path] | None):  # type: ignore[no-untyped-def]
+def _load_one(path: Path, data: list[Path] | None,  # type: ignore[no-untyped-def]
+              catalog: "Catalog | None" = None):
     from bagm.io.yamlsafe import InputError
     from bagm.roster.model import load_roster
     from bagm.roster.validate import validate
 
     try:
-        catalog = _catalog(data)
-        return validate(load_roster(path), catalog)
+        return validate(load_roster(path), catalog or _catalog(data))
     except InputError as exc:
         _input_error(exc)
 
@@ -197,7 +197,8 @@ def underdog(
         if mission not in table:
             fail(f"unknown mission {mission}; missions: {', '.join(map(str, sorted(table)))}")
         info = table[mission]
-    a, b = _load_one(roster_a, data), _load_one(roster_b, data)
+    shared = _catalog(data)  # one catalog: a pack both rosters use is read once
+    a, b = _load_one(roster_a, data, shared), _load_one(roster_b, data, shared)
     result = decide(a.points, b.points, (a.title, b.title), info)
     if format is SimpleFormat.json:
         from bagm.render.formats import to_json

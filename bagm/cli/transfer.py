@@ -136,21 +136,6 @@ def _summary(result: "ImportResult", report: "ValidationReport", output: Path | 
                f"{state} (see '{rerun}')", err=err)
 
 
-def _sheet(path: Path, opponent: Path | None, catalog: "Catalog") -> Any:
-    from bagm.render.export import RosterSheet
-    from bagm.roster.model import load_roster
-    from bagm.roster.squads import form_boarding_squads
-    from bagm.roster.underdog import decide
-    from bagm.roster.validate import validate
-
-    report = validate(load_roster(path), catalog)
-    underdog = None
-    if opponent is not None:
-        other = validate(load_roster(opponent), catalog)
-        underdog = decide(report.points, other.points, (report.title, other.title))
-    return RosterSheet(report, form_boarding_squads(report.path, report.units), underdog)
-
-
 def export_roster(
     roster: Annotated[Path, typer.Argument(help="A roster file.")],
     to: Annotated[ExportFormat, typer.Option("--to", "-t", help="Output format.")] = ExportFormat.text,
@@ -165,13 +150,13 @@ def export_roster(
     Underdog.
     """
     from bagm.io.yamlsafe import InputError
-    from bagm.render.export import EXPORTERS
+    from bagm.render.export import EXPORTERS, RosterSheet
 
     if output is not None and (_same_file(roster, output)
                                or (opponent is not None and _same_file(opponent, output))):
         _fail(f"{output}: is a roster being exported; write the export somewhere else")
     try:
-        sheet = _sheet(roster, opponent, _catalog(data))
+        sheet = RosterSheet.of(roster, _catalog(data), opponent)
     except InputError as exc:
         _fail(str(exc))
     text = EXPORTERS[to.value](sheet)

@@ -49,9 +49,7 @@ class ChargePhase:
             return
         if act.kind != "charge":
             raise IllegalAction("in the Charge phase: 'charge UNIT ENEMY' or 'done'", "Charge phase")
-        u = self.unit(act.unit, p)
-        if not u.alive:
-            raise IllegalAction(f"{u.label()} is not on the battlefield", "Charge phase", u.uid)
+        u = self.live_unit(act.unit, p, "Charge phase")
         why = self._charge_reason(u)
         if why:
             raise IllegalAction(f"{u.label()} cannot declare a charge: {why}", "Charge phase", u.uid)

@@ -139,6 +139,13 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase):
     def army_units(self, p: str, where: str = "board") -> list[Unit]:
         return [u for u in self.armies[p].units if u.where == where and (where != "board" or u.models)]
 
+    def live_unit(self, uid: str | None, player: str, rule: str) -> Unit:
+        """The player's unit ``uid``, refused under ``rule`` unless it is on the battlefield."""
+        u = self.unit(uid, player)
+        if not u.alive:
+            raise IllegalAction(f"{u.label()} is not on the battlefield", rule, u.uid)
+        return u
+
     def unit(self, uid: str | None, player: str | None = None) -> Unit:
         u = self.units.get((uid or "").upper())
         if u is None:

@@ -111,9 +111,7 @@ class MovementPhase:
             raise IllegalAction("in the Move Units step: move, advance, fallback, place, hold or done, "
                                 f"not '{act.kind}'",
                                 "Movement phase")
-        u = self.unit(act.unit, p)
-        if not u.alive:
-            raise IllegalAction(f"{u.label()} is not on the battlefield", "Move Units", u.uid)
+        u = self.live_unit(act.unit, p, "Move Units")
         if u.moved is not None:
             raise IllegalAction(f"{u.label()} has already been selected to move this phase", "Move Units", u.uid)
         foes = self.engaged_with(u)

@@ -122,9 +122,7 @@ class ShootingPhase:
         if act.kind != "manoeuvre":
             raise IllegalAction("at the start of the Shooting phase: 'manoeuvre UNIT ...' or 'done'",
                                 "Tactical Manoeuvres")
-        u = self.unit(act.unit, p)
-        if not u.alive:
-            raise IllegalAction(f"{u.label()} is not on the battlefield", "Tactical Manoeuvres", u.uid)
+        u = self.live_unit(act.unit, p, "Tactical Manoeuvres")
         why = self._manoeuvre_reason(u)
         if why:
             raise IllegalAction(f"{u.label()} cannot perform a Tactical Manoeuvre: {why}", "Tactical Manoeuvres", u.uid)
@@ -231,9 +229,7 @@ class ShootingPhase:
         if act.kind not in ("shoot", "clearance"):
             raise IllegalAction("in the Shooting phase: 'shoot UNIT ENEMY', 'clearance UNIT' or 'done'",
                                 "Shooting phase")
-        u = self.unit(act.unit, p)
-        if not u.alive:
-            raise IllegalAction(f"{u.label()} is not on the battlefield", "Shooting phase", u.uid)
+        u = self.live_unit(act.unit, p, "Shooting phase")
         if act.kind == "clearance":
             if self.cp[p] < 1:
                 raise IllegalAction("Explosive Clearance costs 1CP", "Explosive Clearance", u.uid)

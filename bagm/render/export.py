@@ -43,6 +43,21 @@ class RosterSheet:
     squads: SquadsResult
     underdog: UnderdogResult | None = None
 
+    @classmethod
+    def of(cls, path: Any, catalog: Any, opponent: Any = None) -> "RosterSheet":
+        """Check ``path`` (and ``opponent`` for the Underdog line) and gather what to show."""
+        from bagm.roster.model import load_roster
+        from bagm.roster.squads import form_boarding_squads
+        from bagm.roster.underdog import decide
+        from bagm.roster.validate import validate
+
+        report = validate(load_roster(path), catalog)
+        underdog = None
+        if opponent is not None:
+            other = validate(load_roster(opponent), catalog)
+            underdog = decide(report.points, other.points, (report.title, other.title))
+        return cls(report, form_boarding_squads(report.path, report.units), underdog)
+
 
 # --- shared pieces --------------------------------------------------------------------------
 
