@@ -24,13 +24,11 @@ from bagm.cli.common import fail as _fail
 
 if TYPE_CHECKING:
     from rich.console import Console
-    from rich.table import Table
 
     from bagm.data.packs import Catalog, Faction
     from bagm.io.roundtrip import Document
     from bagm.roster.model import Roster
     from bagm.roster.report import ValidationReport
-    from bagm.roster.suggest import Suggestion
 
 
 ForceOpt = Annotated[bool, typer.Option("--force", help="Write the edit even if it breaks a "
@@ -307,23 +305,11 @@ def suggest(file: FileArg,
         return
     console = _console()
     if found:
-        console.print(_suggestions_table(s.before.title, left, found))
+        from bagm.render.rich_render import suggestions_table
+
+        console.print(suggestions_table(s.before.title, left, found))
     else:
         console.print(f"Nothing else fits {s.before.title}: {left} points left.")
-
-
-def _suggestions_table(title: str, left: int, found: list["Suggestion"]) -> "Table":
-    from rich.table import Table
-
-    table = Table(title=f"Still fits {title} ({left} points left)", title_justify="left")
-    table.add_column("#", justify="right", style="dim")
-    table.add_column("Unit")
-    table.add_column("Models", justify="right")
-    table.add_column("Pts", justify="right")
-    table.add_column("Left after", justify="right")
-    for i, x in enumerate(found, 1):
-        table.add_row(str(i), x.unit, str(x.models), str(x.points), str(x.left))
-    return table
 
 
 # --- the interactive builder ----------------------------------------------------------------
@@ -408,7 +394,9 @@ class _Builder:
             if not found:
                 self.say(f"Nothing else fits: {left} points left.")
                 return doc
-            self.console.print(_suggestions_table(report.title, left, found))
+            from bagm.render.rich_render import suggestions_table
+
+            self.console.print(suggestions_table(report.title, left, found))
             answer = self.ask("Add a unit (number or name; Enter when done)")
             if not answer:
                 return doc

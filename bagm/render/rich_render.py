@@ -189,3 +189,16 @@ def _describe_rule(rule: Any) -> str:
     if kind == "exclusive":
         return "one of " + " / ".join(rule.units)
     return "no mixing " + " / ".join(rule.keywords)
+
+
+def suggestions_table(title: str, left: int, found: list[Any]) -> Table:
+    """What still fits a roster (``bagm suggest``)."""
+    table = Table(title=f"Still fits {title} ({left} points left)", title_justify="left")
+    table.add_column("#", justify="right", style="dim")
+    table.add_column("Unit")
+    table.add_column("Models", justify="right")
+    table.add_column("Pts", justify="right")
+    table.add_column("Left after", justify="right")
+    for i, x in enumerate(found, 1):
+        table.add_row(str(i), x.unit, str(x.models), str(x.points), str(x.left))
+    return table
