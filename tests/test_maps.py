@@ -338,3 +338,15 @@ def test_cli_mission_show_a_users_map(tmp_path: Path) -> None:
 def test_cli_mission_bad_input(args: list[str], words: str) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 2 and words in result.output
+
+
+def test_map_names_agree_with_the_mission_table() -> None:
+    """Mission names live in two files (the table and each map); keep them equal."""
+    import yaml
+
+    from bagm.data.missions import missions
+
+    maps = Path(__file__).parents[1] / "bagm" / "engine" / "maps"
+    for number, info in missions().items():
+        data = yaml.safe_load((maps / f"mission_{number:02d}.yaml").read_text(encoding="utf-8"))
+        assert data["name"] == info["name"], number
