@@ -107,6 +107,64 @@ class Adaptation:
 
 
 @_model
+class LeaderEffect:
+    """What a Leader ability confers on the unit it leads, as structured facts (never prose).
+    Only effects the engine applies are written here; an ability whose effect cannot be said
+    this way has ``effects: null`` and every game lists it as not modelled."""
+
+    __pydantic_config__ = CONFIG
+    attacks: Literal["ranged", "melee", "all"] = "all"
+    """Which of the led unit's attacks the attack-side fields below change."""
+    hit_mod: int = 0
+    """Added to the Hit roll of those attacks (+1)."""
+    wound_mod: int = 0
+    """Added to the Wound roll of those attacks (+1)."""
+    reroll_hits: Literal["ones", "failed"] | None = None
+    """Re-roll Hit rolls of 1 ('ones') or any failed Hit roll ('failed')."""
+    reroll_wounds: Literal["ones", "failed"] | None = None
+    """Re-roll Wound rolls of 1 ('ones') or any failed Wound roll ('failed')."""
+    weapon_abilities: list[WeaponAbility] = field(default_factory=list)
+    """Abilities those weapons gain, e.g. [{name: sustained hits, value: 1}]."""
+    A_mod: int = 0
+    """Added to the Attacks characteristic of those weapons."""
+    S_mod: int = 0
+    """Added to the Strength characteristic of those weapons."""
+    AP_mod: int = 0
+    """Added to the AP characteristic: -1 improves AP by 1."""
+    D_mod: int = 0
+    """Added to the Damage characteristic of those weapons."""
+    hit_against_mod: int = 0
+    """Added to the Hit roll of attacks that target the led unit (-1)."""
+    wound_against_mod: int = 0
+    """Added to the Wound roll of attacks that target the led unit (-1)."""
+    fnp: int | None = None
+    """The led unit's models have Feel No Pain X+."""
+    invuln: int | None = None
+    """The led unit's models have an X+ invulnerable save."""
+
+
+@_model
+class LeaderAbility:
+    """One Leader ability ('while this model is leading a unit...'), by name."""
+
+    __pydantic_config__ = CONFIG
+    name: str
+    effects: list[LeaderEffect] | None = None
+    """Its effects; null when the engine does not model it (games list it as such)."""
+
+
+@_model
+class Leader:
+    """A Leader: the Bodyguard units it could normally be attached to, and its Leader abilities
+    (conferred in Boarding Actions only by the Battlefield Command Stratagem)."""
+
+    __pydantic_config__ = CONFIG
+    bodyguards: list[str] = field(default_factory=list)
+    """Names of the units it can be attached to (datasheet names in the same pack)."""
+    abilities: list[LeaderAbility] = field(default_factory=list)
+
+
+@_model
 class Datasheet:
     """A unit's datasheet: keywords, points, profiles, weapons."""
 
@@ -126,6 +184,8 @@ class Datasheet:
     weapons: list[Weapon] = field(default_factory=list)
     abilities: list[str] = field(default_factory=list)
     adaptation: Adaptation | None = None
+    leader: Leader | None = None
+    """Leader data: Bodyguard units and Leader abilities (CHARACTER units with Leader)."""
     enhancement: bool | None = None
     """Override: true lets a non-CHARACTER take an Enhancement, false forbids one."""
     points_note: str | None = None
