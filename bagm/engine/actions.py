@@ -11,6 +11,7 @@ Text forms (unit ids such as ``A3``; points in inches ``x,y``)::
     manoeuvre A1 secure 2 | manoeuvre A1 defend | manoeuvre A1 overwatch
     shoot A1 B2 | shoot A1 B2 Storm bolter+Psilencer   clearance A1
     charge A1 B2 | reroll | fight A1 B2 | counter A1 | bravery A1 | overwatch A1 B2
+    command A1 A4 Alpha Warrior            (Battlefield Command: Leader, Bodyguard, Leader ability)
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 
 KINDS = ("role", "deploy", "reserve", "done", "pass", "move", "advance", "fallback", "hold",
          "place", "hatch", "arrive", "deepstrike", "manoeuvre", "shoot", "clearance", "charge",
-         "reroll", "fight", "counter", "bravery", "overwatch")
+         "reroll", "fight", "counter", "bravery", "overwatch", "command")
 MOVES = ("move", "advance", "fallback", "place")
 _NO_UNIT = ("role", "done", "pass", "reroll")
 
@@ -134,6 +135,10 @@ def parse(text: str) -> Action:
     if k in ("charge", "fight", "overwatch"):
         need(1, f"{k} {unit} ENEMY")
         return Action(k, unit, target=rest[0])
+    if k == "command":
+        if len(rest) < 2:
+            raise ActionSyntaxError("write 'command LEADER UNIT ABILITY', e.g. 'command A1 A4 Alpha Warrior'")
+        return Action(k, unit, target=rest[0], arg=" ".join(rest[1:]))
     if k == "shoot":
         if not rest:
             raise ActionSyntaxError("write 'shoot UNIT ENEMY [weapon+weapon]'")

@@ -25,6 +25,7 @@ IMPLEMENTED_ENHANCEMENTS = {
     "expert breacher": "the bearer's unit may operate a Hatchway during the Move Units step",
     "personal teleporter": "the bearer has Deep Strike",
     "trademark weapon": "+1 Strength and Damage on the named ranged weapon",
+    "peerless leader": "Battlefield Command on the bearer for 0CP once per battle round",
 }
 # Abilities whose effect the engine applies (by name, lower case).
 IMPLEMENTED_ABILITIES = {"deep strike", "leader", "infiltrators"}
@@ -94,6 +95,8 @@ class Unit:
     secure_marker: int | None = None
     hatch_turn: int = -1
     clearance: bool = False
+    commanded: bool = False  # targeted with Battlefield Command since its last Command phase
+    led: Any = None  # (Leader uid, ability name, LeaderAbility) conferred by Battlefield Command
 
     @property
     def alive(self) -> bool:
@@ -160,7 +163,9 @@ def _weapon(w: Any, unit: str, notes: list[str]) -> WeaponProfile | None:
 
 def build_army(player: str, path: str | Path, catalog: Any = None) -> Army:
     """Load, validate, and form Boarding Squads of one roster (mission sequence 1 and 5)."""
+    from bagm.data.names import norm as _norm
     from bagm.data.packs import Catalog
+    from bagm.engine.leaders import leader_ability_names, modelled_abilities, not_modelled_notes
     from bagm.roster.model import load_roster
     from bagm.roster.squads import form_boarding_squads
     from bagm.roster.validate import validate
@@ -205,8 +210,12 @@ def build_army(player: str, path: str | Path, catalog: Any = None) -> Army:
         lost = {x.lower() for x in (ds.adaptation.loses if ds.adaptation else [])}
         deep = any(a.lower() == "deep strike" for a in abil) or enh.lower() == "personal teleporter"
         infil = any(a.lower() == "infiltrators" for a in abil)
+        conferred = {_norm(x.name) for x in modelled_abilities(ds)}  # via Battlefield Command
+        notes += not_modelled_notes(ds)
         for a in abil:
             low = a.lower()
+            if _norm(a) in conferred or _norm(a) in leader_ability_names(ds):
+                continue  # a Leader ability: conferred by Battlefield Command, or listed above
             if low in IMPLEMENTED_ABILITIES or low.startswith(REMOVED_ABILITIES):
                 continue
             if any(low.startswith(x) for x in lost):

@@ -4,7 +4,8 @@
 markers it does not hold (then toward the enemy), opens closed Hatchways that stand between a
 unit and its goal, shoots and charges where the exact odds (:mod:`bagm.engine.odds`) favour it,
 uses Tactical Manoeuvres (Secure Site on held markers, Set Overwatch or Set to Defend for units
-with nothing to shoot) and the Stratagems Insane Bravery, Command Re-roll, Counter-offensive.
+with nothing to shoot) and the Stratagems Insane Bravery, Command Re-roll, Counter-offensive and
+Battlefield Command.
 """
 
 from __future__ import annotations
@@ -295,6 +296,18 @@ class GreedyBot:
     def _bravery(self, g: Game, legal: list[Action]) -> Action:
         u = g.unit(g.decision.info["unit"])
         return legal[0] if self.on_marker(g, u) or u.points >= 100 else Action("pass")
+
+    def _command(self, g: Game, legal: list[Action]) -> Action:
+        """Battlefield Command in its own Command phase (the ability then lasts the battle round),
+        when it is free (Peerless Leader) or leaves 1CP; on the Bodyguard worth most points."""
+        p = g.decision.player
+        opts = [a for a in legal if a.kind == "command"]
+        if not opts or g.phase != "command" or g.active != p:
+            return Action("pass")
+        free = [a for a in opts if g._peerless_free(g.unit(a.unit))]
+        if not free and g.cp[p] < 2:
+            return Action("pass")
+        return max(free or opts, key=lambda a: g.unit(a.target).points)
 
     def _counter(self, g: Game, legal: list[Action]) -> Action:
         return legal[0]

@@ -88,7 +88,7 @@ class ChargePhase:
             self.emit("charge", unit=u.uid, target=t.uid, success=ok)
 
     def _charge(self, p: str) -> Iterator[Decision]:
-        self._new_phase("charge")
+        yield from self._new_phase("charge")
         yield from self._charging(p)
         self._update_control(False)
         self.mission.run("end_charge", self)

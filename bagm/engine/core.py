@@ -40,8 +40,9 @@ SIMPLIFICATIONS = [
     "Unit Coherency at the end of a turn keeps the largest group of models linked by 2\" gaps.",
     "Command Re-roll is offered for Charge and Advance rolls only (not for Hit, Wound, Damage, "
     "saving throws, Desperate Escape or Hazardous tests, or Attacks rolls).",
-    "Not implemented: the Battlefield Command Stratagem and the Peerless Leader Enhancement (the "
-    "data packs hold no Leader ability effects), and every Detachment Stratagem.",
+    "Battlefield Command is offered at the start of each phase and at the end of the Command "
+    "phase; it confers only Leader abilities whose effects the data packs describe (the others "
+    "are listed below). Not implemented: every Detachment Stratagem.",
     "Deploy Armies: each player sets up as many units as they have Entry Zones, at most one "
     "CHARACTER and one non-CHARACTER unit per Entry Zone. Infiltrators: 'wholly within 6\" of the "
     "Entry Zone' is measured in a straight line.",

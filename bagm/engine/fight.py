@@ -22,7 +22,7 @@ class FightPhase:
         return u.alive and not u.fought and bool(u.melee) and (u.charged or bool(self.engaged_with(u)))
 
     def _fight(self, p: str) -> Iterator[Decision]:
-        self._new_phase("fight")
+        yield from self._new_phase("fight")
         # Fights First (units that made a Charge move), then Remaining Combats, alternating,
         # starting with the player whose turn it is not
         for first in (True, False):

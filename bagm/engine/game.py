@@ -42,6 +42,7 @@ from bagm.engine.core import (
 )
 from bagm.engine.dice import Dice
 from bagm.engine.fight import FightPhase
+from bagm.engine.leaders import LeaderRules, modelled_abilities
 from bagm.engine.mission import Mission, get_mission
 from bagm.engine.movement import MovementPhase
 from bagm.engine.positions import Positions
@@ -62,7 +63,7 @@ __all__ = [
 _MISSING = object()  # a cache miss (None may be a cached answer)
 
 
-class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase):
+class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, LeaderRules):
     """One game of a mission between armies A and B."""
 
     def __init__(self, mission: int, army_a: Army, army_b: Army, seed: int = 0,
@@ -92,6 +93,10 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase):
         self.used: set[tuple[str, str, int]] = set()  # (player, Stratagem, phase id)
         self.phase_id = 0
         self.deep_struck_turn: dict[str, int] = {}
+        self.peerless_round: dict[str, int] = {}  # Peerless Leader bearer: the round it was used
+        # Battlefield Command windows open only for armies with a modelled Leader ability
+        self.has_leaders = {p: any(modelled_abilities(u.datasheet) for u in a.units)
+                            for p, a in self.armies.items()}
         self.version = 0
         self._cache: dict[Any, Any] = {}
         self._cache_version = -1
@@ -395,15 +400,18 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase):
         yield from self._fight(p)
         self._end_turn(p)
 
-    def _new_phase(self, name: str) -> None:
+    def _new_phase(self, name: str) -> Iterator[Decision]:
         self.phase = name
         self.phase_id += 1
         self.emit("phase", phase=name, player=self.active)
+        if name == "command":
+            self._end_command(self.active)  # conferred Leader abilities last until now
+        yield from self._battlefield_command()
 
     # Command phase ---------------------------------------------------------------------------
 
     def _command(self, p: str) -> Iterator[Decision]:
-        self._new_phase("command")
+        yield from self._new_phase("command")
         for q in (p, self.other(p)):  # Command step: both players gain 1CP
             self.gain_cp(q, 1, "Command phase")
         for u in self.army_units(p):
@@ -435,6 +443,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase):
                 self.emit("battleshock", unit=u.uid, shocked=True)
         self._update_control(turn_boundary=False)
         self.mission.run("end_command", self)
+        yield from self._battlefield_command()  # the end of the Command phase (CP gained)
 
     # End of turn -----------------------------------------------------------------------------
 
@@ -528,6 +537,8 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase):
         if s == "counter":
             return [Action("counter", u.uid) for u in self.army_units(p)
                     if not u.fought and u.melee and not u.battleshocked and self.engaged_with(u)] + [Action("pass")]
+        if s == "command":
+            return self._legal_command(p) + [Action("pass")]
         if s == "overwatch":
             enemy = self.unit(d.info["enemy"])
             return [Action("overwatch", u.uid, target=enemy.uid) for u in self._overwatchers(enemy)] + [Action("pass")]
@@ -546,7 +557,8 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase):
             return
         checks = {"deploy": self._check_deploy, "move": self._check_move, "hatch": self._check_hatch,
                   "reinforce": self._check_reinforce, "manoeuvre": self._check_manoeuvre,
-                  "shoot": self._check_shoot, "charge": self._check_charge, "fight": self._check_fight}
+                  "shoot": self._check_shoot, "charge": self._check_charge, "fight": self._check_fight,
+                  "command": self._check_command}
         if s in checks:
             return checks[s](p, act)
         legal = self.legal_actions()

@@ -19,7 +19,7 @@ class MovementPhase:
     # Movement phase --------------------------------------------------------------------------
 
     def _movement(self, p: str) -> Iterator[Decision]:
-        self._new_phase("movement")
+        yield from self._new_phase("movement")
         while self._legal_move(p, quick=True):
             act = yield Decision("move", p)
             if act.kind == "done":

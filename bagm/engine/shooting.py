@@ -12,6 +12,7 @@ from bagm.engine.actions import Action
 from bagm.engine.army import Unit
 from bagm.engine.attack import AttackProfile, Conditions, Target, TargetUnit, resolve
 from bagm.engine.core import CHARGE_RANGE, Decision, IllegalAction
+from bagm.engine.leaders import led_conditions, led_defence, led_weapon
 
 
 class ShootingPhase:
@@ -49,7 +50,7 @@ class ShootingPhase:
     # Shooting phase --------------------------------------------------------------------------
 
     def _shooting(self, p: str) -> Iterator[Decision]:
-        self._new_phase("shooting")
+        yield from self._new_phase("shooting")
         while self._may_manoeuvre(p):
             act = yield Decision("manoeuvre", p)
             if act.kind == "done":
@@ -285,9 +286,12 @@ class ShootingPhase:
 
     def _attack(self, u: Unit, t: Unit, w: Any, n: int, cond: Conditions, visible: set[int] | None,
                 ranged: bool) -> tuple[int, int]:
-        target = Target(toughness=t.T, save=t.Sv, wounds=t.W, models=len(t.models), invuln=t.invuln,
+        if u.led is not None or t.led is not None:  # Battlefield Command: conferred Leader abilities
+            w, cond = led_weapon(u, w), led_conditions(u, t, led_weapon(u, w), cond)
+        invuln, fnp = led_defence(t) if t.led is not None else (t.invuln, None)
+        target = Target(toughness=t.T, save=t.Sv, wounds=t.W, models=len(t.models), invuln=invuln, fnp=fnp,
                         keywords=t.keywords, visible=None if visible is None else len(visible), name=t.uid)
-        tu = TargetUnit([m.wounds for m in t.models], t.W, visible, None)
+        tu = TargetUnit([m.wounds for m in t.models], t.W, visible, fnp)
         res = resolve(AttackProfile(w, n, cond), target, self.dice, tu)
         for m, wl in zip(t.models, tu.wounds):
             m.wounds = wl

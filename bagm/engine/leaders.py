@@ -1,0 +1,248 @@
+"""Leaders in Boarding Actions: they never attach; the Battlefield Command Stratagem confers one
+Leader ability on a Bodyguard unit instead, and Peerless Leader makes that free once per round.
+
+Rules Adaptations "Leaders" and "Leader Abilities"; Stratagems "Battlefield Command";
+Enhancements "Peerless Leader". The abilities' effects come from the data packs
+(:class:`bagm.data.models.LeaderEffect`); an ability without modelled effects is never offered
+and every game lists it as not modelled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+from bagm.engine.actions import Action
+from bagm.engine.army import Unit
+from bagm.engine.attack import Abilities, Conditions, Reroll, WeaponProfile
+from bagm.engine.core import Decision, IllegalAction
+from bagm.engine.dice import DiceExpr
+
+BATTLEFIELD_COMMAND = "Battlefield Command"
+RULE = "Battlefield Command Stratagem"
+COMMAND_RANGE = 6.0  # Battlefield Command: a Bodyguard unit within 6" of the Leader unit
+PEERLESS = "peerless leader"
+_REROLL_ORDER = {Reroll.none: 0, Reroll.ones: 1, Reroll.failed: 2}
+
+
+def _norm(name: str) -> str:
+    from bagm.data.names import norm
+
+    return norm(name)
+
+
+def modelled_abilities(ds: Any) -> list[Any]:
+    """The Leader abilities of a datasheet whose effects the engine applies."""
+    lead = getattr(ds, "leader", None)
+    return [a for a in lead.abilities if a.effects] if lead is not None else []
+
+
+def not_modelled_notes(ds: Any) -> list[str]:
+    """What a game lists for a Leader: its Leader abilities without modelled effects."""
+    lead = getattr(ds, "leader", None)
+    if lead is None:
+        return []
+    return [f"{ds.name}: Leader ability '{a.name}' has no modelled effect (Battlefield Command "
+            f"cannot confer it)" for a in lead.abilities if not a.effects]
+
+
+def leader_ability_names(ds: Any) -> set[str]:
+    lead = getattr(ds, "leader", None)
+    return {_norm(a.name) for a in lead.abilities} if lead is not None else set()
+
+
+# --- effects in the attack sequence ------------------------------------------------------------
+
+_WEAPONS: dict[tuple[WeaponProfile, int], WeaponProfile] = {}
+
+
+def _effects(u: Unit, melee: bool) -> list[Any]:
+    if u.led is None:
+        return []
+    want = "melee" if melee else "ranged"
+    return [e for e in u.led[2].effects if e.attacks in ("all", want)]
+
+
+def _better(a: Reroll, b: str | None) -> Reroll:
+    r = Reroll(b) if b else Reroll.none
+    return r if _REROLL_ORDER[r] > _REROLL_ORDER[a] else a
+
+
+def _merge_abilities(base: Abilities, extra: Abilities) -> Abilities:
+    """A weapon's abilities plus those an effect gives (an ability it already has stays)."""
+    changes: dict[str, Any] = {}
+    for f in ("lethal_hits", "devastating_wounds", "torrent", "blast", "hazardous", "twin_linked",
+              "heavy", "lance", "ignores_cover", "precision", "pistol", "assault", "extra_attacks",
+              "indirect_fire", "psychic", "one_shot", "conversion"):
+        if getattr(extra, f) and not getattr(base, f):
+            changes[f] = True
+    for f in ("sustained_hits", "rapid_fire", "melta"):
+        if getattr(extra, f) is not None and getattr(base, f) is None:
+            changes[f] = getattr(extra, f)
+    if extra.anti:
+        changes["anti"] = base.anti + tuple(a for a in extra.anti if a not in base.anti)
+    return replace(base, **changes) if changes else base
+
+
+def led_weapon(u: Unit, w: WeaponProfile) -> WeaponProfile:
+    """The weapon as the unit's conferred Leader ability changes it (characteristics, abilities)."""
+    effects = _effects(u, w.melee)
+    if not effects:
+        return w
+    key = (w, id(u.led[2]))  # type: ignore[index]
+    out = _WEAPONS.get(key)
+    if out is None:
+        out = w
+        for e in effects:
+            a = out.attacks
+            d = out.damage
+            out = replace(out, attacks=DiceExpr(a.count, a.sides, a.bonus + e.A_mod),
+                          strength=max(1, min(30, out.strength + e.S_mod)),
+                          ap=max(-6, min(0, out.ap + e.AP_mod)),
+                          damage=DiceExpr(d.count, d.sides, d.bonus + e.D_mod),
+                          abilities=_merge_abilities(out.abilities, Abilities.from_data(e.weapon_abilities)))
+        _WEAPONS[key] = out
+    return out
+
+
+def led_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions) -> Conditions:
+    """The attack's conditions with the attacker's and the target's conferred Leader abilities."""
+    mine = _effects(u, w.melee)
+    theirs = t.led[2].effects if t.led is not None else []
+    if not mine and not theirs:
+        return cond
+    hit, wound = cond.hit_mod, cond.wound_mod
+    rh, rw = cond.reroll_hits, cond.reroll_wounds
+    for e in mine:
+        hit += e.hit_mod
+        wound += e.wound_mod
+        rh, rw = _better(rh, e.reroll_hits), _better(rw, e.reroll_wounds)
+    for e in theirs:  # attacks that target the led unit
+        hit += e.hit_against_mod
+        wound += e.wound_against_mod
+    return replace(cond, hit_mod=hit, wound_mod=wound, reroll_hits=rh, reroll_wounds=rw)
+
+
+def led_defence(t: Unit) -> tuple[int | None, int | None]:
+    """The target's invulnerable save and Feel No Pain with its conferred Leader ability."""
+    inv, fnp = t.invuln, None
+    if t.led is not None:
+        for e in t.led[2].effects:
+            if e.invuln is not None:
+                inv = e.invuln if inv is None else min(inv, e.invuln)
+            if e.fnp is not None:
+                fnp = e.fnp if fnp is None else min(fnp, e.fnp)
+    return inv, fnp
+
+
+# --- the Stratagem ------------------------------------------------------------------------------
+
+
+class LeaderRules:
+    """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
+
+    def _peerless_free(self, leader: Unit) -> bool:
+        # Peerless Leader: once per battle round, the bearer can be targeted for 0CP
+        return (leader.enhancement or "").lower() == PEERLESS and \
+            self.peerless_round.get(leader.uid) != self.round
+
+    def _bodyguards(self, leader: Unit) -> list[Unit]:
+        names = {_norm(n) for n in leader.datasheet.leader.bodyguards}
+        return [b for b in self.army_units(leader.player)
+                if b is not leader and not b.commanded and not b.battleshocked and _norm(b.datasheet.name) in names]
+
+    def _legal_command(self, p: str) -> list[Action]:
+        """Battlefield Command uses open to player ``p`` now (empty: no window is offered)."""
+        out: list[Action] = []
+        if not self.has_leaders[p]:
+            return out
+        used = (p, BATTLEFIELD_COMMAND, self.phase_id) in self.used
+        for leader in self.army_units(p):
+            abilities = modelled_abilities(leader.datasheet)
+            # your Battle-shocked units cannot be affected by your Stratagems (Insane Bravery)
+            if not abilities or leader.commanded or leader.battleshocked:
+                continue
+            if not self._peerless_free(leader) and (used or self.cp[p] < 1):
+                continue
+            for b in self._bodyguards(leader):
+                if self.unit_distance(leader, b) <= COMMAND_RANGE:
+                    out += [Action("command", leader.uid, target=b.uid, arg=a.name) for a in abilities]
+        return out
+
+    def _battlefield_command(self) -> Iterator[Decision]:
+        """Stratagems "Battlefield Command": WHEN start or end of any phase. Windows open at the
+        start of each phase and at the end of the Command phase (once CP are gained); the end of
+        any other phase meets the start of the next. The player whose turn it is decides first,
+        then the opponent, while they have a legal use."""
+        for p in (self.active, self.other(self.active)):
+            while self.has_leaders[p] and self._legal_command(p):
+                act = yield Decision("command", p, {"phase": self.phase})
+                if act.kind != "command":
+                    break
+                self._do_command(p, act)
+
+    def _check_command(self, p: str, act: Action) -> None:
+        if act.kind == "pass":
+            return
+        if act.kind != "command":
+            raise IllegalAction(f"now player {p} may use Battlefield Command: 'command LEADER UNIT "
+                                "ABILITY' or 'pass'", RULE)
+        leader = self.live_unit(act.unit, p, RULE)
+        lead = leader.datasheet.leader
+        if lead is None:
+            raise IllegalAction(f"{leader.label()} is not a Leader unit", RULE, leader.uid)
+        b = self.live_unit(act.target, p, RULE)
+        if b is leader or _norm(b.datasheet.name) not in {_norm(n) for n in lead.bodyguards}:
+            can = ", ".join(lead.bodyguards) or "no unit"
+            raise IllegalAction(f"{leader.label()} could not normally be attached to {b.label()} "
+                                f"(it leads: {can})", RULE, leader.uid)
+        ability = self._ability(leader, act.arg)
+        if not ability.effects:
+            raise IllegalAction(f"the engine does not model the Leader ability '{ability.name}'",
+                                RULE, leader.uid)
+        for u in (leader, b):
+            if u.commanded:
+                raise IllegalAction(f"{u.label()} was already targeted with Battlefield Command since "
+                                    "its last Command phase", RULE + " (Restrictions)", u.uid)
+            if u.battleshocked:
+                raise IllegalAction(f"{u.label()} is Battle-shocked: your Stratagems cannot affect it",
+                                    "Battle-shock", u.uid)
+        if not self._peerless_free(leader):
+            if (p, BATTLEFIELD_COMMAND, self.phase_id) in self.used:
+                raise IllegalAction("Battlefield Command was already used this phase", "Stratagems: once "
+                                    "per phase", leader.uid)
+            if self.cp[p] < 1:
+                raise IllegalAction(f"player {p} has {self.cp[p]}CP; Battlefield Command costs 1CP",
+                                    RULE, leader.uid)
+        if self.unit_distance(leader, b) > COMMAND_RANGE:
+            raise IllegalAction(f"{b.label()} is not within 6\" of {leader.label()}", RULE, b.uid)
+
+    def _ability(self, leader: Unit, name: str | None) -> Any:
+        abilities = leader.datasheet.leader.abilities
+        for a in abilities:
+            if _norm(a.name) == _norm(name or ""):
+                return a
+        raise IllegalAction(f"{leader.label()} has no Leader ability '{name}' (has: "
+                            f"{', '.join(a.name for a in abilities) or 'none'})", RULE, leader.uid)
+
+    def _do_command(self, p: str, act: Action) -> None:
+        leader, b = self.unit(act.unit, p), self.unit(act.target, p)
+        ability = self._ability(leader, act.arg)
+        free = self._peerless_free(leader)
+        if free:
+            self.peerless_round[leader.uid] = self.round
+        self.spend_cp(p, 0 if free else 1, BATTLEFIELD_COMMAND)
+        # until the start of your next Command phase; neither unit can be targeted again until then
+        leader.commanded = b.commanded = True
+        b.led = (leader.uid, ability.name, ability)
+        self.emit("battlefield_command", leader=leader.uid, unit=b.uid, ability=ability.name,
+                  peerless=free)
+
+    def _end_command(self, p: str) -> None:
+        """Start of player ``p``'s Command phase: their conferred Leader abilities end."""
+        for u in self.armies[p].units:
+            u.commanded = False
+            if u.led is not None:
+                self.emit("leader_ability_ends", unit=u.uid, ability=u.led[1])
+                u.led = None
