@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 from functools import cache
 
 import pytest
 
 from bagm.engine.actions import Action, ActionSyntaxError, parse
-from bagm.engine.army import MOVE_CAP, ArmyError, build_army
+from bagm.engine.army import MOVE_CAP, ArmyError, Model, build_army
 from bagm.engine.dice import Dice, DiceError
 from bagm.engine.game import Game, IllegalAction
 from bagm.engine.mission import get_mission
@@ -339,6 +340,59 @@ def test_shooting_resolves_attacks_with_scripted_dice():
     assert (ev["attacks"], ev["hits"], ev["wounds"], ev["unsaved"], ev["lost"]) == (4, 2, 1, 1, 1)
     assert g.units["A1"].shot
     g.dice.assert_consumed()
+
+
+def _split_fire_game() -> Game:
+    """A5 (Purifiers: Storm bolter and Purifying Flame, 18") sees B3 (6" away) and B4 (4")."""
+    g = at_first_move()
+    place(g, "A1", [(15, 15)])
+    place(g, "B3", block(25))
+    a5 = g.units["A5"]
+    a5.models = [Model(15, 13.5, a5.radius, a5.W), Model(15, 16.5, a5.radius, a5.W)]
+    a5.where = "board"
+    g._touch()
+    place(g, "B4", block(22, 19.5))
+    play(g, "hold A1")
+    advance_to(g, "shoot")
+    return g
+
+
+def test_split_fire_each_weapon_at_its_own_target():
+    g = _split_fire_game()
+    g.dice = Dice(1)
+    play(g, "shoot A5 B3 Storm bolter; B4 Purifying Flame")
+    shots = [(e["target"], e["weapons"]) for e in g.events if e["e"] == "shoot"]
+    assert shots == [("B3", ["Storm bolter"]), ("B4", ["Purifying Flame"])]
+    assert g.units["A5"].shot and g.decision.step == "shoot"
+    assert parse("shoot A5 B3 Storm bolter; B4 Purifying Flame").text() == "shoot A5 B3 Storm bolter; B4 Purifying Flame"
+
+
+def test_split_fire_is_checked_before_any_attack():
+    g = _split_fire_game()
+    with pytest.raises(IllegalAction) as e:  # one weapon, two targets
+        g._check_shoot("A", parse("shoot A5 B3 Storm bolter; B4 Storm bolter"))
+    assert "already has a target" in str(e.value) and e.value.rule == "Select Targets"
+    with pytest.raises(IllegalAction) as e:  # the second target is not visible
+        place(g, "B4", [(6.5, 2.2)])
+        g._check_shoot("A", parse("shoot A5 B3 Storm bolter; B4 Purifying Flame"))
+    assert e.value.rule == "Visibility"
+    with pytest.raises(ActionSyntaxError):  # every group names its weapons
+        parse("shoot A5 B3; B4 Purifying Flame")
+
+
+def test_split_fire_weapon_must_reach_its_target():
+    g = _split_fire_game()
+    place(g, "B3", block(38))  # beyond the Purifying Flame's 18"
+    assert g.min_straight(g.units["A5"], g.units["B3"]) > 18
+    with pytest.raises(IllegalAction) as e:
+        g._check_shoot("A", parse("shoot A5 B4 Storm bolter; B3 Purifying Flame"))
+    assert "not within range" in str(e.value) and e.value.rule == "Select Targets"
+    g._check_shoot("A", parse("shoot A5 B3 Storm bolter; B4 Purifying Flame"))  # 24" reaches B3
+    a5 = g.units["A5"]
+    a5.ranged = a5.ranged + [dataclasses.replace(a5.ranged[0], name="Short gun", range=3)]
+    with pytest.raises(IllegalAction) as e:  # every weapon a group names must reach its target
+        g._check_shoot("A", parse("shoot A5 B3 Storm bolter+Short gun; B4 Purifying Flame"))
+    assert "'Short gun' cannot shoot B3" in str(e.value)
 
 
 # --- Charge and Fight -------------------------------------------------------------------------

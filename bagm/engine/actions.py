@@ -10,6 +10,7 @@ Text forms (unit ids such as ``A3``; points in inches ``x,y``)::
     arrive A1 2 | deepstrike A1 20,15      (Reinforcements)
     manoeuvre A1 secure 2 | manoeuvre A1 defend | manoeuvre A1 overwatch
     shoot A1 B2 | shoot A1 B2 Storm bolter+Psilencer   clearance A1
+    shoot A1 B2 Storm bolter; B3 Psilencer (each weapon at its own target)
     charge A1 B2 | reroll | fight A1 B2 | counter A1 | bravery A1 | overwatch A1 B2
     command A1 A4 Alpha Warrior            (Battlefield Command: Leader, Bodyguard, Leader ability)
 """
@@ -39,6 +40,8 @@ class Action:
     points: tuple[tuple[float, float], ...] | None = None
     weapons: tuple[str, ...] = ()
     arg: str | None = None
+    also: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Shooting at more than one target: further (target, weapons) groups."""
 
     def text(self) -> str:
         k = self.kind
@@ -57,7 +60,10 @@ class Action:
             out.append(";".join(_pt(p) for p in self.points))
         if self.weapons:
             out.append("+".join(self.weapons))
-        return " ".join(out)
+        text = " ".join(out)
+        for target, weapons in self.also:
+            text += f"; {target} {'+'.join(weapons)}"
+        return text
 
     __str__ = text
 
@@ -142,6 +148,14 @@ def parse(text: str) -> Action:
     if k == "shoot":
         if not rest:
             raise ActionSyntaxError("write 'shoot UNIT ENEMY [weapon+weapon]'")
-        weapons = tuple(w.strip() for w in " ".join(rest[1:]).split("+") if w.strip())
-        return Action(k, unit, target=rest[0], weapons=weapons)
+        groups = []
+        for part in " ".join(rest).split(";"):  # more than one target: 'B2 Bolter; B3 Psilencer'
+            words = part.split()
+            if not words:
+                raise ActionSyntaxError("write 'shoot UNIT ENEMY weapon+weapon; ENEMY weapon' (one target per group)")
+            groups.append((words[0], tuple(w.strip() for w in " ".join(words[1:]).split("+") if w.strip())))
+        if len(groups) > 1 and not all(ws for _, ws in groups):
+            raise ActionSyntaxError("shooting at more than one target: name the weapons of each, e.g. "
+                                    "'shoot A1 B2 Storm bolter; B3 Psilencer'")
+        return Action(k, unit, target=groups[0][0], weapons=groups[0][1], also=tuple(groups[1:]))
     raise ActionSyntaxError(f"cannot parse '{text}'")  # pragma: no cover

@@ -257,12 +257,23 @@ class GreedyBot:
                 continue
             engaged = bool(g.engaged_with(u))
             ws = g._usable(u, engaged)
+            best: dict[str, tuple[float, str]] = {}  # weapon: (value, target) at its best target
             for e in g.army_units(g.other(p)):
                 d = g.min_straight(u, e)
-                v = sum(self.expected(w, len(u.models), e, _HALF_RANGE[d <= (w.range or 0) / 2])
-                        for w in ws if (w.range or 0) >= d)
+                v = 0.0
+                for w in ws:
+                    if (w.range or 0) >= d:
+                        x = self.expected(w, len(u.models), e, _HALF_RANGE[d <= (w.range or 0) / 2])
+                        v += x
+                        if x > best.get(w.name, (0.0, ""))[0]:
+                            best[w.name] = (x, e.uid)
                 if v > 0:
                     ranked.append((v, Action("shoot", u.uid, target=e.uid)))
+            targets = sorted({t for _, t in best.values()})
+            if len(targets) > 1:  # split fire: each weapon at the target it does most against
+                groups = [(t, tuple(sorted(n for n, (_, x) in best.items() if x == t))) for t in targets]
+                ranked.append((sum(x for x, _ in best.values()) + 1e-9, Action(
+                    "shoot", u.uid, target=groups[0][0], weapons=groups[0][1], also=tuple(groups[1:]))))
         return self._first_legal(g, ranked)
 
     def _charge(self, g: Game, legal: list[Action] | None = None) -> Action | None:

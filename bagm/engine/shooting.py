@@ -65,7 +65,9 @@ class ShootingPhase:
                 self.spend_cp(p, 1, "Explosive Clearance")
                 u.clearance = True
                 continue
-            self._shoot(u, self.unit(act.target), weapons=act.weapons)
+            # Select Targets: every target is chosen (and checked) before any attack is resolved
+            for target, weapons in ((act.target, act.weapons),) + act.also:
+                self._shoot(u, self.unit(target), weapons=weapons)
         self._update_control(False)
         self.mission.run("end_shooting", self)
 
@@ -246,20 +248,34 @@ class ShootingPhase:
         why = self._shoot_reason(u)
         if why:
             raise IllegalAction(f"{u.label()} is not eligible to shoot: {why}", "Shooting phase", u.uid)
-        t = self.unit(act.target)
-        if t.player == p or not t.alive:
-            raise IllegalAction(f"{t.label()} is not an enemy unit on the battlefield", "Select Targets", u.uid)
-        if act.weapons:
-            names = {w.name.lower() for w in u.ranged}
-            for w in act.weapons:
-                if w.lower() not in names:
-                    raise IllegalAction(f"{u.label()} has no ranged weapon '{w}' (has: "
-                                        f"{', '.join(x.name for x in u.ranged)})", "Select Targets", u.uid)
-        if not self.visible_idx(u, t):
-            raise IllegalAction(f"{t.label()} is not visible to {u.label()}", "Visibility", u.uid)
-        if not self._weapons_in_range(u, t, act.weapons):
-            raise IllegalAction(f"{t.label()} is not within range of {u.label()}'s usable weapons",
-                                "Select Targets", u.uid)
+        groups = ((act.target, act.weapons),) + act.also
+        chosen: set[str] = set()
+        for target, weapons in groups:
+            t = self.unit(target)
+            if t.player == p or not t.alive:
+                raise IllegalAction(f"{t.label()} is not an enemy unit on the battlefield", "Select Targets", u.uid)
+            if weapons:
+                names = {w.name.lower() for w in u.ranged}
+                for w in weapons:
+                    if w.lower() not in names:
+                        raise IllegalAction(f"{u.label()} has no ranged weapon '{w}' (has: "
+                                            f"{', '.join(x.name for x in u.ranged)})", "Select Targets", u.uid)
+                    if w.lower() in chosen:  # Select Targets: each weapon selects one target
+                        raise IllegalAction(f"'{w}' already has a target: each weapon shoots at one unit",
+                                            "Select Targets", u.uid)
+                    chosen.add(w.lower())
+            if not self.visible_idx(u, t):
+                raise IllegalAction(f"{t.label()} is not visible to {u.label()}", "Visibility", u.uid)
+            plan = self._weapons_in_range(u, t, weapons)
+            if not plan:
+                raise IllegalAction(f"{t.label()} is not within range of {u.label()}'s usable weapons",
+                                    "Select Targets", u.uid)
+            if act.also:  # split fire: every named weapon must be able to target its unit
+                able = {w.name.lower() for w, _, _ in plan}
+                for w in weapons:
+                    if w.lower() not in able:
+                        raise IllegalAction(f"'{w}' cannot shoot {t.label()} (out of range, or not usable "
+                                            "now)", "Select Targets", u.uid)
 
     def _shoot(self, u: Unit, t: Unit, weapons: tuple[str, ...] = (), overwatch: bool = False) -> None:
         plan = self._weapons_in_range(u, t, weapons, overwatch)
