@@ -235,13 +235,15 @@ def _unit(ident: str, name: str, character: bool, abilities: dict[str, str]) -> 
     </selectionEntry>"""
 
 
-LIST = "This model can be attached to the following units:\n\n■ Liners\n■ Heavy Squad\n■ Ghost Squad"
+LIST = ("This model can be attached to the following units:\n\n"
+        "■ Liners\n■ Heavy Squad\n■ Ghost Squad")
 CAT = f"""\
 <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" library="false" id="cat-l" name="Test Legion" gameSystemId="sys-l" revision="1" battleScribeVersion="2.03" type="catalogue">
   <selectionEntries>{_unit("u-lord", "Lord Commander", True, {
       "Leader": LIST,
-      "Tactical Mind": LEADS + "weapons equipped by models in that unit have the [LETHAL HITS] ability.",
+      "Tactical Mind": LEADS + "weapons equipped by models in that unit have the [LETHAL HITS] "
+                       "ability.",
       "Stubborn": LEADS + "models in that unit have the Fights First ability."})}
 {_unit("u-sage", "Unarmed Sage", False, {"Leader": LIST})}
 {_unit("u-line", "Line Squad", False, {"Grit": "Once per battle, something."})}

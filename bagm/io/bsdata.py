@@ -18,8 +18,11 @@ Public API:
 
 - :func:`read_catalogues` -- ``{unit name: unit dict}`` from catalogue files;
 - :func:`catalogues_for_faction` -- which catalogue files hold a faction;
-- :func:`update_pack` -- fill ``models``, ``weapons`` and ``abilities`` of a faction YAML pack;
+- :func:`update_pack` -- fill ``models``, ``weapons``, ``abilities`` and ``leader`` of a faction
+  YAML pack;
 - :func:`parse_weapon_keywords` -- "Rapid Fire 2, Anti-Infantry 4+" as structured data;
+- :func:`leader_data`, :func:`parse_leader_units`, :func:`parse_leader_effects`,
+  :func:`is_leader_ability` -- a Leader's Bodyguard units and Leader abilities as effects;
 - :class:`CatalogueError`.
 """
 
@@ -46,6 +49,10 @@ __all__ = [
     "CatalogueError",
     "ImportReport",
     "catalogues_for_faction",
+    "is_leader_ability",
+    "leader_data",
+    "parse_leader_effects",
+    "parse_leader_units",
     "parse_weapon_keywords",
     "read_catalogues",
     "update_pack",
@@ -1518,7 +1525,8 @@ def update_pack(pack_path: str | os.PathLike[str], catalogue_dir: str | os.PathL
                 out_path: str | os.PathLike[str] | None = None, *,
                 catalogues: Iterable[str | os.PathLike[str]] | None = None,
                 dry_run: bool = False) -> ImportReport:
-    """Fill each datasheet's ``models``, ``weapons`` and ``abilities`` from BattleScribe data.
+    """Fill each datasheet's ``models``, ``weapons`` and ``abilities`` from BattleScribe data,
+    and the ``leader`` of each CHARACTER with the Leader ability (see :func:`_pack_leader`).
 
     ``catalogues`` (explicit files) wins over finding them in ``catalogue_dir`` by the pack's
     ``faction``. Units are matched by name, then by ``aliases`` (case, punctuation and
