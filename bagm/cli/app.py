@@ -313,7 +313,7 @@ def data_import_bsdata(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Report, write nothing.")] = False,
     format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
 ) -> None:
-    """Fill model profiles, weapons and abilities of packs from BattleScribe catalogues.
+    """Fill model profiles, weapons, abilities and Leader data of packs from BattleScribe data.
 
     Only names, numbers and keywords are taken; every other key of the pack (points, sizes,
     Detachments, notes) is kept. Units it cannot find are reported, never dropped.

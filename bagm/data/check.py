@@ -31,6 +31,8 @@ def check_faction(faction: Any) -> list[str]:
             out.append(f"{ds.name}: split {ada.split} does not add up to a legal size")
         seen = Counter(w.name for w in ds.weapons)
         out += [f"{ds.name}: weapon '{w}' listed twice" for w, c in seen.items() if c > 1]
+        if ds.leader is not None:
+            out += _check_leader(ds, faction)
     for det in pack.detachments:
         where = f"Detachment {det.name}"
         enh = Counter(norm(e.name) for e in det.enhancements)
@@ -59,3 +61,44 @@ def _rule_units(rule: Any) -> list[str]:
         if sel is not None:
             names += sel.units
     return names
+
+
+def _check_leader(ds: Any, faction: Any) -> list[str]:
+    """Problems in a datasheet's Leader data.
+
+    Rules Adaptations "Leader Abilities": Battlefield Command targets a Bodyguard unit the
+    Leader could normally be attached to, so each Bodyguard must be a unit of the same pack.
+    """
+    from bagm.engine.attack import Abilities, AttackError
+
+    leader = ds.leader
+    out: list[str] = []
+    if not ds.is_character:
+        out.append(f"{ds.name}: has Leader data but is not a CHARACTER")
+    for name, count in Counter(norm(b) for b in leader.bodyguards).items():
+        if count > 1:
+            out.append(f"{ds.name}: Bodyguard unit '{name}' listed twice")
+    for name in leader.bodyguards:
+        unit = faction.units.get(name)
+        if unit is None:
+            out.append(f"{ds.name}: Bodyguard unit '{name}' is not a datasheet of "
+                       f"{faction.pack.faction}")
+        elif unit is ds:
+            out.append(f"{ds.name}: lists itself as a Bodyguard unit")
+    own = {norm(a) for a in ds.abilities}
+    for name, count in Counter(norm(a.name) for a in leader.abilities).items():
+        if count > 1:
+            out.append(f"{ds.name}: Leader ability '{name}' listed twice")
+    for ability in leader.abilities:
+        where = f"{ds.name}: Leader ability '{ability.name}'"
+        if norm(ability.name) not in own:
+            out.append(f"{where} is not one of its abilities")
+        for effect in ability.effects or []:
+            try:
+                unknown = Abilities.from_data(effect.weapon_abilities).unknown
+            except AttackError as exc:
+                out.append(f"{where}: {exc}")
+                continue
+            out += [f"{where}: weapon ability '{u}' is not one the engine applies"
+                    for u in unknown]
+    return out

@@ -18,8 +18,11 @@ Public API:
 
 - :func:`read_catalogues` -- ``{unit name: unit dict}`` from catalogue files;
 - :func:`catalogues_for_faction` -- which catalogue files hold a faction;
-- :func:`update_pack` -- fill ``models``, ``weapons`` and ``abilities`` of a faction YAML pack;
+- :func:`update_pack` -- fill ``models``, ``weapons``, ``abilities`` and ``leader`` of a faction
+  YAML pack;
 - :func:`parse_weapon_keywords` -- "Rapid Fire 2, Anti-Infantry 4+" as structured data;
+- :func:`leader_data`, :func:`parse_leader_units`, :func:`parse_leader_effects`,
+  :func:`is_leader_ability` -- a Leader's Bodyguard units and Leader abilities as effects;
 - :class:`CatalogueError`.
 """
 
@@ -46,6 +49,10 @@ __all__ = [
     "CatalogueError",
     "ImportReport",
     "catalogues_for_faction",
+    "is_leader_ability",
+    "leader_data",
+    "parse_leader_effects",
+    "parse_leader_units",
     "parse_weapon_keywords",
     "read_catalogues",
     "update_pack",
@@ -446,6 +453,7 @@ class _Found:
     models: list[tuple["Element", int]] = field(default_factory=list)  # (profile, owner)
     weapons: list[tuple["Element", bool]] = field(default_factory=list)
     abilities: list[str] = field(default_factory=list)
+    texts: dict[str, str] = field(default_factory=dict)  # ability name -> its text (parsed only)
     invulns: dict[int, int] = field(default_factory=dict)  # owner -> save
     model_owners: list[int] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -606,6 +614,9 @@ class _Extractor:
             "weapons": weapons,
             "abilities": abilities,
         }
+        leader = leader_data(found.texts)
+        if leader is not None:
+            unit["leader"] = leader
         return unit, _dedupe(found.notes)
 
     def _walk(self, node: _Node, found: _Found, *, default: bool, level: str, owner: int,
@@ -675,6 +686,8 @@ class _Extractor:
                         found.notes.append(f"conditional invulnerable save not recorded ({name})")
                 elif name:
                     found.abilities.append(name)
+                    text = " ".join(c.text or "" for c in el.iter("characteristic"))
+                    found.texts.setdefault(name, text.strip())
 
     @staticmethod
     def _invuln(profile: "Element", name: str) -> int | None:
@@ -1013,6 +1026,206 @@ def read_catalogues(paths: Iterable[str | os.PathLike[str]]) -> dict[str, dict[s
     return _read(paths).units
 
 
+# --- Leader data ----------------------------------------------------------------------------
+# Rules Adaptations "Leaders" / "Leader Abilities": a Leader never attaches in Boarding Actions;
+# the Battlefield Command Stratagem gives one of its Leader abilities to a Bodyguard unit it could
+# normally be attached to. So a pack records those units (by name) and each Leader ability as
+# structured effects. Only facts are taken: unit names, ability names, numbers.
+
+_MARKUP = re.compile(r"\*\*|\^\^|\*")  # BattleScribe bold/keyword markup and footnote stars
+_BULLET = re.compile(r"^\s*[■▪•●\-–]\s*")
+_LIST_HEAD = re.compile(r"attached to the following units?\s*:?", re.I)
+_MAX_NAME_WORDS = 8  # a longer list item is prose, not a unit name
+
+
+def _plain(text: str | None) -> str:
+    """Text without markup, non-breaking spaces or curly apostrophes (lines kept)."""
+    text = _MARKUP.sub("", text or "").replace("\u00a0", " ").replace("’", "'")
+    return "\n".join(" ".join(line.split()) for line in text.splitlines())
+
+
+def _unit_name(item: str) -> str | None:
+    """A list item as a unit name, or None when it is prose."""
+    name = re.sub(r"\s+units?$", "", item.strip(" .,;:"), flags=re.I).strip(" .,;:")
+    if not name or len(name.split()) > _MAX_NAME_WORDS or re.search(r"[.:()]", name):
+        return None
+    return name
+
+
+def parse_leader_units(text: str | None) -> list[str]:
+    """The unit names a "Leader" ability lists (its bullets, or the comma list after "...
+    attached to the following units:"); sentences around the list are ignored."""
+    lines = _plain(text).splitlines()
+    names: list[str] = []
+    in_list = False  # the lines right after the heading, before any sentence
+    for line in lines:
+        if not line:
+            continue
+        head = _LIST_HEAD.search(line)
+        if head:
+            line, in_list = line[head.end():], True
+            if not line.strip():
+                continue
+        if _BULLET.match(line):
+            names.append(line)
+            continue
+        if in_list:
+            items = re.split(r"[,;]", line)
+            if all(_unit_name(i) or not i.strip(" .") for i in items):
+                names.extend(items)
+                continue
+        in_list = False
+    return _dedupe(n for n in (_unit_name(_BULLET.sub("", n)) for n in names) if n)
+
+
+_LEADING = re.compile(r"^(?:while|when) this (?:model|unit) is leading\b", re.I)
+_LEADING_ANY = re.compile(r"^(?:while|when) this (?:model|unit) is leading a unit\s*[,:]\s*",
+                          re.I)
+_KIND = r"(?:(?P<kind>ranged|melee) )?"
+_THAT_UNIT = r"(?:models in )?that unit"
+_WEAPONS = rf"{_KIND}weapons equipped by {_THAT_UNIT}"
+_CLAUSES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(rf"{_WEAPONS} have the (?P<abilities>\[[^\]]+\](?:(?:,| and) \[[^\]]+\])*) "
+                r"abil(?:ity|ities|ties)$"), "weapon_abilities"),  # "abilties": a typo in the data
+    (re.compile(rf"add 1 to the (?P<chars>Attacks|Strength|Damage)(?: and (?P<chars2>Strength|"
+                rf"Damage))? characteristics? of {_WEAPONS}$"), "characteristics"),
+    (re.compile(rf"improve the Armour Penetration characteristic of {_WEAPONS} by 1$"), "ap"),
+    (re.compile(rf"models in that unit have the Feel No Pain (?P<fnp>[2-6])\+ ability$"), "fnp"),
+    (re.compile(rf"models in that unit have an? (?P<inv>[2-6])\+ invulnerable save$"), "invuln"),
+    (re.compile(r"each time an attack targets that unit, subtract 1 from the "
+                r"(?P<roll>Hit|Wound) roll$"), "against"),
+    (re.compile(rf"each time a model in that unit makes an? {_KIND}attack, (?P<rest>.+)$"),
+     "attack"),
+]
+_ATTACK_CLAUSES: list[tuple[re.Pattern[str], dict[str, Any]]] = [
+    (re.compile(r"(?:you can )?add 1 to the Hit roll"), {"hit_mod": 1}),
+    (re.compile(r"(?:you can )?add 1 to the Wound roll"), {"wound_mod": 1}),
+    (re.compile(r"(?:you can )?re-roll the Hit roll"), {"reroll_hits": "failed"}),
+    (re.compile(r"(?:you can )?re-roll the Wound roll"), {"reroll_wounds": "failed"}),
+    (re.compile(r"(?:you can )?re-roll a Hit roll of 1"), {"reroll_hits": "ones"}),
+    (re.compile(r"(?:you can )?re-roll a Wound roll of 1"), {"reroll_wounds": "ones"}),
+]
+
+
+def is_leader_ability(text: str | None) -> bool:
+    """Whether an ability is a Leader ability: its text begins "While this model (or unit) is
+    leading ..." (Rules Adaptations "Leader Abilities")."""
+    return bool(_LEADING.match(_plain(text).strip()))
+
+
+def _attack_effect(kind: str | None, rest: str) -> dict[str, Any] | None:
+    """The effect of "each time a model in that unit makes a [kind] attack, <rest>"."""
+    effect: dict[str, Any] = {"attacks": kind or "all"}
+    for part in re.split(r",? and (?=(?:you can )?(?:add|re-roll))", rest):
+        for pattern, change in _ATTACK_CLAUSES:
+            if pattern.fullmatch(part):
+                if set(change) & set(effect):
+                    return None
+                effect.update(change)
+                break
+        else:
+            return None
+    return effect
+
+
+def _clause_effect(clause: str) -> dict[str, Any] | None:
+    """One clause ("melee weapons ... have the [LETHAL HITS] ability") as an effect, or None."""
+    for pattern, what in _CLAUSES:
+        m = pattern.match(clause)
+        if not m:
+            continue
+        groups = m.groupdict()
+        kind = groups.get("kind")
+        effect: dict[str, Any] = {"attacks": kind or "all"}
+        if what == "weapon_abilities":
+            items = re.findall(r"\[([^\]]+)\]", groups["abilities"])
+            abilities = [a for item in items for a in parse_weapon_keywords(item)]
+            if len(abilities) != len(items) or not all(_engine_knows(a) for a in abilities):
+                return None
+            effect["weapon_abilities"] = abilities
+        elif what == "characteristics":
+            for char in (groups["chars"], groups.get("chars2")):
+                if char:
+                    effect[f"{char[0]}_mod"] = 1  # Attacks -> A_mod, Strength -> S_mod...
+        elif what == "ap":
+            effect["AP_mod"] = -1  # improving AP by 1 makes it one more negative
+        elif what == "fnp":
+            effect = {"fnp": int(groups["fnp"])}
+        elif what == "invuln":
+            effect = {"invuln": int(groups["inv"])}
+        elif what == "against":
+            effect = {f"{groups['roll'].lower()}_against_mod": -1}
+        elif what == "attack":
+            return _attack_effect(kind, groups["rest"])
+        return effect
+    return None
+
+
+def _engine_knows(ability: dict[str, Any]) -> bool:
+    """Whether the attack engine applies this weapon ability (an unknown one is only listed)."""
+    from bagm.data.models import WeaponAbility
+    from bagm.data.schema import validate
+    from bagm.engine.attack import Abilities
+
+    try:
+        known = Abilities.from_data([validate(WeaponAbility, ability)])
+    except Exception:  # noqa: BLE001 - a malformed value is simply not modelled
+        return False
+    return not known.unknown
+
+
+def parse_leader_effects(text: str | None) -> list[dict[str, Any]] | None:
+    """A Leader ability's text as :class:`bagm.data.models.LeaderEffect` dicts, or None.
+
+    Every sentence and clause must be understood: an ability with a condition ("if that unit
+    is below its Starting Strength", "against Psychic Attacks", "while ... contains a ... model"),
+    a rider sentence, or an effect outside the vocabulary gives None (not modelled), never a
+    partial or unconditional approximation. Fields left at their default are omitted.
+    """
+    plain = " ".join(_plain(text).split())
+    m = _LEADING_ANY.match(plain)
+    if not m:
+        return None  # leading a particular unit, or "... and contains a X model": conditional
+    body = plain[m.end():].strip().rstrip(".")
+    if not body:
+        return None
+    # a bulleted form ("leading a unit: - Models ... - Each time ...") or sentences
+    parts = [p for p in re.split(r"\s+-\s+|\.\s+", body) if p.strip()]
+    clauses: list[str] = []
+    for part in parts:
+        part = part.strip().lstrip("- ").rstrip(".")
+        # "X have the [A] ability and melee weapons ... have the [B] ability": two clauses
+        clauses += re.split(r",? and (?=(?:ranged |melee )?weapons equipped|models in that unit "
+                            r"have|each time)", part[:1].lower() + part[1:])
+    effects: dict[str, dict[str, Any]] = {}
+    for clause in clauses:
+        effect = _clause_effect(clause.strip())
+        if effect is None:
+            return None
+        kind = effect.pop("attacks", "all")
+        into = effects.setdefault(kind, {"attacks": kind} if kind != "all" else {})
+        for key, value in effect.items():
+            if key in into:
+                if key != "weapon_abilities":
+                    return None  # the same field twice: not a plain sum, leave it to a human
+                into[key] = into[key] + value
+            else:
+                into[key] = value
+    return list(effects.values()) or None
+
+
+def leader_data(texts: dict[str, str]) -> dict[str, Any] | None:
+    """A unit's Leader data from its abilities (name -> text): ``{bodyguards: [catalogue unit
+    names], abilities: [{name, effects}]}``, or None without a "Leader" ability."""
+    leader_text = next((t for n, t in texts.items() if _key(n) == "leader"), None)
+    if leader_text is None:
+        return None
+    abilities = [{"name": name, "effects": parse_leader_effects(text)}
+                 for name, text in texts.items()
+                 if _key(name) != "leader" and is_leader_ability(text)]
+    return {"bodyguards": parse_leader_units(leader_text), "abilities": abilities}
+
+
 # --- which catalogues hold a faction --------------------------------------------------------
 
 _SM_CHAPTERS = [
@@ -1085,7 +1298,8 @@ def catalogues_for_faction(faction: str, directory: str | os.PathLike[str]) -> l
 
 _FILLED_KEYS = ("models", "weapons", "abilities")
 _DATASHEET_ORDER = ("name", "aliases", "keywords", "faction_keywords", "points", "sizes", "base",
-                    "models", "weapons", "abilities", "adaptation", "enhancement", "points_note")
+                    "models", "weapons", "abilities", "adaptation", "leader", "enhancement",
+                    "points_note")
 
 
 @dataclass
@@ -1101,6 +1315,8 @@ class ImportReport:
     partial: list[tuple[str, str]] = field(default_factory=list)  # matched but data missing
     warnings: list[str] = field(default_factory=list)
     matched_as: dict[str, str] = field(default_factory=dict)  # pack name -> catalogue name
+    leaders: list[str] = field(default_factory=list)  # units given Leader data
+    bodyguards_dropped: list[tuple[str, str]] = field(default_factory=list)  # (leader, unit)
     written: bool = False
 
     @property
@@ -1114,6 +1330,13 @@ class ImportReport:
             lines.append(f"  not found: {name} ({why})")
         for name, why in self.partial:
             lines.append(f"  incomplete: {name} ({why})")
+        if self.leaders:
+            lines.append(f"  Leader data: {len(self.leaders)} unit(s)")
+        dropped: dict[str, list[str]] = {}
+        for leader, unit in self.bodyguards_dropped:
+            dropped.setdefault(leader, []).append(unit)
+        for leader, units in dropped.items():
+            lines.append(f"  {leader}: Bodyguard unit(s) not in the pack: {', '.join(units)}")
         for text in self.warnings:
             lines.append(f"  warning: {text}")
         return "\n".join(lines)
@@ -1124,7 +1347,9 @@ class ImportReport:
             "catalogues": self.catalogues, "filled": self.filled,
             "not_found": [{"unit": n, "reason": r} for n, r in self.not_found],
             "partial": [{"unit": n, "reason": r} for n, r in self.partial],
-            "matched_as": self.matched_as, "warnings": self.warnings, "written": self.written,
+            "matched_as": self.matched_as, "leaders": self.leaders,
+            "bodyguards_dropped": [{"leader": n, "unit": u} for n, u in self.bodyguards_dropped],
+            "warnings": self.warnings, "written": self.written,
         }
 
 
@@ -1230,11 +1455,78 @@ def _merge_models(new: list[dict[str, Any]], old: Any) -> list[dict[str, Any]]:
     return out
 
 
+class _PackNames:
+    """Finds a pack's datasheet name for a unit name as the catalogues spell it: by the pack's
+    names and aliases, and by the catalogue datasheet each pack unit was matched to."""
+
+    def __init__(self, pack_units: list[Any], catalogue_units: dict[str, dict[str, Any]]) -> None:
+        self.keys: dict[str, str] = {}
+        for unit in pack_units:
+            if not isinstance(unit, dict) or "name" not in unit:
+                continue
+            name = str(unit["name"])
+            spellings = [name, *(str(a) for a in unit.get("aliases") or [])]
+            found = _match(catalogue_units, spellings)
+            for spelling in spellings + ([found] if found else []):
+                for key in _name_keys(spelling):
+                    self.keys.setdefault(key, name)
+
+    def find(self, name: str) -> list[str]:
+        """The pack units ``name`` stands for (none when the pack lacks it)."""
+        for key in _name_keys(name):
+            if key in self.keys:
+                return [self.keys[key]]
+        # a datasheet later split in two ("Acolyte Hybrids" -> "... with Autopistols" and
+        # "... with Hand Flamers"): the older name covers every "<name> with ..." datasheet
+        stem = _loose_key(name) + " with "
+        split = _dedupe(v for k, v in sorted(self.keys.items()) if k.startswith(stem))
+        if split:
+            return split
+        # a misspelling in the catalogue ("Legionaires"): only a very close one
+        close = difflib.get_close_matches(_loose_key(name), list(self.keys), n=1, cutoff=0.9)
+        return [self.keys[close[0]]] if close else []
+
+
+def _name_keys(name: str) -> list[str]:
+    """Ways a unit name is written in the catalogues' Leader lists, strictest first: exact,
+    without tags, without spaces ("Wolfguard"), without a trailing "Squad" or plural "s"."""
+    key = _loose_key(name)
+    bare = re.sub(r" squad$", "", key)
+    singular = " ".join(w[:-1] if w.endswith("s") and len(w) > 3 else w for w in bare.split())
+    return _dedupe([_key(name), key, key.replace(" ", ""), bare, singular.replace(" ", "")])
+
+
+def _pack_leader(unit: dict[str, Any], src: Any, names: _PackNames,
+                 report: ImportReport) -> dict[str, Any] | None:
+    """The ``leader`` value of a pack unit, or None to leave the unit as it is.
+
+    Only CHARACTER units (by the pack's keywords) get one; Bodyguard units are written with the
+    pack's names and those the pack lacks (no Boarding Actions Detachment has them) are left
+    out and reported. A hand-entered ``leader`` is kept when the catalogue has no Leader data.
+    """
+    keywords = {str(k).upper() for k in unit.get("keywords") or []}
+    if not isinstance(src, dict) or "CHARACTER" not in keywords:
+        return None
+    name = str(unit["name"])
+    bodyguards: list[str] = []
+    for wanted in src["bodyguards"]:
+        found = names.find(wanted)
+        if not found:
+            report.bodyguards_dropped.append((name, wanted))
+        bodyguards += [f for f in found if f not in bodyguards and f != name]
+    leader: dict[str, Any] = {"bodyguards": bodyguards}
+    if src["abilities"]:
+        leader["abilities"] = [dict(a) for a in src["abilities"]]
+    report.leaders.append(name)
+    return leader
+
+
 def update_pack(pack_path: str | os.PathLike[str], catalogue_dir: str | os.PathLike[str] | None,
                 out_path: str | os.PathLike[str] | None = None, *,
                 catalogues: Iterable[str | os.PathLike[str]] | None = None,
                 dry_run: bool = False) -> ImportReport:
-    """Fill each datasheet's ``models``, ``weapons`` and ``abilities`` from BattleScribe data.
+    """Fill each datasheet's ``models``, ``weapons`` and ``abilities`` from BattleScribe data,
+    and the ``leader`` of each CHARACTER with the Leader ability (see :func:`_pack_leader`).
 
     ``catalogues`` (explicit files) wins over finding them in ``catalogue_dir`` by the pack's
     ``faction``. Units are matched by name, then by ``aliases`` (case, punctuation and
@@ -1257,6 +1549,7 @@ def update_pack(pack_path: str | os.PathLike[str], catalogue_dir: str | os.PathL
     target = Path(out_path) if out_path is not None else pack_path
     report = ImportReport(str(pack_path), str(target), faction, [p.name for p in files])
     report.warnings.extend(read.warnings)
+    names = _PackNames(data.get("units") or [], read.units)
     new_units: list[Any] = []
     for unit in data.get("units") or []:
         if not isinstance(unit, dict) or "name" not in unit:
@@ -1288,6 +1581,9 @@ def update_pack(pack_path: str | os.PathLike[str], catalogue_dir: str | os.PathL
             report.filled.append(name)
         if missing:
             report.partial.append((name, "no " + ", no ".join(missing) + " in the catalogue"))
+        leader = _pack_leader(updated, src.get("leader"), names, report)
+        if leader is not None:
+            updated = _place(updated, "leader", leader)
         new_units.append(updated)
     if "units" in data:
         data["units"] = new_units
@@ -1304,6 +1600,10 @@ _FLOW_LIMIT = 88
 
 class _Flow(dict):  # type: ignore[type-arg]
     """A mapping always written in flow style (model profiles, weapons)."""
+
+
+class _Block(dict):  # type: ignore[type-arg]
+    """A mapping always written in block style (``leader``: one key a line, as in the docs)."""
 
 
 def _flat_len(obj: Any, budget: int) -> int:
@@ -1357,14 +1657,19 @@ def _dumper() -> type:
             _flat_len(data, _FLOW_LIMIT) <= _FLOW_LIMIT
         return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
 
+    def rep_block(dumper: Any, data: dict[str, Any]) -> Any:
+        return dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=False)
+
     PackDumper.add_representer(_Flow, rep_flow)
+    PackDumper.add_representer(_Block, rep_block)
     PackDumper.add_representer(dict, rep_dict)
     PackDumper.add_representer(list, rep_list)
     return PackDumper
 
 
 def _mark_flow(data: Any) -> Any:
-    """Model profiles and weapons become flow-style mappings; everything else is unchanged."""
+    """Model profiles and weapons become flow-style mappings, ``leader`` a block-style one;
+    everything else is unchanged."""
     if not isinstance(data, dict):
         return data
     units = data.get("units")
@@ -1375,6 +1680,8 @@ def _mark_flow(data: Any) -> Any:
             for key in ("models", "weapons"):
                 if isinstance(unit.get(key), list):
                     unit[key] = [_Flow(v) if isinstance(v, dict) else v for v in unit[key]]
+            if isinstance(unit.get("leader"), dict):
+                unit["leader"] = _Block(unit["leader"])
     return data
 
 
