@@ -32,12 +32,19 @@ def new_game(dice: list[int] | None = None, **kw) -> Game:
                 rolloffs=kw.pop("rolloffs", {"attacker": "A", "first_turn": "A"}), **kw)
 
 
+def skip_command(g: Game) -> None:
+    """Decline the Battlefield Command windows (tests of other rules do not ask for them)."""
+    while g.decision.step == "command":
+        g.apply(Action("pass"))
+
+
 def play(g: Game, *texts: str) -> None:
     for t in texts:
         a = parse(t)
-        while g.decision.step == "command" and a.kind != "command":
-            g.apply(Action("pass"))  # Battlefield Command windows these tests do not ask for
+        if a.kind != "command":
+            skip_command(g)
         g.apply(a)
+    skip_command(g)
 
 
 def at_first_move(dice: list[int] | None = None, before=None) -> Game:

@@ -52,6 +52,7 @@ def new_game(dice: list[int] | None = None, lead: Leader | None = None, enhancem
     g = Game(11, a, b, dice=Dice.scripted(dice or []), rolloffs={"attacker": "A", "first_turn": "A"})
     if cp:
         g.cp.update(cp)
+    g.has_leaders["B"] = False  # the Orks' own Leaders stay out of these tests
     return g
 
 
