@@ -137,7 +137,16 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase):
         return sum(u.points for u in self.armies[p].units if u.where == "destroyed")
 
     def army_units(self, p: str, where: str = "board") -> list[Unit]:
-        return [u for u in self.armies[p].units if u.where == where and (where != "board" or u.models)]
+        if where == "board":
+            # kept until anything on the battlefield changes: a unit comes onto or leaves the
+            # battlefield, or loses models, only with a _touch() (callers never change the list)
+            if self._cache_version == self.version:  # _cached inlined (a hot path)
+                v = self._cache.get(("board", p))
+                if v is not None:
+                    return v
+            return self._cached(("board", p), lambda: [u for u in self.armies[p].units
+                                                      if u.where == "board" and u.models])
+        return [u for u in self.armies[p].units if u.where == where]
 
     def live_unit(self, uid: str | None, player: str, rule: str) -> Unit:
         """The player's unit ``uid``, refused under ``rule`` unless it is on the battlefield."""
@@ -457,22 +466,32 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase):
 
     def _levels(self) -> list[dict[str, int]]:
         """Each player's Level of Control over each objective marker (OC of models within 1")."""
-        out = []
-        for i, mk in enumerate(self.map.layout.markers):
-            level = {"A": 0, "B": 0}
-            for u in self.units.values():
-                if not u.alive:
-                    continue
-                x0, y0, x1, y1 = self.bbox(u)
-                if mk.x < x0 - 2 or mk.x > x1 + 2 or mk.y < y0 - 2 or mk.y > y1 + 2:
-                    continue
-                for m in u.models:
-                    if math.hypot(m.x - mk.x, m.y - mk.y) - m.r - mk.radius <= 1.0 + 1e-9 and self._geo(
-                            ("obj", i, m.x, m.y, m.r, self.closed),
-                            lambda m=m, mk=mk: self.bf.in_objective_range(m.base, mk)):
-                        level[u.player] += u.oc()
-            out.append(level)
+        out = [{"A": 0, "B": 0} for _ in self.map.layout.markers]
+        for u in self.units.values():
+            if not u.alive:
+                continue
+            # a sum of whole numbers: adding each unit's models at once gives the same levels
+            counts = self._geo(("objn", self._pos(u), self.closed), lambda u=u: self._in_range_counts(u))
+            oc = u.oc()
+            for level, c in zip(out, counts):
+                if c:
+                    level[u.player] += c * oc
         return out
+
+    def _in_range_counts(self, u: Unit) -> tuple[int, ...]:
+        """How many models of ``u`` are within range of each objective marker (kept across
+        moves and games: it depends only on where the unit stands and on the Hatchways)."""
+        out = []
+        x0, y0, x1, y1 = self.bbox(u)
+        for mk in self.map.layout.markers:
+            n = 0
+            if not (mk.x < x0 - 2 or mk.x > x1 + 2 or mk.y < y0 - 2 or mk.y > y1 + 2):
+                for m in u.models:
+                    if math.hypot(m.x - mk.x, m.y - mk.y) - m.r - mk.radius <= 1.0 + 1e-9 and \
+                            self.bf.in_objective_range(m.base, mk):
+                        n += 1
+            out.append(n)
+        return tuple(out)
 
     def _update_control(self, turn_boundary: bool) -> None:
         """Objective control (Core Rules "Objective Markers"; Rules Adaptations: within 1";

@@ -19,9 +19,13 @@ class Positions:
     # --- geometry helpers ----------------------------------------------------------------
 
     def others_bases(self, *exclude: Unit) -> list[Base]:
-        ex = {u.uid for u in exclude}
-        return [m.base for u in self.units.values() if u.where == "board" and u.uid not in ex
-                for m in u.models]
+        """The bases of every model on the battlefield but those of the ``exclude`` units."""
+        ex = tuple(u.uid for u in exclude)
+        # kept until anything moves: a move planned step by step asks again at each step
+        # (callers never change the list)
+        return self._cached(("others", ex), lambda: [
+            m.base for u in self.units.values() if u.where == "board" and u.uid not in ex
+            for m in u.models])
 
     def bbox(self, u: Unit) -> tuple[float, float, float, float]:
         """The unit's bounding box (bases included), kept until anything moves."""
@@ -84,13 +88,31 @@ class Positions:
         return self._geo(key, calc)
 
     def engaged_with(self, u: Unit) -> list[Unit]:
-        key = ("ew", u.uid)
+        """The enemy units within Engagement Range of ``u`` (in army order)."""
         if self._cache_version == self.version:  # _cached inlined (a hot path)
-            v = self._cache.get(key)
-            if v is not None:
-                return v
-        return self._cached(key, lambda: [e for e in self.army_units(self.other(u.player))
-                                          if self.engaged(u, e)])
+            table = self._cache.get("ew")
+            if table is not None:
+                return table.get(u.uid, [])
+        return self._cached("ew", self._engagements).get(u.uid, [])
+
+    def _engagements(self) -> dict[str, list[Unit]]:
+        """Every unit's :meth:`engaged_with`, worked out at once for all pairs (most units are
+        asked about after each change anyway); a unit off the battlefield is engaged with none."""
+        a_units, b_units = self.army_units("A"), self.army_units("B")
+        out: dict[str, list[Unit]] = {u.uid: [] for u in a_units + b_units}
+        boxes = [self.bbox(b) for b in b_units]
+        for a in a_units:
+            mine = out[a.uid]
+            ax0, ay0, ax1, ay1 = self.bbox(a)
+            # each list comes out in army order, as a per-unit scan gives it
+            for b, (bx0, by0, bx1, by1) in zip(b_units, boxes):
+                # apart(a, b, 2.0) written out: the quick proof engaged() starts with
+                if bx0 - ax1 > 2.0 or ax0 - bx1 > 2.0 or by0 - ay1 > 2.0 or ay0 - by1 > 2.0:
+                    continue
+                if self.engaged(a, b):
+                    mine.append(b)
+                    out[b.uid].append(a)
+        return out
 
     def visible_idx(self, observer: Unit, target: Unit) -> list[int]:
         """Models of ``target`` visible to ``observer`` (Rules Adaptations "Visibility"):
@@ -280,6 +302,23 @@ class Positions:
                   if abs(o.x - ax) < reach + o.radius and abs(o.y - ay) < reach + o.radius]
         enemies = [m.base for e in self.army_units(self.other(unit.player)) for m in e.models
                    if abs(m.x - ax) < reach + m.r and abs(m.y - ay) < reach + m.r]
+        # The same layout is asked for again and again (games start alike, a move steps back
+        # 0.5" at a time): kept across moves and games, keyed on everything it depends on.
+        key = ("form", r, anchor, n, tuple([(o.x, o.y, o.radius) for o in others]),
+               tuple([(e.x, e.y, e.radius) for e in enemies]), self.closed, zone, enemy_gap is None,
+               ds_gap, within)
+        def calc() -> tuple[tuple[tuple[float, float], ...] | None]:  # a 1-tuple: None is an answer
+            pts = self._formation_now(r, anchor, n, others, enemies, zone, enemy_gap, ds_gap, within)
+            return (None if pts is None else tuple(pts),)
+        got = self._geo(key, calc)[0]
+        return None if got is None else list(got)
+
+    def _formation_now(self, r: float, anchor: tuple[float, float], n: int, others: list[Base],
+                       enemies: list[Base], zone: Any, enemy_gap: float | None, ds_gap: float | None,
+                       within: tuple[Any, float] | None) -> list[tuple[float, float]] | None:
+        """:meth:`formation` worked out, given the other bases and enemy models within reach."""
+        s = 2 * r + GAP
+        ax, ay = anchor
         graph = self.bf.layout.move_layer(r).graph(self.closed)
         chosen: list[tuple[float, float]] = []
         spare: list[tuple[float, float]] = []
