@@ -95,6 +95,12 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase):
         self.version = 0
         self._cache: dict[Any, Any] = {}
         self._cache_version = -1
+        # per-unit stamps (see stamp()) and the answers kept on them across changes elsewhere
+        self._stamps: dict[str, int] = {}
+        self._stamp_keys: dict[str, tuple[Any, ...]] = {}
+        self._stamp_count = 0
+        self._stamp_version = -1
+        self._by_stamp: dict[Any, tuple[Any, ...]] = {}
         self._wall_vis = _WALL_VIS.setdefault(mission, {})  # shared by the games of a process
         self._geo_cache = _GEO.setdefault(mission, {})
         self.underdog: str | None = None
@@ -188,6 +194,20 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase):
             add(m.y)
         add(u.radius)
         return tuple(out)
+
+    def stamp(self, u: Unit) -> int:
+        """A number that changes whenever the unit's models move or are removed, or it comes
+        onto or leaves the battlefield (looked at on the first question after a _touch()):
+        answers about a unit or a pair of units keyed on it survive changes elsewhere."""
+        if self._stamp_version != self.version:
+            for uid, v in self.units.items():
+                k = (v.where, self._pos(v))
+                if self._stamp_keys.get(uid) != k:
+                    self._stamp_keys[uid] = k
+                    self._stamp_count += 1
+                    self._stamps[uid] = self._stamp_count
+            self._stamp_version = self.version
+        return self._stamps[u.uid]
 
     def _cached(self, key: Any, fn: Any) -> Any:
         """An answer kept until anything on the battlefield changes (``version``)."""
