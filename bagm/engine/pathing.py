@@ -219,15 +219,16 @@ class _Graph:
             r[u] = 0.0
             heap = [(0.0, u)]
             adj = self.adj
+            pop, push = heapq.heappop, heapq.heappush  # locals: the loop runs ~100 times a row
             while heap:
-                d, v = heapq.heappop(heap)
+                d, v = pop(heap)
                 if d > r[v]:
                     continue
                 for w, length in adj[v].items():
                     nd = d + length
                     if nd < r[w]:
                         r[w] = nd
-                        heapq.heappush(heap, (nd, w))
+                        push(heap, (nd, w))
             self._rows[u] = r
         return r
 
