@@ -210,9 +210,11 @@ class GreedyBot:
         clear = g.bf._graph(g.closed).clear
         if g.apart(u, e, reach + 1e-6):  # bounding boxes farther apart than reach: no pair is within it
             return False
-        return g._cached(("cheap", u.uid, e.uid, reach), lambda: any(
-            math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r <= reach and clear(m.x, m.y, n.x, n.y)
-            for m in u.models for n in e.models))
+        # kept across moves and games too: the answer depends only on both units' positions
+        return g._cached(("cheap", u.uid, e.uid, reach), lambda: g._geo(
+            ("cheap", g._pos(u), g._pos(e), g.closed, reach), lambda: any(
+                math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r <= reach and clear(m.x, m.y, n.x, n.y)
+                for m in u.models for n in e.models)))
 
     def _first_legal(self, g: Game, ranked: list[tuple[float, Action]], tries: int = 4) -> Action | None:
         from bagm.engine.game import IllegalAction
@@ -240,6 +242,9 @@ class GreedyBot:
                     return Action("manoeuvre", u.uid, target="secure", arg=str(held[0] + 1))
             if targets:
                 continue
+            if longest >= 12:
+                # no pair within `longest` had a free line, so none within 12" has: `near` is empty
+                return Action("manoeuvre", u.uid, target="overwatch")
             near = [e for e in enemies if self._sees_cheap(g, u, e, 12.0)]
             if near and u.melee:
                 continue  # it may charge

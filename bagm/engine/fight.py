@@ -103,7 +103,7 @@ class FightPhase:
         foes = self.engaged_with(u)
         enemy = [m.base for e in foes for m in e.models]
         front = [m for m in u.models if any(
-            math.hypot(m.x - e.x, m.y - e.y) - m.r - e.radius <= 2.0 and self.bf.engaged(m.base, e) for e in enemy)]
+            math.hypot(m.x - e.x, m.y - e.y) - m.r - e.radius <= 2.0 and self.model_engaged(m.base, e) for e in enemy)]
         return [m for m in u.models if m in front or any(
             math.hypot(m.x - f.x, m.y - f.y) - m.r - f.r <= COHERENCY for f in front)]
 
@@ -117,7 +117,7 @@ class FightPhase:
         old = [(m.x, m.y) for m in u.models]
         moved = False
         for m in u.models:
-            if any(self.bf.engaged(m.base, e) for e in enemies
+            if any(self.model_engaged(m.base, e) for e in enemies
                    if math.hypot(m.x - e.x, m.y - e.y) - m.r - e.radius <= 2.0):
                 continue
             e = min(enemies, key=lambda e: math.hypot(m.x - e.x, m.y - e.y))

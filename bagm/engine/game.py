@@ -100,6 +100,12 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         self.version = 0
         self._cache: dict[Any, Any] = {}
         self._cache_version = -1
+        # per-unit stamps (see stamp()) and the answers kept on them across changes elsewhere
+        self._stamps: dict[str, int] = {}
+        self._stamp_keys: dict[str, tuple[Any, ...]] = {}
+        self._stamp_count = 0
+        self._stamp_version = -1
+        self._by_stamp: dict[Any, tuple[Any, ...]] = {}
         self._wall_vis = _WALL_VIS.setdefault(mission, {})  # shared by the games of a process
         self._geo_cache = _GEO.setdefault(mission, {})
         self.underdog: str | None = None
@@ -142,7 +148,16 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         return sum(u.points for u in self.armies[p].units if u.where == "destroyed")
 
     def army_units(self, p: str, where: str = "board") -> list[Unit]:
-        return [u for u in self.armies[p].units if u.where == where and (where != "board" or u.models)]
+        if where == "board":
+            # kept until anything on the battlefield changes: a unit comes onto or leaves the
+            # battlefield, or loses models, only with a _touch() (callers never change the list)
+            if self._cache_version == self.version:  # _cached inlined (a hot path)
+                v = self._cache.get(("board", p))
+                if v is not None:
+                    return v
+            return self._cached(("board", p), lambda: [u for u in self.armies[p].units
+                                                      if u.where == "board" and u.models])
+        return [u for u in self.armies[p].units if u.where == where]
 
     def live_unit(self, uid: str | None, player: str, rule: str) -> Unit:
         """The player's unit ``uid``, refused under ``rule`` unless it is on the battlefield."""
@@ -176,7 +191,28 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
 
     @staticmethod
     def _pos(u: Unit) -> tuple[float, ...]:
-        return tuple(c for m in u.models for c in (m.x, m.y)) + (u.radius,)
+        """The unit's positions as a key: x, y of each model, then the base radius."""
+        out: list[float] = []  # a plain loop: twice as fast as a nested generator (a hot path)
+        add = out.append
+        for m in u.models:
+            add(m.x)
+            add(m.y)
+        add(u.radius)
+        return tuple(out)
+
+    def stamp(self, u: Unit) -> int:
+        """A number that changes whenever the unit's models move or are removed, or it comes
+        onto or leaves the battlefield (looked at on the first question after a _touch()):
+        answers about a unit or a pair of units keyed on it survive changes elsewhere."""
+        if self._stamp_version != self.version:
+            for uid, v in self.units.items():
+                k = (v.where, self._pos(v))
+                if self._stamp_keys.get(uid) != k:
+                    self._stamp_keys[uid] = k
+                    self._stamp_count += 1
+                    self._stamps[uid] = self._stamp_count
+            self._stamp_version = self.version
+        return self._stamps[u.uid]
 
     def _cached(self, key: Any, fn: Any) -> Any:
         """An answer kept until anything on the battlefield changes (``version``)."""
@@ -466,22 +502,32 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
 
     def _levels(self) -> list[dict[str, int]]:
         """Each player's Level of Control over each objective marker (OC of models within 1")."""
-        out = []
-        for i, mk in enumerate(self.map.layout.markers):
-            level = {"A": 0, "B": 0}
-            for u in self.units.values():
-                if not u.alive:
-                    continue
-                x0, y0, x1, y1 = self.bbox(u)
-                if mk.x < x0 - 2 or mk.x > x1 + 2 or mk.y < y0 - 2 or mk.y > y1 + 2:
-                    continue
-                for m in u.models:
-                    if math.hypot(m.x - mk.x, m.y - mk.y) - m.r - mk.radius <= 1.0 + 1e-9 and self._geo(
-                            ("obj", i, m.x, m.y, m.r, self.closed),
-                            lambda m=m, mk=mk: self.bf.in_objective_range(m.base, mk)):
-                        level[u.player] += u.oc()
-            out.append(level)
+        out = [{"A": 0, "B": 0} for _ in self.map.layout.markers]
+        for u in self.units.values():
+            if not u.alive:
+                continue
+            # a sum of whole numbers: adding each unit's models at once gives the same levels
+            counts = self._geo(("objn", self._pos(u), self.closed), lambda u=u: self._in_range_counts(u))
+            oc = u.oc()
+            for level, c in zip(out, counts):
+                if c:
+                    level[u.player] += c * oc
         return out
+
+    def _in_range_counts(self, u: Unit) -> tuple[int, ...]:
+        """How many models of ``u`` are within range of each objective marker (kept across
+        moves and games: it depends only on where the unit stands and on the Hatchways)."""
+        out = []
+        x0, y0, x1, y1 = self.bbox(u)
+        for mk in self.map.layout.markers:
+            n = 0
+            if not (mk.x < x0 - 2 or mk.x > x1 + 2 or mk.y < y0 - 2 or mk.y > y1 + 2):
+                for m in u.models:
+                    if math.hypot(m.x - mk.x, m.y - mk.y) - m.r - mk.radius <= 1.0 + 1e-9 and \
+                            self.bf.in_objective_range(m.base, mk):
+                        n += 1
+            out.append(n)
+        return tuple(out)
 
     def _update_control(self, turn_boundary: bool) -> None:
         """Objective control (Core Rules "Objective Markers"; Rules Adaptations: within 1";

@@ -46,6 +46,8 @@ class Layer:
         self._build_vertices()
         self._build_pairs()
         self._states: OrderedDict[int, _Graph] = OrderedDict()
+        self._open: _Graph | None = None  # the graph with every Hatch open (static shapes only)
+        self._seen_masked: OrderedDict[Point, list[tuple[int, float, int]]] = OrderedDict()
 
     # --- construction -------------------------------------------------------------------
 
@@ -120,6 +122,37 @@ class Layer:
             pairs.append((ia, ib, dist(p.a, p.b), -1 - p.door))  # negative: needs that door open
         self.pairs = pairs
 
+    def seen_masked(self, p: Point) -> list[tuple[int, float, int]]:
+        """The corners a path from ``p`` can go to first were every Hatch open, with their
+        distances and the mask of the Hatches that cut the line when closed: the corners seen
+        under any set of closed Hatches are those whose mask it does not meet (the same tests
+        as :meth:`_Graph.clear`, split into the static shapes and each Hatch; kept per point, as
+        games with many Hatchway states otherwise ask again for each new state)."""
+        out = self._seen_masked.get(p)
+        if out is not None:
+            return out
+        if self._open is None:
+            self._open = _Graph(self, 0)
+        clear, tangent, doors = self._open.clear, self.tangent, self.doors
+        px, py = p
+        out = []
+        for i, (vx, vy) in enumerate(self.vertices):
+            if tangent(i, p) and clear(px, py, vx, vy):
+                lox, hix = (px, vx) if px < vx else (vx, px)
+                loy, hiy = (py, vy) if py < vy else (vy, py)
+                mask = 0
+                for k, o in enumerate(doors):
+                    # the bounding-box rejection clear() makes first, then the same test
+                    if o is None or o.x1 <= lox or o.x0 >= hix or o.y1 <= loy or o.y0 >= hiy:
+                        continue
+                    if o.blocks(px, py, vx, vy):
+                        mask |= 1 << k
+                out.append((i, math.hypot(vx - px, vy - py), mask))
+        self._seen_masked[p] = out
+        if len(self._seen_masked) > _POINT_CACHE:
+            self._seen_masked.popitem(last=False)
+        return out
+
     # --- per state ----------------------------------------------------------------------
 
     def graph(self, closed: int) -> _Graph:
@@ -186,15 +219,16 @@ class _Graph:
             r[u] = 0.0
             heap = [(0.0, u)]
             adj = self.adj
+            pop, push = heapq.heappop, heapq.heappush  # locals: the loop runs ~100 times a row
             while heap:
-                d, v = heapq.heappop(heap)
+                d, v = pop(heap)
                 if d > r[v]:
                     continue
                 for w, length in adj[v].items():
                     nd = d + length
                     if nd < r[w]:
                         r[w] = nd
-                        heapq.heappush(heap, (nd, w))
+                        push(heap, (nd, w))
             self._rows[u] = r
         return r
 
@@ -203,13 +237,8 @@ class _Graph:
         out = self._seen.get(p)
         if out is not None:
             return out
-        layer = self.layer
-        px, py = p
-        out = []
-        tangent, clear = layer.tangent, self.clear
-        for i, (vx, vy) in enumerate(layer.vertices):
-            if tangent(i, p) and clear(px, py, vx, vy):
-                out.append((i, math.hypot(vx - px, vy - py)))
+        closed = self.closed
+        out = [(i, d) for i, d, mask in self.layer.seen_masked(p) if not mask & closed]
         self._seen[p] = out
         if len(self._seen) > _POINT_CACHE:
             self._seen.popitem(last=False)

@@ -13,15 +13,45 @@ from bagm.engine.geometry import Base, Block, merge_rects, point_segment_distanc
 from bagm.engine.visibility import _walled_off
 
 
+def _no_disc_on_line(ax: float, ay: float, bx: float, by: float, discs: list[Base]) -> bool:
+    """No disc's centre is nearer the segment a-b than its radius: ``point_segment_distance``
+    written out for one segment and many points (a hot path; the same arithmetic)."""
+    dx, dy = bx - ax, by - ay
+    n = dx * dx + dy * dy
+    hypot = math.hypot
+    for m in discs:
+        px, py = m.x, m.y
+        if n == 0.0:
+            d = hypot(px - ax, py - ay)
+        else:
+            t = ((px - ax) * dx + (py - ay) * dy) / n
+            if t > 1.0:
+                t = 1.0
+            if t < 0.0:
+                t = 0.0
+            d = hypot(px - ax - t * dx, py - ay - t * dy)
+        if d < m.radius:
+            return False
+    return True
+
+
 class Positions:
     """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
 
     # --- geometry helpers ----------------------------------------------------------------
 
     def others_bases(self, *exclude: Unit) -> list[Base]:
-        ex = {u.uid for u in exclude}
-        return [m.base for u in self.units.values() if u.where == "board" and u.uid not in ex
-                for m in u.models]
+        """The bases of every model on the battlefield but those of the ``exclude`` units."""
+        ex = tuple(u.uid for u in exclude)
+        # kept until anything moves: a move planned step by step asks again at each step
+        # (callers never change the list); built from each unit's bases, also kept until then
+        return self._cached(("others", ex), lambda: [
+            b for uid, bases in self._unit_bases().items() if uid not in ex for b in bases])
+
+    def _unit_bases(self) -> dict[str, list[Base]]:
+        """The bases of each unit on the battlefield (in unit order), kept until anything moves."""
+        return self._cached("unit_bases", lambda: {
+            u.uid: [m.base for m in u.models] for u in self.units.values() if u.where == "board"})
 
     def bbox(self, u: Unit) -> tuple[float, float, float, float]:
         """The unit's bounding box (bases included), kept until anything moves."""
@@ -34,10 +64,16 @@ class Positions:
             boxes = self._cached("bboxes", dict)
         box = boxes.get(u.uid)
         if box is None:
+            st = self.stamp(u)  # the unit may not have moved since last asked
+            got = self._by_stamp.get(("bbox", u.uid))
+            if got is not None and got[0] == st:
+                box = boxes[u.uid] = got[1]
+                return box
             xs = [m.x for m in u.models]
             ys = [m.y for m in u.models]
             r = u.radius
             box = boxes[u.uid] = (min(xs) - r, min(ys) - r, max(xs) + r, max(ys) + r)
+            self._by_stamp[("bbox", u.uid)] = (st, box)
         return box
 
     def disc(self, u: Unit) -> Base:
@@ -83,14 +119,49 @@ class Positions:
             return False
         return self._geo(key, calc)
 
+    def model_engaged(self, a: Base, b: Base) -> bool:
+        """:meth:`Battlefield.engaged` for two bases, kept across moves and games (keyed on both
+        bases and the Hatchways): combats go on with models where they were."""
+        return self._geo(("me", a.x, a.y, a.radius, b.x, b.y, b.radius, self.closed),
+                         lambda: self.bf.engaged(a, b))
+
     def engaged_with(self, u: Unit) -> list[Unit]:
-        key = ("ew", u.uid)
+        """The enemy units within Engagement Range of ``u`` (in army order)."""
         if self._cache_version == self.version:  # _cached inlined (a hot path)
-            v = self._cache.get(key)
-            if v is not None:
-                return v
-        return self._cached(key, lambda: [e for e in self.army_units(self.other(u.player))
-                                          if self.engaged(u, e)])
+            table = self._cache.get("ew")
+            if table is not None:
+                return table.get(u.uid, [])
+        return self._cached("ew", self._engagements).get(u.uid, [])
+
+    def _engagements(self) -> dict[str, list[Unit]]:
+        """Every unit's :meth:`engaged_with`, worked out at once for all pairs (most units are
+        asked about after each change anyway); a unit off the battlefield is engaged with none."""
+        a_units, b_units = self.army_units("A"), self.army_units("B")
+        out: dict[str, list[Unit]] = {u.uid: [] for u in a_units + b_units}
+        closed = self.closed
+        kept = self._by_stamp
+        boxes = [self.bbox(b) for b in b_units]
+        for a in a_units:
+            mine = out[a.uid]
+            ax0, ay0, ax1, ay1 = self.bbox(a)
+            # each list comes out in army order, as a per-unit scan gives it
+            for b, (bx0, by0, bx1, by1) in zip(b_units, boxes):
+                # apart(a, b, 2.0) written out: the quick proof engaged() starts with
+                if bx0 - ax1 > 2.0 or ax0 - bx1 > 2.0 or by0 - ay1 > 2.0 or ay0 - by1 > 2.0:
+                    continue
+                # a pair neither of which has moved since (nor a Hatchway): the answer kept
+                sa, sb = self.stamp(a), self.stamp(b)
+                key = ("er", a.uid, b.uid)
+                got = kept.get(key)
+                if got is not None and got[0] == sa and got[1] == sb and got[2] == closed:
+                    v = got[3]
+                else:
+                    v = self.engaged(a, b)
+                    kept[key] = (sa, sb, closed, v)
+                if v:
+                    mine.append(b)
+                    out[b.uid].append(a)
+        return out
 
     def visible_idx(self, observer: Unit, target: Unit) -> list[int]:
         """Models of ``target`` visible to ``observer`` (Rules Adaptations "Visibility"):
@@ -114,14 +185,12 @@ class Positions:
             clear = self.bf._graph().clear
             # the models that may block each observer's lines, built once (not per target)
             blockers = [(o, by + [x for x in obs if x is not o]) for o in obs]
-            psd = point_segment_distance
             out = []
             for k, t in enumerate(tbs):
                 # a quick proof: the line between the centres is free
-                tc = (t.x, t.y)
-                if any(clear(o.x, o.y, t.x, t.y) and not any(
-                        psd((m.x, m.y), (o.x, o.y), tc) < m.radius for m in others)
-                        for o, others in blockers):
+                tx, ty = t.x, t.y
+                if any(clear(o.x, o.y, tx, ty) and _no_disc_on_line(o.x, o.y, tx, ty, others)
+                       for o, others in blockers):
                     out.append(k)
                     continue
                 for o, others in blockers:
@@ -139,7 +208,30 @@ class Positions:
                               and u is not observer and u is not target for m in u.models
                               if x0 - m.r < m.x < x1 + m.r and y0 - m.r < m.y < y1 + m.r))
             return ("vis", po, pt, self.closed, by)
-        return self._cached(("vis", observer.uid, target.uid), lambda: self._geo(key(), calc))
+
+        def kept() -> list[int]:
+            # The answer stands while neither unit has moved, nor any unit that comes near the
+            # box of both (nor a Hatchway): the units whose bounding boxes reach a box larger
+            # than the one key() looks in (by a radius and some slack) are named with their
+            # stamps, so the answer kept is the one key() would find.
+            r = max(observer.radius, target.radius) + 1e-3
+            ox0, oy0, ox1, oy1 = self.bbox(observer)
+            tx0, ty0, tx1, ty1 = self.bbox(target)
+            x0, y0 = min(ox0, tx0) - r, min(oy0, ty0) - r
+            x1, y1 = max(ox1, tx1) + r, max(oy1, ty1) + r
+            near = []
+            for u in self.units.values():
+                if u.where == "board" and u.models and u is not observer and u is not target:
+                    ux0, uy0, ux1, uy1 = self.bbox(u)
+                    if ux1 >= x0 and ux0 <= x1 and uy1 >= y0 and uy0 <= y1:
+                        near.append((u.uid, self.stamp(u)))
+            k = ("vis", observer.uid, self.stamp(observer), target.uid, self.stamp(target),
+                 self.closed, tuple(near))
+            got = self._by_stamp.get(k)
+            if got is None:
+                got = self._by_stamp[k] = (self._geo(key(), calc),)
+            return got[0]
+        return self._cached(("vis", observer.uid, target.uid), kept)
 
     def _merged_blocks(self) -> list[Any]:
         """Walls, Hatchway frames and closed Hatches merged into whole lines (their union), and
@@ -207,7 +299,17 @@ class Positions:
                     if d < best:
                         best = d
             return best
-        return self._cached(("ms", a.uid, b.uid), calc)
+
+        def kept() -> float:  # neither unit has moved since last asked: the answer kept
+            sa, sb = self.stamp(a), self.stamp(b)
+            key = ("ms", a.uid, b.uid)
+            got = self._by_stamp.get(key)
+            if got is not None and got[0] == sa and got[1] == sb:
+                return got[2]
+            v = calc()
+            self._by_stamp[key] = (sa, sb, v)
+            return v
+        return self._cached(("ms", a.uid, b.uid), kept)
 
     def unit_distance(self, a: Unit, b: Unit) -> float:
         """Shortest distance between two units, measured around Walls."""
@@ -280,6 +382,23 @@ class Positions:
                   if abs(o.x - ax) < reach + o.radius and abs(o.y - ay) < reach + o.radius]
         enemies = [m.base for e in self.army_units(self.other(unit.player)) for m in e.models
                    if abs(m.x - ax) < reach + m.r and abs(m.y - ay) < reach + m.r]
+        # The same layout is asked for again and again (games start alike, a move steps back
+        # 0.5" at a time): kept across moves and games, keyed on everything it depends on.
+        key = ("form", r, anchor, n, tuple([(o.x, o.y, o.radius) for o in others]),
+               tuple([(e.x, e.y, e.radius) for e in enemies]), self.closed, zone, enemy_gap is None,
+               ds_gap, within)
+        def calc() -> tuple[tuple[tuple[float, float], ...] | None]:  # a 1-tuple: None is an answer
+            pts = self._formation_now(r, anchor, n, others, enemies, zone, enemy_gap, ds_gap, within)
+            return (None if pts is None else tuple(pts),)
+        got = self._geo(key, calc)[0]
+        return None if got is None else list(got)
+
+    def _formation_now(self, r: float, anchor: tuple[float, float], n: int, others: list[Base],
+                       enemies: list[Base], zone: Any, enemy_gap: float | None, ds_gap: float | None,
+                       within: tuple[Any, float] | None) -> list[tuple[float, float]] | None:
+        """:meth:`formation` worked out, given the other bases and enemy models within reach."""
+        s = 2 * r + GAP
+        ax, ay = anchor
         graph = self.bf.layout.move_layer(r).graph(self.closed)
         chosen: list[tuple[float, float]] = []
         spare: list[tuple[float, float]] = []

@@ -64,40 +64,57 @@ def _ray_enters_disk(px: float, py: float, ux: float, uy: float, b: Base) -> flo
     return t if t >= 0 else 0.0
 
 
+# A block prepared for point_sees_base: its slab bounds shrunk by EPS (the same numbers
+# Block.contains and the ray clipping compute), whether it is a plain rectangle, its corners.
+Prepared = tuple[float, float, float, float, float, float, float, float, bool, list[Point]]
+
+
+def prepare(blocks: Sequence[Block]) -> list[Prepared]:
+    """The blocks as plain tuples, built once for the many points one visibility test tries."""
+    return [(o.x0 + EPS, o.x1 - EPS, o.y0 + EPS, o.y1 - EPS, o.u0 + EPS, o.u1 - EPS,
+             o.v0 + EPS, o.v1 - EPS, o.is_rect, o.corners()) for o in blocks]
+
+
 def point_sees_base(p: Point, target: Base, blocks: Sequence[Block],
                     disks: Sequence[Base] = ()) -> bool:
     """Some straight line from point ``p`` reaches ``target``'s base unblocked (exact)."""
-    # A hot path: the arc clipping ("shade") is written out in each loop and the math
-    # functions are locals; the arithmetic is the same as in the plain form.
-    px, py = p
-    cx, cy = target.x - px, target.y - py
-    d = math.hypot(cx, cy)
-    if d <= target.radius + EPS:
-        return True
-    atan2, cos, sin, fmod, pi = math.atan2, math.cos, math.sin, math.fmod, math.pi
-    phi = atan2(cy, cx)
-    alpha = math.asin(min(1.0, target.radius / d))
-    neg_alpha = -alpha
-    shadows: list[tuple[float, float]] = []
+    return _sees(p[0], p[1], target, prepare(blocks), disks)
 
-    for o in blocks:
-        if o.contains(p):
-            return False
+
+def _sees(px: float, py: float, target: Base, blocks: list[Prepared], disks: Sequence[Base]) -> bool:
+    """:func:`point_sees_base` on prepared blocks. A hot path: the arc clipping ("shade"),
+    Block.contains and the ray tests (:func:`_ray_enters_block`, :func:`_ray_enters_disk`) are
+    written out, with the same arithmetic as the plain forms."""
+    tx, ty, tr = target.x, target.y, target.radius
+    cx, cy = tx - px, ty - py
+    d = math.hypot(cx, cy)
+    if d <= tr + EPS:
+        return True
+    atan2, cos, sin, fmod, sqrt, pi, inf = math.atan2, math.cos, math.sin, math.fmod, math.sqrt, math.pi, math.inf
+    two_pi = _TWO_PI
+    phi = atan2(cy, cx)
+    alpha = math.asin(min(1.0, tr / d))
+    neg_alpha = -alpha
+    r2t = tr * tr
+    shadows: list[tuple[float, float]] = []
+    pu, pv = px + py, px - py
+    for x0, x1, y0, y1, u0, u1, v0, v1, is_rect, corners in blocks:
+        if x0 < px < x1 and y0 < py < y1 and u0 < pu < u1 and v0 < pv < v1:
+            return False  # p inside the shape (Block.contains)
         rel = []
-        for x, y in o.corners():  # _wrap(atan2(...) - phi), inlined
-            a = fmod(atan2(y - py, x - px) - phi + pi, _TWO_PI)
+        for x, y in corners:  # _wrap(atan2(...) - phi), inlined
+            a = fmod(atan2(y - py, x - px) - phi + pi, two_pi)
             if a <= 0:
-                a += _TWO_PI
+                a += two_pi
             rel.append(a - pi)
         lo, hi = min(rel), max(rel)
-        if hi - lo > math.pi:  # the shape lies across the direction opposite the target
-            rel = [a + _TWO_PI if a < 0 else a for a in rel]
+        if hi - lo > pi:  # the shape lies across the direction opposite the target
+            rel = [a + two_pi if a < 0 else a for a in rel]
             lo, hi = min(rel), max(rel)
-            spans = ((lo, hi), (lo - _TWO_PI, hi - _TWO_PI))
+            spans: tuple[tuple[float, float], ...] = ((lo, hi), (lo - two_pi, hi - two_pi))
         else:
             spans = ((lo, hi),)
         for lo, hi in spans:
-            # lo, hi = max(lo, -alpha), min(hi, alpha)
             if neg_alpha > lo:
                 lo = neg_alpha
             if alpha < hi:
@@ -106,8 +123,40 @@ def point_sees_base(p: Point, target: Base, blocks: Sequence[Block],
                 continue
             mid = phi + (lo + hi) / 2
             ux, uy = cos(mid), sin(mid)
-            if _ray_enters_block(px, py, ux, uy, o) < _ray_enters_disk(px, py, ux, uy, target):
-                shadows.append((lo, hi))
+            # where the ray enters the block (_ray_enters_block): clipping against each slab
+            t0, t1 = 0.0, inf
+            for s, dd, slo, shi in ((px, ux, x0, x1), (py, uy, y0, y1)) if is_rect else \
+                    ((px, ux, x0, x1), (py, uy, y0, y1), (pu, ux + uy, u0, u1), (pv, ux - uy, v0, v1)):
+                if dd == 0.0:
+                    if s <= slo or s >= shi:
+                        t0 = inf
+                        break
+                    continue
+                ta, tb = (slo - s) / dd, (shi - s) / dd
+                if ta > tb:
+                    ta, tb = tb, ta
+                if ta > t0:
+                    t0 = ta
+                if tb < t1:
+                    t1 = tb
+                if t0 >= t1:
+                    t0 = inf
+                    break
+            if t0 == inf:
+                continue  # the ray never enters the block: no shadow (inf < x is never true)
+            # where it enters the target (_ray_enters_disk)
+            along = cx * ux + cy * uy
+            off2 = cx * cx + cy * cy - along * along
+            if off2 < r2t:
+                t = along - sqrt(r2t - off2)
+                if t < 0:
+                    t = 0.0
+                if not t0 < t:
+                    continue
+            # (the ray misses the target: the target's distance is inf, and t0 < inf)
+            if lo == neg_alpha and hi == alpha:
+                return False  # one shadow hides the whole arc: the sweep below would say so
+            shadows.append((lo, hi))
     for m in disks:
         mx, my = m.x - px, m.y - py
         dm = math.hypot(mx, my)
@@ -115,9 +164,12 @@ def point_sees_base(p: Point, target: Base, blocks: Sequence[Block],
             return False
         if dm <= EPS:
             continue
-        rel = _wrap(atan2(my, mx) - phi)
+        a = fmod(atan2(my, mx) - phi + pi, two_pi)  # _wrap, inlined
+        if a <= 0:
+            a += two_pi
+        rel_m = a - pi
         beta = math.asin(min(1.0, max(0.0, m.radius - EPS) / dm))
-        lo, hi = rel - beta, rel + beta
+        lo, hi = rel_m - beta, rel_m + beta
         if neg_alpha > lo:
             lo = neg_alpha
         if alpha < hi:
@@ -126,8 +178,27 @@ def point_sees_base(p: Point, target: Base, blocks: Sequence[Block],
             continue
         mid = phi + (lo + hi) / 2
         ux, uy = cos(mid), sin(mid)
-        if _ray_enters_disk(px, py, ux, uy, m) < _ray_enters_disk(px, py, ux, uy, target):
-            shadows.append((lo, hi))
+        # _ray_enters_disk for the model, then for the target
+        ex, ey = m.x - px, m.y - py
+        along = ex * ux + ey * uy
+        off2 = ex * ex + ey * ey - along * along
+        r2 = m.radius * m.radius
+        if off2 >= r2:
+            continue  # never enters the model: inf < x is never true
+        tm = along - sqrt(r2 - off2)
+        if tm < 0:
+            tm = 0.0
+        along = cx * ux + cy * uy
+        off2 = cx * cx + cy * cy - along * along
+        if off2 < r2t:
+            t = along - sqrt(r2t - off2)
+            if t < 0:
+                t = 0.0
+            if not tm < t:
+                continue
+        if lo == neg_alpha and hi == alpha:
+            return False  # one shadow hides the whole arc
+        shadows.append((lo, hi))
     if not shadows:
         return True
     shadows.sort()
@@ -164,9 +235,10 @@ def visible(observer: Base, target: Base, blocks: Sequence[Block],
         return True
     if _walled_off(observer, target, near_blocks):
         return False
-    if point_sees_base(observer.centre, target, near_blocks, near_disks):
+    prep = prepare(near_blocks)  # once for the up to 25 points tried
+    if _sees(observer.x, observer.y, target, prep, near_disks):
         return True
-    return any(point_sees_base(p, target, near_blocks, near_disks) for p in _rim(observer))
+    return any(_sees(x, y, target, prep, near_disks) for x, y in _rim(observer))
 
 
 def fully_visible(observer: Base, target: Base, blocks: Sequence[Block],
@@ -177,9 +249,10 @@ def fully_visible(observer: Base, target: Base, blocks: Sequence[Block],
         return True
     if _walled_off(observer, target, near_blocks):
         return False
-    if not point_sees_base(target.centre, observer, near_blocks, near_disks):
+    prep = prepare(near_blocks)  # once for the up to 25 points tried
+    if not _sees(target.x, target.y, observer, prep, near_disks):
         return False
-    return all(point_sees_base(p, observer, near_blocks, near_disks) for p in _rim(target))
+    return all(_sees(x, y, observer, prep, near_disks) for x, y in _rim(target))
 
 
 def _outer_tangents(a: Base, b: Base) -> list[tuple[Point, Point]]:
