@@ -29,8 +29,12 @@ PAIRS = [("grey_knights_void_purge_force", "orks_kaptin_killers"),
 
 
 @cache
+def army(player: str, name: str):
+    return build_army(player, REPO / "rosters" / f"{name}.yaml")
+
+
 def armies(a: str, b: str) -> tuple:
-    return (build_army("A", REPO / "rosters" / f"{a}.yaml"), build_army("B", REPO / "rosters" / f"{b}.yaml"))
+    return army("A", a), army("B", b)
 
 
 _FITS: dict[tuple, bool] = {}  # (mission, Hatchways closed, x, y, r): most models stand still between checks
@@ -49,8 +53,13 @@ def check_invariants(g: Game) -> None:
     for u, m in on:
         assert fits(g, m), f"{u.uid} model at ({m.x:.2f}, {m.y:.2f}) is inside a Wall or off the board"
         assert 1 <= m.wounds <= u.W, f"{u.uid} model has {m.wounds} wounds of {u.W}"
+    # bases overlap: a sweep along x (only models closer in x than two radii can overlap)
+    on.sort(key=lambda um: um[1].x)
+    widest = max((m.r for _, m in on), default=0.0) * 2
     for i, (u, m) in enumerate(on):
         for v, n in on[i + 1:]:
+            if n.x - m.x >= widest:
+                break
             d = math.hypot(m.x - n.x, m.y - n.y)
             assert d >= m.r + n.r - 1e-6, f"{u.uid} and {v.uid} bases overlap"
     for p in ("A", "B"):

@@ -32,10 +32,34 @@ def _norm(name: str) -> str:
     return norm(name)
 
 
+# Answers about a datasheet, asked at every Battlefield Command window: kept per datasheet
+# (keyed on id(), the datasheet itself stored alongside so a reused id is never mistaken)
+_NAMES: dict[int, tuple[Any, str]] = {}
+_BODYGUARDS: dict[int, tuple[Any, frozenset[str]]] = {}
+_MODELLED: dict[int, tuple[Any, list[Any]]] = {}
+
+
+def _name(ds: Any) -> str:
+    v = _NAMES.get(id(ds))
+    if v is None or v[0] is not ds:
+        v = _NAMES[id(ds)] = (ds, _norm(ds.name))
+    return v[1]
+
+
+def _bodyguard_names(ds: Any) -> frozenset[str]:
+    v = _BODYGUARDS.get(id(ds))
+    if v is None or v[0] is not ds:
+        v = _BODYGUARDS[id(ds)] = (ds, frozenset(_norm(n) for n in ds.leader.bodyguards))
+    return v[1]
+
+
 def modelled_abilities(ds: Any) -> list[Any]:
     """The Leader abilities of a datasheet whose effects the engine applies."""
-    lead = getattr(ds, "leader", None)
-    return [a for a in lead.abilities if a.effects] if lead is not None else []
+    v = _MODELLED.get(id(ds))
+    if v is None or v[0] is not ds:
+        lead = getattr(ds, "leader", None)
+        v = _MODELLED[id(ds)] = (ds, [a for a in lead.abilities if a.effects] if lead is not None else [])
+    return v[1]
 
 
 def not_modelled_notes(ds: Any) -> list[str]:
@@ -54,7 +78,7 @@ def leader_ability_names(ds: Any) -> set[str]:
 
 # --- effects in the attack sequence ------------------------------------------------------------
 
-_WEAPONS: dict[tuple[WeaponProfile, int], WeaponProfile] = {}
+_WEAPONS: dict[tuple[WeaponProfile, Any], WeaponProfile] = {}  # (weapon, LeaderAbility): changed
 
 
 def _effects(u: Unit, melee: bool) -> list[Any]:
@@ -90,7 +114,7 @@ def led_weapon(u: Unit, w: WeaponProfile) -> WeaponProfile:
     effects = _effects(u, w.melee)
     if not effects:
         return w
-    key = (w, id(u.led[2]))  # type: ignore[index]
+    key = (w, u.led[2])  # type: ignore[index]  # an ability hashes by identity
     out = _WEAPONS.get(key)
     if out is None:
         out = w
@@ -148,15 +172,23 @@ class LeaderRules:
             self.peerless_round.get(leader.uid) != self.round
 
     def _bodyguards(self, leader: Unit) -> list[Unit]:
-        names = {_norm(n) for n in leader.datasheet.leader.bodyguards}
+        names = _bodyguard_names(leader.datasheet)
         return [b for b in self.army_units(leader.player)
-                if b is not leader and not b.commanded and not b.battleshocked and _norm(b.datasheet.name) in names]
+                if b is not leader and not b.commanded and not b.battleshocked and _name(b.datasheet) in names]
 
     def _legal_command(self, p: str) -> list[Action]:
         """Battlefield Command uses open to player ``p`` now (empty: no window is offered)."""
-        out: list[Action] = []
         if not self.has_leaders[p]:
-            return out
+            return []
+        # asked at every window and again for the list of legal actions: kept while nothing
+        # it depends on changes (positions, CP, the phase, the round, who was targeted)
+        units = self.armies[p].units
+        key = ("command", p, self.cp[p], self.phase_id, self.round,
+               tuple((u.commanded, u.battleshocked) for u in units))
+        return self._cached(key, lambda: self._legal_command_now(p))
+
+    def _legal_command_now(self, p: str) -> list[Action]:
+        out: list[Action] = []
         used = (p, BATTLEFIELD_COMMAND, self.phase_id) in self.used
         for leader in self.army_units(p):
             abilities = modelled_abilities(leader.datasheet)
