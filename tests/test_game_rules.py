@@ -11,7 +11,7 @@ import pytest
 
 from bagm.engine.actions import Action, ActionSyntaxError, parse
 from bagm.engine.army import MOVE_CAP, ArmyError, Model, build_army
-from bagm.engine.dice import Dice, DiceError
+from bagm.engine.dice import Dice, DiceError, DiceExpr
 from bagm.engine.game import Game, IllegalAction
 from bagm.engine.mission import get_mission
 from conftest import REPO
@@ -400,6 +400,24 @@ def test_split_fire_weapon_must_reach_its_target():
     with pytest.raises(IllegalAction) as e:  # every weapon a group names must reach its target
         g._check_shoot("A", parse("shoot A5 B3 Storm bolter+Short gun; B4 Purifying Flame"))
     assert "'Short gun' cannot shoot B3" in str(e.value)
+
+
+def test_a_weapon_with_several_profiles_fires_one_of_them():
+    g = _split_fire_game()
+    a5 = g.units["A5"]
+    bolter = a5.ranged[0]
+    a5.ranged = [dataclasses.replace(bolter, name="Storm bolter - steady"),
+                 dataclasses.replace(bolter, name="Storm bolter - hail", attacks=DiceExpr(0, 6, 4))] + a5.ranged[1:]
+    g._touch()
+    fired = [w.name for w, _, _ in g._weapons_in_range(a5, g.units["B3"])]
+    assert fired == ["Storm bolter - steady", "Purifying Flame"]  # the first profile by default
+    named = g._weapons_in_range(a5, g.units["B3"], ("Storm bolter - hail",))
+    assert [w.name for w, _, _ in named] == ["Storm bolter - hail"]
+    with pytest.raises(IllegalAction) as e:
+        g._check_shoot("A", parse("shoot A5 B3 Storm bolter - steady+Storm bolter - hail"))
+    assert "one of its profiles" in str(e.value)
+    with pytest.raises(IllegalAction):  # nor one profile at each of two targets
+        g._check_shoot("A", parse("shoot A5 B3 Storm bolter - steady; B4 Storm bolter - hail"))
 
 
 # --- Charge and Fight -------------------------------------------------------------------------

@@ -33,6 +33,12 @@ IMPLEMENTED_ABILITIES = {"deep strike", "leader", "infiltrators"}
 REMOVED_ABILITIES = ("scouts",)
 
 
+def profile_group(name: str) -> str:
+    """The weapon a profile belongs to: 'Smite - witchfire' and 'Smite - focused witchfire' are
+    two profiles of one weapon (the data packs name profiles 'Weapon - profile')."""
+    return name.split(" - ", 1)[0].strip().lower()
+
+
 class ArmyError(ValueError):
     """A roster that cannot be played (invalid, or a datasheet without profiles)."""
 

@@ -19,6 +19,7 @@ from typing import Any
 from bagm.engine.actions import Action
 from bagm.engine.attack import AttackProfile, Conditions, Target
 from bagm.engine.dice import DiceExpr
+from bagm.engine.army import profile_group
 from bagm.engine.game import Game, Unit
 
 Bot = Callable[[Game], Action]
@@ -262,22 +263,27 @@ class GreedyBot:
                 continue
             engaged = bool(g.engaged_with(u))
             ws = g._usable(u, engaged)
-            best: dict[str, tuple[float, str]] = {}  # weapon: (value, target) at its best target
+            several = len({profile_group(w.name) for w in ws}) < len(ws)  # a weapon with profiles
+            best: dict[str, tuple[float, str, str]] = {}  # weapon: (value, target, profile) at its best
             for e in g.army_units(g.other(p)):
                 d = g.min_straight(u, e)
-                v = 0.0
+                top: dict[str, tuple[float, str]] = {}  # weapon: (value, profile) against e
                 for w in ws:
                     if (w.range or 0) >= d:
                         x = self.expected(w, len(u.models), e, _HALF_RANGE[d <= (w.range or 0) / 2])
-                        v += x
-                        if x > best.get(w.name, (0.0, ""))[0]:
-                            best[w.name] = (x, e.uid)
-                if v > 0:
-                    ranked.append((v, Action("shoot", u.uid, target=e.uid)))
-            targets = sorted({t for _, t in best.values()})
+                        k = profile_group(w.name)
+                        if x > top.get(k, (-1.0, ""))[0]:
+                            top[k] = (x, w.name)
+                        if x > best.get(k, (0.0, "", ""))[0]:
+                            best[k] = (x, e.uid, w.name)
+                v = sum(x for x, _ in top.values())
+                if v > 0:  # weapons with profiles: the best profile is named
+                    names = tuple(sorted(n for _, n in top.values())) if several else ()
+                    ranked.append((v, Action("shoot", u.uid, target=e.uid, weapons=names)))
+            targets = sorted({t for _, t, _ in best.values()})
             if len(targets) > 1:  # split fire: each weapon at the target it does most against
-                groups = [(t, tuple(sorted(n for n, (_, x) in best.items() if x == t))) for t in targets]
-                ranked.append((sum(x for x, _ in best.values()) + 1e-9, Action(
+                groups = [(t, tuple(sorted(n for _, x, n in best.values() if x == t))) for t in targets]
+                ranked.append((sum(x for x, _, _ in best.values()) + 1e-9, Action(
                     "shoot", u.uid, target=groups[0][0], weapons=groups[0][1], also=tuple(groups[1:]))))
         return self._first_legal(g, ranked)
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from bagm.engine.actions import Action
-from bagm.engine.army import Unit
+from bagm.engine.army import Unit, profile_group
 from bagm.engine.attack import AttackProfile, Conditions, Target, TargetUnit, resolve
 from bagm.engine.core import CHARGE_RANGE, Decision, IllegalAction
 from bagm.engine.leaders import led_conditions, led_defence, led_weapon
@@ -190,6 +190,10 @@ class ShootingPhase:
         if weapons:
             want = {w.lower() for w in weapons}
             ws = [w for w in ws if w.name.lower() in want]
+        # Core Rules, weapons with several profiles: one profile each time the weapon is used
+        # (the one named, else the first listed)
+        seen: set[str] = set()
+        ws = [w for w in ws if not (profile_group(w.name) in seen or seen.add(profile_group(w.name)))]
         if not ws:
             return []
         longest = max(w.range or 0 for w in ws)
@@ -260,10 +264,10 @@ class ShootingPhase:
                     if w.lower() not in names:
                         raise IllegalAction(f"{u.label()} has no ranged weapon '{w}' (has: "
                                             f"{', '.join(x.name for x in u.ranged)})", "Select Targets", u.uid)
-                    if w.lower() in chosen:  # Select Targets: each weapon selects one target
-                        raise IllegalAction(f"'{w}' already has a target: each weapon shoots at one unit",
-                                            "Select Targets", u.uid)
-                    chosen.add(w.lower())
+                    if profile_group(w) in chosen:  # Select Targets: each weapon selects one target
+                        raise IllegalAction(f"'{w}' already has a target (each weapon shoots at one unit, "
+                                            "with one of its profiles)", "Select Targets", u.uid)
+                    chosen.add(profile_group(w))
             if not self.visible_idx(u, t):
                 raise IllegalAction(f"{t.label()} is not visible to {u.label()}", "Visibility", u.uid)
             plan = self._weapons_in_range(u, t, weapons)
