@@ -60,7 +60,7 @@ class GreedyBot:
 
     def expected(self, w: Any, n: int, t: Unit, cond: Conditions | None = None) -> float:
         """Expected points of ``t`` destroyed by ``n`` models attacking with ``w``."""
-        from bagm.engine.odds import distribution
+        from bagm.engine.odds import expected_models_destroyed
 
         cond = cond or _PLAIN
         models = len(t.models)
@@ -71,7 +71,8 @@ class GreedyBot:
         if v is None:
             target = Target(t.T, t.Sv, t.W, min(models, 100), t.invuln, None, t.keywords)
             try:
-                v = float(distribution(AttackProfile(w, min(n, 100), cond), target).expected_models_destroyed)
+                # only the mean is used: worked out alone (the same Fraction as the full odds give)
+                v = float(expected_models_destroyed(AttackProfile(w, min(n, 100), cond), target))
             except (ValueError, ArithmeticError):  # a profile the exact odds cannot take
                 v = 0.0
             self._odds[key] = v
