@@ -43,15 +43,32 @@ class Positions:
     def others_bases(self, *exclude: Unit) -> list[Base]:
         """The bases of every model on the battlefield but those of the ``exclude`` units."""
         ex = tuple(u.uid for u in exclude)
+
+        def calc() -> list[Base]:
+            out: list[Base] = []
+            for uid, bases in self._unit_bases().items():
+                if uid not in ex:
+                    out += bases  # a whole unit at once: the same bases in the same order
+            return out
         # kept until anything moves: a move planned step by step asks again at each step
         # (callers never change the list); built from each unit's bases, also kept until then
-        return self._cached(("others", ex), lambda: [
-            b for uid, bases in self._unit_bases().items() if uid not in ex for b in bases])
+        return self._cached(("others", ex), calc)
 
     def _unit_bases(self) -> dict[str, list[Base]]:
         """The bases of each unit on the battlefield (in unit order), kept until anything moves."""
-        return self._cached("unit_bases", lambda: {
-            u.uid: [m.base for m in u.models] for u in self.units.values() if u.where == "board"})
+        def calc() -> dict[str, list[Base]]:
+            out = {}
+            kept = self._by_stamp
+            for u in self.units.values():
+                if u.where == "board":
+                    # a unit that has not moved since (the same stamp) has the same bases
+                    st = self.stamp(u)
+                    got = kept.get(("bases", u.uid))
+                    if got is None or got[0] != st:
+                        got = kept[("bases", u.uid)] = (st, [m.base for m in u.models])
+                    out[u.uid] = got[1]
+            return out
+        return self._cached("unit_bases", calc)
 
     def bbox(self, u: Unit) -> tuple[float, float, float, float]:
         """The unit's bounding box (bases included), kept until anything moves."""
