@@ -211,11 +211,16 @@ class GreedyBot:
         clear = g.bf._graph(g.closed).clear
         if g.apart(u, e, reach + 1e-6):  # bounding boxes farther apart than reach: no pair is within it
             return False
-        # kept across moves and games too: the answer depends only on both units' positions
-        return g._cached(("cheap", u.uid, e.uid, reach), lambda: g._geo(
-            ("cheap", g._pos(u), g._pos(e), g.closed, reach), lambda: any(
-                math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r <= reach and clear(m.x, m.y, n.x, n.y)
-                for m in u.models for n in e.models)))
+        # kept while neither unit moves (their stamps), and across games too: the answer
+        # depends only on both units' positions and the Hatchways
+        key = ("cheap", u.uid, g.stamp(u), e.uid, g.stamp(e), g.closed, reach)
+        got = g._by_stamp.get(key)
+        if got is None:
+            got = g._by_stamp[key] = (g._geo(
+                ("cheap", g._pos(u), g._pos(e), g.closed, reach), lambda: any(
+                    math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r <= reach and clear(m.x, m.y, n.x, n.y)
+                    for m in u.models for n in e.models)),)
+        return got[0]
 
     def _first_legal(self, g: Game, ranked: list[tuple[float, Action]], tries: int = 4) -> Action | None:
         from bagm.engine.game import IllegalAction
@@ -236,7 +241,8 @@ class GreedyBot:
             if g._manoeuvre_reason(u) is not None:
                 continue
             longest = max((w.range or 0 for w in u.ranged), default=0)
-            targets = [e for e in enemies if self._sees_cheap(g, u, e, longest)]
+            # only whether there is one matters: any() stops at the first (the guess is pure)
+            targets = any(self._sees_cheap(g, u, e, longest) for e in enemies)
             if "BATTLELINE" in u.keywords and not targets:
                 held = g._secure_markers(u)
                 if held:
@@ -244,10 +250,9 @@ class GreedyBot:
             if targets:
                 continue
             if longest >= 12:
-                # no pair within `longest` had a free line, so none within 12" has: `near` is empty
+                # no pair within `longest` had a free line, so none within 12" has: it cannot charge either
                 return Action("manoeuvre", u.uid, target="overwatch")
-            near = [e for e in enemies if self._sees_cheap(g, u, e, 12.0)]
-            if near and u.melee:
+            if u.melee and any(self._sees_cheap(g, u, e, 12.0) for e in enemies):
                 continue  # it may charge
             if longest >= 12:
                 return Action("manoeuvre", u.uid, target="overwatch")
