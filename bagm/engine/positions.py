@@ -185,6 +185,11 @@ class Positions:
         the same answer as :meth:`Battlefield.visible_models`, faster. Walls-only visibility
         of a pair of bases is kept across moves (keyed on both positions and the Hatchways);
         models of other units are looked at only when one lies near the line between them."""
+        if self._cache_version == self.version:  # _cached inlined (a hot path): no closures built
+            v = self._cache.get(("vis", observer.uid, target.uid))
+            if v is not None:
+                return v
+
         def calc() -> list[int]:
             if self.walled_off(self.disc(observer), self.disc(target)):
                 return []
@@ -303,6 +308,10 @@ class Positions:
         """The shortest straight-line gap between the bases of two units."""
         if a.uid > b.uid:
             a, b = b, a
+        if self._cache_version == self.version:  # _cached inlined (a hot path): no closures built
+            v = self._cache.get(("ms", a.uid, b.uid))
+            if v is not None:
+                return v
 
         def calc() -> float:  # min() over the pairs, written out (a hot path)
             if not a.models or not b.models:
@@ -341,6 +350,10 @@ class Positions:
             return best
         if a.uid > b.uid:
             a, b = b, a
+        if self._cache_version == self.version:  # _cached inlined (a hot path)
+            v = self._cache.get(("dist", a.uid, b.uid))
+            if v is not None:
+                return v
         return self._cached(("dist", a.uid, b.uid), lambda: self._geo(
             ("dist", self._pos(a), self._pos(b), self.closed), calc))
 
