@@ -354,8 +354,17 @@ class Positions:
             v = self._cache.get(("dist", a.uid, b.uid))
             if v is not None:
                 return v
-        return self._cached(("dist", a.uid, b.uid), lambda: self._geo(
-            ("dist", self._pos(a), self._pos(b), self.closed), calc))
+
+        def kept() -> float:  # neither unit has moved since last asked (nor a Hatchway): kept
+            sa, sb, closed = self.stamp(a), self.stamp(b), self.closed
+            key = ("dist", a.uid, b.uid)
+            got = self._by_stamp.get(key)
+            if got is not None and got[0] == sa and got[1] == sb and got[2] == closed:
+                return got[3]
+            v = self._geo(("dist", self._pos(a), self._pos(b), closed), calc)
+            self._by_stamp[key] = (sa, sb, closed, v)
+            return v
+        return self._cached(("dist", a.uid, b.uid), kept)
 
     def coherent(self, pts: list[tuple[float, float]], r: float) -> bool:
         n = len(pts)
