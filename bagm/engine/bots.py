@@ -23,6 +23,7 @@ from bagm.engine.game import Game, Unit
 
 Bot = Callable[[Game], Action]
 _ODDS: dict[Any, float] = {}
+_ODDS_BY_ID: dict[tuple[Any, ...], tuple[Any, Conditions, float]] = {}  # see GreedyBot.expected
 TWO_D6 = DiceExpr(2, 6, 0).distribution
 
 
@@ -66,6 +67,13 @@ class GreedyBot:
         models = len(t.models)
         if not models:
             return 0.0
+        # hashing a weapon profile (a frozen dataclass) costs microseconds each time: a first
+        # look-up by its identity, the profile and conditions kept alongside and checked with `is`
+        # (ids are reused only after an object dies, and the entry keeps them alive)
+        quick = (id(w), n, id(cond), t.T, t.Sv, t.W, t.invuln, models, t.keywords)
+        got = _ODDS_BY_ID.get(quick)
+        if got is not None and got[0] is w and got[1] is cond:
+            return got[2] * t.points / max(1, t.starting)
         key = (w, n, cond, t.T, t.Sv, t.W, t.invuln, models, t.keywords)
         v = self._odds.get(key)
         if v is None:
@@ -76,6 +84,7 @@ class GreedyBot:
             except (ValueError, ArithmeticError):  # a profile the exact odds cannot take
                 v = 0.0
             self._odds[key] = v
+        _ODDS_BY_ID[quick] = (w, cond, v)
         return v * t.points / max(1, t.starting)
 
     def melee_value(self, u: Unit, t: Unit, charged: bool = False) -> float:
