@@ -18,7 +18,7 @@ from bagm.cli.app import app
 from bagm.engine.attack import (Abilities, Anti, AttackProfile, Conditions, Outcome, Reroll, Target,
                                 WeaponProfile, resolve)
 from bagm.engine.dice import Dice, DiceError, parse_dice
-from bagm.engine.odds import distribution, mean, packets_per_attack, steps
+from bagm.engine.odds import distribution, expected_models_destroyed, mean, packets_per_attack, steps
 
 runner = CliRunner()
 
@@ -33,6 +33,18 @@ def odds(w, t, models=1, **cond):
 
 
 # --- by hand ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("w, t, models", [
+    (weapon(skill=4), Target(4, 7, 1), 1),
+    (weapon(a="D6", s=8, ap=-2, d="D3", devastating_wounds=True), Target(5, 3, 2, models=5), 3),
+    (weapon(a=2, skill=None, s=8, d=2, torrent=True), Target(4, 7, 3, models=2, fnp=5), 2),
+    (weapon(a=3, d=2, melee=True, lethal_hits=True), Target(4, 3, 3, models=3, visible=1), 4),
+    (weapon(a="D3", d="D6+1", blast=True), Target(6, 2, 4, models=6, invuln=4, visible=4), 5),
+])
+def test_expected_models_destroyed_alone_is_the_same_fraction(w, t, models):
+    profile = AttackProfile(w, models, Conditions())
+    assert expected_models_destroyed(profile, t) == distribution(profile, t).expected_models_destroyed
 
 
 def test_one_attack_by_hand():

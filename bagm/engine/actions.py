@@ -43,6 +43,15 @@ class Action:
     also: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """Shooting at more than one target: further (target, weapons) groups."""
 
+    def __init__(self, kind: str, unit: str | None = None, target: str | None = None,
+                 point: tuple[float, float] | None = None,
+                 points: tuple[tuple[float, float], ...] | None = None, weapons: tuple[str, ...] = (),
+                 arg: str | None = None, also: tuple[tuple[str, tuple[str, ...]], ...] = ()) -> None:
+        # the dataclass's own __init__ for a frozen class sets each field through
+        # object.__setattr__ (slow: legal action lists build many); the same fields, written at once
+        self.__dict__.update(kind=kind, unit=unit, target=target, point=point, points=points,
+                             weapons=weapons, arg=arg, also=also)
+
     def text(self) -> str:
         k = self.kind
         if k in ("done", "pass", "reroll"):

@@ -624,14 +624,17 @@ def resolve(profile: AttackProfile, target: Target, dice: Dice,
 
     # Hit Roll; Torrent (automatic hits, so never a Critical Hit); Sustained Hits; Lethal Hits
     hits = auto_wounds = 0
+    # the judge of a Hit roll, built once (its modifier and Critical Hit value are the same
+    # for every attack: pure functions of the weapon and the conditions)
+    skill, hit_mod, crit_hit, overwatch = w.skill or 7, hit_modifier(w, cond), critical_hit_on(w, cond), cond.overwatch
+
+    def judge_hit(u: int) -> Outcome:
+        return hit_roll(u, skill, hit_mod, overwatch, crit_hit)
     for _ in range(res.attacks):
         if ab.torrent:
             hits += 1
             continue
-        _, outcome = _roll_with_reroll(
-            dice, cond.reroll_hits, "hit",
-            lambda u: hit_roll(u, w.skill or 7, hit_modifier(w, cond), cond.overwatch,
-                               critical_hit_on(w, cond)))
+        _, outcome = _roll_with_reroll(dice, cond.reroll_hits, "hit", judge_hit)
         if outcome is Outcome.fail:
             continue
         res.hits += 1
@@ -656,10 +659,12 @@ def resolve(profile: AttackProfile, target: Target, dice: Dice,
     crit_on = critical_wound_on(w, target)
     policy = wound_reroll_policy(w, cond)
     normal, devastating = auto_wounds, 0
+    wound_mod = wound_modifier(w, cond)  # the same for every hit (a pure function)
+
+    def judge_wound(u: int) -> Outcome:
+        return wound_roll(u, needed, wound_mod, crit_on)
     for _ in range(hits):
-        _, outcome = _roll_with_reroll(
-            dice, policy, "wound",
-            lambda u: wound_roll(u, needed, wound_modifier(w, cond), crit_on))
+        _, outcome = _roll_with_reroll(dice, policy, "wound", judge_wound)
         if outcome is Outcome.fail:
             continue
         if outcome is Outcome.critical:

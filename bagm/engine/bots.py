@@ -24,6 +24,7 @@ from bagm.engine.game import Game, Unit
 
 Bot = Callable[[Game], Action]
 _ODDS: dict[Any, float] = {}
+_ODDS_BY_ID: dict[tuple[Any, ...], tuple[Any, Conditions, float]] = {}  # see GreedyBot.expected
 TWO_D6 = DiceExpr(2, 6, 0).distribution
 
 
@@ -61,21 +62,30 @@ class GreedyBot:
 
     def expected(self, w: Any, n: int, t: Unit, cond: Conditions | None = None) -> float:
         """Expected points of ``t`` destroyed by ``n`` models attacking with ``w``."""
-        from bagm.engine.odds import distribution
+        from bagm.engine.odds import expected_models_destroyed
 
         cond = cond or _PLAIN
         models = len(t.models)
         if not models:
             return 0.0
+        # hashing a weapon profile (a frozen dataclass) costs microseconds each time: a first
+        # look-up by its identity, the profile and conditions kept alongside and checked with `is`
+        # (ids are reused only after an object dies, and the entry keeps them alive)
+        quick = (id(w), n, id(cond), t.T, t.Sv, t.W, t.invuln, models, t.keywords)
+        got = _ODDS_BY_ID.get(quick)
+        if got is not None and got[0] is w and got[1] is cond:
+            return got[2] * t.points / max(1, t.starting)
         key = (w, n, cond, t.T, t.Sv, t.W, t.invuln, models, t.keywords)
         v = self._odds.get(key)
         if v is None:
             target = Target(t.T, t.Sv, t.W, min(models, 100), t.invuln, None, t.keywords)
             try:
-                v = float(distribution(AttackProfile(w, min(n, 100), cond), target).expected_models_destroyed)
+                # only the mean is used: worked out alone (the same Fraction as the full odds give)
+                v = float(expected_models_destroyed(AttackProfile(w, min(n, 100), cond), target))
             except (ValueError, ArithmeticError):  # a profile the exact odds cannot take
                 v = 0.0
             self._odds[key] = v
+        _ODDS_BY_ID[quick] = (w, cond, v)
         return v * t.points / max(1, t.starting)
 
     def melee_value(self, u: Unit, t: Unit, charged: bool = False) -> float:
@@ -211,11 +221,16 @@ class GreedyBot:
         clear = g.bf._graph(g.closed).clear
         if g.apart(u, e, reach + 1e-6):  # bounding boxes farther apart than reach: no pair is within it
             return False
-        # kept across moves and games too: the answer depends only on both units' positions
-        return g._cached(("cheap", u.uid, e.uid, reach), lambda: g._geo(
-            ("cheap", g._pos(u), g._pos(e), g.closed, reach), lambda: any(
-                math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r <= reach and clear(m.x, m.y, n.x, n.y)
-                for m in u.models for n in e.models)))
+        # kept while neither unit moves (their stamps), and across games too: the answer
+        # depends only on both units' positions and the Hatchways
+        key = ("cheap", u.uid, g.stamp(u), e.uid, g.stamp(e), g.closed, reach)
+        got = g._by_stamp.get(key)
+        if got is None:
+            got = g._by_stamp[key] = (g._geo(
+                ("cheap", g._pos(u), g._pos(e), g.closed, reach), lambda: any(
+                    math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r <= reach and clear(m.x, m.y, n.x, n.y)
+                    for m in u.models for n in e.models)),)
+        return got[0]
 
     def _first_legal(self, g: Game, ranked: list[tuple[float, Action]], tries: int = 4) -> Action | None:
         from bagm.engine.game import IllegalAction
@@ -236,7 +251,8 @@ class GreedyBot:
             if g._manoeuvre_reason(u) is not None:
                 continue
             longest = max((w.range or 0 for w in u.ranged), default=0)
-            targets = [e for e in enemies if self._sees_cheap(g, u, e, longest)]
+            # only whether there is one matters: any() stops at the first (the guess is pure)
+            targets = any(self._sees_cheap(g, u, e, longest) for e in enemies)
             if "BATTLELINE" in u.keywords and not targets:
                 held = g._secure_markers(u)
                 if held:
@@ -244,10 +260,9 @@ class GreedyBot:
             if targets:
                 continue
             if longest >= 12:
-                # no pair within `longest` had a free line, so none within 12" has: `near` is empty
+                # no pair within `longest` had a free line, so none within 12" has: it cannot charge either
                 return Action("manoeuvre", u.uid, target="overwatch")
-            near = [e for e in enemies if self._sees_cheap(g, u, e, 12.0)]
-            if near and u.melee:
+            if u.melee and any(self._sees_cheap(g, u, e, 12.0) for e in enemies):
                 continue  # it may charge
             if longest >= 12:
                 return Action("manoeuvre", u.uid, target="overwatch")

@@ -109,7 +109,8 @@ class FightPhase:
 
     def _pile(self, u: Unit, t: Unit, what: str) -> None:
         # Pile-in / Consolidation (Boarding Actions: toward the closest visible enemy unit)
-        if not t.alive or not self.visible_idx(u, t) and not self.engaged(u, t):
+        # engaged() first: the same answer (both are pure), and it spares most visibility work
+        if not t.alive or not self.engaged(u, t) and not self.visible_idx(u, t):
             return
         graph = self.bf.layout.move_layer(u.radius).graph(self.closed)
         others = self.others_bases(u)

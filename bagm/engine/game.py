@@ -304,7 +304,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         self.deployed: dict[str, list[tuple[int, bool]]] = {"A": [], "B": []}
         p = next(q for q in ("A", "B") if self.role[q] == "Defender")
         while True:
-            can = [q for q in (p, self.other(p)) if self._deploy_options(q)]
+            can = [q for q in (p, self.other(p)) if self._may_deploy(q)]
             if not can:
                 break
             p = can[0]
@@ -316,6 +316,22 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
             if u.where == "army":
                 u.where = "reserves"
                 self.emit("reserves", unit=u.uid, deep_strike=u.deep_strike_reserve)
+
+    def _may_deploy(self, p: str) -> bool:
+        """``bool(self._deploy_options(p))`` by the same tests, without building the actions
+        (frozen Actions are slow to build, and only whether there is one matters here)."""
+        units = self.armies[p].units
+        left = [u for u in units if u.where == "army"]
+        zones = self._zones(p)
+        if not left or len(self.deployed[p]) >= len(zones):
+            return False
+        reserved = sum(1 for x in units if x.deep_strike_reserve)
+        for u in left:
+            if any((z, u.is_character) not in self.deployed[p] for z in range(len(zones))):
+                return True
+            if u.deep_strike and (reserved + 1) * 2 <= len(units):
+                return True
+        return False
 
     def _deploy_options(self, p: str) -> list[Action]:
         left = [u for u in self.armies[p].units if u.where == "army"]

@@ -306,13 +306,10 @@ class Distribution:
         }
 
 
-def distribution(profile: AttackProfile, target: Target) -> Distribution:
-    """The exact odds of ``profile`` attacking ``target``."""
-    st = steps(profile, target)
-    w = profile.weapon
-
+def _packets(profile: AttackProfile, target: Target, st: Steps) -> tuple[Dist, Dist]:
+    """The attacks made and the packets of damage that get through."""
     # Attacks: each model rolls its own Attacks (and Blast / Rapid Fire bonuses)
-    attacks = _power(_dice_sum(attack_dice(w, target, profile.conditions)), profile.models)
+    attacks = _power(_dice_sum(attack_dice(profile.weapon, target, profile.conditions)), profile.models)
 
     # packets: the sum over a random number of attacks of each attack's packets
     per_attack = _Vec.of(packets_per_attack(profile, st))
@@ -322,7 +319,27 @@ def distribution(profile: AttackProfile, target: Target) -> Distribution:
         if a:
             power = power.convolve(per_attack)
         packets_mix.add(attacks.get(a, ZERO), power)
-    packets = packets_mix.dist()
+    return attacks, packets_mix.dist()
+
+
+def expected_models_destroyed(profile: AttackProfile, target: Target) -> Fraction:
+    """``distribution(profile, target).expected_models_destroyed``, exactly (the same
+    Fraction), without the distributions nobody asks for: the bot wants only this number."""
+    st = steps(profile, target)
+    _, packets = _packets(profile, target, st)
+    allocatable = target.models if profile.weapon.melee else target.visible_models
+    lost = _Vec.of(packet_wounds(st.damage, st.fnp_ignores))
+    mixed = _capped_chain(packets, lost, target.wounds, allocatable, None)
+    # the mean of models destroyed (wounds lost // W) over the mixture's common denominator
+    w = target.wounds
+    return Fraction(sum((x // w) * n for x, n in enumerate(mixed.nums)), mixed.den)
+
+
+def distribution(profile: AttackProfile, target: Target) -> Distribution:
+    """The exact odds of ``profile`` attacking ``target``."""
+    st = steps(profile, target)
+    w = profile.weapon
+    attacks, packets = _packets(profile, target, st)
 
     # Allocating Attacks (Rules Adaptations): ranged attacks only to visible models
     allocatable = target.models if w.melee else target.visible_models
@@ -342,17 +359,27 @@ def distribution(profile: AttackProfile, target: Target) -> Distribution:
 def _chains(packets: Dist, lost: _Vec, wounds: int, models: int) -> tuple[Dist, Dist]:
     """Apply k packets for every k: the uncapped total (a convolution power) and the capped
     wounds lost (damage to one model at a time, excess lost), mixed by the chance of k."""
+    total_mix = _Mixture()
+    state_mix = _capped_chain(packets, lost, wounds, models, total_mix)
+    return total_mix.dist(), state_mix.dist()
+
+
+def _capped_chain(packets: Dist, lost: _Vec, wounds: int, models: int,
+                  total_mix: _Mixture | None) -> _Mixture:
+    """The capped wounds lost of :func:`_chains` as a mixture; the uncapped totals are added
+    to ``total_mix`` when one is given."""
     cap = wounds * models
     total = _Vec([1], 1)
     state = _Vec([1] + [0] * cap, 1)
-    total_mix, state_mix = _Mixture(), _Mixture()
+    state_mix = _Mixture()
     # where each (wounds lost so far, wounds lost by one packet) leads
     moves = [[min(x + l, x - x % wounds + wounds) if x < cap else x for l in range(len(lost.nums))]
              for x in range(cap + 1)]
     terms = [(l, c) for l, c in enumerate(lost.nums) if c]
     for k in range(max(packets) + 1):
         if k:
-            total = total.convolve(lost)
+            if total_mix is not None:
+                total = total.convolve(lost)
             nxt = [0] * (cap + 1)
             for x, s in enumerate(state.nums):
                 if s:
@@ -361,7 +388,7 @@ def _chains(packets: Dist, lost: _Vec, wounds: int, models: int) -> tuple[Dist, 
                         nxt[row[l]] += s * c
             state = _Vec(nxt, state.den * lost.den)
         p = packets.get(k, ZERO)
-        total_mix.add(p, total)
+        if total_mix is not None:
+            total_mix.add(p, total)
         state_mix.add(p, state)
-    wounds_lost = state_mix.dist()
-    return total_mix.dist(), wounds_lost
+    return state_mix

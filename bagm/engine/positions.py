@@ -43,15 +43,32 @@ class Positions:
     def others_bases(self, *exclude: Unit) -> list[Base]:
         """The bases of every model on the battlefield but those of the ``exclude`` units."""
         ex = tuple(u.uid for u in exclude)
+
+        def calc() -> list[Base]:
+            out: list[Base] = []
+            for uid, bases in self._unit_bases().items():
+                if uid not in ex:
+                    out += bases  # a whole unit at once: the same bases in the same order
+            return out
         # kept until anything moves: a move planned step by step asks again at each step
         # (callers never change the list); built from each unit's bases, also kept until then
-        return self._cached(("others", ex), lambda: [
-            b for uid, bases in self._unit_bases().items() if uid not in ex for b in bases])
+        return self._cached(("others", ex), calc)
 
     def _unit_bases(self) -> dict[str, list[Base]]:
         """The bases of each unit on the battlefield (in unit order), kept until anything moves."""
-        return self._cached("unit_bases", lambda: {
-            u.uid: [m.base for m in u.models] for u in self.units.values() if u.where == "board"})
+        def calc() -> dict[str, list[Base]]:
+            out = {}
+            kept = self._by_stamp
+            for u in self.units.values():
+                if u.where == "board":
+                    # a unit that has not moved since (the same stamp) has the same bases
+                    st = self.stamp(u)
+                    got = kept.get(("bases", u.uid))
+                    if got is None or got[0] != st:
+                        got = kept[("bases", u.uid)] = (st, [m.base for m in u.models])
+                    out[u.uid] = got[1]
+            return out
+        return self._cached("unit_bases", calc)
 
     def bbox(self, u: Unit) -> tuple[float, float, float, float]:
         """The unit's bounding box (bases included), kept until anything moves."""
@@ -168,6 +185,11 @@ class Positions:
         the same answer as :meth:`Battlefield.visible_models`, faster. Walls-only visibility
         of a pair of bases is kept across moves (keyed on both positions and the Hatchways);
         models of other units are looked at only when one lies near the line between them."""
+        if self._cache_version == self.version:  # _cached inlined (a hot path): no closures built
+            v = self._cache.get(("vis", observer.uid, target.uid))
+            if v is not None:
+                return v
+
         def calc() -> list[int]:
             if self.walled_off(self.disc(observer), self.disc(target)):
                 return []
@@ -286,6 +308,10 @@ class Positions:
         """The shortest straight-line gap between the bases of two units."""
         if a.uid > b.uid:
             a, b = b, a
+        if self._cache_version == self.version:  # _cached inlined (a hot path): no closures built
+            v = self._cache.get(("ms", a.uid, b.uid))
+            if v is not None:
+                return v
 
         def calc() -> float:  # min() over the pairs, written out (a hot path)
             if not a.models or not b.models:
@@ -324,8 +350,21 @@ class Positions:
             return best
         if a.uid > b.uid:
             a, b = b, a
-        return self._cached(("dist", a.uid, b.uid), lambda: self._geo(
-            ("dist", self._pos(a), self._pos(b), self.closed), calc))
+        if self._cache_version == self.version:  # _cached inlined (a hot path)
+            v = self._cache.get(("dist", a.uid, b.uid))
+            if v is not None:
+                return v
+
+        def kept() -> float:  # neither unit has moved since last asked (nor a Hatchway): kept
+            sa, sb, closed = self.stamp(a), self.stamp(b), self.closed
+            key = ("dist", a.uid, b.uid)
+            got = self._by_stamp.get(key)
+            if got is not None and got[0] == sa and got[1] == sb and got[2] == closed:
+                return got[3]
+            v = self._geo(("dist", self._pos(a), self._pos(b), closed), calc)
+            self._by_stamp[key] = (sa, sb, closed, v)
+            return v
+        return self._cached(("dist", a.uid, b.uid), kept)
 
     def coherent(self, pts: list[tuple[float, float]], r: float) -> bool:
         n = len(pts)

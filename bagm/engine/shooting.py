@@ -176,8 +176,12 @@ class ShootingPhase:
     def _weapons_in_range(self, u: Unit, target: Unit, weapons: tuple[str, ...] = (),
                           overwatch: bool = False) -> list[tuple[Any, int, bool]]:
         """(weapon, models that can fire it, within half range) for each usable weapon."""
-        return self._cached(("wir", u.uid, target.uid, weapons, u.moved),
-                            lambda: self._weapons_in_range_now(u, target, weapons))
+        key = ("wir", u.uid, target.uid, weapons, u.moved)
+        if self._cache_version == self.version:  # _cached inlined (a hot path)
+            v = self._cache.get(key)
+            if v is not None:
+                return v
+        return self._cached(key, lambda: self._weapons_in_range_now(u, target, weapons))
 
     def _weapons_in_range_now(self, u: Unit, target: Unit, weapons: tuple[str, ...]
                               ) -> list[tuple[Any, int, bool]]:
