@@ -180,6 +180,8 @@ class LeaderRules:
         """Battlefield Command uses open to player ``p`` now (empty: no window is offered)."""
         if not self.has_leaders[p]:
             return []
+        if self.cp[p] < 1 and not any(self._peerless_free(u) for u in self.armies[p].units):
+            return []  # no CP and no free use: nothing to work out
         # asked at every window and again for the list of legal actions: kept while nothing
         # it depends on changes (positions, CP, the phase, the round, who was targeted)
         units = self.armies[p].units
@@ -210,7 +212,8 @@ class LeaderRules:
             if not self._peerless_free(leader) and (used or self.cp[p] < 1):
                 continue
             for b in self._bodyguards(leader):
-                if self.unit_distance(leader, b) <= COMMAND_RANGE:
+                # a path around Walls is never shorter than the straight line: a quick refusal
+                if self.min_straight(leader, b) <= COMMAND_RANGE and self.unit_distance(leader, b) <= COMMAND_RANGE:
                     out += [Action("command", leader.uid, target=b.uid, arg=a.name) for a in abilities]
         return out
 
