@@ -321,6 +321,8 @@ class GreedyBot:
     def _reroll(self, g: Game, legal: list[Action]) -> Action:
         if g.decision.info.get("what") == "advance":
             return Action("reroll") if g.decision.info["roll"] <= 2 else Action("pass")
+        if g.decision.info.get("what") == "desperate escape":  # a failed test, while 2CP or more are left
+            return Action("reroll") if g.cp[g.decision.player] >= 2 else Action("pass")
         need = g.decision.info.get("needed", 99)
         return Action("reroll") if charge_chance(need) >= Fraction(1, 3) else Action("pass")
 

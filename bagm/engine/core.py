@@ -38,8 +38,9 @@ SIMPLIFICATIONS = [
     "An opponent whose unit is on the opposite side of a Hatchway always tries to prevent it "
     "being operated (with its toughest such unit).",
     "Unit Coherency at the end of a turn keeps the largest group of models linked by 2\" gaps.",
-    "Command Re-roll is offered for Charge and Advance rolls only (not for Hit, Wound, Damage, "
-    "saving throws, Desperate Escape or Hazardous tests, or Attacks rolls).",
+    "Command Re-roll is offered for Charge and Advance rolls and Desperate Escape tests (not for "
+    "Hit, Wound, Damage, saving throws, Hazardous tests or Attacks rolls, which are made inside "
+    "the attack sequence).",
     "Battlefield Command is offered at the start of each phase and at the end of the Command "
     "phase; it confers only Leader abilities whose effects the data packs describe (the others "
     "are listed below). Not implemented: every Detachment Stratagem.",

@@ -39,6 +39,18 @@ class MovementPhase:
                         self.spend_cp(p, 1, "Command Re-roll")
                         roll = self.dice.d6(f"advance {u.uid} re-roll")
                         self.emit("advance_roll", unit=u.uid, roll=roll, reroll=True)
+            if act.kind == "fallback":  # Desperate Escape tests, before any model is moved
+                rolls = self._escape_rolls(u, act.point)
+                failed = [i for i, r in enumerate(rolls) if r <= 2]
+                # Command Re-roll: a Desperate Escape test (never for a Battle-shocked unit)
+                if failed and self.cp[p] >= 1 and not u.battleshocked and \
+                        (p, "Command Re-roll", self.phase_id) not in self.used:
+                    again = yield Decision("reroll", p, {"unit": u.uid, "roll": rolls[failed[0]],
+                                                         "what": "desperate escape"})
+                    if again.kind == "reroll":
+                        self.spend_cp(p, 1, "Command Re-roll")
+                        rolls[failed[0]] = self.dice.d6(f"desperate escape {u.uid} re-roll")
+                self._escape_losses(u, rolls)
             self._do_move(u, act, roll)
             if u.moved != "stationary" and u.alive:
                 yield from self._overwatch_window(u, "ends a move")
@@ -176,32 +188,29 @@ class MovementPhase:
             self.emit("move", unit=u.uid, kind="normal", to=[[round(x, 2), round(y, 2)] for x, y in act.points or ()])
             return
         limit = float(u.M) + advance_roll
-        if k == "fallback":
-            self._desperate_escape(u, act.point)  # before any model is moved
-            if not u.models:
-                u.moved = "fallback"
-                return
+        if k == "fallback" and not u.models:  # every model failed its Desperate Escape test
+            u.moved = "fallback"
+            return
         u.moved = {"move": "normal", "advance": "advance", "fallback": "fallback"}[k]
         moved = self._move_formation(u, act.point, limit)
         self.emit("move", unit=u.uid, kind=u.moved, to=_r(act.point), moved=round(moved, 2),
                   at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
 
-    def _desperate_escape(self, u: Unit, to: tuple[float, float] | None) -> int:
+    def _escape_rolls(self, u: Unit, to: tuple[float, float] | None) -> list[int]:
         # Desperate Escape Tests: every model of a Battle-shocked unit, else each model whose
-        # line to the destination crosses an enemy model
+        # line to the destination crosses an enemy model; one D6 each, failed on a 1-2
         enemies = [m.base for e in self.army_units(self.other(u.player)) for m in e.models]
-        tested = 0
-        dead = 0
-        for m in list(u.models):
-            if u.battleshocked or (to is not None and any(
-                    segment_hits_disk((m.x, m.y), to, e.centre, e.radius) for e in enemies)):
-                tested += 1
-                if self.dice.d6(f"desperate escape {u.uid}") <= 2:
-                    dead += 1
+        return [self.dice.d6(f"desperate escape {u.uid}") for m in list(u.models)
+                if u.battleshocked or (to is not None and any(
+                    segment_hits_disk((m.x, m.y), to, e.centre, e.radius) for e in enemies))]
+
+    def _escape_losses(self, u: Unit, rolls: list[int]) -> int:
+        """One model destroyed for each failed Desperate Escape test."""
+        dead = sum(1 for r in rolls if r <= 2)
         for _ in range(min(dead, len(u.models))):
             u.models.pop()
-        if tested:
-            self.emit("desperate_escape", unit=u.uid, tests=tested, destroyed=dead)
+        if rolls:
+            self.emit("desperate_escape", unit=u.uid, tests=len(rolls), destroyed=dead)
             self._touch()
             self._check_destroyed(u)
         return dead
