@@ -52,6 +52,20 @@ def test_illegal_step_names_step_line_unit_and_rule(tmp_path):
     assert "Advanced" in str(err)
 
 
+def test_battlefield_command_steps(tmp_path):
+    # an illegal Battlefield Command step stops the game naming the rule
+    p = script(tmp_path, DEPLOY + ["move A3 12,15", "command A1 A3 Zealous Path"])
+    with pytest.raises(ScriptError) as e:
+        run_script(load_script(p))
+    assert e.value.step == 9 and e.value.rule == "Battlefield Command Stratagem"
+    assert "could not normally be attached to A3" in str(e.value)  # it leads Terminators, Paladins
+    # a legal one is played at the first window it fits (the Orks' Warboss leads the Nobz)
+    p = script(tmp_path, DEPLOY + ["command B1 B3 Might is Right"])
+    rec = run_script(load_script(p))
+    uses = [json.loads(x) for x in rec.lines if '"e":"battlefield_command"' in x]
+    assert uses[0]["leader"] == "B1" and uses[0]["unit"] == "B3" and uses[0]["ability"] == "Might is Right"
+
+
 def test_illegal_step_exit_code_2(tmp_path):
     p = script(tmp_path, DEPLOY + ["deploy A5 1"])
     r = runner.invoke(app, ["play", str(p)])

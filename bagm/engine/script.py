@@ -194,6 +194,14 @@ class ScriptPlayer:
             return s.action
         if d.step in REACTIONS:
             return Action("pass")
+        if kind == "command" and d.step in LOOPS:
+            # Battlefield Command waits for the next phase's window: refuse it now if it could
+            # not be used then either (rather than carrying it to the end of the battle)
+            try:
+                g._check_command(d.player, s.action)
+            except IllegalAction as exc:
+                q.pop(0)
+                raise self._error(s, str(exc), exc.rule, exc.unit) from None
         if d.step in LOOPS:
             if ORDER.get(sk, -1) > ORDER[d.step] and d.player == g.active:
                 self.deferred.setdefault(d.player, (s.index, g.turn))  # a later part of this turn
