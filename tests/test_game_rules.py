@@ -242,14 +242,20 @@ def test_desperate_escape_for_a_battle_shocked_unit():
     g.dice.assert_consumed()
 
 
-def test_command_reroll_of_a_desperate_escape_test():
+def _falling_back(cp: int, dice: list[int], shocked: bool = False) -> Game:
+    """A3 (2 models) falls back through B3: both models' lines cross the Ork, a test each."""
     g = at_first_move()
     place(g, "B3", [(12, 15)])
     place(g, "A3", [(10.6, 15), (9.2, 15)])
-    g.cp["A"] = 1
-    # both models' lines to the destination cross the Ork: a test each; 2 fails, re-rolled to 6
-    g.dice = Dice.scripted([2, 4, 6])
+    g.cp["A"] = cp
+    g.units["A3"].battleshocked = shocked
+    g.dice = Dice.scripted(dice)
     g.apply(parse("fallback A3 16,15"))
+    return g
+
+
+def test_command_reroll_of_a_desperate_escape_test():
+    g = _falling_back(1, [2, 4, 6])  # 2 fails, re-rolled to 6
     assert g.decision.step == "reroll" and g.decision.info["what"] == "desperate escape"
     g.apply(parse("reroll"))
     assert len(g.units["A3"].models) == 2 and g.cp["A"] == 0
@@ -258,14 +264,9 @@ def test_command_reroll_of_a_desperate_escape_test():
 
 
 def test_no_command_reroll_for_a_battle_shocked_unit_or_without_cp():
-    g = at_first_move()
-    place(g, "B3", [(12, 15)])
-    place(g, "A3", [(10.6, 15), (9.2, 15)])
-    g.cp["A"] = 0
-    g.dice = Dice.scripted([2, 4])
-    g.apply(parse("fallback A3 16,15"))
-    assert g.decision.step != "reroll" and len(g.units["A3"].models) == 1
-    g.dice.assert_consumed()
+    for g in (_falling_back(0, [2, 4]), _falling_back(3, [2, 4], shocked=True)):
+        assert g.decision.step != "reroll" and len(g.units["A3"].models) == 1
+        g.dice.assert_consumed()
 
 
 def test_hatchway_needs_a_unit_within_one_inch():

@@ -125,6 +125,16 @@ class Abilities:
                 unknown.append(str(ab.name))
         return cls(anti=tuple(anti), unknown=tuple(unknown), **found)
 
+    def plus(self, extra: "Abilities") -> "Abilities":
+        """These abilities and those ``extra`` gives (one this weapon already has stays as it is)."""
+        changes: dict[str, Any] = {f: True for f in _FLAGS if getattr(extra, f) and not getattr(self, f)}
+        for f in ("sustained_hits", "rapid_fire", "melta"):
+            if getattr(extra, f) is not None and getattr(self, f) is None:
+                changes[f] = getattr(extra, f)
+        if extra.anti:
+            changes["anti"] = self.anti + tuple(a for a in extra.anti if a not in self.anti)
+        return replace(self, **changes) if changes else self
+
     def names(self) -> list[str]:
         """The abilities as printed on a datasheet, e.g. ['Sustained Hits 2', 'Anti-Infantry 4+']."""
         out = []

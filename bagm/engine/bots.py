@@ -20,12 +20,21 @@ from bagm.engine.actions import Action
 from bagm.engine.attack import AttackProfile, Conditions, Target
 from bagm.engine.dice import DiceExpr
 from bagm.engine.army import profile_group
-from bagm.engine.game import Game, Unit
+from bagm.engine.game import Game, IllegalAction, Unit
 
 Bot = Callable[[Game], Action]
 _ODDS: dict[Any, float] = {}
 _ODDS_BY_ID: dict[tuple[Any, ...], tuple[Any, Conditions, float]] = {}  # see GreedyBot.expected
 TWO_D6 = DiceExpr(2, 6, 0).distribution
+
+
+def _passes(g: Game, a: Action) -> bool:
+    """The engine accepts ``a`` now (the bots propose, the engine checks)."""
+    try:
+        g.check(a)
+    except IllegalAction:
+        return False
+    return True
 
 
 class RandomBot:
@@ -185,8 +194,6 @@ class GreedyBot:
             return False
 
     def _hatch(self, g: Game, legal: list[Action] | None = None) -> Action | None:
-        from bagm.engine.game import IllegalAction
-
         for u in g.army_units(g.decision.player):
             if u.hatch_turn == g.turn:
                 continue
@@ -195,11 +202,8 @@ class GreedyBot:
                     continue
                 if self._wants_hatch(g, u, h.index):
                     a = Action("hatch", u.uid, arg=str(h.index + 1))
-                    try:
-                        g.check(a)
+                    if _passes(g, a):
                         return a
-                    except IllegalAction:
-                        continue
         return None
 
     def _reinforce(self, g: Game, legal: list[Action]) -> Action | None:
@@ -233,16 +237,8 @@ class GreedyBot:
         return got[0]
 
     def _first_legal(self, g: Game, ranked: list[tuple[float, Action]], tries: int = 4) -> Action | None:
-        from bagm.engine.game import IllegalAction
-
         ranked.sort(key=lambda x: -x[0])
-        for _, a in ranked[:tries]:
-            try:
-                g.check(a)
-                return a
-            except IllegalAction:
-                continue
-        return None
+        return next((a for _, a in ranked[:tries] if _passes(g, a)), None)
 
     def _manoeuvre(self, g: Game, legal: list[Action] | None = None) -> Action | None:
         p = g.decision.player

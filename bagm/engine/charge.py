@@ -76,13 +76,9 @@ class ChargePhase:
             need = self.unit_distance(u, t) - ENGAGEMENT_RANGE
             roll = self.dice.d6(f"charge {u.uid}") + self.dice.d6(f"charge {u.uid}")
             self.emit("charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2))
-            if roll < need and self.cp[p] >= 1 and not u.battleshocked and \
-                    (p, "Command Re-roll", self.phase_id) not in self.used:
-                act2 = yield Decision("reroll", p, {"unit": u.uid, "roll": roll, "needed": round(need, 2)})
-                if act2.kind == "reroll":
-                    self.spend_cp(p, 1, "Command Re-roll")
-                    roll = self.dice.d6(f"charge {u.uid} re-roll") + self.dice.d6(f"charge {u.uid} re-roll")
-                    self.emit("charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2), reroll=True)
+            if roll < need and (yield from self._command_reroll(p, u, {"roll": roll, "needed": round(need, 2)})):
+                roll = self.dice.d6(f"charge {u.uid} re-roll") + self.dice.d6(f"charge {u.uid} re-roll")
+                self.emit("charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2), reroll=True)
             ok = roll >= need and self._charge_move(u, t, float(roll))
             u.charged = ok  # made a Charge move
             self.emit("charge", unit=u.uid, target=t.uid, success=ok)

@@ -135,6 +135,17 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         self.used.add((p, what, self.phase_id))
         self.emit("stratagem", player=p, name=what, cost=n, cp=self.cp[p])
 
+    def _command_reroll(self, p: str, u: Unit, info: dict[str, Any]) -> Generator[Decision, Action, bool]:
+        """Command Re-roll (1CP, once per phase, never for a Battle-shocked unit), offered just
+        after a roll of ``u``; True when the player re-rolls (the CP is then spent)."""
+        if self.cp[p] < 1 or u.battleshocked or (p, "Command Re-roll", self.phase_id) in self.used:
+            return False
+        act = yield Decision("reroll", p, {"unit": u.uid, **info})
+        if act.kind != "reroll":
+            return False
+        self.spend_cp(p, 1, "Command Re-roll")
+        return True
+
     def score(self, p: str, vp: int, why: str) -> None:
         room = max(0, VP_CAP - self.vp[p])
         got = min(vp, room)

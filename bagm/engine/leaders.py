@@ -93,22 +93,6 @@ def _better(a: Reroll, b: str | None) -> Reroll:
     return r if _REROLL_ORDER[r] > _REROLL_ORDER[a] else a
 
 
-def _merge_abilities(base: Abilities, extra: Abilities) -> Abilities:
-    """A weapon's abilities plus those an effect gives (an ability it already has stays)."""
-    changes: dict[str, Any] = {}
-    for f in ("lethal_hits", "devastating_wounds", "torrent", "blast", "hazardous", "twin_linked",
-              "heavy", "lance", "ignores_cover", "precision", "pistol", "assault", "extra_attacks",
-              "indirect_fire", "psychic", "one_shot", "conversion"):
-        if getattr(extra, f) and not getattr(base, f):
-            changes[f] = True
-    for f in ("sustained_hits", "rapid_fire", "melta"):
-        if getattr(extra, f) is not None and getattr(base, f) is None:
-            changes[f] = getattr(extra, f)
-    if extra.anti:
-        changes["anti"] = base.anti + tuple(a for a in extra.anti if a not in base.anti)
-    return replace(base, **changes) if changes else base
-
-
 def led_weapon(u: Unit, w: WeaponProfile) -> WeaponProfile:
     """The weapon as the unit's conferred Leader ability changes it (characteristics, abilities)."""
     effects = _effects(u, w.melee)
@@ -125,7 +109,7 @@ def led_weapon(u: Unit, w: WeaponProfile) -> WeaponProfile:
                           strength=max(1, min(30, out.strength + e.S_mod)),
                           ap=max(-6, min(0, out.ap + e.AP_mod)),
                           damage=DiceExpr(d.count, d.sides, d.bonus + e.D_mod),
-                          abilities=_merge_abilities(out.abilities, Abilities.from_data(e.weapon_abilities)))
+                          abilities=out.abilities.plus(Abilities.from_data(e.weapon_abilities)))
         _WEAPONS[key] = out
     return out
 

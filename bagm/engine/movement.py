@@ -32,24 +32,16 @@ class MovementPhase:
             if act.kind == "advance":  # Advance Moves: roll one D6
                 roll = self.dice.d6(f"advance {u.uid}")
                 self.emit("advance_roll", unit=u.uid, roll=roll)
-                if self.cp[p] >= 1 and not u.battleshocked and \
-                        (p, "Command Re-roll", self.phase_id) not in self.used:
-                    again = yield Decision("reroll", p, {"unit": u.uid, "roll": roll, "what": "advance"})
-                    if again.kind == "reroll":  # Command Re-roll: an Advance roll
-                        self.spend_cp(p, 1, "Command Re-roll")
-                        roll = self.dice.d6(f"advance {u.uid} re-roll")
-                        self.emit("advance_roll", unit=u.uid, roll=roll, reroll=True)
+                if (yield from self._command_reroll(p, u, {"roll": roll, "what": "advance"})):
+                    roll = self.dice.d6(f"advance {u.uid} re-roll")  # Command Re-roll: an Advance roll
+                    self.emit("advance_roll", unit=u.uid, roll=roll, reroll=True)
             if act.kind == "fallback":  # Desperate Escape tests, before any model is moved
                 rolls = self._escape_rolls(u, act.point)
                 failed = [i for i, r in enumerate(rolls) if r <= 2]
-                # Command Re-roll: a Desperate Escape test (never for a Battle-shocked unit)
-                if failed and self.cp[p] >= 1 and not u.battleshocked and \
-                        (p, "Command Re-roll", self.phase_id) not in self.used:
-                    again = yield Decision("reroll", p, {"unit": u.uid, "roll": rolls[failed[0]],
-                                                         "what": "desperate escape"})
-                    if again.kind == "reroll":
-                        self.spend_cp(p, 1, "Command Re-roll")
-                        rolls[failed[0]] = self.dice.d6(f"desperate escape {u.uid} re-roll")
+                # Command Re-roll: a Desperate Escape test
+                if failed and (yield from self._command_reroll(
+                        p, u, {"roll": rolls[failed[0]], "what": "desperate escape"})):
+                    rolls[failed[0]] = self.dice.d6(f"desperate escape {u.uid} re-roll")
                 self._escape_losses(u, rolls)
             self._do_move(u, act, roll)
             if u.moved != "stationary" and u.alive:

@@ -196,8 +196,10 @@ class ShootingPhase:
             ws = [w for w in ws if w.name.lower() in want]
         # Core Rules, weapons with several profiles: one profile each time the weapon is used
         # (the one named, else the first listed)
-        seen: set[str] = set()
-        ws = [w for w in ws if not (profile_group(w.name) in seen or seen.add(profile_group(w.name)))]
+        first: dict[str, Any] = {}
+        for w in ws:
+            first.setdefault(profile_group(w.name), w)
+        ws = list(first.values())
         if not ws:
             return []
         longest = max(w.range or 0 for w in ws)
@@ -311,7 +313,8 @@ class ShootingPhase:
     def _attack(self, u: Unit, t: Unit, w: Any, n: int, cond: Conditions, visible: set[int] | None,
                 ranged: bool) -> tuple[int, int]:
         if u.led is not None or t.led is not None:  # Battlefield Command: conferred Leader abilities
-            w, cond = led_weapon(u, w), led_conditions(u, t, led_weapon(u, w), cond)
+            w = led_weapon(u, w)
+            cond = led_conditions(u, t, w, cond)
         invuln, fnp = led_defence(t) if t.led is not None else (t.invuln, None)
         target = Target(toughness=t.T, save=t.Sv, wounds=t.W, models=len(t.models), invuln=invuln, fnp=fnp,
                         keywords=t.keywords, visible=None if visible is None else len(visible), name=t.uid)
