@@ -8,6 +8,7 @@ validated with :func:`bagm.roster.validate.validate` and an invalid one is refus
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +108,11 @@ class Unit:
     @property
     def alive(self) -> bool:
         return bool(self.models) and self.where == "board"
+
+    @cached_property
+    def longest_range(self) -> float:
+        """The longest Range among its ranged weapons (0 without any): a quick bound."""
+        return max((w.range or 0 for w in self.ranged), default=0)
 
     @property
     def is_character(self) -> bool:

@@ -124,9 +124,16 @@ class Dice:
     def __init__(self, seed: int | None = 0, script: Iterable[int] = (), strict: bool = False):
         self.seed = seed
         self._random = random.Random(seed)
+        # randint(1, n) is 1 + _randbelow(n) (the same numbers): called directly, a hot path
+        self._below = self._random._randbelow  # type: ignore[attr-defined]
         self._script: list[int] = list(script)
         self._strict = strict
-        self.rolls: list[Roll] = []
+        self._rolls: list[tuple[int, int, str, bool]] = []  # built into Roll objects when asked
+
+    @property
+    def rolls(self) -> list[Roll]:
+        """Every roll so far, in order."""
+        return [Roll(*r) for r in self._rolls]
 
     @classmethod
     def scripted(cls, values: Iterable[int]) -> "Dice":
@@ -156,17 +163,21 @@ class Dice:
             if not 1 <= value <= sides:
                 raise DiceError(f"scripted roll {value} does not fit a D{sides}"
                                 f"{' (' + reason + ')' if reason else ''}: use 1 to {sides}")
-            self.rolls.append(Roll(sides, value, reason, True))
+            self._rolls.append((sides, value, reason, True))
             return value
         if self._strict:
-            raise DiceError(f"scripted dice ran out at roll {len(self.rolls) + 1}"
+            raise DiceError(f"scripted dice ran out at roll {len(self._rolls) + 1}"
                             f"{' (' + reason + ')' if reason else ''}")
-        value = self._random.randint(1, sides)
-        self.rolls.append(Roll(sides, value, reason))
+        value = self._below(sides) + 1
+        self._rolls.append((sides, value, reason, False))
         return value
 
     def d6(self, reason: str = "") -> int:
-        return self.roll(6, reason)
+        if self._script or self._strict:
+            return self.roll(6, reason)
+        value = self._below(6) + 1  # roll() for a D6 from the generator, written out (a hot path)
+        self._rolls.append((6, value, reason, False))
+        return value
 
     def d3(self, reason: str = "") -> int:
         return self.roll(3, reason)

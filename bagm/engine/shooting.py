@@ -24,9 +24,10 @@ class ShootingPhase:
         q = self.other(enemy.player)
         out = []
         for u in self.army_units(q):
+            # out of its longest range, a unit has no weapon in range: the cheap test first
             if u.overwatch_until >= self.turn and u.overwatch_used_turn != self.turn and \
-                    not u.battleshocked and not self.engaged_with(u) and \
-                    self._weapons_in_range(u, enemy, overwatch=True):
+                    not u.battleshocked and self.min_straight(u, enemy) <= u.longest_range and \
+                    not self.engaged_with(u) and self._weapons_in_range(u, enemy, overwatch=True):
                 out.append(u)
         return out
 
