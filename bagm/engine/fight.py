@@ -140,7 +140,7 @@ class FightPhase:
                 for m, (x, y) in zip(u.models, old):
                     m.x, m.y = x, y  # a move that breaks Unit Coherency is not made
                 return
-            self._touch()
+            self._touch(u)
             self.emit(what, unit=u.uid, toward=t.uid)
 
     def _counter_window(self, fought: Unit) -> Iterator[Decision]:

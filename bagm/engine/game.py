@@ -105,6 +105,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         self._stamp_keys: dict[str, tuple[Any, ...]] = {}
         self._stamp_count = 0
         self._stamp_version = -1
+        self._moved: set[str] | None = None  # units named by _touch() since the stamps were read (None: any)
         self._by_stamp: dict[Any, tuple[Any, ...]] = {}
         self._wall_vis = _WALL_VIS.setdefault(mission, {})  # shared by the games of a process
         self._geo_cache = _GEO.setdefault(mission, {})
@@ -187,8 +188,15 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
                                 "a player acts only with units from their army", u.uid)
         return u
 
-    def _touch(self) -> None:
+    def _touch(self, *moved: Unit) -> None:
+        """Something on the battlefield changed: answers kept on ``version`` are dropped.
+        ``moved``: the only units whose models moved or were removed, or that came onto or left
+        the battlefield, since the last _touch() (naming none: any unit may have)."""
         self.version += 1
+        if not moved:
+            self._moved = None
+        elif self._moved is not None:
+            self._moved.update(u.uid for u in moved)
 
     def _geo(self, key: Any, fn: Any) -> Any:
         """A geometry answer keyed on the positions it depends on (kept across moves)."""
@@ -216,13 +224,17 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         onto or leaves the battlefield (looked at on the first question after a _touch()):
         answers about a unit or a pair of units keyed on it survive changes elsewhere."""
         if self._stamp_version != self.version:
-            for uid, v in self.units.items():
+            # only the units named since the last look can have new stamps (_touch)
+            units = self.units
+            for uid in units if self._moved is None else self._moved:
+                v = units[uid]
                 k = (v.where, self._pos(v))
                 if self._stamp_keys.get(uid) != k:
                     self._stamp_keys[uid] = k
                     self._stamp_count += 1
                     self._stamps[uid] = self._stamp_count
             self._stamp_version = self.version
+            self._moved = set()
         return self._stamps[u.uid]
 
     def _cached(self, key: Any, fn: Any) -> Any:
@@ -291,6 +303,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
                     if u.where == "reserves":
                         u.where = "destroyed"
                         u.models = []
+                        self._touch(u)
                         self.emit("destroyed", unit=u.uid, why="not arrived from Reserves by the end of battle round 3")
             self.mission.run("end_round", self)
         # 12. Determine Victor
@@ -326,6 +339,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         for u in self.units.values():
             if u.where == "army":
                 u.where = "reserves"
+                self._touch(u)
                 self.emit("reserves", unit=u.uid, deep_strike=u.deep_strike_reserve)
 
     def _may_deploy(self, p: str) -> bool:
@@ -405,6 +419,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         u = self.unit(act.unit, p)
         if act.kind == "reserve":
             u.where = "reserves"
+            self._touch(u)
             u.deep_strike_reserve = True
             self.emit("reserve", unit=u.uid)
             return
@@ -416,6 +431,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
             ok = self._set_up(u, zone.centre, zone=zone)
         if not ok:
             u.where = "reserves"
+            self._touch(u)
             self.emit("reserves", unit=u.uid, why=f"does not fit in Entry Zone {z + 1}")
         self.deployed[p].append((z, u.is_character))
 
@@ -435,7 +451,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
             self.set_positions(u, pts)
         u.where = "board"
         u.set_up_turn = self.turn
-        self._touch()
+        self._touch(u)
         self.emit("setup", unit=u.uid, at=[[round(x, 2), round(y, 2)] for x, y in pts])
         return True
 
@@ -522,7 +538,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
             keep = max(groups, key=len)
             removed = len(u.models) - len(keep)
             u.models = [u.models[i] for i in keep]
-            self._touch()
+            self._touch(u)
             self.emit("coherency", unit=u.uid, removed=removed)
         self._update_control(turn_boundary=True)
         self.mission.run("end_turn", self)

@@ -164,8 +164,12 @@ class LeaderRules:
         """Battlefield Command uses open to player ``p`` now (empty: no window is offered)."""
         if not self.has_leaders[p]:
             return []
-        if self.cp[p] < 1 and not any(self._peerless_free(u) for u in self.armies[p].units):
-            return []  # no CP and no free use: nothing to work out
+        # no Leader that could be targeted now (no CP and no free use, or all used): nothing
+        # to work out (the same test _legal_command_now makes of each Leader, first)
+        paid = self.cp[p] >= 1 and (p, BATTLEFIELD_COMMAND, self.phase_id) not in self.used
+        if not any(not u.commanded and not u.battleshocked and (paid or self._peerless_free(u))
+                   and modelled_abilities(u.datasheet) for u in self.army_units(p)):
+            return []
         # asked at every window and again for the list of legal actions: kept while nothing
         # it depends on changes (positions, CP, the phase, the round, who was targeted)
         units = self.armies[p].units

@@ -203,7 +203,7 @@ class MovementPhase:
             u.models.pop()
         if rolls:
             self.emit("desperate_escape", unit=u.uid, tests=len(rolls), destroyed=dead)
-            self._touch()
+            self._touch(u)
             self._check_destroyed(u)
         return dead
 

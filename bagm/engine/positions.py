@@ -521,4 +521,4 @@ class Positions:
     def set_positions(self, unit: Unit, pts: list[tuple[float, float]]) -> None:
         for m, (x, y) in zip(unit.models, pts):
             m.x, m.y = x, y
-        self._touch()
+        self._touch(unit)

@@ -7,6 +7,7 @@ import json
 import json.encoder
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from bagm.engine.actions import Action, parse
@@ -34,9 +35,15 @@ class GameRecord:
     destroyed: dict[str, list[str]]
     armies: dict[str, str]
     cp: dict[str, int]
-    lines: list[str] = field(default_factory=list, repr=False)
+    events: list[dict[str, Any]] = field(default_factory=list, repr=False)
     not_modelled: list[str] = field(default_factory=list)
     simplifications: list[str] = field(default_factory=lambda: list(SIMPLIFICATIONS))
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """The event log as JSON lines, written when first asked for (a simulation that only
+        counts wins never needs it: a twentieth of a game's time)."""
+        return event_lines(self.events)
 
     @property
     def log_sha256(self) -> str:
@@ -46,7 +53,7 @@ class GameRecord:
         return {"winner": self.winner, "vp": self.vp, "rounds": self.rounds,
                 "log_sha256": self.log_sha256, "mission": self.mission, "seed": self.seed,
                 "vp_by_round": self.vp_rounds, "destroyed": self.destroyed, "armies": self.armies,
-                "cp": self.cp, "events": len(self.lines), "not_modelled": self.not_modelled,
+                "cp": self.cp, "events": len(self.events), "not_modelled": self.not_modelled,
                 "simplifications": self.simplifications}
 
 
@@ -93,7 +100,7 @@ def record(game: Game) -> GameRecord:
                       {p: list(v) for p, v in game.vp_rounds.items()}, game.round, destroyed,
                       {p: f"{a.title} ({a.faction}, {a.detachment}, {a.points} pts)"
                        for p, a in game.armies.items()},
-                      dict(game.cp), event_lines(game.events), game.not_modelled())
+                      dict(game.cp), game.events, game.not_modelled())
 
 
 def bots_chooser(bots: dict[str, Callable[[Game], Action]]) -> Callable[[Game], Action]:

@@ -326,7 +326,7 @@ class ShootingPhase:
         before = len(t.models)
         t.models = [m for m in t.models if m.wounds > 0]
         if len(t.models) != before:  # no cached answer depends on wounds: only on who stands where
-            self._touch()
+            self._touch(t)
         self.emit("attack", unit=u.uid, target=t.uid, weapon=w.name, models=n, attacks=res.attacks,
                   hits=res.hits, wounds=res.wounds, unsaved=res.unsaved, lost=res.wounds_lost,
                   destroyed=res.models_destroyed)
@@ -338,7 +338,7 @@ class ShootingPhase:
             before = len(u.models)
             u.models = [m for m in u.models if m.wounds > 0]
             if len(u.models) != before:
-                self._touch()
+                self._touch(u)
             self.emit("hazardous", unit=u.uid, failed=res.hazardous_failed)
             self._check_destroyed(u)
         self._check_destroyed(t)
@@ -347,5 +347,5 @@ class ShootingPhase:
     def _check_destroyed(self, u: Unit) -> None:
         if not u.models and u.where == "board":
             u.where = "destroyed"
-            self._touch()
+            self._touch(u)
             self.emit("destroyed", unit=u.uid, points=u.points)
