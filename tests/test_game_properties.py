@@ -8,6 +8,7 @@ of two fixed pairs with a check after every action."""
 from __future__ import annotations
 
 import copy
+import gc
 import math
 import multiprocessing
 import os
@@ -69,6 +70,10 @@ def check_invariants(g: Game) -> None:
     for u in g.units.values():
         assert u.where in ("army", "board", "reserves", "destroyed")
         assert len(u.models) <= u.starting
+    # every change named the units it moved (_touch): each unit's stamp is read off where it stands
+    g.stamp(next(iter(g.units.values())))
+    for uid, u in g.units.items():
+        assert g._stamp_keys[uid] == (u.where, g._pos(u)), f"{uid} moved without a _touch() naming it"
 
 
 def play_checked(a: str, b: str, seed: int, bot: str) -> list[str]:
@@ -106,6 +111,21 @@ def test_same_seed_same_log():
     assert one.lines == two.lines
     three = play_bots(11, "", "", 12, "random", "random", armies=(A, B))
     assert three.lines != one.lines
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_a_game_makes_no_reference_cycles(bot):
+    """play() pauses the cyclic garbage collector (record.no_cycle_collection): nothing a game
+    drops may need it."""
+    A, B = armies(*PAIRS[0])
+    gc.collect()
+    gc.disable()
+    try:
+        play_bots(11, "", "", 5, bot, bot, armies=(A, B))
+        found = gc.collect()
+    finally:
+        gc.enable()
+    assert found == 0
 
 
 def pair_for(seed: int) -> tuple[str, str]:

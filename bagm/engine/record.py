@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import json.encoder
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -83,14 +85,30 @@ def event_lines(events: list[dict[str, Any]]) -> list[str]:
     return [encode(e) for e in events]
 
 
+@contextmanager
+def no_cycle_collection() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a game is played: a game makes no
+    reference cycles (tests/test_game_properties.py checks it), everything it drops is freed by
+    reference counting, and the collector would otherwise walk the large geometry and odds caches
+    again and again for nothing (about a seventh of a game's time). Restored afterwards."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def play(game: Game, chooser: Callable[[Game], Action]) -> GameRecord:
     """Play ``game`` to the end, asking ``chooser`` for every decision."""
     n = 0
-    while not game.finished:
-        n += 1
-        if n > MAX_DECISIONS:
-            raise RuntimeError("the game did not end (more than 20,000 decisions)")
-        game.apply(chooser(game))
+    with no_cycle_collection():
+        while not game.finished:
+            n += 1
+            if n > MAX_DECISIONS:
+                raise RuntimeError("the game did not end (more than 20,000 decisions)")
+            game.apply(chooser(game))
     return record(game)
 
 
