@@ -249,6 +249,9 @@ class AttackProfile:
             raise AttackError(f"{self.models} attacking models: use 1 to 100")
 
 
+_UPPER: dict[frozenset[str], frozenset[str]] = {}  # keyword sets upper-cased (few distinct ones)
+
+
 @dataclass(frozen=True)
 class Target:
     """The target unit: N identical models (the odds model) and what defends them."""
@@ -267,6 +270,19 @@ class Target:
     name: str = "target"
 
     def __post_init__(self) -> None:
+        # the common case tested first, the messages built only for a refusal (one Target is
+        # built for every attack of a game)
+        if 1 <= self.toughness <= 30 and 2 <= self.save <= 7 and 1 <= self.wounds <= 50 and \
+                1 <= self.models <= 100 and (self.invuln is None or 2 <= self.invuln <= 6) and \
+                (self.fnp is None or 2 <= self.fnp <= 6) and \
+                (self.visible is None or 0 <= self.visible <= self.models):
+            kw = _UPPER.get(self.keywords) if isinstance(self.keywords, frozenset) else None
+            if kw is None:
+                kw = frozenset(k.upper() for k in self.keywords)
+                if isinstance(self.keywords, frozenset):
+                    _UPPER[self.keywords] = kw
+            object.__setattr__(self, "keywords", kw)
+            return
         checks = [
             (1 <= self.toughness <= 30, f"Toughness {self.toughness}: use 1 to 30"),
             (2 <= self.save <= 7, f"Save {self.save}+: use 2 to 6, or 7 for no armour save"),
