@@ -15,6 +15,8 @@ import os
 from functools import cache
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bagm.engine.army import build_army
 from bagm.engine.bots import make_bot
@@ -167,3 +169,10 @@ def test_many_random_games():
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             failures = [f for part in pool.map(play_many, chunks) for f in part]
     assert not failures, f"{len(failures)} of {MANY} games failed:\n" + "\n".join(failures[:10])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 12), st.floats(0, 12)), max_size=12), st.sampled_from([0.5, 0.63, 1.0]))
+def test_connected_agrees_with_the_groups(pts, r):
+    """Positions._connected (one search, a hot path) answers as the groups _groups builds."""
+    assert Game._connected(None, pts, r) == (len(Game._groups(pts, r)) == 1)  # type: ignore[arg-type]

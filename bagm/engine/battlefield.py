@@ -155,10 +155,23 @@ class Area:
     def contains_point(self, p: Point) -> bool:
         return (math.floor(p[0] / self.zone_w), math.floor(p[1] / self.zone_h)) in self.zones
 
+    @cached_property
+    def box(self) -> tuple[float, float, float, float]:
+        """The bounding box of the area's Zones."""
+        if not self.zones:
+            return (math.inf, math.inf, -math.inf, -math.inf)  # holds no base
+        cols = [c for c, _ in self.zones]
+        rows = [r for _, r in self.zones]
+        return (min(cols) * self.zone_w, min(rows) * self.zone_h, (max(cols) + 1) * self.zone_w,
+                (max(rows) + 1) * self.zone_h)
+
     def within(self, base: Base) -> bool:
         """Some part of the base is in the area."""
         # _cells_touched with the cheap membership test first (a hot path; the same answer)
         r = base.radius
+        x0, y0, x1, y1 = self.box  # a base clear of the whole box overlaps none of its Zones
+        if base.x + r <= x0 or base.x - r >= x1 or base.y + r <= y0 or base.y - r >= y1:
+            return False
         zw, zh, zones = self.zone_w, self.zone_h, self.zones
         c0 = math.floor((base.x - r) / zw)
         c1 = math.floor((base.x + r) / zw)

@@ -546,11 +546,18 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
     def _levels(self) -> list[dict[str, int]]:
         """Each player's Level of Control over each objective marker (OC of models within 1")."""
         out = [{"A": 0, "B": 0} for _ in self.map.layout.markers]
+        kept, closed = self._by_stamp, self.closed
         for u in self.units.values():
             if not u.alive:
                 continue
-            # a sum of whole numbers: adding each unit's models at once gives the same levels
-            counts = self._geo(("objn", self._pos(u), self.closed), lambda u=u: self._in_range_counts(u))
+            # a sum of whole numbers: adding each unit's models at once gives the same levels;
+            # a unit that has not moved since (its stamp), with the same Hatchways: counts kept
+            st = self.stamp(u)
+            got = kept.get(("objn", u.uid))
+            if got is None or got[0] != st or got[1] != closed:
+                got = kept[("objn", u.uid)] = (st, closed, self._geo(
+                    ("objn", self._pos(u), closed), lambda u=u: self._in_range_counts(u)))
+            counts = got[2]
             oc = u.oc()
             for level, c in zip(out, counts):
                 if c:

@@ -403,7 +403,25 @@ class Positions:
         return groups
 
     def _connected(self, pts: list[tuple[float, float]], r: float) -> bool:
-        return len(self._groups(pts, r)) == 1
+        """All the points form one group (:meth:`_groups`, the same test): one search from the
+        first point, without building the groups."""
+        n = len(pts)
+        if n <= 1:
+            return n == 1
+        hypot, two_r, limit = math.hypot, 2 * r, COHERENCY + 1e-9
+        seen = [False] * n
+        seen[0] = True
+        stack, count = [0], 1
+        while stack:
+            px, py = pts[stack.pop()]
+            for j in range(n):
+                if not seen[j]:
+                    qx, qy = pts[j]
+                    if hypot(px - qx, py - qy) - two_r <= limit:
+                        seen[j] = True
+                        count += 1
+                        stack.append(j)
+        return count == n
 
     def formation(self, unit: Unit, anchor: tuple[float, float], n: int, *, zone: Any = None,
                   avoid: list[Base] | None = None, enemy_gap: float | None = ENGAGEMENT_RANGE,
