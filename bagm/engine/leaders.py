@@ -171,23 +171,11 @@ class LeaderRules:
                    and modelled_abilities(u.datasheet) for u in self.army_units(p)):
             return []
         # asked at every window and again for the list of legal actions: kept while nothing
-        # it depends on changes (positions, CP, the phase, the round, who was targeted)
-        units = self.armies[p].units
+        # it depends on changes (positions, CP, the phase, the round, who was targeted); the
+        # distances it measures are kept on unit stamps (min_straight, unit_distance)
         key = ("command", p, self.cp[p], self.phase_id, self.round,
-               tuple((u.commanded, u.battleshocked) for u in units))
-        return self._cached(key, lambda: self._legal_command_kept(p, units))
-
-    def _legal_command_kept(self, p: str, units: list[Unit]) -> list[Action]:
-        # kept across phases too, on all it reads: CP, whether the Stratagem was used this phase,
-        # the round, Peerless Leader uses, each unit's flags and stamp (where its models stand),
-        # the Hatchways (distances around Walls)
-        key = ("command", p, self.cp[p], (p, BATTLEFIELD_COMMAND, self.phase_id) in self.used,
-               self.round, tuple(sorted(self.peerless_round.items())), self.closed,
-               tuple((u.commanded, u.battleshocked, self.stamp(u)) for u in units))
-        got = self._by_stamp.get(key)
-        if got is None:
-            got = self._by_stamp[key] = (self._legal_command_now(p),)
-        return got[0]
+               tuple((u.commanded, u.battleshocked) for u in self.armies[p].units))
+        return self._cached(key, lambda: self._legal_command_now(p))
 
     def _legal_command_now(self, p: str) -> list[Action]:
         out: list[Action] = []
