@@ -273,16 +273,17 @@ class GreedyBot:
             if g._shoot_reason(u) is not None:
                 continue
             engaged = bool(g.engaged_with(u))
-            ws = g._usable(u, engaged)
-            several = len({profile_group(w.name) for w in ws}) < len(ws)  # a weapon with profiles
+            # each weapon with its range and the weapon its profile belongs to, worked out once
+            ws = [(w, w.range or 0, profile_group(w.name)) for w in g._usable(u, engaged)]
+            several = len({k for _, _, k in ws}) < len(ws)  # a weapon with profiles
             best: dict[str, tuple[float, str, str]] = {}  # weapon: (value, target, profile) at its best
+            count = len(u.models)
             for e in g.army_units(g.other(p)):
                 d = g.min_straight(u, e)
                 top: dict[str, tuple[float, str]] = {}  # weapon: (value, profile) against e
-                for w in ws:
-                    if (w.range or 0) >= d:
-                        x = self.expected(w, len(u.models), e, _HALF_RANGE[d <= (w.range or 0) / 2])
-                        k = profile_group(w.name)
+                for w, rng, k in ws:
+                    if rng >= d:
+                        x = self.expected(w, count, e, _HALF_RANGE[d <= rng / 2])
                         if x > top.get(k, (-1.0, ""))[0]:
                             top[k] = (x, w.name)
                         if x > best.get(k, (0.0, "", ""))[0]:
