@@ -768,3 +768,20 @@ def test_infiltrators_deploy_wholly_within_6_inches_of_their_entry_zone():
     models = g.units["A5"].models
     assert len(models) == 5 and not all(zone.wholly_within(m.base) for m in models)
     assert all(g._zone_gap(zone, (m.x, m.y), m.r) <= 6 + 1e-9 for m in models)
+
+
+def test_an_accepted_action_is_applied_without_a_second_check_and_others_are_checked():
+    """Game.passes remembers the action it accepted for this decision (the bots check before
+    they answer); any other action, or the same one at a later decision, is checked again."""
+    g = new_game()
+    ok, bad = parse("role attacker"), parse("deploy B3 2")
+    assert not g.passes(bad)
+    assert g.passes(ok)
+    with pytest.raises(IllegalAction):
+        g.apply(bad)  # not the accepted action: checked (and refused)
+    g.apply(ok)
+    assert g._accepted is None
+    d = g.decision
+    assert g.passes(parse("deploy B3 2")) and g._accepted is not None and g._accepted[0] is d
+    g.apply(parse("deploy B3 2"))  # an equal action: played
+    assert g.decision is not d

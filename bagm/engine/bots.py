@@ -20,7 +20,7 @@ from bagm.engine.actions import Action
 from bagm.engine.attack import AttackProfile, Conditions, Target
 from bagm.engine.dice import DiceExpr
 from bagm.engine.army import profile_group
-from bagm.engine.game import Game, IllegalAction, Unit
+from bagm.engine.game import Game, Unit
 
 Bot = Callable[[Game], Action]
 _ODDS: dict[Any, float] = {}
@@ -30,11 +30,7 @@ TWO_D6 = DiceExpr(2, 6, 0).distribution
 
 def _passes(g: Game, a: Action) -> bool:
     """The engine accepts ``a`` now (the bots propose, the engine checks)."""
-    try:
-        g.check(a)
-    except IllegalAction:
-        return False
-    return True
+    return g.passes(a)
 
 
 class RandomBot:

@@ -114,6 +114,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         self.winner: str | None = None
         self.emit("game", mission=mission, name=self.mission.name, seed=seed,
                   rosters={p: a.path for p, a in self.armies.items()}, rolloffs=self.rolloffs)
+        self._accepted: tuple[Decision, Action] | None = None  # see passes()
         self._flow: Generator[Decision, Action, None] = self._sequence()
         self.decision: Decision = next(self._flow)
 
@@ -663,9 +664,23 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
                                 {"reroll": "Command Re-roll", "bravery": "Insane Bravery",
                                  "counter": "Counter-offensive", "overwatch": "Set Overwatch"}[s], act.unit)
 
+    def passes(self, act: Action) -> bool:
+        """Whether :meth:`check` accepts ``act`` now. An accepted action is remembered with
+        the decision it answers, so that applying it next does not check it twice (nothing
+        changes the game between a check and the apply of the same decision)."""
+        try:
+            self.check(act)
+        except IllegalAction:
+            return False
+        self._accepted = (self.decision, act)
+        return True
+
     def apply(self, act: Action) -> list[dict[str, Any]]:
         """Check and play one action; return the events it caused."""
-        self.check(act)
+        accepted = self._accepted
+        if accepted is None or accepted[0] is not self.decision or (accepted[1] is not act and accepted[1] != act):
+            self.check(act)
+        self._accepted = None
         start = len(self.events)
         self.emit("action", player=self.decision.player, step=self.decision.step, action=act.text())
         self.decision = self._flow.send(act)
