@@ -10,7 +10,7 @@ from bagm.engine.actions import Action
 from bagm.engine.army import Model, Unit
 from bagm.engine.attack import Conditions, Reroll
 from bagm.engine.core import COHERENCY, PILE_IN, Decision, IllegalAction
-from bagm.engine.geometry import Base
+from bagm.engine.geometry import EPS, Base
 
 
 class FightPhase:
@@ -113,10 +113,11 @@ class FightPhase:
         if not t.alive or not self.engaged(u, t) and not self.visible_idx(u, t):
             return
         graph = self.bf.layout.move_layer(u.radius).graph(self.closed)
-        others = self.others_bases(u)
+        others = [(o.x, o.y, o.radius) for o in self.others_bases(u)]
         enemies = [m.base for m in t.models]
         old = [(m.x, m.y) for m in u.models]
         moved = False
+        hypot = math.hypot
         for m in u.models:
             if any(self.model_engaged(m.base, e) for e in enemies
                    if math.hypot(m.x - e.x, m.y - e.y) - m.r - e.radius <= 2.0):
@@ -129,9 +130,12 @@ class FightPhase:
                 continue
             nx, ny = m.x + (e.x - m.x) / d * step, m.y + (e.y - m.y) / d * step
             b = Base(nx, ny, m.r)
-            mine = [x.base for x in u.models if x is not m]
-            if not self.fits(b) or not graph.clear(m.x, m.y, nx, ny) or \
-                    any(b.overlaps(o) for o in others + mine):
+            if not self.fits(b) or not graph.clear(m.x, m.y, nx, ny):
+                continue
+            # Base.overlaps with every other base (its arithmetic, on plain numbers: a hot loop)
+            mr = m.r
+            if any(hypot(nx - ox, ny - oy) < mr + orad - EPS for ox, oy, orad in others) or \
+                    any(hypot(nx - x.x, ny - x.y) < mr + x.r - EPS for x in u.models if x is not m):
                 continue
             m.x, m.y = nx, ny
             moved = True
