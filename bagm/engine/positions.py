@@ -155,19 +155,25 @@ class Positions:
         asked about after each change anyway); a unit off the battlefield is engaged with none."""
         a_units, b_units = self.army_units("A"), self.army_units("B")
         out: dict[str, list[Unit]] = {u.uid: [] for u in a_units + b_units}
+        if not a_units or not b_units:
+            return out
         closed = self.closed
         kept = self._by_stamp
-        boxes = [self.bbox(b) for b in b_units]
+        bbox = self.bbox
+        self.stamp(a_units[0])  # brings every stamp up to date: read directly below
+        stamps = self._stamps
+        boxes = [(b, bbox(b)) for b in b_units]
         for a in a_units:
             mine = out[a.uid]
-            ax0, ay0, ax1, ay1 = self.bbox(a)
+            ax0, ay0, ax1, ay1 = bbox(a)
+            sa = stamps[a.uid]
             # each list comes out in army order, as a per-unit scan gives it
-            for b, (bx0, by0, bx1, by1) in zip(b_units, boxes):
+            for b, (bx0, by0, bx1, by1) in boxes:
                 # apart(a, b, 2.0) written out: the quick proof engaged() starts with
                 if bx0 - ax1 > 2.0 or ax0 - bx1 > 2.0 or by0 - ay1 > 2.0 or ay0 - by1 > 2.0:
                     continue
                 # a pair neither of which has moved since (nor a Hatchway): the answer kept
-                sa, sb = self.stamp(a), self.stamp(b)
+                sb = stamps[b.uid]
                 key = ("er", a.uid, b.uid)
                 got = kept.get(key)
                 if got is not None and got[0] == sa and got[1] == sb and got[2] == closed:
