@@ -248,11 +248,13 @@ class Positions:
             x0, y0 = min(ox0, tx0) - r, min(oy0, ty0) - r
             x1, y1 = max(ox1, tx1) + r, max(oy1, ty1) + r
             near = []
+            self.stamp(observer)  # brings every stamp up to date: read directly below
+            bbox, stamps = self.bbox, self._stamps
             for u in self.units.values():
                 if u.where == "board" and u.models and u is not observer and u is not target:
-                    ux0, uy0, ux1, uy1 = self.bbox(u)
+                    ux0, uy0, ux1, uy1 = bbox(u)
                     if ux1 >= x0 and ux0 <= x1 and uy1 >= y0 and uy0 <= y1:
-                        near.append((u.uid, self.stamp(u)))
+                        near.append((u.uid, stamps[u.uid]))
             k = ("vis", observer.uid, self.stamp(observer), target.uid, self.stamp(target),
                  self.closed, tuple(near))
             got = self._by_stamp.get(k)
