@@ -146,15 +146,14 @@ class GreedyBot:
 
     def _deploy(self, g: Game, legal: list[Action]) -> Action:
         markers = g.map.layout.markers
-        zones = g._zones(g.decision.player)
+        # each Entry Zone's distance to its nearest objective marker, worked out once
+        near = [min(math.dist(z.centre, (m.x, m.y)) for m in markers) for z in g._zones(g.decision.player)]
 
         def score(a: Action) -> float:
             u = g.unit(a.unit)
             if a.kind == "reserve":
                 return -1e6
-            z = zones[int(a.arg or 1) - 1]
-            near = min(math.dist(z.centre, (m.x, m.y)) for m in markers)
-            return u.points * 10 - near
+            return u.points * 10 - near[int(a.arg or 1) - 1]
         return max(legal, key=score)
 
     def _move(self, g: Game, legal: list[Action] | None = None) -> Action | None:
