@@ -32,17 +32,23 @@ def new_game(dice: list[int] | None = None, **kw) -> Game:
                 rolloffs=kw.pop("rolloffs", {"attacker": "A", "first_turn": "A"}), **kw)
 
 
-def skip_command(g: Game) -> None:
-    """Decline the Battlefield Command windows (tests of other rules do not ask for them)."""
-    while g.decision.step == "command":
+ATTACK_ROLLS = ("attacks", "hit", "wound", "save", "damage", "hazardous")
+
+
+def skip_command(g: Game, offers: bool = True) -> None:
+    """Decline the Battlefield Command windows and (``offers``) the Command Re-roll offers inside
+    the attack sequence (tests of other rules do not ask for them)."""
+    while g.decision.step == "command" or offers and g.decision.step == "reroll" and \
+            g.decision.info.get("what") in ATTACK_ROLLS:
         g.apply(Action("pass"))
 
 
 def play(g: Game, *texts: str) -> None:
+    """Play ``texts``; a 'reroll' or 'pass' answers the offer pending (not declined first)."""
     for t in texts:
         a = parse(t)
         if a.kind != "command":
-            skip_command(g)
+            skip_command(g, offers=a.kind not in ("reroll", "pass"))
         g.apply(a)
     skip_command(g)
 

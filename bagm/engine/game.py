@@ -138,13 +138,18 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
     def _command_reroll(self, p: str, u: Unit, info: dict[str, Any]) -> Generator[Decision, Action, bool]:
         """Command Re-roll (1CP, once per phase, never for a Battle-shocked unit), offered just
         after a roll of ``u``; True when the player re-rolls (the CP is then spent)."""
-        if self.cp[p] < 1 or u.battleshocked or (p, "Command Re-roll", self.phase_id) in self.used:
+        if not self._may_reroll(p, u):
             return False
         act = yield Decision("reroll", p, {"unit": u.uid, **info})
         if act.kind != "reroll":
             return False
         self.spend_cp(p, 1, "Command Re-roll")
         return True
+
+    def _may_reroll(self, p: str, u: Unit) -> bool:
+        """Command Re-roll could be used now on a roll of ``u`` (Stratagems: once per phase,
+        1CP; Battle-shock: never on a Battle-shocked unit)."""
+        return self.cp[p] >= 1 and not u.battleshocked and (p, "Command Re-roll", self.phase_id) not in self.used
 
     def score(self, p: str, vp: int, why: str) -> None:
         room = max(0, VP_CAP - self.vp[p])
