@@ -633,6 +633,12 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
                 raise IllegalAction(f"player {p} won the roll-off and chooses: 'role attacker' or 'role defender'",
                                     "Determine Attacker and Defender")
             return
+        if s == "reroll" and act.kind in ("reroll", "pass") and act.unit is None:
+            # a frequent offer: checked without building its legal actions
+            if act.arg is None or act.kind == "reroll" and act.arg == d.info.get("what"):
+                return
+            raise IllegalAction(f"this Command Re-roll offer is for the {d.info.get('what')} roll, not "
+                                f"the {act.arg} roll: 'reroll' or 'pass'", "Command Re-roll")
         checks = {"deploy": self._check_deploy, "move": self._check_move, "hatch": self._check_hatch,
                   "reinforce": self._check_reinforce, "manoeuvre": self._check_manoeuvre,
                   "shoot": self._check_shoot, "charge": self._check_charge, "fight": self._check_fight,
