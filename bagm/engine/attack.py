@@ -3,7 +3,7 @@
 Each rule lives in one small function: the Hit roll, the Wound roll and its table, the saving
 throw (armour, invulnerable, Benefit of Cover), re-rolls, Damage, Feel No Pain, mortal wounds,
 allocation, and the effect of every weapon ability. The same functions serve two callers:
-:func:`resolve` plays an attack with a :class:`~bagm.engine.dice.Dice`, and
+:func:`resolve` (and :func:`resolve_steps`) plays an attack with a :class:`~bagm.engine.dice.Dice`, and
 :mod:`bagm.engine.odds` enumerates their die faces to compute exact odds.
 
 Section names in the comments are those of the rules text (``../shared/rules``, the Core Rules
@@ -17,6 +17,12 @@ model (Attacks dice, then Rapid Fire dice), every Hit roll (each followed at onc
 and its Sustained Hits dice), every Wound roll (each followed by its re-roll), then one attack at
 a time its saving throw, Damage and Feel No Pain rolls, then the Devastating Wounds attacks'
 Damage and Feel No Pain rolls, then the Hazardous tests.
+
+:func:`resolve_steps` is the one implementation: a generator that also offers the Command
+Re-roll Stratagem where the game allows it (:func:`resolve` runs it with no offers). A re-roll
+taken adds its die where it is offered: after the pool of Attacks dice, after the pool of Hit
+rolls (then that hit's Sustained Hits dice), after the pool of Wound rolls, just after a failed
+saving throw, just after a random Damage roll, just after a failed Hazardous test.
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@
 markers it does not hold (then toward the enemy), opens closed Hatchways that stand between a
 unit and its goal, shoots and charges where the exact odds (:mod:`bagm.engine.odds`) favour it,
 uses Tactical Manoeuvres (Secure Site on held markers, Set Overwatch or Set to Defend for units
-with nothing to shoot) and the Stratagems Insane Bravery, Command Re-roll, Counter-offensive and
-Battlefield Command.
+with nothing to shoot) and the Stratagems Insane Bravery, Command Re-roll (on a Charge or Advance
+roll, and inside the attack sequence where a roll costs much, see
+:meth:`GreedyBot._reroll_in_attack`), Counter-offensive and Battlefield Command.
 """
 
 from __future__ import annotations
