@@ -944,7 +944,7 @@ def test_a_script_step_answers_the_offer_of_the_roll_it_names():
 
     def refuse(g):
         raise AssertionError(f"the bot was asked: {g.decision}")
-    g = _a1_shoots([3, 3, 1, 3, 5, 1, 5, 4, 4, 4, 4], {"A": 3, "B": 0})
+    g = _a1_shoots([3, 3, 1, 3, 5, 1, 5, 5, 4, 4, 4], {"A": 3, "B": 0})
     step = Step(1, 1, "A", parse("reroll wound"), "A: reroll wound")
     player = ScriptPlayer(Script("test", 11, {}, steps=[step]), {"A": refuse, "B": refuse})
     _offered(g, "hit")

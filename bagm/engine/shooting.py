@@ -1,6 +1,7 @@
 """The Shooting phase: Tactical Manoeuvres (Secure Site, Set to Defend, Set Overwatch), firing
 Overwatch, selecting targets (visibility, range, Pistols, Big Guns, Blast) and resolving attacks
-with :func:`bagm.engine.attack.resolve`."""
+with :func:`bagm.engine.attack.resolve_steps` (Command Re-roll offers inside it; the Fight phase
+uses the same :meth:`ShootingPhase._attack`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import Any
 
 from bagm.engine.actions import Action
 from bagm.engine.army import Unit, profile_group
-from bagm.engine.attack import AttackProfile, AttackResult, Conditions, Offers, Target, TargetUnit, resolve_steps
+from bagm.engine.attack import (AttackProfile, AttackResult, Conditions, Offers, RerollOffer, Target, TargetUnit,
+                                resolve_steps)
 from bagm.engine.core import CHARGE_RANGE, Decision, IllegalAction
 from bagm.engine.leaders import led_conditions, led_defence, led_weapon
 
@@ -350,15 +352,17 @@ class ShootingPhase:
 
     def _offers(self, steps: Offers, u: Unit, t: Unit, weapon: str) -> Generator[Decision, Action, AttackResult]:
         """Play the attack sequence, turning its Command Re-roll offers into decisions of the
-        player whose roll it is (the defender's for a saving throw)."""
-        take = None
-        offer = None
+        player whose roll it is (the defender's for a saving throw). The decision's info: unit,
+        what (the roll), roll (the die or total), weapon, damage (the weapon's average Damage)
+        and, for a save or a Damage roll, wounds_left on the model the attack is allocated to."""
+        take = False
+        offer: RerollOffer | None = None
         while True:
             try:
-                nxt = steps.send(take)  # type: ignore[arg-type]  # send(None) starts it
+                nxt = steps.send(take) if offer is not None else next(steps)
             except StopIteration as stop:
                 nxt, result = None, stop.value
-            if take:  # the re-roll was made while the sequence ran on to here
+            if take and offer is not None:  # the re-roll was made as the sequence ran on to here
                 self.emit("command_reroll", unit=(t if offer.side == "defender" else u).uid,
                           what=offer.what, roll=offer.roll, new=offer.new, weapon=weapon)
             if nxt is None:
