@@ -967,3 +967,16 @@ def test_games_with_command_re_rolls_are_deterministic_and_replay():
     assert a.lines == play_bots(11, GK, ORKS, 5).lines
     assert any('"e":"command_reroll"' in x for x in a.lines)
     assert replay(a.lines).lines == a.lines
+
+
+def test_command_reroll_in_the_fight_phase():
+    # charge 12; A3's 15 Nemesis force weapon attacks all roll 1: one is offered and re-rolled
+    g = _to_charge([6, 6] + [1] * 15 + [1])
+    g.cp.update(A=2, B=0)
+    play(g, "charge A3 B3")
+    g.apply(parse("fight A3 B3"))
+    info = _offered(g, "hit")
+    assert (info["unit"], info["weapon"], info["roll"], info["damage"]) == ("A3", "Nemesis force weapon", 1, 2.0)
+    g.apply(parse("reroll"))
+    g.dice.assert_consumed()
+    assert [e["what"] for e in g.events if e["e"] == "command_reroll"] == ["hit"] and g.cp["A"] == 1
