@@ -688,8 +688,8 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
     # Attacks; Blast; Rapid Fire
     parts = attack_dice(w, target, cond)
     random_parts = [p for p in parts if not p.is_constant] if attacker else []
-    lowest = None  # (random part of the model's attacks, model) of the lowest such roll
-    for m in range(profile.models):
+    lowest: int | None = None  # the lowest roll of a model's random Attacks (the one offered)
+    for _ in range(profile.models):
         n = rnd = 0
         for part in parts:
             v = dice.roll_expr(part, "attacks")
@@ -697,14 +697,15 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
             if not part.is_constant:
                 rnd += v
         res.attacks += n
-        if random_parts and (lowest is None or rnd < lowest[0]):
-            lowest = (rnd, m)
+        if random_parts and (lowest is None or rnd < lowest):
+            lowest = rnd
     if lowest is not None and attacker:
-        offer = RerollOffer("attacks", "attacker", lowest[0], avg)
-        if (yield offer):  # Command Re-roll: the dice that determine the number of attacks
+        # Command Re-roll (Boarding Actions Stratagems): the dice that determine the number of attacks
+        offer = RerollOffer("attacks", "attacker", lowest, avg)
+        if (yield offer):
             attacker = False
             offer.new = sum(dice.roll_expr(p, "attacks command re-roll") for p in random_parts)
-            res.attacks += offer.new - lowest[0]
+            res.attacks += offer.new - lowest
     res.log.append(f"{res.attacks} attack(s)")
 
     # Hit Roll; Torrent (automatic hits, so never a Critical Hit); Sustained Hits; Lethal Hits
@@ -743,7 +744,7 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
                     failed = u
                 continue
             score_hit(outcome)
-        if failed is not None and attacker:
+        if failed is not None and attacker:  # Command Re-roll (Boarding Actions Stratagems): a Hit roll
             offer = RerollOffer("hit", "attacker", failed, avg)
             if (yield offer):
                 attacker = False
@@ -780,7 +781,7 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
                 failed = u
             continue
         score_wound(outcome)
-    if failed is not None and attacker:
+    if failed is not None and attacker:  # Command Re-roll (Boarding Actions Stratagems): a Wound roll
         offer = RerollOffer("wound", "attacker", failed, avg)
         if (yield offer):
             attacker = False
@@ -802,7 +803,7 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
             break  # Allocating Attacks: no visible model, the attack sequence ends
         if save.kind != "none":
             u = dice.d6(f"save ({save})")
-            if not save.succeeds(u) and defender:
+            if not save.succeeds(u) and defender:  # Command Re-roll: the defender's saving throw
                 offer = RerollOffer("save", "defender", u, avg, unit.wounds[index])
                 if (yield offer):
                     defender = False
@@ -812,7 +813,7 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
                 continue
         res.unsaved += 1
         d = dice.roll_expr(damage, "damage")
-        if random_damage and attacker:
+        if random_damage and attacker:  # Command Re-roll: a Damage roll, before it is inflicted
             offer = RerollOffer("damage", "attacker", d, avg, unit.wounds[index])
             if (yield offer):
                 attacker = False
@@ -843,7 +844,7 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
     if ab.hazardous:
         for _ in range(profile.models):
             u = dice.d6("hazardous")
-            if hazardous_fails(u) and attacker:
+            if hazardous_fails(u) and attacker:  # Command Re-roll: a Hazardous test
                 offer = RerollOffer("hazardous", "attacker", u, avg)
                 if (yield offer):
                     attacker = False
