@@ -9,7 +9,7 @@ import pytest
 from bagm.engine.attack import (Abilities, Anti, AttackError, AttackProfile, Conditions, Outcome,
                                 Reroll, SavingThrow, Target, TargetUnit, WeaponProfile,
                                 attack_damage, attack_dice, critical_hit_on, critical_wound_on, fnp_saves,
-                                has_cover, hit_modifier, hit_roll, notes, rerolls, resolve,
+                                has_cover, hit_modifier, hit_roll, notes, rerolls, resolve, resolve_steps,
                                 saving_throw, wound_modifier, wound_roll, wound_threshold)
 from bagm.engine.dice import Dice, DiceExpr, parse_dice
 
@@ -402,3 +402,71 @@ def test_notes_name_removed_and_situational_abilities():
     assert "Pistol: no effect" in text and "Precision" in text
     cover = notes(AttackProfile(weapon(), 1, Conditions(cover=True)), target(sv=3))
     assert any("3+ Save against AP 0" in n for n in cover)
+
+
+# --- Command Re-roll offers (resolve_steps) -----------------------------------------------------
+
+
+def steps(script, w, tgt, answers, cond=Conditions(), models=1, attacker=True, defender=True):
+    """Drive resolve_steps: each offer is recorded as (what, side, roll) and answered from
+    ``answers`` in order (True: re-roll); every scripted die must be used."""
+    dice = Dice.scripted(script)
+    gen = resolve_steps(AttackProfile(w, models, cond), tgt, dice, None, attacker, defender)
+    seen, answers = [], list(answers)
+    try:
+        offer = next(gen)
+        while True:
+            seen.append((offer.what, offer.side, offer.roll))
+            offer = gen.send(answers.pop(0))
+    except StopIteration as stop:
+        result = stop.value
+    dice.assert_consumed()
+    assert not answers
+    return result, seen
+
+
+def test_resolve_steps_without_offers_is_resolve():
+    w, tgt = weapon(a="D6", d="D3", sustained_hits=DiceExpr.constant(1)), target(sv=4, w=3, models=3)
+    for seed in range(20):
+        a = resolve(AttackProfile(w, 2), tgt, Dice(seed))
+        gen = resolve_steps(AttackProfile(w, 2), tgt, Dice(seed))
+        with pytest.raises(StopIteration) as stop:
+            next(gen)  # nothing offered: it runs to the end
+        assert stop.value.value == a
+
+
+def test_command_reroll_new_critical_hit_gets_sustained_hits():
+    # 2 attacks: hits 6 (critical: Sustained Hits 1, D=1 extra) and 1; the 1 re-rolled to a 6:
+    # a second Critical Hit and its extra hit; 4 Wound rolls of 4; no save
+    res, seen = steps([6, 1, 6] + [4] * 4, weapon(a="2", sustained_hits=DiceExpr.constant(1)),
+                      target(sv=7), [True])
+    assert seen == [("hit", "attacker", 1)]
+    assert (res.hits, res.critical_hits, res.wounds) == (4, 2, 4)
+
+
+def test_command_reroll_never_offered_for_a_die_an_ability_re_rolled():
+    # re-roll 1s: the 1 is re-rolled to a 2 (a miss that cannot be re-rolled again); the 2 of the
+    # next die is offered
+    res, seen = steps([1, 2, 2, 5, 4], weapon(a="2"), target(sv=7), [True],
+                      Conditions(reroll_hits=Reroll.ones))
+    assert seen == [("hit", "attacker", 2)] and res.hits == 1
+    # re-roll failed hits: no die is left to offer
+    res, seen = steps([1, 2, 2, 3, 4], weapon(a="2"), target(sv=7), [], Conditions(reroll_hits=Reroll.failed))
+    assert seen == [] and res.hits == 1
+
+
+def test_command_reroll_offers_follow_the_sequence_and_stop_once_taken():
+    w = weapon(a="D6", d="D3", hazardous=True)
+    # attacks 2; hits 1, 3; wound 1; no offers are taken: attacks, hit, wound, then hazardous 1
+    res, seen = steps([2, 1, 3, 1, 1], w, target(sv=7), [False] * 4)
+    assert seen == [("attacks", "attacker", 2), ("hit", "attacker", 1), ("wound", "attacker", 1),
+                    ("hazardous", "attacker", 1)]
+    assert res.hazardous_failed == 1
+    # attacks 1 re-rolled to 2: nothing more is offered to the attacker; the defender's failed save
+    res, seen = steps([1, 2, 3, 1, 4, 2, 1, 3, 4], w, target(sv=4, w=3), [True, True])
+    assert seen == [("attacks", "attacker", 1), ("save", "defender", 2)]
+    assert (res.attacks, res.hits, res.wounds, res.saves, res.damage) == (2, 1, 1, 0, 3)
+    # damage of a Devastating Wounds attack, offered after it is rolled
+    res, seen = steps([3, 6, 1, 2], weapon(d="D3", devastating_wounds=True), target(sv=3, w=3),
+                      [True], defender=False)
+    assert seen == [("damage", "attacker", 1)] and res.wounds_lost == 2

@@ -32,17 +32,23 @@ def new_game(dice: list[int] | None = None, **kw) -> Game:
                 rolloffs=kw.pop("rolloffs", {"attacker": "A", "first_turn": "A"}), **kw)
 
 
-def skip_command(g: Game) -> None:
-    """Decline the Battlefield Command windows (tests of other rules do not ask for them)."""
-    while g.decision.step == "command":
+ATTACK_ROLLS = ("attacks", "hit", "wound", "save", "damage", "hazardous")
+
+
+def skip_command(g: Game, offers: bool = True) -> None:
+    """Decline the Battlefield Command windows and (``offers``) the Command Re-roll offers inside
+    the attack sequence (tests of other rules do not ask for them)."""
+    while g.decision.step == "command" or offers and g.decision.step == "reroll" and \
+            g.decision.info.get("what") in ATTACK_ROLLS:
         g.apply(Action("pass"))
 
 
 def play(g: Game, *texts: str) -> None:
+    """Play ``texts``; a 'reroll' or 'pass' answers the offer pending (not declined first)."""
     for t in texts:
         a = parse(t)
         if a.kind != "command":
-            skip_command(g)
+            skip_command(g, offers=a.kind not in ("reroll", "pass"))
         g.apply(a)
     skip_command(g)
 
@@ -769,6 +775,211 @@ def test_infiltrators_deploy_wholly_within_6_inches_of_their_entry_zone():
     assert len(models) == 5 and not all(zone.wholly_within(m.base) for m in models)
     assert all(g._zone_gap(zone, (m.x, m.y), m.r) <= 6 + 1e-9 for m in models)
 
+
+# --- Command Re-roll inside the attack sequence -------------------------------------------------
+
+
+def _a1_shoots(dice: list[int], cp: dict[str, int], weapon=None, shocked: tuple[str, ...] = ()) -> Game:
+    """A1 (the Chaplain, BS3+ Storm bolter: 4 attacks within half range, S4 v T5 wounds on 5+)
+    shoots B3 (Nobz: Sv4+, W2); ``weapon(storm bolter)`` changes the weapon."""
+    g = at_first_move()
+    place(g, "A1", [(15, 15)])
+    place(g, "B3", block(25))
+    play(g, "hold A1")
+    advance_to(g, "shoot")
+    g.cp.update(cp)
+    a1 = g.units["A1"]
+    if weapon is not None:
+        a1.ranged = [weapon(a1.ranged[0])]
+        g._touch()
+    for uid in shocked:
+        g.units[uid].battleshocked = True
+    g.dice = Dice.scripted(dice)
+    g.apply(parse("shoot A1 B3"))
+    return g
+
+
+def _offered(g: Game, what: str, player: str = "A") -> dict:
+    d = g.decision
+    assert (d.step, d.player, d.info.get("what")) == ("reroll", player, what), d
+    return d.info
+
+
+def _attack_done(g: Game) -> dict:
+    """The last attack event, once the shooting is over (no offer left)."""
+    assert g.decision.step == "shoot" and g.decision.player == "A", g.decision
+    g.dice.assert_consumed()
+    return [e for e in g.events if e["e"] == "attack"][-1]
+
+
+def test_command_reroll_of_a_hit_roll_counts_as_rolled_then():
+    # hits 6, 1, 3, 2: the first failed die (1) is offered, re-rolled to a 6 (a Critical Hit);
+    # 3 hits wound on 5, 4, 6; the saves of 1 fail
+    g = _a1_shoots([6, 1, 3, 2, 6, 5, 4, 6, 1, 1], {"A": 1, "B": 0})
+    info = _offered(g, "hit")
+    assert (info["unit"], info["roll"], info["weapon"]) == ("A1", 1, "Storm bolter")
+    g.apply(parse("reroll"))
+    ev = _attack_done(g)
+    assert (ev["hits"], ev["wounds"], ev["lost"], ev["destroyed"]) == (3, 2, 2, 1)
+    assert g.cp["A"] == 0
+    assert [e for e in g.events if e["e"] == "command_reroll"] == [
+        {"e": "command_reroll", "unit": "A1", "what": "hit", "roll": 1, "new": 6, "weapon": "Storm bolter"}]
+    assert [e["name"] for e in g.events if e["e"] == "stratagem"][-1] == "Command Re-roll"
+
+
+def test_command_reroll_of_a_wound_roll_once_per_phase():
+    # every hit; wounds 5, 1, 2, 6: the 1 is offered and re-rolled to a 5; three saves of 1
+    g = _a1_shoots([3, 3, 3, 3, 5, 1, 2, 6, 5, 1, 1, 1], {"A": 3, "B": 0})
+    assert _offered(g, "wound")["roll"] == 1
+    g.apply(parse("reroll"))
+    ev = _attack_done(g)
+    assert (ev["wounds"], ev["unsaved"], ev["lost"]) == (3, 3, 3)
+    # a failed hit then: re-rolled, and the failed wound after it is not offered (once per phase)
+    g = _a1_shoots([1, 3, 3, 3, 3, 1, 5, 5, 5, 4, 4, 4], {"A": 3, "B": 0})
+    g.apply(parse("reroll"))
+    ev = _attack_done(g)
+    assert (ev["hits"], ev["wounds"], ev["unsaved"]) == (4, 3, 0) and g.cp["A"] == 2
+
+
+def test_command_reroll_of_a_saving_throw_is_the_defenders():
+    # hits 3, 3 (1s fail: A has no CP, no offer); wounds 5, 6; B's save of 1 is offered to B,
+    # re-rolled to a 4 (saved); the next failed save (2) is not offered: once per phase
+    g = _a1_shoots([3, 3, 1, 1, 5, 6, 1, 4, 2], {"A": 0, "B": 1})
+    info = _offered(g, "save", "B")
+    assert (info["unit"], info["roll"], info["wounds_left"]) == ("B3", 1, 2)
+    g.apply(parse("reroll"))
+    ev = _attack_done(g)
+    assert (ev["wounds"], ev["unsaved"], ev["lost"]) == (2, 1, 1) and g.cp["B"] == 0
+
+
+def test_command_reroll_of_a_random_damage_roll():
+    def d3(w):
+        return dataclasses.replace(w, damage=DiceExpr(1, 3, 0))
+    # hits all; wounds 5, 5, 1, 1: the wound offer is declined; save 1, Damage D3 = 1 is offered
+    # and re-rolled to 3 (the first Nob dies); save 1, Damage 2 (not offered: once per phase)
+    g = _a1_shoots([3, 3, 3, 3, 5, 5, 1, 1, 1, 1, 3, 1, 2], {"A": 2, "B": 0}, d3)
+    g.apply(parse("pass"))
+    info = _offered(g, "damage")
+    assert (info["roll"], info["wounds_left"], info["damage"]) == (1, 2, 2.0)
+    g.apply(parse("reroll"))
+    ev = _attack_done(g)
+    assert (ev["unsaved"], ev["lost"], ev["destroyed"]) == (2, 4, 2)
+
+
+def test_command_reroll_of_a_random_number_of_attacks():
+    def d6_attacks(w):
+        return dataclasses.replace(w.with_abilities(rapid_fire=None), attacks=DiceExpr(1, 6, 0))
+    g = _a1_shoots([2, 5] + [3] * 5 + [5] * 5 + [4] * 5, {"A": 1, "B": 0}, d6_attacks)
+    assert _offered(g, "attacks")["roll"] == 2
+    g.apply(parse("reroll"))
+    ev = _attack_done(g)
+    assert (ev["attacks"], ev["hits"], ev["wounds"], ev["unsaved"]) == (5, 5, 5, 0)
+
+
+def test_command_reroll_of_a_hazardous_test():
+    def hazardous(w):
+        return w.with_abilities(hazardous=True)
+    g = _a1_shoots([3] * 4 + [5] * 4 + [4] * 4 + [1, 4], {"A": 1, "B": 0}, hazardous)
+    info = _offered(g, "hazardous")
+    assert (info["unit"], info["roll"]) == ("A1", 1)
+    g.apply(parse("reroll"))
+    _attack_done(g)
+    assert not [e for e in g.events if e["e"] == "hazardous"]
+    assert g.units["A1"].models[0].wounds == g.units["A1"].W
+
+
+def test_no_command_reroll_offer_without_cp_or_for_constant_attacks_and_damage():
+    g = _a1_shoots([6, 1, 3, 2, 5, 4, 1], {"A": 0, "B": 0})
+    ev = _attack_done(g)
+    assert (ev["attacks"], ev["hits"], ev["wounds"], ev["lost"]) == (4, 2, 1, 1)
+    assert not [e for e in g.events if e.get("step") == "reroll"]
+    # with CP: the failed hit, wound and save are offered, never the constant Attacks or Damage
+    g = _a1_shoots([6, 1, 3, 2, 5, 4, 1], {"A": 3, "B": 3})
+    offers = []
+    while g.decision.step == "reroll":
+        offers.append((g.decision.player, g.decision.info["what"]))
+        g.apply(parse("pass"))
+    assert offers == [("A", "hit"), ("A", "wound"), ("B", "save")]
+    _attack_done(g)
+
+
+def test_no_command_reroll_offer_for_a_battle_shocked_unit():
+    # A1 Battle-shocked: its failed hit and wound are not offered; B3's failed save is
+    g = _a1_shoots([1, 1, 3, 3, 5, 1, 1], {"A": 2, "B": 2}, shocked=("A1",))
+    _offered(g, "save", "B")
+    g.apply(parse("pass"))
+    assert _attack_done(g)["lost"] == 1
+    g = _a1_shoots([1, 1, 3, 3, 5, 1, 1], {"A": 2, "B": 2}, shocked=("A1", "B3"))
+    assert _attack_done(g)["lost"] == 1
+
+
+def test_no_command_reroll_offer_for_a_die_an_ability_re_rolled():
+    # Twin-linked: the failed Wound roll (1) is re-rolled (a 2, still failed): never again
+    def twin(w):
+        return w.with_abilities(twin_linked=True)
+    g = _a1_shoots([3, 3, 3, 3, 1, 2, 5, 5, 5, 4, 4, 4], {"A": 2, "B": 0}, twin)
+    ev = _attack_done(g)
+    assert ev["wounds"] == 3 and g.cp["A"] == 2
+
+
+def test_no_command_reroll_of_a_save_after_an_advance_re_roll_in_the_same_phase():
+    g = at_first_move()
+    place(g, "A3", block(14))
+    place(g, "B3", block(24, dx=1.4))
+    g.units["B3"].overwatch_until = g.turn
+    g.cp.update(A=3, B=0)
+    g.dice = Dice.scripted([1, 2])
+    play(g, "advance A3 16,15", "reroll")  # the Advance roll of 1 re-rolled: Command Re-roll used
+    assert g.decision.step == "overwatch"
+    # Overwatch: one 6 hits, wounds on 4, A3's save of 1 fails: not offered (once per phase)
+    g.dice = Dice.scripted([6, 5, 5, 5, 5, 4, 1])
+    g.apply(parse("overwatch B3 A3"))
+    assert g.decision.step == "move" and g.cp["A"] == 2
+    assert [e for e in g.events if e["e"] == "attack"][-1]["lost"] == 1
+    g.dice.assert_consumed()
+
+
+def test_a_script_step_answers_the_offer_of_the_roll_it_names():
+    from bagm.engine.script import Script, ScriptPlayer, Step
+
+    def refuse(g):
+        raise AssertionError(f"the bot was asked: {g.decision}")
+    g = _a1_shoots([3, 3, 1, 3, 5, 1, 5, 5, 4, 4, 4], {"A": 3, "B": 0})
+    step = Step(1, 1, "A", parse("reroll wound"), "A: reroll wound")
+    player = ScriptPlayer(Script("test", 11, {}, steps=[step]), {"A": refuse, "B": refuse})
+    _offered(g, "hit")
+    assert player(g) == Action("pass")  # not the roll the step names: declined, the step waits
+    g.apply(Action("pass"))
+    _offered(g, "wound")
+    act = player(g)
+    assert act == parse("reroll wound") and act.text() == "reroll wound" and not player.leftover()
+    g.apply(act)
+    assert _attack_done(g)["wounds"] == 3 and g.cp["A"] == 2
+    with pytest.raises(IllegalAction, match="for the hit roll"):
+        g2 = _a1_shoots([3, 3, 1, 3, 5, 5, 4, 4, 4], {"A": 3, "B": 0})
+        g2.apply(parse("reroll save"))
+
+
+def test_games_with_command_re_rolls_are_deterministic_and_replay():
+    from bagm.engine.record import play_bots, replay
+
+    a = play_bots(11, GK, ORKS, 5)
+    assert a.lines == play_bots(11, GK, ORKS, 5).lines
+    assert any('"e":"command_reroll"' in x for x in a.lines)
+    assert replay(a.lines).lines == a.lines
+
+
+def test_command_reroll_in_the_fight_phase():
+    # charge 12; A3's 15 Nemesis force weapon attacks all roll 1: one is offered and re-rolled
+    g = _to_charge([6, 6] + [1] * 15 + [1])
+    g.cp.update(A=2, B=0)
+    play(g, "charge A3 B3")
+    g.apply(parse("fight A3 B3"))
+    info = _offered(g, "hit")
+    assert (info["unit"], info["weapon"], info["roll"], info["damage"]) == ("A3", "Nemesis force weapon", 1, 2.0)
+    g.apply(parse("reroll"))
+    g.dice.assert_consumed()
+    assert [e["what"] for e in g.events if e["e"] == "command_reroll"] == ["hit"] and g.cp["A"] == 1
 
 def test_an_accepted_action_is_applied_without_a_second_check_and_others_are_checked():
     """Game.passes remembers the action it accepted for this decision (the bots check before

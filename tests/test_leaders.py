@@ -11,7 +11,7 @@ import pytest
 
 from bagm.data.models import Leader, LeaderEffect
 from bagm.data.schema import validate
-from bagm.engine.actions import ActionSyntaxError, parse
+from bagm.engine.actions import Action, ActionSyntaxError, parse
 from bagm.engine.army import build_army
 from bagm.engine.attack import Conditions, Reroll, WeaponProfile
 from bagm.engine.dice import Dice, DiceExpr
@@ -212,6 +212,17 @@ def test_characteristics_rerolls_and_defence():
     assert led_defence(g.units["A4"]) == (None, None)  # not led: its own characteristics
 
 
+def declined(steps):
+    """Run an attack sequence, declining every Command Re-roll it offers; its result."""
+    try:
+        d = next(steps)
+        while True:
+            assert d.step == "reroll"
+            d = steps.send(Action("pass"))
+    except StopIteration as stop:
+        return stop.value
+
+
 def test_feel_no_pain_is_rolled_for_a_led_unit():
     """B3 shoots A3 (warded: Feel No Pain 5+, -1 to be hit): every scripted roll is used."""
     g = new_game(cp={"A": 5})
@@ -219,13 +230,13 @@ def test_feel_no_pain_is_rolled_for_a_led_unit():
     a3, b3 = g.units["A3"], g.units["B3"]
     # 2 attacks; hit rolls 4 (3+, -1: hits on 4+) and 3 (misses); wound roll 6; save 1; FNP 5: saved
     g.dice = Dice.scripted([4, 3, 6, 1, 5])
-    lost, destroyed = g._attack(b3, a3, GUN, 1, Conditions(), None, ranged=True)
+    lost, destroyed = declined(g._attack(b3, a3, GUN, 1, Conditions(), None, ranged=True))
     assert (lost, destroyed) == (0, 0)
     g.dice.assert_consumed()
     # without the ability both hit (3+); wound rolls 6 and 1; the save roll of 1 fails
     a4 = g.units["A4"]
     g.dice = Dice.scripted([4, 3, 6, 1, 1])
-    lost, _ = g._attack(b3, a4, GUN, 1, Conditions(), None, ranged=True)
+    lost, _ = declined(g._attack(b3, a4, GUN, 1, Conditions(), None, ranged=True))
     assert lost == 1
     g.dice.assert_consumed()
 

@@ -11,7 +11,8 @@ Text forms (unit ids such as ``A3``; points in inches ``x,y``)::
     manoeuvre A1 secure 2 | manoeuvre A1 defend | manoeuvre A1 overwatch
     shoot A1 B2 | shoot A1 B2 Storm bolter+Psilencer   clearance A1
     shoot A1 B2 Storm bolter; B3 Psilencer (each weapon at its own target)
-    charge A1 B2 | reroll | fight A1 B2 | counter A1 | bravery A1 | overwatch A1 B2
+    charge A1 B2 | fight A1 B2 | counter A1 | bravery A1 | overwatch A1 B2
+    reroll | reroll charge                 (Command Re-roll; naming the roll: only an offer of it)
     command A1 A4 Alpha Warrior            (Battlefield Command: Leader, Bodyguard, Leader ability)
 """
 
@@ -25,6 +26,9 @@ KINDS = ("role", "deploy", "reserve", "done", "pass", "move", "advance", "fallba
          "reroll", "fight", "counter", "bravery", "overwatch", "command")
 MOVES = ("move", "advance", "fallback", "place")
 _NO_UNIT = ("role", "done", "pass", "reroll")
+REROLL_ROLLS = ("advance", "charge", "desperate escape", "attacks", "hit", "wound", "save", "damage",
+                "hazardous")
+"""The rolls Command Re-roll is offered for (a Decision's info["what"])."""
 
 
 class ActionSyntaxError(ValueError):
@@ -55,7 +59,7 @@ class Action:
     def text(self) -> str:
         k = self.kind
         if k in ("done", "pass", "reroll"):
-            return k
+            return f"{k} {self.arg}" if self.arg else k
         if k == "role":
             return f"role {self.arg}"
         out = [k, self.unit or ""]
@@ -100,6 +104,11 @@ def parse(text: str) -> Action:
     k = words[0].lower()
     if k not in KINDS:
         raise ActionSyntaxError(f"unknown action '{words[0]}'; actions: {', '.join(KINDS)}")
+    if k == "reroll" and len(words) > 1:  # the roll it is for: 'reroll charge', 'reroll save'
+        what = " ".join(words[1:]).lower()
+        if what not in REROLL_ROLLS:
+            raise ActionSyntaxError(f"'reroll' names one of: {', '.join(REROLL_ROLLS)} (or nothing)")
+        return Action(k, arg=what)
     if k in ("done", "pass", "reroll"):
         if len(words) != 1:
             raise ActionSyntaxError(f"'{k}' takes nothing more")

@@ -3,7 +3,7 @@
 Each rule lives in one small function: the Hit roll, the Wound roll and its table, the saving
 throw (armour, invulnerable, Benefit of Cover), re-rolls, Damage, Feel No Pain, mortal wounds,
 allocation, and the effect of every weapon ability. The same functions serve two callers:
-:func:`resolve` plays an attack with a :class:`~bagm.engine.dice.Dice`, and
+:func:`resolve` (and :func:`resolve_steps`) plays an attack with a :class:`~bagm.engine.dice.Dice`, and
 :mod:`bagm.engine.odds` enumerates their die faces to compute exact odds.
 
 Section names in the comments are those of the rules text (``../shared/rules``, the Core Rules
@@ -17,12 +17,18 @@ model (Attacks dice, then Rapid Fire dice), every Hit roll (each followed at onc
 and its Sustained Hits dice), every Wound roll (each followed by its re-roll), then one attack at
 a time its saving throw, Damage and Feel No Pain rolls, then the Devastating Wounds attacks'
 Damage and Feel No Pain rolls, then the Hazardous tests.
+
+:func:`resolve_steps` is the one implementation: a generator that also offers the Command
+Re-roll Stratagem where the game allows it (:func:`resolve` runs it with no offers). A re-roll
+taken adds its die where it is offered: after the pool of Attacks dice, after the pool of Hit
+rolls (then that hit's Sustained Hits dice), after the pool of Wound rolls, just after a failed
+saving throw, just after a random Damage roll, just after a failed Hazardous test.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum, IntEnum
 from typing import Any
@@ -624,28 +630,98 @@ class AttackResult:
         return HAZARDOUS_MORTAL_WOUNDS * self.hazardous_failed
 
 
-def _roll_with_reroll(dice: Dice, policy: Reroll, reason: str, judge: Any) -> tuple[int, Outcome]:
+class RerollOffer:
+    """A roll that the Command Re-roll Stratagem could re-roll now, sent by :func:`resolve_steps`
+    (Boarding Actions Stratagems, COMMAND RE-ROLL: "just after you have made a Hit roll, a Wound
+    roll, a Damage roll, a saving throw, ... a Hazardous test, or just after you have rolled the
+    dice to determine the number of attacks made with a weapon")."""
+
+    __slots__ = ("what", "side", "roll", "damage", "wounds_left", "new")
+
+    def __init__(self, what: str, side: str, roll: int, damage: float, wounds_left: int = 0) -> None:
+        self.what = what
+        """'attacks', 'hit', 'wound', 'save', 'damage' or 'hazardous'."""
+        self.side = side
+        """'attacker', or 'defender' for a saving throw: whose roll it is."""
+        self.roll = roll
+        """The die or total rolled (the lowest model's random Attacks for 'attacks')."""
+        self.damage = damage
+        """The weapon's average Damage (what the bots weigh the offer by)."""
+        self.wounds_left = wounds_left
+        """'save', 'damage': wounds left on the model the attack is allocated to."""
+        self.new: int | None = None
+        """The result of the re-roll, once made."""
+
+
+Offers = Generator[RerollOffer, bool, "AttackResult"]
+
+
+def _roll_with_reroll(dice: Dice, policy: Reroll, reason: str, judge: Any) -> tuple[int, Outcome, bool]:
+    """A Hit or Wound roll and its re-roll by an ability; the third value: it was re-rolled."""
     u = dice.d6(reason)
     outcome = judge(u)
     if rerolls(policy, u, outcome):
         u = dice.d6(reason + " re-roll")
-        outcome = judge(u)
-    return u, outcome
+        return u, judge(u), True
+    return u, outcome, False
 
 
 def resolve(profile: AttackProfile, target: Target, dice: Dice,
             unit: TargetUnit | None = None) -> AttackResult:
     """Play every attack of ``profile`` against ``target`` with ``dice`` (see the module
-    docstring for the order of the dice). ``unit`` carries wounds already lost; it is updated."""
+    docstring for the order of the dice), with no Command Re-roll. ``unit`` carries wounds
+    already lost; it is updated."""
+    steps = resolve_steps(profile, target, dice, unit)
+    try:
+        next(steps)
+    except StopIteration as stop:
+        return stop.value
+    raise AssertionError("resolve_steps made an offer nobody may take")  # pragma: no cover
+
+
+def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: TargetUnit | None = None,
+                  attacker: bool = False, defender: bool = False) -> Offers:
+    """:func:`resolve` as a generator that sends a :class:`RerollOffer` each time a Command
+    Re-roll could be used and is sent back True to re-roll (the CP is the caller's business);
+    returns the :class:`AttackResult`. ``attacker``/``defender``: that player may use Command
+    Re-roll now (CP, not yet this phase, unit not Battle-shocked); once used it is not offered
+    to them again. With both False nothing is sent, and the dice are those of :func:`resolve`.
+
+    Fast dice (how the offers fit rolling a weapon's attacks together): the number of attacks,
+    Hit rolls and Wound rolls are rolled as a pool, then one die of the pool may be re-rolled
+    (the lowest random number of attacks of a model; a failed Hit or Wound roll that no ability
+    has re-rolled: a die is never re-rolled twice), its new result counting as if rolled then.
+    A saving throw is offered just after it fails, a random Damage just after it is rolled
+    (before it is inflicted), a Hazardous test just after it fails."""
     w, cond, ab = profile.weapon, profile.conditions, profile.weapon.abilities
     unit = unit if unit is not None else TargetUnit.of(target)
     destroyed_before = unit.destroyed
     res = AttackResult()
     ranged = not w.melee
+    damage = attack_damage(w, cond)
+    avg = float(damage.mean()) if attacker or defender else 0.0
 
     # Attacks; Blast; Rapid Fire
-    for m in range(profile.models):
-        res.attacks += sum(dice.roll_expr(part, "attacks") for part in attack_dice(w, target, cond))
+    parts = attack_dice(w, target, cond)
+    random_parts = [p for p in parts if not p.is_constant] if attacker else []
+    lowest: int | None = None  # the lowest roll of a model's random Attacks (the one offered)
+    for _ in range(profile.models):
+        n = rnd = 0
+        for part in parts:
+            v = dice.roll_expr(part, "attacks")
+            n += v
+            if not part.is_constant:
+                rnd += v
+        res.attacks += n
+        if random_parts and (lowest is None or rnd < lowest):
+            lowest = rnd
+    if lowest is not None and attacker:
+        # Command Re-roll (Boarding Actions Stratagems): the dice that determine the number of attacks
+        offer = RerollOffer("attacks", "attacker", lowest, avg)
+        if (yield offer):
+            attacker = False
+            offer.new = sum(dice.roll_expr(p, "attacks command re-roll") for p in random_parts)
+            res.attacks += offer.new - lowest
     res.log.append(f"{res.attacks} attack(s)")
 
     # Hit Roll; Torrent (automatic hits, so never a Critical Hit); Sustained Hits; Lethal Hits
@@ -656,13 +732,9 @@ def resolve(profile: AttackProfile, target: Target, dice: Dice,
 
     def judge_hit(u: int) -> Outcome:
         return hit_roll(u, skill, hit_mod, overwatch, crit_hit)
-    for _ in range(res.attacks):
-        if ab.torrent:
-            hits += 1
-            continue
-        _, outcome = _roll_with_reroll(dice, cond.reroll_hits, "hit", judge_hit)
-        if outcome is Outcome.fail:
-            continue
+
+    def score_hit(outcome: Outcome) -> None:
+        nonlocal hits, auto_wounds
         res.hits += 1
         if outcome is Outcome.critical:
             res.critical_hits += 1
@@ -676,8 +748,26 @@ def resolve(profile: AttackProfile, target: Target, dice: Dice,
                 res.hits += extra
         else:
             hits += 1
+
     if ab.torrent:
-        res.hits = hits
+        hits = res.hits = res.attacks
+    else:
+        failed = None  # a failed Hit roll no ability re-rolled: the one Command Re-roll may take
+        for _ in range(res.attacks):
+            u, outcome, again = _roll_with_reroll(dice, cond.reroll_hits, "hit", judge_hit)
+            if outcome is Outcome.fail:
+                if not again and failed is None:
+                    failed = u
+                continue
+            score_hit(outcome)
+        if failed is not None and attacker:  # Command Re-roll (Boarding Actions Stratagems): a Hit roll
+            offer = RerollOffer("hit", "attacker", failed, avg)
+            if (yield offer):
+                attacker = False
+                offer.new = dice.d6("hit command re-roll")
+                outcome = judge_hit(offer.new)
+                if outcome is not Outcome.fail:
+                    score_hit(outcome)
     res.log.append(f"{res.hits} hit(s) ({res.critical_hits} critical)")
 
     # Wound Roll; Anti; Twin-linked; Lance; Devastating Wounds
@@ -689,16 +779,32 @@ def resolve(profile: AttackProfile, target: Target, dice: Dice,
 
     def judge_wound(u: int) -> Outcome:
         return wound_roll(u, needed, wound_mod, crit_on)
-    for _ in range(hits):
-        _, outcome = _roll_with_reroll(dice, policy, "wound", judge_wound)
-        if outcome is Outcome.fail:
-            continue
+
+    def score_wound(outcome: Outcome) -> None:
+        nonlocal normal, devastating
         if outcome is Outcome.critical:
             res.critical_wounds += 1
             if ab.devastating_wounds:
                 devastating += 1
-                continue
+                return
         normal += 1
+
+    failed = None
+    for _ in range(hits):
+        u, outcome, again = _roll_with_reroll(dice, policy, "wound", judge_wound)
+        if outcome is Outcome.fail:
+            if not again and failed is None:
+                failed = u
+            continue
+        score_wound(outcome)
+    if failed is not None and attacker:  # Command Re-roll (Boarding Actions Stratagems): a Wound roll
+        offer = RerollOffer("wound", "attacker", failed, avg)
+        if (yield offer):
+            attacker = False
+            offer.new = dice.d6("wound command re-roll")
+            outcome = judge_wound(offer.new)
+            if outcome is not Outcome.fail:
+                score_wound(outcome)
     res.wounds = normal + devastating
     res.devastating = devastating
     res.log.append(f"{res.wounds} wound(s) ({res.critical_wounds} critical, "
@@ -706,25 +812,43 @@ def resolve(profile: AttackProfile, target: Target, dice: Dice,
 
     # Saving Throw; Allocating Attacks; damage to one model, excess lost
     save = saving_throw(w, target, cond)
-    damage = attack_damage(w, cond)
+    random_damage = not damage.is_constant
     for _ in range(normal):
         index = unit.allocate(ranged)
         if index is None:
             break  # Allocating Attacks: no visible model, the attack sequence ends
-        if save.kind != "none" and save.succeeds(dice.d6(f"save ({save})")):
-            res.saves += 1
-            continue
+        if save.kind != "none":
+            u = dice.d6(f"save ({save})")
+            if not save.succeeds(u) and defender:  # Command Re-roll: the defender's saving throw
+                offer = RerollOffer("save", "defender", u, avg, unit.wounds[index])
+                if (yield offer):
+                    defender = False
+                    u = offer.new = dice.d6(f"save ({save}) command re-roll")
+            if save.succeeds(u):
+                res.saves += 1
+                continue
         res.unsaved += 1
         d = dice.roll_expr(damage, "damage")
+        if random_damage and attacker:  # Command Re-roll: a Damage roll, before it is inflicted
+            offer = RerollOffer("damage", "attacker", d, avg, unit.wounds[index])
+            if (yield offer):
+                attacker = False
+                d = offer.new = dice.roll_expr(damage, "damage command re-roll")
         res.damage += d
         res.wounds_lost += unit.lose_wounds(index, d, dice, "damage")
 
     # Devastating Wounds: allocated after all other attacks; mortal wounds equal to the Damage;
     # a destroyed model loses the rest of that attack's mortal wounds (Mortal Wounds)
     for _ in range(devastating):
-        if unit.allocate(ranged) is None:
+        index = unit.allocate(ranged)
+        if index is None:
             break
         d = dice.roll_expr(damage, "damage (devastating wounds)")
+        if random_damage and attacker:
+            offer = RerollOffer("damage", "attacker", d, avg, unit.wounds[index])
+            if (yield offer):
+                attacker = False
+                d = offer.new = dice.roll_expr(damage, "damage (devastating wounds) command re-roll")
         res.damage += d
         res.wounds_lost += unit.mortal_wounds(d, dice, spill=False, ranged=ranged,
                                               reason="devastating wounds")
@@ -734,9 +858,14 @@ def resolve(profile: AttackProfile, target: Target, dice: Dice,
 
     # Hazardous: one test per Hazardous weapon used, after all attacks
     if ab.hazardous:
-        res.hazardous_failed = sum(hazardous_fails(dice.d6("hazardous"))
-                                   for _ in range(profile.models))
+        for _ in range(profile.models):
+            u = dice.d6("hazardous")
+            if hazardous_fails(u) and attacker:  # Command Re-roll: a Hazardous test
+                offer = RerollOffer("hazardous", "attacker", u, avg)
+                if (yield offer):
+                    attacker = False
+                    u = offer.new = dice.d6("hazardous command re-roll")
+            res.hazardous_failed += hazardous_fails(u)
         res.log.append(f"Hazardous: {res.hazardous_failed} failed test(s), "
                        f"{res.hazardous_mortal_wounds} mortal wound(s) to the attacking unit")
     return res
-

@@ -4,8 +4,9 @@
 markers it does not hold (then toward the enemy), opens closed Hatchways that stand between a
 unit and its goal, shoots and charges where the exact odds (:mod:`bagm.engine.odds`) favour it,
 uses Tactical Manoeuvres (Secure Site on held markers, Set Overwatch or Set to Defend for units
-with nothing to shoot) and the Stratagems Insane Bravery, Command Re-roll, Counter-offensive and
-Battlefield Command.
+with nothing to shoot) and the Stratagems Insane Bravery, Command Re-roll (on a Charge or Advance
+roll, and inside the attack sequence where a roll costs much, see
+:meth:`GreedyBot._reroll_in_attack`), Counter-offensive and Battlefield Command.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ class RandomBot:
 
 
 _CHARGE_CHANCE: dict[int, Fraction] = {}
+_REROLL, _PASS = Action("reroll"), Action("pass")
+_IN_ATTACK = frozenset(("attacks", "hit", "wound", "save", "damage", "hazardous"))
 # the few Conditions the bot asks about, built once (a frozen dataclass is slow to build;
 # equal values hash alike, so the odds cache sees the same keys)
 _PLAIN = Conditions()
@@ -130,6 +133,8 @@ class GreedyBot:
         if d.step in ("move", "hatch", "manoeuvre", "shoot", "charge"):
             # the bot proposes and the engine checks: no need to list every legal action
             return getattr(self, "_" + d.step)(g) or Action("done")
+        if d.step == "reroll":  # its two actions are known: no list to build
+            return self._reroll(g, [])
         legal = g.legal_actions()
         fn = getattr(self, "_" + d.step, None)
         if fn is not None:
@@ -311,12 +316,36 @@ class GreedyBot:
         return self._first_legal(g, ranked, 3)
 
     def _reroll(self, g: Game, legal: list[Action]) -> Action:
-        if g.decision.info.get("what") == "advance":
-            return Action("reroll") if g.decision.info["roll"] <= 2 else Action("pass")
-        if g.decision.info.get("what") == "desperate escape":  # a failed test, while 2CP or more are left
-            return Action("reroll") if g.cp[g.decision.player] >= 2 else Action("pass")
-        need = g.decision.info.get("needed", 99)
-        return Action("reroll") if charge_chance(need) >= Fraction(1, 3) else Action("pass")
+        info = g.decision.info
+        what = info.get("what")
+        if what == "advance":
+            return _REROLL if info["roll"] <= 2 else _PASS
+        if what in _IN_ATTACK:
+            return _REROLL if self._reroll_in_attack(g, info) else _PASS
+        if what == "desperate escape":  # a failed test, while 2CP or more are left
+            return _REROLL if g.cp[g.decision.player] >= 2 else _PASS
+        need = info.get("needed", 99)
+        return _REROLL if charge_chance(need) >= Fraction(1, 3) else _PASS
+
+    @staticmethod
+    def _reroll_in_attack(g: Game, info: dict[str, Any]) -> bool:
+        """Worth 1CP inside the attack sequence: a roll that costs much (a failed save against
+        Damage 2 or more or on a CHARACTER, a failed Hit or Wound roll of a weapon with Damage 2
+        or more, a low random Damage that leaves the model alive, few random attacks, a failed
+        Hazardous test of a CHARACTER); 1CP is kept in reserve except to save a CHARACTER."""
+        what, roll, dmg = info["what"], info["roll"], info["damage"]
+        cp = g.cp[g.decision.player]
+        if what in ("save", "hazardous") and g.unit(info["unit"]).is_character:
+            return True
+        if cp < 2:
+            return False
+        if what in ("hit", "wound", "save"):
+            return dmg >= 2
+        if what == "damage":
+            return roll < dmg and roll < info.get("wounds_left", 0)
+        if what == "attacks":
+            return roll <= 2 and dmg >= 2
+        return False
 
     def _fight(self, g: Game, legal: list[Action]) -> Action:
         def val(a: Action) -> float:

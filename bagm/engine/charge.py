@@ -76,7 +76,8 @@ class ChargePhase:
             need = self.unit_distance(u, t) - ENGAGEMENT_RANGE
             roll = self.dice.d6(f"charge {u.uid}") + self.dice.d6(f"charge {u.uid}")
             self.emit("charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2))
-            if roll < need and (yield from self._command_reroll(p, u, {"roll": roll, "needed": round(need, 2)})):
+            if roll < need and (yield from self._command_reroll(
+                    p, u, {"what": "charge", "roll": roll, "needed": round(need, 2)})):
                 roll = self.dice.d6(f"charge {u.uid} re-roll") + self.dice.d6(f"charge {u.uid} re-roll")
                 self.emit("charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2), reroll=True)
             ok = roll >= need and self._charge_move(u, t, float(roll))

@@ -38,9 +38,11 @@ SIMPLIFICATIONS = [
     "An opponent whose unit is on the opposite side of a Hatchway always tries to prevent it "
     "being operated (with its toughest such unit).",
     "Unit Coherency at the end of a turn keeps the largest group of models linked by 2\" gaps.",
-    "Command Re-roll is offered for Charge and Advance rolls and Desperate Escape tests (not for "
-    "Hit, Wound, Damage, saving throws, Hazardous tests or Attacks rolls, which are made inside "
-    "the attack sequence).",
+    "Command Re-roll inside the attack sequence follows fast dice: one die of each weapon's "
+    "pool of Attacks, Hit and Wound rolls may be re-rolled once all are rolled (a failed one "
+    "that no ability re-rolled; the lowest random Attacks roll of a model); a saving throw just "
+    "after it fails, a random Damage just after it is rolled, a Hazardous test just after it "
+    "fails.",
     "Battlefield Command is offered at the start of each phase and at the end of the Command "
     "phase; it confers only Leader abilities whose effects the data packs describe (the others "
     "are listed below). Not implemented: every Detachment Stratagem.",

@@ -36,7 +36,7 @@ class FightPhase:
                     q = self.other(q)
                 act = yield Decision("fight", q, {"fights_first": first})
                 u = self.unit(act.unit, q)
-                self._do_fight(u, act.target)
+                yield from self._do_fight(u, act.target)
                 yield from self._counter_window(u)
                 q = self.other(q)
         self._update_control(False)
@@ -70,7 +70,7 @@ class FightPhase:
         if act not in legal:
             raise IllegalAction(f"{act.target} is not within reach of {u.label()}", "Fight phase", u.uid)
 
-    def _do_fight(self, u: Unit, target: str | None) -> None:
+    def _do_fight(self, u: Unit, target: str | None) -> Iterator[Decision]:
         u.fought = True
         t = self.units.get(target or "")
         if t is None or not t.alive:
@@ -86,11 +86,11 @@ class FightPhase:
                           charged=u.charged,
                           reroll_wounds=Reroll.failed if (u.enhancement or "").lower() == "close-quarters killer"
                           else Reroll.none)  # Close-Quarters Killer (the bearer is the whole unit)
-        self._attack(u, t, w, len(fighters), cond, None, ranged=False)
+        yield from self._attack(u, t, w, len(fighters), cond, None, ranged=False)
         extras = [x for x in u.melee if x.abilities.extra_attacks and x is not w]
         for x in extras:
             if t.alive and u.alive:
-                self._attack(u, t, x, len(fighters), cond, None, ranged=False)
+                yield from self._attack(u, t, x, len(fighters), cond, None, ranged=False)
         self.emit("fight", unit=u.uid, target=t.uid, fighters=len(fighters), weapon=w.name, left=len(t.models))
         if u.alive:
             foes = self.engaged_with(u) or ([t] if t.alive else [])
@@ -161,4 +161,4 @@ class FightPhase:
             u = self.unit(act.unit, q)
             self.spend_cp(q, 2, "Counter-offensive")
             act2 = yield Decision("fight", q, {"only": u.uid, "fights_first": False})
-            self._do_fight(self.unit(act2.unit, q), act2.target)
+            yield from self._do_fight(self.unit(act2.unit, q), act2.target)

@@ -140,13 +140,18 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
     def _command_reroll(self, p: str, u: Unit, info: dict[str, Any]) -> Generator[Decision, Action, bool]:
         """Command Re-roll (1CP, once per phase, never for a Battle-shocked unit), offered just
         after a roll of ``u``; True when the player re-rolls (the CP is then spent)."""
-        if self.cp[p] < 1 or u.battleshocked or (p, "Command Re-roll", self.phase_id) in self.used:
+        if not self._may_reroll(p, u):
             return False
         act = yield Decision("reroll", p, {"unit": u.uid, **info})
         if act.kind != "reroll":
             return False
         self.spend_cp(p, 1, "Command Re-roll")
         return True
+
+    def _may_reroll(self, p: str, u: Unit) -> bool:
+        """Command Re-roll could be used now on a roll of ``u`` (Stratagems: once per phase,
+        1CP; Battle-shock: never on a Battle-shocked unit)."""
+        return self.cp[p] >= 1 and not u.battleshocked and (p, "Command Re-roll", self.phase_id) not in self.used
 
     def score(self, p: str, vp: int, why: str) -> None:
         room = max(0, VP_CAP - self.vp[p])
@@ -652,6 +657,12 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
                 raise IllegalAction(f"player {p} won the roll-off and chooses: 'role attacker' or 'role defender'",
                                     "Determine Attacker and Defender")
             return
+        if s == "reroll" and act.kind in ("reroll", "pass") and act.unit is None:
+            # a frequent offer: checked without building its legal actions
+            if act.arg is None or act.kind == "reroll" and act.arg == d.info.get("what"):
+                return
+            raise IllegalAction(f"this Command Re-roll offer is for the {d.info.get('what')} roll, not "
+                                f"the {act.arg} roll: 'reroll' or 'pass'", "Command Re-roll")
         checks = {"deploy": self._check_deploy, "move": self._check_move, "hatch": self._check_hatch,
                   "reinforce": self._check_reinforce, "manoeuvre": self._check_manoeuvre,
                   "shoot": self._check_shoot, "charge": self._check_charge, "fight": self._check_fight,

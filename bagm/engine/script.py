@@ -8,7 +8,10 @@ player has steps left, the script plays that player: a step of the kind being de
 a step of another part of the turn ends the current part (``done``); a reaction the script does
 not ask for (Overwatch, Counter-offensive, Insane Bravery, Command Re-roll, Battlefield Command) is declined; a
 decision that cannot be declined (Deploy Armies, the roll-off choice, selecting a unit to fight)
-goes to the bot. Once a player's steps run out, the bot plays that player.
+goes to the bot. Once a player's steps run out, the bot plays that player. Command Re-roll is
+offered for rolls inside the attack sequence too (a saving throw to the defender), so
+``reroll charge`` (or ``hit``, ``save``...) answers only the offer of that roll, declining the
+others before it; a bare ``reroll`` takes the next offer.
 """
 
 from __future__ import annotations
@@ -185,6 +188,8 @@ class ScriptPlayer:
             if u is not None and g._breacher(u):
                 sk = "move"  # Expert Breacher: during the Move Units step
         if sk == d.step:
+            if kind == "reroll" and s.action.arg not in (None, d.info.get("what")):
+                return Action("pass")  # 'reroll charge' waits for the offer of a Charge roll
             q.pop(0)
             self.deferred.pop(d.player, None)
             try:

@@ -1,16 +1,18 @@
 """The Shooting phase: Tactical Manoeuvres (Secure Site, Set to Defend, Set Overwatch), firing
 Overwatch, selecting targets (visibility, range, Pistols, Big Guns, Blast) and resolving attacks
-with :func:`bagm.engine.attack.resolve`."""
+with :func:`bagm.engine.attack.resolve_steps` (Command Re-roll offers inside it; the Fight phase
+uses the same :meth:`ShootingPhase._attack`)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 from bagm.engine.actions import Action
 from bagm.engine.army import Unit, profile_group
-from bagm.engine.attack import AttackProfile, Conditions, Target, TargetUnit, resolve
+from bagm.engine.attack import (AttackProfile, AttackResult, Conditions, Offers, RerollOffer, Target, TargetUnit,
+                                resolve_steps)
 from bagm.engine.core import CHARGE_RANGE, Decision, IllegalAction
 from bagm.engine.leaders import led_conditions, led_defence, led_weapon
 
@@ -46,7 +48,7 @@ class ShootingPhase:
             u = self.unit(act.unit, q)
             u.overwatch_used_turn = self.turn
             self.emit("overwatch", unit=u.uid, target=enemy.uid, why=why)
-            self._shoot(u, enemy, overwatch=True)
+            yield from self._shoot(u, enemy, overwatch=True)
 
     # Shooting phase --------------------------------------------------------------------------
 
@@ -68,7 +70,7 @@ class ShootingPhase:
                 continue
             # Select Targets: every target is chosen (and checked) before any attack is resolved
             for target, weapons in ((act.target, act.weapons),) + act.also:
-                self._shoot(u, self.unit(target), weapons=weapons)
+                yield from self._shoot(u, self.unit(target), weapons=weapons)
         self._update_control(False)
         self.mission.run("end_shooting", self)
 
@@ -288,7 +290,8 @@ class ShootingPhase:
                         raise IllegalAction(f"'{w}' cannot shoot {t.label()} (out of range, or not usable "
                                             "now)", "Select Targets", u.uid)
 
-    def _shoot(self, u: Unit, t: Unit, weapons: tuple[str, ...] = (), overwatch: bool = False) -> None:
+    def _shoot(self, u: Unit, t: Unit, weapons: tuple[str, ...] = (), overwatch: bool = False
+               ) -> Iterator[Decision]:
         plan = self._weapons_in_range(u, t, weapons, overwatch)
         if not overwatch:
             u.shot = True
@@ -306,13 +309,15 @@ class ShootingPhase:
             cond = Conditions(hit_mod=-1 if big_engaged and not w.abilities.pistol else 0,
                               cover=cover, half_range=half, overwatch=overwatch,
                               remained_stationary=u.moved == "stationary")
-            lost, _ = self._attack(u, t, w, n, cond, None if clear else set(vis), ranged=True)
+            lost, _ = yield from self._attack(u, t, w, n, cond, None if clear else set(vis), ranged=True)
             total_lost += lost
         self.emit("shoot", unit=u.uid, target=t.uid, weapons=[w.name for w, _, _ in plan],
                   wounds_lost=total_lost, left=len(t.models), overwatch=overwatch)
 
     def _attack(self, u: Unit, t: Unit, w: Any, n: int, cond: Conditions, visible: set[int] | None,
-                ranged: bool) -> tuple[int, int]:
+                ranged: bool) -> Generator[Decision, Action, tuple[int, int]]:
+        """One weapon's attacks of ``u`` against ``t`` (the attack sequence), offering Command
+        Re-roll to either player where the rules allow; returns (wounds lost, models destroyed)."""
         if u.led is not None or t.led is not None:  # Battlefield Command: conferred Leader abilities
             w = led_weapon(u, w)
             cond = led_conditions(u, t, w, cond)
@@ -320,7 +325,9 @@ class ShootingPhase:
         target = Target(toughness=t.T, save=t.Sv, wounds=t.W, models=len(t.models), invuln=invuln, fnp=fnp,
                         keywords=t.keywords, visible=None if visible is None else len(visible), name=t.uid)
         tu = TargetUnit([m.wounds for m in t.models], t.W, visible, fnp)
-        res = resolve(AttackProfile(w, n, cond), target, self.dice, tu)
+        steps = resolve_steps(AttackProfile(w, n, cond), target, self.dice, tu,
+                              self._may_reroll(u.player, u), self._may_reroll(t.player, t))
+        res = yield from self._offers(steps, u, t, w.name)
         for m, wl in zip(t.models, tu.wounds):
             m.wounds = wl
         before = len(t.models)
@@ -343,6 +350,30 @@ class ShootingPhase:
             self._check_destroyed(u)
         self._check_destroyed(t)
         return res.wounds_lost, res.models_destroyed
+
+    def _offers(self, steps: Offers, u: Unit, t: Unit, weapon: str) -> Generator[Decision, Action, AttackResult]:
+        """Play the attack sequence, turning its Command Re-roll offers into decisions of the
+        player whose roll it is (the defender's for a saving throw). The decision's info: unit,
+        what (the roll), roll (the die or total), weapon, damage (the weapon's average Damage)
+        and, for a save or a Damage roll, wounds_left on the model the attack is allocated to."""
+        take = False
+        offer: RerollOffer | None = None
+        while True:
+            try:
+                nxt = steps.send(take) if offer is not None else next(steps)
+            except StopIteration as stop:
+                nxt, result = None, stop.value
+            if take and offer is not None:  # the re-roll was made as the sequence ran on to here
+                self.emit("command_reroll", unit=(t if offer.side == "defender" else u).uid,
+                          what=offer.what, roll=offer.roll, new=offer.new, weapon=weapon)
+            if nxt is None:
+                return result
+            offer = nxt
+            who = t if offer.side == "defender" else u
+            info = {"what": offer.what, "roll": offer.roll, "weapon": weapon, "damage": offer.damage}
+            if offer.wounds_left:
+                info["wounds_left"] = offer.wounds_left
+            take = yield from self._command_reroll(who.player, who, info)
 
     def _check_destroyed(self, u: Unit) -> None:
         if not u.models and u.where == "board":
