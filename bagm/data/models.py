@@ -141,6 +141,30 @@ class LeaderEffect:
     """The led unit's models have Feel No Pain X+."""
     invuln: int | None = None
     """The led unit's models have an X+ invulnerable save."""
+    fnp_mortal: int | None = None
+    """The led unit's models have Feel No Pain X+ against mortal wounds (Devastating Wounds,
+    Hazardous)."""
+    fnp_psychic: int | None = None
+    """The led unit's models have Feel No Pain X+ against Psychic Attacks (attacks made with
+    [PSYCHIC] weapons)."""
+    crit_hit: int | None = None
+    """An unmodified Hit roll of X+ scores a Critical Hit for those attacks (5: on a 5+)."""
+    OC_mod: int = 0
+    """Added to the Objective Control characteristic of the led unit's models."""
+    fights_first: bool = False
+    """The led unit has the Fights First ability."""
+    M_mod: int = 0
+    """Added to the Move characteristic of the led unit's models (inches)."""
+    advance_mod: int = 0
+    """Added to Advance rolls made for the led unit."""
+    charge_mod: int = 0
+    """Added to Charge rolls made for the led unit."""
+    reroll_advance: bool = False
+    """Advance rolls made for the led unit can be re-rolled."""
+    reroll_charge: bool = False
+    """Charge rolls made for the led unit can be re-rolled."""
+    charge_after_advance: bool = False
+    """The led unit is eligible to declare a charge in a turn in which it Advanced."""
 
 
 @_model

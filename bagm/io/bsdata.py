@@ -1082,6 +1082,7 @@ _LEADING = re.compile(r"^(?:while|when) this (?:model|unit) is leading\b", re.I)
 _LEADING_ANY = re.compile(r"^(?:while|when) this (?:model|unit) is leading a unit\s*[,:]\s*",
                           re.I)
 _KIND = r"(?:(?P<kind>ranged|melee) )?"
+_INCHES = r"(?:\"|''|\u201d|\u2033)?"  # 2" (the inch mark, in any of its spellings)
 _THAT_UNIT = r"(?:models in )?that unit"
 _WEAPONS = rf"{_KIND}weapons equipped by {_THAT_UNIT}"
 _CLAUSES: list[tuple[re.Pattern[str], str]] = [
@@ -1096,6 +1097,21 @@ _CLAUSES: list[tuple[re.Pattern[str], str]] = [
                 r"(?P<roll>Hit|Wound) roll$"), "against"),
     (re.compile(rf"each time a model in that unit makes an? {_KIND}attack, (?P<rest>.+)$"),
      "attack"),
+    (re.compile(r"models in that unit have the Feel No Pain (?P<fnp>[2-6])\+ ability against "
+                r"(?P<against>Psychic Attacks|mortal wounds)(?: and (?P<against2>Psychic Attacks|"
+                r"mortal wounds))?$", re.I), "fnp_against"),
+    (re.compile(r"add (?P<n>[1-3]) to the Objective Control characteristic of models in that "
+                r"unit$"), "oc"),
+    (re.compile(r"(?:models in that unit have|that unit has) the Fights First ability$"),
+     "fights_first"),
+    (re.compile(rf"add (?P<n>[1-6]){_INCHES} to the Move characteristic of models in (?:that|this) "
+                r"unit$"), "move"),
+    (re.compile(r"add (?P<n>[1-3]) to (?P<rolls>Advance|Charge)(?: and (?P<rolls2>Charge))? rolls "
+                r"made for that unit$"), "roll_mod"),
+    (re.compile(r"(?:you can )?re-roll (?P<rolls>Advance|Charge)(?: and (?P<rolls2>Charge))? rolls "
+                r"made for that unit$"), "roll_reroll"),
+    (re.compile(r"that unit is eligible to declare a charge in a turn in which it Advanced$"),
+     "charge_after_advance"),
 ]
 _ATTACK_CLAUSES: list[tuple[re.Pattern[str], dict[str, Any]]] = [
     (re.compile(r"(?:you can )?add 1 to the Hit roll"), {"hit_mod": 1}),
@@ -1104,6 +1120,11 @@ _ATTACK_CLAUSES: list[tuple[re.Pattern[str], dict[str, Any]]] = [
     (re.compile(r"(?:you can )?re-roll the Wound roll"), {"reroll_wounds": "failed"}),
     (re.compile(r"(?:you can )?re-roll a Hit roll of 1"), {"reroll_hits": "ones"}),
     (re.compile(r"(?:you can )?re-roll a Wound roll of 1"), {"reroll_wounds": "ones"}),
+    # "modifed": a typo in the data; the value ("5+") goes into crit_hit
+    (re.compile(r"an? (?:successful )?unmodifi?ed Hit roll of (?P<crit>[2-5])\+ scores a "
+                r"Critical Hit"), {}),
+    (re.compile(r"a Critical Hit is scored on an unmodified Hit roll of (?P<crit>[2-5])\+"
+                r"(?:, instead of only on a 6)?"), {}),
 ]
 
 
@@ -1118,7 +1139,10 @@ def _attack_effect(kind: str | None, rest: str) -> dict[str, Any] | None:
     effect: dict[str, Any] = {"attacks": kind or "all"}
     for part in re.split(r",? and (?=(?:you can )?(?:add|re-roll))", rest):
         for pattern, change in _ATTACK_CLAUSES:
-            if pattern.fullmatch(part):
+            m = pattern.fullmatch(part)
+            if m:
+                if m.groupdict().get("crit"):
+                    change = {"crit_hit": int(m["crit"])}
                 if set(change) & set(effect):
                     return None
                 effect.update(change)
@@ -1157,6 +1181,27 @@ def _clause_effect(clause: str) -> dict[str, Any] | None:
             effect = {f"{groups['roll'].lower()}_against_mod": -1}
         elif what == "attack":
             return _attack_effect(kind, groups["rest"])
+        elif what == "fnp_against":
+            against = {groups["against"].lower(), (groups.get("against2") or "").lower()} - {""}
+            if len(against) != len([g for g in (groups["against"], groups.get("against2")) if g]):
+                return None  # the same thing twice
+            fnp = int(groups["fnp"])
+            effect = {("fnp_psychic" if a == "psychic attacks" else "fnp_mortal"): fnp
+                      for a in sorted(against)}
+        elif what == "oc":
+            effect = {"OC_mod": int(groups["n"])}
+        elif what == "fights_first":
+            effect = {"fights_first": True}
+        elif what == "move":
+            effect = {"M_mod": int(groups["n"])}
+        elif what in ("roll_mod", "roll_reroll"):
+            rolls = [r.lower() for r in (groups["rolls"], groups.get("rolls2")) if r]
+            if what == "roll_mod":
+                effect = {f"{r}_mod": int(groups["n"]) for r in rolls}
+            else:
+                effect = {f"reroll_{r}": True for r in rolls}
+        elif what == "charge_after_advance":
+            effect = {"charge_after_advance": True}
         return effect
     return None
 
@@ -1192,11 +1237,14 @@ def parse_leader_effects(text: str | None) -> list[dict[str, Any]] | None:
     # a bulleted form ("leading a unit: - Models ... - Each time ...") or sentences
     parts = [p for p in re.split(r"\s+-\s+|\.\s+", body) if p.strip()]
     clauses: list[str] = []
-    for part in parts:
+    for i, part in enumerate(parts):
         part = part.strip().lstrip("- ").rstrip(".")
+        if i and part.lower().startswith("in addition, "):  # a second sentence that only adds
+            part = part[len("in addition, "):]
         # "X have the [A] ability and melee weapons ... have the [B] ability": two clauses
         clauses += re.split(r",? and (?=(?:ranged |melee )?weapons equipped|models in that unit "
-                            r"have|each time)", part[:1].lower() + part[1:])
+                            r"have|each time|(?:you can )?re-roll (?:Advance|Charge)|add \d+ to "
+                            r"(?:Advance|Charge))", part[:1].lower() + part[1:])
     effects: dict[str, dict[str, Any]] = {}
     for clause in clauses:
         effect = _clause_effect(clause.strip())
