@@ -74,6 +74,45 @@ PARSED: list[tuple[str, list[dict[str, Any]]]] = [
      [{"hit_against_mod": -1}]),
     ("each time an attack targets that unit, subtract 1 from the Wound roll.",
      [{"wound_against_mod": -1}]),
+    # Feel No Pain against some wounds only
+    ("models in that unit have the Feel No Pain 4+ ability against Psychic Attacks.",
+     [{"fnp_psychic": 4}]),
+    ("models in that unit have the Feel No Pain 5+ ability against mortal wounds.",
+     [{"fnp_mortal": 5}]),
+    ("models in that unit have the Feel No Pain 4+ ability against Psychic Attacks and mortal "
+     "wounds.", [{"fnp_mortal": 4, "fnp_psychic": 4}]),
+    ("models in that unit have the Feel No Pain 4+ ability against mortal wounds and Psychic "
+     "Attacks.", [{"fnp_mortal": 4, "fnp_psychic": 4}]),
+    # Critical Hits on 5+
+    ("each time a model in that unit makes a melee attack, an unmodified Hit roll of 5+ scores "
+     "a Critical Hit.", [{"attacks": "melee", "crit_hit": 5}]),
+    ("each time a model in that unit makes an attack, a successful unmodified Hit roll of 5+ "
+     "scores a Critical Hit.", [{"crit_hit": 5}]),
+    ("each time a model in that unit makes a ranged attack, a successful unmodifed Hit roll of "
+     "5+ scores a Critical Hit.",  # the typo is in the real data
+     [{"attacks": "ranged", "crit_hit": 5}]),
+    ("weapons equipped by models in that unit have the [LETHAL HITS] ability. In addition, each "
+     "time a model in that unit makes an attack, a Critical Hit is scored on an unmodified Hit "
+     "roll of 5+, instead of only on a 6.",
+     [{"weapon_abilities": [{"name": "lethal hits"}], "crit_hit": 5}]),
+    # Objective Control, Fights First
+    ("add 1 to the Objective Control characteristic of models in that unit.", [{"OC_mod": 1}]),
+    ("models in that unit have the Fights First ability.", [{"fights_first": True}]),
+    ("that unit has the Fights First ability", [{"fights_first": True}]),
+    # Move, Advance and Charge
+    ("you can re-roll Charge rolls made for that unit.", [{"reroll_charge": True}]),
+    ("you can re-roll Advance and Charge rolls made for that unit.",
+     [{"reroll_advance": True, "reroll_charge": True}]),
+    ("add 1 to Advance and Charge rolls made for that unit.", [{"advance_mod": 1, "charge_mod": 1}]),
+    ("add 2\" to the Move characteristic of models in that unit and add 2 to Advance and Charge "
+     "rolls made for that unit.", [{"M_mod": 2, "advance_mod": 2, "charge_mod": 2}]),
+    ("add 1 to the Move characteristic of models in that unit and you can re-roll Advance rolls "
+     "made for that unit.", [{"M_mod": 1, "reroll_advance": True}]),
+    ("add 1 to Advance and Charge rolls made for that unit and each time a model in that unit "
+     "makes an attack, add 1 to the Hit roll.",
+     [{"advance_mod": 1, "charge_mod": 1, "hit_mod": 1}]),
+    ("that unit is eligible to declare a charge in a turn in which it Advanced.",
+     [{"charge_after_advance": True}]),
 ]
 
 
@@ -105,7 +144,19 @@ NOT_MODELLED = [
     "unit is below its Starting Strength.",
     LEADS + "each time a model in that unit makes a melee attack that targets a unit that is "
     "below its Starting Strength, you can re-roll the Hit roll.",
-    LEADS + "models in that unit have the Feel No Pain 4+ ability against Psychic Attacks.",
+    LEADS + "models in that unit have the Feel No Pain 4+ ability against attacks made by "
+    "DAEMON models.",
+    LEADS + "each time a model in that unit makes an attack that targets a MONSTER unit, an "
+    "unmodified Hit roll of 5+ scores a Critical Hit.",
+    LEADS + "you can re-roll Advance rolls made for that unit, and you can re-roll any rolls "
+    "made for that unit while it is performing a Special Manoeuvre.",
+    "While this model is leading a SQUAD unit, it has the Fights First ability.",
+    LEADS + "that unit is eligible to shoot and declare a charge in a turn in which it Advanced "
+    "or Fell Back.",
+    LEADS + "add 1 to the Objective Control characteristic of models in that unit while it is "
+    "within range of an objective marker.",
+    LEADS + "each time that unit Advances, do not make an Advance roll. Instead, add 6\" to the "
+    "Move characteristic of models in that unit.",
     LEADS + "models in that unit have the Feel No Pain 5+ ability. If that unit has the "
     "SOMETHING keyword, models in that unit have the Feel No Pain 4+ ability instead.",
     LEADS + "each time an attack targets that unit, subtract 1 from the Hit roll. In addition, "
@@ -122,11 +173,6 @@ NOT_MODELLED = [
     LEADS + "models in that unit have a 6+ invulnerable save, and 4+ invulnerable save against "
     "Psychic Attacks.",
     # outside the vocabulary
-    LEADS + "models in that unit have the Fights First ability.",
-    LEADS + "add 1 to the Objective Control characteristic of models in that unit.",
-    LEADS + "you can re-roll Charge rolls made for that unit.",
-    LEADS + "each time a model in that unit makes an attack, an unmodified Hit roll of 5+ "
-    "scores a Critical Hit.",
     LEADS + "each time an attack is allocated to a model in that unit, subtract 1 from the "
     "Damage characteristic of that attack.",
     LEADS + "each time a melee attack targets that unit, subtract 1 from the Hit roll.",
@@ -244,7 +290,7 @@ CAT = f"""\
       "Leader": LIST,
       "Tactical Mind": LEADS + "weapons equipped by models in that unit have the [LETHAL HITS] "
                        "ability.",
-      "Stubborn": LEADS + "models in that unit have the Fights First ability."})}
+      "Stubborn": LEADS + "models in that unit have the Stealth ability."})}
 {_unit("u-sage", "Unarmed Sage", False, {"Leader": LIST})}
 {_unit("u-line", "Line Squad", False, {"Grit": "Once per battle, something."})}
   </selectionEntries>

@@ -130,7 +130,18 @@ class Unit:
         return len(self.models) * 2 < self.starting
 
     def oc(self) -> int:
-        return 0 if self.battleshocked else self.OC  # Battle-shock: OC 0
+        if self.battleshocked:
+            return 0  # Battle-shock: OC 0
+        if self.led is not None:  # Battlefield Command: a conferred Leader ability's OC modifier
+            return max(0, self.OC + sum(e.OC_mod for e in self.led[2].effects))
+        return self.OC
+
+    def move(self) -> int:
+        """The Move characteristic, with a conferred Leader ability's modifier (Battlefield
+        Command); the Flying cap applies at the start of the battle only (Rules Adaptations)."""
+        if self.led is None:
+            return self.M
+        return max(0, self.M + sum(e.M_mod for e in self.led[2].effects))
 
     def label(self) -> str:
         return f"{self.uid} {self.name}"

@@ -21,6 +21,7 @@ from bagm.engine.attack import AttackProfile, Conditions, Target
 from bagm.engine.dice import DiceExpr
 from bagm.engine.army import profile_group
 from bagm.engine.game import Game, IllegalAction, Unit
+from bagm.engine.leaders import led_sum
 
 Bot = Callable[[Game], Action]
 _ODDS: dict[Any, float] = {}
@@ -180,7 +181,7 @@ class GreedyBot:
                 return Action("hold", u.uid)
             goal = self.goal(g, u)
             far = math.hypot(u.models[0].x - goal[0], u.models[0].y - goal[1])
-            kind = "advance" if (not u.ranged and far > u.M + 1) else "move"
+            kind = "advance" if (not u.ranged and far > u.move() + 1) else "move"
             return Action(kind, u.uid, point=_r(goal))
         return None
 
@@ -308,6 +309,8 @@ class GreedyBot:
                 if g.min_straight(u, t) > 12:
                     continue
                 need = g.unit_distance(u, t) - 1.0
+                if u.led is not None:  # a conferred Leader ability: "add 1 to Charge rolls"
+                    need -= led_sum(u, "charge_mod")
                 chance = float(charge_chance(need))
                 if chance < 0.4:
                     continue
@@ -315,6 +318,9 @@ class GreedyBot:
         return self._first_legal(g, ranked, 3)
 
     def _reroll(self, g: Game, legal: list[Action]) -> Action:
+        if g.decision.info.get("free"):  # a Leader ability's re-roll: a failed charge, a low Advance
+            return Action("reroll") if g.decision.info.get("what") != "advance" or \
+                g.decision.info["roll"] <= 3 else Action("pass")
         if g.decision.info.get("what") == "advance":
             return Action("reroll") if g.decision.info["roll"] <= 2 else Action("pass")
         if g.decision.info.get("what") == "desperate escape":  # a failed test, while 2CP or more are left

@@ -11,6 +11,7 @@ from bagm.engine.army import Model, Unit
 from bagm.engine.attack import Conditions, Reroll
 from bagm.engine.core import COHERENCY, PILE_IN, Decision, IllegalAction
 from bagm.engine.geometry import Base
+from bagm.engine.leaders import led_has
 
 
 class FightPhase:
@@ -21,14 +22,20 @@ class FightPhase:
     def _can_fight(self, u: Unit) -> bool:
         return u.alive and not u.fought and bool(u.melee) and (u.charged or bool(self.engaged_with(u)))
 
+    @staticmethod
+    def _first(u: Unit) -> bool:
+        """Fights First step: units that made a Charge move this turn, and units with the Fights
+        First ability (here: conferred by a Leader ability, Battlefield Command)."""
+        return u.charged or (u.led is not None and led_has(u, "fights_first"))
+
     def _fight(self, p: str) -> Iterator[Decision]:
         yield from self._new_phase("fight")
-        # Fights First (units that made a Charge move), then Remaining Combats, alternating,
-        # starting with the player whose turn it is not
+        # Fights First (units that made a Charge move or have Fights First), then Remaining
+        # Combats, alternating, starting with the player whose turn it is not
         for first in (True, False):
             q = self.other(p)
             while True:
-                pool = {x: [u for u in self.army_units(x) if self._can_fight(u) and (u.charged or not first)]
+                pool = {x: [u for u in self.army_units(x) if self._can_fight(u) and (not first or self._first(u))]
                         for x in ("A", "B")}
                 if not pool["A"] and not pool["B"]:
                     break
@@ -48,7 +55,7 @@ class FightPhase:
         for u in self.army_units(p):
             if only and u.uid != only:
                 continue
-            if not self._can_fight(u) or (first and not u.charged):
+            if not self._can_fight(u) or (first and not self._first(u)):
                 continue
             foes = self.engaged_with(u) or [e for e in self.army_units(self.other(p))
                                             if self.min_straight(u, e) <= PILE_IN + 2]

@@ -577,7 +577,8 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         Battle-shocked OC 0; Secured markers stay until the opponent controls them at the start
         or end of a turn)."""
         new = []
-        levels = self._cached(("levels", tuple(u.battleshocked for u in self.units.values())), self._levels)
+        # keyed on each unit's OC: Battle-shock and conferred Leader abilities change it
+        levels = self._cached(("levels", tuple(u.oc() for u in self.units.values())), self._levels)
         for i, level in enumerate(levels):
             raw = "A" if level["A"] > level["B"] else "B" if level["B"] > level["A"] else None
             sec = self.secured[i]

@@ -9,7 +9,7 @@ and every game lists it as not modelled.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -120,28 +120,61 @@ def led_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions) -> Cond
     theirs = t.led[2].effects if t.led is not None else []
     if not mine and not theirs:
         return cond
-    hit, wound = cond.hit_mod, cond.wound_mod
+    hit, wound, crit = cond.hit_mod, cond.wound_mod, cond.critical_hit
     rh, rw = cond.reroll_hits, cond.reroll_wounds
     for e in mine:
         hit += e.hit_mod
         wound += e.wound_mod
         rh, rw = _better(rh, e.reroll_hits), _better(rw, e.reroll_wounds)
+        if e.crit_hit is not None:  # "an unmodified Hit roll of 5+ scores a Critical Hit"
+            crit = min(crit, e.crit_hit)
     for e in theirs:  # attacks that target the led unit
         hit += e.hit_against_mod
         wound += e.wound_against_mod
-    return replace(cond, hit_mod=hit, wound_mod=wound, reroll_hits=rh, reroll_wounds=rw)
+    return replace(cond, hit_mod=hit, wound_mod=wound, reroll_hits=rh, reroll_wounds=rw,
+                   critical_hit=crit)
 
 
-def led_defence(t: Unit) -> tuple[int | None, int | None]:
-    """The target's invulnerable save and Feel No Pain with its conferred Leader ability."""
+def _best(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else min(a, b)
+
+
+def led_defence(t: Unit, w: WeaponProfile | None = None) -> tuple[int | None, int | None]:
+    """The target's invulnerable save and Feel No Pain with its conferred Leader ability; with
+    the attacking weapon ``w``, Feel No Pain against Psychic Attacks counts for a [PSYCHIC] one."""
     inv, fnp = t.invuln, None
     if t.led is not None:
+        psychic = w is not None and w.abilities.psychic
         for e in t.led[2].effects:
-            if e.invuln is not None:
-                inv = e.invuln if inv is None else min(inv, e.invuln)
-            if e.fnp is not None:
-                fnp = e.fnp if fnp is None else min(fnp, e.fnp)
+            inv, fnp = _best(inv, e.invuln), _best(fnp, e.fnp)
+            if psychic:
+                fnp = _best(fnp, e.fnp_psychic)
     return inv, fnp
+
+
+def led_fnp_mortal(t: Unit) -> int | None:
+    """Feel No Pain against mortal wounds only, from the unit's conferred Leader ability."""
+    out = None
+    if t.led is not None:
+        for e in t.led[2].effects:
+            out = _best(out, e.fnp_mortal)
+    return out
+
+
+# --- effects outside the attack sequence ---------------------------------------------------------
+# Callers check ``u.led is not None`` first, so units not led pay nothing.
+
+
+def led_sum(u: Unit, field: str) -> int:
+    """A numeric field (OC_mod, M_mod, advance_mod, charge_mod) summed over the unit's conferred
+    Leader ability: 0 when it has none."""
+    return sum(getattr(e, field) for e in u.led[2].effects) if u.led is not None else 0
+
+
+def led_has(u: Unit, field: str) -> bool:
+    """Whether the unit's conferred Leader ability grants a flag (fights_first, reroll_charge,
+    reroll_advance, charge_after_advance)."""
+    return u.led is not None and any(getattr(e, field) for e in u.led[2].effects)
 
 
 # --- the Stratagem ------------------------------------------------------------------------------
@@ -273,6 +306,16 @@ class LeaderRules:
         b.led = (leader.uid, ability.name, ability)
         self.emit("battlefield_command", leader=leader.uid, unit=b.uid, ability=ability.name,
                   peerless=free)
+
+    def _leader_reroll(self, p: str, u: Unit, info: dict[str, Any]) -> Generator[Decision, Action, bool]:
+        """A re-roll a conferred Leader ability gives ("you can re-roll Charge rolls made for
+        that unit"): free, offered just after the roll, never with a Battle-shock check (the
+        ability was conferred before); True when the player re-rolls."""
+        act = yield Decision("reroll", p, {"unit": u.uid, "free": True, **info})
+        if act.kind != "reroll":
+            return False
+        self.emit("leader_reroll", unit=u.uid, ability=u.led[1], what=info.get("what", "charge"))
+        return True
 
     def _end_command(self, p: str) -> None:
         """Start of player ``p``'s Command phase: their conferred Leader abilities end."""

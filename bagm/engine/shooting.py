@@ -12,7 +12,7 @@ from bagm.engine.actions import Action
 from bagm.engine.army import Unit, profile_group
 from bagm.engine.attack import AttackProfile, Conditions, Target, TargetUnit, resolve
 from bagm.engine.core import CHARGE_RANGE, Decision, IllegalAction
-from bagm.engine.leaders import led_conditions, led_defence, led_weapon
+from bagm.engine.leaders import led_conditions, led_defence, led_fnp_mortal, led_weapon
 
 
 class ShootingPhase:
@@ -316,10 +316,11 @@ class ShootingPhase:
         if u.led is not None or t.led is not None:  # Battlefield Command: conferred Leader abilities
             w = led_weapon(u, w)
             cond = led_conditions(u, t, w, cond)
-        invuln, fnp = led_defence(t) if t.led is not None else (t.invuln, None)
+        invuln, fnp = led_defence(t, w) if t.led is not None else (t.invuln, None)
         target = Target(toughness=t.T, save=t.Sv, wounds=t.W, models=len(t.models), invuln=invuln, fnp=fnp,
                         keywords=t.keywords, visible=None if visible is None else len(visible), name=t.uid)
-        tu = TargetUnit([m.wounds for m in t.models], t.W, visible, fnp)
+        tu = TargetUnit([m.wounds for m in t.models], t.W, visible, fnp,
+                        led_fnp_mortal(t) if t.led is not None else None)
         res = resolve(AttackProfile(w, n, cond), target, self.dice, tu)
         for m, wl in zip(t.models, tu.wounds):
             m.wounds = wl
@@ -332,6 +333,8 @@ class ShootingPhase:
                   destroyed=res.models_destroyed)
         if res.hazardous_failed and u.models:
             own = TargetUnit([m.wounds for m in u.models], u.W, None, None)
+            if u.led is not None:  # Feel No Pain from a conferred Leader ability (mortal wounds)
+                own.fnp, own.fnp_mortal = led_defence(u)[1], led_fnp_mortal(u)
             own.mortal_wounds(res.hazardous_mortal_wounds, self.dice, spill=False, reason="hazardous")
             for m, wl in zip(u.models, own.wounds):
                 m.wounds = wl
