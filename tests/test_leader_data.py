@@ -113,6 +113,27 @@ PARSED: list[tuple[str, list[dict[str, Any]]]] = [
      [{"advance_mod": 1, "charge_mod": 1, "hit_mod": 1}]),
     ("that unit is eligible to declare a charge in a turn in which it Advanced.",
      [{"charge_after_advance": True}]),
+    ("that unit is eligible to shoot in a turn in which it Fell Back.",
+     [{"shoot_after_fall_back": True}]),
+    # attacks that target the unit
+    ("each time a melee attack targets that unit, subtract 1 from the Hit roll.",
+     [{"hit_against_mod": -1, "against": "melee"}]),
+    ("models in that unit have the Benefit of Cover.", [{"cover": True}]),
+    ("that unit can only be selected as the target of a ranged attack if the attacking model is "
+     "within 18\".", [{"ranged_within": 18}]),
+    ("models in this unit cannot be targeted by ranged attacks unless the attacking model is "
+     "within 12\".", [{"ranged_within": 12}]),
+    ("models in that unit have the Stealth ability and that unit cannot be targeted by ranged "
+     "attacks unless the attacking model is within 12\".",
+     [{"hit_against_mod": -1, "against": "ranged"}, {"ranged_within": 12}]),
+    ("models in that unit have the Stealth ability and each time an attack targets that unit, "
+     "subtract 1 from the Wound roll.",  # two effects: Stealth is for ranged attacks only
+     [{"hit_against_mod": -1, "against": "ranged"}, {"wound_against_mod": -1}]),
+    # Pile-in and Consolidation
+    ("each time a model in that unit makes a Pile-In or Consolidation move, it can move up to 6\" "
+     "instead of up to 3\".", [{"pile_in": 6}]),
+    ("each time that unit Piles In or Consolidates, each model in that unit can move up to 6\" "
+     "instead of up to 3\".", [{"pile_in": 6}]),
 ]
 
 
@@ -175,7 +196,11 @@ NOT_MODELLED = [
     # outside the vocabulary
     LEADS + "each time an attack is allocated to a model in that unit, subtract 1 from the "
     "Damage characteristic of that attack.",
-    LEADS + "each time a melee attack targets that unit, subtract 1 from the Hit roll.",
+    LEADS + "that unit cannot be targeted by ranged attacks unless the attacking unit is within "
+    "18\".",  # the attacking unit, not model: another rule
+    LEADS + "each time a model in that unit makes a Pile-in or Consolidation move, it can move "
+    "up to 6\" instead of 3\". In addition, it does not need to end that move closer.",
+    LEADS + "that unit is eligible to shoot and declare a charge in a turn in which it Fell Back.",
     LEADS + "add 1 to the Attacks characteristic of Named weapons equipped by that unit.",
     LEADS + "weapons equipped by models in that unit have the [MADE UP] ability.",
     LEADS + "in your Command phase, you can return 1 destroyed Bodyguard model to that unit.",
@@ -290,7 +315,7 @@ CAT = f"""\
       "Leader": LIST,
       "Tactical Mind": LEADS + "weapons equipped by models in that unit have the [LETHAL HITS] "
                        "ability.",
-      "Stubborn": LEADS + "models in that unit have the Stealth ability."})}
+      "Stubborn": LEADS + "you can re-roll Leadership tests taken for that unit."})}
 {_unit("u-sage", "Unarmed Sage", False, {"Leader": LIST})}
 {_unit("u-line", "Line Squad", False, {"Grit": "Once per battle, something."})}
   </selectionEntries>

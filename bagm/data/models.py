@@ -137,6 +137,12 @@ class LeaderEffect:
     """Added to the Hit roll of attacks that target the led unit (-1)."""
     wound_against_mod: int = 0
     """Added to the Wound roll of attacks that target the led unit (-1)."""
+    against: Literal["ranged", "melee", "all"] = "all"
+    """Which attacks that target the led unit the two fields above change (Stealth: ranged)."""
+    cover: bool = False
+    """The led unit has the Benefit of Cover (against ranged attacks)."""
+    ranged_within: int | None = None
+    """The led unit can only be targeted by ranged attacks of models within X inches."""
     fnp: int | None = None
     """The led unit's models have Feel No Pain X+."""
     invuln: int | None = None
@@ -165,6 +171,10 @@ class LeaderEffect:
     """Charge rolls made for the led unit can be re-rolled."""
     charge_after_advance: bool = False
     """The led unit is eligible to declare a charge in a turn in which it Advanced."""
+    shoot_after_fall_back: bool = False
+    """The led unit is eligible to shoot in a turn in which it Fell Back."""
+    pile_in: int | None = None
+    """The led unit's Pile-in and Consolidation moves are up to X inches instead of 3"."""
 
 
 @_model

@@ -120,7 +120,7 @@ def led_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions) -> Cond
     theirs = t.led[2].effects if t.led is not None else []
     if not mine and not theirs:
         return cond
-    hit, wound, crit = cond.hit_mod, cond.wound_mod, cond.critical_hit
+    hit, wound, crit, cover = cond.hit_mod, cond.wound_mod, cond.critical_hit, cond.cover
     rh, rw = cond.reroll_hits, cond.reroll_wounds
     for e in mine:
         hit += e.hit_mod
@@ -129,10 +129,13 @@ def led_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions) -> Cond
         if e.crit_hit is not None:  # "an unmodified Hit roll of 5+ scores a Critical Hit"
             crit = min(crit, e.crit_hit)
     for e in theirs:  # attacks that target the led unit
+        if e.against != "all" and (e.against == "melee") != w.melee:
+            continue  # e.g. Stealth: ranged attacks only
         hit += e.hit_against_mod
         wound += e.wound_against_mod
+        cover = cover or (e.cover and not w.melee)  # Benefit of Cover: against ranged attacks
     return replace(cond, hit_mod=hit, wound_mod=wound, reroll_hits=rh, reroll_wounds=rw,
-                   critical_hit=crit)
+                   critical_hit=crit, cover=cover)
 
 
 def _best(a: int | None, b: int | None) -> int | None:
@@ -154,11 +157,7 @@ def led_defence(t: Unit, w: WeaponProfile | None = None) -> tuple[int | None, in
 
 def led_fnp_mortal(t: Unit) -> int | None:
     """Feel No Pain against mortal wounds only, from the unit's conferred Leader ability."""
-    out = None
-    if t.led is not None:
-        for e in t.led[2].effects:
-            out = _best(out, e.fnp_mortal)
-    return out
+    return led_least(t, "fnp_mortal")
 
 
 # --- effects outside the attack sequence ---------------------------------------------------------
@@ -169,6 +168,16 @@ def led_sum(u: Unit, field: str) -> int:
     """A numeric field (OC_mod, M_mod, advance_mod, charge_mod) summed over the unit's conferred
     Leader ability: 0 when it has none."""
     return sum(getattr(e, field) for e in u.led[2].effects) if u.led is not None else 0
+
+
+def led_least(u: Unit, field: str) -> int | None:
+    """The smallest value of an optional field (ranged_within, pile_in) over the unit's conferred
+    Leader ability: None when no effect sets it."""
+    out = None
+    if u.led is not None:
+        for e in u.led[2].effects:
+            out = _best(out, getattr(e, field))
+    return out
 
 
 def led_has(u: Unit, field: str) -> bool:
@@ -304,6 +313,7 @@ class LeaderRules:
         # until the start of your next Command phase; neither unit can be targeted again until then
         leader.commanded = b.commanded = True
         b.led = (leader.uid, ability.name, ability)
+        self._touch()  # answers kept until the battlefield changes may depend on it (ranges)
         self.emit("battlefield_command", leader=leader.uid, unit=b.uid, ability=ability.name,
                   peerless=free)
 
@@ -324,3 +334,4 @@ class LeaderRules:
             if u.led is not None:
                 self.emit("leader_ability_ends", unit=u.uid, ability=u.led[1])
                 u.led = None
+                self._touch()

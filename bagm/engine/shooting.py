@@ -12,7 +12,7 @@ from bagm.engine.actions import Action
 from bagm.engine.army import Unit, profile_group
 from bagm.engine.attack import AttackProfile, Conditions, Target, TargetUnit, resolve
 from bagm.engine.core import CHARGE_RANGE, Decision, IllegalAction
-from bagm.engine.leaders import led_conditions, led_defence, led_fnp_mortal, led_weapon
+from bagm.engine.leaders import led_conditions, led_defence, led_fnp_mortal, led_has, led_least, led_weapon
 
 
 class ShootingPhase:
@@ -153,8 +153,8 @@ class ShootingPhase:
             return "it has already shot this phase"
         if u.manoeuvre is not None:
             return "it performed a Tactical Manoeuvre this turn"
-        if u.moved == "fallback":
-            return "it Fell Back this turn"
+        if u.moved == "fallback" and not (u.led is not None and led_has(u, "shoot_after_fall_back")):
+            return "it Fell Back this turn"  # unless a conferred Leader ability lets it shoot
         if u.moved == "advance" and not any(w.abilities.assault for w in u.ranged):
             return "it Advanced this turn (and has no Assault weapon)"
         if not u.ranged:
@@ -212,14 +212,17 @@ class ShootingPhase:
         tm = [target.models[i] for i in vis if i < len(target.models)]
         d = [min(math.hypot(m.x - t.x, m.y - t.y) - m.r - t.r for t in tm) for m in u.models]
         friends_engaged = any(self.engaged(f, target) for f in self.army_units(u.player))
+        # a conferred Leader ability: only models within X" can target that unit with ranged attacks
+        cap = led_least(target, "ranged_within") if target.led is not None else None
         out = []
         for w in ws:
             if w.abilities.blast and friends_engaged:
                 continue  # Blast: never against a unit within Engagement Range of the attacker's army
             rng = w.range or 0
-            n = sum(1 for x in d if x <= rng + 1e-9)
+            reach = rng if cap is None or cap >= rng else cap
+            n = sum(1 for x in d if x <= reach + 1e-9)
             if n:
-                half = all(x <= rng / 2 + 1e-9 for x in d if x <= rng + 1e-9)
+                half = all(x <= rng / 2 + 1e-9 for x in d if x <= reach + 1e-9)
                 out.append((w, n, half))
         return out
 

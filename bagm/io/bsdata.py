@@ -1093,8 +1093,19 @@ _CLAUSES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"improve the Armour Penetration characteristic of {_WEAPONS} by 1$"), "ap"),
     (re.compile(rf"models in that unit have the Feel No Pain (?P<fnp>[2-6])\+ ability$"), "fnp"),
     (re.compile(rf"models in that unit have an? (?P<inv>[2-6])\+ invulnerable save$"), "invuln"),
-    (re.compile(r"each time an attack targets that unit, subtract 1 from the "
-                r"(?P<roll>Hit|Wound) roll$"), "against"),
+    (re.compile(r"each time an? (?:(?P<against>ranged|melee) )?attack targets that unit, subtract 1 "
+                r"from the (?P<roll>Hit|Wound) roll$"), "against"),
+    (re.compile(r"models in that unit have the Stealth ability$"), "stealth"),
+    (re.compile(r"models in that unit have the Benefit of Cover$"), "cover"),
+    (re.compile(rf"that unit can only be selected as the target of a ranged attack if the attacking "
+                rf"model is within (?P<n>\d+){_INCHES}$"), "ranged_within"),
+    (re.compile(rf"(?:models in )?(?:this|that) unit cannot be targeted by ranged attacks unless the "
+                rf"attacking model is within (?P<n>\d+){_INCHES}$"), "ranged_within"),
+    (re.compile(rf"each time (?:a model in that unit makes a Pile-In or Consolidation move, it|that "
+                rf"unit Piles In or Consolidates, each model in that unit) can move up to "
+                rf"(?P<n>[4-9]){_INCHES} instead of (?:up to )?3{_INCHES}$"), "pile_in"),
+    (re.compile(r"that unit is eligible to shoot in a turn in which it Fell Back$"),
+     "shoot_after_fall_back"),
     (re.compile(rf"each time a model in that unit makes an? {_KIND}attack, (?P<rest>.+)$"),
      "attack"),
     (re.compile(r"models in that unit have the Feel No Pain (?P<fnp>[2-6])\+ ability against "
@@ -1179,6 +1190,18 @@ def _clause_effect(clause: str) -> dict[str, Any] | None:
             effect = {"invuln": int(groups["inv"])}
         elif what == "against":
             effect = {f"{groups['roll'].lower()}_against_mod": -1}
+            if groups.get("against"):
+                effect["against"] = groups["against"]
+        elif what == "stealth":  # Stealth: -1 to the Hit roll of ranged attacks that target it
+            effect = {"hit_against_mod": -1, "against": "ranged"}
+        elif what == "cover":
+            effect = {"cover": True}
+        elif what == "ranged_within":
+            effect = {"ranged_within": int(groups["n"])}
+        elif what == "pile_in":
+            effect = {"pile_in": int(groups["n"])}
+        elif what == "shoot_after_fall_back":
+            effect = {"shoot_after_fall_back": True}
         elif what == "attack":
             return _attack_effect(kind, groups["rest"])
         elif what == "fnp_against":
@@ -1244,14 +1267,17 @@ def parse_leader_effects(text: str | None) -> list[dict[str, Any]] | None:
         # "X have the [A] ability and melee weapons ... have the [B] ability": two clauses
         clauses += re.split(r",? and (?=(?:ranged |melee )?weapons equipped|models in that unit "
                             r"have|each time|(?:you can )?re-roll (?:Advance|Charge)|add \d+ to "
-                            r"(?:Advance|Charge))", part[:1].lower() + part[1:])
+                            r"(?:Advance|Charge)|that unit (?:cannot|can only|is eligible|has))",
+                            part[:1].lower() + part[1:])
     effects: dict[str, dict[str, Any]] = {}
     for clause in clauses:
         effect = _clause_effect(clause.strip())
         if effect is None:
             return None
         kind = effect.pop("attacks", "all")
-        into = effects.setdefault(kind, {"attacks": kind} if kind != "all" else {})
+        # one effect per kind of attack made, and per kind of attack that targets the unit
+        group = kind if "against" not in effect else f"{kind} against {effect['against']}"
+        into = effects.setdefault(group, {"attacks": kind} if kind != "all" else {})
         for key, value in effect.items():
             if key in into:
                 if key != "weapon_abilities":
