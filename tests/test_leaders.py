@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bagm.data.models import Leader, LeaderEffect, WeaponAbility
+from bagm.data.models import Leader, LeaderAbility, LeaderEffect, WeaponAbility
 from bagm.data.schema import validate
 from bagm.engine.actions import ActionSyntaxError, parse
 from bagm.engine.army import build_army
@@ -465,3 +465,49 @@ def test_greedy_bot_takes_a_free_reroll():
     assert bot._reroll(g, g.legal_actions()).kind == "reroll"
     g.decision = Decision("reroll", "A", {"unit": "A3", "free": True, "roll": 5, "what": "advance"})
     assert bot._reroll(g, g.legal_actions()).kind == "pass"
+
+
+def confer(g: Game, uid: str, *effects: dict[str, Any]) -> None:
+    """Give unit ``uid`` a conferred ability with ``effects`` directly (any player's unit)."""
+    ability = validate(LeaderAbility, {"name": "Test", "effects": list(effects)})
+    g.units[uid].led = ("-", "Test", ability)
+    g._touch()
+
+
+def test_attacks_that_target_the_unit_by_kind_and_benefit_of_cover():
+    g = led_game({"hit_against_mod": -1, "against": "melee"}, {"cover": True})
+    a3, b3 = g.units["A3"], g.units["B3"]
+    assert led_conditions(b3, a3, WEAPON, Conditions()) == Conditions(hit_mod=-1)  # melee: -1, no cover
+    assert led_conditions(b3, a3, GUN, Conditions()) == Conditions(cover=True)  # ranged: cover only
+    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions()  # its own attacks: nothing
+
+
+def test_ranged_attacks_only_from_models_within_range():
+    g = led_game({"hit_mod": 1})  # on A3; B3 is given the range limit below
+    a4, b3 = g.units["A4"], g.units["B3"]
+    place(g, "A4", block(8))
+    place(g, "B3", block(22, dx=1.4))
+    g._touch()
+    plan = g._weapons_in_range(a4, b3)
+    assert plan and plan[0][1] == 5 and not plan[0][2]  # Storm bolters, 24": every model, not half range
+    confer(g, "B3", {"ranged_within": 12})
+    assert g._weapons_in_range(a4, b3) == []  # no model of A4 within 12"
+    assert not any(a.target == "B3" for a in g._legal_shoot("A"))
+    place(g, "A4", block(11))  # the two front columns within 12", the model behind them not
+    g._touch()
+    (w, n, half), = g._weapons_in_range(a4, b3)
+    assert n == 4 and half  # half range is still the weapon's: 12" (Rapid Fire, Melta)
+
+
+def test_shooting_after_falling_back_and_the_pile_in_reach():
+    g = led_game({"shoot_after_fall_back": True, "pile_in": 6})
+    a3, a4 = g.units["A3"], g.units["A4"]
+    a3.moved = a4.moved = "fallback"
+    assert g._shoot_reason(a3) is None and g._shoot_reason(a4) == "it Fell Back this turn"
+    assert (g._pile_reach(a3), g._pile_reach(a4), g._pile_reach(g.units["A1"])) == (6.0, 3.0, 3.0)
+    place(g, "A3", [(14, 15)])
+    place(g, "B3", [(20, 15)])
+    g._touch()
+    g._pile(a3, g.units["B3"], "pile_in")
+    assert a3.models[0].x - 14 > 3  # more than 3": up to 6"
+    assert g.engaged(a3, g.units["B3"])
