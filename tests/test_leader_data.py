@@ -129,6 +129,17 @@ PARSED: list[tuple[str, list[dict[str, Any]]]] = [
     ("models in that unit have the Stealth ability and each time an attack targets that unit, "
      "subtract 1 from the Wound roll.",  # two effects: Stealth is for ranged attacks only
      [{"hit_against_mod": -1, "against": "ranged"}, {"wound_against_mod": -1}]),
+    # conditions on the led unit that the engine checks
+    ("each time a model in that unit makes an attack, add 1 to the Hit roll if that unit is "
+     "below its Starting Strength, and add 1 to the Wound roll as well if that unit is Below "
+     "Half-strength.",
+     [{"hit_mod": 1, "only_while": "below_starting"}, {"wound_mod": 1, "only_while": "below_half"}]),
+    ("each time a model in that unit makes a melee attack, add 1 to the Hit roll if that unit is "
+     "below its Starting Strength.",
+     [{"attacks": "melee", "hit_mod": 1, "only_while": "below_starting"}]),
+    ("models in that unit have the Feel No Pain 5+ ability. If that unit has the Line-Troops "
+     "keyword, models in that unit have the Feel No Pain 4+ ability instead.",
+     [{"fnp": 5}, {"fnp": 4, "only_keyword": "LINE-TROOPS"}]),
     # Pile-in and Consolidation
     ("each time a model in that unit makes a Pile-In or Consolidation move, it can move up to 6\" "
      "instead of up to 3\".", [{"pile_in": 6}]),
@@ -162,7 +173,7 @@ def test_parser_merges_clauses_of_one_kind_and_a_bullet_list() -> None:
 NOT_MODELLED = [
     # conditional: never approximated as unconditional
     LEADS + "each time a model in that unit makes an attack, add 1 to the Hit roll if that "
-    "unit is below its Starting Strength.",
+    "unit is within range of an objective marker.",
     LEADS + "each time a model in that unit makes a melee attack that targets a unit that is "
     "below its Starting Strength, you can re-roll the Hit roll.",
     LEADS + "models in that unit have the Feel No Pain 4+ ability against attacks made by "
@@ -178,8 +189,11 @@ NOT_MODELLED = [
     "within range of an objective marker.",
     LEADS + "each time that unit Advances, do not make an Advance roll. Instead, add 6\" to the "
     "Move characteristic of models in that unit.",
+    LEADS + "add 1 to the Objective Control characteristic of models in that unit. If that unit "
+    "has the SOMETHING keyword, add 2 to the Objective Control characteristic of models in "
+    "that unit instead.",  # "instead" of an added value: not the better of two
     LEADS + "models in that unit have the Feel No Pain 5+ ability. If that unit has the "
-    "SOMETHING keyword, models in that unit have the Feel No Pain 4+ ability instead.",
+    "SOMETHING keyword, models in that unit have the Feel No Pain 4+ ability.",  # no "instead"
     LEADS + "each time an attack targets that unit, subtract 1 from the Hit roll. In addition, "
     "once per battle round, something else happens.",
     LEADS + "weapons equipped by models in that unit have the [SUSTAINED HITS 1] ability and, "

@@ -511,3 +511,29 @@ def test_shooting_after_falling_back_and_the_pile_in_reach():
     g._pile(a3, g.units["B3"], "pile_in")
     assert a3.models[0].x - 14 > 3  # more than 3": up to 6"
     assert g.engaged(a3, g.units["B3"])
+
+
+def test_effects_with_a_condition_on_the_led_unit():
+    g = led_game({"hit_mod": 1, "only_while": "below_starting"},
+                 {"wound_mod": 1, "only_while": "below_half"},
+                 {"fnp": 4, "only_keyword": "STRIKE"}, {"fnp": 6, "only_keyword": "GREY KNIGHTS"})
+    a3, b3 = g.units["A3"], g.units["B3"]
+    assert "GREY KNIGHTS" in a3.keywords and "STRIKE" not in a3.keywords
+    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions()  # at Starting Strength (5)
+    assert led_defence(a3) == (None, 6)  # the keyword it has
+    a3.models = a3.models[:4]  # below its Starting Strength
+    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions(hit_mod=1)
+    a3.models = a3.models[:2]  # and Below Half-strength
+    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions(hit_mod=1, wound_mod=1)
+    a3.keywords = a3.keywords | {"STRIKE"}
+    assert led_defence(a3) == (None, 4)  # the better of the two
+
+
+def test_a_weapon_change_with_a_condition_follows_the_unit():
+    g = led_game({"attacks": "melee", "A_mod": 1, "only_while": "below_half"})
+    a3 = g.units["A3"]
+    assert led_weapon(a3, WEAPON) is WEAPON
+    a3.models = a3.models[:2]
+    assert led_weapon(a3, WEAPON).attacks.bonus == 3
+    a3.models = a3.models + [copy.copy(a3.models[0]) for _ in range(3)]  # back to 5 (not in play)
+    assert led_weapon(a3, WEAPON) is WEAPON

@@ -171,6 +171,11 @@ class LeaderEffect:
     """Charge rolls made for the led unit can be re-rolled."""
     charge_after_advance: bool = False
     """The led unit is eligible to declare a charge in a turn in which it Advanced."""
+    only_while: Literal["below_starting", "below_half"] | None = None
+    """A condition: this effect applies only while the led unit is below its Starting Strength
+    ('below_starting') or Below Half-strength ('below_half')."""
+    only_keyword: Keyword | None = None
+    """A condition: this effect applies only while the led unit has this keyword."""
     shoot_after_fall_back: bool = False
     """The led unit is eligible to shoot in a turn in which it Fell Back."""
     pile_in: int | None = None

@@ -78,14 +78,14 @@ def leader_ability_names(ds: Any) -> set[str]:
 
 # --- effects in the attack sequence ------------------------------------------------------------
 
-_WEAPONS: dict[tuple[WeaponProfile, Any], WeaponProfile] = {}  # (weapon, LeaderAbility): changed
+_WEAPONS: dict[tuple[Any, ...], WeaponProfile] = {}  # (weapon, *its effects): the weapon changed
 
 
 def _effects(u: Unit, melee: bool) -> list[Any]:
     if u.led is None:
         return []
     want = "melee" if melee else "ranged"
-    return [e for e in u.led[2].effects if e.attacks in ("all", want)]
+    return [e for e in u.led_effects() if e.attacks in ("all", want)]
 
 
 def _better(a: Reroll, b: str | None) -> Reroll:
@@ -98,7 +98,7 @@ def led_weapon(u: Unit, w: WeaponProfile) -> WeaponProfile:
     effects = _effects(u, w.melee)
     if not effects:
         return w
-    key = (w, u.led[2])  # type: ignore[index]  # an ability hashes by identity
+    key = (w, *effects)  # effects hash by identity; a condition may leave some out
     out = _WEAPONS.get(key)
     if out is None:
         out = w
@@ -117,7 +117,7 @@ def led_weapon(u: Unit, w: WeaponProfile) -> WeaponProfile:
 def led_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions) -> Conditions:
     """The attack's conditions with the attacker's and the target's conferred Leader abilities."""
     mine = _effects(u, w.melee)
-    theirs = t.led[2].effects if t.led is not None else []
+    theirs = t.led_effects() if t.led is not None else []
     if not mine and not theirs:
         return cond
     hit, wound, crit, cover = cond.hit_mod, cond.wound_mod, cond.critical_hit, cond.cover
@@ -148,7 +148,7 @@ def led_defence(t: Unit, w: WeaponProfile | None = None) -> tuple[int | None, in
     inv, fnp = t.invuln, None
     if t.led is not None:
         psychic = w is not None and w.abilities.psychic
-        for e in t.led[2].effects:
+        for e in t.led_effects():
             inv, fnp = _best(inv, e.invuln), _best(fnp, e.fnp)
             if psychic:
                 fnp = _best(fnp, e.fnp_psychic)
@@ -167,7 +167,7 @@ def led_fnp_mortal(t: Unit) -> int | None:
 def led_sum(u: Unit, field: str) -> int:
     """A numeric field (OC_mod, M_mod, advance_mod, charge_mod) summed over the unit's conferred
     Leader ability: 0 when it has none."""
-    return sum(getattr(e, field) for e in u.led[2].effects) if u.led is not None else 0
+    return sum(getattr(e, field) for e in u.led_effects()) if u.led is not None else 0
 
 
 def led_least(u: Unit, field: str) -> int | None:
@@ -175,7 +175,7 @@ def led_least(u: Unit, field: str) -> int | None:
     Leader ability: None when no effect sets it."""
     out = None
     if u.led is not None:
-        for e in u.led[2].effects:
+        for e in u.led_effects():
             out = _best(out, getattr(e, field))
     return out
 
@@ -183,7 +183,7 @@ def led_least(u: Unit, field: str) -> int | None:
 def led_has(u: Unit, field: str) -> bool:
     """Whether the unit's conferred Leader ability grants a flag (fights_first, reroll_charge,
     reroll_advance, charge_after_advance)."""
-    return u.led is not None and any(getattr(e, field) for e in u.led[2].effects)
+    return u.led is not None and any(getattr(e, field) for e in u.led_effects())
 
 
 # --- the Stratagem ------------------------------------------------------------------------------

@@ -1139,16 +1139,34 @@ _ATTACK_CLAUSES: list[tuple[re.Pattern[str], dict[str, Any]]] = [
 ]
 
 
+_IF_KEYWORD = re.compile(r"if that unit has the (?P<kw>[A-Za-z][\w' -]*?) keyword, (?P<rest>.+?)"
+                         r"(?P<instead> instead)?$", re.I)
+_BEST_OF = {"fnp", "invuln", "fnp_mortal", "fnp_psychic"}  # the better of two values applies
+_CONDITIONS = {"only_while", "only_keyword", "against"}
+
+
 def is_leader_ability(text: str | None) -> bool:
     """Whether an ability is a Leader ability: its text begins "While this model (or unit) is
     leading ..." (Rules Adaptations "Leader Abilities")."""
     return bool(_LEADING.match(_plain(text).strip()))
 
 
-def _attack_effect(kind: str | None, rest: str) -> dict[str, Any] | None:
-    """The effect of "each time a model in that unit makes a [kind] attack, <rest>"."""
-    effect: dict[str, Any] = {"attacks": kind or "all"}
+_UNIT_STATE = re.compile(r"(?: as well)? if that unit is (?P<state>below its Starting Strength|"
+                         r"Below Half-strength)$", re.I)  # a condition the engine checks
+_STATES = {"below its starting strength": "below_starting", "below half-strength": "below_half"}
+
+
+def _attack_effect(kind: str | None, rest: str) -> list[dict[str, Any]] | None:
+    """The effects of "each time a model in that unit makes a [kind] attack, <rest>": one per
+    condition on the led unit ("... if that unit is below its Starting Strength")."""
+    effects: dict[str | None, dict[str, Any]] = {}
     for part in re.split(r",? and (?=(?:you can )?(?:add|re-roll))", rest):
+        state = _UNIT_STATE.search(part)
+        if state:
+            part = part[:state.start()]
+        when = _STATES[state["state"].lower()] if state else None
+        effect = effects.setdefault(when, {"attacks": kind or "all", **(
+            {"only_while": when} if when else {})})
         for pattern, change in _ATTACK_CLAUSES:
             m = pattern.fullmatch(part)
             if m:
@@ -1160,11 +1178,13 @@ def _attack_effect(kind: str | None, rest: str) -> dict[str, Any] | None:
                 break
         else:
             return None
-    return effect
+    # the condition last, as the other fields read first
+    return [{k: v for k, v in e.items() if k != "only_while"} | (
+        {"only_while": e["only_while"]} if "only_while" in e else {}) for e in effects.values()]
 
 
-def _clause_effect(clause: str) -> dict[str, Any] | None:
-    """One clause ("melee weapons ... have the [LETHAL HITS] ability") as an effect, or None."""
+def _clause_effect(clause: str) -> list[dict[str, Any]] | None:
+    """One clause ("melee weapons ... have the [LETHAL HITS] ability") as effects, or None."""
     for pattern, what in _CLAUSES:
         m = pattern.match(clause)
         if not m:
@@ -1225,7 +1245,7 @@ def _clause_effect(clause: str) -> dict[str, Any] | None:
                 effect = {f"reroll_{r}": True for r in rolls}
         elif what == "charge_after_advance":
             effect = {"charge_after_advance": True}
-        return effect
+        return [effect]
     return None
 
 
@@ -1259,32 +1279,44 @@ def parse_leader_effects(text: str | None) -> list[dict[str, Any]] | None:
         return None
     # a bulleted form ("leading a unit: - Models ... - Each time ...") or sentences
     parts = [p for p in re.split(r"\s+-\s+|\.\s+", body) if p.strip()]
-    clauses: list[str] = []
+    clauses: list[tuple[str, dict[str, Any]]] = []  # (clause, a condition on the led unit)
     for i, part in enumerate(parts):
         part = part.strip().lstrip("- ").rstrip(".")
         if i and part.lower().startswith("in addition, "):  # a second sentence that only adds
             part = part[len("in addition, "):]
+        when: dict[str, Any] = {}
+        keyword = _IF_KEYWORD.match(part) if i else None
+        if keyword:  # "If that unit has the X keyword, <a better value> instead"
+            if not keyword["instead"]:
+                return None
+            part, when = keyword["rest"], {"only_keyword": keyword["kw"].upper()}
         # "X have the [A] ability and melee weapons ... have the [B] ability": two clauses
-        clauses += re.split(r",? and (?=(?:ranged |melee )?weapons equipped|models in that unit "
-                            r"have|each time|(?:you can )?re-roll (?:Advance|Charge)|add \d+ to "
-                            r"(?:Advance|Charge)|that unit (?:cannot|can only|is eligible|has))",
-                            part[:1].lower() + part[1:])
-    effects: dict[str, dict[str, Any]] = {}
-    for clause in clauses:
-        effect = _clause_effect(clause.strip())
-        if effect is None:
+        clauses += [(c, when) for c in re.split(
+            r",? and (?=(?:ranged |melee )?weapons equipped|models in that unit have|each time|"
+            r"(?:you can )?re-roll (?:Advance|Charge)|add \d+ to (?:Advance|Charge)|that unit "
+            r"(?:cannot|can only|is eligible|has))", part[:1].lower() + part[1:])]
+    effects: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for clause, when in clauses:
+        found = _clause_effect(clause.strip())
+        if found is None:
             return None
-        kind = effect.pop("attacks", "all")
-        # one effect per kind of attack made, and per kind of attack that targets the unit
-        group = kind if "against" not in effect else f"{kind} against {effect['against']}"
-        into = effects.setdefault(group, {"attacks": kind} if kind != "all" else {})
-        for key, value in effect.items():
-            if key in into:
-                if key != "weapon_abilities":
+        for effect in found:
+            if when and not set(effect) <= _BEST_OF:
+                return None  # "instead" replaces a value: only for fields where the best applies
+            effect.update(when)
+            kind = effect.pop("attacks", "all")
+            # one effect per kind of attack made, per kind of attack that targets the unit, and
+            # per condition on the led unit
+            group = (kind, effect.get("against"), effect.get("only_while"),
+                     effect.get("only_keyword"))
+            into = effects.setdefault(group, {"attacks": kind} if kind != "all" else {})
+            for key, value in effect.items():
+                if key in _CONDITIONS or key not in into:
+                    into[key] = value  # a condition: the same in the whole group
+                elif key == "weapon_abilities":
+                    into[key] = into[key] + value
+                else:
                     return None  # the same field twice: not a plain sum, leave it to a human
-                into[key] = into[key] + value
-            else:
-                into[key] = value
     return list(effects.values()) or None
 
 
