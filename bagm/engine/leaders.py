@@ -313,7 +313,7 @@ class LeaderRules:
         # until the start of your next Command phase; neither unit can be targeted again until then
         leader.commanded = b.commanded = True
         b.led = (leader.uid, ability.name, ability)
-        self._touch()  # answers kept until the battlefield changes may depend on it (ranges)
+        self._touch(b)  # answers kept until the battlefield changes may depend on it (ranges)
         self.emit("battlefield_command", leader=leader.uid, unit=b.uid, ability=ability.name,
                   peerless=free)
 
@@ -334,4 +334,4 @@ class LeaderRules:
             if u.led is not None:
                 self.emit("leader_ability_ends", unit=u.uid, ability=u.led[1])
                 u.led = None
-                self._touch()
+                self._touch(u)
