@@ -319,8 +319,9 @@ class LeaderRules:
 
     def _leader_reroll(self, p: str, u: Unit, info: dict[str, Any]) -> Generator[Decision, Action, bool]:
         """A re-roll a conferred Leader ability gives ("you can re-roll Charge rolls made for
-        that unit"): free, offered just after the roll, never with a Battle-shock check (the
-        ability was conferred before); True when the player re-rolls."""
+        that unit"), offered just after the roll in place of Command Re-roll (a dice is re-rolled
+        once at most): free, and Battle-shock does not stop it (no Stratagem is used). True when
+        the player re-rolls."""
         act = yield Decision("reroll", p, {"unit": u.uid, "free": True, **info})
         if act.kind != "reroll":
             return False
