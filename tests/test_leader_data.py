@@ -123,6 +123,8 @@ PARSED: list[tuple[str, list[dict[str, Any]]]] = [
      "within 18\".", [{"ranged_within": 18}]),
     ("models in this unit cannot be targeted by ranged attacks unless the attacking model is "
      "within 12\".", [{"ranged_within": 12}]),
+    ("that unit cannot be targeted by ranged attacks unless the attacking unit is within 18\".",
+     [{"ranged_unit_within": 18}]),
     ("models in that unit have the Stealth ability and that unit cannot be targeted by ranged "
      "attacks unless the attacking model is within 12\".",
      [{"hit_against_mod": -1, "against": "ranged"}, {"ranged_within": 12}]),
@@ -140,6 +142,16 @@ PARSED: list[tuple[str, list[dict[str, Any]]]] = [
     ("models in that unit have the Feel No Pain 5+ ability. If that unit has the Line-Troops "
      "keyword, models in that unit have the Feel No Pain 4+ ability instead.",
      [{"fnp": 5}, {"fnp": 4, "only_keyword": "LINE-TROOPS"}]),
+    ("each time a model in that unit makes an attack that targets a unit that is Below "
+     "Half-strength, add 1 to the Hit roll.", [{"hit_mod": 1, "target_while": "below_half"}]),
+    ("each time a model in that unit makes an attack that targets an enemy unit that does not "
+     "have the IMPERIUM or CHAOS keywords, add 1 to the Hit roll.",
+     [{"hit_mod": 1, "target_lacks": ["IMPERIUM", "CHAOS"]}]),
+    ("you can re-roll Leadership tests taken for that unit.", [{"reroll_leadership": True}]),
+    ("ranged weapons equipped by models in that unit have the [ASSAULT] ability and each time "
+     "that unit advances, do not make an Advance roll. Instead, until the end of the phase, add "
+     "6\" to the Move characteristic of models in this unit.",
+     [{"attacks": "ranged", "weapon_abilities": [{"name": "assault"}]}, {"advance_fixed": 6}]),
     # Pile-in and Consolidation
     ("each time a model in that unit makes a Pile-In or Consolidation move, it can move up to 6\" "
      "instead of up to 3\".", [{"pile_in": 6}]),
@@ -175,7 +187,10 @@ NOT_MODELLED = [
     LEADS + "each time a model in that unit makes an attack, add 1 to the Hit roll if that "
     "unit is within range of an objective marker.",
     LEADS + "each time a model in that unit makes a melee attack that targets a unit that is "
-    "below its Starting Strength, you can re-roll the Hit roll.",
+    "below its Starting Strength, you can re-roll the Hit roll. If that unit is Below "
+    "Half-strength, you can re-roll the Wound roll as well.",  # which unit: left to a human
+    LEADS + "each time a model in that unit makes an attack that targets a unit that is below "
+    "its Starting Strength, add 1 to the Hit roll if that unit is Below Half-strength.",
     LEADS + "models in that unit have the Feel No Pain 4+ ability against attacks made by "
     "DAEMON models.",
     LEADS + "each time a model in that unit makes an attack that targets a MONSTER unit, an "
@@ -188,7 +203,8 @@ NOT_MODELLED = [
     LEADS + "add 1 to the Objective Control characteristic of models in that unit while it is "
     "within range of an objective marker.",
     LEADS + "each time that unit Advances, do not make an Advance roll. Instead, add 6\" to the "
-    "Move characteristic of models in that unit.",
+    "Move characteristic of models in that unit and each time a model in that unit makes an "
+    "Advance move, ignore any vertical distance.",
     LEADS + "add 1 to the Objective Control characteristic of models in that unit. If that unit "
     "has the SOMETHING keyword, add 2 to the Objective Control characteristic of models in "
     "that unit instead.",  # "instead" of an added value: not the better of two
@@ -210,8 +226,6 @@ NOT_MODELLED = [
     # outside the vocabulary
     LEADS + "each time an attack is allocated to a model in that unit, subtract 1 from the "
     "Damage characteristic of that attack.",
-    LEADS + "that unit cannot be targeted by ranged attacks unless the attacking unit is within "
-    "18\".",  # the attacking unit, not model: another rule
     LEADS + "each time a model in that unit makes a Pile-in or Consolidation move, it can move "
     "up to 6\" instead of 3\". In addition, it does not need to end that move closer.",
     LEADS + "that unit is eligible to shoot and declare a charge in a turn in which it Fell Back.",
@@ -329,7 +343,7 @@ CAT = f"""\
       "Leader": LIST,
       "Tactical Mind": LEADS + "weapons equipped by models in that unit have the [LETHAL HITS] "
                        "ability.",
-      "Stubborn": LEADS + "you can re-roll Leadership tests taken for that unit."})}
+      "Stubborn": LEADS + "models in that unit have the Infiltrators ability."})}
 {_unit("u-sage", "Unarmed Sage", False, {"Leader": LIST})}
 {_unit("u-line", "Line Squad", False, {"Grit": "Once per battle, something."})}
   </selectionEntries>

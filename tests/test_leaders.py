@@ -497,6 +497,11 @@ def test_ranged_attacks_only_from_models_within_range():
     g._touch()
     (w, n, half), = g._weapons_in_range(a4, b3)
     assert n == 4 and half  # half range is still the weapon's: 12" (Rapid Fire, Melta)
+    # "unless the attacking unit is within 10"": all of the unit's models in range, or none
+    confer(g, "B3", {"ranged_unit_within": 10})
+    assert [(w.name, n) for w, n, _ in g._weapons_in_range(a4, b3)] == [(w.name, 5)]
+    confer(g, "B3", {"ranged_unit_within": 9})
+    assert g._weapons_in_range(a4, b3) == []
 
 
 def test_shooting_after_falling_back_and_the_pile_in_reach():
@@ -537,3 +542,51 @@ def test_a_weapon_change_with_a_condition_follows_the_unit():
     assert led_weapon(a3, WEAPON).attacks.bonus == 3
     a3.models = a3.models + [copy.copy(a3.models[0]) for _ in range(3)]  # back to 5 (not in play)
     assert led_weapon(a3, WEAPON) is WEAPON
+
+
+def test_conditions_on_the_target_of_the_attack():
+    g = led_game({"hit_mod": 1, "target_while": "below_half"},
+                 {"wound_mod": 1, "target_lacks": ["IMPERIUM", "CHAOS"]})
+    a3, b3 = g.units["A3"], g.units["B3"]
+    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions(wound_mod=1)  # Orks: no IMPERIUM
+    assert led_weapon(a3, GUN) is GUN
+    b3.models = b3.models[:2]  # Below Half-strength
+    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions(hit_mod=1, wound_mod=1)
+    assert led_conditions(a3, g.units["A4"], GUN, Conditions()) == Conditions()  # IMPERIUM
+
+
+def test_a_free_reroll_of_a_failed_battle_shock_test():
+    g = led_game({"reroll_leadership": True})
+    for _ in range(80):  # on to A's next Command phase, where the ability ended: confer it again
+        d = g.decision
+        if d.step == "command" and d.player == "A" and g.round == 2:
+            break
+        play(g, "done" if d.step in ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge")
+             else "pass")
+    a3 = g.units["A3"]
+    assert a3.led is None and g.phase == "command"
+    a3.models = a3.models[:2]  # Below Half-strength: a Battle-shock test
+    g.dice = Dice.scripted([1, 1, 6, 6])
+    play(g, "command A1 A3 Test")
+    decline_until(g, "reroll")
+    assert g.decision.info == {"unit": "A3", "free": True, "roll": 2, "needed": a3.Ld,
+                               "what": "battle-shock"}
+    play(g, "reroll")
+    assert [e["passed"] for e in g.events if e["e"] == "battleshock_test"][-2:] == [False, True]
+    assert not a3.battleshocked
+    g.dice.assert_consumed()
+
+
+def decline_until(g: Game, step: str) -> None:
+    """Pass every decision until ``step`` is asked."""
+    while g.decision.step != step:
+        play(g, "pass")
+
+
+def test_an_advance_without_a_roll():
+    g = led_game({"advance_fixed": 6}, cp=0)
+    play(g, "advance A3 40,15")  # no dice: the scripted dice are empty
+    assert [e for e in g.events if e["e"] == "advance_roll"][-1] == {
+        "e": "advance_roll", "unit": "A3", "roll": 6, "fixed": True}
+    ev = [e for e in g.events if e["e"] == "move"][-1]
+    assert 6 < ev["moved"] <= 12 + 1e-9 and g.units["A3"].moved == "advance"

@@ -143,6 +143,8 @@ class LeaderEffect:
     """The led unit has the Benefit of Cover (against ranged attacks)."""
     ranged_within: int | None = None
     """The led unit can only be targeted by ranged attacks of models within X inches."""
+    ranged_unit_within: int | None = None
+    """The led unit can only be targeted by ranged attacks of a unit within X inches of it."""
     fnp: int | None = None
     """The led unit's models have Feel No Pain X+."""
     invuln: int | None = None
@@ -165,6 +167,8 @@ class LeaderEffect:
     """Added to Advance rolls made for the led unit."""
     charge_mod: int = 0
     """Added to Charge rolls made for the led unit."""
+    advance_fixed: int | None = None
+    """The led unit makes no Advance roll: an Advance move adds X inches instead."""
     reroll_advance: bool = False
     """Advance rolls made for the led unit can be re-rolled."""
     reroll_charge: bool = False
@@ -176,6 +180,14 @@ class LeaderEffect:
     ('below_starting') or Below Half-strength ('below_half')."""
     only_keyword: Keyword | None = None
     """A condition: this effect applies only while the led unit has this keyword."""
+    target_while: Literal["below_starting", "below_half"] | None = None
+    """A condition on the target, for the Hit and Wound roll fields: only attacks that target a
+    unit below its Starting Strength ('below_starting') or Below Half-strength ('below_half')."""
+    target_lacks: list[Keyword] = field(default_factory=list)
+    """A condition on the target, for the Hit and Wound roll fields: only attacks that target a
+    unit with none of these keywords."""
+    reroll_leadership: bool = False
+    """Leadership tests (Battle-shock tests) taken for the led unit can be re-rolled."""
     shoot_after_fall_back: bool = False
     """The led unit is eligible to shoot in a turn in which it Fell Back."""
     pile_in: int | None = None

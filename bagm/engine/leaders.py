@@ -95,7 +95,8 @@ def _better(a: Reroll, b: str | None) -> Reroll:
 
 def led_weapon(u: Unit, w: WeaponProfile) -> WeaponProfile:
     """The weapon as the unit's conferred Leader ability changes it (characteristics, abilities)."""
-    effects = _effects(u, w.melee)
+    # an effect with a condition on the target changes Hit and Wound rolls only (led_conditions)
+    effects = [e for e in _effects(u, w.melee) if e.target_while is None and not e.target_lacks]
     if not effects:
         return w
     key = (w, *effects)  # effects hash by identity; a condition may leave some out
@@ -123,6 +124,11 @@ def led_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions) -> Cond
     hit, wound, crit, cover = cond.hit_mod, cond.wound_mod, cond.critical_hit, cond.cover
     rh, rw = cond.reroll_hits, cond.reroll_wounds
     for e in mine:
+        if e.target_while is not None and not (
+                t.below_starting() if e.target_while == "below_starting" else t.below_half()):
+            continue  # "an attack that targets a unit that is Below Half-strength"
+        if e.target_lacks and any(k in t.keywords for k in e.target_lacks):
+            continue  # "... that targets an enemy unit that does not have the X keyword"
         hit += e.hit_mod
         wound += e.wound_mod
         rh, rw = _better(rh, e.reroll_hits), _better(rw, e.reroll_wounds)

@@ -11,7 +11,7 @@ from bagm.engine.actions import Action
 from bagm.engine.army import Unit
 from bagm.engine.core import DEEP_STRIKE_GAP, Decision, IllegalAction, _along, _pt, _r
 from bagm.engine.geometry import Base, segment_hits_disk
-from bagm.engine.leaders import led_has, led_sum
+from bagm.engine.leaders import led_has, led_least, led_sum
 
 
 class MovementPhase:
@@ -30,7 +30,11 @@ class MovementPhase:
                 continue
             u = self.unit(act.unit)
             roll = 0
-            if act.kind == "advance":  # Advance Moves: roll one D6
+            fixed = led_least(u, "advance_fixed") if act.kind == "advance" and u.led is not None else None
+            if fixed is not None:  # a conferred Leader ability: no Advance roll, add X" instead
+                roll = fixed
+                self.emit("advance_roll", unit=u.uid, roll=roll, fixed=True)
+            elif act.kind == "advance":  # Advance Moves: roll one D6
                 roll = self.dice.d6(f"advance {u.uid}")
                 self.emit("advance_roll", unit=u.uid, roll=roll)
                 info = {"roll": roll, "what": "advance"}

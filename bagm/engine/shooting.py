@@ -212,8 +212,13 @@ class ShootingPhase:
         tm = [target.models[i] for i in vis if i < len(target.models)]
         d = [min(math.hypot(m.x - t.x, m.y - t.y) - m.r - t.r for t in tm) for m in u.models]
         friends_engaged = any(self.engaged(f, target) for f in self.army_units(u.player))
-        # a conferred Leader ability: only models within X" can target that unit with ranged attacks
-        cap = led_least(target, "ranged_within") if target.led is not None else None
+        # a conferred Leader ability: only models (or units) within X" can target that unit with
+        # ranged attacks
+        cap = None
+        if target.led is not None:
+            cap, near = led_least(target, "ranged_within"), led_least(target, "ranged_unit_within")
+            if near is not None and min(d) > near + 1e-9:
+                return []
         out = []
         for w in ws:
             if w.abilities.blast and friends_engaged:

@@ -1101,13 +1101,21 @@ _CLAUSES: list[tuple[re.Pattern[str], str]] = [
                 rf"model is within (?P<n>\d+){_INCHES}$"), "ranged_within"),
     (re.compile(rf"(?:models in )?(?:this|that) unit cannot be targeted by ranged attacks unless the "
                 rf"attacking model is within (?P<n>\d+){_INCHES}$"), "ranged_within"),
+    (re.compile(rf"that unit cannot be targeted by ranged attacks unless the attacking unit is "
+                rf"within (?P<n>\d+){_INCHES}$"), "ranged_unit_within"),
     (re.compile(rf"each time (?:a model in that unit makes a Pile-In or Consolidation move, it|that "
                 rf"unit Piles In or Consolidates, each model in that unit) can move up to "
                 rf"(?P<n>[4-9]){_INCHES} instead of (?:up to )?3{_INCHES}$"), "pile_in"),
     (re.compile(r"that unit is eligible to shoot in a turn in which it Fell Back$"),
      "shoot_after_fall_back"),
-    (re.compile(rf"each time a model in that unit makes an? {_KIND}attack, (?P<rest>.+)$"),
-     "attack"),
+    (re.compile(r"(?:you can )?re-roll Leadership tests taken for that unit$"), "leadership"),
+    (re.compile(rf"each time that unit advances, do not make an Advance roll; instead, until the "
+                rf"end of the phase, add (?P<n>\d+){_INCHES} to the Move characteristic of models "
+                r"in (?:this|that) unit$", re.I), "advance_fixed"),
+    (re.compile(rf"each time a model in that unit makes an? {_KIND}attack(?: that targets (?:an "
+                r"enemy unit that does not have the (?P<lacks>[A-Z][A-Z' -]*?(?: or [A-Z][A-Z' -]*?)*) "
+                r"keywords?|a unit that is (?P<tstate>below its Starting Strength|Below "
+                r"Half-strength)))?, (?P<rest>.+)$"), "attack"),
     (re.compile(r"models in that unit have the Feel No Pain (?P<fnp>[2-6])\+ ability against "
                 r"(?P<against>Psychic Attacks|mortal wounds)(?: and (?P<against2>Psychic Attacks|"
                 r"mortal wounds))?$", re.I), "fnp_against"),
@@ -1142,7 +1150,7 @@ _ATTACK_CLAUSES: list[tuple[re.Pattern[str], dict[str, Any]]] = [
 _IF_KEYWORD = re.compile(r"if that unit has the (?P<kw>[A-Za-z][\w' -]*?) keyword, (?P<rest>.+?)"
                          r"(?P<instead> instead)?$", re.I)
 _BEST_OF = {"fnp", "invuln", "fnp_mortal", "fnp_psychic"}  # the better of two values applies
-_CONDITIONS = {"only_while", "only_keyword", "against"}
+_CONDITIONS = {"only_while", "only_keyword", "against", "target_while", "target_lacks"}
 
 
 def is_leader_ability(text: str | None) -> bool:
@@ -1216,14 +1224,26 @@ def _clause_effect(clause: str) -> list[dict[str, Any]] | None:
             effect = {"hit_against_mod": -1, "against": "ranged"}
         elif what == "cover":
             effect = {"cover": True}
-        elif what == "ranged_within":
-            effect = {"ranged_within": int(groups["n"])}
+        elif what in ("ranged_within", "ranged_unit_within"):
+            effect = {what: int(groups["n"])}
         elif what == "pile_in":
             effect = {"pile_in": int(groups["n"])}
         elif what == "shoot_after_fall_back":
             effect = {"shoot_after_fall_back": True}
+        elif what == "leadership":
+            effect = {"reroll_leadership": True}
+        elif what == "advance_fixed":
+            effect = {"advance_fixed": int(groups["n"])}
         elif what == "attack":
-            return _attack_effect(kind, groups["rest"])
+            found = _attack_effect(kind, groups["rest"])
+            target: dict[str, Any] = {}
+            if groups.get("tstate"):
+                target["target_while"] = _STATES[groups["tstate"].lower()]
+            if groups.get("lacks"):
+                target["target_lacks"] = [k.strip() for k in groups["lacks"].split(" or ")]
+            if found is None or target and any("only_while" in e for e in found):
+                return None  # a condition on the target and one on "that unit": ambiguous
+            return [e | target for e in found]
         elif what == "fnp_against":
             against = {groups["against"].lower(), (groups.get("against2") or "").lower()} - {""}
             if len(against) != len([g for g in (groups["against"], groups.get("against2")) if g]):
@@ -1265,10 +1285,12 @@ def _engine_knows(ability: dict[str, Any]) -> bool:
 def parse_leader_effects(text: str | None) -> list[dict[str, Any]] | None:
     """A Leader ability's text as :class:`bagm.data.models.LeaderEffect` dicts, or None.
 
-    Every sentence and clause must be understood: an ability with a condition ("if that unit
-    is below its Starting Strength", "against Psychic Attacks", "while ... contains a ... model"),
-    a rider sentence, or an effect outside the vocabulary gives None (not modelled), never a
-    partial or unconditional approximation. Fields left at their default are omitted.
+    Every sentence and clause must be understood. A condition the engine checks is kept as a
+    field (the led unit below its Starting Strength or Half-strength, or with a keyword; the
+    target's state or keywords; Feel No Pain against mortal wounds or Psychic Attacks); any other
+    condition ("while ... contains a ... model", "within 6\""), a rider sentence, or an effect
+    outside the vocabulary gives None (not modelled), never a partial or unconditional
+    approximation. Fields left at their default are omitted.
     """
     plain = " ".join(_plain(text).split())
     m = _LEADING_ANY.match(plain)
@@ -1277,6 +1299,9 @@ def parse_leader_effects(text: str | None) -> list[dict[str, Any]] | None:
     body = plain[m.end():].strip().rstrip(".")
     if not body:
         return None
+    # "... do not make an Advance roll. Instead, ...": one rule in two sentences
+    body = re.sub(r"do not make an Advance roll\. Instead,", "do not make an Advance roll; instead,",
+                  body)
     # a bulleted form ("leading a unit: - Models ... - Each time ...") or sentences
     parts = [p for p in re.split(r"\s+-\s+|\.\s+", body) if p.strip()]
     clauses: list[tuple[str, dict[str, Any]]] = []  # (clause, a condition on the led unit)
@@ -1308,7 +1333,8 @@ def parse_leader_effects(text: str | None) -> list[dict[str, Any]] | None:
             # one effect per kind of attack made, per kind of attack that targets the unit, and
             # per condition on the led unit
             group = (kind, effect.get("against"), effect.get("only_while"),
-                     effect.get("only_keyword"))
+                     effect.get("only_keyword"), effect.get("target_while"),
+                     tuple(effect.get("target_lacks", ())))
             into = effects.setdefault(group, {"attacks": kind} if kind != "all" else {})
             for key, value in effect.items():
                 if key in _CONDITIONS or key not in into:
