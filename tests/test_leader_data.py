@@ -74,6 +74,89 @@ PARSED: list[tuple[str, list[dict[str, Any]]]] = [
      [{"hit_against_mod": -1}]),
     ("each time an attack targets that unit, subtract 1 from the Wound roll.",
      [{"wound_against_mod": -1}]),
+    # Feel No Pain against some wounds only
+    ("models in that unit have the Feel No Pain 4+ ability against Psychic Attacks.",
+     [{"fnp_psychic": 4}]),
+    ("models in that unit have the Feel No Pain 5+ ability against mortal wounds.",
+     [{"fnp_mortal": 5}]),
+    ("models in that unit have the Feel No Pain 4+ ability against Psychic Attacks and mortal "
+     "wounds.", [{"fnp_mortal": 4, "fnp_psychic": 4}]),
+    ("models in that unit have the Feel No Pain 4+ ability against mortal wounds and Psychic "
+     "Attacks.", [{"fnp_mortal": 4, "fnp_psychic": 4}]),
+    # Critical Hits on 5+
+    ("each time a model in that unit makes a melee attack, an unmodified Hit roll of 5+ scores "
+     "a Critical Hit.", [{"attacks": "melee", "crit_hit": 5}]),
+    ("each time a model in that unit makes an attack, a successful unmodified Hit roll of 5+ "
+     "scores a Critical Hit.", [{"crit_hit": 5}]),
+    ("each time a model in that unit makes a ranged attack, a successful unmodifed Hit roll of "
+     "5+ scores a Critical Hit.",  # the typo is in the real data
+     [{"attacks": "ranged", "crit_hit": 5}]),
+    ("weapons equipped by models in that unit have the [LETHAL HITS] ability. In addition, each "
+     "time a model in that unit makes an attack, a Critical Hit is scored on an unmodified Hit "
+     "roll of 5+, instead of only on a 6.",
+     [{"weapon_abilities": [{"name": "lethal hits"}], "crit_hit": 5}]),
+    # Objective Control, Fights First
+    ("add 1 to the Objective Control characteristic of models in that unit.", [{"OC_mod": 1}]),
+    ("models in that unit have the Fights First ability.", [{"fights_first": True}]),
+    ("that unit has the Fights First ability", [{"fights_first": True}]),
+    # Move, Advance and Charge
+    ("you can re-roll Charge rolls made for that unit.", [{"reroll_charge": True}]),
+    ("you can re-roll Advance and Charge rolls made for that unit.",
+     [{"reroll_advance": True, "reroll_charge": True}]),
+    ("add 1 to Advance and Charge rolls made for that unit.", [{"advance_mod": 1, "charge_mod": 1}]),
+    ("add 2\" to the Move characteristic of models in that unit and add 2 to Advance and Charge "
+     "rolls made for that unit.", [{"M_mod": 2, "advance_mod": 2, "charge_mod": 2}]),
+    ("add 1 to the Move characteristic of models in that unit and you can re-roll Advance rolls "
+     "made for that unit.", [{"M_mod": 1, "reroll_advance": True}]),
+    ("add 1 to Advance and Charge rolls made for that unit and each time a model in that unit "
+     "makes an attack, add 1 to the Hit roll.",
+     [{"advance_mod": 1, "charge_mod": 1, "hit_mod": 1}]),
+    ("that unit is eligible to declare a charge in a turn in which it Advanced.",
+     [{"charge_after_advance": True}]),
+    ("that unit is eligible to shoot in a turn in which it Fell Back.",
+     [{"shoot_after_fall_back": True}]),
+    # attacks that target the unit
+    ("each time a melee attack targets that unit, subtract 1 from the Hit roll.",
+     [{"hit_against_mod": -1, "against": "melee"}]),
+    ("models in that unit have the Benefit of Cover.", [{"cover": True}]),
+    ("that unit can only be selected as the target of a ranged attack if the attacking model is "
+     "within 18\".", [{"ranged_within": 18}]),
+    ("models in this unit cannot be targeted by ranged attacks unless the attacking model is "
+     "within 12\".", [{"ranged_within": 12}]),
+    ("that unit cannot be targeted by ranged attacks unless the attacking unit is within 18\".",
+     [{"ranged_unit_within": 18}]),
+    ("models in that unit have the Stealth ability and that unit cannot be targeted by ranged "
+     "attacks unless the attacking model is within 12\".",
+     [{"hit_against_mod": -1, "against": "ranged"}, {"ranged_within": 12}]),
+    ("models in that unit have the Stealth ability and each time an attack targets that unit, "
+     "subtract 1 from the Wound roll.",  # two effects: Stealth is for ranged attacks only
+     [{"hit_against_mod": -1, "against": "ranged"}, {"wound_against_mod": -1}]),
+    # conditions on the led unit that the engine checks
+    ("each time a model in that unit makes an attack, add 1 to the Hit roll if that unit is "
+     "below its Starting Strength, and add 1 to the Wound roll as well if that unit is Below "
+     "Half-strength.",
+     [{"hit_mod": 1, "only_while": "below_starting"}, {"wound_mod": 1, "only_while": "below_half"}]),
+    ("each time a model in that unit makes a melee attack, add 1 to the Hit roll if that unit is "
+     "below its Starting Strength.",
+     [{"attacks": "melee", "hit_mod": 1, "only_while": "below_starting"}]),
+    ("models in that unit have the Feel No Pain 5+ ability. If that unit has the Line-Troops "
+     "keyword, models in that unit have the Feel No Pain 4+ ability instead.",
+     [{"fnp": 5}, {"fnp": 4, "only_keyword": "LINE-TROOPS"}]),
+    ("each time a model in that unit makes an attack that targets a unit that is Below "
+     "Half-strength, add 1 to the Hit roll.", [{"hit_mod": 1, "target_while": "below_half"}]),
+    ("each time a model in that unit makes an attack that targets an enemy unit that does not "
+     "have the IMPERIUM or CHAOS keywords, add 1 to the Hit roll.",
+     [{"hit_mod": 1, "target_lacks": ["IMPERIUM", "CHAOS"]}]),
+    ("you can re-roll Leadership tests taken for that unit.", [{"reroll_leadership": True}]),
+    ("ranged weapons equipped by models in that unit have the [ASSAULT] ability and each time "
+     "that unit advances, do not make an Advance roll. Instead, until the end of the phase, add "
+     "6\" to the Move characteristic of models in this unit.",
+     [{"attacks": "ranged", "weapon_abilities": [{"name": "assault"}]}, {"advance_fixed": 6}]),
+    # Pile-in and Consolidation
+    ("each time a model in that unit makes a Pile-In or Consolidation move, it can move up to 6\" "
+     "instead of up to 3\".", [{"pile_in": 6}]),
+    ("each time that unit Piles In or Consolidates, each model in that unit can move up to 6\" "
+     "instead of up to 3\".", [{"pile_in": 6}]),
 ]
 
 
@@ -102,12 +185,31 @@ def test_parser_merges_clauses_of_one_kind_and_a_bullet_list() -> None:
 NOT_MODELLED = [
     # conditional: never approximated as unconditional
     LEADS + "each time a model in that unit makes an attack, add 1 to the Hit roll if that "
-    "unit is below its Starting Strength.",
+    "unit is within range of an objective marker.",
     LEADS + "each time a model in that unit makes a melee attack that targets a unit that is "
-    "below its Starting Strength, you can re-roll the Hit roll.",
-    LEADS + "models in that unit have the Feel No Pain 4+ ability against Psychic Attacks.",
+    "below its Starting Strength, you can re-roll the Hit roll. If that unit is Below "
+    "Half-strength, you can re-roll the Wound roll as well.",  # which unit: left to a human
+    LEADS + "each time a model in that unit makes an attack that targets a unit that is below "
+    "its Starting Strength, add 1 to the Hit roll if that unit is Below Half-strength.",
+    LEADS + "models in that unit have the Feel No Pain 4+ ability against attacks made by "
+    "DAEMON models.",
+    LEADS + "each time a model in that unit makes an attack that targets a MONSTER unit, an "
+    "unmodified Hit roll of 5+ scores a Critical Hit.",
+    LEADS + "you can re-roll Advance rolls made for that unit, and you can re-roll any rolls "
+    "made for that unit while it is performing a Special Manoeuvre.",
+    "While this model is leading a SQUAD unit, it has the Fights First ability.",
+    LEADS + "that unit is eligible to shoot and declare a charge in a turn in which it Advanced "
+    "or Fell Back.",
+    LEADS + "add 1 to the Objective Control characteristic of models in that unit while it is "
+    "within range of an objective marker.",
+    LEADS + "each time that unit Advances, do not make an Advance roll. Instead, add 6\" to the "
+    "Move characteristic of models in that unit and each time a model in that unit makes an "
+    "Advance move, ignore any vertical distance.",
+    LEADS + "add 1 to the Objective Control characteristic of models in that unit. If that unit "
+    "has the SOMETHING keyword, add 2 to the Objective Control characteristic of models in "
+    "that unit instead.",  # "instead" of an added value: not the better of two
     LEADS + "models in that unit have the Feel No Pain 5+ ability. If that unit has the "
-    "SOMETHING keyword, models in that unit have the Feel No Pain 4+ ability instead.",
+    "SOMETHING keyword, models in that unit have the Feel No Pain 4+ ability.",  # no "instead"
     LEADS + "each time an attack targets that unit, subtract 1 from the Hit roll. In addition, "
     "once per battle round, something else happens.",
     LEADS + "weapons equipped by models in that unit have the [SUSTAINED HITS 1] ability and, "
@@ -122,14 +224,11 @@ NOT_MODELLED = [
     LEADS + "models in that unit have a 6+ invulnerable save, and 4+ invulnerable save against "
     "Psychic Attacks.",
     # outside the vocabulary
-    LEADS + "models in that unit have the Fights First ability.",
-    LEADS + "add 1 to the Objective Control characteristic of models in that unit.",
-    LEADS + "you can re-roll Charge rolls made for that unit.",
-    LEADS + "each time a model in that unit makes an attack, an unmodified Hit roll of 5+ "
-    "scores a Critical Hit.",
     LEADS + "each time an attack is allocated to a model in that unit, subtract 1 from the "
     "Damage characteristic of that attack.",
-    LEADS + "each time a melee attack targets that unit, subtract 1 from the Hit roll.",
+    LEADS + "each time a model in that unit makes a Pile-in or Consolidation move, it can move "
+    "up to 6\" instead of 3\". In addition, it does not need to end that move closer.",
+    LEADS + "that unit is eligible to shoot and declare a charge in a turn in which it Fell Back.",
     LEADS + "add 1 to the Attacks characteristic of Named weapons equipped by that unit.",
     LEADS + "weapons equipped by models in that unit have the [MADE UP] ability.",
     LEADS + "in your Command phase, you can return 1 destroyed Bodyguard model to that unit.",
@@ -244,7 +343,7 @@ CAT = f"""\
       "Leader": LIST,
       "Tactical Mind": LEADS + "weapons equipped by models in that unit have the [LETHAL HITS] "
                        "ability.",
-      "Stubborn": LEADS + "models in that unit have the Fights First ability."})}
+      "Stubborn": LEADS + "models in that unit have the Infiltrators ability."})}
 {_unit("u-sage", "Unarmed Sage", False, {"Leader": LIST})}
 {_unit("u-line", "Line Squad", False, {"Grit": "Once per battle, something."})}
   </selectionEntries>

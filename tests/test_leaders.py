@@ -4,19 +4,22 @@ scripted dice (every scripted roll consumed)."""
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
 import pytest
 
-from bagm.data.models import Leader, LeaderEffect
+from bagm.data.models import Leader, LeaderAbility, LeaderEffect, WeaponAbility
 from bagm.data.schema import validate
 from bagm.engine.actions import Action, ActionSyntaxError, parse
 from bagm.engine.army import build_army
-from bagm.engine.attack import Conditions, Reroll, WeaponProfile
+from bagm.engine.attack import (Abilities, AttackProfile, Conditions, Reroll, Target, WeaponProfile,
+                                critical_hit_on, resolve)
 from bagm.engine.dice import Dice, DiceExpr
 from bagm.engine.game import Game, IllegalAction
-from bagm.engine.leaders import led_conditions, led_defence, led_weapon, not_modelled_notes
+from bagm.engine.leaders import (led_conditions, led_defence, led_fnp_mortal, led_weapon,
+                                 not_modelled_notes)
 from conftest import REPO
 
 GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
@@ -266,3 +269,337 @@ def test_bots_use_it_and_games_stay_deterministic():
     first = run(5)
     assert any(e["e"] == "battlefield_command" for e in first)
     assert first == run(5)
+
+
+# --- effects outside the attack sequence, and Feel No Pain against some wounds -----------------
+
+
+def led_game(*effects: dict[str, Any], cp: int = 5) -> Game:
+    """A1 (the Chaplain) has conferred an ability with ``effects`` on A3 in A's first Command
+    phase; the game waits in A's Movement phase."""
+    lead = leader(bodyguards=["Strike Squad", "Purifier Squad"],
+                  abilities=[{"name": "Test", "effects": list(effects)}])
+    g = new_game(lead=lead, cp={"A": cp})
+    play(g, *DEPLOY, "command A1 A3 Test")
+    decline(g, "move")
+    return g
+
+
+def decline(g: Game, step: str, player: str = "A") -> None:
+    """Decline every decision until ``player`` must decide ``step``."""
+    for _ in range(60):
+        d = g.decision
+        if d.step == step and d.player == player:
+            return
+        if d.step in ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge"):
+            play(g, "done")
+        elif d.step in ("overwatch", "counter", "bravery", "reroll", "command"):
+            play(g, "pass")
+        else:
+            raise AssertionError(f"stuck at {d}")
+    raise AssertionError(f"never reached {step}")
+
+
+def place(g: Game, uid: str, pts: list[tuple[float, float]]) -> None:
+    u = g.units[uid]
+    u.models = u.models[:len(pts)]
+    g.set_positions(u, pts)
+
+
+def block(x: float, y: float = 15.0, dx: float = -1.4) -> list[tuple[float, float]]:
+    """Five bases in two columns around (x, y), the second column ``dx`` away."""
+    return [(x, y - 0.7), (x, y + 0.7), (x + dx, y - 0.7), (x + dx, y + 0.7), (x + 2 * dx, y)]
+
+
+DEVASTATING = WeaponProfile("Test rifle", False, DiceExpr(0, 6, 1), 3, 4, 0, DiceExpr(0, 6, 1),
+                            abilities=Abilities.from_data([validate(WeaponAbility, {"name": "devastating wounds"})]),
+                            range=24)
+PSYCHIC = replace(GUN, name="Test psychic gun", abilities=Abilities(psychic=True))
+HAZARDOUS = replace(GUN, name="Test hazardous gun", attacks=DiceExpr(0, 6, 1), abilities=Abilities(hazardous=True))
+
+
+def test_feel_no_pain_against_mortal_wounds_devastating_wounds_and_hazardous():
+    g = led_game({"fnp_mortal": 4})
+    a3, a4, b3 = g.units["A3"], g.units["A4"], g.units["B3"]
+    assert led_fnp_mortal(a3) == 4 and led_fnp_mortal(a4) is None and led_defence(a3) == (None, None)
+    # Devastating Wounds: hit 4, wound 6 (a Critical Wound: 1 mortal wound); Feel No Pain 4: not lost
+    g.dice = Dice.scripted([4, 6, 4])
+    assert declined(g._attack(b3, a3, DEVASTATING, 1, Conditions(), None, ranged=True)) == (0, 0)
+    g.dice.assert_consumed()
+    # a normal wound: hit 4, wound 4, save 1; no Feel No Pain roll against normal damage
+    g.dice = Dice.scripted([4, 4, 1])
+    assert declined(g._attack(b3, a3, replace(DEVASTATING, abilities=Abilities()), 1, Conditions(), None,
+                     ranged=True)) == (1, 0)
+    g.dice.assert_consumed()
+    # the same Devastating Wound against a unit not led: lost
+    g.dice = Dice.scripted([4, 6])
+    assert declined(g._attack(b3, a4, DEVASTATING, 1, Conditions(), None, ranged=True)) == (1, 0)
+    g.dice.assert_consumed()
+    # Hazardous: the led unit's own weapon; hit 1 (miss), the test fails (3 mortal wounds), each
+    # one rolled for (4, 6 not lost; 2 lost)
+    g.dice = Dice.scripted([1, 1, 4, 6, 2])
+    before = sum(m.wounds for m in a3.models)
+    declined(g._attack(a3, b3, HAZARDOUS, 1, Conditions(), None, ranged=True))
+    assert sum(m.wounds for m in a3.models) == before - 1
+    assert any(e["e"] == "hazardous" and e["unit"] == "A3" for e in g.events)
+    g.dice.assert_consumed()
+
+
+def test_feel_no_pain_against_psychic_attacks_only():
+    g = led_game({"fnp_psychic": 4})
+    a3, b3 = g.units["A3"], g.units["B3"]
+    assert led_defence(a3, PSYCHIC) == (None, 4) and led_defence(a3, GUN) == (None, None)
+    # a [PSYCHIC] weapon: 2 attacks hit (4, 4), wound (4, 4), saves fail (1, 1); FNP 4 and 3
+    g.dice = Dice.scripted([4, 4, 4, 4, 1, 4, 1, 3])
+    assert declined(g._attack(b3, a3, PSYCHIC, 1, Conditions(), None, ranged=True)) == (1, 0)
+    g.dice.assert_consumed()
+    # any other weapon: no Feel No Pain roll
+    g.dice = Dice.scripted([4, 4, 4, 4, 1, 1])
+    assert declined(g._attack(b3, a3, GUN, 1, Conditions(), None, ranged=True)) == (2, 1)
+    g.dice.assert_consumed()
+
+
+def test_critical_hits_on_5_plus_for_the_attacks_it_names():
+    g = led_game({"attacks": "melee", "crit_hit": 5})
+    a3, b3 = g.units["A3"], g.units["B3"]
+    lethal = WEAPON.with_abilities(lethal_hits=True)
+    cond = led_conditions(a3, b3, lethal, Conditions())
+    assert cond.critical_hit == 5 and critical_hit_on(lethal, cond) == 5
+    assert critical_hit_on(lethal, replace(cond, overwatch=True)) == 6  # Overwatch: only a 6
+    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions()  # melee only
+    assert led_conditions(g.units["A4"], b3, lethal, Conditions()) == Conditions()  # not led
+    # two attacks, hit rolls 5 and 5: Critical Hits, so Lethal Hits wound automatically (no save)
+    target = Target(toughness=4, save=7, wounds=10)
+    g.dice = Dice.scripted([5, 5])
+    res = resolve(AttackProfile(lethal, 1, cond), target, g.dice)
+    assert (res.critical_hits, res.wounds, res.wounds_lost) == (2, 2, 2)
+    g.dice.assert_consumed()
+    g.dice = Dice.scripted([5, 5, 6, 6])  # without it: plain hits, then wound rolls
+    assert resolve(AttackProfile(lethal, 1, Conditions()), target, g.dice).critical_hits == 0
+    g.dice.assert_consumed()
+
+
+def test_objective_control_modifier_and_its_end():
+    g = led_game({"OC_mod": 1})
+    a1, a3, b3 = g.units["A1"], g.units["A3"], g.units["B3"]
+    assert (a3.oc(), a1.oc(), g.units["A4"].oc()) == (3, 1, 2)  # the Leader itself: unchanged
+    mk = g.map.layout.markers[0]
+    place(g, "A3", [(mk.x - 1.2, mk.y), (mk.x - 1.2, mk.y + 1.4)])
+    place(g, "B3", [(mk.x + 1.2, mk.y)])
+    b3.OC = 5
+    # A: 2 models x OC 3 = 6 against B: 1 model x OC 5
+    assert g._levels()[0] == {"A": 6, "B": 5}
+    g._update_control(False)
+    assert g.control[0] == "A"
+    a3.battleshocked = True  # Battle-shock: OC 0, modifiers or not
+    assert a3.oc() == 0
+    g._update_control(False)
+    assert g.control[0] == "B"
+    a3.battleshocked = False
+    g._end_command("A")  # the start of A's next Command phase: the ability ends
+    assert a3.oc() == 2
+    g._update_control(False)
+    assert g.control[0] == "B" and g._levels()[0] == {"A": 4, "B": 5}
+
+
+def test_fights_first_for_the_led_unit_only():
+    g = led_game({"fights_first": True})
+    a1, a3, a4 = g.units["A1"], g.units["A3"], g.units["A4"]
+    assert g._first(a3) and not g._first(a1) and not g._first(a4)
+    place(g, "A3", block(14))
+    place(g, "B3", block(15.6, dx=1.4))  # engaged: bases 0.2" apart
+    assert g.engaged(a3, g.units["B3"])
+    # B, whose turn it is not, would select first, but B3 neither charged nor has Fights First
+    decline(g, "fight")
+    assert g.decision.info["fights_first"] and g.phase == "fight"
+    assert [a.text() for a in g.legal_actions()] == ["fight A3 B3"]
+    assert g._legal_fight("B") == []
+    g.dice = Dice(1)
+    play(g, "fight A3 B3")
+    while g.decision.step == "reroll":  # Command Re-roll offers inside the attacks: declined
+        play(g, "pass")
+    if g.units["B3"].alive:  # then the Remaining Combats step
+        assert g.decision.step == "fight" and not g.decision.info["fights_first"]
+
+
+def test_charge_bonus_and_a_free_reroll():
+    g = led_game({"charge_mod": 1, "reroll_charge": True}, cp=0)
+    place(g, "A3", block(14))
+    place(g, "B3", block(20, dx=1.4))
+    play(g, "hold A3")
+    decline(g, "charge")
+    assert g.cp["A"] == 0  # no CP: no Command Re-roll, the ability's re-roll is free
+    # 1 + 1 + 1 = 3 fails; the free re-roll 1 + 2 + 1 = 4 succeeds
+    g.dice = Dice.scripted([1, 1, 1, 2])
+    play(g, "charge A3 B3")
+    assert g.decision.step == "reroll" and g.decision.info["free"]
+    need = g.unit_distance(g.units["A3"], g.units["B3"]) - 1.0  # to Engagement Range
+    assert 3 < need <= 4
+    # what the dice need: the distance less the bonus
+    assert (g.decision.info["roll"], g.decision.info["needed"]) == (2, round(need - 1, 2))
+    play(g, "reroll")
+    assert [e["roll"] for e in g.events if e["e"] == "charge_roll"] == [3, 4]
+    assert g.units["A3"].charged and g.cp["A"] == 0
+    assert [e["what"] for e in g.events if e["e"] == "leader_reroll"] == ["charge"]
+    g.dice.assert_consumed()
+
+
+def test_advance_bonus_free_reroll_and_move():
+    g = led_game({"M_mod": 2, "advance_mod": 1, "reroll_advance": True}, cp=0)
+    a1, a3, a4 = g.units["A1"], g.units["A3"], g.units["A4"]
+    assert (a3.move(), a3.M, a4.move(), a1.move()) == (8, 6, 6, 5)
+    g.dice = Dice.scripted([1, 3])
+    play(g, "advance A3 40,15")
+    assert g.decision.step == "reroll" and g.decision.info == {
+        "unit": "A3", "free": True, "roll": 1, "what": "advance"}
+    play(g, "reroll")
+    ev = [e for e in g.events if e["e"] == "move"][-1]
+    assert 8 < ev["moved"] <= 8 + 3 + 1 + 1e-9  # Move 6 + 2, the re-rolled 3, + 1
+    g.dice.assert_consumed()
+
+
+def test_charge_after_advancing():
+    g = led_game({"charge_after_advance": True})
+    a3, a4 = g.units["A3"], g.units["A4"]
+    a3.moved = a4.moved = "advance"
+    assert g._charge_reason(a3) is None
+    assert g._charge_reason(a4) == "it Advanced or Fell Back this turn"
+    a3.moved = "fallback"
+    assert g._charge_reason(a3) == "it Advanced or Fell Back this turn"
+
+
+def test_greedy_bot_takes_a_free_reroll():
+    from bagm.engine.bots import make_bot
+    from bagm.engine.core import Decision
+
+    g = led_game({"reroll_charge": True})
+    bot = make_bot("greedy")
+    g.decision = Decision("reroll", "A", {"unit": "A3", "free": True, "roll": 11, "needed": 12})
+    assert bot._reroll(g, g.legal_actions()).kind == "reroll"
+    g.decision = Decision("reroll", "A", {"unit": "A3", "free": True, "roll": 5, "what": "advance"})
+    assert bot._reroll(g, g.legal_actions()).kind == "pass"
+
+
+def confer(g: Game, uid: str, *effects: dict[str, Any]) -> None:
+    """Give unit ``uid`` a conferred ability with ``effects`` directly (any player's unit)."""
+    ability = validate(LeaderAbility, {"name": "Test", "effects": list(effects)})
+    g.units[uid].led = ("-", "Test", ability)
+    g._touch()
+
+
+def test_attacks_that_target_the_unit_by_kind_and_benefit_of_cover():
+    g = led_game({"hit_against_mod": -1, "against": "melee"}, {"cover": True})
+    a3, b3 = g.units["A3"], g.units["B3"]
+    assert led_conditions(b3, a3, WEAPON, Conditions()) == Conditions(hit_mod=-1)  # melee: -1, no cover
+    assert led_conditions(b3, a3, GUN, Conditions()) == Conditions(cover=True)  # ranged: cover only
+    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions()  # its own attacks: nothing
+
+
+def test_ranged_attacks_only_from_models_within_range():
+    g = led_game({"hit_mod": 1})  # on A3; B3 is given the range limit below
+    a4, b3 = g.units["A4"], g.units["B3"]
+    place(g, "A4", block(8))
+    place(g, "B3", block(22, dx=1.4))
+    g._touch()
+    plan = g._weapons_in_range(a4, b3)
+    assert plan and plan[0][1] == 5 and not plan[0][2]  # Storm bolters, 24": every model, not half range
+    confer(g, "B3", {"ranged_within": 12})
+    assert g._weapons_in_range(a4, b3) == []  # no model of A4 within 12"
+    assert not any(a.target == "B3" for a in g._legal_shoot("A"))
+    place(g, "A4", block(11))  # the two front columns within 12", the model behind them not
+    g._touch()
+    (w, n, half), = g._weapons_in_range(a4, b3)
+    assert n == 4 and half  # half range is still the weapon's: 12" (Rapid Fire, Melta)
+    # "unless the attacking unit is within 10"": all of the unit's models in range, or none
+    confer(g, "B3", {"ranged_unit_within": 10})
+    assert [(w.name, n) for w, n, _ in g._weapons_in_range(a4, b3)] == [(w.name, 5)]
+    confer(g, "B3", {"ranged_unit_within": 9})
+    assert g._weapons_in_range(a4, b3) == []
+
+
+def test_shooting_after_falling_back_and_the_pile_in_reach():
+    g = led_game({"shoot_after_fall_back": True, "pile_in": 6})
+    a3, a4 = g.units["A3"], g.units["A4"]
+    a3.moved = a4.moved = "fallback"
+    assert g._shoot_reason(a3) is None and g._shoot_reason(a4) == "it Fell Back this turn"
+    assert (g._pile_reach(a3), g._pile_reach(a4), g._pile_reach(g.units["A1"])) == (6.0, 3.0, 3.0)
+    place(g, "A3", [(14, 15)])
+    place(g, "B3", [(20, 15)])
+    g._touch()
+    g._pile(a3, g.units["B3"], "pile_in")
+    assert a3.models[0].x - 14 > 3  # more than 3": up to 6"
+    assert g.engaged(a3, g.units["B3"])
+
+
+def test_effects_with_a_condition_on_the_led_unit():
+    g = led_game({"hit_mod": 1, "only_while": "below_starting"},
+                 {"wound_mod": 1, "only_while": "below_half"},
+                 {"fnp": 4, "only_keyword": "STRIKE"}, {"fnp": 6, "only_keyword": "GREY KNIGHTS"})
+    a3, b3 = g.units["A3"], g.units["B3"]
+    assert "GREY KNIGHTS" in a3.keywords and "STRIKE" not in a3.keywords
+    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions()  # at Starting Strength (5)
+    assert led_defence(a3) == (None, 6)  # the keyword it has
+    a3.models = a3.models[:4]  # below its Starting Strength
+    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions(hit_mod=1)
+    a3.models = a3.models[:2]  # and Below Half-strength
+    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions(hit_mod=1, wound_mod=1)
+    a3.keywords = a3.keywords | {"STRIKE"}
+    assert led_defence(a3) == (None, 4)  # the better of the two
+
+
+def test_a_weapon_change_with_a_condition_follows_the_unit():
+    g = led_game({"attacks": "melee", "A_mod": 1, "only_while": "below_half"})
+    a3 = g.units["A3"]
+    assert led_weapon(a3, WEAPON) is WEAPON
+    a3.models = a3.models[:2]
+    assert led_weapon(a3, WEAPON).attacks.bonus == 3
+    a3.models = a3.models + [copy.copy(a3.models[0]) for _ in range(3)]  # back to 5 (not in play)
+    assert led_weapon(a3, WEAPON) is WEAPON
+
+
+def test_conditions_on_the_target_of_the_attack():
+    g = led_game({"hit_mod": 1, "target_while": "below_half"},
+                 {"wound_mod": 1, "target_lacks": ["IMPERIUM", "CHAOS"]})
+    a3, b3 = g.units["A3"], g.units["B3"]
+    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions(wound_mod=1)  # Orks: no IMPERIUM
+    assert led_weapon(a3, GUN) is GUN
+    b3.models = b3.models[:2]  # Below Half-strength
+    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions(hit_mod=1, wound_mod=1)
+    assert led_conditions(a3, g.units["A4"], GUN, Conditions()) == Conditions()  # IMPERIUM
+
+
+def test_a_free_reroll_of_a_failed_battle_shock_test():
+    g = led_game({"reroll_leadership": True})
+    for _ in range(80):  # on to A's next Command phase, where the ability ended: confer it again
+        d = g.decision
+        if d.step == "command" and d.player == "A" and g.round == 2:
+            break
+        play(g, "done" if d.step in ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge")
+             else "pass")
+    a3 = g.units["A3"]
+    assert a3.led is None and g.phase == "command"
+    a3.models = a3.models[:2]  # Below Half-strength: a Battle-shock test
+    g.dice = Dice.scripted([1, 1, 6, 6])
+    play(g, "command A1 A3 Test")
+    decline_until(g, "reroll")
+    assert g.decision.info == {"unit": "A3", "free": True, "roll": 2, "needed": a3.Ld,
+                               "what": "battle-shock"}
+    play(g, "reroll")
+    assert [e["passed"] for e in g.events if e["e"] == "battleshock_test"][-2:] == [False, True]
+    assert not a3.battleshocked
+    g.dice.assert_consumed()
+
+
+def decline_until(g: Game, step: str) -> None:
+    """Pass every decision until ``step`` is asked."""
+    while g.decision.step != step:
+        play(g, "pass")
+
+
+def test_an_advance_without_a_roll():
+    g = led_game({"advance_fixed": 6}, cp=0)
+    play(g, "advance A3 40,15")  # no dice: the scripted dice are empty
+    assert [e for e in g.events if e["e"] == "advance_roll"][-1] == {
+        "e": "advance_roll", "unit": "A3", "roll": 6, "fixed": True}
+    ev = [e for e in g.events if e["e"] == "move"][-1]
+    assert 6 < ev["moved"] <= 12 + 1e-9 and g.units["A3"].moved == "advance"

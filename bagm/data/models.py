@@ -137,10 +137,61 @@ class LeaderEffect:
     """Added to the Hit roll of attacks that target the led unit (-1)."""
     wound_against_mod: int = 0
     """Added to the Wound roll of attacks that target the led unit (-1)."""
+    against: Literal["ranged", "melee", "all"] = "all"
+    """Which attacks that target the led unit the two fields above change (Stealth: ranged)."""
+    cover: bool = False
+    """The led unit has the Benefit of Cover (against ranged attacks)."""
+    ranged_within: int | None = None
+    """The led unit can only be targeted by ranged attacks of models within X inches."""
+    ranged_unit_within: int | None = None
+    """The led unit can only be targeted by ranged attacks of a unit within X inches of it."""
     fnp: int | None = None
     """The led unit's models have Feel No Pain X+."""
     invuln: int | None = None
     """The led unit's models have an X+ invulnerable save."""
+    fnp_mortal: int | None = None
+    """The led unit's models have Feel No Pain X+ against mortal wounds (Devastating Wounds,
+    Hazardous)."""
+    fnp_psychic: int | None = None
+    """The led unit's models have Feel No Pain X+ against Psychic Attacks (attacks made with
+    [PSYCHIC] weapons)."""
+    crit_hit: int | None = None
+    """An unmodified Hit roll of X+ scores a Critical Hit for those attacks (5: on a 5+)."""
+    OC_mod: int = 0
+    """Added to the Objective Control characteristic of the led unit's models."""
+    fights_first: bool = False
+    """The led unit has the Fights First ability."""
+    M_mod: int = 0
+    """Added to the Move characteristic of the led unit's models (inches)."""
+    advance_mod: int = 0
+    """Added to Advance rolls made for the led unit."""
+    charge_mod: int = 0
+    """Added to Charge rolls made for the led unit."""
+    advance_fixed: int | None = None
+    """The led unit makes no Advance roll: an Advance move adds X inches instead."""
+    reroll_advance: bool = False
+    """Advance rolls made for the led unit can be re-rolled."""
+    reroll_charge: bool = False
+    """Charge rolls made for the led unit can be re-rolled."""
+    charge_after_advance: bool = False
+    """The led unit is eligible to declare a charge in a turn in which it Advanced."""
+    only_while: Literal["below_starting", "below_half"] | None = None
+    """A condition: this effect applies only while the led unit is below its Starting Strength
+    ('below_starting') or Below Half-strength ('below_half')."""
+    only_keyword: Keyword | None = None
+    """A condition: this effect applies only while the led unit has this keyword."""
+    target_while: Literal["below_starting", "below_half"] | None = None
+    """A condition on the target, for the Hit and Wound roll fields: only attacks that target a
+    unit below its Starting Strength ('below_starting') or Below Half-strength ('below_half')."""
+    target_lacks: list[Keyword] = field(default_factory=list)
+    """A condition on the target, for the Hit and Wound roll fields: only attacks that target a
+    unit with none of these keywords."""
+    reroll_leadership: bool = False
+    """Leadership tests (Battle-shock tests) taken for the led unit can be re-rolled."""
+    shoot_after_fall_back: bool = False
+    """The led unit is eligible to shoot in a turn in which it Fell Back."""
+    pile_in: int | None = None
+    """The led unit's Pile-in and Consolidation moves are up to X inches instead of 3"."""
 
 
 @_model

@@ -129,8 +129,35 @@ class Unit:
             return bool(self.models) and self.models[0].wounds * 2 < self.W
         return len(self.models) * 2 < self.starting
 
+    def below_starting(self) -> bool:
+        """Below Starting Strength (Core Rules): fewer models than its Starting Strength."""
+        return len(self.models) < self.starting
+
+    def led_effects(self) -> list[Any]:
+        """The effects of its conferred Leader ability (Battlefield Command) that apply now: one
+        with a condition (below Starting Strength or Half-strength, a keyword) only while it
+        holds. Callers check ``led is not None`` first."""
+        effects = self.led[2].effects
+        if not any(e.only_while or e.only_keyword for e in effects):
+            return effects
+        return [e for e in effects if (
+            e.only_while is None or (self.below_starting() if e.only_while == "below_starting"
+                                     else self.below_half())) and (
+            e.only_keyword is None or e.only_keyword in self.keywords)]
+
     def oc(self) -> int:
-        return 0 if self.battleshocked else self.OC  # Battle-shock: OC 0
+        if self.battleshocked:
+            return 0  # Battle-shock: OC 0
+        if self.led is not None:  # Battlefield Command: a conferred Leader ability's OC modifier
+            return max(0, self.OC + sum(e.OC_mod for e in self.led_effects()))
+        return self.OC
+
+    def move(self) -> int:
+        """The Move characteristic, with a conferred Leader ability's modifier (Battlefield
+        Command); the Flying cap applies at the start of the battle only (Rules Adaptations)."""
+        if self.led is None:
+            return self.M
+        return max(0, self.M + sum(e.M_mod for e in self.led_effects()))
 
     def label(self) -> str:
         return f"{self.uid} {self.name}"

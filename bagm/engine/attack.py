@@ -240,6 +240,8 @@ class Conditions:
     """Fire Overwatch / Set Overwatch: only an unmodified 6 hits."""
     beyond_12: bool = False
     """The target is more than 12" away: Conversion."""
+    critical_hit: int = 6
+    """An unmodified Hit roll of this or more is a Critical Hit (5: a Leader ability's 5+)."""
 
 
 @dataclass(frozen=True)
@@ -327,10 +329,12 @@ def hit_modifier(weapon: WeaponProfile, cond: Conditions) -> int:
 def critical_hit_on(weapon: WeaponProfile, cond: Conditions) -> int:
     """The unmodified Hit roll that is a Critical Hit: 6 (Hit Roll), or 4+ for Conversion
     against a target more than 12" away (Core Rules, not in the excerpts); only 6 when firing
-    Overwatch (Set Overwatch)."""
-    if weapon.abilities.conversion and cond.beyond_12 and not cond.overwatch:
-        return 4
-    return 6
+    Overwatch (Set Overwatch). ``cond.critical_hit`` lowers it (a conferred Leader ability)."""
+    if cond.overwatch:
+        return 6
+    if weapon.abilities.conversion and cond.beyond_12:
+        return 4 if cond.critical_hit > 4 else cond.critical_hit
+    return cond.critical_hit
 
 
 def hit_roll(unmodified: int, skill: int, modifier: int, overwatch: bool = False,
@@ -548,6 +552,8 @@ class TargetUnit:
     visible: set[int] | None = None
     """Indices of models visible to the attacker (ranged allocation); None: all."""
     fnp: int | None = None
+    fnp_mortal: int | None = None
+    """Feel No Pain X+ against mortal wounds only (a conferred Leader ability)."""
 
     @classmethod
     def of(cls, target: Target) -> "TargetUnit":
@@ -572,14 +578,18 @@ class TargetUnit:
                 return i
         return None
 
-    def lose_wounds(self, index: int, amount: int, dice: Dice, reason: str) -> int:
+    def lose_wounds(self, index: int, amount: int, dice: Dice, reason: str, mortal: bool = False) -> int:
         """Inflict ``amount`` damage on one model, one wound at a time, rolling Feel No Pain
-        for each; excess damage is lost when the model is destroyed. Returns wounds lost."""
+        for each (for ``mortal`` wounds the better of it and ``fnp_mortal``); excess damage is
+        lost when the model is destroyed. Returns wounds lost."""
         lost = 0
+        fnp = self.fnp
+        if mortal and self.fnp_mortal is not None and (fnp is None or self.fnp_mortal < fnp):
+            fnp = self.fnp_mortal
         for _ in range(amount):
             if self.wounds[index] <= 0:
                 break  # excess damage lost (Allocating Attacks; Mortal Wounds)
-            if self.fnp is not None and fnp_saves(dice.d6(f"feel no pain ({reason})"), self.fnp):
+            if fnp is not None and fnp_saves(dice.d6(f"feel no pain ({reason})"), fnp):
                 continue
             self.wounds[index] -= 1
             lost += 1
@@ -596,7 +606,7 @@ class TargetUnit:
         for _ in range(amount):
             if index is None:
                 break
-            lost += self.lose_wounds(index, 1, dice, reason)
+            lost += self.lose_wounds(index, 1, dice, reason, mortal=True)
             if self.wounds[index] <= 0:
                 if not spill:
                     break

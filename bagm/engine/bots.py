@@ -22,6 +22,7 @@ from bagm.engine.attack import AttackProfile, Conditions, Target
 from bagm.engine.dice import DiceExpr
 from bagm.engine.army import profile_group
 from bagm.engine.game import Game, Unit
+from bagm.engine.leaders import led_sum
 
 Bot = Callable[[Game], Action]
 _ODDS: dict[Any, float] = {}
@@ -180,7 +181,7 @@ class GreedyBot:
                 return Action("hold", u.uid)
             goal = self.goal(g, u)
             far = math.hypot(u.models[0].x - goal[0], u.models[0].y - goal[1])
-            kind = "advance" if (not u.ranged and far > u.M + 1) else "move"
+            kind = "advance" if (not u.ranged and far > u.move() + 1) else "move"
             return Action(kind, u.uid, point=_r(goal))
         return None
 
@@ -309,6 +310,8 @@ class GreedyBot:
                 if g.min_straight(u, t) > 12:
                     continue
                 need = g.unit_distance(u, t) - 1.0
+                if u.led is not None:  # a conferred Leader ability: "add 1 to Charge rolls"
+                    need -= led_sum(u, "charge_mod")
                 chance = float(charge_chance(need))
                 if chance < 0.4:
                     continue
@@ -318,6 +321,8 @@ class GreedyBot:
     def _reroll(self, g: Game, legal: list[Action]) -> Action:
         info = g.decision.info
         what = info.get("what")
+        if info.get("free"):  # a Leader ability's re-roll: a failed charge, a low Advance
+            return _REROLL if what != "advance" or info["roll"] <= 3 else _PASS
         if what == "advance":
             return _REROLL if info["roll"] <= 2 else _PASS
         if what in _IN_ATTACK:

@@ -10,6 +10,7 @@ from bagm.engine.actions import Action
 from bagm.engine.army import Unit
 from bagm.engine.battlefield import ENGAGEMENT_RANGE
 from bagm.engine.core import CHARGE_RANGE, Decision, IllegalAction, _along
+from bagm.engine.leaders import led_has, led_sum
 
 
 class ChargePhase:
@@ -18,7 +19,8 @@ class ChargePhase:
     # Charge phase ----------------------------------------------------------------------------
 
     def _charge_reason(self, u: Unit) -> str | None:
-        if u.moved in ("advance", "fallback"):
+        if u.moved == "fallback" or u.moved == "advance" and not (
+                u.led is not None and led_has(u, "charge_after_advance")):  # a Leader ability may allow it
             return "it Advanced or Fell Back this turn"
         if u.manoeuvre is not None:
             return "it performed a Tactical Manoeuvre this turn"
@@ -74,12 +76,17 @@ class ChargePhase:
             if not u.alive or not t.alive:
                 continue
             need = self.unit_distance(u, t) - ENGAGEMENT_RANGE
-            roll = self.dice.d6(f"charge {u.uid}") + self.dice.d6(f"charge {u.uid}")
+            # a conferred Leader ability: "add 1 to Charge rolls", "you can re-roll Charge rolls"
+            mod = led_sum(u, "charge_mod") if u.led is not None else 0
+            roll = self.dice.d6(f"charge {u.uid}") + self.dice.d6(f"charge {u.uid}") + mod
             self.emit("charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2))
-            if roll < need and (yield from self._command_reroll(
-                    p, u, {"what": "charge", "roll": roll, "needed": round(need, 2)})):
-                roll = self.dice.d6(f"charge {u.uid} re-roll") + self.dice.d6(f"charge {u.uid} re-roll")
-                self.emit("charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2), reroll=True)
+            if roll < need:
+                info = {"what": "charge", "roll": roll - mod, "needed": round(need - mod, 2)}  # what the dice need
+                again = (yield from self._leader_reroll(p, u, info)) if led_has(u, "reroll_charge") \
+                    else (yield from self._command_reroll(p, u, info))
+                if again:
+                    roll = self.dice.d6(f"charge {u.uid} re-roll") + self.dice.d6(f"charge {u.uid} re-roll") + mod
+                    self.emit("charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2), reroll=True)
             ok = roll >= need and self._charge_move(u, t, float(roll))
             u.charged = ok  # made a Charge move
             self.emit("charge", unit=u.uid, target=t.uid, success=ok)

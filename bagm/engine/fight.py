@@ -11,6 +11,7 @@ from bagm.engine.army import Model, Unit
 from bagm.engine.attack import Conditions, Reroll
 from bagm.engine.core import COHERENCY, PILE_IN, Decision, IllegalAction
 from bagm.engine.geometry import EPS, Base
+from bagm.engine.leaders import led_has, led_least
 
 
 class FightPhase:
@@ -21,14 +22,27 @@ class FightPhase:
     def _can_fight(self, u: Unit) -> bool:
         return u.alive and not u.fought and bool(u.melee) and (u.charged or bool(self.engaged_with(u)))
 
+    @staticmethod
+    def _first(u: Unit) -> bool:
+        """Fights First step: units that made a Charge move this turn, and units with the Fights
+        First ability (here: conferred by a Leader ability, Battlefield Command)."""
+        return u.charged or (u.led is not None and led_has(u, "fights_first"))
+
+    @staticmethod
+    def _pile_reach(u: Unit) -> float:
+        """How far a Pile-in or Consolidation move goes: 3", or a conferred Leader ability's 6"."""
+        if u.led is not None:
+            return float(led_least(u, "pile_in") or PILE_IN)
+        return PILE_IN
+
     def _fight(self, p: str) -> Iterator[Decision]:
         yield from self._new_phase("fight")
-        # Fights First (units that made a Charge move), then Remaining Combats, alternating,
-        # starting with the player whose turn it is not
+        # Fights First (units that made a Charge move or have Fights First), then Remaining
+        # Combats, alternating, starting with the player whose turn it is not
         for first in (True, False):
             q = self.other(p)
             while True:
-                pool = {x: [u for u in self.army_units(x) if self._can_fight(u) and (u.charged or not first)]
+                pool = {x: [u for u in self.army_units(x) if self._can_fight(u) and (not first or self._first(u))]
                         for x in ("A", "B")}
                 if not pool["A"] and not pool["B"]:
                     break
@@ -48,10 +62,10 @@ class FightPhase:
         for u in self.army_units(p):
             if only and u.uid != only:
                 continue
-            if not self._can_fight(u) or (first and not u.charged):
+            if not self._can_fight(u) or (first and not self._first(u)):
                 continue
             foes = self.engaged_with(u) or [e for e in self.army_units(self.other(p))
-                                            if self.min_straight(u, e) <= PILE_IN + 2]
+                                            if self.min_straight(u, e) <= self._pile_reach(u) + 2]
             out += [Action("fight", u.uid, target=e.uid) for e in foes]
             if not foes:
                 out.append(Action("fight", u.uid, target="-"))
@@ -96,7 +110,7 @@ class FightPhase:
             foes = self.engaged_with(u) or ([t] if t.alive else [])
             nearest = min(self.army_units(self.other(u.player)), key=lambda e: self.min_straight(u, e), default=None)
             goal = foes[0] if foes else nearest
-            if goal is not None and self.min_straight(u, goal) <= PILE_IN + 2:
+            if goal is not None and self.min_straight(u, goal) <= self._pile_reach(u) + 2:
                 self._pile(u, goal, "consolidate")
 
     def _fighters(self, u: Unit) -> list[Model]:
@@ -115,6 +129,7 @@ class FightPhase:
         graph = self.bf.layout.move_layer(u.radius).graph(self.closed)
         others = [(o.x, o.y, o.radius) for o in self.others_bases(u)]
         enemies = [m.base for m in t.models]
+        reach = self._pile_reach(u)
         old = [(m.x, m.y) for m in u.models]
         moved = False
         hypot = math.hypot
@@ -125,7 +140,7 @@ class FightPhase:
             e = min(enemies, key=lambda e: math.hypot(m.x - e.x, m.y - e.y))
             d = math.hypot(m.x - e.x, m.y - e.y)
             gap = d - m.r - e.radius - 0.02
-            step = min(PILE_IN, gap)
+            step = min(reach, gap)
             if step <= 0.05:
                 continue
             nx, ny = m.x + (e.x - m.x) / d * step, m.y + (e.y - m.y) / d * step

@@ -42,7 +42,7 @@ from bagm.engine.core import (
 )
 from bagm.engine.dice import Dice
 from bagm.engine.fight import FightPhase
-from bagm.engine.leaders import LeaderRules, modelled_abilities
+from bagm.engine.leaders import LeaderRules, led_has, modelled_abilities
 from bagm.engine.mission import Mission, get_mission
 from bagm.engine.movement import MovementPhase
 from bagm.engine.positions import Positions
@@ -517,6 +517,13 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
             roll = self.dice.d6(f"battle-shock {u.uid}") + self.dice.d6(f"battle-shock {u.uid}")
             ok = roll >= u.Ld
             self.emit("battleshock_test", unit=u.uid, roll=roll, ld=u.Ld, passed=ok)
+            # a conferred Leader ability: "you can re-roll Leadership tests taken for that unit"
+            if not ok and u.led is not None and led_has(u, "reroll_leadership") and (
+                    yield from self._leader_reroll(p, u, {"roll": roll, "needed": u.Ld,
+                                                          "what": "battle-shock"})):
+                roll = self.dice.d6(f"battle-shock {u.uid} re-roll") + self.dice.d6(f"battle-shock {u.uid} re-roll")
+                ok = roll >= u.Ld
+                self.emit("battleshock_test", unit=u.uid, roll=roll, ld=u.Ld, passed=ok, reroll=True)
             if not ok:
                 if self.cp[p] >= 1 and (p, "Insane Bravery", self.phase_id) not in self.used:
                     act = yield Decision("bravery", p, {"unit": u.uid})
@@ -590,7 +597,8 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         Battle-shocked OC 0; Secured markers stay until the opponent controls them at the start
         or end of a turn)."""
         new = []
-        levels = self._cached(("levels", tuple(u.battleshocked for u in self.units.values())), self._levels)
+        # keyed on each unit's OC: Battle-shock and conferred Leader abilities change it
+        levels = self._cached(("levels", tuple(u.oc() for u in self.units.values())), self._levels)
         for i, level in enumerate(levels):
             raw = "A" if level["A"] > level["B"] else "B" if level["B"] > level["A"] else None
             sec = self.secured[i]

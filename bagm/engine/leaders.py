@@ -9,7 +9,7 @@ and every game lists it as not modelled.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -78,14 +78,14 @@ def leader_ability_names(ds: Any) -> set[str]:
 
 # --- effects in the attack sequence ------------------------------------------------------------
 
-_WEAPONS: dict[tuple[WeaponProfile, Any], WeaponProfile] = {}  # (weapon, LeaderAbility): changed
+_WEAPONS: dict[tuple[Any, ...], WeaponProfile] = {}  # (weapon, *its effects): the weapon changed
 
 
 def _effects(u: Unit, melee: bool) -> list[Any]:
     if u.led is None:
         return []
     want = "melee" if melee else "ranged"
-    return [e for e in u.led[2].effects if e.attacks in ("all", want)]
+    return [e for e in u.led_effects() if e.attacks in ("all", want)]
 
 
 def _better(a: Reroll, b: str | None) -> Reroll:
@@ -95,10 +95,11 @@ def _better(a: Reroll, b: str | None) -> Reroll:
 
 def led_weapon(u: Unit, w: WeaponProfile) -> WeaponProfile:
     """The weapon as the unit's conferred Leader ability changes it (characteristics, abilities)."""
-    effects = _effects(u, w.melee)
+    # an effect with a condition on the target changes Hit and Wound rolls only (led_conditions)
+    effects = [e for e in _effects(u, w.melee) if e.target_while is None and not e.target_lacks]
     if not effects:
         return w
-    key = (w, u.led[2])  # type: ignore[index]  # an ability hashes by identity
+    key = (w, *effects)  # effects hash by identity; a condition may leave some out
     out = _WEAPONS.get(key)
     if out is None:
         out = w
@@ -117,31 +118,78 @@ def led_weapon(u: Unit, w: WeaponProfile) -> WeaponProfile:
 def led_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions) -> Conditions:
     """The attack's conditions with the attacker's and the target's conferred Leader abilities."""
     mine = _effects(u, w.melee)
-    theirs = t.led[2].effects if t.led is not None else []
+    theirs = t.led_effects() if t.led is not None else []
     if not mine and not theirs:
         return cond
-    hit, wound = cond.hit_mod, cond.wound_mod
+    hit, wound, crit, cover = cond.hit_mod, cond.wound_mod, cond.critical_hit, cond.cover
     rh, rw = cond.reroll_hits, cond.reroll_wounds
     for e in mine:
+        if e.target_while is not None and not (
+                t.below_starting() if e.target_while == "below_starting" else t.below_half()):
+            continue  # "an attack that targets a unit that is Below Half-strength"
+        if e.target_lacks and any(k in t.keywords for k in e.target_lacks):
+            continue  # "... that targets an enemy unit that does not have the X keyword"
         hit += e.hit_mod
         wound += e.wound_mod
         rh, rw = _better(rh, e.reroll_hits), _better(rw, e.reroll_wounds)
+        if e.crit_hit is not None:  # "an unmodified Hit roll of 5+ scores a Critical Hit"
+            crit = min(crit, e.crit_hit)
     for e in theirs:  # attacks that target the led unit
+        if e.against != "all" and (e.against == "melee") != w.melee:
+            continue  # e.g. Stealth: ranged attacks only
         hit += e.hit_against_mod
         wound += e.wound_against_mod
-    return replace(cond, hit_mod=hit, wound_mod=wound, reroll_hits=rh, reroll_wounds=rw)
+        cover = cover or (e.cover and not w.melee)  # Benefit of Cover: against ranged attacks
+    return replace(cond, hit_mod=hit, wound_mod=wound, reroll_hits=rh, reroll_wounds=rw,
+                   critical_hit=crit, cover=cover)
 
 
-def led_defence(t: Unit) -> tuple[int | None, int | None]:
-    """The target's invulnerable save and Feel No Pain with its conferred Leader ability."""
+def _best(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else min(a, b)
+
+
+def led_defence(t: Unit, w: WeaponProfile | None = None) -> tuple[int | None, int | None]:
+    """The target's invulnerable save and Feel No Pain with its conferred Leader ability; with
+    the attacking weapon ``w``, Feel No Pain against Psychic Attacks counts for a [PSYCHIC] one."""
     inv, fnp = t.invuln, None
     if t.led is not None:
-        for e in t.led[2].effects:
-            if e.invuln is not None:
-                inv = e.invuln if inv is None else min(inv, e.invuln)
-            if e.fnp is not None:
-                fnp = e.fnp if fnp is None else min(fnp, e.fnp)
+        psychic = w is not None and w.abilities.psychic
+        for e in t.led_effects():
+            inv, fnp = _best(inv, e.invuln), _best(fnp, e.fnp)
+            if psychic:
+                fnp = _best(fnp, e.fnp_psychic)
     return inv, fnp
+
+
+def led_fnp_mortal(t: Unit) -> int | None:
+    """Feel No Pain against mortal wounds only, from the unit's conferred Leader ability."""
+    return led_least(t, "fnp_mortal")
+
+
+# --- effects outside the attack sequence ---------------------------------------------------------
+# Callers check ``u.led is not None`` first, so units not led pay nothing.
+
+
+def led_sum(u: Unit, field: str) -> int:
+    """A numeric field (OC_mod, M_mod, advance_mod, charge_mod) summed over the unit's conferred
+    Leader ability: 0 when it has none."""
+    return sum(getattr(e, field) for e in u.led_effects()) if u.led is not None else 0
+
+
+def led_least(u: Unit, field: str) -> int | None:
+    """The smallest value of an optional field (ranged_within, pile_in) over the unit's conferred
+    Leader ability: None when no effect sets it."""
+    out = None
+    if u.led is not None:
+        for e in u.led_effects():
+            out = _best(out, getattr(e, field))
+    return out
+
+
+def led_has(u: Unit, field: str) -> bool:
+    """Whether the unit's conferred Leader ability grants a flag (fights_first, reroll_charge,
+    reroll_advance, charge_after_advance)."""
+    return u.led is not None and any(getattr(e, field) for e in u.led_effects())
 
 
 # --- the Stratagem ------------------------------------------------------------------------------
@@ -259,8 +307,20 @@ class LeaderRules:
         # until the start of your next Command phase; neither unit can be targeted again until then
         leader.commanded = b.commanded = True
         b.led = (leader.uid, ability.name, ability)
+        self._touch(b)  # answers kept until the battlefield changes may depend on it (ranges)
         self.emit("battlefield_command", leader=leader.uid, unit=b.uid, ability=ability.name,
                   peerless=free)
+
+    def _leader_reroll(self, p: str, u: Unit, info: dict[str, Any]) -> Generator[Decision, Action, bool]:
+        """A re-roll a conferred Leader ability gives ("you can re-roll Charge rolls made for
+        that unit"), offered just after the roll in place of Command Re-roll (a dice is re-rolled
+        once at most): free, and Battle-shock does not stop it (no Stratagem is used). True when
+        the player re-rolls."""
+        act = yield Decision("reroll", p, {"unit": u.uid, "free": True, **info})
+        if act.kind != "reroll":
+            return False
+        self.emit("leader_reroll", unit=u.uid, ability=u.led[1], what=info.get("what", "charge"))
+        return True
 
     def _end_command(self, p: str) -> None:
         """Start of player ``p``'s Command phase: their conferred Leader abilities end."""
@@ -269,3 +329,4 @@ class LeaderRules:
             if u.led is not None:
                 self.emit("leader_ability_ends", unit=u.uid, ability=u.led[1])
                 u.led = None
+                self._touch(u)

@@ -11,6 +11,7 @@ from bagm.engine.actions import Action
 from bagm.engine.army import Unit
 from bagm.engine.core import DEEP_STRIKE_GAP, Decision, IllegalAction, _along, _pt, _r
 from bagm.engine.geometry import Base, segment_hits_disk
+from bagm.engine.leaders import led_has, led_least, led_sum
 
 
 class MovementPhase:
@@ -29,12 +30,22 @@ class MovementPhase:
                 continue
             u = self.unit(act.unit)
             roll = 0
-            if act.kind == "advance":  # Advance Moves: roll one D6
+            fixed = led_least(u, "advance_fixed") if act.kind == "advance" and u.led is not None else None
+            if fixed is not None:  # a conferred Leader ability: no Advance roll, add X" instead
+                roll = fixed
+                self.emit("advance_roll", unit=u.uid, roll=roll, fixed=True)
+            elif act.kind == "advance":  # Advance Moves: roll one D6
                 roll = self.dice.d6(f"advance {u.uid}")
                 self.emit("advance_roll", unit=u.uid, roll=roll)
-                if (yield from self._command_reroll(p, u, {"roll": roll, "what": "advance"})):
-                    roll = self.dice.d6(f"advance {u.uid} re-roll")  # Command Re-roll: an Advance roll
+                info = {"roll": roll, "what": "advance"}
+                # a conferred Leader ability: "you can re-roll Advance rolls made for that unit"
+                again = (yield from self._leader_reroll(p, u, info)) if led_has(u, "reroll_advance") \
+                    else (yield from self._command_reroll(p, u, info))
+                if again:
+                    roll = self.dice.d6(f"advance {u.uid} re-roll")  # Command Re-roll or the Leader ability
                     self.emit("advance_roll", unit=u.uid, roll=roll, reroll=True)
+                if u.led is not None:  # a conferred Leader ability: "add 1 to Advance rolls"
+                    roll += led_sum(u, "advance_mod")
             if act.kind == "fallback":  # Desperate Escape tests, before any model is moved
                 rolls = self._escape_rolls(u, act.point)
                 failed = [i for i, r in enumerate(rolls) if r <= 2]
@@ -79,7 +90,7 @@ class MovementPhase:
             foes = self.engaged_with(u)
             if foes:
                 for z in self._zones(p):
-                    if self._plan_move(u, _r(z.centre), float(u.M))[1] is not None:
+                    if self._plan_move(u, _r(z.centre), float(u.move()))[1] is not None:
                         out.append(Action("fallback", u.uid, point=_r(z.centre)))
                 continue
             for m in markers:
@@ -126,7 +137,7 @@ class MovementPhase:
             raise IllegalAction(f"{u.label()} is not within Engagement Range of an enemy unit",
                                 "Fall Back Moves", u.uid)
         if act.kind == "fallback" and act.point is not None and self.layout_ok(act.point) and \
-                self._plan_move(u, act.point, float(u.M))[1] is None:
+                self._plan_move(u, act.point, float(u.move()))[1] is None:
             raise IllegalAction(f"{u.label()} cannot end a Fall Back move toward {_pt(act.point)} outside "
                                 "Engagement Range, so it cannot Fall Back that way", "Fall Back Moves", u.uid)
         if act.point is not None:
@@ -159,8 +170,8 @@ class MovementPhase:
                 raise IllegalAction(f"{u.label()} model {i + 1} at {_pt(q)} would overlap another model",
                                     "Impassable Terrain and Other Models", u.uid)
             length, _ = self.bf.move_path(m.base, q)
-            if length > u.M + 1e-6:
-                raise IllegalAction(f"{u.label()} model {i + 1} would move {length:.2f}\" (Move {u.M}\")",
+            if length > u.move() + 1e-6:
+                raise IllegalAction(f"{u.label()} model {i + 1} would move {length:.2f}\" (Move {u.move()}\")",
                                     "Normal Move", u.uid)
             if any(self.bf.engaged(b, e) for e in enemies):
                 raise IllegalAction(f"{u.label()} model {i + 1} would end within Engagement Range of an enemy",
@@ -179,7 +190,7 @@ class MovementPhase:
             u.moved = "normal"
             self.emit("move", unit=u.uid, kind="normal", to=[[round(x, 2), round(y, 2)] for x, y in act.points or ()])
             return
-        limit = float(u.M) + advance_roll
+        limit = float(u.move()) + advance_roll
         if k == "fallback" and not u.models:  # every model failed its Desperate Escape test
             u.moved = "fallback"
             return

@@ -14,7 +14,7 @@ from bagm.engine.army import Unit, profile_group
 from bagm.engine.attack import (AttackProfile, AttackResult, Conditions, Offers, RerollOffer, Target, TargetUnit,
                                 resolve_steps)
 from bagm.engine.core import CHARGE_RANGE, Decision, IllegalAction
-from bagm.engine.leaders import led_conditions, led_defence, led_weapon
+from bagm.engine.leaders import led_conditions, led_defence, led_fnp_mortal, led_has, led_least, led_weapon
 
 
 class ShootingPhase:
@@ -155,8 +155,8 @@ class ShootingPhase:
             return "it has already shot this phase"
         if u.manoeuvre is not None:
             return "it performed a Tactical Manoeuvre this turn"
-        if u.moved == "fallback":
-            return "it Fell Back this turn"
+        if u.moved == "fallback" and not (u.led is not None and led_has(u, "shoot_after_fall_back")):
+            return "it Fell Back this turn"  # unless a conferred Leader ability lets it shoot
         if u.moved == "advance" and not any(w.abilities.assault for w in u.ranged):
             return "it Advanced this turn (and has no Assault weapon)"
         if not u.ranged:
@@ -214,14 +214,22 @@ class ShootingPhase:
         tm = [target.models[i] for i in vis if i < len(target.models)]
         d = [min(math.hypot(m.x - t.x, m.y - t.y) - m.r - t.r for t in tm) for m in u.models]
         friends_engaged = any(self.engaged(f, target) for f in self.army_units(u.player))
+        # a conferred Leader ability: only models (or units) within X" can target that unit with
+        # ranged attacks
+        cap = None
+        if target.led is not None:
+            cap, near = led_least(target, "ranged_within"), led_least(target, "ranged_unit_within")
+            if near is not None and min(d) > near + 1e-9:
+                return []
         out = []
         for w in ws:
             if w.abilities.blast and friends_engaged:
                 continue  # Blast: never against a unit within Engagement Range of the attacker's army
             rng = w.range or 0
-            n = sum(1 for x in d if x <= rng + 1e-9)
+            reach = rng if cap is None or cap >= rng else cap
+            n = sum(1 for x in d if x <= reach + 1e-9)
             if n:
-                half = all(x <= rng / 2 + 1e-9 for x in d if x <= rng + 1e-9)
+                half = all(x <= rng / 2 + 1e-9 for x in d if x <= reach + 1e-9)
                 out.append((w, n, half))
         return out
 
@@ -321,10 +329,11 @@ class ShootingPhase:
         if u.led is not None or t.led is not None:  # Battlefield Command: conferred Leader abilities
             w = led_weapon(u, w)
             cond = led_conditions(u, t, w, cond)
-        invuln, fnp = led_defence(t) if t.led is not None else (t.invuln, None)
+        invuln, fnp = led_defence(t, w) if t.led is not None else (t.invuln, None)
         target = Target(toughness=t.T, save=t.Sv, wounds=t.W, models=len(t.models), invuln=invuln, fnp=fnp,
                         keywords=t.keywords, visible=None if visible is None else len(visible), name=t.uid)
-        tu = TargetUnit([m.wounds for m in t.models], t.W, visible, fnp)
+        tu = TargetUnit([m.wounds for m in t.models], t.W, visible, fnp,
+                        led_fnp_mortal(t) if t.led is not None else None)
         steps = resolve_steps(AttackProfile(w, n, cond), target, self.dice, tu,
                               self._may_reroll(u.player, u), self._may_reroll(t.player, t))
         res = yield from self._offers(steps, u, t, w.name)
@@ -339,6 +348,8 @@ class ShootingPhase:
                   destroyed=res.models_destroyed)
         if res.hazardous_failed and u.models:
             own = TargetUnit([m.wounds for m in u.models], u.W, None, None)
+            if u.led is not None:  # Feel No Pain from a conferred Leader ability (mortal wounds)
+                own.fnp, own.fnp_mortal = led_defence(u)[1], led_fnp_mortal(u)
             own.mortal_wounds(res.hazardous_mortal_wounds, self.dice, spill=False, reason="hazardous")
             for m, wl in zip(u.models, own.wounds):
                 m.wounds = wl
