@@ -218,12 +218,18 @@ class LeaderRules:
         if not any(not u.commanded and not u.battleshocked and (paid or self._peerless_free(u))
                    and modelled_abilities(u.datasheet) for u in self.army_units(p)):
             return []
-        # asked at every window and again for the list of legal actions: kept while nothing
-        # it depends on changes (positions, CP, the phase, the round, who was targeted); the
-        # distances it measures are kept on unit stamps (min_straight, unit_distance)
-        key = ("command", p, self.cp[p], self.phase_id, self.round,
-               tuple((u.commanded, u.battleshocked) for u in self.armies[p].units))
-        return self._cached(key, lambda: self._legal_command_now(p))
+        # asked at every window of every phase: kept (for the game) on all it reads: whether a
+        # paid use is open, Peerless Leader uses this round, each unit's flags and stamp (where
+        # its models stand), the Hatchways (distances around Walls)
+        units = self.armies[p].units
+        self.stamp(units[0])  # brings every stamp up to date: read directly below
+        stamps = self._stamps
+        key = ("command", p, paid, self.round, tuple(self.peerless_round.items()), self.closed,
+               tuple([(u.commanded, u.battleshocked, stamps[u.uid]) for u in units]))
+        got = self._by_stamp.get(key)
+        if got is None:
+            got = self._by_stamp[key] = (self._legal_command_now(p),)
+        return got[0]
 
     def _legal_command_now(self, p: str) -> list[Action]:
         out: list[Action] = []
