@@ -169,12 +169,12 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         if where == "board":
             # kept until anything on the battlefield changes: a unit comes onto or leaves the
             # battlefield, or loses models, only with a _touch() (callers never change the list)
-            if self._cache_version == self.version:  # _cached inlined (a hot path)
-                v = self._cache.get(("board", p))
-                if v is not None:
-                    return v
-            return self._cached(("board", p), lambda: [u for u in self.armies[p].units
-                                                      if u.where == "board" and u.models])
+            cache = self._now()
+            key = ("board", p)
+            v = cache.get(key)
+            if v is None:
+                v = cache[key] = [u for u in self.armies[p].units if u.where == "board" and u.models]
+            return v
         return [u for u in self.armies[p].units if u.where == where]
 
     def live_unit(self, uid: str | None, player: str, rule: str) -> Unit:
@@ -243,12 +243,18 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
             self._moved = set()
         return self._stamps[u.uid]
 
-    def _cached(self, key: Any, fn: Any) -> Any:
-        """An answer kept until anything on the battlefield changes (``version``)."""
+    def _now(self) -> dict[Any, Any]:
+        """The answers kept since the battlefield last changed (``version``): emptied first
+        when it has changed since. Hot paths read it without building a closure for _cached."""
         cache = self._cache
         if self._cache_version != self.version:
             cache.clear()
             self._cache_version = self.version
+        return cache
+
+    def _cached(self, key: Any, fn: Any) -> Any:
+        """An answer kept until anything on the battlefield changes (``version``)."""
+        cache = self._now()
         v = cache.get(key, _MISSING)  # not try/except: a third of the calls miss
         if v is _MISSING:
             v = cache[key] = fn()

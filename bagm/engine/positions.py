@@ -72,13 +72,11 @@ class Positions:
 
     def bbox(self, u: Unit) -> tuple[float, float, float, float]:
         """The unit's bounding box (bases included), kept until anything moves."""
-        # _cached inlined when the cache is current (called tens of thousands of times a game)
-        if self._cache_version == self.version:
-            boxes = self._cache.get("bboxes")
-            if boxes is None:
-                boxes = self._cache["bboxes"] = {}
-        else:
-            boxes = self._cached("bboxes", dict)
+        # called tens of thousands of times a game: no closure, one look-up when kept
+        cache = self._now()
+        boxes = cache.get("bboxes")
+        if boxes is None:
+            boxes = cache["bboxes"] = {}
         box = boxes.get(u.uid)
         if box is None:
             st = self.stamp(u)  # the unit may not have moved since last asked
@@ -118,11 +116,11 @@ class Positions:
         if self.apart(a, b, 2.0):
             return False
         key = ("er", a.uid, b.uid)
-        if self._cache_version == self.version:  # _cached inlined (a hot path)
-            v = self._cache.get(key)
-            if v is not None:
-                return v
-        return self._cached(key, lambda: self._engaged(a, b))
+        cache = self._now()
+        v = cache.get(key)
+        if v is None:
+            v = cache[key] = self._engaged(a, b)
+        return v
 
     def _engaged(self, a: Unit, b: Unit) -> bool:
         key = ("er", self._pos(a), self._pos(b), self.closed)
@@ -144,11 +142,11 @@ class Positions:
 
     def engaged_with(self, u: Unit) -> list[Unit]:
         """The enemy units within Engagement Range of ``u`` (in army order)."""
-        if self._cache_version == self.version:  # _cached inlined (a hot path)
-            table = self._cache.get("ew")
-            if table is not None:
-                return table.get(u.uid, [])
-        return self._cached("ew", self._engagements).get(u.uid, [])
+        cache = self._now()
+        table = cache.get("ew")
+        if table is None:
+            table = cache["ew"] = self._engagements()
+        return table.get(u.uid, [])
 
     def _engagements(self) -> dict[str, list[Unit]]:
         """Every unit's :meth:`engaged_with`, worked out at once for all pairs (most units are
@@ -191,77 +189,82 @@ class Positions:
         the same answer as :meth:`Battlefield.visible_models`, faster. Walls-only visibility
         of a pair of bases is kept across moves (keyed on both positions and the Hatchways);
         models of other units are looked at only when one lies near the line between them."""
-        if self._cache_version == self.version:  # _cached inlined (a hot path): no closures built
-            v = self._cache.get(("vis", observer.uid, target.uid))
-            if v is not None:
-                return v
+        key = ("vis", observer.uid, target.uid)
+        cache = self._now()
+        v = cache.get(key)
+        if v is None:
+            v = cache[key] = self._visible_kept(observer, target)
+        return v
 
-        def calc() -> list[int]:
-            if self.walled_off(self.disc(observer), self.disc(target)):
-                return []
-            obs = observer.bases
-            tbs = target.bases
-            # Only a model near the box of both units' centres can come within reach of a line
-            # between two of them (the tests below: within its radius, or within the larger base
-            # radius plus its own): the others are left out (a hair of slack against rounding).
-            xs = [b.x for b in obs] + [b.x for b in tbs]
-            ys = [b.y for b in obs] + [b.y for b in tbs]
-            reach = max(b.radius for b in obs + tbs) + 1e-6
-            bx0, bx1, by0, by1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
-            by = [m for m in self.others_bases(observer, target)
-                  if bx0 - m.radius < m.x < bx1 + m.radius and by0 - m.radius < m.y < by1 + m.radius]
-            clear = self.bf._graph().clear
-            # the models that may block each observer's lines, built once (not per target)
-            blockers = [(o, by + [x for x in obs if x is not o]) for o in obs]
-            out = []
-            for k, t in enumerate(tbs):
-                # a quick proof: the line between the centres is free
-                tx, ty = t.x, t.y
-                if any(clear(o.x, o.y, tx, ty) and _no_disc_on_line(o.x, o.y, tx, ty, others)
-                       for o, others in blockers):
+    def _visible_kept(self, observer: Unit, target: Unit) -> list[int]:
+        """:meth:`visible_idx` kept while neither unit has moved, nor any unit that comes near
+        the box of both (nor a Hatchway): the units whose bounding boxes reach a box larger than
+        the one _visible_key() looks in (by a radius and some slack) are named with their
+        stamps, so the answer kept is the one _visible_key() would find."""
+        r = max(observer.radius, target.radius) + 1e-3
+        ox0, oy0, ox1, oy1 = self.bbox(observer)
+        tx0, ty0, tx1, ty1 = self.bbox(target)
+        x0, y0 = min(ox0, tx0) - r, min(oy0, ty0) - r
+        x1, y1 = max(ox1, tx1) + r, max(oy1, ty1) + r
+        near = []
+        self.stamp(observer)  # brings every stamp up to date: read directly below
+        bbox, stamps = self.bbox, self._stamps
+        for u in self.units.values():
+            if u.where == "board" and u.models and u is not observer and u is not target:
+                ux0, uy0, ux1, uy1 = bbox(u)
+                if ux1 >= x0 and ux0 <= x1 and uy1 >= y0 and uy0 <= y1:
+                    near.append((u.uid, stamps[u.uid]))
+        k = ("vis", observer.uid, self.stamp(observer), target.uid, self.stamp(target),
+             self.closed, tuple(near))
+        got = self._by_stamp.get(k)
+        if got is None:
+            got = self._by_stamp[k] = (self._geo(self._visible_key(observer, target),
+                                                 lambda: self._visible_now(observer, target)),)
+        return got[0]
+
+    def _visible_key(self, observer: Unit, target: Unit) -> tuple[Any, ...]:
+        """What :meth:`_visible_now` depends on: a key for answers kept across moves and games."""
+        po, pt = self._pos(observer), self._pos(target)
+        xs = po[0:-1:2] + pt[0:-1:2]
+        ys = po[1:-1:2] + pt[1:-1:2]
+        r = max(observer.radius, target.radius)
+        x0, x1, y0, y1 = min(xs) - r, max(xs) + r, min(ys) - r, max(ys) + r
+        by = tuple(sorted((m.x, m.y, m.r) for u in self.units.values() if u.where == "board"
+                          and u is not observer and u is not target for m in u.models
+                          if x0 - m.r < m.x < x1 + m.r and y0 - m.r < m.y < y1 + m.r))
+        return ("vis", po, pt, self.closed, by)
+
+    def _visible_now(self, observer: Unit, target: Unit) -> list[int]:
+        """:meth:`visible_idx` worked out."""
+        if self.walled_off(self.disc(observer), self.disc(target)):
+            return []
+        obs = observer.bases
+        tbs = target.bases
+        # Only a model near the box of both units' centres can come within reach of a line
+        # between two of them (the tests below: within its radius, or within the larger base
+        # radius plus its own): the others are left out (a hair of slack against rounding).
+        xs = [b.x for b in obs] + [b.x for b in tbs]
+        ys = [b.y for b in obs] + [b.y for b in tbs]
+        reach = max(b.radius for b in obs + tbs) + 1e-6
+        bx0, bx1, by0, by1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
+        by = [m for m in self.others_bases(observer, target)
+              if bx0 - m.radius < m.x < bx1 + m.radius and by0 - m.radius < m.y < by1 + m.radius]
+        clear = self.bf._graph().clear
+        # the models that may block each observer's lines, built once (not per target)
+        blockers = [(o, by + [x for x in obs if x is not o]) for o in obs]
+        out = []
+        for k, t in enumerate(tbs):
+            # a quick proof: the line between the centres is free
+            tx, ty = t.x, t.y
+            if any(clear(o.x, o.y, tx, ty) and _no_disc_on_line(o.x, o.y, tx, ty, others)
+                   for o, others in blockers):
+                out.append(k)
+                continue
+            for o, others in blockers:
+                if self._pair_visible(o, t, others):
                     out.append(k)
-                    continue
-                for o, others in blockers:
-                    if self._pair_visible(o, t, others):
-                        out.append(k)
-                        break
-            return out
-        def key() -> tuple[Any, ...]:
-            po, pt = self._pos(observer), self._pos(target)
-            xs = po[0:-1:2] + pt[0:-1:2]
-            ys = po[1:-1:2] + pt[1:-1:2]
-            r = max(observer.radius, target.radius)
-            x0, x1, y0, y1 = min(xs) - r, max(xs) + r, min(ys) - r, max(ys) + r
-            by = tuple(sorted((m.x, m.y, m.r) for u in self.units.values() if u.where == "board"
-                              and u is not observer and u is not target for m in u.models
-                              if x0 - m.r < m.x < x1 + m.r and y0 - m.r < m.y < y1 + m.r))
-            return ("vis", po, pt, self.closed, by)
-
-        def kept() -> list[int]:
-            # The answer stands while neither unit has moved, nor any unit that comes near the
-            # box of both (nor a Hatchway): the units whose bounding boxes reach a box larger
-            # than the one key() looks in (by a radius and some slack) are named with their
-            # stamps, so the answer kept is the one key() would find.
-            r = max(observer.radius, target.radius) + 1e-3
-            ox0, oy0, ox1, oy1 = self.bbox(observer)
-            tx0, ty0, tx1, ty1 = self.bbox(target)
-            x0, y0 = min(ox0, tx0) - r, min(oy0, ty0) - r
-            x1, y1 = max(ox1, tx1) + r, max(oy1, ty1) + r
-            near = []
-            self.stamp(observer)  # brings every stamp up to date: read directly below
-            bbox, stamps = self.bbox, self._stamps
-            for u in self.units.values():
-                if u.where == "board" and u.models and u is not observer and u is not target:
-                    ux0, uy0, ux1, uy1 = bbox(u)
-                    if ux1 >= x0 and ux0 <= x1 and uy1 >= y0 and uy0 <= y1:
-                        near.append((u.uid, stamps[u.uid]))
-            k = ("vis", observer.uid, self.stamp(observer), target.uid, self.stamp(target),
-                 self.closed, tuple(near))
-            got = self._by_stamp.get(k)
-            if got is None:
-                got = self._by_stamp[k] = (self._geo(key(), calc),)
-            return got[0]
-        return self._cached(("vis", observer.uid, target.uid), kept)
+                    break
+        return out
 
     def _merged_blocks(self) -> list[Any]:
         """Walls, Hatchway frames and closed Hatches merged into whole lines (their union), and
@@ -316,63 +319,63 @@ class Positions:
         """The shortest straight-line gap between the bases of two units."""
         if a.uid > b.uid:
             a, b = b, a
-        if self._cache_version == self.version:  # _cached inlined (a hot path): no closures built
-            v = self._cache.get(("ms", a.uid, b.uid))
-            if v is not None:
-                return v
-
-        def calc() -> float:  # min() over the pairs, written out (a hot path)
-            if not a.models or not b.models:
-                return min(())  # no pairs: the ValueError min() gives
-            hypot = math.hypot
-            best = math.inf
-            for m in a.models:
-                mx, my, mr = m.x, m.y, m.r
-                for n in b.models:
-                    d = hypot(mx - n.x, my - n.y) - mr - n.r
-                    if d < best:
-                        best = d
-            return best
-
-        def kept() -> float:  # neither unit has moved since last asked: the answer kept
+        key = ("ms", a.uid, b.uid)
+        cache = self._now()
+        v = cache.get(key)
+        if v is None:
+            # neither unit has moved since last asked (their stamps): the answer kept
             sa, sb = self.stamp(a), self.stamp(b)
-            key = ("ms", a.uid, b.uid)
             got = self._by_stamp.get(key)
             if got is not None and got[0] == sa and got[1] == sb:
-                return got[2]
-            v = calc()
-            self._by_stamp[key] = (sa, sb, v)
-            return v
-        return self._cached(("ms", a.uid, b.uid), kept)
+                v = got[2]
+            else:
+                v = self._min_straight_now(a, b)
+                self._by_stamp[key] = (sa, sb, v)
+            cache[key] = v
+        return v
+
+    @staticmethod
+    def _min_straight_now(a: Unit, b: Unit) -> float:
+        if not a.models or not b.models:
+            return min(())  # no pairs: the ValueError min() gives
+        hypot = math.hypot  # min() over the pairs, written out (a hot path)
+        best = math.inf
+        for m in a.models:
+            mx, my, mr = m.x, m.y, m.r
+            for n in b.models:
+                d = hypot(mx - n.x, my - n.y) - mr - n.r
+                if d < best:
+                    best = d
+        return best
 
     def unit_distance(self, a: Unit, b: Unit) -> float:
         """Shortest distance between two units, measured around Walls."""
-        def calc() -> float:
-            pairs = sorted(((math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r, m, n)
-                            for m in a.models for n in b.models), key=lambda t: t[0])
-            best = math.inf
-            for s, m, n in pairs:  # a path is never shorter than the straight line
-                if s >= best:
-                    break
-                best = min(best, self.bf.distance(m.base, n.base))
-            return best
         if a.uid > b.uid:
             a, b = b, a
-        if self._cache_version == self.version:  # _cached inlined (a hot path)
-            v = self._cache.get(("dist", a.uid, b.uid))
-            if v is not None:
-                return v
-
-        def kept() -> float:  # neither unit has moved since last asked (nor a Hatchway): kept
+        key = ("dist", a.uid, b.uid)
+        cache = self._now()
+        v = cache.get(key)
+        if v is None:
+            # neither unit has moved since last asked (nor a Hatchway): the answer kept
             sa, sb, closed = self.stamp(a), self.stamp(b), self.closed
-            key = ("dist", a.uid, b.uid)
             got = self._by_stamp.get(key)
             if got is not None and got[0] == sa and got[1] == sb and got[2] == closed:
-                return got[3]
-            v = self._geo(("dist", self._pos(a), self._pos(b), closed), calc)
-            self._by_stamp[key] = (sa, sb, closed, v)
-            return v
-        return self._cached(("dist", a.uid, b.uid), kept)
+                v = got[3]
+            else:
+                v = self._geo(("dist", self._pos(a), self._pos(b), closed), lambda: self._unit_distance_now(a, b))
+                self._by_stamp[key] = (sa, sb, closed, v)
+            cache[key] = v
+        return v
+
+    def _unit_distance_now(self, a: Unit, b: Unit) -> float:
+        pairs = sorted(((math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r, m, n)
+                        for m in a.models for n in b.models), key=lambda t: t[0])
+        best = math.inf
+        for s, m, n in pairs:  # a path is never shorter than the straight line
+            if s >= best:
+                break
+            best = min(best, self.bf.distance(m.base, n.base))
+        return best
 
     def coherent(self, pts: list[tuple[float, float]], r: float) -> bool:
         n = len(pts)

@@ -180,11 +180,11 @@ class ShootingPhase:
                           overwatch: bool = False) -> list[tuple[Any, int, bool]]:
         """(weapon, models that can fire it, within half range) for each usable weapon."""
         key = ("wir", u.uid, target.uid, weapons, u.moved)
-        if self._cache_version == self.version:  # _cached inlined (a hot path)
-            v = self._cache.get(key)
-            if v is not None:
-                return v
-        return self._cached(key, lambda: self._weapons_in_range_now(u, target, weapons))
+        cache = self._now()
+        v = cache.get(key)
+        if v is None:
+            v = cache[key] = self._weapons_in_range_now(u, target, weapons)
+        return v
 
     def _weapons_in_range_now(self, u: Unit, target: Unit, weapons: tuple[str, ...]
                               ) -> list[tuple[Any, int, bool]]:
