@@ -136,6 +136,8 @@ class GreedyBot:
             return getattr(self, "_" + d.step)(g) or Action("done")
         if d.step == "reroll":  # its two actions are known: no list to build
             return self._reroll(g, [])
+        if d.step == "command" and (g.phase != "command" or g.active != d.player):
+            return _PASS  # Battlefield Command only in its own Command phase (see _command)
         legal = g.legal_actions()
         fn = getattr(self, "_" + d.step, None)
         if fn is not None:
