@@ -822,13 +822,14 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
 
     # Saving Throw; Allocating Attacks; damage to one model, excess lost
     save = saving_throw(w, target, cond)
+    save_reason = f"save ({save})"  # the reason of each saving throw's die, written once
     random_damage = not damage.is_constant
     for _ in range(normal):
         index = unit.allocate(ranged)
         if index is None:
             break  # Allocating Attacks: no visible model, the attack sequence ends
         if save.kind != "none":
-            u = dice.d6(f"save ({save})")
+            u = dice.d6(save_reason)
             if not save.succeeds(u) and defender:  # Command Re-roll: the defender's saving throw
                 offer = RerollOffer("save", "defender", u, avg, unit.wounds[index])
                 if (yield offer):
