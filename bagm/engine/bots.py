@@ -110,8 +110,12 @@ class GreedyBot:
         me = (u.models[0].x, u.models[0].y)
         mates = [v for v in g.army_units(u.player) if v is not u]
         free = []
+        boxes = [(v, g.bbox(v)) for v in mates]
         for i, m in enumerate(markers):
-            held = any(math.hypot(x.x - m.x, x.y - m.y) < 3.0 for v in mates for x in v.models)
+            # a model within 3" of the marker: only in a unit whose box (bases included) is
+            held = any(x0 - 3.0 <= m.x <= x1 + 3.0 and y0 - 3.0 <= m.y <= y1 + 3.0 and
+                       any(math.hypot(x.x - m.x, x.y - m.y) < 3.0 for x in v.models)
+                       for v, (x0, y0, x1, y1) in boxes)
             if not held or g.control[i] != u.player:
                 free.append(m)
         if free:
