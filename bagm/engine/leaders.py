@@ -312,8 +312,7 @@ class LeaderRules:
         self.spend_cp(p, 0 if free else 1, BATTLEFIELD_COMMAND)
         # until the start of your next Command phase; neither unit can be targeted again until then
         leader.commanded = b.commanded = True
-        b.led = (leader.uid, ability.name, ability)
-        self._touch(b)  # answers kept until the battlefield changes may depend on it (ranges)
+        b.led = (leader.uid, ability.name, ability)  # answers kept that depend on it name it in their keys
         self.emit("battlefield_command", leader=leader.uid, unit=b.uid, ability=ability.name,
                   peerless=free)
 
@@ -335,4 +334,3 @@ class LeaderRules:
             if u.led is not None:
                 self.emit("leader_ability_ends", unit=u.uid, ability=u.led[1])
                 u.led = None
-                self._touch(u)

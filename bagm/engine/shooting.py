@@ -179,7 +179,8 @@ class ShootingPhase:
     def _weapons_in_range(self, u: Unit, target: Unit, weapons: tuple[str, ...] = (),
                           overwatch: bool = False) -> list[tuple[Any, int, bool]]:
         """(weapon, models that can fire it, within half range) for each usable weapon."""
-        key = ("wir", u.uid, target.uid, weapons, u.moved)
+        # a conferred Leader ability may change what is in range (ranged attacks only from within X")
+        key = ("wir", u.uid, target.uid, weapons, u.moved, u.led and u.led[:2], target.led and target.led[:2])
         cache = self._now()
         v = cache.get(key)
         if v is None:
