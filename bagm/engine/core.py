@@ -61,7 +61,7 @@ class IllegalAction(ValueError):
         self.unit = unit
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: built for every decision of a game, and never changed
 class Decision:
     step: str  # roles, deploy, move, hatch, reinforce, manoeuvre, shoot, charge, reroll,
     # fight, counter, bravery, overwatch, over
