@@ -63,6 +63,12 @@ __all__ = [
 _MISSING = object()  # a cache miss (None may be a cached answer)
 
 
+# the steps whose actions are checked one by one (the others against their list of legal actions)
+_CHECKS = {"deploy": "_check_deploy", "move": "_check_move", "hatch": "_check_hatch",
+           "reinforce": "_check_reinforce", "manoeuvre": "_check_manoeuvre", "shoot": "_check_shoot",
+           "charge": "_check_charge", "fight": "_check_fight", "command": "_check_command"}
+
+
 class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, LeaderRules):
     """One game of a mission between armies A and B."""
 
@@ -677,12 +683,9 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
                 return
             raise IllegalAction(f"this Command Re-roll offer is for the {d.info.get('what')} roll, not "
                                 f"the {act.arg} roll: 'reroll' or 'pass'", "Command Re-roll")
-        checks = {"deploy": self._check_deploy, "move": self._check_move, "hatch": self._check_hatch,
-                  "reinforce": self._check_reinforce, "manoeuvre": self._check_manoeuvre,
-                  "shoot": self._check_shoot, "charge": self._check_charge, "fight": self._check_fight,
-                  "command": self._check_command}
-        if s in checks:
-            return checks[s](p, act)
+        check = _CHECKS.get(s)
+        if check is not None:
+            return getattr(self, check)(p, act)
         legal = self.legal_actions()
         if act not in legal:
             raise IllegalAction(f"now player {p} decides {s}: one of " + ", ".join(a.text() for a in legal),
