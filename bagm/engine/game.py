@@ -175,7 +175,8 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         if where == "board":
             # kept until anything on the battlefield changes: a unit comes onto or leaves the
             # battlefield, or loses models, only with a _touch() (callers never change the list)
-            cache = self._now()
+            # _now() inlined (a hot path)
+            cache = self._cache if self._cache_version == self.version else self._now()
             key = ("board", p)
             v = cache.get(key)
             if v is None:

@@ -73,7 +73,8 @@ class Positions:
     def bbox(self, u: Unit) -> tuple[float, float, float, float]:
         """The unit's bounding box (bases included), kept until anything moves."""
         # called tens of thousands of times a game: no closure, one look-up when kept
-        cache = self._now()
+        # _now() inlined (a hot path)
+        cache = self._cache if self._cache_version == self.version else self._now()
         boxes = cache.get("bboxes")
         if boxes is None:
             boxes = cache["bboxes"] = {}
@@ -142,7 +143,8 @@ class Positions:
 
     def engaged_with(self, u: Unit) -> list[Unit]:
         """The enemy units within Engagement Range of ``u`` (in army order)."""
-        cache = self._now()
+        # _now() inlined (a hot path)
+        cache = self._cache if self._cache_version == self.version else self._now()
         table = cache.get("ew")
         if table is None:
             table = cache["ew"] = self._engagements()
@@ -320,7 +322,8 @@ class Positions:
         if a.uid > b.uid:
             a, b = b, a
         key = ("ms", a.uid, b.uid)
-        cache = self._now()
+        # _now() inlined (a hot path)
+        cache = self._cache if self._cache_version == self.version else self._now()
         v = cache.get(key)
         if v is None:
             # neither unit has moved since last asked (their stamps): the answer kept
