@@ -215,8 +215,8 @@ class LeaderRules:
         # no Leader that could be targeted now (no CP and no free use, or all used): nothing
         # to work out (the same test _legal_command_now makes of each Leader, first)
         paid = self.cp[p] >= 1 and (p, BATTLEFIELD_COMMAND, self.phase_id) not in self.used
-        if not any(not u.commanded and not u.battleshocked and (paid or self._peerless_free(u))
-                   and modelled_abilities(u.datasheet) for u in self.army_units(p)):
+        if not any(u.alive and not u.commanded and not u.battleshocked and (paid or self._peerless_free(u))
+                   for u in self.leaders[p]):
             return []
         # asked at every window of every phase: kept (for the game) on all it reads: whether a
         # paid use is open, Peerless Leader uses this round, each unit's flags and stamp (where
