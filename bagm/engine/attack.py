@@ -676,6 +676,31 @@ def _roll_with_reroll(dice: Dice, policy: Reroll, reason: str, judge: Any) -> tu
     return u, outcome, False
 
 
+def _pool(dice: Dice, n: int, policy: Reroll, reason: str, judge: Any, score: Any, offer: bool,
+          avg: float) -> Generator[RerollOffer, bool, bool]:
+    """``n`` Hit or Wound rolls rolled as a pool, each that succeeds scored; then, if ``offer``,
+    the attacker's Command Re-roll of one failed die that no ability re-rolled (its new result
+    scored as if rolled then). True when the re-roll was taken."""
+    failed = None
+    for _ in range(n):
+        u, outcome, again = _roll_with_reroll(dice, policy, reason, judge)
+        if outcome is Outcome.fail:
+            if not again and failed is None:
+                failed = u
+            continue
+        score(outcome)
+    if failed is None or not offer:
+        return False
+    o = RerollOffer(reason, "attacker", failed, avg)
+    if not (yield o):
+        return False
+    o.new = dice.d6(f"{reason} command re-roll")
+    outcome = judge(o.new)
+    if outcome is not Outcome.fail:
+        score(outcome)
+    return True
+
+
 def resolve(profile: AttackProfile, target: Target, dice: Dice,
             unit: TargetUnit | None = None) -> AttackResult:
     """Play every attack of ``profile`` against ``target`` with ``dice`` (see the module
@@ -762,22 +787,9 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
     if ab.torrent:
         hits = res.hits = res.attacks
     else:
-        failed = None  # a failed Hit roll no ability re-rolled: the one Command Re-roll may take
-        for _ in range(res.attacks):
-            u, outcome, again = _roll_with_reroll(dice, cond.reroll_hits, "hit", judge_hit)
-            if outcome is Outcome.fail:
-                if not again and failed is None:
-                    failed = u
-                continue
-            score_hit(outcome)
-        if failed is not None and attacker:  # Command Re-roll (Boarding Actions Stratagems): a Hit roll
-            offer = RerollOffer("hit", "attacker", failed, avg)
-            if (yield offer):
-                attacker = False
-                offer.new = dice.d6("hit command re-roll")
-                outcome = judge_hit(offer.new)
-                if outcome is not Outcome.fail:
-                    score_hit(outcome)
+        # Command Re-roll (Boarding Actions Stratagems): a Hit roll
+        if (yield from _pool(dice, res.attacks, cond.reroll_hits, "hit", judge_hit, score_hit, attacker, avg)):
+            attacker = False
     res.log.append(f"{res.hits} hit(s) ({res.critical_hits} critical)")
 
     # Wound Roll; Anti; Twin-linked; Lance; Devastating Wounds
@@ -799,22 +811,9 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
                 return
         normal += 1
 
-    failed = None
-    for _ in range(hits):
-        u, outcome, again = _roll_with_reroll(dice, policy, "wound", judge_wound)
-        if outcome is Outcome.fail:
-            if not again and failed is None:
-                failed = u
-            continue
-        score_wound(outcome)
-    if failed is not None and attacker:  # Command Re-roll (Boarding Actions Stratagems): a Wound roll
-        offer = RerollOffer("wound", "attacker", failed, avg)
-        if (yield offer):
-            attacker = False
-            offer.new = dice.d6("wound command re-roll")
-            outcome = judge_wound(offer.new)
-            if outcome is not Outcome.fail:
-                score_wound(outcome)
+    # Command Re-roll (Boarding Actions Stratagems): a Wound roll
+    if (yield from _pool(dice, hits, policy, "wound", judge_wound, score_wound, attacker, avg)):
+        attacker = False
     res.wounds = normal + devastating
     res.devastating = devastating
     res.log.append(f"{res.wounds} wound(s) ({res.critical_wounds} critical, "
