@@ -23,6 +23,24 @@ REPO = Path(__file__).parents[1]
 REFERENCE = REPO.parent / "shared" / "reference"
 
 
+def advance_to(g, step: str, player: str = "A") -> None:
+    """Decline every decision of a game (``done`` or ``pass``) until ``player`` must decide
+    ``step``."""
+    from bagm.engine.actions import Action
+
+    for _ in range(200):
+        d = g.decision
+        if d.step == step and d.player == player:
+            return
+        if d.step in ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge"):
+            g.apply(Action("done"))
+        elif d.step in ("overwatch", "counter", "bravery", "reroll", "command"):
+            g.apply(Action("pass"))
+        else:
+            raise AssertionError(f"stuck at {d}")
+    raise AssertionError(f"never reached {step}")
+
+
 @pytest.fixture(scope="session")
 def catalog() -> Catalog:
     return Catalog([FIXTURES / "packs", FIXTURES / "packs_other"])

@@ -14,7 +14,7 @@ from bagm.engine.army import MOVE_CAP, ArmyError, Model, build_army
 from bagm.engine.dice import Dice, DiceError, DiceExpr
 from bagm.engine.game import Game, IllegalAction
 from bagm.engine.mission import get_mission
-from conftest import REPO
+from conftest import REPO, advance_to
 
 GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
 ORKS = str(REPO / "rosters" / "orks_kaptin_killers.yaml")
@@ -73,21 +73,6 @@ def place(g: Game, uid: str, pts: list[tuple[float, float]]) -> None:
 def block(x: float, y: float = 15.0, dx: float = -1.4) -> list[tuple[float, float]]:
     """Five bases in two columns around (x, y), the second column ``dx`` away."""
     return [(x, y - 0.7), (x, y + 0.7), (x + dx, y - 0.7), (x + dx, y + 0.7), (x + 2 * dx, y)]
-
-
-def advance_to(g: Game, step: str, player: str = "A") -> None:
-    """Decline every decision until ``player`` must decide ``step``."""
-    for _ in range(60):
-        d = g.decision
-        if d.step == step and d.player == player:
-            return
-        if d.step in ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge"):
-            play(g, "done")
-        elif d.step in ("overwatch", "counter", "bravery", "reroll", "command"):
-            play(g, "pass")
-        else:
-            raise AssertionError(f"stuck at {d}")
-    raise AssertionError(f"never reached {step}")
 
 
 # --- muster, underdog, squads ---------------------------------------------------------------

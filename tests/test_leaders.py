@@ -20,7 +20,7 @@ from bagm.engine.dice import Dice, DiceExpr
 from bagm.engine.game import Game, IllegalAction
 from bagm.engine.leaders import (led_conditions, led_defence, led_fnp_mortal, led_weapon,
                                  not_modelled_notes)
-from conftest import REPO
+from conftest import REPO, advance_to
 
 GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
 ORKS = str(REPO / "rosters" / "orks_kaptin_killers.yaml")
@@ -281,23 +281,8 @@ def led_game(*effects: dict[str, Any], cp: int = 5) -> Game:
                   abilities=[{"name": "Test", "effects": list(effects)}])
     g = new_game(lead=lead, cp={"A": cp})
     play(g, *DEPLOY, "command A1 A3 Test")
-    decline(g, "move")
+    advance_to(g, "move")
     return g
-
-
-def decline(g: Game, step: str, player: str = "A") -> None:
-    """Decline every decision until ``player`` must decide ``step``."""
-    for _ in range(60):
-        d = g.decision
-        if d.step == step and d.player == player:
-            return
-        if d.step in ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge"):
-            play(g, "done")
-        elif d.step in ("overwatch", "counter", "bravery", "reroll", "command"):
-            play(g, "pass")
-        else:
-            raise AssertionError(f"stuck at {d}")
-    raise AssertionError(f"never reached {step}")
 
 
 def place(g: Game, uid: str, pts: list[tuple[float, float]]) -> None:
@@ -410,7 +395,7 @@ def test_fights_first_for_the_led_unit_only():
     place(g, "B3", block(15.6, dx=1.4))  # engaged: bases 0.2" apart
     assert g.engaged(a3, g.units["B3"])
     # B, whose turn it is not, would select first, but B3 neither charged nor has Fights First
-    decline(g, "fight")
+    advance_to(g, "fight")
     assert g.decision.info["fights_first"] and g.phase == "fight"
     assert [a.text() for a in g.legal_actions()] == ["fight A3 B3"]
     assert g._legal_fight("B") == []
@@ -427,7 +412,7 @@ def test_charge_bonus_and_a_free_reroll():
     place(g, "A3", block(14))
     place(g, "B3", block(20, dx=1.4))
     play(g, "hold A3")
-    decline(g, "charge")
+    advance_to(g, "charge")
     assert g.cp["A"] == 0  # no CP: no Command Re-roll, the ability's re-roll is free
     # 1 + 1 + 1 = 3 fails; the free re-roll 1 + 2 + 1 = 4 succeeds
     g.dice = Dice.scripted([1, 1, 1, 2])
