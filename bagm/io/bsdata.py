@@ -1091,8 +1091,8 @@ _CLAUSES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"add 1 to the (?P<chars>Attacks|Strength|Damage)(?: and (?P<chars2>Strength|"
                 rf"Damage))? characteristics? of {_WEAPONS}$"), "characteristics"),
     (re.compile(rf"improve the Armour Penetration characteristic of {_WEAPONS} by 1$"), "ap"),
-    (re.compile(rf"models in that unit have the Feel No Pain (?P<fnp>[2-6])\+ ability$"), "fnp"),
-    (re.compile(rf"models in that unit have an? (?P<inv>[2-6])\+ invulnerable save$"), "invuln"),
+    (re.compile(r"models in that unit have the Feel No Pain (?P<fnp>[2-6])\+ ability$"), "fnp"),
+    (re.compile(r"models in that unit have an? (?P<inv>[2-6])\+ invulnerable save$"), "invuln"),
     (re.compile(r"each time an? (?:(?P<against>ranged|melee) )?attack targets that unit, subtract 1 "
                 r"from the (?P<roll>Hit|Wound) roll$"), "against"),
     (re.compile(r"models in that unit have the Stealth ability$"), "stealth"),
