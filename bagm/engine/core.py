@@ -25,7 +25,8 @@ SIMPLIFICATIONS = [
     "visibility is decided for the unit as a whole (a model fires if its unit sees the target).",
     "Every model of a unit uses the unit's most common model profile and the datasheet's "
     "default wargear; each model fires all its default ranged weapons, each weapon at the target "
-    "chosen for it and with one of its profiles (the one named, else the first listed) (pistols only when it has no other ranged weapon or is engaged) and fights with its first default "
+    "chosen for it and with one of its profiles (the one named, else the first listed) (pistols "
+    "only when it has no other ranged weapon or is engaged) and fights with its first default "
     "melee weapon.",
     "Benefit of Cover is decided once per weapon, for the first model the attacks are "
     "allocated to.",
