@@ -102,7 +102,8 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         self.peerless_round: dict[str, int] = {}  # Peerless Leader bearer: the round it was used
         # Battlefield Command windows open only for armies with a modelled Leader ability: the
         # units that have one (the only ones a window looks at first)
-        self.leaders = {p: [u for u in a.units if modelled_abilities(u.datasheet)] for p, a in self.armies.items()}
+        self.leaders = {p: [u for u in a.units if modelled_abilities(u.datasheet)]
+                        for p, a in self.armies.items()}
         self.has_leaders = {p: bool(v) for p, v in self.leaders.items()}
         self.version = 0
         self._cache: dict[Any, Any] = {}
@@ -708,7 +709,8 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
     def apply(self, act: Action) -> list[dict[str, Any]]:
         """Check and play one action; return the events it caused."""
         accepted = self._accepted
-        if accepted is None or accepted[0] is not self.decision or (accepted[1] is not act and accepted[1] != act):
+        if accepted is None or accepted[0] is not self.decision or \
+                (accepted[1] is not act and accepted[1] != act):
             self.check(act)
         self._accepted = None
         start = len(self.events)

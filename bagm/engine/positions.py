@@ -365,7 +365,8 @@ class Positions:
             if got is not None and got[0] == sa and got[1] == sb and got[2] == closed:
                 v = got[3]
             else:
-                v = self._geo(("dist", self._pos(a), self._pos(b), closed), lambda: self._unit_distance_now(a, b))
+                v = self._geo(("dist", self._pos(a), self._pos(b), closed),
+                              lambda: self._unit_distance_now(a, b))
                 self._by_stamp[key] = (sa, sb, closed, v)
             cache[key] = v
         return v
