@@ -23,6 +23,18 @@ REPO = Path(__file__).parents[1]
 REFERENCE = REPO.parent / "shared" / "reference"
 
 
+def place(g, uid: str, pts: list[tuple[float, float]]) -> None:
+    """Put unit ``uid`` of a game at ``pts`` (one model each; models beyond them removed)."""
+    u = g.units[uid]
+    u.models = u.models[:len(pts)]
+    g.set_positions(u, pts)
+
+
+def block(x: float, y: float = 15.0, dx: float = -1.4) -> list[tuple[float, float]]:
+    """Five bases in two columns around (x, y), the second column ``dx`` away."""
+    return [(x, y - 0.7), (x, y + 0.7), (x + dx, y - 0.7), (x + dx, y + 0.7), (x + 2 * dx, y)]
+
+
 def advance_to(g, step: str, player: str = "A") -> None:
     """Decline every decision of a game (``done`` or ``pass``) until ``player`` must decide
     ``step``."""

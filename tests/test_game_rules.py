@@ -14,7 +14,7 @@ from bagm.engine.army import MOVE_CAP, ArmyError, Model, build_army
 from bagm.engine.dice import Dice, DiceError, DiceExpr
 from bagm.engine.game import Game, IllegalAction
 from bagm.engine.mission import get_mission
-from conftest import REPO, advance_to
+from conftest import REPO, advance_to, block, place
 
 GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
 ORKS = str(REPO / "rosters" / "orks_kaptin_killers.yaml")
@@ -62,17 +62,6 @@ def at_first_move(dice: list[int] | None = None, before=None) -> Game:
         before(g)
     play(g, "deploy A4 3")
     return g
-
-
-def place(g: Game, uid: str, pts: list[tuple[float, float]]) -> None:
-    u = g.units[uid]
-    u.models = u.models[:len(pts)]
-    g.set_positions(u, pts)
-
-
-def block(x: float, y: float = 15.0, dx: float = -1.4) -> list[tuple[float, float]]:
-    """Five bases in two columns around (x, y), the second column ``dx`` away."""
-    return [(x, y - 0.7), (x, y + 0.7), (x + dx, y - 0.7), (x + dx, y + 0.7), (x + 2 * dx, y)]
 
 
 # --- muster, underdog, squads ---------------------------------------------------------------

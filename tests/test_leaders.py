@@ -20,7 +20,7 @@ from bagm.engine.dice import Dice, DiceExpr
 from bagm.engine.game import Game, IllegalAction
 from bagm.engine.leaders import (led_conditions, led_defence, led_fnp_mortal, led_weapon,
                                  not_modelled_notes)
-from conftest import REPO, advance_to
+from conftest import REPO, advance_to, block, place
 
 GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
 ORKS = str(REPO / "rosters" / "orks_kaptin_killers.yaml")
@@ -55,7 +55,7 @@ def new_game(dice: list[int] | None = None, lead: Leader | None = None, enhancem
     g = Game(11, a, b, dice=Dice.scripted(dice or []), rolloffs={"attacker": "A", "first_turn": "A"})
     if cp:
         g.cp.update(cp)
-    g.has_leaders["B"] = False  # the Orks' own Leaders stay out of these tests
+    g.leaders["B"] = []  # the Orks' own Leaders stay out of these tests
     return g
 
 
@@ -283,17 +283,6 @@ def led_game(*effects: dict[str, Any], cp: int = 5) -> Game:
     play(g, *DEPLOY, "command A1 A3 Test")
     advance_to(g, "move")
     return g
-
-
-def place(g: Game, uid: str, pts: list[tuple[float, float]]) -> None:
-    u = g.units[uid]
-    u.models = u.models[:len(pts)]
-    g.set_positions(u, pts)
-
-
-def block(x: float, y: float = 15.0, dx: float = -1.4) -> list[tuple[float, float]]:
-    """Five bases in two columns around (x, y), the second column ``dx`` away."""
-    return [(x, y - 0.7), (x, y + 0.7), (x + dx, y - 0.7), (x + dx, y + 0.7), (x + 2 * dx, y)]
 
 
 DEVASTATING = WeaponProfile("Test rifle", False, DiceExpr(0, 6, 1), 3, 4, 0, DiceExpr(0, 6, 1),

@@ -100,11 +100,9 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         self.phase_id = 0
         self.deep_struck_turn: dict[str, int] = {}
         self.peerless_round: dict[str, int] = {}  # Peerless Leader bearer: the round it was used
-        # Battlefield Command windows open only for armies with a modelled Leader ability: the
-        # units that have one (the only ones a window looks at first)
+        # Battlefield Command windows open only for a Leader with a modelled Leader ability
         self.leaders = {p: [u for u in a.units if modelled_abilities(u.datasheet)]
                         for p, a in self.armies.items()}
-        self.has_leaders = {p: bool(v) for p, v in self.leaders.items()}
         self.version = 0
         self._cache: dict[Any, Any] = {}
         self._cache_version = -1

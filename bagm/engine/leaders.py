@@ -210,14 +210,13 @@ class LeaderRules:
 
     def _legal_command(self, p: str) -> list[Action]:
         """Battlefield Command uses open to player ``p`` now (empty: no window is offered)."""
-        if not self.has_leaders[p]:
-            return []
-        # no Leader that could be targeted now (no CP and no free use, or all used): nothing
-        # to work out (the same test _legal_command_now makes of each Leader, first)
+        # the Leaders that could be targeted now (your Battle-shocked units cannot be affected by
+        # your Stratagems; a paid use needs 1CP and none yet this phase, Peerless Leader none)
         paid = self.cp[p] >= 1 and (p, BATTLEFIELD_COMMAND, self.phase_id) not in self.used
-        if not any(u.alive and not u.commanded and not u.battleshocked and (paid or self._peerless_free(u))
-                   for u in self.leaders[p]):
-            return []
+        leaders = [u for u in self.leaders[p] if u.alive and not u.commanded and not u.battleshocked
+                   and (paid or self._peerless_free(u))]
+        if not leaders:
+            return []  # nothing to work out
         # asked at every window of every phase: kept (for the game) on all it reads: whether a
         # paid use is open, Peerless Leader uses this round, each unit's flags and stamp (where
         # its models stand), the Hatchways (distances around Walls)
@@ -228,19 +227,15 @@ class LeaderRules:
                tuple([(u.commanded, u.battleshocked, stamps[u.uid]) for u in units]))
         got = self._by_stamp.get(key)
         if got is None:
-            got = self._by_stamp[key] = (self._legal_command_now(p),)
+            got = self._by_stamp[key] = (self._legal_command_now(leaders),)
         return got[0]
 
-    def _legal_command_now(self, p: str) -> list[Action]:
+    def _legal_command_now(self, leaders: list[Unit]) -> list[Action]:
+        """Each use by ``leaders`` (those that could be targeted): a Bodyguard within 6", one of
+        the Leader's modelled abilities."""
         out: list[Action] = []
-        used = (p, BATTLEFIELD_COMMAND, self.phase_id) in self.used
-        for leader in self.army_units(p):
+        for leader in leaders:
             abilities = modelled_abilities(leader.datasheet)
-            # your Battle-shocked units cannot be affected by your Stratagems (Insane Bravery)
-            if not abilities or leader.commanded or leader.battleshocked:
-                continue
-            if not self._peerless_free(leader) and (used or self.cp[p] < 1):
-                continue
             for b in self._bodyguards(leader):
                 # a path around Walls is never shorter than the straight line: a quick refusal
                 if self.min_straight(leader, b) <= COMMAND_RANGE and self.unit_distance(leader, b) <= COMMAND_RANGE:
@@ -253,7 +248,7 @@ class LeaderRules:
         any other phase meets the start of the next. The player whose turn it is decides first,
         then the opponent, while they have a legal use."""
         for p in (self.active, self.other(self.active)):
-            while self.has_leaders[p] and self._legal_command(p):
+            while self._legal_command(p):
                 act = yield Decision("command", p, {"phase": self.phase})
                 if act.kind != "command":
                     break
