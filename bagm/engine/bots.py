@@ -30,11 +30,6 @@ _ODDS_BY_ID: dict[tuple[Any, ...], tuple[Any, Conditions, float]] = {}  # see Gr
 TWO_D6 = DiceExpr(2, 6, 0).distribution
 
 
-def _passes(g: Game, a: Action) -> bool:
-    """The engine accepts ``a`` now (the bots propose, the engine checks)."""
-    return g.passes(a)
-
-
 class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -209,7 +204,7 @@ class GreedyBot:
                     continue
                 if self._wants_hatch(g, u, h.index):
                     a = Action("hatch", u.uid, arg=str(h.index + 1))
-                    if _passes(g, a):
+                    if g.passes(a):
                         return a
         return None
 
@@ -245,7 +240,7 @@ class GreedyBot:
 
     def _first_legal(self, g: Game, ranked: list[tuple[float, Action]], tries: int = 4) -> Action | None:
         ranked.sort(key=lambda x: -x[0])
-        return next((a for _, a in ranked[:tries] if _passes(g, a)), None)
+        return next((a for _, a in ranked[:tries] if g.passes(a)), None)
 
     def _manoeuvre(self, g: Game, legal: list[Action] | None = None) -> Action | None:
         p = g.decision.player
@@ -253,7 +248,7 @@ class GreedyBot:
         for u in g.army_units(p):
             if g._manoeuvre_reason(u) is not None:
                 continue
-            longest = max((w.range or 0 for w in u.ranged), default=0)
+            longest = u.longest_range
             # only whether there is one matters: any() stops at the first (the guess is pure)
             targets = any(self._sees_cheap(g, u, e, longest) for e in enemies)
             if "BATTLELINE" in u.keywords and not targets:

@@ -103,7 +103,7 @@ class ShootingPhase:
         enemies = self.army_units(self.other(p))
         return bool(enemies) and any(
             self._shoot_reason(u) is None and any(
-                self.min_straight(u, e) <= max(w.range or 0 for w in u.ranged) for e in enemies)
+                self.min_straight(u, e) <= u.longest_range for e in enemies)
             for u in self.army_units(p))
 
     def _may_charge(self, p: str) -> bool:
