@@ -176,3 +176,16 @@ def test_many_random_games():
 def test_connected_agrees_with_the_groups(pts, r):
     """Positions._connected (one search, a hot path) answers as the groups _groups builds."""
     assert Game._connected(None, pts, r) == (len(Game._groups(pts, r)) == 1)  # type: ignore[arg-type]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sets(st.tuples(st.integers(0, 6), st.integers(0, 6)), max_size=6),
+       st.floats(-2, 16), st.floats(-2, 16), st.sampled_from([0.5, 0.63, 1.0, 1.6]))
+def test_an_area_holds_a_base_as_its_zones_do(zones, x, y, r):
+    """Area.within (a bounding-box refusal first, a hot path) answers as its Zones one by one."""
+    from bagm.engine.battlefield import Area
+    from bagm.engine.geometry import Base
+
+    area = Area("Entry Zone", None, frozenset(zones), zone_w=2.2, zone_h=3.0)
+    b = Base(x, y, r)
+    assert area.within(b) == any(area.zone_rect(c, row).disk_overlap(b) for c, row in zones)
