@@ -11,7 +11,7 @@ from bagm.engine.attack import (Abilities, Anti, AttackError, AttackProfile, Con
                                 attack_damage, attack_dice, critical_hit_on, critical_wound_on, fnp_saves,
                                 has_cover, hit_modifier, hit_roll, notes, rerolls, resolve, resolve_steps,
                                 saving_throw, wound_modifier, wound_roll, wound_threshold)
-from bagm.engine.dice import Dice, DiceExpr, parse_dice
+from bagm.chance.dice import Dice, DiceExpr, parse_dice
 
 
 def weapon(a="1", skill: int | None = 3, s=4, ap=0, d="1", melee=False, rng=24, **abilities):

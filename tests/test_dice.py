@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bagm.engine.dice import Dice, DiceError, DiceExpr, parse_dice
+from bagm.chance.dice import Dice, DiceError, DiceExpr, parse_dice
 
 
 @pytest.mark.parametrize("text, expr", [

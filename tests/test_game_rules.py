@@ -11,7 +11,7 @@ import pytest
 
 from bagm.engine.actions import Action, ActionSyntaxError, parse
 from bagm.engine.army import MOVE_CAP, ArmyError, Model, build_army
-from bagm.engine.dice import Dice, DiceError, DiceExpr
+from bagm.chance.dice import Dice, DiceError, DiceExpr
 from bagm.engine.game import Game, IllegalAction
 from bagm.engine.mission import get_mission
 from conftest import REPO, advance_to, block, place

@@ -16,7 +16,7 @@ from bagm.engine.actions import Action, ActionSyntaxError, parse
 from bagm.engine.army import build_army
 from bagm.engine.attack import (Abilities, AttackProfile, Conditions, Reroll, Target, WeaponProfile,
                                 critical_hit_on, resolve)
-from bagm.engine.dice import Dice, DiceExpr
+from bagm.chance.dice import Dice, DiceExpr
 from bagm.engine.game import Game, IllegalAction
 from bagm.engine.leaders import (led_conditions, led_defence, led_fnp_mortal, led_weapon,
                                  not_modelled_notes)

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from bagm.cli.app import app
 from bagm.engine.attack import (Abilities, Anti, AttackProfile, Conditions, Outcome, Reroll, Target,
                                 WeaponProfile, resolve)
-from bagm.engine.dice import Dice, DiceError, parse_dice
+from bagm.chance.dice import Dice, DiceError, parse_dice
 from bagm.engine.odds import distribution, expected_models_destroyed, mean, packets_per_attack, steps
 
 runner = CliRunner()

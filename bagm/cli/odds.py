@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from bagm.cli.common import SimpleFormat
+from bagm.errors import BagmError
 
 if TYPE_CHECKING:
     from bagm.engine.attack import AttackProfile, Target
@@ -27,7 +28,7 @@ class RerollChoice(str, Enum):
 
 
 
-class OddsInputError(ValueError):
+class OddsInputError(BagmError, ValueError):
     """Options that do not describe an attack; the message says which and how to fix it."""
 
 
@@ -125,8 +126,8 @@ def odds(
     attacks another: from datasheets (--attacker UNIT --weapon NAME --target UNIT) or raw
     characteristics (--attacks 10 --bs 3 --s 4 --ap=-1 --d 1 --t 4 --sv 3). Characteristics
     given on the command line override the datasheets'."""
+    from bagm.chance.dice import DiceError
     from bagm.engine.attack import AttackError
-    from bagm.engine.dice import DiceError
 
     opts = dict(locals())
     try:
@@ -174,9 +175,16 @@ def build(o: dict[str, Any]) -> tuple["AttackProfile", "Target", list[str]]:
 def _build(o: dict[str, Any], catalog: Any, notes: list[str]) -> tuple["AttackProfile", "Target", list[str]]:
     from dataclasses import replace
 
-    from bagm.engine.attack import (Abilities, Anti, AttackProfile, Conditions, Reroll, Target,
-                                    WeaponProfile)
-    from bagm.engine.dice import parse_dice
+    from bagm.chance.dice import parse_dice
+    from bagm.engine.attack import (
+        Abilities,
+        Anti,
+        AttackProfile,
+        Conditions,
+        Reroll,
+        Target,
+        WeaponProfile,
+    )
 
     # the weapon
     if o["bs"] is not None and o["ws"] is not None:

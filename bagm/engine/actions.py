@@ -21,6 +21,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from bagm.errors import BagmError
+
 KINDS = ("role", "deploy", "reserve", "done", "pass", "move", "advance", "fallback", "hold",
          "place", "hatch", "arrive", "deepstrike", "manoeuvre", "shoot", "clearance", "charge",
          "reroll", "fight", "counter", "bravery", "overwatch", "command")
@@ -31,7 +33,7 @@ REROLL_ROLLS = ("advance", "charge", "desperate escape", "attacks", "hit", "woun
 """The rolls Command Re-roll is offered for (a Decision's info["what"])."""
 
 
-class ActionSyntaxError(ValueError):
+class ActionSyntaxError(BagmError, ValueError):
     pass
 
 

@@ -12,10 +12,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from bagm.chance.dice import DiceExpr
 from bagm.engine.attack import AttackError, WeaponProfile
 from bagm.engine.bases import base_radius
-from bagm.engine.dice import DiceExpr
 from bagm.engine.geometry import Base
+from bagm.errors import BagmError
 
 MOVE_CAP = 9  # Rules Adaptations "Flying": a Move over 9" is reduced to 9"
 
@@ -40,7 +41,7 @@ def profile_group(name: str) -> str:
     return name.split(" - ", 1)[0].strip().lower()
 
 
-class ArmyError(ValueError):
+class ArmyError(BagmError, ValueError):
     """A roster that cannot be played (invalid, or a datasheet without profiles)."""
 
 
@@ -204,7 +205,11 @@ def build_army(player: str, path: str | Path, catalog: Any = None) -> Army:
     """Load, validate, and form Boarding Squads of one roster (mission sequence 1 and 5)."""
     from bagm.data.names import norm as _norm
     from bagm.data.packs import Catalog
-    from bagm.engine.leaders import leader_ability_names, modelled_abilities, not_modelled_notes
+    from bagm.engine.leaders import (
+        leader_ability_names,
+        modelled_abilities,
+        not_modelled_notes,
+    )
     from bagm.roster.model import load_roster
     from bagm.roster.squads import form_boarding_squads
     from bagm.roster.validate import validate

@@ -3,7 +3,7 @@
 Each rule lives in one small function: the Hit roll, the Wound roll and its table, the saving
 throw (armour, invulnerable, Benefit of Cover), re-rolls, Damage, Feel No Pain, mortal wounds,
 allocation, and the effect of every weapon ability. The same functions serve two callers:
-:func:`resolve` (and :func:`resolve_steps`) plays an attack with a :class:`~bagm.engine.dice.Dice`, and
+:func:`resolve` (and :func:`resolve_steps`) plays an attack with a :class:`~bagm.chance.dice.Dice`, and
 :mod:`bagm.engine.odds` enumerates their die faces to compute exact odds.
 
 Section names in the comments are those of the rules text (``../shared/rules``, the Core Rules
@@ -33,12 +33,13 @@ from dataclasses import dataclass, field, replace
 from enum import Enum, IntEnum
 from typing import Any
 
-from bagm.engine.dice import Dice, DiceError, DiceExpr, parse_dice
+from bagm.chance.dice import Dice, DiceError, DiceExpr, parse_dice
+from bagm.errors import BagmError
 
 FACES = range(1, 7)
 
 
-class AttackError(ValueError):
+class AttackError(BagmError, ValueError):
     """A profile, target or ability that the attack sequence cannot use."""
 
 

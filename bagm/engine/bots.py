@@ -17,10 +17,10 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from bagm.chance.dice import DiceExpr
 from bagm.engine.actions import Action
-from bagm.engine.attack import AttackProfile, Conditions, Target
-from bagm.engine.dice import DiceExpr
 from bagm.engine.army import profile_group
+from bagm.engine.attack import AttackProfile, Conditions, Target
 from bagm.engine.game import Game, Unit
 from bagm.engine.leaders import led_sum
 

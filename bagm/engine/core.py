@@ -7,6 +7,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from bagm.errors import BagmError
+
 VP_CAP = 90  # Determine Victor: at most 90VP from mission objectives
 BATTLE_READY_VP = 10
 CHARGE_RANGE = 12.0  # Core Rules "Charging with a Unit"
@@ -53,7 +55,7 @@ SIMPLIFICATIONS = [
 ]
 
 
-class IllegalAction(ValueError):
+class IllegalAction(BagmError, ValueError):
     """An action the rules forbid: the message names the rule."""
 
     def __init__(self, message: str, rule: str, unit: str | None = None):

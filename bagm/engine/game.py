@@ -6,7 +6,7 @@ offered toward a few useful points; any other destination may be asked for and i
 :meth:`Game.check` refuses an illegal action naming the rule; :meth:`Game.apply` plays one
 action and returns the events it caused. The sequence itself is a generator that yields each
 decision, so the rules read in their book order. All chance comes from one seeded
-:class:`~bagm.engine.dice.Dice`; the event log plus the seed is the game's replay.
+:class:`~bagm.chance.dice.Dice`; the event log plus the seed is the game's replay.
 
 The phases live in their own modules, mixed into :class:`Game`: :mod:`bagm.engine.movement`,
 :mod:`bagm.engine.shooting`, :mod:`bagm.engine.charge`, :mod:`bagm.engine.fight`; where models
@@ -24,6 +24,7 @@ import math
 from collections.abc import Generator, Iterator
 from typing import Any
 
+from bagm.chance.dice import Dice
 from bagm.engine.actions import Action
 from bagm.engine.army import Army, Model, Unit
 from bagm.engine.battlefield import Battlefield
@@ -40,7 +41,6 @@ from bagm.engine.core import (
     _pt,
     _r,
 )
-from bagm.engine.dice import Dice
 from bagm.engine.fight import FightPhase
 from bagm.engine.leaders import LeaderRules, led_has, modelled_abilities
 from bagm.engine.mission import Mission, get_mission

@@ -13,11 +13,11 @@ from collections.abc import Generator, Iterator
 from dataclasses import replace
 from typing import Any
 
+from bagm.chance.dice import DiceExpr
 from bagm.engine.actions import Action
 from bagm.engine.army import Unit
 from bagm.engine.attack import Abilities, Conditions, Reroll, WeaponProfile
 from bagm.engine.core import Decision, IllegalAction
-from bagm.engine.dice import DiceExpr
 
 BATTLEFIELD_COMMAND = "Battlefield Command"
 RULE = "Battlefield Command Stratagem"

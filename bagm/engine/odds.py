@@ -24,46 +24,32 @@ from fractions import Fraction
 from math import comb, lcm
 from typing import Any, Callable
 
-from bagm.engine.attack import (FACES, AttackProfile, Outcome, Reroll, SavingThrow, Target,
-                                attack_damage, attack_dice, critical_hit_on, critical_wound_on,
-                                fnp_saves,
-                                hazardous_fails, hit_modifier, hit_roll, notes, rerolls,
-                                saving_throw, wound_modifier, wound_reroll_policy, wound_roll,
-                                wound_threshold)
-from bagm.engine.dice import DiceExpr
-
-Dist = dict[int, Fraction]
-ONE, ZERO = Fraction(1), Fraction(0)
-
-
-# --- small exact distributions --------------------------------------------------------------
-
-
-def convolve(a: Dist, b: Dist) -> Dist:
-    """The distribution of the sum of two independent values."""
-    out: Dist = {}
-    for x, p in a.items():
-        for y, q in b.items():
-            out[x + y] = out.get(x + y, ZERO) + p * q
-    return out
-
-
-def mix(parts: list[tuple[Fraction, Dist]]) -> Dist:
-    """A mixture: each distribution taken with its weight."""
-    out: Dist = {}
-    for w, d in parts:
-        if w:
-            for x, p in d.items():
-                out[x] = out.get(x, ZERO) + w * p
-    return out
-
-
-def binomial(n: int, p: Fraction) -> Dist:
-    return {k: comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)}
-
-
-def mean(d: Dist) -> Fraction:
-    return sum((x * p for x, p in d.items()), ZERO)
+from bagm.chance.dice import DiceExpr
+from bagm.chance.dist import ONE, ZERO, Dist, binomial, convolve, mean, mix
+from bagm.chance.dist import power as _power
+from bagm.engine.attack import (
+    FACES,
+    AttackProfile,
+    Outcome,
+    Reroll,
+    SavingThrow,
+    Target,
+    attack_damage,
+    attack_dice,
+    critical_hit_on,
+    critical_wound_on,
+    fnp_saves,
+    hazardous_fails,
+    hit_modifier,
+    hit_roll,
+    notes,
+    rerolls,
+    saving_throw,
+    wound_modifier,
+    wound_reroll_policy,
+    wound_roll,
+    wound_threshold,
+)
 
 
 def _dice_sum(parts: tuple[DiceExpr, ...]) -> Dist:
@@ -72,12 +58,6 @@ def _dice_sum(parts: tuple[DiceExpr, ...]) -> Dist:
         out = convolve(out, e.distribution)
     return out
 
-
-def _power(d: Dist, n: int) -> Dist:
-    out: Dist = {0: ONE}
-    for _ in range(n):
-        out = convolve(out, d)
-    return out
 
 
 class _Vec:

@@ -15,11 +15,12 @@ from typing import Any
 from bagm.engine.actions import Action, parse
 from bagm.engine.army import build_army
 from bagm.engine.game import SIMPLIFICATIONS, Game
+from bagm.errors import BagmError
 
 MAX_DECISIONS = 20000  # a guard: no game needs this many
 
 
-class ReplayError(ValueError):
+class ReplayError(BagmError, ValueError):
     pass
 
 

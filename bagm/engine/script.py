@@ -23,6 +23,7 @@ from typing import Any
 
 from bagm.engine.actions import Action, ActionSyntaxError, parse
 from bagm.engine.game import Game, IllegalAction
+from bagm.errors import BagmError
 
 KEYS = {"mission", "seed", "rosters", "rolloffs", "bot", "steps"}
 STEP_OF = {"role": "roles", "deploy": "deploy", "reserve": "deploy", "move": "move", "advance": "move",
@@ -36,7 +37,7 @@ LOOPS = ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge")
 REACTIONS = ("overwatch", "counter", "bravery", "reroll", "command")
 
 
-class ScriptError(ValueError):
+class ScriptError(BagmError, ValueError):
     """A script that cannot be read, or a step the rules refuse."""
 
     def __init__(self, path: str, message: str, line: int | None = None, step: int | None = None,

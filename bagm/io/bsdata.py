@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
+from bagm.errors import BagmError
+
 if TYPE_CHECKING:  # pragma: no cover
     from xml.etree.ElementTree import Element
 
@@ -59,7 +61,7 @@ __all__ = [
 ]
 
 
-class CatalogueError(Exception):
+class CatalogueError(BagmError):
     """A catalogue (or pack) that cannot be read: refused, malformed or missing."""
 
     def __init__(self, path: str | os.PathLike[str], message: str) -> None:

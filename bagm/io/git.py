@@ -11,8 +11,10 @@ import os
 import subprocess
 from pathlib import Path
 
+from bagm.errors import BagmError
 
-class GitError(Exception):
+
+class GitError(BagmError):
     """git is missing, the folder is not in a repository, or the base is not a revision."""
 
 

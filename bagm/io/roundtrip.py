@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from bagm.errors import BagmError
 from bagm.io.yamlsafe import InputError, load, read_text
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ def new_document(values: dict[str, Any]) -> Document:
     return Document(data)
 
 
-class LayoutError(ValueError):
+class LayoutError(BagmError, ValueError):
     """ruamel.yaml could not write the document so that it reads back the same."""
 
 
@@ -182,7 +183,13 @@ def clone(node: Any, memo: dict[int, Any] | None = None) -> Any:
     the emitter then writes wrongly. Here every list and comment token is copied once, through
     one memo, so what was shared stays shared.
     """
-    from ruamel.yaml.comments import Comment, CommentedMap, CommentedSeq, Format, LineCol
+    from ruamel.yaml.comments import (
+        Comment,
+        CommentedMap,
+        CommentedSeq,
+        Format,
+        LineCol,
+    )
 
     memo = {} if memo is None else memo
     if not isinstance(node, (CommentedMap, CommentedSeq)):

@@ -15,10 +15,12 @@ from dataclasses import MISSING
 from functools import lru_cache
 from typing import Any, Literal, Union
 
+from bagm.errors import BagmError
+
 Loc = tuple[Union[str, int], ...]
 
 
-class ShapeError(Exception):
+class ShapeError(BagmError):
     def __init__(self, loc: Loc, kind: str, message: str, value: Any = None) -> None:
         super().__init__(message)
         self.loc, self.kind, self.message, self.value = loc, kind, message, value

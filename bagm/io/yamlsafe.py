@@ -13,6 +13,8 @@ from typing import Any
 
 import yaml
 
+from bagm.errors import BagmError
+
 try:  # libyaml is ~10x faster; fall back to the pure-Python parser when it is missing
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on the PyYAML build
@@ -25,7 +27,7 @@ Loc = tuple[str | int, ...]
 
 
 @dataclass
-class InputError(Exception):
+class InputError(BagmError):
     """Input that cannot be read or parsed: reported with file and line, exit code 2."""
 
     path: str

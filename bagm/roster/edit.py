@@ -16,8 +16,16 @@ from typing import Any
 
 from bagm.data.names import did_you_mean, norm
 from bagm.data.packs import Catalog, Faction
-from bagm.io.roundtrip import (Document, append_item, delete_item, delete_key, new_document,
-                               set_key, text_scalar)
+from bagm.errors import BagmError
+from bagm.io.roundtrip import (
+    Document,
+    append_item,
+    delete_item,
+    delete_key,
+    new_document,
+    set_key,
+    text_scalar,
+)
 from bagm.roster.findings import Finding, Severity
 from bagm.roster.model import KEYS
 from bagm.roster.points import legal_sizes
@@ -32,7 +40,7 @@ INCOMPLETE = frozenset({"BA102", "BA130"})
 
 
 @dataclass
-class EditError(Exception):
+class EditError(BagmError):
     """An edit that cannot be made as asked: an unknown or ambiguous name, nothing to change."""
 
     message: str

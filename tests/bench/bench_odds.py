@@ -42,7 +42,7 @@ def library(profile, target, runs: int = RUNS) -> tuple[float, object]:  # type:
 
 def main() -> None:
     from bagm.engine.attack import Abilities, AttackProfile, Target, WeaponProfile
-    from bagm.engine.dice import parse_dice
+    from bagm.chance.dice import parse_dice
 
     bagm = shutil.which("bagm") or "bagm"
     base = wall([sys.executable, "-c", "import typer, rich"])

@@ -1,4 +1,4 @@
-"""Dice: the only source of chance in the engine, and dice expressions (D3, 2D6, D6+2).
+"""Dice: the only source of chance in bagm, and dice expressions (D3, 2D6, D6+2).
 
 A :class:`Dice` is seeded (it owns a ``random.Random``; the global generator is never used),
 records every roll with the reason it was made, and can be fed scripted results: a test scripts
@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
+from bagm.chance.dist import Dist, die, power
+from bagm.errors import BagmError
+
 SIDES = (3, 6)  # the dice of Warhammer 40,000 (a D3 is a D6 halved, rounding up)
 MAX_DICE = 20  # more dice than any profile has; keeps the exact odds tractable
 MAX_CONSTANT = 200
@@ -22,7 +25,7 @@ _EXPR = re.compile(r"^(?:(?P<count>\d*)D(?P<sides>\d+)(?:\+(?P<bonus>\d+))?|(?P<
 _FORMS = "use a number or N, D3, D6, 2D6, D6+2, 2D3+1"
 
 
-class DiceError(ValueError):
+class DiceError(BagmError, ValueError):
     """A bad dice expression, or a scripted roll that does not fit the roll asked for."""
 
 
@@ -57,17 +60,9 @@ class DiceExpr:
         return dice + (f"+{self.bonus}" if self.bonus else "")
 
     @cached_property
-    def distribution(self) -> dict[int, Fraction]:
+    def distribution(self) -> Dist:
         """The exact distribution of the total: {value: probability}."""
-        dist = {self.bonus: Fraction(1)}
-        face = Fraction(1, self.sides)
-        for _ in range(self.count):
-            nxt: dict[int, Fraction] = {}
-            for total, p in dist.items():
-                for v in range(1, self.sides + 1):
-                    nxt[total + v] = nxt.get(total + v, Fraction(0)) + p * face
-            dist = nxt
-        return dist
+        return {v + self.bonus: p for v, p in power(die(self.sides), self.count).items()}
 
     def mean(self) -> Fraction:
         return self.count * Fraction(self.sides + 1, 2) + self.bonus
@@ -121,11 +116,12 @@ class Dice:
     for after they run out. ``feed`` queues scripted results in front of either kind.
     """
 
-    def __init__(self, seed: int | None = 0, script: Iterable[int] = (), strict: bool = False):
+    def __init__(self, seed: int | None = 0, script: Iterable[int] = (), strict: bool = False,
+                 sides: tuple[int, ...] = SIDES):
         self.seed = seed
+        self.sides = sides  # the dice this game has (Warhammer 40,000: D3 and D6)
         self._random = random.Random(seed)
-        # randint(1, n) is 1 + _randbelow(n) (the same numbers): called directly, a hot path
-        self._below = self._random._randbelow  # type: ignore[attr-defined]
+        self._below = self._random.randrange  # randrange(n) + 1: the same numbers as randint(1, n)
         self._script: list[int] = list(script)
         self._strict = strict
         self._rolls: list[tuple[int, int, str, bool]] = []  # built into Roll objects when asked
@@ -156,7 +152,7 @@ class Dice:
 
     def roll(self, sides: int = 6, reason: str = "") -> int:
         """One die of ``sides`` sides."""
-        if sides not in SIDES:
+        if sides not in self.sides:
             raise DiceError(f"no D{sides} in this game: {_FORMS}")
         if self._script:
             value = self._script.pop(0)
@@ -173,11 +169,7 @@ class Dice:
         return value
 
     def d6(self, reason: str = "") -> int:
-        if self._script or self._strict:
-            return self.roll(6, reason)
-        value = self._below(6) + 1  # roll() for a D6 from the generator, written out (a hot path)
-        self._rolls.append((6, value, reason, False))
-        return value
+        return self.roll(6, reason)
 
     def d3(self, reason: str = "") -> int:
         return self.roll(3, reason)
