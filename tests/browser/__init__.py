@@ -1,0 +1,1 @@
+"""Browser tests (marker ``browser``): pages bagm writes, in a headless Chromium."""
