@@ -31,6 +31,46 @@ def _write_log(path: Path, lines: list[str]) -> None:
         _fail(f"{path}: cannot write the log ({exc})")
 
 
+NarrateOpt = Annotated[bool, typer.Option("--narrate", help="Tell the game by battle round and phase")]
+NotesOpt = Annotated[bool, typer.Option("--notes", help="List every rule the engine does not model")]
+
+
+def _events(rec: Any) -> list[dict[str, Any]]:
+    """The record's events as its log holds them (JSON), whatever the engine keeps in memory."""
+    from bagm.render.narration import events_from_lines
+
+    return events_from_lines(rec.lines)
+
+
+def _show(rec: Any, fmt: str, narrate: bool, notes: bool, extra: dict[str, Any] | None = None,
+          after: str | None = None) -> None:
+    """Print a game's result: the narration if asked, then the score table (or JSON)."""
+    steps = None
+    if narrate:
+        from bagm.render.narration import narrate as tell
+
+        steps = tell(_events(rec))
+    if fmt == "json":
+        out = {**(extra or {}), **rec.as_dict()}
+        if steps is not None:
+            out["narration"] = [s.as_dict() for s in steps]
+        typer.echo(json.dumps(out, indent=2))
+        return
+    from rich.console import Console
+
+    from bagm.render.game_render import game_summary
+
+    console = Console(highlight=False)
+    if steps is not None:
+        from bagm.render.narration import rich as rich_narration
+
+        console.print(rich_narration(steps))
+        console.print()
+    console.print(game_summary(rec, verbose_notes=notes))
+    if after:
+        console.print(after, markup=False)
+
+
 def play(
     files: Annotated[list[Path], typer.Argument(help="A game script (YAML), or two rosters with --mission")],
     mission: Annotated[int | None, typer.Option("--mission", help="Mission number (with two rosters)")] = None,
@@ -39,6 +79,8 @@ def play(
     bot_b: Annotated[str | None, typer.Option("--bot-b", help="Another bot for player B")] = None,
     log: Annotated[Path | None, typer.Option("--log", help="Write the event log (JSON lines)")] = None,
     fmt: Annotated[str, typer.Option("--format", help="rich or json")] = "rich",
+    narrate: NarrateOpt = False,
+    notes: NotesOpt = False,
 ) -> None:
     """Play a game: `bagm play SCRIPT` or `bagm play --mission 11 A.yaml B.yaml --seed N --bot greedy`."""
     _format(fmt)
@@ -70,18 +112,14 @@ def play(
         _fail(str(exc))
     if log is not None:
         _write_log(log, rec.lines)
-    if fmt == "json":
-        typer.echo(json.dumps(rec.as_dict(), indent=2))
-        return
-    from rich.console import Console
-
-    from bagm.render.game_render import game_summary
-    Console(highlight=False).print(game_summary(rec))
+    _show(rec, fmt, narrate, notes)
 
 
 def replay(
     log: Annotated[Path, typer.Argument(help="An event log written by 'bagm play --log'")],
     fmt: Annotated[str, typer.Option("--format", help="rich or json")] = "rich",
+    narrate: NarrateOpt = False,
+    notes: NotesOpt = False,
 ) -> None:
     """Replay a game's event log and check that it reproduces exactly (exit 1 if not)."""
     _format(fmt)
@@ -103,11 +141,12 @@ def replay(
         raise typer.Exit(1)
     except (IllegalAction, ValueError, KeyError) as exc:
         _fail(f"{log}: cannot replay: {exc}")
-    if fmt == "json":
+    if fmt == "json" and not narrate and not notes:
         typer.echo(json.dumps({"reproduced": True, "events": len(lines), "log_sha256": rec.log_sha256,
                                "winner": rec.winner, "vp": rec.vp}))
         return
-    typer.echo(f"{log}: reproduced exactly ({len(lines)} events, sha256 {rec.log_sha256})")
+    _show(rec, fmt, narrate, notes, extra={"reproduced": True},
+          after=f"{log}: reproduced exactly ({len(lines)} events, sha256 {rec.log_sha256})")
 
 
 def _one_game(args: tuple[int, str, str, int, str, str]) -> tuple[str | None, int, int]:

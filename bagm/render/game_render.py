@@ -11,8 +11,9 @@ from rich.table import Table
 from rich.text import Text
 
 
-def game_summary(rec: Any, verbose_notes: bool = True) -> Group:
-    """VP by round, units destroyed, the winner, and what the engine does not model."""
+def game_summary(rec: Any, verbose_notes: bool = False) -> Group:
+    """VP by round, units destroyed, the winner, and what the engine does not model: one line
+    counting them, or (``verbose_notes``) the full lists."""
     t = Table(title=f"Mission {rec.mission}: {rec.name} (seed {rec.seed})", title_justify="left")
     t.add_column("Player")
     for r in range(1, 6):
@@ -20,22 +21,31 @@ def game_summary(rec: Any, verbose_notes: bool = True) -> Group:
     t.add_column("Total", justify="right", style="bold")
     t.add_column("CP left", justify="right")
     for p in ("A", "B"):
-        t.add_row(f"{p}: {rec.armies[p]}", *[str(v) for v in rec.vp_rounds[p]], str(rec.vp[p]), str(rec.cp[p]))
+        t.add_row(Text(f"{p}: {rec.armies[p]}"), *[str(v) for v in rec.vp_rounds[p]], str(rec.vp[p]), str(rec.cp[p]))
     d = Table(title="Units destroyed", title_justify="left", show_header=True)
     d.add_column("Player")
     d.add_column("Units")
     for p in ("A", "B"):
-        d.add_row(p, ", ".join(rec.destroyed[p]) or "-")
+        d.add_row(p, Text(", ".join(rec.destroyed[p]) or "-"))
     win = f"Winner: player {rec.winner}" if rec.winner else "The battle is a draw"
     parts: list[Any] = [t, d, Text(win, style="bold green"),
                         Text(f"log sha256 {rec.log_sha256}  ({len(rec.lines)} events)", style="dim")]
     if verbose_notes:
-        parts.append(Panel("\n".join(f"- {n}" for n in rec.not_modelled) or "-",
+        parts.append(Panel(Text("\n".join(f"- {n}" for n in rec.not_modelled) or "-"),
                            title="Not implemented (rules of these armies the engine ignores)",
                            title_align="left"))
-        parts.append(Panel("\n".join(f"- {n}" for n in rec.simplifications),
+        parts.append(Panel(Text("\n".join(f"- {n}" for n in rec.simplifications)),
                            title="Simplifications", title_align="left"))
+    else:
+        parts.append(Text(notes_line(len(rec.not_modelled), len(rec.simplifications)), style="dim"))
     return Group(*parts)
+
+
+def notes_line(not_modelled: int, simplifications: int) -> str:
+    """The one line a game's result gives to what the engine leaves out."""
+    rules = "1 rule" if not_modelled == 1 else f"{not_modelled} rules"
+    simp = "1 simplification" if simplifications == 1 else f"{simplifications} simplifications"
+    return f"{rules} of these armies not modelled, {simp} of the core rules; --notes lists them."
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:

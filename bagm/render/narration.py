@@ -1,0 +1,453 @@
+"""A game told in words, read from its event log (JSON lines): by battle round, turn and phase.
+
+The narration is a renderer: it decides no rule and re-plays nothing. Every sentence comes from
+one event of the log (see ``bagm/engine/record.py`` and ``tests/golden/*.jsonl``); an event kind
+it does not know is still told, as its fields, so nothing in a log is silently dropped.
+
+The same :class:`Step` list drives the terminal narration (``--narrate``), its JSON form and the
+HTML replay page: a step is one activation (a player's decision and what followed from it) or
+the start of a phase.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bagm.engine.battlefield import Layout
+
+PHASES = {"command": "Command phase", "movement": "Movement phase", "shooting": "Shooting phase",
+          "charge": "Charge phase", "fight": "Fight phase"}
+HEADERS = frozenset({"round", "turn", "phase", "end"})  # events that open a step instead of filling one
+
+
+def count(n: Any, noun: str) -> str:
+    """``1 model``, ``3 models`` (a count from the log with its noun)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def events_from_lines(lines: Iterable[str]) -> list[dict[str, Any]]:
+    """The events of a log's JSON lines (blank lines skipped)."""
+    return [json.loads(x) for x in lines if x.strip()]
+
+
+def zone_name(col: int, row: int) -> str:
+    """A Zone by its place on the grid, as on the replay page: columns A, B, C... from the left,
+    rows 1, 2, 3... from the top (the rules text names no Zones; this is bagm's grid reference)."""
+    letters = ""
+    c = col
+    while True:
+        letters = chr(ord("A") + c % 26) + letters
+        c = c // 26 - 1
+        if c < 0:
+            break
+    return f"Zone {letters}{row + 1}"
+
+
+class Places:
+    """Names the Zone a unit stands in, and the area or Entry Zone that Zone belongs to."""
+
+    def __init__(self, layout: Layout | None) -> None:
+        self.layout = layout
+        self.areas: dict[tuple[int, int], list[str]] = {}
+        if layout is None:
+            return
+        for area in list(layout.entry_zones) + list(layout.areas):
+            for z in area.zones:
+                self.areas.setdefault(z, []).append(area.name)
+
+    def of(self, points: Sequence[Sequence[float]]) -> str | None:
+        """Where a unit whose models stand at ``points`` is: the Zone of their centre."""
+        if self.layout is None or not points:
+            return None
+        x = sum(p[0] for p in points) / len(points)
+        y = sum(p[1] for p in points) / len(points)
+        z = self.layout.zone_at((x, y))
+        if z is None:
+            return None
+        name = zone_name(*z)
+        areas = self.areas.get(z)
+        return f"{name} ({', '.join(sorted(set(areas)))})" if areas else name
+
+
+@dataclass
+class Step:
+    """One step of the game: an activation, or the opening of a phase."""
+
+    index: int
+    first: int  # the events [first, last) of the log
+    last: int
+    round: int
+    turn: int
+    player: str | None  # whose turn it is (None before the first battle round)
+    phase: str | None  # the phase key (command, movement...) or None during set-up
+    lines: list[str] = field(default_factory=list)
+    attacks: list[dict[str, Any]] = field(default_factory=list)  # the attack events, as logged
+    actor: str | None = None  # the player whose decision opened the step
+
+    @property
+    def heading(self) -> str:
+        if self.phase == "end":
+            return "The end of the battle"
+        if self.round == 0:
+            return "Before the battle"
+        where = f"Battle round {self.round}"
+        if self.player:
+            where += f", player {self.player}'s turn"
+        if self.phase:
+            where += f", {PHASES.get(self.phase, self.phase)}"
+        return where
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "events": [self.first, self.last], "round": self.round,
+                "turn": self.turn, "player": self.player, "phase": self.phase, "actor": self.actor,
+                "heading": self.heading, "lines": self.lines, "attacks": self.attacks}
+
+
+class Narrator:
+    """Turns events into sentences, keeping what earlier events told (unit names, control)."""
+
+    def __init__(self, layout: Layout | None = None) -> None:
+        self.places = Places(layout)
+        self.names: dict[str, str] = {}
+        self.control: list[str | None] | None = None
+        self.labels: list[str | None] = [m.label for m in layout.markers] if layout is not None else []
+        self.roles: dict[str, str] = {}
+        self.started = False  # the first battle round has begun
+
+    def unit(self, uid: Any) -> str:
+        return self.names.get(str(uid), str(uid))
+
+    def marker(self, index: int) -> str:  # 1-based, as the log counts them
+        label = self.labels[index - 1] if 0 < index <= len(self.labels) else None
+        return f"objective marker {index}" + (f" ({label})" if label else "")
+
+    def where(self, points: Any, word: str = "in") -> str:
+        place = self.places.of(points) if isinstance(points, list) else None
+        return f" {word} {place}" if place else ""
+
+    def tell(self, e: dict[str, Any]) -> list[str]:
+        """The sentences of one event (none for the bookkeeping ones)."""
+        kind = e.get("e")
+        method = getattr(self, f"_e_{kind}", None)
+        if method is None:
+            rest = ", ".join(f"{k} {json.dumps(v, sort_keys=True)}" for k, v in sorted(e.items()) if k != "e")
+            return [f"({kind}: {rest})"]
+        out: list[str] | str | None = method(e)
+        if out is None:
+            return []
+        return [out] if isinstance(out, str) else out
+
+    # --- before the battle ----------------------------------------------------------------
+
+    def _e_game(self, e: dict[str, Any]) -> str:
+        return f"Mission {e.get('mission')}: {e.get('name')} (seed {e.get('seed')})."
+
+    def _e_muster(self, e: dict[str, Any]) -> list[str]:
+        out = []
+        for p, units in sorted((e.get("units") or {}).items()):
+            for label in units:
+                uid, _, _ = str(label).partition(" ")
+                self.names[uid] = str(label)
+            pts = (e.get("points") or {}).get(p)
+            out.append(f"Player {p} musters {pts} pts: {', '.join(map(str, units))}.")
+        if e.get("underdog"):
+            out.append(f"Player {e['underdog']} is the Underdog.")
+        return out
+
+    def _e_rolloff(self, e: dict[str, Any]) -> str:
+        what = {"attacker": "who is the Attacker", "first_turn": "the first turn"}.get(e.get("what", ""), e.get("what"))
+        if e.get("given"):
+            return f"Roll-off for {what}: won by player {e.get('winner')} (as the script gives it)."
+        return f"Roll-off for {what}: A {e.get('A')}, B {e.get('B')}; player {e.get('winner')} wins."
+
+    def _e_roles(self, e: dict[str, Any]) -> str:
+        self.roles = {p: r for p, r in e.items() if p != "e"}
+        return "; ".join(f"Player {p} is the {r}" for p, r in sorted(self.roles.items())) + "."
+
+    def _e_setup(self, e: dict[str, Any]) -> str:
+        if self.started:  # set up during the battle: arriving from Reserves
+            return f"{self.unit(e.get('unit'))} arrives from Reserves{self.where(e.get('at'))}."
+        return f"{self.unit(e.get('unit'))} is set up{self.where(e.get('at'))}."
+
+    def _e_reserves(self, e: dict[str, Any]) -> str:
+        how = "in Deep Strike Reserves" if e.get("deep_strike") else "in Reserves"
+        why = f" ({e['why']})" if e.get("why") else ""
+        return f"{self.unit(e.get('unit'))} waits {how}{why}."
+
+    def _e_reserve(self, e: dict[str, Any]) -> str:
+        return f"{self.unit(e.get('unit'))} is placed in Reserves."
+
+    # --- the battle's frame ------------------------------------------------------------------
+
+    def _e_round(self, e: dict[str, Any]) -> None:
+        self.started = True  # a heading, not a sentence
+
+    def _e_turn(self, e: dict[str, Any]) -> None:
+        return None
+
+    def _e_phase(self, e: dict[str, Any]) -> None:
+        return None
+
+    def _e_action(self, e: dict[str, Any]) -> None:
+        return None  # what the decision did is told by the events that follow it
+
+    def _e_skip(self, e: dict[str, Any]) -> str:
+        return f"Player {e.get('player')}'s turn is skipped: {e.get('why')}."
+
+    def _e_note(self, e: dict[str, Any]) -> str:
+        return f"Note: {e.get('text')}"
+
+    def _e_end(self, e: dict[str, Any]) -> str:
+        vp = e.get("vp") or {}
+        score = ", ".join(f"{p} {v} VP" for p, v in sorted(vp.items()))
+        w = e.get("winner")
+        return f"The battle ends: {score}. " + (f"Player {w} wins." if w else "The battle is a draw.")
+
+    # --- Command points, Stratagems, Leaders ------------------------------------------------
+
+    def _e_cp(self, e: dict[str, Any]) -> str:
+        return f"Player {e.get('player')} gains {e.get('gain')} CP ({e.get('why')}): {e.get('cp')} CP."
+
+    def _e_stratagem(self, e: dict[str, Any]) -> str:
+        return (f"Player {e.get('player')} uses the {e.get('name')} Stratagem for {e.get('cost')} CP "
+                f"({e.get('cp')} CP left).")
+
+    def _e_command_reroll(self, e: dict[str, Any]) -> str:
+        return (f"Command Re-roll: {self.unit(e.get('unit'))} re-rolls a {e.get('what')} roll of "
+                f"{e.get('roll')} ({e.get('weapon')}): now {e.get('new')}.")
+
+    def _e_battlefield_command(self, e: dict[str, Any]) -> str:
+        peerless = " (Peerless)" if e.get("peerless") else ""
+        return (f"{self.unit(e.get('leader'))} gives {self.unit(e.get('unit'))} "
+                f"{e.get('ability')}{peerless}.")
+
+    def _e_leader_ability_ends(self, e: dict[str, Any]) -> str:
+        return f"{e.get('ability')} ends for {self.unit(e.get('unit'))}."
+
+    def _e_leader_reroll(self, e: dict[str, Any]) -> str:
+        return f"{self.unit(e.get('unit'))} re-rolls its {e.get('what')} roll ({e.get('ability')})."
+
+    # --- Movement ----------------------------------------------------------------------------
+
+    def _e_move(self, e: dict[str, Any]) -> str:
+        u, kind = self.unit(e.get("unit")), e.get("kind")
+        if kind == "remain stationary":
+            return f"{u} remains stationary."
+        verb = {"normal": "moves", "advance": "Advances", "fallback": "Falls Back"}.get(str(kind), f"moves ({kind})")
+        dist = f" {e['moved']:g}\"" if isinstance(e.get("moved"), (int, float)) else ""
+        at = e.get("at")
+        if at is None and isinstance(e.get("to"), list) and e["to"] and isinstance(e["to"][0], list):
+            at = e["to"]  # a placement: the models' positions
+        return f"{u} {verb}{dist}{self.where(at, 'to') if at else ''}."
+
+    def _e_advance_roll(self, e: dict[str, Any]) -> str:
+        how = " (re-rolled)" if e.get("reroll") else (" (fixed)" if e.get("fixed") else "")
+        return f"{self.unit(e.get('unit'))} rolls {e.get('roll')} to Advance{how}."
+
+    def _e_desperate_escape(self, e: dict[str, Any]) -> str:
+        return (f"{self.unit(e.get('unit'))} takes {count(e.get('tests'), 'Desperate Escape test')}: "
+                f"{count(e.get('destroyed'), 'model')} destroyed.")
+
+    def _e_hatch(self, e: dict[str, Any]) -> str:
+        u, name = self.unit(e.get("unit")), e.get("name") or f"Hatchway {e.get('hatchway')}"
+        if e.get("prevented"):
+            return f"{u} tries to {'open' if e.get('open') else 'close'} {name}, but is prevented."
+        return f"{u} {'opens' if e.get('open') else 'closes'} {name}."
+
+    def _e_hatch_rolloff(self, e: dict[str, Any]) -> str:
+        return (f"{self.unit(e.get('unit'))} rolls {e.get('roll')} against {self.unit(e.get('against'))}'s "
+                f"{e.get('enemy')} for the Hatchway.")
+
+    # --- Shooting ----------------------------------------------------------------------------
+
+    def _e_manoeuvre(self, e: dict[str, Any]) -> str:
+        what = {"overwatch": "Overwatch", "defend": "Set to Defend", "secure": "Secure Site"}.get(
+            str(e.get("manoeuvre")), str(e.get("manoeuvre")))
+        mk = f" on {self.marker(int(e['marker']))}" if e.get("marker") not in (None, "") else ""
+        return f"{self.unit(e.get('unit'))} performs the Tactical Manoeuvre {what}{mk}."
+
+    def _e_overwatch(self, e: dict[str, Any]) -> str:
+        why = f" ({e['why']})" if e.get("why") else ""
+        return f"{self.unit(e.get('unit'))} fires Overwatch at {self.unit(e.get('target'))}{why}."
+
+    def _e_attack(self, e: dict[str, Any]) -> str:
+        wounds, unsaved = e.get("wounds", 0), e.get("unsaved", 0)
+        saves = wounds - unsaved if isinstance(wounds, int) and isinstance(unsaved, int) else "?"
+        s = (f"{self.unit(e.get('unit'))} attacks {self.unit(e.get('target'))} with {e.get('weapon')} "
+             f"({count(e.get('models'), 'model')}): {count(e.get('attacks'), 'attack')}, "
+             f"{count(e.get('hits'), 'hit')}, {count(wounds, 'wound')}, {saves} saved, "
+             f"{count(e.get('lost'), 'wound')} lost")
+        if e.get("destroyed"):
+            s += f", {count(e['destroyed'], 'model')} destroyed"
+        return s + "."
+
+    def _e_shoot(self, e: dict[str, Any]) -> str:
+        ow = "Overwatch: " if e.get("overwatch") else ""
+        return (f"{ow}{self.unit(e.get('unit'))} has shot {self.unit(e.get('target'))}: "
+                f"{count(e.get('wounds_lost'), 'wound')} lost, {count(e.get('left'), 'model')} left.")
+
+    def _e_hazardous(self, e: dict[str, Any]) -> str:
+        return f"{self.unit(e.get('unit'))} fails {count(e.get('failed'), 'Hazardous test')}."
+
+    def _e_destroyed(self, e: dict[str, Any]) -> str:
+        why = f": {e['why']}" if e.get("why") else ""
+        pts = f" ({e['points']} pts)" if e.get("points") is not None else ""
+        return f"{self.unit(e.get('unit'))} is destroyed{pts}{why}."
+
+    # --- Charge and Fight ------------------------------------------------------------------
+
+    def _e_charge_declared(self, e: dict[str, Any]) -> str:
+        return f"{self.unit(e.get('unit'))} declares a charge against {self.unit(e.get('target'))}."
+
+    def _e_charge_roll(self, e: dict[str, Any]) -> str:
+        again = "re-rolled: " if e.get("reroll") else ""
+        return f"Charge roll {again}{e.get('roll')} (needs {e.get('needed')}\")."
+
+    def _e_charge_move(self, e: dict[str, Any]) -> str:
+        return f"{self.unit(e.get('unit'))} makes a Charge move{self.where(e.get('at'), 'into')}."
+
+    def _e_charge(self, e: dict[str, Any]) -> str:
+        ok = "succeeds" if e.get("success") else "fails"
+        return f"The charge of {self.unit(e.get('unit'))} against {self.unit(e.get('target'))} {ok}."
+
+    def _e_pile_in(self, e: dict[str, Any]) -> str:
+        return f"{self.unit(e.get('unit'))} Piles In toward {self.unit(e.get('toward'))}."
+
+    def _e_consolidate(self, e: dict[str, Any]) -> str:
+        return f"{self.unit(e.get('unit'))} Consolidates toward {self.unit(e.get('toward'))}."
+
+    def _e_fight(self, e: dict[str, Any]) -> str:
+        u = self.unit(e.get("unit"))
+        if e.get("target") is None:
+            return f"{u} fights, with no enemy in reach."
+        if not e.get("fighters"):
+            return f"{u} fights {self.unit(e.get('target'))}, with no model able to."
+        return (f"{u} fights {self.unit(e.get('target'))} with {e.get('weapon')} "
+                f"({count(e.get('fighters'), 'model')}); {count(e.get('left'), 'model')} left.")
+
+    # --- Battle-shock, Unit Coherency -------------------------------------------------------
+
+    def _e_battleshock_test(self, e: dict[str, Any]) -> str:
+        again = " (re-rolled)" if e.get("reroll") else ""
+        res = "passes" if e.get("passed") else "fails"
+        return f"{self.unit(e.get('unit'))} {res} a Battle-shock test{again}: {e.get('roll')} against Ld {e.get('ld')}+."
+
+    def _e_battleshock(self, e: dict[str, Any]) -> str:
+        if e.get("shocked"):
+            return f"{self.unit(e.get('unit'))} is Battle-shocked."
+        why = f" ({e['why']})" if e.get("why") else ""
+        return f"{self.unit(e.get('unit'))} is not Battle-shocked{why}."
+
+    def _e_coherency(self, e: dict[str, Any]) -> str:
+        return f"{self.unit(e.get('unit'))} loses {count(e.get('removed'), 'model')} out of Unit Coherency."
+
+    # --- objectives and victory points -----------------------------------------------------
+
+    def _e_control(self, e: dict[str, Any]) -> list[str]:
+        new = list(e.get("markers") or [])
+        old = self.control if self.control is not None else [None] * len(new)
+        self.control = new
+        out = []
+        for i, (a, b) in enumerate(zip(old, new)):
+            if a != b:
+                m = self.marker(i + 1)
+                out.append(f"Player {b} now controls {m}." if b else f"Player {a} no longer controls {m}.")
+        return out
+
+    def _e_secured(self, e: dict[str, Any]) -> str:
+        return f"{self.unit(e.get('unit'))} secures {self.marker(int(e.get('marker') or 0))} for player {e.get('player')}."
+
+    def _e_vp(self, e: dict[str, Any]) -> str:
+        return f"Player {e.get('player')} scores {e.get('vp')} VP ({e.get('why')}): {e.get('total')} VP."
+
+
+def steps(events: Sequence[dict[str, Any]], layout: Layout | None = None) -> list[Step]:
+    """The game as steps: a new one at each decision and at each round, turn and phase, unless
+    the step so far told nothing (then the headings and the decision share one step)."""
+    n = Narrator(layout)
+    out: list[Step] = []
+    rnd = turn = 0
+    player: str | None = None
+    phase: str | None = None
+    cur = Step(0, 0, 0, 0, 0, None, None)
+    for i, e in enumerate(events):
+        kind = e.get("e")
+        if kind in HEADERS or kind == "action":
+            if cur.lines:
+                cur.last = i
+                out.append(cur)
+                cur = Step(len(out), i, i, rnd, turn, player, phase)
+            if kind == "round":
+                rnd, player, phase = int(e.get("round") or 0), None, None
+            elif kind == "turn":
+                player, turn = e.get("player"), int(e.get("turn") or 0)
+            elif kind == "phase":
+                phase, player = e.get("phase"), e.get("player", player)
+            elif kind == "end":
+                phase, player = "end", None
+            cur.round, cur.turn, cur.player, cur.phase = rnd, turn, player, phase
+            if kind == "action":
+                cur.actor = e.get("player")
+        cur.lines += n.tell(e)
+        if kind == "attack":
+            cur.attacks.append({k: v for k, v in e.items() if k != "e"})
+    if cur.lines or not out:
+        cur.last = len(events)
+        out.append(cur)
+    else:
+        out[-1].last = len(events)
+    return out
+
+
+def narrate(events: Sequence[dict[str, Any]], layout: Layout | None = None) -> list[Step]:
+    """The steps of a game whose map is the bundled map of its mission (when there is one)."""
+    if layout is None:
+        layout = mission_layout(events)
+    return steps(events, layout)
+
+
+def mission_layout(events: Sequence[dict[str, Any]]) -> Layout | None:
+    """The layout of the map the log's 'game' event names, or None if bagm has no such map."""
+    head = events[0] if events else {}
+    try:
+        number = int(head.get("mission"))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    from bagm.engine.maps import BUNDLED, bundled
+
+    return bundled(number).layout if number in BUNDLED else None
+
+
+def text(steps_: Sequence[Step]) -> str:
+    """The narration as plain text: one heading per phase, one indented line per sentence."""
+    out: list[str] = []
+    heading = None
+    for s in steps_:
+        if s.heading != heading:
+            heading = s.heading
+            if out:
+                out.append("")
+            out.append(heading)
+        out += [f"  {line}" for line in s.lines]
+    return "\n".join(out) + "\n"
+
+
+def rich(steps_: Sequence[Step]) -> Any:
+    """The narration for the terminal: headings in bold, sentences as plain text (a unit's name
+    is never read as Rich markup)."""
+    from rich.console import Group, RenderableType
+    from rich.padding import Padding
+    from rich.text import Text
+
+    parts: list[RenderableType] = []
+    heading = None
+    for s in steps_:
+        if s.heading != heading:
+            heading = s.heading
+            parts.append(Text(("\n" if parts else "") + heading, style="bold"))
+        parts += [Padding(Text(line), (0, 0, 0, 2)) for line in s.lines]
+    return Group(*parts)

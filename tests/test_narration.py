@@ -1,0 +1,155 @@
+"""The narration of a game (`--narrate`): read from the event log, golden against tests/golden.
+
+After a deliberate change of the engine's log or of the wording: BAGM_REGEN_GOLDEN=1 pytest
+tests/test_narration.py, then review the diff of tests/golden/narration/.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bagm.cli.app import app
+from bagm.render.narration import Narrator, events_from_lines, narrate, steps, text, zone_name
+from conftest import REPO
+
+GOLDEN = Path(__file__).parent / "golden"
+LOGS = sorted(p.stem for p in GOLDEN.glob("*.jsonl"))
+GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
+ORKS = str(REPO / "rosters" / "orks_kaptin_killers.yaml")
+runner = CliRunner()
+
+
+def _events(name: str) -> list[dict]:
+    return events_from_lines((GOLDEN / f"{name}.jsonl").read_text().splitlines())
+
+
+def _golden(path: Path, got: str) -> None:
+    if os.environ.get("BAGM_REGEN_GOLDEN"):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(got)
+    if not path.exists():
+        pytest.fail(f"{path} is missing: run the tests once with BAGM_REGEN_GOLDEN=1 and review it")
+    want = path.read_text().splitlines()
+    for i, (a, b) in enumerate(zip(got.splitlines(), want)):
+        assert a == b, f"{path.name} line {i + 1} differs"
+    assert len(got.splitlines()) == len(want)
+
+
+@pytest.mark.parametrize("name", LOGS)
+def test_narration_golden_text(name):
+    _golden(GOLDEN / "narration" / f"{name}.txt", text(narrate(_events(name))))
+
+
+@pytest.mark.parametrize("name", LOGS)
+def test_narration_golden_json(name):
+    got = json.dumps([s.as_dict() for s in narrate(_events(name))], indent=1, sort_keys=True) + "\n"
+    _golden(GOLDEN / "narration" / f"{name}.json", got)
+
+
+@pytest.mark.parametrize("name", LOGS)
+def test_every_event_is_told_once_and_known(name):
+    events = _events(name)
+    st = narrate(events)
+    # the steps cover the log, in order, without gap or overlap
+    assert st[0].first == 0 and st[-1].last == len(events)
+    for a, b in itertools.pairwise(st):
+        assert a.last == b.first and a.first < a.last
+    assert [s.index for s in st] == list(range(len(st)))
+    # every kind in the golden logs has its own sentence (no raw fallback)
+    assert not [line for s in st for line in s.lines if line.startswith("(")]
+    # every attack of the log is in exactly one step, in order
+    attacks = [{k: v for k, v in e.items() if k != "e"} for e in events if e["e"] == "attack"]
+    assert [a for s in st for a in s.attacks] == attacks
+
+
+def test_the_narration_tells_moves_attacks_vp_and_the_end():
+    st = narrate(_events("example_mission11"))
+    told = text(st)
+    assert 'A3 Strike Squad A moves 6" to Zone C4.' in told
+    assert "A5 Purifier Squad opens Hatchway 2." in told
+    assert "Player B uses the Command Re-roll Stratagem for 1 CP (3 CP left)." in told
+    assert ("B1 Warboss attacks A3 Strike Squad A with Kombi-weapon (1 model): 2 attacks, 1 hit, "
+            "1 wound, 1 saved, 1 wound lost, 1 model destroyed.") in told
+    assert "B1 Warboss is destroyed (75 pts)." in told
+    assert "Player A now controls objective marker 2." in told
+    assert "The battle ends: A 40 VP, B 20 VP. Player A wins." in told
+    assert st[-1].heading == "The end of the battle"
+    headings = list(dict.fromkeys(s.heading for s in st))
+    assert headings[:3] == ["Before the battle", "Battle round 1, player A's turn, Command phase",
+                            "Battle round 1, player A's turn, Movement phase"]
+
+
+def test_control_changes_are_told_only_when_they_change():
+    n = Narrator()
+    assert n.tell({"e": "control", "markers": [None, "A", None]}) == ["Player A now controls objective marker 2."]
+    assert n.tell({"e": "control", "markers": [None, "A", None]}) == []
+    assert n.tell({"e": "control", "markers": ["B", None, None]}) == [
+        "Player B now controls objective marker 1.", "Player A no longer controls objective marker 2."]
+
+
+def test_an_unknown_event_is_told_as_its_fields_not_dropped():
+    n = Narrator()
+    assert n.tell({"e": "teleport", "unit": "A1", "to": [1, 2]}) == ['(teleport: to [1, 2], unit "A1")']
+
+
+def test_zone_names_are_grid_references():
+    assert zone_name(0, 0) == "Zone A1"
+    assert zone_name(9, 6) == "Zone J7"
+    assert zone_name(26, 0) == "Zone AA1"
+
+
+def test_a_step_opens_at_each_decision_and_phase_but_headings_share_one():
+    ev = [{"e": "round", "round": 1}, {"e": "turn", "player": "A", "round": 1, "turn": 1},
+          {"e": "phase", "phase": "command", "player": "A"},
+          {"e": "cp", "player": "A", "gain": 1, "cp": 1, "why": "Command phase"},
+          {"e": "phase", "phase": "movement", "player": "A"},
+          {"e": "action", "player": "A", "step": "move", "action": "hold A1"},
+          {"e": "move", "unit": "A1", "kind": "remain stationary"},
+          {"e": "action", "player": "A", "step": "move", "action": "hold A2"},
+          {"e": "move", "unit": "A2", "kind": "remain stationary"}]
+    st = steps(ev)
+    assert [(s.first, s.last, s.phase, s.actor) for s in st] == [
+        (0, 4, "command", None), (4, 7, "movement", "A"), (7, 9, "movement", "A")]
+
+
+def test_user_text_is_never_rich_markup():
+    from rich.console import Console
+
+    from bagm.render.narration import rich as rich_narration
+
+    ev = [{"e": "muster", "points": {"A": 1}, "underdog": None, "units": {"A": ["A1 [bold red]Boss[/]"]}},
+          {"e": "destroyed", "unit": "A1", "points": 1}]
+    console = Console(record=True, width=200, color_system=None)
+    console.print(rich_narration(steps(ev)))
+    assert "A1 [bold red]Boss[/] is destroyed (1 pts)." in console.export_text()
+
+
+def test_play_prints_one_line_of_notes_and_narrates_on_request(tmp_path):
+    r = runner.invoke(app, ["play", "--mission", "11", GK, ORKS, "--seed", "3"])
+    assert r.exit_code == 0, r.output
+    assert "Not implemented" not in r.stdout and "--notes lists them" in r.stdout
+    assert "Battle round" not in r.stdout
+    r = runner.invoke(app, ["play", "--mission", "11", GK, ORKS, "--seed", "3", "--notes", "--narrate"])
+    assert r.exit_code == 0, r.output
+    assert "Not implemented" in r.stdout and "Simplifications" in r.stdout
+    assert "Battle round 1, player" in r.stdout and "The battle ends" in r.stdout
+
+
+def test_replay_narrates_in_text_and_json(monkeypatch):
+    monkeypatch.chdir(REPO)  # the golden logs name their rosters relative to the repository
+    log = str(GOLDEN / "greedy_seed7.jsonl")
+    r = runner.invoke(app, ["replay", log, "--narrate"])
+    assert r.exit_code == 0, r.output
+    assert "Before the battle" in r.stdout and "reproduced exactly" in r.stdout
+    r = runner.invoke(app, ["replay", log, "--narrate", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["reproduced"] is True and out["winner"] == "B"
+    want = [s.as_dict() for s in narrate(_events("greedy_seed7"))]
+    assert out["narration"] == want
