@@ -55,6 +55,35 @@ def binomial(n: int, p: Fraction) -> Dist:
     return {k: comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)}
 
 
+def highest(d: Dist, n: int) -> Dist:
+    """The highest of ``n`` independent values each distributed as ``d`` (roll n, keep the best)."""
+    return _extreme(d, n, max)
+
+
+def lowest(d: Dist, n: int) -> Dist:
+    """The lowest of ``n`` independent values each distributed as ``d`` (roll n, keep the worst)."""
+    return _extreme(d, n, min)
+
+
+def _extreme(d: Dist, n: int, pick: Callable[[int, int], int]) -> Dist:
+    if n < 1:
+        raise ValueError(f"keep the best or worst of at least one value, not {n}")
+    out = dict(d)
+    for _ in range(n - 1):
+        nxt: Dist = {}
+        for x, p in out.items():
+            for y, q in d.items():
+                k = pick(x, y)
+                nxt[k] = nxt.get(k, ZERO) + p * q
+        out = nxt
+    return out
+
+
+def shift(d: Dist, by: int) -> Dist:
+    """The distribution of a value plus the constant ``by`` (a modifier)."""
+    return {x + by: p for x, p in d.items()}
+
+
 def mean(d: Dist) -> Fraction:
     return sum((x * p for x, p in d.items()), ZERO)
 
