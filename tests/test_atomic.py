@@ -11,12 +11,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES, REPO
 from typer.testing import CliRunner
 
 from bagm.cli.app import app
 from bagm.io import atomic
 from bagm.io.atomic import write_atomic
-from conftest import FIXTURES, REPO
 
 OLD = "faction: Test Legion\ndetachment: Test Strike\nunits:\n  - unit: Lord Commander  # boss\n" \
       "    warlord: true\n"

@@ -6,12 +6,31 @@ from types import SimpleNamespace
 
 import pytest
 
-from bagm.engine.attack import (Abilities, Anti, AttackError, AttackProfile, Conditions, Outcome,
-                                Reroll, SavingThrow, Target, TargetUnit, WeaponProfile,
-                                attack_damage, attack_dice, critical_hit_on, critical_wound_on, fnp_saves,
-                                has_cover, hit_modifier, hit_roll, notes, rerolls, resolve, resolve_steps,
-                                saving_throw, wound_modifier, wound_roll, wound_threshold)
 from bagm.chance.dice import Dice, DiceExpr, parse_dice
+from bagm.data.weapons import Abilities, Anti, AttackError, WeaponProfile
+from bagm.engine.attack.rules import (
+    AttackProfile,
+    Conditions,
+    Outcome,
+    Reroll,
+    SavingThrow,
+    Target,
+    attack_damage,
+    attack_dice,
+    critical_hit_on,
+    critical_wound_on,
+    fnp_saves,
+    has_cover,
+    hit_modifier,
+    hit_roll,
+    notes,
+    rerolls,
+    saving_throw,
+    wound_modifier,
+    wound_roll,
+    wound_threshold,
+)
+from bagm.engine.attack.sequence import TargetUnit, resolve, resolve_steps
 
 
 def weapon(a="1", skill: int | None = 3, s=4, ap=0, d="1", melee=False, rng=24, **abilities):

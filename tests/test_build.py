@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES, REPO
 from typer.testing import CliRunner
 
 from bagm.cli.app import app
 from bagm.roster.model import load_roster
-from conftest import FIXTURES, REPO
 
 BUILT = """\
 name: Stdin Force

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 
 from bagm.data.check import check_faction
-from bagm.data.packs import Catalog
 from bagm.data.names import norm
+from bagm.data.packs import Catalog
 from bagm.roster.validate import validate_path
-from conftest import REPO
 
 ROSTERS = sorted((REPO / "rosters").glob("*.yaml"))
 CATALOG = Catalog()

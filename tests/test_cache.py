@@ -8,8 +8,9 @@ import sys
 import time
 from pathlib import Path
 
-from bagm.data.packs import Catalog
 from conftest import REPO
+
+from bagm.data.packs import Catalog
 
 PROBE = """
 import sys

@@ -7,10 +7,10 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES
 from typer.testing import CliRunner
 
 from bagm.cli.app import app
-from conftest import FIXTURES
 
 VALID = """\
 name: Test Force

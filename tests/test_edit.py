@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import FIXTURES, REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -24,7 +25,6 @@ from bagm.io.roundtrip import dump_document, load_document
 from bagm.io.yamlsafe import load
 from bagm.roster import edit
 from bagm.roster.model import load_roster
-from conftest import FIXTURES, REPO
 
 COMMENTED = """\
 # Club league roster: keep these notes!

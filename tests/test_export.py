@@ -8,16 +8,24 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES
 from typer.testing import CliRunner
 
 from bagm.cli.app import app
 from bagm.data.packs import Catalog
 from bagm.io.textlist import read_text_list
-from bagm.render.export import (EXPORTERS, RosterSheet, model_lines, to_html, to_json,
-                                to_markdown, to_svg, to_text)
+from bagm.render.export import (
+    EXPORTERS,
+    RosterSheet,
+    model_lines,
+    to_html,
+    to_json,
+    to_markdown,
+    to_svg,
+    to_text,
+)
 from bagm.roster.importer import import_list
 from bagm.roster.report import ArmyUnit
-from conftest import FIXTURES
 
 ROSTER = """\
 # my club list

@@ -15,14 +15,14 @@ import os
 from functools import cache
 
 import pytest
+from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bagm.engine.army import build_army
 from bagm.engine.bots import make_bot
-from bagm.engine.game import VP_CAP, Game
-from bagm.engine.record import bots_chooser, play_bots
-from conftest import REPO
+from bagm.engine.game.army import build_army
+from bagm.engine.game.sequence import VP_CAP, Game
+from bagm.engine.log.record import bots_chooser, play_bots
 
 GAMES = 16
 MANY = int(os.environ.get("BAGM_PROPERTY_GAMES", "1000"))
@@ -183,8 +183,8 @@ def test_connected_agrees_with_the_groups(pts, r):
        st.floats(-2, 16), st.floats(-2, 16), st.sampled_from([0.5, 0.63, 1.0, 1.6]))
 def test_an_area_holds_a_base_as_its_zones_do(zones, x, y, r):
     """Area.within (a bounding-box refusal first, a hot path) answers as its Zones one by one."""
-    from bagm.engine.battlefield import Area
-    from bagm.engine.geometry import Base
+    from bagm.engine.board.battlefield import Area
+    from bagm.engine.board.geometry import Base
 
     area = Area("Entry Zone", None, frozenset(zones), zone_w=2.2, zone_h=3.0)
     b = Base(x, y, r)

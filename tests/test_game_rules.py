@@ -8,13 +8,13 @@ import math
 from functools import cache
 
 import pytest
-
-from bagm.engine.actions import Action, ActionSyntaxError, parse
-from bagm.engine.army import MOVE_CAP, ArmyError, Model, build_army
-from bagm.chance.dice import Dice, DiceError, DiceExpr
-from bagm.engine.game import Game, IllegalAction
-from bagm.engine.mission import get_mission
 from conftest import REPO, advance_to, block, place
+
+from bagm.chance.dice import Dice, DiceError, DiceExpr
+from bagm.engine.game.actions import Action, ActionSyntaxError, parse
+from bagm.engine.game.army import MOVE_CAP, ArmyError, Model, build_army
+from bagm.engine.game.sequence import Game, IllegalAction
+from bagm.engine.rules.missions import get_mission
 
 GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
 ORKS = str(REPO / "rosters" / "orks_kaptin_killers.yaml")
@@ -531,8 +531,8 @@ def test_coherency_removes_stragglers_at_end_of_turn():
 
 
 def test_strategic_reserves_destroyed_after_round_3():
-    from bagm.engine.bots import GreedyBot
-    from bagm.engine.record import play as play_game
+    from bagm.engine.bots.greedy import GreedyBot
+    from bagm.engine.log.record import play as play_game
 
     g = new_game()
     g.dice = Dice(5)
@@ -613,7 +613,7 @@ def test_explosive_clearance_needs_a_blast_weapon():
 
 
 def test_expert_breacher_operates_a_hatchway_during_the_move_step():
-    from bagm.engine.army import Model
+    from bagm.engine.game.army import Model
 
     g = at_first_move()
     u = g.units["A2"]  # Brotherhood Champion with Expert Breacher (in Reserves)
@@ -914,7 +914,7 @@ def test_no_command_reroll_of_a_save_after_an_advance_re_roll_in_the_same_phase(
 
 
 def test_a_script_step_answers_the_offer_of_the_roll_it_names():
-    from bagm.engine.script import Script, ScriptPlayer, Step
+    from bagm.engine.log.script import Script, ScriptPlayer, Step
 
     def refuse(g):
         raise AssertionError(f"the bot was asked: {g.decision}")
@@ -935,7 +935,7 @@ def test_a_script_step_answers_the_offer_of_the_roll_it_names():
 
 
 def test_games_with_command_re_rolls_are_deterministic_and_replay():
-    from bagm.engine.record import play_bots, replay
+    from bagm.engine.log.record import play_bots, replay
 
     a = play_bots(11, GK, ORKS, 5)
     assert a.lines == play_bots(11, GK, ORKS, 5).lines

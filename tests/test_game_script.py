@@ -7,12 +7,12 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 from typer.testing import CliRunner
 
 from bagm.cli.app import app
-from bagm.engine.record import replay, sha256_lines
-from bagm.engine.script import ScriptError, load_script, run_script
-from conftest import REPO
+from bagm.engine.log.record import replay, sha256_lines
+from bagm.engine.log.script import ScriptError, load_script, run_script
 
 EXAMPLE = REPO / "games" / "example_mission11.yaml"
 GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
@@ -150,7 +150,7 @@ def test_wilson_interval():
 
 GOLDEN_GAMES = {
     "example_mission11": lambda: run_script(load_script(EXAMPLE)),
-    "greedy_seed7": lambda: __import__("bagm.engine.record", fromlist=["x"]).play_bots(11, GK, ORKS, 7),
+    "greedy_seed7": lambda: __import__("bagm.engine.log.record", fromlist=["x"]).play_bots(11, GK, ORKS, 7),
 }
 
 

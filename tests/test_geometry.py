@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from bagm.engine.bases import base_mm, default_base_mm
-from bagm.engine.battlefield import Battlefield
-from bagm.engine.geometry import Base, Block, Rect, dist, segments_cross
-from bagm.engine.maps import bundled, load_map
+from bagm.engine.board.bases import base_mm, default_base_mm
+from bagm.engine.board.battlefield import Battlefield
+from bagm.engine.board.geometry import Base, Block, Rect, dist, segments_cross
+from bagm.engine.board.maps import bundled, load_map
 
 R32 = 32 / 25.4 / 2  # radius of a 32mm base, inches
 R40 = 40 / 25.4 / 2

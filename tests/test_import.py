@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import FIXTURES, REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -31,7 +32,6 @@ from bagm.roster.importer import import_file, import_list, read_army_list, roste
 from bagm.roster.model import load_roster
 from bagm.roster.squads import form_boarding_squads
 from bagm.roster.validate import validate
-from conftest import FIXTURES, REPO
 
 IMPORT = FIXTURES / "import"
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
+from conftest import FIXTURES, REFERENCE
 
 from bagm.data.check import check_faction
 from bagm.data.packs import Catalog
@@ -24,7 +25,6 @@ from bagm.io.bsdata import (
     read_catalogues,
     update_pack,
 )
-from conftest import FIXTURES, REFERENCE
 
 BSDATA = REFERENCE / "bsdata-wh40k-10e"
 LEADS = "While this model is leading a unit, "

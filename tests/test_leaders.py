@@ -9,18 +9,30 @@ from functools import cache
 from typing import Any
 
 import pytest
+from conftest import REPO, advance_to, block, place
 
+from bagm.chance.dice import Dice, DiceExpr
 from bagm.data.models import Leader, LeaderAbility, LeaderEffect, WeaponAbility
 from bagm.data.schema import validate
-from bagm.engine.actions import Action, ActionSyntaxError, parse
-from bagm.engine.army import build_army
-from bagm.engine.attack import (Abilities, AttackProfile, Conditions, Reroll, Target, WeaponProfile,
-                                critical_hit_on, resolve)
-from bagm.chance.dice import Dice, DiceExpr
-from bagm.engine.game import Game, IllegalAction
-from bagm.engine.leaders import (led_conditions, led_defence, led_fnp_mortal, led_weapon,
-                                 not_modelled_notes)
-from conftest import REPO, advance_to, block, place
+from bagm.data.weapons import Abilities, WeaponProfile
+from bagm.engine.attack.rules import (
+    AttackProfile,
+    Conditions,
+    Reroll,
+    Target,
+    critical_hit_on,
+)
+from bagm.engine.attack.sequence import resolve
+from bagm.engine.game.actions import Action, ActionSyntaxError, parse
+from bagm.engine.game.army import build_army
+from bagm.engine.game.sequence import Game, IllegalAction
+from bagm.engine.rules.leaders import (
+    led_conditions,
+    led_defence,
+    led_fnp_mortal,
+    led_weapon,
+    not_modelled_notes,
+)
 
 GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
 ORKS = str(REPO / "rosters" / "orks_kaptin_killers.yaml")
@@ -444,7 +456,7 @@ def test_charge_after_advancing():
 
 def test_greedy_bot_takes_a_free_reroll():
     from bagm.engine.bots import make_bot
-    from bagm.engine.core import Decision
+    from bagm.engine.game.core import Decision
 
     g = led_game({"reroll_charge": True})
     bot = make_bot("greedy")

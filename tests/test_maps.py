@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from bagm.cli.app import app
 from bagm.data.missions import missions
-from bagm.engine.battlefield import Battlefield
-from bagm.engine.geometry import Base
-from bagm.engine.maps import BUNDLED, MissionMap, bundled, load_map
+from bagm.engine.board.battlefield import Battlefield
+from bagm.engine.board.geometry import Base
+from bagm.engine.board.maps import BUNDLED, MissionMap, bundled, load_map
 from bagm.io.yamlsafe import InputError
 
 SYMMETRIC = (11, 12, 13, 21, 22, 23, 31, 32, 33)
@@ -346,7 +346,7 @@ def test_map_names_agree_with_the_mission_table() -> None:
 
     from bagm.data.missions import missions
 
-    maps = Path(__file__).parents[1] / "bagm" / "engine" / "maps"
+    maps = Path(__file__).parents[1] / "bagm" / "engine" / "board" / "maps"
     for number, info in missions().items():
         data = yaml.safe_load((maps / f"mission_{number:02d}.yaml").read_text(encoding="utf-8"))
         assert data["name"] == info["name"], number

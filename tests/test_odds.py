@@ -14,11 +14,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from bagm.cli.app import app
-from bagm.engine.attack import (Abilities, Anti, AttackProfile, Conditions, Outcome, Reroll, Target,
-                                WeaponProfile, resolve)
 from bagm.chance.dice import Dice, DiceError, parse_dice
-from bagm.engine.odds import distribution, expected_models_destroyed, mean, packets_per_attack, steps
+from bagm.cli.app import app
+from bagm.data.weapons import Abilities, Anti, WeaponProfile
+from bagm.engine.attack.odds import (
+    distribution,
+    expected_models_destroyed,
+    mean,
+    packets_per_attack,
+    steps,
+)
+from bagm.engine.attack.rules import AttackProfile, Conditions, Outcome, Reroll, Target
+from bagm.engine.attack.sequence import resolve
 
 runner = CliRunner()
 

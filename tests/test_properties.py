@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import yaml
+from conftest import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,7 +15,6 @@ from bagm.io.yamlsafe import InputError
 from bagm.roster.model import load_roster
 from bagm.roster.squads import form_boarding_squads
 from bagm.roster.validate import validate
-from conftest import FIXTURES
 
 CATALOG = Catalog([FIXTURES / "packs", FIXTURES / "packs_other"])
 NAMES = ["Lord Commander", "Hero Prime", "Tech Adept", "Unarmed Sage", "Line Squad",

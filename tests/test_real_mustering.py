@@ -13,8 +13,8 @@ import pytest
 import yaml
 
 from bagm.data.packs import Catalog, Faction
-from bagm.roster.mustering import matches
 from bagm.roster.model import load_roster
+from bagm.roster.mustering import matches
 from bagm.roster.report import ArmyUnit
 from bagm.roster.validate import validate
 

@@ -10,11 +10,11 @@ import json
 import re
 
 import pytest
+from conftest import REFERENCE
 
 from bagm.data.names import norm
 from bagm.data.packs import Catalog
 from bagm.roster.points import legal_sizes
-from conftest import REFERENCE
 
 MUSTERING = REFERENCE / "ba-mustering-json" / "factions"
 pytestmark = pytest.mark.skipif(not MUSTERING.is_dir(), reason="../shared/reference is absent")

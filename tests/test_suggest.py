@@ -12,8 +12,13 @@ from typer.testing import CliRunner
 from bagm.cli.app import app
 from bagm.data.packs import Catalog
 from bagm.roster.model import load_roster
-from bagm.roster.suggest import (EnhancementOption, Suggestion, enhancement_options,
-                                 suggest_units, warlord_options)
+from bagm.roster.suggest import (
+    EnhancementOption,
+    Suggestion,
+    enhancement_options,
+    suggest_units,
+    warlord_options,
+)
 
 PACK = """\
 faction: Edit Legion

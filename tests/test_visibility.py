@@ -7,10 +7,10 @@ import math
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from bagm.engine.battlefield import Battlefield
-from bagm.engine.geometry import Base, Block, Rect
-from bagm.engine.maps import bundled, load_map
-from bagm.engine.visibility import point_sees_base
+from bagm.engine.board.battlefield import Battlefield
+from bagm.engine.board.geometry import Base, Block, Rect
+from bagm.engine.board.maps import bundled, load_map
+from bagm.engine.board.visibility import point_sees_base
 
 R = 32 / 25.4 / 2
 HEAD = """board: {width: 20, height: 20, columns: 10, rows: 10}

@@ -19,7 +19,7 @@ def list_missions() -> None:
     from rich.table import Table
 
     from bagm.data.missions import missions
-    from bagm.engine.maps import BUNDLED, bundled
+    from bagm.engine.board.maps import BUNDLED, bundled
 
     table = Table(title="Boarding Actions missions (October 2024)", title_justify="left")
     for col in ("#", "Mission", "Kind", "Markers", "Hatchways (open)", "Areas", "Rebuilt"):
@@ -51,7 +51,7 @@ def show(
     """Draw a mission's map (Walls, Hatchways, markers, Entry Zones, areas) and its rules."""
     from rich.console import Console
 
-    from bagm.engine.maps import BUNDLED, bundled, load_map
+    from bagm.engine.board.maps import BUNDLED, bundled, load_map
     from bagm.io.yamlsafe import InputError
     from bagm.render.map_render import mission_panel, svg, write_svg
 

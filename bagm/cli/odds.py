@@ -17,7 +17,7 @@ from bagm.cli.common import SimpleFormat
 from bagm.errors import BagmError
 
 if TYPE_CHECKING:
-    from bagm.engine.attack import AttackProfile, Target
+    from bagm.engine.attack.rules import AttackProfile, Target
 
 
 class RerollChoice(str, Enum):
@@ -127,12 +127,12 @@ def odds(
     characteristics (--attacks 10 --bs 3 --s 4 --ap=-1 --d 1 --t 4 --sv 3). Characteristics
     given on the command line override the datasheets'."""
     from bagm.chance.dice import DiceError
-    from bagm.engine.attack import AttackError
+    from bagm.data.weapons import AttackError
 
     opts = dict(locals())
     try:
         profile, tgt, extra_notes = build(opts)
-        from bagm.engine.odds import distribution
+        from bagm.engine.attack.odds import distribution
 
         result = distribution(profile, tgt)
     except (OddsInputError, AttackError, DiceError) as exc:
@@ -176,15 +176,8 @@ def _build(o: dict[str, Any], catalog: Any, notes: list[str]) -> tuple["AttackPr
     from dataclasses import replace
 
     from bagm.chance.dice import parse_dice
-    from bagm.engine.attack import (
-        Abilities,
-        Anti,
-        AttackProfile,
-        Conditions,
-        Reroll,
-        Target,
-        WeaponProfile,
-    )
+    from bagm.data.weapons import Abilities, Anti, WeaponProfile
+    from bagm.engine.attack.rules import AttackProfile, Conditions, Reroll, Target
 
     # the weapon
     if o["bs"] is not None and o["ws"] is not None:

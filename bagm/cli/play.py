@@ -84,10 +84,10 @@ def play(
 ) -> None:
     """Play a game: `bagm play SCRIPT` or `bagm play --mission 11 A.yaml B.yaml --seed N --bot greedy`."""
     _format(fmt)
-    from bagm.engine.army import ArmyError
+    from bagm.engine.game.army import ArmyError
     from bagm.engine.bots import BOTS
-    from bagm.engine.record import play_bots
-    from bagm.engine.script import ScriptError, load_script, run_script
+    from bagm.engine.log.record import play_bots
+    from bagm.engine.log.script import ScriptError, load_script, run_script
     from bagm.io.yamlsafe import InputError
 
     try:
@@ -123,9 +123,9 @@ def replay(
 ) -> None:
     """Replay a game's event log and check that it reproduces exactly (exit 1 if not)."""
     _format(fmt)
-    from bagm.engine.game import IllegalAction
-    from bagm.engine.record import ReplayError
-    from bagm.engine.record import replay as do_replay
+    from bagm.engine.game.sequence import IllegalAction
+    from bagm.engine.log.record import ReplayError
+    from bagm.engine.log.record import replay as do_replay
 
     try:
         lines = [x for x in log.read_text(encoding="utf-8").splitlines() if x.strip()]
@@ -151,11 +151,11 @@ def replay(
 
 def _one_game(args: tuple[int, str, str, int, str, str]) -> tuple[str | None, int, int]:
     mission, a, b, seed, bot_a, bot_b = args
-    from bagm.engine.record import play_bots
+    from bagm.engine.log.record import play_bots
 
     armies = _ARMIES.get((a, b))
     if armies is None:
-        from bagm.engine.army import build_army
+        from bagm.engine.game.army import build_army
         armies = _ARMIES[(a, b)] = (build_army("A", a), build_army("B", b))
     rec = play_bots(mission, a, b, seed, bot_a, bot_b, armies=armies)
     return rec.winner, rec.vp["A"], rec.vp["B"]
@@ -180,9 +180,9 @@ def simulate(
     import os
     import time
 
-    from bagm.engine.army import ArmyError, build_army
+    from bagm.engine.game.army import ArmyError, build_army
     from bagm.engine.bots import BOTS
-    from bagm.engine.mission import get_mission
+    from bagm.engine.rules.missions import get_mission
     from bagm.io.yamlsafe import InputError
     from bagm.render.game_render import wilson
 

@@ -69,7 +69,7 @@ def _check_leader(ds: Any, faction: Any) -> list[str]:
     Rules Adaptations "Leader Abilities": Battlefield Command targets a Bodyguard unit the
     Leader could normally be attached to, so each Bodyguard must be a unit of the same pack.
     """
-    from bagm.engine.attack import Abilities, AttackError
+    from bagm.data.weapons import Abilities, AttackError
 
     leader = ds.leader
     out: list[str] = []

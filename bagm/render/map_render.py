@@ -18,8 +18,8 @@ from rich.table import Table
 from rich.text import Text
 
 if TYPE_CHECKING:
-    from bagm.engine.battlefield import Area, Layout
-    from bagm.engine.maps import MissionMap
+    from bagm.engine.board.battlefield import Area, Layout
+    from bagm.engine.board.maps import MissionMap
 
 CW, CH = 6, 3  # characters per Zone across, lines per Zone down
 
@@ -266,7 +266,7 @@ def svg(mmap: MissionMap, open_hatchways: set[int] | None = None, scale: float =
            f'<title>{escape(mmap.title)}</title>',
            '<rect width="100%" height="100%" fill="#ffffff"/>',
            f'<text x="{margin}" y="26" font-size="18" font-weight="bold">{escape(mmap.title)}</text>']
-    from bagm.engine.geometry import Rect
+    from bagm.engine.board.geometry import Rect
     for bd in lay.boards:
         out.append(rect(bd.rect, "#ece7da", 'stroke="#555" stroke-width="1.5"'))
         out.append(f'<text x="{X(bd.rect.x0) + 4}" y="{Y(bd.rect.y0) - 4}" font-size="11" '

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bagm.engine.odds import Distribution
+    from bagm.engine.attack.odds import Distribution
 
 
 def _pct(p: Any) -> str:
@@ -19,7 +19,7 @@ def render(result: "Distribution", extra_notes: list[str]) -> Any:
     from rich.table import Table
     from rich.text import Text
 
-    from bagm.engine.attack import Outcome
+    from bagm.engine.attack.rules import Outcome
 
     p, t, st = result.profile, result.target, result.steps
     w = p.weapon

@@ -22,8 +22,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from bagm.engine.army import build_army
-from bagm.engine.record import play_bots
+from bagm.engine.game.army import build_army
+from bagm.engine.log.record import play_bots
 
 REPO = Path(__file__).parents[2]
 A_PATH = REPO / "rosters" / "grey_knights_void_purge_force.yaml"

@@ -16,9 +16,9 @@ import random
 import time
 from typing import Callable
 
-from bagm.engine.battlefield import Battlefield
-from bagm.engine.geometry import Base
-from bagm.engine.maps import bundled_path, load_map
+from bagm.engine.board.battlefield import Battlefield
+from bagm.engine.board.geometry import Base
+from bagm.engine.board.maps import bundled_path, load_map
 
 R = 32 / 25.4 / 2
 

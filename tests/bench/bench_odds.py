@@ -2,7 +2,7 @@
 
 1. ``bagm odds`` wall time for a 20-attack profile with Sustained Hits and Devastating Wounds
    (median of 11 runs), against a bare ``python -c "import typer, rich"``.
-2. The library call alone (``bagm.engine.odds.distribution``) for the same profile.
+2. The library call alone (``bagm.engine.attack.odds.distribution``) for the same profile.
 3. A heavy profile: 10 models with D6 attacks, Sustained Hits D3, Devastating Wounds and
    D6+2 Damage against 10 three-wound models with Feel No Pain (the size of the exact chains).
 """
@@ -30,7 +30,7 @@ def wall(cmd: list[str]) -> float:
 
 
 def library(profile, target, runs: int = RUNS) -> tuple[float, object]:  # type: ignore[no-untyped-def]
-    from bagm.engine.odds import distribution
+    from bagm.engine.attack.odds import distribution
 
     times, result = [], None
     for _ in range(runs):
@@ -41,7 +41,8 @@ def library(profile, target, runs: int = RUNS) -> tuple[float, object]:  # type:
 
 
 def main() -> None:
-    from bagm.engine.attack import Abilities, AttackProfile, Target, WeaponProfile
+    from bagm.data.weapons import Abilities, WeaponProfile
+    from bagm.engine.attack.rules import AttackProfile, Target
     from bagm.chance.dice import parse_dice
 
     bagm = shutil.which("bagm") or "bagm"

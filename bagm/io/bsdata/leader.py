@@ -254,7 +254,7 @@ def _engine_knows(ability: dict[str, Any]) -> bool:
     """Whether the attack engine applies this weapon ability (an unknown one is only listed)."""
     from bagm.data.models import WeaponAbility
     from bagm.data.schema import validate
-    from bagm.engine.attack import Abilities
+    from bagm.data.weapons import Abilities
 
     try:
         known = Abilities.from_data([validate(WeaponAbility, ability)])

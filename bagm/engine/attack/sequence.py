@@ -1,0 +1,382 @@
+"""Playing an attack with dice: allocation, the order of the dice, and Command Re-roll offers.
+
+Order of the dice in :func:`resolve` (tests that script the dice follow it): the Attacks of each
+model (Attacks dice, then Rapid Fire dice), every Hit roll (each followed at once by its re-roll
+and its Sustained Hits dice), every Wound roll (each followed by its re-roll), then one attack at
+a time its saving throw, Damage and Feel No Pain rolls, then the Devastating Wounds attacks'
+Damage and Feel No Pain rolls, then the Hazardous tests.
+
+:func:`resolve_steps` is the one implementation: a generator that also offers the Command
+Re-roll Stratagem where the game allows it (:func:`resolve` runs it with no offers). A re-roll
+taken adds its die where it is offered: after the pool of Attacks dice, after the pool of Hit
+rolls (then that hit's Sustained Hits dice), after the pool of Wound rolls, just after a failed
+saving throw, just after a random Damage roll, just after a failed Hazardous test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from typing import Any
+
+from bagm.chance.dice import Dice
+from bagm.engine.attack.rules import (
+    HAZARDOUS_MORTAL_WOUNDS,
+    AttackProfile,
+    Outcome,
+    Reroll,
+    Target,
+    attack_damage,
+    attack_dice,
+    critical_hit_on,
+    critical_wound_on,
+    fnp_saves,
+    hazardous_fails,
+    hit_modifier,
+    hit_roll,
+    rerolls,
+    saving_throw,
+    wound_modifier,
+    wound_reroll_policy,
+    wound_roll,
+    wound_threshold,
+)
+
+
+@dataclass
+class TargetUnit:
+    """The wounds left on each model of the target while attacks are resolved."""
+
+    wounds: list[int]
+    full: int
+    """A model's starting Wounds characteristic."""
+    visible: set[int] | None = None
+    """Indices of models visible to the attacker (ranged allocation); None: all."""
+    fnp: int | None = None
+    fnp_mortal: int | None = None
+    """Feel No Pain X+ against mortal wounds only (a conferred Leader ability)."""
+
+    @classmethod
+    def of(cls, target: Target) -> "TargetUnit":
+        visible = None if target.visible is None else set(range(target.visible))
+        return cls([target.wounds] * target.models, target.wounds, visible, target.fnp)
+
+    @property
+    def destroyed(self) -> int:
+        return sum(1 for w in self.wounds if w <= 0)
+
+    def allocate(self, ranged: bool = True) -> int | None:
+        """The model an attack is allocated to: one that has lost wounds first (Core Rules,
+        not in the excerpts); otherwise, for a ranged attack, a model visible to the
+        attacking unit (Rules Adaptations, Allocating Attacks). None: no model, so the attack
+        sequence ends."""
+        alive = [i for i, w in enumerate(self.wounds) if w > 0]
+        for i in alive:
+            if self.wounds[i] < self.full:
+                return i
+        for i in alive:
+            if not ranged or self.visible is None or i in self.visible:
+                return i
+        return None
+
+    def lose_wounds(self, index: int, amount: int, dice: Dice, reason: str, mortal: bool = False) -> int:
+        """Inflict ``amount`` damage on one model, one wound at a time, rolling Feel No Pain
+        for each (for ``mortal`` wounds the better of it and ``fnp_mortal``); excess damage is
+        lost when the model is destroyed. Returns wounds lost."""
+        lost = 0
+        fnp = self.fnp
+        if mortal and self.fnp_mortal is not None and (fnp is None or self.fnp_mortal < fnp):
+            fnp = self.fnp_mortal
+        for _ in range(amount):
+            if self.wounds[index] <= 0:
+                break  # excess damage lost (Allocating Attacks; Mortal Wounds)
+            if fnp is not None and fnp_saves(dice.d6(f"feel no pain ({reason})"), fnp):
+                continue
+            self.wounds[index] -= 1
+            lost += 1
+        return lost
+
+    def mortal_wounds(self, amount: int, dice: Dice, spill: bool, ranged: bool = True,
+                      reason: str = "mortal wounds") -> int:
+        """Mortal Wounds: each inflicts one damage, allocated one at a time like an attack.
+        ``spill``: excess carries on to the next model until the unit is destroyed; False for
+        Hazardous and Devastating Wounds, whose remaining mortal wounds are lost when the model
+        they were allocated to is destroyed (Mortal Wounds). Returns wounds lost."""
+        lost = 0
+        index = self.allocate(ranged)
+        for _ in range(amount):
+            if index is None:
+                break
+            lost += self.lose_wounds(index, 1, dice, reason, mortal=True)
+            if self.wounds[index] <= 0:
+                if not spill:
+                    break
+                index = self.allocate(ranged)
+        return lost
+
+
+@dataclass
+class AttackResult:
+    """What one weapon's attacks did, counted step by step, with a text log."""
+
+    attacks: int = 0
+    hits: int = 0
+    critical_hits: int = 0
+    wounds: int = 0
+    critical_wounds: int = 0
+    saves: int = 0
+    unsaved: int = 0
+    """Attacks that got through saves (normal damage)."""
+    devastating: int = 0
+    """Critical Wounds of a Devastating Wounds weapon (mortal wounds, no save)."""
+    damage: int = 0
+    """The Damage rolled by every attack that got through, before Feel No Pain and wounds."""
+    wounds_lost: int = 0
+    models_destroyed: int = 0
+    hazardous_failed: int = 0
+    log: list[str] = field(default_factory=list)
+
+    @property
+    def hazardous_mortal_wounds(self) -> int:
+        return HAZARDOUS_MORTAL_WOUNDS * self.hazardous_failed
+
+
+class RerollOffer:
+    """A roll that the Command Re-roll Stratagem could re-roll now, sent by :func:`resolve_steps`
+    (Boarding Actions Stratagems, COMMAND RE-ROLL: "just after you have made a Hit roll, a Wound
+    roll, a Damage roll, a saving throw, ... a Hazardous test, or just after you have rolled the
+    dice to determine the number of attacks made with a weapon")."""
+
+    __slots__ = ("what", "side", "roll", "damage", "wounds_left", "new")
+
+    def __init__(self, what: str, side: str, roll: int, damage: float, wounds_left: int = 0) -> None:
+        self.what = what
+        """'attacks', 'hit', 'wound', 'save', 'damage' or 'hazardous'."""
+        self.side = side
+        """'attacker', or 'defender' for a saving throw: whose roll it is."""
+        self.roll = roll
+        """The die or total rolled (the lowest model's random Attacks for 'attacks')."""
+        self.damage = damage
+        """The weapon's average Damage (what the bots weigh the offer by)."""
+        self.wounds_left = wounds_left
+        """'save', 'damage': wounds left on the model the attack is allocated to."""
+        self.new: int | None = None
+        """The result of the re-roll, once made."""
+
+
+Offers = Generator[RerollOffer, bool, "AttackResult"]
+
+
+def _roll_with_reroll(dice: Dice, policy: Reroll, reason: str, judge: Any) -> tuple[int, Outcome, bool]:
+    """A Hit or Wound roll and its re-roll by an ability; the third value: it was re-rolled."""
+    u = dice.d6(reason)
+    outcome = judge(u)
+    if rerolls(policy, u, outcome):
+        u = dice.d6(reason + " re-roll")
+        return u, judge(u), True
+    return u, outcome, False
+
+
+def _pool(dice: Dice, n: int, policy: Reroll, reason: str, judge: Any, score: Any, offer: bool,
+          avg: float) -> Generator[RerollOffer, bool, bool]:
+    """``n`` Hit or Wound rolls rolled as a pool, each that succeeds scored; then, if ``offer``,
+    the attacker's Command Re-roll of one failed die that no ability re-rolled (its new result
+    scored as if rolled then). True when the re-roll was taken."""
+    failed = None
+    for _ in range(n):
+        u, outcome, again = _roll_with_reroll(dice, policy, reason, judge)
+        if outcome is Outcome.fail:
+            if not again and failed is None:
+                failed = u
+            continue
+        score(outcome)
+    if failed is None or not offer:
+        return False
+    o = RerollOffer(reason, "attacker", failed, avg)
+    if not (yield o):
+        return False
+    o.new = dice.d6(f"{reason} command re-roll")
+    outcome = judge(o.new)
+    if outcome is not Outcome.fail:
+        score(outcome)
+    return True
+
+
+def resolve(profile: AttackProfile, target: Target, dice: Dice,
+            unit: TargetUnit | None = None) -> AttackResult:
+    """Play every attack of ``profile`` against ``target`` with ``dice`` (see the module
+    docstring for the order of the dice), with no Command Re-roll. ``unit`` carries wounds
+    already lost; it is updated."""
+    steps = resolve_steps(profile, target, dice, unit)
+    try:
+        next(steps)
+    except StopIteration as stop:
+        return stop.value
+    raise AssertionError("resolve_steps made an offer nobody may take")  # pragma: no cover
+
+
+def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: TargetUnit | None = None,
+                  attacker: bool = False, defender: bool = False) -> Offers:
+    """:func:`resolve` as a generator that sends a :class:`RerollOffer` each time a Command
+    Re-roll could be used and is sent back True to re-roll (the CP is the caller's business);
+    returns the :class:`AttackResult`. ``attacker``/``defender``: that player may use Command
+    Re-roll now (CP, not yet this phase, unit not Battle-shocked); once used it is not offered
+    to them again. With both False nothing is sent, and the dice are those of :func:`resolve`.
+
+    Fast dice (how the offers fit rolling a weapon's attacks together): the number of attacks,
+    Hit rolls and Wound rolls are rolled as a pool, then one die of the pool may be re-rolled
+    (the lowest random number of attacks of a model; a failed Hit or Wound roll that no ability
+    has re-rolled: a die is never re-rolled twice), its new result counting as if rolled then.
+    A saving throw is offered just after it fails, a random Damage just after it is rolled
+    (before it is inflicted), a Hazardous test just after it fails."""
+    w, cond, ab = profile.weapon, profile.conditions, profile.weapon.abilities
+    unit = unit if unit is not None else TargetUnit.of(target)
+    destroyed_before = unit.destroyed
+    res = AttackResult()
+    ranged = not w.melee
+    damage = attack_damage(w, cond)
+    avg = float(damage.mean()) if attacker or defender else 0.0
+
+    # Attacks; Blast; Rapid Fire
+    parts = attack_dice(w, target, cond)
+    random_parts = [p for p in parts if not p.is_constant] if attacker else []
+    lowest: int | None = None  # the lowest roll of a model's random Attacks (the one offered)
+    for _ in range(profile.models):
+        n = rnd = 0
+        for part in parts:
+            v = dice.roll_expr(part, "attacks")
+            n += v
+            if not part.is_constant:
+                rnd += v
+        res.attacks += n
+        if random_parts and (lowest is None or rnd < lowest):
+            lowest = rnd
+    if lowest is not None and attacker:
+        # Command Re-roll (Boarding Actions Stratagems): the dice that determine the number of attacks
+        offer = RerollOffer("attacks", "attacker", lowest, avg)
+        if (yield offer):
+            attacker = False
+            offer.new = sum(dice.roll_expr(p, "attacks command re-roll") for p in random_parts)
+            res.attacks += offer.new - lowest
+    res.log.append(f"{res.attacks} attack(s)")
+
+    # Hit Roll; Torrent (automatic hits, so never a Critical Hit); Sustained Hits; Lethal Hits
+    hits = auto_wounds = 0
+    # the judge of a Hit roll, built once (its modifier and Critical Hit value are the same
+    # for every attack: pure functions of the weapon and the conditions)
+    skill, hit_mod, crit_hit, overwatch = w.skill or 7, hit_modifier(w, cond), critical_hit_on(w, cond), cond.overwatch
+
+    def judge_hit(u: int) -> Outcome:
+        return hit_roll(u, skill, hit_mod, overwatch, crit_hit)
+
+    def score_hit(outcome: Outcome) -> None:
+        nonlocal hits, auto_wounds
+        res.hits += 1
+        if outcome is Outcome.critical:
+            res.critical_hits += 1
+            if ab.lethal_hits:
+                auto_wounds += 1  # Lethal Hits: the Critical Hit wounds automatically
+            else:
+                hits += 1
+            if ab.sustained_hits is not None:  # Sustained Hits X: X more hits
+                extra = dice.roll_expr(ab.sustained_hits, "sustained hits")
+                hits += extra
+                res.hits += extra
+        else:
+            hits += 1
+
+    if ab.torrent:
+        hits = res.hits = res.attacks
+    else:
+        # Command Re-roll (Boarding Actions Stratagems): a Hit roll
+        if (yield from _pool(dice, res.attacks, cond.reroll_hits, "hit", judge_hit, score_hit, attacker, avg)):
+            attacker = False
+    res.log.append(f"{res.hits} hit(s) ({res.critical_hits} critical)")
+
+    # Wound Roll; Anti; Twin-linked; Lance; Devastating Wounds
+    needed = wound_threshold(w.strength, target.toughness)
+    crit_on = critical_wound_on(w, target)
+    policy = wound_reroll_policy(w, cond)
+    normal, devastating = auto_wounds, 0
+    wound_mod = wound_modifier(w, cond)  # the same for every hit (a pure function)
+
+    def judge_wound(u: int) -> Outcome:
+        return wound_roll(u, needed, wound_mod, crit_on)
+
+    def score_wound(outcome: Outcome) -> None:
+        nonlocal normal, devastating
+        if outcome is Outcome.critical:
+            res.critical_wounds += 1
+            if ab.devastating_wounds:
+                devastating += 1
+                return
+        normal += 1
+
+    # Command Re-roll (Boarding Actions Stratagems): a Wound roll
+    if (yield from _pool(dice, hits, policy, "wound", judge_wound, score_wound, attacker, avg)):
+        attacker = False
+    res.wounds = normal + devastating
+    res.devastating = devastating
+    res.log.append(f"{res.wounds} wound(s) ({res.critical_wounds} critical, "
+                   f"{auto_wounds} from Lethal Hits)")
+
+    # Saving Throw; Allocating Attacks; damage to one model, excess lost
+    save = saving_throw(w, target, cond)
+    save_reason = f"save ({save})"  # the reason of each saving throw's die, written once
+    random_damage = not damage.is_constant
+    for _ in range(normal):
+        index = unit.allocate(ranged)
+        if index is None:
+            break  # Allocating Attacks: no visible model, the attack sequence ends
+        if save.kind != "none":
+            u = dice.d6(save_reason)
+            if not save.succeeds(u) and defender:  # Command Re-roll: the defender's saving throw
+                offer = RerollOffer("save", "defender", u, avg, unit.wounds[index])
+                if (yield offer):
+                    defender = False
+                    u = offer.new = dice.d6(f"save ({save}) command re-roll")
+            if save.succeeds(u):
+                res.saves += 1
+                continue
+        res.unsaved += 1
+        d = dice.roll_expr(damage, "damage")
+        if random_damage and attacker:  # Command Re-roll: a Damage roll, before it is inflicted
+            offer = RerollOffer("damage", "attacker", d, avg, unit.wounds[index])
+            if (yield offer):
+                attacker = False
+                d = offer.new = dice.roll_expr(damage, "damage command re-roll")
+        res.damage += d
+        res.wounds_lost += unit.lose_wounds(index, d, dice, "damage")
+
+    # Devastating Wounds: allocated after all other attacks; mortal wounds equal to the Damage;
+    # a destroyed model loses the rest of that attack's mortal wounds (Mortal Wounds)
+    for _ in range(devastating):
+        index = unit.allocate(ranged)
+        if index is None:
+            break
+        d = dice.roll_expr(damage, "damage (devastating wounds)")
+        if random_damage and attacker:
+            offer = RerollOffer("damage", "attacker", d, avg, unit.wounds[index])
+            if (yield offer):
+                attacker = False
+                d = offer.new = dice.roll_expr(damage, "damage (devastating wounds) command re-roll")
+        res.damage += d
+        res.wounds_lost += unit.mortal_wounds(d, dice, spill=False, ranged=ranged,
+                                              reason="devastating wounds")
+    res.models_destroyed = unit.destroyed - destroyed_before
+    res.log.append(f"{res.saves} saved, {res.unsaved} unsaved, {devastating} devastating; "
+                   f"{res.wounds_lost} wound(s) lost, {res.models_destroyed} model(s) destroyed")
+
+    # Hazardous: one test per Hazardous weapon used, after all attacks
+    if ab.hazardous:
+        for _ in range(profile.models):
+            u = dice.d6("hazardous")
+            if hazardous_fails(u) and attacker:  # Command Re-roll: a Hazardous test
+                offer = RerollOffer("hazardous", "attacker", u, avg)
+                if (yield offer):
+                    attacker = False
+                    u = offer.new = dice.d6("hazardous command re-roll")
+            res.hazardous_failed += hazardous_fails(u)
+        res.log.append(f"Hazardous: {res.hazardous_failed} failed test(s), "
+                       f"{res.hazardous_mortal_wounds} mortal wound(s) to the attacking unit")
+    return res

@@ -1,0 +1,291 @@
+"""Lines of sight between round bases ("Visibility" in the Boarding Actions Rules Adaptations).
+
+A model is visible when some straight line joins its base to the observer's base without
+passing through a Wall, a closed Hatchway, or a model that is not part of the target's unit; it
+is fully visible when every point of its base can be joined to some point of the observer's.
+
+The test from one point to a whole base is exact: seen from the point, the base covers an arc
+of directions; every shape in front of the base hides part of that arc; the point sees the base
+when some of the arc is left. (Two disjoint convex shapes never swap places in front of each
+other, so one ray per overlap tells which is in front.) Bases are then sampled: ``SAMPLES``
+points on the rim plus the centre.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from bagm.engine.board.geometry import EPS, Base, Block, Point, point_segment_distance
+
+SAMPLES = 24  # points on a rim tried (plus the centre); 4.8mm apart on a 40mm base
+_TWO_PI = 2 * math.pi
+
+
+def _wrap(a: float) -> float:
+    """An angle in (-pi, pi]."""
+    a = math.fmod(a + math.pi, _TWO_PI)
+    if a <= 0:
+        a += _TWO_PI
+    return a - math.pi
+
+
+def _ray_enters_block(px: float, py: float, ux: float, uy: float, o: Block) -> float:
+    """Distance along the ray p + t*u (t >= 0) at which it enters block ``o`` (inf if never)."""
+    t0, t1 = 0.0, math.inf
+    slabs = ((px, ux, o.x0, o.x1), (py, uy, o.y0, o.y1))
+    if not o.is_rect:
+        slabs += ((px + py, ux + uy, o.u0, o.u1), (px - py, ux - uy, o.v0, o.v1))
+    for s, d, lo, hi in slabs:
+        lo += EPS
+        hi -= EPS
+        if d == 0.0:
+            if s <= lo or s >= hi:
+                return math.inf
+            continue
+        ta, tb = (lo - s) / d, (hi - s) / d
+        if ta > tb:
+            ta, tb = tb, ta
+        t0 = max(t0, ta)
+        t1 = min(t1, tb)
+        if t0 >= t1:
+            return math.inf
+    return t0
+
+
+def _ray_enters_disk(px: float, py: float, ux: float, uy: float, b: Base) -> float:
+    cx, cy = b.x - px, b.y - py
+    along = cx * ux + cy * uy
+    off2 = cx * cx + cy * cy - along * along
+    r2 = b.radius * b.radius
+    if off2 >= r2:
+        return math.inf
+    t = along - math.sqrt(r2 - off2)
+    return t if t >= 0 else 0.0
+
+
+# A block prepared for point_sees_base: its slab bounds shrunk by EPS (the same numbers
+# Block.contains and the ray clipping compute), whether it is a plain rectangle, its corners.
+Prepared = tuple[float, float, float, float, float, float, float, float, bool, list[Point]]
+
+
+def prepare(blocks: Sequence[Block]) -> list[Prepared]:
+    """The blocks as plain tuples, built once for the many points one visibility test tries."""
+    return [(o.x0 + EPS, o.x1 - EPS, o.y0 + EPS, o.y1 - EPS, o.u0 + EPS, o.u1 - EPS,
+             o.v0 + EPS, o.v1 - EPS, o.is_rect, o.corners()) for o in blocks]
+
+
+def point_sees_base(p: Point, target: Base, blocks: Sequence[Block],
+                    disks: Sequence[Base] = ()) -> bool:
+    """Some straight line from point ``p`` reaches ``target``'s base unblocked (exact)."""
+    return _sees(p[0], p[1], target, prepare(blocks), disks)
+
+
+def _sees(px: float, py: float, target: Base, blocks: list[Prepared], disks: Sequence[Base]) -> bool:
+    """:func:`point_sees_base` on prepared blocks. A hot path: the arc clipping ("shade"),
+    Block.contains and the ray tests (:func:`_ray_enters_block`, :func:`_ray_enters_disk`) are
+    written out, with the same arithmetic as the plain forms."""
+    tx, ty, tr = target.x, target.y, target.radius
+    cx, cy = tx - px, ty - py
+    d = math.hypot(cx, cy)
+    if d <= tr + EPS:
+        return True
+    atan2, cos, sin, fmod, sqrt, pi, inf = math.atan2, math.cos, math.sin, math.fmod, math.sqrt, math.pi, math.inf
+    two_pi = _TWO_PI
+    phi = atan2(cy, cx)
+    alpha = math.asin(min(1.0, tr / d))
+    neg_alpha = -alpha
+    r2t = tr * tr
+    shadows: list[tuple[float, float]] = []
+    pu, pv = px + py, px - py
+    for x0, x1, y0, y1, u0, u1, v0, v1, is_rect, corners in blocks:
+        if x0 < px < x1 and y0 < py < y1 and u0 < pu < u1 and v0 < pv < v1:
+            return False  # p inside the shape (Block.contains)
+        rel = []
+        for x, y in corners:  # _wrap(atan2(...) - phi), inlined
+            a = fmod(atan2(y - py, x - px) - phi + pi, two_pi)
+            if a <= 0:
+                a += two_pi
+            rel.append(a - pi)
+        lo, hi = min(rel), max(rel)
+        if hi - lo > pi:  # the shape lies across the direction opposite the target
+            rel = [a + two_pi if a < 0 else a for a in rel]
+            lo, hi = min(rel), max(rel)
+            spans: tuple[tuple[float, float], ...] = ((lo, hi), (lo - two_pi, hi - two_pi))
+        else:
+            spans = ((lo, hi),)
+        for lo, hi in spans:
+            if neg_alpha > lo:
+                lo = neg_alpha
+            if alpha < hi:
+                hi = alpha
+            if hi - lo <= 1e-12:
+                continue
+            mid = phi + (lo + hi) / 2
+            ux, uy = cos(mid), sin(mid)
+            # where the ray enters the block (_ray_enters_block): clipping against each slab
+            t0, t1 = 0.0, inf
+            for s, dd, slo, shi in ((px, ux, x0, x1), (py, uy, y0, y1)) if is_rect else \
+                    ((px, ux, x0, x1), (py, uy, y0, y1), (pu, ux + uy, u0, u1), (pv, ux - uy, v0, v1)):
+                if dd == 0.0:
+                    if s <= slo or s >= shi:
+                        t0 = inf
+                        break
+                    continue
+                ta, tb = (slo - s) / dd, (shi - s) / dd
+                if ta > tb:
+                    ta, tb = tb, ta
+                if ta > t0:
+                    t0 = ta
+                if tb < t1:
+                    t1 = tb
+                if t0 >= t1:
+                    t0 = inf
+                    break
+            if t0 == inf:
+                continue  # the ray never enters the block: no shadow (inf < x is never true)
+            # where it enters the target (_ray_enters_disk)
+            along = cx * ux + cy * uy
+            off2 = cx * cx + cy * cy - along * along
+            if off2 < r2t:
+                t = along - sqrt(r2t - off2)
+                if t < 0:
+                    t = 0.0
+                if not t0 < t:
+                    continue
+            # (the ray misses the target: the target's distance is inf, and t0 < inf)
+            if lo == neg_alpha and hi == alpha:
+                return False  # one shadow hides the whole arc: the sweep below would say so
+            shadows.append((lo, hi))
+    for m in disks:
+        mx, my = m.x - px, m.y - py
+        dm = math.hypot(mx, my)
+        if dm <= m.radius - EPS:
+            return False
+        if dm <= EPS:
+            continue
+        a = fmod(atan2(my, mx) - phi + pi, two_pi)  # _wrap, inlined
+        if a <= 0:
+            a += two_pi
+        rel_m = a - pi
+        beta = math.asin(min(1.0, max(0.0, m.radius - EPS) / dm))
+        lo, hi = rel_m - beta, rel_m + beta
+        if neg_alpha > lo:
+            lo = neg_alpha
+        if alpha < hi:
+            hi = alpha
+        if hi - lo <= 1e-12:
+            continue
+        mid = phi + (lo + hi) / 2
+        ux, uy = cos(mid), sin(mid)
+        # _ray_enters_disk for the model, then for the target
+        ex, ey = m.x - px, m.y - py
+        along = ex * ux + ey * uy
+        off2 = ex * ex + ey * ey - along * along
+        r2 = m.radius * m.radius
+        if off2 >= r2:
+            continue  # never enters the model: inf < x is never true
+        tm = along - sqrt(r2 - off2)
+        if tm < 0:
+            tm = 0.0
+        along = cx * ux + cy * uy
+        off2 = cx * cx + cy * cy - along * along
+        if off2 < r2t:
+            t = along - sqrt(r2t - off2)
+            if t < 0:
+                t = 0.0
+            if not tm < t:
+                continue
+        if lo == neg_alpha and hi == alpha:
+            return False  # one shadow hides the whole arc
+        shadows.append((lo, hi))
+    if not shadows:
+        return True
+    shadows.sort()
+    reach = neg_alpha
+    for lo, hi in shadows:
+        if lo > reach + 1e-9:
+            return True
+        reach = max(reach, hi)
+    return reach < alpha - 1e-9
+
+
+def _in_the_way(a: Base, b: Base, blocks: Sequence[Block], disks: Sequence[Base]
+                ) -> tuple[list[Block], list[Base]]:
+    """The shapes and models that could lie across some line between the two bases (those
+    near the segment joining their centres)."""
+    reach = max(a.radius, b.radius)
+    ca, cb = a.centre, b.centre
+    lox, hix = min(a.x, b.x) - reach, max(a.x, b.x) + reach
+    loy, hiy = min(a.y, b.y) - reach, max(a.y, b.y) + reach
+    near_blocks = [o for o in blocks
+                   if not (o.x1 <= lox or o.x0 >= hix or o.y1 <= loy or o.y0 >= hiy)
+                   and o.distance_to_segment(ca, cb) < reach - EPS]
+    near_disks = [m for m in disks
+                  if point_segment_distance(m.centre, ca, cb) < reach + m.radius - EPS]
+    return near_blocks, near_disks
+
+
+def visible(observer: Base, target: Base, blocks: Sequence[Block],
+            disks: Sequence[Base] = ()) -> bool:
+    """Some line joins the two bases without crossing ``blocks`` or ``disks`` (the models
+    that are neither the observer nor in the target's unit)."""
+    near_blocks, near_disks = _in_the_way(observer, target, blocks, disks)
+    if not near_blocks and not near_disks:
+        return True
+    if _walled_off(observer, target, near_blocks):
+        return False
+    prep = prepare(near_blocks)  # once for the up to 25 points tried
+    if _sees(observer.x, observer.y, target, prep, near_disks):
+        return True
+    return any(_sees(x, y, target, prep, near_disks) for x, y in _rim(observer))
+
+
+def fully_visible(observer: Base, target: Base, blocks: Sequence[Block],
+                  disks: Sequence[Base] = ()) -> bool:
+    """Every point of the target's base can be joined to some point of the observer's."""
+    near_blocks, near_disks = _in_the_way(observer, target, blocks, disks)
+    if not near_blocks and not near_disks:
+        return True
+    if _walled_off(observer, target, near_blocks):
+        return False
+    prep = prepare(near_blocks)  # once for the up to 25 points tried
+    if not _sees(target.x, target.y, observer, prep, near_disks):
+        return False
+    return all(_sees(x, y, observer, prep, near_disks) for x, y in _rim(target))
+
+
+def _outer_tangents(a: Base, b: Base) -> list[tuple[Point, Point]]:
+    """The two segments touching both bases on the outside of the pair."""
+    dx, dy = b.x - a.x, b.y - a.y
+    d = math.hypot(dx, dy)
+    if d <= abs(a.radius - b.radius) + EPS:
+        return []
+    ux, uy = dx / d, dy / d
+    c = (a.radius - b.radius) / d
+    s = math.sqrt(max(0.0, 1 - c * c))
+    out = []
+    for sign in (1, -1):
+        nx, ny = c * ux - sign * s * uy, c * uy + sign * s * ux
+        out.append(((a.x + a.radius * nx, a.y + a.radius * ny), (b.x + b.radius * nx, b.y + b.radius * ny)))
+    return out
+
+
+def _walled_off(a: Base, b: Base, blocks: Sequence[Block]) -> bool:
+    """One convex shape crosses both outer tangents and the line between the centres: it then
+    cuts every line between the two bases (a quick proof that nothing is visible)."""
+    tangents = _outer_tangents(a, b)
+    if not tangents:
+        return False
+    (p1, q1), (p2, q2) = tangents
+    for o in blocks:
+        if (o.blocks(a.x, a.y, b.x, b.y) and o.blocks(p1[0], p1[1], q1[0], q1[1])
+                and o.blocks(p2[0], p2[1], q2[0], q2[1])):
+            return True
+    return False
+
+
+def _rim(base: Base) -> list[Point]:
+    """Sample points on the rim, a hair inside it so that a base touching a Wall is never
+    taken to stand on the Wall's edge."""
+    return Base(base.x, base.y, base.radius * (1 - 1e-6)).edge_points(SAMPLES)

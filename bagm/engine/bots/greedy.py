@@ -1,0 +1,369 @@
+"""The greedy bot: it moves toward objective
+markers it does not hold (then toward the enemy), opens closed Hatchways that stand between a
+unit and its goal, shoots and charges where the exact odds (:mod:`bagm.engine.attack.odds`) favour it,
+uses Tactical Manoeuvres (Secure Site on held markers, Set Overwatch or Set to Defend for units
+with nothing to shoot) and the Stratagems Insane Bravery, Command Re-roll (on a Charge or Advance
+roll, and inside the attack sequence where a roll costs much, see
+:meth:`GreedyBot._reroll_in_attack`), Counter-offensive and Battlefield Command.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+from bagm.chance.dice import DiceExpr
+from bagm.engine.attack.rules import AttackProfile, Conditions, Target
+from bagm.engine.game.actions import Action
+from bagm.engine.game.army import profile_group
+from bagm.engine.game.sequence import Game, Unit
+from bagm.engine.rules.leaders import led_sum
+
+_ODDS: dict[Any, float] = {}
+_ODDS_BY_ID: dict[tuple[Any, ...], tuple[Any, Conditions, float]] = {}  # see GreedyBot.expected
+TWO_D6 = DiceExpr(2, 6, 0).distribution
+
+
+_CHARGE_CHANCE: dict[int, Fraction] = {}
+_REROLL, _PASS = Action("reroll"), Action("pass")
+_IN_ATTACK = frozenset(("attacks", "hit", "wound", "save", "damage", "hazardous"))
+# the few Conditions the bot asks about, built once (a frozen dataclass is slow to build;
+# equal values hash alike, so the odds cache sees the same keys)
+_PLAIN = Conditions()
+_HALF_RANGE = {False: Conditions(half_range=False), True: Conditions(half_range=True)}
+_CHARGED = {False: Conditions(charged=False), True: Conditions(charged=True)}
+
+
+def charge_chance(need: float) -> Fraction:
+    """P(2D6 >= need), exactly."""
+    # a 2D6 total v >= need exactly when v >= ceil(need): one sum per whole threshold, kept
+    k = 13 if not need <= 12 else 2 if need <= 2 else math.ceil(need)
+    v = _CHARGE_CHANCE.get(k)
+    if v is None:
+        v = _CHARGE_CHANCE[k] = sum((p for v, p in TWO_D6.items() if v >= k), Fraction(0))
+    return v
+
+
+class GreedyBot:
+    def __init__(self, seed: int = 0) -> None:
+        self._odds = _ODDS  # exact odds depend only on the profiles: shared by every game
+
+    # --- expected values with the exact odds ----------------------------------------------
+
+    def expected(self, w: Any, n: int, t: Unit, cond: Conditions | None = None) -> float:
+        """Expected points of ``t`` destroyed by ``n`` models attacking with ``w``."""
+        from bagm.engine.attack.odds import expected_models_destroyed
+
+        cond = cond or _PLAIN
+        models = len(t.models)
+        if not models:
+            return 0.0
+        # hashing a weapon profile (a frozen dataclass) costs microseconds each time: a first
+        # look-up by its identity, the profile and conditions kept alongside and checked with `is`
+        # (ids are reused only after an object dies, and the entry keeps them alive)
+        quick = (id(w), n, id(cond), t.T, t.Sv, t.W, t.invuln, models, t.keywords)
+        got = _ODDS_BY_ID.get(quick)
+        if got is not None and got[0] is w and got[1] is cond:
+            return got[2] * t.points / max(1, t.starting)
+        key = (w, n, cond, t.T, t.Sv, t.W, t.invuln, models, t.keywords)
+        v = self._odds.get(key)
+        if v is None:
+            target = Target(t.T, t.Sv, t.W, min(models, 100), t.invuln, None, t.keywords)
+            try:
+                # only the mean is used: worked out alone (the same Fraction as the full odds give)
+                v = float(expected_models_destroyed(AttackProfile(w, min(n, 100), cond), target))
+            except (ValueError, ArithmeticError):  # a profile the exact odds cannot take
+                v = 0.0
+            self._odds[key] = v
+        _ODDS_BY_ID[quick] = (w, cond, v)
+        return v * t.points / max(1, t.starting)
+
+    def melee_value(self, u: Unit, t: Unit, charged: bool = False) -> float:
+        if not u.melee:
+            return 0.0
+        w = next((x for x in u.melee if not x.abilities.extra_attacks), u.melee[0])
+        return self.expected(w, len(u.models), t, _CHARGED[charged])
+
+    # --- goals ------------------------------------------------------------------------------
+
+    def goal(self, g: Game, u: Unit) -> tuple[float, float]:
+        markers = g.map.layout.markers
+        me = (u.models[0].x, u.models[0].y)
+        mates = [v for v in g.army_units(u.player) if v is not u]
+        free = []
+        boxes = [(v, g.bbox(v)) for v in mates]
+        for i, m in enumerate(markers):
+            # a model within 3" of the marker: only in a unit whose box (bases included) is
+            held = any(x0 - 3.0 <= m.x <= x1 + 3.0 and y0 - 3.0 <= m.y <= y1 + 3.0 and
+                       any(math.hypot(x.x - m.x, x.y - m.y) < 3.0 for x in v.models)
+                       for v, (x0, y0, x1, y1) in boxes)
+            if not held or g.control[i] != u.player:
+                free.append(m)
+        if free:
+            m = min(free, key=lambda m: math.hypot(m.x - me[0], m.y - me[1]))
+            return (m.x, m.y)
+        enemies = g.army_units(g.other(u.player))
+        if enemies:
+            e = min(enemies, key=lambda e: g.min_straight(u, e))
+            return (e.models[0].x, e.models[0].y)
+        return me
+
+    def on_marker(self, g: Game, u: Unit) -> bool:
+        return any(math.hypot(x.x - m.x, x.y - m.y) - x.r - m.radius <= 1.0
+                   for m in g.map.layout.markers for x in u.models)
+
+    # --- decisions ----------------------------------------------------------------------------
+
+    def __call__(self, g: Game) -> Action:
+        d = g.decision
+        if d.step in ("move", "hatch", "manoeuvre", "shoot", "charge"):
+            # the bot proposes and the engine checks: no need to list every legal action
+            return getattr(self, "_" + d.step)(g) or Action("done")
+        if d.step == "reroll":  # its two actions are known: no list to build
+            return self._reroll(g, [])
+        if d.step == "command" and (g.phase != "command" or g.active != d.player):
+            return _PASS  # Battlefield Command only in its own Command phase (see _command)
+        legal = g.legal_actions()
+        fn = getattr(self, "_" + d.step, None)
+        if fn is not None:
+            act = fn(g, legal)
+            if act is not None:
+                return act
+        for a in legal:
+            if a.kind in ("done", "pass"):
+                return a
+        return legal[0]
+
+    def _roles(self, g: Game, legal: list[Action]) -> Action:
+        return Action("role", arg="attacker")
+
+    def _deploy(self, g: Game, legal: list[Action]) -> Action:
+        markers = g.map.layout.markers
+        # each Entry Zone's distance to its nearest objective marker, worked out once
+        near = [min(math.dist(z.centre, (m.x, m.y)) for m in markers) for z in g._zones(g.decision.player)]
+
+        def score(a: Action) -> float:
+            u = g.unit(a.unit)
+            if a.kind == "reserve":
+                return -1e6
+            return u.points * 10 - near[int(a.arg or 1) - 1]
+        return max(legal, key=score)
+
+    def _move(self, g: Game, legal: list[Action] | None = None) -> Action | None:
+        """Toward the nearest objective marker the army does not hold (else the nearest enemy);
+        hold on a marker; stay in combat; open a closed Hatchway on the way (Expert Breacher)."""
+        from bagm.engine.game.sequence import _r
+
+        p = g.decision.player
+        if any(g._breacher(u) for u in g.army_units(p)):
+            for a in g._hatch_options(p, breachers=True):
+                if self._wants_hatch(g, g.unit(a.unit), int(a.arg or 1) - 1):
+                    return a
+        for u in g.army_units(p):
+            if u.moved is not None:
+                continue
+            if g.engaged_with(u):
+                return Action("hold", u.uid)
+            if self.on_marker(g, u):
+                return Action("hold", u.uid)
+            goal = self.goal(g, u)
+            far = math.hypot(u.models[0].x - goal[0], u.models[0].y - goal[1])
+            kind = "advance" if (not u.ranged and far > u.move() + 1) else "move"
+            return Action(kind, u.uid, point=_r(goal))
+        return None
+
+    def _wants_hatch(self, g: Game, u: Unit, i: int) -> bool:
+        if g.bf.is_open(i):
+            return False
+        goal = self.goal(g, u)
+        try:
+            return g.bf.opposite_sides(u.models[0].base, goal, i)
+        except ValueError:
+            return False
+
+    def _hatch(self, g: Game, legal: list[Action] | None = None) -> Action | None:
+        for u in g.army_units(g.decision.player):
+            if u.hatch_turn == g.turn:
+                continue
+            for h in g.map.layout.hatchways:
+                if g.bf.is_open(h.index) or min(h.door.distance_to((m.x, m.y)) - m.r for m in u.models) > 1.0:
+                    continue
+                if self._wants_hatch(g, u, h.index):
+                    a = Action("hatch", u.uid, arg=str(h.index + 1))
+                    if g.passes(a):
+                        return a
+        return None
+
+    def _reinforce(self, g: Game, legal: list[Action]) -> Action | None:
+        arrive = [a for a in legal if a.kind == "arrive"]
+        if arrive:
+            return arrive[0]
+        ds = [a for a in legal if a.kind == "deepstrike"]
+        if ds:
+            p = g.decision.player
+            free = [(m.x, m.y) for i, m in enumerate(g.map.layout.markers) if g.control[i] != p]
+            if free:
+                return min(ds, key=lambda a: min(math.dist(a.point, f) for f in free))  # type: ignore[arg-type]
+            return ds[0]
+        return None
+
+    def _sees_cheap(self, g: Game, u: Unit, e: Unit, reach: float) -> bool:
+        """A cheap guess (for the bot only): some pair of models within ``reach`` with a free
+        line between their centres."""
+        clear = g.bf._graph(g.closed).clear
+        if g.apart(u, e, reach + 1e-6):  # bounding boxes farther apart than reach: no pair is within it
+            return False
+        # kept while neither unit moves (their stamps), and across games too: the answer
+        # depends only on both units' positions and the Hatchways
+        key = ("cheap", u.uid, g.stamp(u), e.uid, g.stamp(e), g.closed, reach)
+        got = g._by_stamp.get(key)
+        if got is None:
+            got = g._by_stamp[key] = (g._geo(
+                ("cheap", g._pos(u), g._pos(e), g.closed, reach), lambda: any(
+                    math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r <= reach and clear(m.x, m.y, n.x, n.y)
+                    for m in u.models for n in e.models)),)
+        return got[0]
+
+    def _first_legal(self, g: Game, ranked: list[tuple[float, Action]], tries: int = 4) -> Action | None:
+        ranked.sort(key=lambda x: -x[0])
+        return next((a for _, a in ranked[:tries] if g.passes(a)), None)
+
+    def _manoeuvre(self, g: Game, legal: list[Action] | None = None) -> Action | None:
+        p = g.decision.player
+        enemies = g.army_units(g.other(p))
+        for u in g.army_units(p):
+            if g._manoeuvre_reason(u) is not None:
+                continue
+            longest = u.longest_range
+            # only whether there is one matters: any() stops at the first (the guess is pure)
+            targets = any(self._sees_cheap(g, u, e, longest) for e in enemies)
+            if "BATTLELINE" in u.keywords and not targets:
+                held = g._secure_markers(u)
+                if held:
+                    return Action("manoeuvre", u.uid, target="secure", arg=str(held[0] + 1))
+            if targets:
+                continue
+            if longest >= 12:
+                # no pair within `longest` had a free line, so none within 12" has: it cannot charge either
+                return Action("manoeuvre", u.uid, target="overwatch")
+            if u.melee and any(self._sees_cheap(g, u, e, 12.0) for e in enemies):
+                continue  # it may charge
+            if longest >= 12:
+                return Action("manoeuvre", u.uid, target="overwatch")
+            if u.melee and any(g.min_straight(u, e) <= 18 for e in enemies):
+                return Action("manoeuvre", u.uid, target="defend")
+        return None
+
+    def _shoot(self, g: Game, legal: list[Action] | None = None) -> Action | None:
+        p = g.decision.player
+        ranked = []
+        for u in g.army_units(p):
+            if g._shoot_reason(u) is not None:
+                continue
+            engaged = bool(g.engaged_with(u))
+            # each weapon with its range and the weapon its profile belongs to, worked out once
+            ws = [(w, w.range or 0, profile_group(w.name)) for w in g._usable(u, engaged)]
+            several = len({k for _, _, k in ws}) < len(ws)  # a weapon with profiles
+            best: dict[str, tuple[float, str, str]] = {}  # weapon: (value, target, profile) at its best
+            count = len(u.models)
+            for e in g.army_units(g.other(p)):
+                d = g.min_straight(u, e)
+                top: dict[str, tuple[float, str]] = {}  # weapon: (value, profile) against e
+                for w, rng, k in ws:
+                    if rng >= d:
+                        x = self.expected(w, count, e, _HALF_RANGE[d <= rng / 2])
+                        if x > top.get(k, (-1.0, ""))[0]:
+                            top[k] = (x, w.name)
+                        if x > best.get(k, (0.0, "", ""))[0]:
+                            best[k] = (x, e.uid, w.name)
+                v = sum(x for x, _ in top.values())
+                if v > 0:  # weapons with profiles: the best profile is named
+                    names = tuple(sorted(n for _, n in top.values())) if several else ()
+                    ranked.append((v, Action("shoot", u.uid, target=e.uid, weapons=names)))
+            targets = sorted({t for _, t, _ in best.values()})
+            if len(targets) > 1:  # split fire: each weapon at the target it does most against
+                groups = [(t, tuple(sorted(n for _, x, n in best.values() if x == t))) for t in targets]
+                ranked.append((sum(x for x, _, _ in best.values()) + 1e-9, Action(
+                    "shoot", u.uid, target=groups[0][0], weapons=groups[0][1], also=tuple(groups[1:]))))
+        return self._first_legal(g, ranked)
+
+    def _charge(self, g: Game, legal: list[Action] | None = None) -> Action | None:
+        p = g.decision.player
+        ranked = []
+        for u in g.army_units(p):
+            if g._charge_reason(u) is not None or not u.melee:
+                continue
+            for t in g.army_units(g.other(p)):
+                if g.min_straight(u, t) > 12:
+                    continue
+                need = g.unit_distance(u, t) - 1.0
+                if u.led is not None:  # a conferred Leader ability: "add 1 to Charge rolls"
+                    need -= led_sum(u, "charge_mod")
+                chance = float(charge_chance(need))
+                if chance < 0.4:
+                    continue
+                ranked.append((chance * self.melee_value(u, t, charged=True), Action("charge", u.uid, target=t.uid)))
+        return self._first_legal(g, ranked, 3)
+
+    def _reroll(self, g: Game, legal: list[Action]) -> Action:
+        info = g.decision.info
+        what = info.get("what")
+        if info.get("free"):  # a Leader ability's re-roll: a failed charge, a low Advance
+            return _REROLL if what != "advance" or info["roll"] <= 3 else _PASS
+        if what == "advance":
+            return _REROLL if info["roll"] <= 2 else _PASS
+        if what in _IN_ATTACK:
+            return _REROLL if self._reroll_in_attack(g, info) else _PASS
+        if what == "desperate escape":  # a failed test, while 2CP or more are left
+            return _REROLL if g.cp[g.decision.player] >= 2 else _PASS
+        need = info.get("needed", 99)
+        return _REROLL if charge_chance(need) >= Fraction(1, 3) else _PASS
+
+    @staticmethod
+    def _reroll_in_attack(g: Game, info: dict[str, Any]) -> bool:
+        """Worth 1CP inside the attack sequence: a roll that costs much (a failed save against
+        Damage 2 or more or on a CHARACTER, a failed Hit or Wound roll of a weapon with Damage 2
+        or more, a low random Damage that leaves the model alive, few random attacks, a failed
+        Hazardous test of a CHARACTER); 1CP is kept in reserve except to save a CHARACTER."""
+        what, roll, dmg = info["what"], info["roll"], info["damage"]
+        cp = g.cp[g.decision.player]
+        if what in ("save", "hazardous") and g.unit(info["unit"]).is_character:
+            return True
+        if cp < 2:
+            return False
+        if what in ("hit", "wound", "save"):
+            return dmg >= 2
+        if what == "damage":
+            return roll < dmg and roll < info.get("wounds_left", 0)
+        if what == "attacks":
+            return roll <= 2 and dmg >= 2
+        return False
+
+    def _fight(self, g: Game, legal: list[Action]) -> Action:
+        def val(a: Action) -> float:
+            t = g.units.get(a.target or "")
+            return self.melee_value(g.unit(a.unit), t) if t is not None and t.alive else -1.0
+        return max(legal, key=val)
+
+    def _bravery(self, g: Game, legal: list[Action]) -> Action:
+        u = g.unit(g.decision.info["unit"])
+        return legal[0] if self.on_marker(g, u) or u.points >= 100 else Action("pass")
+
+    def _command(self, g: Game, legal: list[Action]) -> Action:
+        """Battlefield Command in its own Command phase (the ability then lasts the battle round),
+        when it is free (Peerless Leader) or leaves 1CP; on the Bodyguard worth most points."""
+        p = g.decision.player
+        opts = [a for a in legal if a.kind == "command"]
+        if not opts or g.phase != "command" or g.active != p:
+            return Action("pass")
+        free = [a for a in opts if g._peerless_free(g.unit(a.unit))]
+        if not free and g.cp[p] < 2:
+            return Action("pass")
+        return max(free or opts, key=lambda a: g.unit(a.target).points)
+
+    def _counter(self, g: Game, legal: list[Action]) -> Action:
+        return legal[0]
+
+    def _overwatch(self, g: Game, legal: list[Action]) -> Action:
+        return legal[0]

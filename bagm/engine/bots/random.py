@@ -1,0 +1,16 @@
+"""The random bot: a uniform choice among the legal actions, from its own seeded generator."""
+
+from __future__ import annotations
+
+import random
+
+from bagm.engine.game.actions import Action
+from bagm.engine.game.sequence import Game
+
+
+class RandomBot:
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def __call__(self, game: Game) -> Action:
+        return self.rng.choice(game.legal_actions())

@@ -1,0 +1,286 @@
+"""Armies on the table: the units of a mustered Boarding Patrol after "Form Boarding Squads",
+with their models, characteristics, weapons and what the engine does not model for them.
+
+Mission sequence steps 1 and 5 (Muster Boarding Patrol; Form Boarding Squads): the roster is
+validated with :func:`bagm.roster.validate.validate` and an invalid one is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from bagm.chance.dice import DiceExpr
+from bagm.data.weapons import AttackError, WeaponProfile
+from bagm.engine.board.bases import base_radius
+from bagm.engine.board.geometry import Base
+from bagm.errors import BagmError
+
+MOVE_CAP = 9  # Rules Adaptations "Flying": a Move over 9" is reduced to 9"
+
+# The universal Boarding Actions Enhancements ("Enhancements") and what the engine does with them.
+IMPLEMENTED_ENHANCEMENTS = {
+    "superior boarding tactics": "starts the battle with 2CP",
+    "close-quarters killer": "re-rolls the bearer's melee Wound rolls",
+    "expert breacher": "the bearer's unit may operate a Hatchway during the Move Units step",
+    "personal teleporter": "the bearer has Deep Strike",
+    "trademark weapon": "+1 Strength and Damage on the named ranged weapon",
+    "peerless leader": "Battlefield Command on the bearer for 0CP once per battle round",
+}
+# Abilities whose effect the engine applies (by name, lower case).
+IMPLEMENTED_ABILITIES = {"deep strike", "leader", "infiltrators"}
+# Abilities Boarding Actions removes (Rules Adaptations "Scouts Ability", "Flying").
+REMOVED_ABILITIES = ("scouts",)
+
+
+def profile_group(name: str) -> str:
+    """The weapon a profile belongs to: 'Smite - witchfire' and 'Smite - focused witchfire' are
+    two profiles of one weapon (the data packs name profiles 'Weapon - profile')."""
+    return name.split(" - ", 1)[0].strip().lower()
+
+
+class ArmyError(BagmError, ValueError):
+    """A roster that cannot be played (invalid, or a datasheet without profiles)."""
+
+
+@dataclass
+class Model:
+    x: float
+    y: float
+    r: float
+    wounds: int
+
+    @property
+    def base(self) -> Base:
+        # kept while the model stays put: building a frozen Base is slow and this is asked
+        # tens of thousands of times a game (not a dataclass field: eq, repr, replace ignore it)
+        b = self.__dict__.get("_base")
+        if b is None or b.x != self.x or b.y != self.y or b.radius != self.r:
+            b = self.__dict__["_base"] = Base(self.x, self.y, self.r)
+        return b
+
+
+@dataclass
+class Unit:
+    uid: str  # "A1", "B3"
+    player: str  # "A" or "B"
+    name: str  # the Boarding Squad's display name
+    datasheet: Any
+    starting: int  # Starting Strength
+    points: int
+    T: int
+    Sv: int
+    W: int
+    Ld: int
+    OC: int
+    M: int
+    invuln: int | None
+    radius: float
+    keywords: frozenset[str]
+    ranged: list[WeaponProfile]
+    melee: list[WeaponProfile]
+    warlord: bool = False
+    enhancement: str | None = None
+    deep_strike: bool = False
+    infiltrators: bool = False
+    models: list[Model] = field(default_factory=list)
+    where: str = "army"  # army (not yet set up), board, reserves, destroyed
+    deep_strike_reserve: bool = False  # placed into Reserves with its Deep Strike ability
+    # state of the turn and of lasting effects
+    moved: str | None = None  # normal / advance / fallback / stationary
+    set_up_turn: int = -1
+    shot: bool = False
+    charged: bool = False  # made a Charge move this turn
+    declared: bool = False  # declared a charge this turn
+    fought: bool = False
+    manoeuvre: str | None = None
+    battleshocked: bool = False
+    set_to_defend: bool = False
+    overwatch_until: int = -1  # the turn number through which Set Overwatch lasts
+    overwatch_used_turn: int = -1
+    secure_marker: int | None = None
+    hatch_turn: int = -1
+    clearance: bool = False
+    commanded: bool = False  # targeted with Battlefield Command since its last Command phase
+    led: Any = None  # (Leader uid, ability name, LeaderAbility) conferred by Battlefield Command
+
+    @property
+    def alive(self) -> bool:
+        return bool(self.models) and self.where == "board"
+
+    @cached_property
+    def longest_range(self) -> float:
+        """The longest Range among its ranged weapons (0 without any): a quick bound."""
+        return max((w.range or 0 for w in self.ranged), default=0)
+
+    @property
+    def is_character(self) -> bool:
+        return "CHARACTER" in self.keywords
+
+    @property
+    def bases(self) -> list[Base]:
+        return [m.base for m in self.models]
+
+    def below_half(self) -> bool:
+        """Below Half-strength (Core Rules): fewer than half its Starting Strength, or for a
+        one-model unit fewer than half its Wounds."""
+        if self.starting == 1:
+            return bool(self.models) and self.models[0].wounds * 2 < self.W
+        return len(self.models) * 2 < self.starting
+
+    def below_starting(self) -> bool:
+        """Below Starting Strength (Core Rules): fewer models than its Starting Strength."""
+        return len(self.models) < self.starting
+
+    def led_effects(self) -> list[Any]:
+        """The effects of its conferred Leader ability (Battlefield Command) that apply now: one
+        with a condition (below Starting Strength or Half-strength, a keyword) only while it
+        holds. Callers check ``led is not None`` first."""
+        effects = self.led[2].effects
+        if not any(e.only_while or e.only_keyword for e in effects):
+            return effects
+        return [e for e in effects if (
+            e.only_while is None or (self.below_starting() if e.only_while == "below_starting"
+                                     else self.below_half())) and (
+            e.only_keyword is None or e.only_keyword in self.keywords)]
+
+    def oc(self) -> int:
+        if self.battleshocked:
+            return 0  # Battle-shock: OC 0
+        if self.led is not None:  # Battlefield Command: a conferred Leader ability's OC modifier
+            return max(0, self.OC + sum(e.OC_mod for e in self.led_effects()))
+        return self.OC
+
+    def move(self) -> int:
+        """The Move characteristic, with a conferred Leader ability's modifier (Battlefield
+        Command); the Flying cap applies at the start of the battle only (Rules Adaptations)."""
+        if self.led is None:
+            return self.M
+        return max(0, self.M + sum(e.M_mod for e in self.led_effects()))
+
+    def label(self) -> str:
+        return f"{self.uid} {self.name}"
+
+
+@dataclass
+class Army:
+    player: str
+    path: str
+    title: str
+    faction: str
+    detachment: str
+    battle_ready: bool
+    points: int
+    units: list[Unit]
+    not_modelled: list[str]
+
+    def clone(self) -> Army:
+        """A fresh copy for a new game (datasheets and weapons are shared: they never change)."""
+        units = [replace(u, models=[replace(m) for m in u.models]) for u in self.units]
+        return replace(self, units=units, not_modelled=list(self.not_modelled))
+
+
+def _profile(ds: Any) -> Any:
+    """The model profile used for every model of the unit: the one with the most models."""
+    if not ds.models:
+        raise ArmyError(f"datasheet '{ds.name}' has no model profile; the engine cannot play it")
+
+    def top(p: Any) -> int:
+        c = (p.count or "1").split("-")[-1]
+        return int(c) if c.isdigit() else 1
+    return max(ds.models, key=top)
+
+
+def _weapon(w: Any, unit: str, notes: list[str]) -> WeaponProfile | None:
+    try:
+        return WeaponProfile.from_data(w)
+    except AttackError as exc:
+        notes.append(f"{unit}: weapon '{w.name}' not used ({exc})")
+        return None
+
+
+def build_army(player: str, path: str | Path, catalog: Any = None) -> Army:
+    """Load, validate, and form Boarding Squads of one roster (mission sequence 1 and 5)."""
+    from bagm.data.names import norm as _norm
+    from bagm.data.packs import Catalog
+    from bagm.engine.rules.leaders import (
+        leader_ability_names,
+        modelled_abilities,
+        not_modelled_notes,
+    )
+    from bagm.roster.model import load_roster
+    from bagm.roster.squads import form_boarding_squads
+    from bagm.roster.validate import validate
+
+    catalog = catalog or Catalog()
+    roster = load_roster(path)
+    report = validate(roster, catalog)
+    if not report.valid:
+        first = next(f for f in report.findings if f.severity.name == "ERROR")
+        where = f" (line {first.line})" if first.line else ""
+        raise ArmyError(f"{path}: roster is not valid{where}: {first.code} {first.message}")
+    squads = form_boarding_squads(str(path), report.units)
+    by_display = {u.display: u for u in report.units}
+    units: list[Unit] = []
+    notes: list[str] = []
+    det = catalog.faction(report.faction).detachments.get(report.detachment)
+    if det is not None and det.rule:
+        notes.append(f"Detachment rule '{det.rule}' ({det.name}) is not implemented")
+    for i, sq in enumerate(squads.units):
+        src = by_display[sq.split_from or sq.name]
+        ds = src.datasheet
+        prof = _profile(ds)
+        kw = frozenset(ds.all_keywords) - {"FLY"}  # Rules Adaptations "Flying": no FLY
+        enh = (src.enhancement or "").strip()
+        ranged, melee = [], []
+        for w in ds.weapons:
+            if not w.default:
+                continue
+            wp = _weapon(w, ds.name, notes)
+            if wp is None:
+                continue
+            if enh.lower() == "trademark weapon" and not wp.melee and src.weapon and \
+                    w.name.lower() == src.weapon.lower():
+                # Enhancements "Trademark Weapon": +1 Strength and Damage
+                d = wp.damage
+                wp = replace(wp, strength=wp.strength + 1, damage=DiceExpr(d.count, d.sides, d.bonus + 1))
+            (melee if wp.melee else ranged).append(wp)
+        if src.weapon and enh.lower() == "trademark weapon" and not any(
+                w.name.lower() == src.weapon.lower() for w in ranged):
+            notes.append(f"{ds.name}: Trademark Weapon '{src.weapon}' is not default wargear; not applied")
+        abil = [a for a in ds.abilities]
+        lost = {x.lower() for x in (ds.adaptation.loses if ds.adaptation else [])}
+        deep = any(a.lower() == "deep strike" for a in abil) or enh.lower() == "personal teleporter"
+        infil = any(a.lower() == "infiltrators" for a in abil)
+        conferred = {_norm(x.name) for x in modelled_abilities(ds)}  # via Battlefield Command
+        notes += not_modelled_notes(ds)
+        for a in abil:
+            low = a.lower()
+            if _norm(a) in conferred or _norm(a) in leader_ability_names(ds):
+                continue  # a Leader ability: conferred by Battlefield Command, or listed above
+            if low in IMPLEMENTED_ABILITIES or low.startswith(REMOVED_ABILITIES):
+                continue
+            if any(low.startswith(x) for x in lost):
+                continue
+            notes.append(f"{ds.name}: ability '{a}' is not implemented")
+        if ds.adaptation and ds.adaptation.note:
+            notes.append(f"{ds.name}: Boarding Actions adaptation note not modelled: {ds.adaptation.note}")
+        if enh and enh.lower() not in IMPLEMENTED_ENHANCEMENTS:
+            notes.append(f"{ds.name}: Enhancement '{enh}' is not implemented")
+        move = prof.M if prof.M is not None else 0
+        if ds.adaptation and ds.adaptation.M is not None:
+            move = ds.adaptation.M
+        units.append(Unit(
+            uid=f"{player}{i + 1}", player=player, name=sq.name, datasheet=ds,
+            starting=sq.models or 1, points=sq.points or 0, T=prof.T, Sv=prof.Sv, W=prof.W,
+            Ld=prof.Ld, OC=prof.OC, M=min(move, MOVE_CAP), invuln=prof.invuln,
+            radius=base_radius(ds), keywords=kw, ranged=ranged, melee=melee,
+            warlord=src.warlord, enhancement=enh or None, deep_strike=deep, infiltrators=infil))
+        if len(ds.models) > 1:
+            notes.append(f"{ds.name}: every model uses the '{prof.name}' profile "
+                         f"(other profiles: {', '.join(p.name for p in ds.models if p is not prof)})")
+    notes = list(dict.fromkeys(notes))
+    return Army(player, str(path), report.title, report.faction or "", report.detachment or "",
+                report.battle_ready, squads.points, units, notes)

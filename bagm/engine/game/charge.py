@@ -1,0 +1,119 @@
+"""The Charge phase: visible targets within 12", the 2D6 Charge roll (Command Re-roll), the Charge
+move."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from bagm.engine.board.battlefield import ENGAGEMENT_RANGE
+from bagm.engine.game.actions import Action
+from bagm.engine.game.army import Unit
+from bagm.engine.game.core import CHARGE_RANGE, Decision, IllegalAction, _along
+from bagm.engine.rules.leaders import led_has, led_sum
+
+
+class ChargePhase:
+    """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
+
+    # Charge phase ----------------------------------------------------------------------------
+
+    def _charge_reason(self, u: Unit) -> str | None:
+        if u.moved == "fallback" or u.moved == "advance" and not (
+                u.led is not None and led_has(u, "charge_after_advance")):  # a Leader ability may allow it
+            return "it Advanced or Fell Back this turn"
+        if u.manoeuvre is not None:
+            return "it performed a Tactical Manoeuvre this turn"
+        if u.declared:
+            return "it has already declared a charge"
+        if self.engaged_with(u):
+            return "it is within Engagement Range of an enemy unit"
+        return None
+
+    def _charge_targets(self, u: Unit) -> list[Unit]:
+        out = []
+        for e in self.army_units(self.other(u.player)):
+            if self.min_straight(u, e) > CHARGE_RANGE:
+                continue
+            if self.unit_distance(u, e) <= CHARGE_RANGE + 1e-9 and self.visible_idx(u, e):
+                out.append(e)
+        return out
+
+    def _legal_charge(self, p: str) -> list[Action]:
+        out = []
+        for u in self.army_units(p):
+            if self._charge_reason(u) is None:
+                out += [Action("charge", u.uid, target=e.uid) for e in self._charge_targets(u)]
+        return out + [Action("done")]
+
+    def _check_charge(self, p: str, act: Action) -> None:
+        if act.kind == "done":
+            return
+        if act.kind != "charge":
+            raise IllegalAction("in the Charge phase: 'charge UNIT ENEMY' or 'done'", "Charge phase")
+        u = self.live_unit(act.unit, p, "Charge phase")
+        why = self._charge_reason(u)
+        if why:
+            raise IllegalAction(f"{u.label()} cannot declare a charge: {why}", "Charge phase", u.uid)
+        t = self.unit(act.target)
+        if t.player == p or not t.alive:
+            raise IllegalAction(f"{t.label()} is not an enemy unit on the battlefield", "Charging with a Unit", u.uid)
+        if self.unit_distance(u, t) > CHARGE_RANGE + 1e-9:
+            raise IllegalAction(f"{t.label()} is not within 12\" of {u.label()}", "Charging with a Unit", u.uid)
+        if not self.visible_idx(u, t):
+            raise IllegalAction(f"{t.label()} is not visible to {u.label()}",
+                                "Charge Phase: Visibility (Rules Adaptations)", u.uid)
+
+    def _charging(self, p: str) -> Iterator[Decision]:
+        while self._may_charge(p):
+            act = yield Decision("charge", p)
+            if act.kind == "done":
+                break
+            u, t = self.unit(act.unit, p), self.unit(act.target)
+            u.declared = True
+            self.emit("charge_declared", unit=u.uid, target=t.uid)
+            yield from self._overwatch_window(u, "declares a charge")
+            if not u.alive or not t.alive:
+                continue
+            need = self.unit_distance(u, t) - ENGAGEMENT_RANGE
+            # a conferred Leader ability: "add 1 to Charge rolls", "you can re-roll Charge rolls"
+            mod = led_sum(u, "charge_mod") if u.led is not None else 0
+            roll = self.dice.d6(f"charge {u.uid}") + self.dice.d6(f"charge {u.uid}") + mod
+            self.emit("charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2))
+            if roll < need:
+                info = {"what": "charge", "roll": roll - mod, "needed": round(need - mod, 2)}  # what the dice need
+                again = (yield from self._leader_reroll(p, u, info)) if led_has(u, "reroll_charge") \
+                    else (yield from self._command_reroll(p, u, info))
+                if again:
+                    roll = self.dice.d6(f"charge {u.uid} re-roll") + self.dice.d6(f"charge {u.uid} re-roll") + mod
+                    self.emit("charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2), reroll=True)
+            ok = roll >= need and self._charge_move(u, t, float(roll))
+            u.charged = ok  # made a Charge move
+            self.emit("charge", unit=u.uid, target=t.uid, success=ok)
+
+    def _charge(self, p: str) -> Iterator[Decision]:
+        yield from self._new_phase("charge")
+        yield from self._charging(p)
+        self._update_control(False)
+        self.mission.run("end_charge", self)
+
+    def _charge_move(self, u: Unit, t: Unit, roll: float) -> bool:
+        pairs = [(math.hypot(m.x - n.x, m.y - n.y), m, n) for m in u.models for n in t.models]
+        _, lead, tm = min(pairs, key=lambda x: x[0])
+        length, pts = self.bf.move_path(lead.base, (tm.x, tm.y))
+        if pts is None:
+            return False
+        stop = max(0.0, length - lead.r - tm.r - 0.05)
+        end = _along(pts, min(stop, roll))
+        others = self.others_bases(u)
+        placed = self.formation(u, end, len(u.models), avoid=others, enemy_gap=None)
+        if placed is None:
+            return False
+        old = [(m.x, m.y) for m in u.models]
+        self.set_positions(u, placed)
+        bad = [e for e in self.engaged_with(u) if e is not t]
+        if not self.engaged(u, t) or bad:
+            self.set_positions(u, old)  # the charge fails: no model moves
+            return False
+        self.emit("charge_move", unit=u.uid, at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
+        return True

@@ -1,0 +1,179 @@
+"""The Fight phase: Fights First, alternating selection, Pile-in and Consolidation as Boarding
+Actions changes them, Counter-offensive."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from bagm.engine.attack.rules import Conditions, Reroll
+from bagm.engine.board.geometry import EPS, Base
+from bagm.engine.game.actions import Action
+from bagm.engine.game.army import Model, Unit
+from bagm.engine.game.core import COHERENCY, PILE_IN, Decision, IllegalAction
+from bagm.engine.rules.leaders import led_has, led_least
+
+
+class FightPhase:
+    """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
+
+    # Fight phase -----------------------------------------------------------------------------
+
+    def _can_fight(self, u: Unit) -> bool:
+        return u.alive and not u.fought and bool(u.melee) and (u.charged or bool(self.engaged_with(u)))
+
+    @staticmethod
+    def _first(u: Unit) -> bool:
+        """Fights First step: units that made a Charge move this turn, and units with the Fights
+        First ability (here: conferred by a Leader ability, Battlefield Command)."""
+        return u.charged or (u.led is not None and led_has(u, "fights_first"))
+
+    @staticmethod
+    def _pile_reach(u: Unit) -> float:
+        """How far a Pile-in or Consolidation move goes: 3", or a conferred Leader ability's 6"."""
+        if u.led is not None:
+            return float(led_least(u, "pile_in") or PILE_IN)
+        return PILE_IN
+
+    def _fight(self, p: str) -> Iterator[Decision]:
+        yield from self._new_phase("fight")
+        # Fights First (units that made a Charge move or have Fights First), then Remaining
+        # Combats, alternating, starting with the player whose turn it is not
+        for first in (True, False):
+            q = self.other(p)
+            while True:
+                pool = {x: [u for u in self.army_units(x) if self._can_fight(u) and (not first or self._first(u))]
+                        for x in ("A", "B")}
+                if not pool["A"] and not pool["B"]:
+                    break
+                if not pool[q]:
+                    q = self.other(q)
+                act = yield Decision("fight", q, {"fights_first": first})
+                u = self.unit(act.unit, q)
+                yield from self._do_fight(u, act.target)
+                yield from self._counter_window(u)
+                q = self.other(q)
+        self._update_control(False)
+        self.mission.run("end_fight", self)
+
+    def _legal_fight(self, p: str, only: str | None = None) -> list[Action]:
+        first = self.decision.info.get("fights_first", False) if self.decision.step == "fight" else False
+        out = []
+        for u in self.army_units(p):
+            if only and u.uid != only:
+                continue
+            if not self._can_fight(u) or (first and not self._first(u)):
+                continue
+            foes = self.engaged_with(u) or [e for e in self.army_units(self.other(p))
+                                            if self.min_straight(u, e) <= self._pile_reach(u) + 2]
+            out += [Action("fight", u.uid, target=e.uid) for e in foes]
+            if not foes:
+                out.append(Action("fight", u.uid, target="-"))
+        return out
+
+    def _check_fight(self, p: str, act: Action) -> None:
+        if act.kind != "fight":
+            raise IllegalAction("in the Fight phase: 'fight UNIT ENEMY'", "Fight phase")
+        only = self.decision.info.get("only")
+        legal = self._legal_fight(p, only)
+        u = self.unit(act.unit, p)
+        if not any(a.unit == u.uid for a in legal):
+            why = f"only {only} fights next (Counter-offensive)" if only else \
+                "it is not eligible to fight now (not engaged, already fought, or not its step)"
+            raise IllegalAction(f"{u.label()} cannot be selected to fight: {why}", "Fight phase", u.uid)
+        if act not in legal:
+            raise IllegalAction(f"{act.target} is not within reach of {u.label()}", "Fight phase", u.uid)
+
+    def _do_fight(self, u: Unit, target: str | None) -> Iterator[Decision]:
+        u.fought = True
+        t = self.units.get(target or "")
+        if t is None or not t.alive:
+            self.emit("fight", unit=u.uid, target=None)
+            return
+        self._pile(u, t, "pile_in")
+        fighters = self._fighters(u)
+        if not self.engaged(u, t) or not fighters:
+            self.emit("fight", unit=u.uid, target=t.uid, fighters=0)
+            return
+        w = next((x for x in u.melee if not x.abilities.extra_attacks), u.melee[0])
+        cond = Conditions(hit_mod=1 if u.set_to_defend else 0,  # Set to Defend
+                          charged=u.charged,
+                          reroll_wounds=Reroll.failed if (u.enhancement or "").lower() == "close-quarters killer"
+                          else Reroll.none)  # Close-Quarters Killer (the bearer is the whole unit)
+        yield from self._attack(u, t, w, len(fighters), cond, None, ranged=False)
+        extras = [x for x in u.melee if x.abilities.extra_attacks and x is not w]
+        for x in extras:
+            if t.alive and u.alive:
+                yield from self._attack(u, t, x, len(fighters), cond, None, ranged=False)
+        self.emit("fight", unit=u.uid, target=t.uid, fighters=len(fighters), weapon=w.name, left=len(t.models))
+        if u.alive:
+            foes = self.engaged_with(u) or ([t] if t.alive else [])
+            nearest = min(self.army_units(self.other(u.player)), key=lambda e: self.min_straight(u, e), default=None)
+            goal = foes[0] if foes else nearest
+            if goal is not None and self.min_straight(u, goal) <= self._pile_reach(u) + 2:
+                self._pile(u, goal, "consolidate")
+
+    def _fighters(self, u: Unit) -> list[Model]:
+        foes = self.engaged_with(u)
+        enemy = [m.base for e in foes for m in e.models]
+        front = [m for m in u.models if any(
+            math.hypot(m.x - e.x, m.y - e.y) - m.r - e.radius <= 2.0 and self.model_engaged(m.base, e) for e in enemy)]
+        return [m for m in u.models if m in front or any(
+            math.hypot(m.x - f.x, m.y - f.y) - m.r - f.r <= COHERENCY for f in front)]
+
+    def _pile(self, u: Unit, t: Unit, what: str) -> None:
+        # Pile-in / Consolidation (Boarding Actions: toward the closest visible enemy unit)
+        # engaged() first: the same answer (both are pure), and it spares most visibility work
+        if not t.alive or not self.engaged(u, t) and not self.visible_idx(u, t):
+            return
+        graph = self.bf.layout.move_layer(u.radius).graph(self.closed)
+        others = [(o.x, o.y, o.radius) for o in self.others_bases(u)]
+        enemies = [m.base for m in t.models]
+        reach = self._pile_reach(u)
+        old = [(m.x, m.y) for m in u.models]
+        moved = False
+        hypot = math.hypot
+        for m in u.models:
+            if any(self.model_engaged(m.base, e) for e in enemies
+                   if math.hypot(m.x - e.x, m.y - e.y) - m.r - e.radius <= 2.0):
+                continue
+            e = min(enemies, key=lambda e: math.hypot(m.x - e.x, m.y - e.y))
+            d = math.hypot(m.x - e.x, m.y - e.y)
+            gap = d - m.r - e.radius - 0.02
+            step = min(reach, gap)
+            if step <= 0.05:
+                continue
+            nx, ny = m.x + (e.x - m.x) / d * step, m.y + (e.y - m.y) / d * step
+            b = Base(nx, ny, m.r)
+            if not self.fits(b) or not graph.clear(m.x, m.y, nx, ny):
+                continue
+            # Base.overlaps with every other base (its arithmetic, on plain numbers: a hot loop)
+            mr = m.r
+            if any(hypot(nx - ox, ny - oy) < mr + orad - EPS for ox, oy, orad in others) or \
+                    any(hypot(nx - x.x, ny - x.y) < mr + x.r - EPS for x in u.models if x is not m):
+                continue
+            m.x, m.y = nx, ny
+            moved = True
+        if moved:
+            if not self.coherent([(m.x, m.y) for m in u.models], u.radius):
+                for m, (x, y) in zip(u.models, old):
+                    m.x, m.y = x, y  # a move that breaks Unit Coherency is not made
+                return
+            self._touch(u)
+            self.emit(what, unit=u.uid, toward=t.uid)
+
+    def _counter_window(self, fought: Unit) -> Iterator[Decision]:
+        # Counter-offensive: just after an enemy unit has fought
+        q = self.other(fought.player)
+        if self.cp[q] < 2 or (q, "Counter-offensive", self.phase_id) in self.used:
+            return
+        cands = [u for u in self.army_units(q) if not u.fought and u.melee and not u.battleshocked
+                 and self.engaged_with(u)]
+        if not cands:
+            return
+        act = yield Decision("counter", q)
+        if act.kind == "counter":
+            u = self.unit(act.unit, q)
+            self.spend_cp(q, 2, "Counter-offensive")
+            act2 = yield Decision("fight", q, {"only": u.uid, "fights_first": False})
+            yield from self._do_fight(self.unit(act2.unit, q), act2.target)

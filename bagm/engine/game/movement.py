@@ -1,0 +1,442 @@
+"""The Movement phase: Normal, Advance and Fall Back moves (Desperate Escape), Remain Stationary,
+operating Hatchways (Rules Adaptations "Operating Hatchways") and Reinforcements (Strategic
+Reserves, Deep Strike)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from bagm.engine.board.geometry import Base, segment_hits_disk
+from bagm.engine.game.actions import Action
+from bagm.engine.game.army import Unit
+from bagm.engine.game.core import (
+    DEEP_STRIKE_GAP,
+    Decision,
+    IllegalAction,
+    _along,
+    _pt,
+    _r,
+)
+from bagm.engine.rules.leaders import led_has, led_least, led_sum
+
+
+class MovementPhase:
+    """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
+
+    # Movement phase --------------------------------------------------------------------------
+
+    def _movement(self, p: str) -> Iterator[Decision]:
+        yield from self._new_phase("movement")
+        while self._legal_move(p, quick=True):
+            act = yield Decision("move", p)
+            if act.kind == "done":
+                break
+            if act.kind == "hatch":
+                yield from self._operate(p, act)
+                continue
+            u = self.unit(act.unit)
+            roll = 0
+            fixed = led_least(u, "advance_fixed") if act.kind == "advance" and u.led is not None else None
+            if fixed is not None:  # a conferred Leader ability: no Advance roll, add X" instead
+                roll = fixed
+                self.emit("advance_roll", unit=u.uid, roll=roll, fixed=True)
+            elif act.kind == "advance":  # Advance Moves: roll one D6
+                roll = self.dice.d6(f"advance {u.uid}")
+                self.emit("advance_roll", unit=u.uid, roll=roll)
+                info = {"roll": roll, "what": "advance"}
+                # a conferred Leader ability: "you can re-roll Advance rolls made for that unit"
+                again = (yield from self._leader_reroll(p, u, info)) if led_has(u, "reroll_advance") \
+                    else (yield from self._command_reroll(p, u, info))
+                if again:
+                    roll = self.dice.d6(f"advance {u.uid} re-roll")  # Command Re-roll or the Leader ability
+                    self.emit("advance_roll", unit=u.uid, roll=roll, reroll=True)
+                if u.led is not None:  # a conferred Leader ability: "add 1 to Advance rolls"
+                    roll += led_sum(u, "advance_mod")
+            if act.kind == "fallback":  # Desperate Escape tests, before any model is moved
+                rolls = self._escape_rolls(u, act.point)
+                failed = [i for i, r in enumerate(rolls) if r <= 2]
+                # Command Re-roll: a Desperate Escape test
+                if failed and (yield from self._command_reroll(
+                        p, u, {"roll": rolls[failed[0]], "what": "desperate escape"})):
+                    rolls[failed[0]] = self.dice.d6(f"desperate escape {u.uid} re-roll")
+                self._escape_losses(u, rolls)
+            self._do_move(u, act, roll)
+            if u.moved != "stationary" and u.alive:
+                yield from self._overwatch_window(u, "ends a move")
+        for u in self.army_units(p):
+            if u.moved is None:
+                u.moved = "stationary"
+        # Operating Hatchways: at the end of the Move Units step
+        while self._may_hatch(p):
+            act = yield Decision("hatch", p)
+            if act.kind == "done":
+                break
+            yield from self._operate(p, act)
+        # Reinforcements step
+        while self._legal_reinforce(p):
+            act = yield Decision("reinforce", p)
+            if act.kind == "done":
+                break
+            u = self.unit(act.unit, p)
+            self._do_reinforce(u, act)
+            if u.alive:
+                yield from self._overwatch_window(u, "is set up")
+        self._update_control(False)
+        self.mission.run("end_movement", self)
+
+    def _legal_move(self, p: str, quick: bool = False) -> list[Action]:
+        out: list[Action] = []
+        markers = self.map.layout.markers
+        for u in self.army_units(p):
+            if u.moved is not None:
+                continue
+            if quick:
+                return [Action("hold", u.uid)]
+            out.append(Action("hold", u.uid))
+            foes = self.engaged_with(u)
+            if foes:
+                for z in self._zones(p):
+                    if self._plan_move(u, _r(z.centre), float(u.move()))[1] is not None:
+                        out.append(Action("fallback", u.uid, point=_r(z.centre)))
+                continue
+            for m in markers:
+                out.append(Action("move", u.uid, point=_r((m.x, m.y))))
+                out.append(Action("advance", u.uid, point=_r((m.x, m.y))))
+            enemies = self.army_units(self.other(p))
+            if enemies:
+                e = min(enemies, key=lambda e: self.min_straight(u, e))
+                out.append(Action("move", u.uid, point=_r((e.models[0].x, e.models[0].y))))
+        if any(self._breacher(u) for u in self.army_units(p)):
+            out += self._hatch_options(p, breachers=True)
+        if out:
+            out.append(Action("done"))
+        return out
+
+    def layout_ok(self, p: tuple[float, float]) -> bool:
+        return self.bf.layout.board_at(p) is not None
+
+    def _breacher(self, u: Unit) -> bool:
+        return (u.enhancement or "").lower() == "expert breacher"
+
+    def _check_move(self, p: str, act: Action) -> None:
+        if act.kind == "done":
+            return
+        if act.kind == "hatch":
+            u = self.unit(act.unit, p)
+            if not self._breacher(u):
+                raise IllegalAction(f"{u.label()} can only operate a Hatchway at the end of the Move "
+                                    "Units step (Expert Breacher lets it do so during it)",
+                                    "Operating Hatchways", u.uid)
+            return self._check_hatch(p, act)
+        if act.kind not in ("move", "advance", "fallback", "hold", "place"):
+            raise IllegalAction("in the Move Units step: move, advance, fallback, place, hold or done, "
+                                f"not '{act.kind}'",
+                                "Movement phase")
+        u = self.live_unit(act.unit, p, "Move Units")
+        if u.moved is not None:
+            raise IllegalAction(f"{u.label()} has already been selected to move this phase", "Move Units", u.uid)
+        foes = self.engaged_with(u)
+        if foes and act.kind in ("move", "advance", "place"):
+            raise IllegalAction(f"{u.label()} is within Engagement Range of {foes[0].label()}: it can only "
+                                "Remain Stationary or Fall Back", "Move Units", u.uid)
+        if not foes and act.kind == "fallback":
+            raise IllegalAction(f"{u.label()} is not within Engagement Range of an enemy unit",
+                                "Fall Back Moves", u.uid)
+        if act.kind == "fallback" and act.point is not None and self.layout_ok(act.point) and \
+                self._plan_move(u, act.point, float(u.move()))[1] is None:
+            raise IllegalAction(f"{u.label()} cannot end a Fall Back move toward {_pt(act.point)} outside "
+                                "Engagement Range, so it cannot Fall Back that way", "Fall Back Moves", u.uid)
+        if act.point is not None:
+            try:
+                self.bf._check(act.point)
+            except ValueError as exc:
+                raise IllegalAction(f"{u.label()}: destination {exc}", "Movement", u.uid) from None
+        if act.kind == "place":
+            self._check_place(u, act)
+
+    def _check_place(self, u: Unit, act: Action) -> None:
+        pts = list(act.points or ())
+        if len(pts) != len(u.models):
+            raise IllegalAction(f"{u.label()} has {len(u.models)} models; give one position each",
+                                "Movement", u.uid)
+        others = self.others_bases(u)
+        enemies = [m.base for e in self.army_units(self.other(u.player)) for m in e.models]
+        for i, (m, q) in enumerate(zip(u.models, pts)):
+            b = Base(q[0], q[1], u.radius)
+            try:
+                self.bf._check(q)
+            except ValueError as exc:
+                raise IllegalAction(f"{u.label()} model {i + 1}: {exc}", "Movement", u.uid) from None
+            if not self.bf.fits(b):
+                raise IllegalAction(f"{u.label()} model {i + 1} at {_pt(q)} would overlap a Wall, a "
+                                    "closed Hatchway or an open Hatchway's opening",
+                                    "Impassable Terrain / Open Hatchways", u.uid)
+            if any(b.overlaps(o) for o in others) or any(
+                    b.overlaps(Base(x, y, u.radius)) for j, (x, y) in enumerate(pts) if j != i):
+                raise IllegalAction(f"{u.label()} model {i + 1} at {_pt(q)} would overlap another model",
+                                    "Impassable Terrain and Other Models", u.uid)
+            length, _ = self.bf.move_path(m.base, q)
+            if length > u.move() + 1e-6:
+                raise IllegalAction(f"{u.label()} model {i + 1} would move {length:.2f}\" (Move {u.move()}\")",
+                                    "Normal Move", u.uid)
+            if any(self.bf.engaged(b, e) for e in enemies):
+                raise IllegalAction(f"{u.label()} model {i + 1} would end within Engagement Range of an enemy",
+                                    "Engagement Range", u.uid)
+        if not self.coherent(pts, u.radius):
+            raise IllegalAction(f"{u.label()} would not end in Unit Coherency", "Unit Coherency", u.uid)
+
+    def _do_move(self, u: Unit, act: Action, advance_roll: int = 0) -> None:
+        k = act.kind
+        if k == "hold":
+            u.moved = "stationary"
+            self.emit("move", unit=u.uid, kind="remain stationary")
+            return
+        if k == "place":
+            self.set_positions(u, list(act.points or ()))
+            u.moved = "normal"
+            self.emit("move", unit=u.uid, kind="normal", to=[[round(x, 2), round(y, 2)] for x, y in act.points or ()])
+            return
+        limit = float(u.move()) + advance_roll
+        if k == "fallback" and not u.models:  # every model failed its Desperate Escape test
+            u.moved = "fallback"
+            return
+        u.moved = {"move": "normal", "advance": "advance", "fallback": "fallback"}[k]
+        moved = self._move_formation(u, act.point, limit)
+        self.emit("move", unit=u.uid, kind=u.moved, to=_r(act.point), moved=round(moved, 2),
+                  at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
+
+    def _escape_rolls(self, u: Unit, to: tuple[float, float] | None) -> list[int]:
+        # Desperate Escape Tests: every model of a Battle-shocked unit, else each model whose
+        # line to the destination crosses an enemy model; one D6 each, failed on a 1-2
+        enemies = [m.base for e in self.army_units(self.other(u.player)) for m in e.models]
+        return [self.dice.d6(f"desperate escape {u.uid}") for m in list(u.models)
+                if u.battleshocked or (to is not None and any(
+                    segment_hits_disk((m.x, m.y), to, e.centre, e.radius) for e in enemies))]
+
+    def _escape_losses(self, u: Unit, rolls: list[int]) -> int:
+        """One model destroyed for each failed Desperate Escape test."""
+        dead = sum(1 for r in rolls if r <= 2)
+        for _ in range(min(dead, len(u.models))):
+            u.models.pop()
+        if rolls:
+            self.emit("desperate_escape", unit=u.uid, tests=len(rolls), destroyed=dead)
+            self._touch(u)
+            self._check_destroyed(u)
+        return dead
+
+    def _plan_move(self, u: Unit, to: tuple[float, float], limit: float
+                   ) -> tuple[float, list[tuple[float, float]] | None]:
+        """Where a move toward ``to`` of up to ``limit`` inches ends: the lead model's path
+        (around Walls and closed Hatchways), then the formation; stepping back 0.5" at a time
+        while the formation does not fit (never within Engagement Range of an enemy)."""
+        def calc() -> tuple[float, list[tuple[float, float]] | None]:
+            lead = min(u.models, key=lambda m: math.hypot(m.x - to[0], m.y - to[1]))
+            length, pts = self.bf.move_path(lead.base, to)
+            if pts is None:
+                return 0.0, None
+            reach = min(limit, length)
+            tries = 0
+            while reach > 0 and tries < 30:
+                placed = self.formation(u, _along(pts, reach), len(u.models))
+                if placed is not None:
+                    return reach, placed
+                reach -= 0.5
+                tries += 1
+            return 0.0, None
+        return self._cached(("plan", u.uid, to, limit), calc)
+
+    def _move_formation(self, u: Unit, to: tuple[float, float] | None, limit: float) -> float:
+        """Move the unit toward ``to`` up to ``limit`` inches; returns the lead model's move."""
+        assert to is not None
+        reach, placed = self._plan_move(u, to, limit)
+        if placed is None:
+            self.emit("note", text=f"{u.uid}: cannot move toward {_pt(to)}")
+            return 0.0
+        self.set_positions(u, placed)
+        return reach
+
+    # Hatchways -------------------------------------------------------------------------------
+
+    def _hatch_options(self, p: str, breachers: bool = False) -> list[Action]:
+        return self._cached(("hatch", p, self.turn, breachers), lambda: self._hatch_options_now(p, breachers))
+
+    def _hatch_options_now(self, p: str, breachers: bool) -> list[Action]:
+        out = []
+        for u in self.army_units(p):
+            if breachers and not self._breacher(u):
+                continue
+            if u.hatch_turn == self.turn or self.engaged_with(u):
+                continue
+            for h in self.map.layout.hatchways:
+                # a path is never shorter than the straight line: most Hatchways are too far
+                if min(h.door.distance_to((m.x, m.y)) - m.r for m in u.models) > 1.0 + 1e-9:
+                    continue
+                if self._hatch_reason(u, h.index) is None:
+                    out.append(Action("hatch", u.uid, arg=str(h.index + 1)))
+        return out
+
+    def _hatch_reason(self, u: Unit, index: int) -> str | None:
+        door = self.map.layout.hatchways[index].door
+        if not any(door.distance_to((m.x, m.y)) - m.r <= 1.0 + 1e-9 and
+                   self.bf.distance_to_hatchway(m.base, index) <= 1.0 + 1e-9 for m in u.models):
+            return "no model of the unit is within 1\" of it"
+        if self.bf.is_open(index):
+            h = self.map.layout.hatchways[index]
+            cx, cy = h.centre
+            for v in self.units.values():
+                if not v.alive or len(v.models) < 2:
+                    continue
+                # A Hatchway can never be closed with models of one unit on opposite sides of it
+                # (pairs with a model within 8" of it are looked at: coherent units are compact)
+                near = [m.base for m in v.models if math.hypot(m.x - cx, m.y - cy) < 8]
+                if not near:
+                    continue
+                far = [m.base for m in v.models]
+                if any(self.bf.opposite_sides(a, b, index) for a in near for b in far if a != b):
+                    return f"models of {v.label()} are on opposite sides of it"
+        return None
+
+    def _may_hatch(self, p: str) -> bool:
+        """A unit that has not operated a Hatchway this turn stands within 1" (in a straight
+        line) of one: the step is offered ("done" is always among its actions)."""
+        doors = [h.door for h in self.map.layout.hatchways]
+
+        def near(u: Unit) -> bool:
+            # a door whose rectangle lies more than 1" (plus slack) from the unit's bounding box
+            # in x or in y is out of reach of every model: only the others are measured
+            x0, y0, x1, y1 = self.bbox(u)
+            return any(d.distance_to((m.x, m.y)) - m.r <= 1.0 + 1e-9 for d in doors
+                       if not (d.x0 - x1 > 1.000001 or x0 - d.x1 > 1.000001 or
+                               d.y0 - y1 > 1.000001 or y0 - d.y1 > 1.000001)
+                       for m in u.models)
+        return any(u.hatch_turn != self.turn and near(u)
+                   and not self.engaged_with(u) for u in self.army_units(p))
+
+    def _legal_hatch(self, p: str) -> list[Action]:
+        return self._hatch_options(p) + [Action("done")]
+
+    def _check_hatch(self, p: str, act: Action) -> None:
+        if act.kind == "done":
+            return
+        if act.kind != "hatch":
+            raise IllegalAction("now: 'hatch UNIT N' or 'done'", "Operating Hatchways")
+        u = self.unit(act.unit, p)
+        n = len(self.map.layout.hatchways)
+        i = int(act.arg or 0) - 1
+        if not 0 <= i < n:
+            raise IllegalAction(f"there are Hatchways 1 to {n}", "Operating Hatchways", u.uid)
+        if not u.alive:
+            raise IllegalAction(f"{u.label()} is not on the battlefield", "Operating Hatchways", u.uid)
+        if u.hatch_turn == self.turn:
+            raise IllegalAction(f"{u.label()} has already operated a Hatchway this turn", "Operating Hatchways", u.uid)
+        if self.engaged_with(u):
+            raise IllegalAction(f"{u.label()} is within Engagement Range of an enemy unit",
+                                "Operating Hatchways", u.uid)
+        why = self._hatch_reason(u, i)
+        if why:
+            raise IllegalAction(f"{u.label()} cannot operate Hatchway {i + 1}: {why}", "Operating Hatchways", u.uid)
+
+    def _operate(self, p: str, act: Action) -> Iterator[Decision]:
+        u = self.unit(act.unit, p)
+        i = int(act.arg or 0) - 1
+        u.hatch_turn = self.turn
+        self._touch()
+        h = self.map.layout.hatchways[i]
+        # an enemy unit on the opposite side of and within 1" of it may try to prevent it
+        blockers = []
+        for e in self.army_units(self.other(p)):
+            if any(h.door.distance_to((m.x, m.y)) - m.r <= 1.0 + 1e-9 and
+                   self.bf.distance_to_hatchway(m.base, i) <= 1.0 + 1e-9 for m in e.models) and \
+                    self.bf.wholly_opposite_sides(u.bases[:1], e.bases[:1], i):
+                blockers.append(e)
+        opening = not self.bf.is_open(i)
+        if blockers:
+            e = max(blockers, key=lambda x: x.T)
+            while True:
+                a = self.dice.d6(f"hatchway roll-off {p}") + u.T
+                b = self.dice.d6(f"hatchway roll-off {e.player}") + e.T
+                if a != b:
+                    break
+            self.emit("hatch_rolloff", unit=u.uid, against=e.uid, roll=a, enemy=b)
+            if a < b:
+                self.emit("hatch", unit=u.uid, hatchway=i + 1, name=h.name, open=not opening, prevented=True)
+                return
+        self.bf.set_open(i, opening)
+        self._touch()
+        self.emit("hatch", unit=u.uid, hatchway=i + 1, name=h.name, open=opening)
+        if opening:
+            yield from self._overwatch_window(u, "opens a Hatchway")
+
+    # Reinforcements --------------------------------------------------------------------------
+
+    def _empty_zones(self, p: str) -> list[int]:
+        return self._cached(("empty", p), lambda: self._empty_zones_now(p))
+
+    def _empty_zones_now(self, p: str) -> list[int]:
+        out = []
+        everyone = [m.base for v in self.units.values() if v.alive for m in v.models]
+        for z, zone in enumerate(self._zones(p)):
+            if not any(zone.within(b) for b in everyone):
+                out.append(z)
+        return out
+
+    def _legal_reinforce(self, p: str) -> list[Action]:
+        res = self.army_units(p, "reserves")
+        if not res:
+            return []
+        out = []
+        empty = self._empty_zones(p)
+        for u in res:
+            if not u.deep_strike_reserve:
+                out += [Action("arrive", u.uid, arg=str(z + 1)) for z in empty]
+            if u.deep_strike and self.round >= 2 and self.deep_struck_turn.get(p) != self.turn:
+                for m in self.map.layout.markers:
+                    out.append(Action("deepstrike", u.uid, point=_r((m.x, m.y))))
+                for z in self._zones(p):
+                    out.append(Action("deepstrike", u.uid, point=_r(z.centre)))
+        return out + [Action("done")] if out else []
+
+    def _check_reinforce(self, p: str, act: Action) -> None:
+        if act.kind == "done":
+            return
+        if act.kind not in ("arrive", "deepstrike"):
+            raise IllegalAction("Reinforcements: 'arrive UNIT ZONE', 'deepstrike UNIT x,y' or 'done'",
+                                "Reinforcements")
+        u = self.unit(act.unit, p)
+        if u.where != "reserves":
+            raise IllegalAction(f"{u.label()} is not in Reserves", "Reinforcements", u.uid)
+        if act.kind == "arrive":
+            if u.deep_strike_reserve:
+                raise IllegalAction(f"{u.label()} was placed into Reserves with Deep Strike: it arrives by Deep Strike",
+                                    "Deep Strike Ability", u.uid)
+            z = int(act.arg or 0) - 1
+            if z not in self._empty_zones(p):
+                raise IllegalAction(f"Entry Zone {z + 1} has models in it (or does not exist)",
+                                    "Determine Reserves: an Entry Zone with no models in it", u.uid)
+        else:
+            if not u.deep_strike:
+                raise IllegalAction(f"{u.label()} has no Deep Strike ability", "Deep Strike", u.uid)
+            if self.round < 2:
+                raise IllegalAction("Deep Strike units arrive from the second battle round",
+                                    "Deep Strike Ability (Before the Battle)", u.uid)
+            if self.deep_struck_turn.get(p) == self.turn:
+                raise IllegalAction("only one unit per battle round arrives by Deep Strike",
+                                    "Deep Strike Ability (Before the Battle)", u.uid)
+            try:
+                self.bf._check(act.point or (-1, -1))
+            except ValueError as exc:
+                raise IllegalAction(f"{u.label()}: {exc}", "Deep Strike", u.uid) from None
+
+    def _do_reinforce(self, u: Unit, act: Action) -> None:
+        p = u.player
+        if act.kind == "arrive":
+            z = int(act.arg or 0) - 1
+            zone = self._zones(p)[z]
+            ok = self._set_up(u, zone.centre, zone=zone)
+        else:
+            self.deep_struck_turn[p] = self.turn
+            # Deep Strike: more than 9" from enemy models, measured ignoring Walls and Hatchways
+            ok = self._set_up(u, act.point or (0, 0), ds_gap=DEEP_STRIKE_GAP)
+        if not ok:
+            self.emit("note", text=f"{u.uid} could not be set up there; it stays in Reserves")

@@ -1,0 +1,557 @@
+"""Where models stand: Engagement Range, visibility, distances, Unit Coherency and the engine's
+formations (cached on the positions they depend on)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from bagm.engine.board.battlefield import ENGAGEMENT_RANGE, IMPASSABLE_AREAS
+from bagm.engine.board.geometry import Base, Block, merge_rects, point_segment_distance
+from bagm.engine.board.visibility import _walled_off
+from bagm.engine.game.army import Unit
+from bagm.engine.game.core import COHERENCY, GAP, HEX, HEX_RINGS
+
+
+def _no_disc_on_line(ax: float, ay: float, bx: float, by: float, discs: list[Base]) -> bool:
+    """No disc's centre is nearer the segment a-b than its radius: ``point_segment_distance``
+    written out for one segment and many points (a hot path; the same arithmetic)."""
+    dx, dy = bx - ax, by - ay
+    n = dx * dx + dy * dy
+    hypot = math.hypot
+    for m in discs:
+        px, py = m.x, m.y
+        if n == 0.0:
+            d = hypot(px - ax, py - ay)
+        else:
+            t = ((px - ax) * dx + (py - ay) * dy) / n
+            if t > 1.0:
+                t = 1.0
+            if t < 0.0:
+                t = 0.0
+            d = hypot(px - ax - t * dx, py - ay - t * dy)
+        if d < m.radius:
+            return False
+    return True
+
+
+class Positions:
+    """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
+
+    # --- geometry helpers ----------------------------------------------------------------
+
+    def others_bases(self, *exclude: Unit) -> list[Base]:
+        """The bases of every model on the battlefield but those of the ``exclude`` units."""
+        ex = tuple(u.uid for u in exclude)
+
+        def calc() -> list[Base]:
+            out: list[Base] = []
+            for uid, bases in self._unit_bases().items():
+                if uid not in ex:
+                    out += bases  # a whole unit at once: the same bases in the same order
+            return out
+        # kept until anything moves: a move planned step by step asks again at each step
+        # (callers never change the list); built from each unit's bases, also kept until then
+        return self._cached(("others", ex), calc)
+
+    def _unit_bases(self) -> dict[str, list[Base]]:
+        """The bases of each unit on the battlefield (in unit order), kept until anything moves."""
+        def calc() -> dict[str, list[Base]]:
+            out = {}
+            kept = self._by_stamp
+            for u in self.units.values():
+                if u.where == "board":
+                    # a unit that has not moved since (the same stamp) has the same bases
+                    st = self.stamp(u)
+                    got = kept.get(("bases", u.uid))
+                    if got is None or got[0] != st:
+                        got = kept[("bases", u.uid)] = (st, [m.base for m in u.models])
+                    out[u.uid] = got[1]
+            return out
+        return self._cached("unit_bases", calc)
+
+    def bbox(self, u: Unit) -> tuple[float, float, float, float]:
+        """The unit's bounding box (bases included), kept until anything moves."""
+        # called tens of thousands of times a game: no closure, one look-up when kept
+        # _now() inlined (a hot path)
+        cache = self._cache if self._cache_version == self.version else self._now()
+        boxes = cache.get("bboxes")
+        if boxes is None:
+            boxes = cache["bboxes"] = {}
+        box = boxes.get(u.uid)
+        if box is None:
+            st = self.stamp(u)  # the unit may not have moved since last asked
+            got = self._by_stamp.get(("bbox", u.uid))
+            if got is not None and got[0] == st:
+                box = boxes[u.uid] = got[1]
+                return box
+            xs = [m.x for m in u.models]
+            ys = [m.y for m in u.models]
+            r = u.radius
+            box = boxes[u.uid] = (min(xs) - r, min(ys) - r, max(xs) + r, max(ys) + r)
+            self._by_stamp[("bbox", u.uid)] = (st, box)
+        return box
+
+    def disc(self, u: Unit) -> Base:
+        """A disc holding every base of the unit."""
+        x0, y0, x1, y1 = self.bbox(u)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        return Base(cx, cy, max(math.hypot(m.x - cx, m.y - cy) for m in u.models) + u.radius + 1e-6)
+
+    def apart(self, a: Unit, b: Unit, gap: float) -> bool:
+        """The units' bounding boxes are more than ``gap`` inches apart (a quick proof)."""
+        ax0, ay0, ax1, ay1 = self.bbox(a)
+        bx0, by0, bx1, by1 = self.bbox(b)
+        return bx0 - ax1 > gap or ax0 - bx1 > gap or by0 - ay1 > gap or ay0 - by1 > gap
+
+    @property
+    def closed(self) -> int:
+        return self.bf.closed_mask  # kept by the Battlefield itself until a Hatchway moves
+
+    def engaged(self, a: Unit, b: Unit) -> bool:
+        """Units within Engagement Range (1", 2" through an open Hatchway)."""
+        if a.player == b.player or not a.alive or not b.alive:
+            return False
+        if a.uid > b.uid:
+            a, b = b, a
+        if self.apart(a, b, 2.0):
+            return False
+        key = ("er", a.uid, b.uid)
+        cache = self._now()
+        v = cache.get(key)
+        if v is None:
+            v = cache[key] = self._engaged(a, b)
+        return v
+
+    def _engaged(self, a: Unit, b: Unit) -> bool:
+        key = ("er", self._pos(a), self._pos(b), self.closed)
+
+        def calc() -> bool:
+            for m in a.models:
+                for n in b.models:
+                    if math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r <= 2.0 + 1e-9 and \
+                            self.bf.engaged(m.base, n.base):
+                        return True
+            return False
+        return self._geo(key, calc)
+
+    def model_engaged(self, a: Base, b: Base) -> bool:
+        """:meth:`Battlefield.engaged` for two bases, kept across moves and games (keyed on both
+        bases and the Hatchways): combats go on with models where they were."""
+        return self._geo(("me", a.x, a.y, a.radius, b.x, b.y, b.radius, self.closed),
+                         lambda: self.bf.engaged(a, b))
+
+    def engaged_with(self, u: Unit) -> list[Unit]:
+        """The enemy units within Engagement Range of ``u`` (in army order)."""
+        # _now() inlined (a hot path)
+        cache = self._cache if self._cache_version == self.version else self._now()
+        table = cache.get("ew")
+        if table is None:
+            table = cache["ew"] = self._engagements()
+        return table.get(u.uid, [])
+
+    def _engagements(self) -> dict[str, list[Unit]]:
+        """Every unit's :meth:`engaged_with`, worked out at once for all pairs (most units are
+        asked about after each change anyway); a unit off the battlefield is engaged with none."""
+        a_units, b_units = self.army_units("A"), self.army_units("B")
+        out: dict[str, list[Unit]] = {u.uid: [] for u in a_units + b_units}
+        if not a_units or not b_units:
+            return out
+        closed = self.closed
+        kept = self._by_stamp
+        bbox = self.bbox
+        self.stamp(a_units[0])  # brings every stamp up to date: read directly below
+        stamps = self._stamps
+        boxes = [(b, bbox(b)) for b in b_units]
+        for a in a_units:
+            mine = out[a.uid]
+            ax0, ay0, ax1, ay1 = bbox(a)
+            sa = stamps[a.uid]
+            # each list comes out in army order, as a per-unit scan gives it
+            for b, (bx0, by0, bx1, by1) in boxes:
+                # apart(a, b, 2.0) written out: the quick proof engaged() starts with
+                if bx0 - ax1 > 2.0 or ax0 - bx1 > 2.0 or by0 - ay1 > 2.0 or ay0 - by1 > 2.0:
+                    continue
+                # a pair neither of which has moved since (nor a Hatchway): the answer kept
+                sb = stamps[b.uid]
+                key = ("er", a.uid, b.uid)
+                got = kept.get(key)
+                if got is not None and got[0] == sa and got[1] == sb and got[2] == closed:
+                    v = got[3]
+                else:
+                    v = self.engaged(a, b)
+                    kept[key] = (sa, sb, closed, v)
+                if v:
+                    mine.append(b)
+                    out[b.uid].append(a)
+        return out
+
+    def visible_idx(self, observer: Unit, target: Unit) -> list[int]:
+        """Models of ``target`` visible to ``observer`` (Rules Adaptations "Visibility"):
+        the same answer as :meth:`Battlefield.visible_models`, faster. Walls-only visibility
+        of a pair of bases is kept across moves (keyed on both positions and the Hatchways);
+        models of other units are looked at only when one lies near the line between them."""
+        key = ("vis", observer.uid, target.uid)
+        cache = self._now()
+        v = cache.get(key)
+        if v is None:
+            v = cache[key] = self._visible_kept(observer, target)
+        return v
+
+    def _visible_kept(self, observer: Unit, target: Unit) -> list[int]:
+        """:meth:`visible_idx` kept while neither unit has moved, nor any unit that comes near
+        the box of both (nor a Hatchway): the units whose bounding boxes reach a box larger than
+        the one _visible_key() looks in (by a radius and some slack) are named with their
+        stamps, so the answer kept is the one _visible_key() would find."""
+        r = max(observer.radius, target.radius) + 1e-3
+        ox0, oy0, ox1, oy1 = self.bbox(observer)
+        tx0, ty0, tx1, ty1 = self.bbox(target)
+        x0, y0 = min(ox0, tx0) - r, min(oy0, ty0) - r
+        x1, y1 = max(ox1, tx1) + r, max(oy1, ty1) + r
+        near = []
+        self.stamp(observer)  # brings every stamp up to date: read directly below
+        bbox, stamps = self.bbox, self._stamps
+        for u in self.units.values():
+            if u.where == "board" and u.models and u is not observer and u is not target:
+                ux0, uy0, ux1, uy1 = bbox(u)
+                if ux1 >= x0 and ux0 <= x1 and uy1 >= y0 and uy0 <= y1:
+                    near.append((u.uid, stamps[u.uid]))
+        k = ("vis", observer.uid, self.stamp(observer), target.uid, self.stamp(target),
+             self.closed, tuple(near))
+        got = self._by_stamp.get(k)
+        if got is None:
+            got = self._by_stamp[k] = (self._geo(self._visible_key(observer, target),
+                                                 lambda: self._visible_now(observer, target)),)
+        return got[0]
+
+    def _visible_key(self, observer: Unit, target: Unit) -> tuple[Any, ...]:
+        """What :meth:`_visible_now` depends on: a key for answers kept across moves and games."""
+        po, pt = self._pos(observer), self._pos(target)
+        xs = po[0:-1:2] + pt[0:-1:2]
+        ys = po[1:-1:2] + pt[1:-1:2]
+        r = max(observer.radius, target.radius)
+        x0, x1, y0, y1 = min(xs) - r, max(xs) + r, min(ys) - r, max(ys) + r
+        by = tuple(sorted((m.x, m.y, m.r) for u in self.units.values() if u.where == "board"
+                          and u is not observer and u is not target for m in u.models
+                          if x0 - m.r < m.x < x1 + m.r and y0 - m.r < m.y < y1 + m.r))
+        return ("vis", po, pt, self.closed, by)
+
+    def _visible_now(self, observer: Unit, target: Unit) -> list[int]:
+        """:meth:`visible_idx` worked out."""
+        if self.walled_off(self.disc(observer), self.disc(target)):
+            return []
+        obs = observer.bases
+        tbs = target.bases
+        # Only a model near the box of both units' centres can come within reach of a line
+        # between two of them (the tests below: within its radius, or within the larger base
+        # radius plus its own): the others are left out (a hair of slack against rounding).
+        xs = [b.x for b in obs] + [b.x for b in tbs]
+        ys = [b.y for b in obs] + [b.y for b in tbs]
+        reach = max(b.radius for b in obs + tbs) + 1e-6
+        bx0, bx1, by0, by1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
+        by = [m for m in self.others_bases(observer, target)
+              if bx0 - m.radius < m.x < bx1 + m.radius and by0 - m.radius < m.y < by1 + m.radius]
+        clear = self.bf._graph().clear
+        # the models that may block each observer's lines, built once (not per target)
+        blockers = [(o, by + [x for x in obs if x is not o]) for o in obs]
+        out = []
+        for k, t in enumerate(tbs):
+            # a quick proof: the line between the centres is free
+            tx, ty = t.x, t.y
+            if any(clear(o.x, o.y, tx, ty) and _no_disc_on_line(o.x, o.y, tx, ty, others)
+                   for o, others in blockers):
+                out.append(k)
+                continue
+            for o, others in blockers:
+                if self._pair_visible(o, t, others):
+                    out.append(k)
+                    break
+        return out
+
+    def _merged_blocks(self) -> list[Any]:
+        """Walls, Hatchway frames and closed Hatches merged into whole lines (their union), and
+        Pillars: the shapes for a quick proof that two bases cannot see each other."""
+        key = ("merged", self.closed)
+        out = self._geo_cache.get(key)
+        if out is None:
+            lay = self.bf.layout
+            rects = [w.rect for w in lay.walls] + [f for h in lay.hatchways for f in h.frames] + \
+                [h.door for h in lay.hatchways if not self.bf.is_open(h.index)]
+            out = [Block.rect(r) for r in merge_rects(rects)] + [Block.rect(x.rect) for x in lay.pillars]
+            self._geo_cache[key] = out
+        return out
+
+    def walled_off(self, a: Base, b: Base) -> bool:
+        """One whole Wall line cuts every straight line between the two discs."""
+        x0, x1 = min(a.x - a.radius, b.x - b.radius), max(a.x + a.radius, b.x + b.radius)
+        y0, y1 = min(a.y - a.radius, b.y - b.radius), max(a.y + a.radius, b.y + b.radius)
+        near = [o for o in self._merged_blocks() if not (o.x1 <= x0 or o.x0 >= x1 or o.y1 <= y0 or o.y0 >= y1)]
+        return bool(near) and _walled_off(a, b, near)
+
+    def _pair_visible(self, o: Base, t: Base, others: list[Base]) -> bool:
+        key = (o.x, o.y, o.radius, t.x, t.y, t.radius, self.closed)
+        walls = self._wall_vis.get(key)
+        if walls is None:
+            if len(self._wall_vis) > 200000:
+                self._wall_vis.clear()
+            walls = not self.walled_off(o, t) and self.bf.visible(o, t, ())
+            self._wall_vis[key] = walls
+        if not walls:
+            return False
+        reach = max(o.radius, t.radius)
+        oc, tc = (o.x, o.y), (t.x, t.y)
+        near = [m for m in others if point_segment_distance((m.x, m.y), oc, tc) < reach + m.radius]
+        if not near:
+            return True
+        # the same pair with the same models in the way comes back (a third of the time)
+        return self._geo(("pv", key, tuple(near)), lambda: self.bf.visible(o, t, near))
+
+    def _cover(self, target: Base, u: Unit, t: Unit) -> bool:
+        """Benefit of Cover (Rules Adaptations): unless fully visible to a model of the unit."""
+        xs = [m.x for m in u.models] + [target.x]
+        ys = [m.y for m in u.models] + [target.y]
+        r = max(u.radius, target.radius)
+        x0, x1, y0, y1 = min(xs) - r, max(xs) + r, min(ys) - r, max(ys) + r
+        by = tuple(sorted((b.x, b.y, b.radius) for b in self.others_bases(u, t)
+                          if x0 - b.radius < b.x < x1 + b.radius and y0 - b.radius < b.y < y1 + b.radius))
+        key = ("cover", target.x, target.y, target.radius, self._pos(u), self.closed, by)
+        return self._geo(key, lambda: self.bf.has_cover(target, u.bases, [Base(*b) for b in by]))
+
+    def min_straight(self, a: Unit, b: Unit) -> float:
+        """The shortest straight-line gap between the bases of two units."""
+        if a.uid > b.uid:
+            a, b = b, a
+        key = ("ms", a.uid, b.uid)
+        # _now() inlined (a hot path)
+        cache = self._cache if self._cache_version == self.version else self._now()
+        v = cache.get(key)
+        if v is None:
+            # neither unit has moved since last asked (their stamps): the answer kept
+            sa, sb = self.stamp(a), self.stamp(b)
+            got = self._by_stamp.get(key)
+            if got is not None and got[0] == sa and got[1] == sb:
+                v = got[2]
+            else:
+                v = self._min_straight_now(a, b)
+                self._by_stamp[key] = (sa, sb, v)
+            cache[key] = v
+        return v
+
+    @staticmethod
+    def _min_straight_now(a: Unit, b: Unit) -> float:
+        if not a.models or not b.models:
+            return min(())  # no pairs: the ValueError min() gives
+        hypot = math.hypot  # min() over the pairs, written out (a hot path)
+        best = math.inf
+        for m in a.models:
+            mx, my, mr = m.x, m.y, m.r
+            for n in b.models:
+                d = hypot(mx - n.x, my - n.y) - mr - n.r
+                if d < best:
+                    best = d
+        return best
+
+    def unit_distance(self, a: Unit, b: Unit) -> float:
+        """Shortest distance between two units, measured around Walls."""
+        if a.uid > b.uid:
+            a, b = b, a
+        key = ("dist", a.uid, b.uid)
+        cache = self._now()
+        v = cache.get(key)
+        if v is None:
+            # neither unit has moved since last asked (nor a Hatchway): the answer kept
+            sa, sb, closed = self.stamp(a), self.stamp(b), self.closed
+            got = self._by_stamp.get(key)
+            if got is not None and got[0] == sa and got[1] == sb and got[2] == closed:
+                v = got[3]
+            else:
+                v = self._geo(("dist", self._pos(a), self._pos(b), closed),
+                              lambda: self._unit_distance_now(a, b))
+                self._by_stamp[key] = (sa, sb, closed, v)
+            cache[key] = v
+        return v
+
+    def _unit_distance_now(self, a: Unit, b: Unit) -> float:
+        pairs = sorted(((math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r, m, n)
+                        for m in a.models for n in b.models), key=lambda t: t[0])
+        best = math.inf
+        for s, m, n in pairs:  # a path is never shorter than the straight line
+            if s >= best:
+                break
+            best = min(best, self.bf.distance(m.base, n.base))
+        return best
+
+    def coherent(self, pts: list[tuple[float, float]], r: float) -> bool:
+        n = len(pts)
+        if n <= 1:
+            return True
+        need = 2 if n >= 7 else 1
+        # count neighbours only until there are enough (the same tests, fewer of them)
+        hypot, two_r, limit = math.hypot, 2 * r, COHERENCY + 1e-9
+        for i, (px, py) in enumerate(pts):
+            near = 0
+            for j, (qx, qy) in enumerate(pts):
+                if j != i and hypot(px - qx, py - qy) - two_r <= limit:
+                    near += 1
+                    if near >= need:
+                        break
+            if near < need:
+                return False
+        return self._connected(pts, r)
+
+    @staticmethod
+    def _groups(pts: list[tuple[float, float]], r: float) -> list[list[int]]:
+        left = set(range(len(pts)))
+        groups = []
+        while left:
+            start = min(left)
+            left.discard(start)
+            stack, g = [start], [start]
+            while stack:
+                i = stack.pop()
+                for j in list(left):
+                    if math.hypot(pts[i][0] - pts[j][0], pts[i][1] - pts[j][1]) - 2 * r <= COHERENCY + 1e-9:
+                        left.discard(j)
+                        stack.append(j)
+                        g.append(j)
+            groups.append(sorted(g))
+        return groups
+
+    def _connected(self, pts: list[tuple[float, float]], r: float) -> bool:
+        """All the points form one group (:meth:`_groups`, the same test): one search from the
+        first point, without building the groups."""
+        n = len(pts)
+        if n <= 1:
+            return n == 1
+        hypot, two_r, limit = math.hypot, 2 * r, COHERENCY + 1e-9
+        seen = [False] * n
+        seen[0] = True
+        stack, count = [0], 1
+        while stack:
+            px, py = pts[stack.pop()]
+            for j in range(n):
+                if not seen[j]:
+                    qx, qy = pts[j]
+                    if hypot(px - qx, py - qy) - two_r <= limit:
+                        seen[j] = True
+                        count += 1
+                        stack.append(j)
+        return count == n
+
+    def formation(self, unit: Unit, anchor: tuple[float, float], n: int, *, zone: Any = None,
+                  avoid: list[Base] | None = None, enemy_gap: float | None = ENGAGEMENT_RANGE,
+                  ds_gap: float | None = None, within: tuple[Any, float] | None = None
+                  ) -> list[tuple[float, float]] | None:
+        """Lay ``n`` models of ``unit`` out around ``anchor``: each fits on the battlefield,
+        overlaps no other base, is reachable in a straight line from the anchor, keeps Unit
+        Coherency, and (``enemy_gap``) is not within Engagement Range of an enemy model
+        (``ds_gap``: more than that many inches from enemy models, in a straight line)."""
+        r = unit.radius
+        s = 2 * r + GAP
+        ax, ay = anchor
+        reach = HEX_RINGS * s + r + 2.0 + (ds_gap or 0.0)  # nothing farther matters
+        others = [o for o in (self.others_bases(unit) if avoid is None else avoid)
+                  if abs(o.x - ax) < reach + o.radius and abs(o.y - ay) < reach + o.radius]
+        enemies = [m.base for e in self.army_units(self.other(unit.player)) for m in e.models
+                   if abs(m.x - ax) < reach + m.r and abs(m.y - ay) < reach + m.r]
+        # The same layout is asked for again and again (games start alike, a move steps back
+        # 0.5" at a time): kept across moves and games, keyed on everything it depends on.
+        key = ("form", r, anchor, n, tuple([(o.x, o.y, o.radius) for o in others]),
+               tuple([(e.x, e.y, e.radius) for e in enemies]), self.closed, zone, enemy_gap is None,
+               ds_gap, within)
+        def calc() -> tuple[tuple[tuple[float, float], ...] | None]:  # a 1-tuple: None is an answer
+            pts = self._formation_now(r, anchor, n, others, enemies, zone, enemy_gap, ds_gap, within)
+            return (None if pts is None else tuple(pts),)
+        got = self._geo(key, calc)[0]
+        return None if got is None else list(got)
+
+    def _formation_now(self, r: float, anchor: tuple[float, float], n: int, others: list[Base],
+                       enemies: list[Base], zone: Any, enemy_gap: float | None, ds_gap: float | None,
+                       within: tuple[Any, float] | None) -> list[tuple[float, float]] | None:
+        """:meth:`formation` worked out, given the other bases and enemy models within reach."""
+        s = 2 * r + GAP
+        ax, ay = anchor
+        graph = self.bf.layout.move_layer(r).graph(self.closed)
+        chosen: list[tuple[float, float]] = []
+        spare: list[tuple[float, float]] = []
+        # hot loop: locals, and the other bases as tuples with the same thresholds as before
+        hypot = math.hypot
+        apart2, two_r = 2 * r + 1e-6, 2 * r
+        others_t = [(o.x, o.y, r + o.radius + 1e-6) for o in others]
+        for ox, oy in HEX:
+            if len(chosen) >= n:
+                break
+            x, y = ax + ox * s, ay + oy * s
+            if chosen:
+                near = False
+                clash = False
+                for cx, cy in chosen:
+                    dd = hypot(x - cx, y - cy)
+                    if dd < apart2:
+                        clash = True
+                        break
+                    if not near and dd - two_r <= COHERENCY:
+                        near = True
+                if clash or not near:
+                    continue
+            clash = False
+            for o_x, o_y, gap in others_t:
+                if hypot(x - o_x, y - o_y) < gap:
+                    clash = True
+                    break
+            if clash:
+                continue
+            b = Base(x, y, r)
+            if not self.fits(b):
+                continue
+            if enemy_gap is not None and any(
+                    math.hypot(x - e.x, y - e.y) - r - e.radius <= 2.0 + 1e-9 and self.bf.engaged(b, e)
+                    for e in enemies):
+                continue
+            if ds_gap is not None and any(
+                    math.hypot(x - e.x, y - e.y) - r - e.radius <= ds_gap for e in enemies):
+                continue
+            if within is not None and self._zone_gap(within[0], (x, y), r) > within[1] + 1e-9:
+                continue
+            if (ox or oy) and not graph.clear(ax, ay, x, y):
+                continue
+            if zone is not None and not zone.wholly_within(b):
+                spare.append((x, y))
+                continue
+            chosen.append((x, y))
+        if zone is not None and len(chosen) < n:
+            # Deployment: as close to the centre of the Entry Zone as possible
+            for p in spare:
+                if len(chosen) >= n:
+                    break
+                if any(math.hypot(p[0] - cx, p[1] - cy) - 2 * r <= COHERENCY for cx, cy in chosen) or not chosen:
+                    chosen.append(p)
+        if len(chosen) < n or not self.coherent(chosen, r):
+            return None
+        return chosen
+
+    def fits(self, b: Base) -> bool:
+        """:meth:`Battlefield.fits`, with a quick answer where no Wall is near the base."""
+        lay = self.bf.layout
+        quick = self._geo_cache.get("quick")
+        if quick is None:
+            rects = list(lay.solid_rects) + [h.door for h in lay.hatchways]
+            simple = not lay.gaps and not any(a.kind in IMPASSABLE_AREAS for a in lay.areas)
+            # plain tuples: the overlap test below is a hot loop
+            quick = self._geo_cache["quick"] = ([(q.x0, q.x1, q.y0, q.y1) for q in rects], simple,
+                                                lay.bounds)
+        rects, simple, _ = quick
+        x, y, r = b.x, b.y, b.radius
+        if simple and any(bd.rect.contains_base(b) for bd in lay.boards):
+            xl, xh, yl, yh = x - r, x + r, y - r, y + r
+            for x0, x1, y0, y1 in rects:
+                if xh > x0 and xl < x1 and yh > y0 and yl < y1:
+                    break
+            else:
+                return True
+        return lay.board_at((x, y)) is not None and self.bf.fits(b)
+
+    def set_positions(self, unit: Unit, pts: list[tuple[float, float]]) -> None:
+        for m, (x, y) in zip(unit.models, pts):
+            m.x, m.y = x, y
+        self._touch(unit)

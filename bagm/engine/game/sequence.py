@@ -1,0 +1,722 @@
+"""A game of Boarding Actions: the state, the mission sequence and the phases of each turn.
+
+The API follows game engines: :class:`Game` holds the state; :attr:`Game.decision` says who
+must decide what now; :meth:`Game.legal_actions` lists a finite set of legal choices (moves are
+offered toward a few useful points; any other destination may be asked for and is checked);
+:meth:`Game.check` refuses an illegal action naming the rule; :meth:`Game.apply` plays one
+action and returns the events it caused. The sequence itself is a generator that yields each
+decision, so the rules read in their book order. All chance comes from one seeded
+:class:`~bagm.chance.dice.Dice`; the event log plus the seed is the game's replay.
+
+The phases live in their own modules, mixed into :class:`Game`: :mod:`bagm.engine.game.movement`,
+:mod:`bagm.engine.game.shooting`, :mod:`bagm.engine.game.charge`, :mod:`bagm.engine.game.fight`; where models
+stand is :mod:`bagm.engine.game.positions`. This module holds the mission sequence (muster, roles,
+Deploy Armies, Strategic Reserves, first turn, five battle rounds, the victor), the Command phase,
+the end of a turn (Unit Coherency), objective control, and the API.
+
+Simplifications (stated in every game's output, see :data:`SIMPLIFICATIONS`) concern where
+models stand: units move as formations laid out by the engine around a lead model.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Generator, Iterator
+from typing import Any
+
+from bagm.chance.dice import Dice
+from bagm.engine.board.battlefield import Battlefield
+from bagm.engine.game.actions import Action
+from bagm.engine.game.army import Army, Model, Unit
+from bagm.engine.game.charge import ChargePhase
+from bagm.engine.game.core import (
+    _GEO,
+    _WALL_VIS,
+    BATTLE_READY_VP,
+    INFILTRATE,
+    SIMPLIFICATIONS,
+    VP_CAP,
+    Decision,
+    IllegalAction,
+    _pt,
+    _r,
+)
+from bagm.engine.game.fight import FightPhase
+from bagm.engine.game.movement import MovementPhase
+from bagm.engine.game.positions import Positions
+from bagm.engine.game.shooting import ShootingPhase
+from bagm.engine.rules.leaders import LeaderRules, led_has, modelled_abilities
+from bagm.engine.rules.missions import Mission, get_mission
+
+__all__ = [
+    "BATTLE_READY_VP",
+    "SIMPLIFICATIONS",
+    "VP_CAP",
+    "Decision",
+    "Game",
+    "IllegalAction",
+    "Unit",
+    "_r",
+]
+
+
+_MISSING = object()  # a cache miss (None may be a cached answer)
+
+
+# the steps whose actions are checked one by one (the others against their list of legal actions)
+_CHECKS = {"deploy": "_check_deploy", "move": "_check_move", "hatch": "_check_hatch",
+           "reinforce": "_check_reinforce", "manoeuvre": "_check_manoeuvre", "shoot": "_check_shoot",
+           "charge": "_check_charge", "fight": "_check_fight", "command": "_check_command"}
+
+
+class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, LeaderRules):
+    """One game of a mission between armies A and B."""
+
+    def __init__(self, mission: int, army_a: Army, army_b: Army, seed: int = 0,
+                 rolloffs: dict[str, str] | None = None, dice: Dice | None = None) -> None:
+        from bagm.engine.board.maps import bundled
+
+        self.mission: Mission = get_mission(mission)
+        self.map = bundled(mission)
+        self.bf = Battlefield(self.map.layout)
+        self.dice = dice if dice is not None else Dice(seed)
+        self.seed = seed
+        self.armies = {"A": army_a, "B": army_b}
+        self.units: dict[str, Unit] = {u.uid: u for a in (army_a, army_b) for u in a.units}
+        self.rolloffs = dict(rolloffs or {})
+        self.cp = {"A": 0, "B": 0}
+        self.vp = {"A": 0, "B": 0}
+        self.vp_rounds: dict[str, list[int]] = {"A": [0] * 5, "B": [0] * 5}
+        self.role: dict[str, str] = {}
+        self.round = 0
+        self.turn = 0  # player turns played, from 1
+        self.active = "A"
+        self.phase = "setup"
+        self.first: str | None = None
+        self.control: list[str | None] = [None] * len(self.map.layout.markers)
+        self.secured: list[str | None] = [None] * len(self.map.layout.markers)
+        self.events: list[dict[str, Any]] = []
+        self.used: set[tuple[str, str, int]] = set()  # (player, Stratagem, phase id)
+        self.phase_id = 0
+        self.deep_struck_turn: dict[str, int] = {}
+        self.peerless_round: dict[str, int] = {}  # Peerless Leader bearer: the round it was used
+        # Battlefield Command windows open only for a Leader with a modelled Leader ability
+        self.leaders = {p: [u for u in a.units if modelled_abilities(u.datasheet)]
+                        for p, a in self.armies.items()}
+        self.version = 0
+        self._cache: dict[Any, Any] = {}
+        self._cache_version = -1
+        # per-unit stamps (see stamp()) and the answers kept on them across changes elsewhere
+        self._stamps: dict[str, int] = {}
+        self._stamp_keys: dict[str, tuple[Any, ...]] = {}
+        self._stamp_count = 0
+        self._stamp_version = -1
+        self._moved: set[str] | None = None  # units named by _touch() since the stamps were read (None: any)
+        self._by_stamp: dict[Any, tuple[Any, ...]] = {}
+        self._wall_vis = _WALL_VIS.setdefault(mission, {})  # shared by the games of a process
+        self._geo_cache = _GEO.setdefault(mission, {})
+        self.underdog: str | None = None
+        self.finished = False
+        self.winner: str | None = None
+        self.emit("game", mission=mission, name=self.mission.name, seed=seed,
+                  rosters={p: a.path for p, a in self.armies.items()}, rolloffs=self.rolloffs)
+        self._accepted: tuple[Decision, Action] | None = None  # see passes()
+        self._flow: Generator[Decision, Action, None] = self._sequence()
+        self.decision: Decision = next(self._flow)
+
+    # --- basics -------------------------------------------------------------------------
+
+    @staticmethod
+    def other(p: str) -> str:
+        return "B" if p == "A" else "A"
+
+    def emit(self, name: str, /, **data: Any) -> None:
+        ev = {"e": name, **data}
+        self.events.append(ev)
+
+    def gain_cp(self, p: str, n: int, why: str) -> None:
+        self.cp[p] += n
+        self.emit("cp", player=p, gain=n, cp=self.cp[p], why=why)
+
+    def spend_cp(self, p: str, n: int, what: str) -> None:
+        self.cp[p] -= n
+        self.used.add((p, what, self.phase_id))
+        self.emit("stratagem", player=p, name=what, cost=n, cp=self.cp[p])
+
+    def _command_reroll(self, p: str, u: Unit, info: dict[str, Any]) -> Generator[Decision, Action, bool]:
+        """Command Re-roll (1CP, once per phase, never for a Battle-shocked unit), offered just
+        after a roll of ``u``; True when the player re-rolls (the CP is then spent)."""
+        if not self._may_reroll(p, u):
+            return False
+        act = yield Decision("reroll", p, {"unit": u.uid, **info})
+        if act.kind != "reroll":
+            return False
+        self.spend_cp(p, 1, "Command Re-roll")
+        return True
+
+    def _may_reroll(self, p: str, u: Unit) -> bool:
+        """Command Re-roll could be used now on a roll of ``u`` (Stratagems: once per phase,
+        1CP; Battle-shock: never on a Battle-shocked unit)."""
+        return self.cp[p] >= 1 and not u.battleshocked and (p, "Command Re-roll", self.phase_id) not in self.used
+
+    def score(self, p: str, vp: int, why: str) -> None:
+        room = max(0, VP_CAP - self.vp[p])
+        got = min(vp, room)
+        self.vp[p] += got
+        if 1 <= self.round <= 5:
+            self.vp_rounds[p][self.round - 1] += got
+        self.emit("vp", player=p, vp=got, total=self.vp[p], why=why)
+
+    def destroyed_points(self, p: str) -> int:
+        """Points of player ``p``'s units that have been destroyed."""
+        return sum(u.points for u in self.armies[p].units if u.where == "destroyed")
+
+    def army_units(self, p: str, where: str = "board") -> list[Unit]:
+        if where == "board":
+            # kept until anything on the battlefield changes: a unit comes onto or leaves the
+            # battlefield, or loses models, only with a _touch() (callers never change the list)
+            # _now() inlined (a hot path)
+            cache = self._cache if self._cache_version == self.version else self._now()
+            key = ("board", p)
+            v = cache.get(key)
+            if v is None:
+                v = cache[key] = [u for u in self.armies[p].units if u.where == "board" and u.models]
+            return v
+        return [u for u in self.armies[p].units if u.where == where]
+
+    def live_unit(self, uid: str | None, player: str, rule: str) -> Unit:
+        """The player's unit ``uid``, refused under ``rule`` unless it is on the battlefield."""
+        u = self.unit(uid, player)
+        if not u.alive:
+            raise IllegalAction(f"{u.label()} is not on the battlefield", rule, u.uid)
+        return u
+
+    def unit(self, uid: str | None, player: str | None = None) -> Unit:
+        u = self.units.get((uid or "").upper())
+        if u is None:
+            raise IllegalAction(f"no unit '{uid}' in this game (units: {', '.join(self.units)})",
+                                "unknown unit", uid)
+        if player is not None and u.player != player:
+            raise IllegalAction(f"{u.label()} belongs to player {u.player}, not {player}",
+                                "a player acts only with units from their army", u.uid)
+        return u
+
+    def _touch(self, *moved: Unit) -> None:
+        """Something on the battlefield changed: answers kept on ``version`` are dropped.
+        ``moved``: the only units whose models moved or were removed, or that came onto or left
+        the battlefield, since the last _touch() (naming none: any unit may have)."""
+        self.version += 1
+        if not moved:
+            self._moved = None
+        elif self._moved is not None:
+            self._moved.update(u.uid for u in moved)
+
+    def _geo(self, key: Any, fn: Any) -> Any:
+        """A geometry answer keyed on the positions it depends on (kept across moves)."""
+        cache = self._geo_cache
+        v = cache.get(key)
+        if v is None:
+            if len(cache) > 100000:
+                cache.clear()
+            v = cache[key] = fn()
+        return v
+
+    @staticmethod
+    def _pos(u: Unit) -> tuple[float, ...]:
+        """The unit's positions as a key: x, y of each model, then the base radius."""
+        out: list[float] = []  # a plain loop: twice as fast as a nested generator (a hot path)
+        add = out.append
+        for m in u.models:
+            add(m.x)
+            add(m.y)
+        add(u.radius)
+        return tuple(out)
+
+    def stamp(self, u: Unit) -> int:
+        """A number that changes whenever the unit's models move or are removed, or it comes
+        onto or leaves the battlefield (looked at on the first question after a _touch()):
+        answers about a unit or a pair of units keyed on it survive changes elsewhere."""
+        if self._stamp_version != self.version:
+            # only the units named since the last look can have new stamps (_touch)
+            units = self.units
+            for uid in units if self._moved is None else self._moved:
+                v = units[uid]
+                k = (v.where, self._pos(v))
+                if self._stamp_keys.get(uid) != k:
+                    self._stamp_keys[uid] = k
+                    self._stamp_count += 1
+                    self._stamps[uid] = self._stamp_count
+            self._stamp_version = self.version
+            self._moved = set()
+        return self._stamps[u.uid]
+
+    def _now(self) -> dict[Any, Any]:
+        """The answers kept since the battlefield last changed (``version``): emptied first
+        when it has changed since. Hot paths read it without building a closure for _cached."""
+        cache = self._cache
+        if self._cache_version != self.version:
+            cache.clear()
+            self._cache_version = self.version
+        return cache
+
+    def _cached(self, key: Any, fn: Any) -> Any:
+        """An answer kept until anything on the battlefield changes (``version``)."""
+        cache = self._now()
+        v = cache.get(key, _MISSING)  # not try/except: a third of the calls miss
+        if v is _MISSING:
+            v = cache[key] = fn()
+        return v
+
+    # --- roll-offs ------------------------------------------------------------------------
+
+    def rolloff(self, what: str) -> str:
+        """Roll-offs (Core Rules): each player rolls a D6, ties roll again; a script may give
+        the winner instead."""
+        if what in self.rolloffs:
+            w = self.rolloffs[what]
+            self.emit("rolloff", what=what, winner=w, given=True)
+            return w
+        while True:
+            a, b = self.dice.d6(f"roll-off {what} A"), self.dice.d6(f"roll-off {what} B")
+            if a != b:
+                w = "A" if a > b else "B"
+                self.emit("rolloff", what=what, A=a, B=b, winner=w)
+                return w
+
+    # --- the mission sequence -----------------------------------------------------------------
+
+    def _sequence(self) -> Generator[Decision, Action, None]:
+        from bagm.roster.underdog import decide
+
+        # 1. Muster Boarding Patrol; the Underdog (the validated rosters come in as Armies)
+        ud = decide(self.armies["A"].points, self.armies["B"].points).underdog
+        self.underdog = ud
+        self.emit("muster", points={p: a.points for p, a in self.armies.items()}, underdog=ud,
+                  units={p: [u.label() for u in a.units] for p, a in self.armies.items()})
+        for p, a in self.armies.items():
+            for u in a.units:
+                if (u.enhancement or "").lower() == "superior boarding tactics":
+                    self.gain_cp(p, 2, "Superior Boarding Tactics")  # "start the battle with 2CP"
+        self.mission.run("muster", self)
+        # 6. Determine Attacker and Defender
+        w = self.rolloff("attacker")
+        act = yield Decision("roles", w)
+        self.role = {w: "Attacker" if act.arg == "attacker" else "Defender"}
+        self.role[self.other(w)] = "Defender" if act.arg == "attacker" else "Attacker"
+        self.emit("roles", **self.role)
+        # 7. Deploy Armies
+        self.phase = "deploy"
+        yield from self._deploy()
+        self.mission.run("deploy", self)
+        # 9. Determine First Turn
+        self.first = self.rolloff("first_turn")
+        # 10-11. five battle rounds
+        for rnd in range(1, self.mission.rounds + 1):
+            self.round = rnd
+            self.emit("round", round=rnd)
+            self.mission.run("start_round", self)
+            for p in (self.first, self.other(self.first)):
+                yield from self._turn(p)
+            if rnd == 3:  # 8. Strategic Reserves not arrived by the end of round 3 are destroyed
+                for u in self.units.values():
+                    if u.where == "reserves":
+                        u.where = "destroyed"
+                        u.models = []
+                        self._touch(u)
+                        self.emit("destroyed", unit=u.uid, why="not arrived from Reserves by the end of battle round 3")
+            self.mission.run("end_round", self)
+        # 12. Determine Victor
+        self.phase = "end"
+        self.mission.run("end_battle", self)
+        for p, a in self.armies.items():
+            if a.battle_ready:
+                self.vp[p] += BATTLE_READY_VP
+                self.emit("vp", player=p, vp=BATTLE_READY_VP, total=self.vp[p], why="Battle Ready")
+        a, b = self.vp["A"], self.vp["B"]
+        self.winner = "A" if a > b else "B" if b > a else None
+        self.finished = True
+        self.emit("end", vp=dict(self.vp), winner=self.winner)
+        while True:
+            yield Decision("over", "A")
+
+    def _zones(self, p: str) -> list[Any]:
+        return self.map.layout.entry_zones_of(self.role[p])
+
+    def _deploy(self) -> Iterator[Decision]:
+        # Deploy Armies, starting with the Defender; one unit per Entry Zone each
+        self.deployed: dict[str, list[tuple[int, bool]]] = {"A": [], "B": []}
+        p = next(q for q in ("A", "B") if self.role[q] == "Defender")
+        while True:
+            can = [q for q in (p, self.other(p)) if self._may_deploy(q)]
+            if not can:
+                break
+            p = can[0]
+            act = yield Decision("deploy", p)
+            self._do_deploy(p, act)
+            p = self.other(p)
+        # 8. Determine Reserves: everything not set up starts in Strategic Reserves
+        for u in self.units.values():
+            if u.where == "army":
+                u.where = "reserves"
+                self._touch(u)
+                self.emit("reserves", unit=u.uid, deep_strike=u.deep_strike_reserve)
+
+    def _may_deploy(self, p: str) -> bool:
+        """``bool(self._deploy_options(p))`` by the same tests, without building the actions
+        (frozen Actions are slow to build, and only whether there is one matters here)."""
+        units = self.armies[p].units
+        left = [u for u in units if u.where == "army"]
+        zones = self._zones(p)
+        if not left or len(self.deployed[p]) >= len(zones):
+            return False
+        reserved = sum(1 for x in units if x.deep_strike_reserve)
+        for u in left:
+            if any((z, u.is_character) not in self.deployed[p] for z in range(len(zones))):
+                return True
+            if u.deep_strike and (reserved + 1) * 2 <= len(units):
+                return True
+        return False
+
+    def _deploy_options(self, p: str) -> list[Action]:
+        left = [u for u in self.armies[p].units if u.where == "army"]
+        zones = self._zones(p)
+        if not left or len(self.deployed[p]) >= len(zones):
+            return []
+        out = []
+        for u in left:
+            for z in range(len(zones)):
+                if (z, u.is_character) not in self.deployed[p]:
+                    out.append(Action("deploy", u.uid, arg=str(z + 1)))
+                    if u.infiltrators:  # 5" from the Entry Zone's centre toward the nearest marker
+                        c = zones[z].centre
+                        m = min(self.map.layout.markers, key=lambda m: math.dist(c, (m.x, m.y)))
+                        d = math.dist(c, (m.x, m.y)) or 1.0
+                        k = min(5.0, d) / d
+                        out.append(Action("deploy", u.uid, arg=str(z + 1),
+                                          point=_r((c[0] + (m.x - c[0]) * k, c[1] + (m.y - c[1]) * k))))
+            n = len(self.armies[p].units)
+            reserved = sum(1 for x in self.armies[p].units if x.deep_strike_reserve)
+            if u.deep_strike and (reserved + 1) * 2 <= n:
+                out.append(Action("reserve", u.uid))
+        return out
+
+    def _check_deploy(self, p: str, act: Action) -> None:
+        if act.kind not in ("deploy", "reserve"):
+            raise IllegalAction(f"now player {p} sets up a unit: 'deploy UNIT ZONE' or 'reserve UNIT'",
+                                "Deploy Armies")
+        u = self.unit(act.unit, p)
+        if u.where != "army":
+            raise IllegalAction(f"{u.label()} is already set up or in Reserves", "Deploy Armies", u.uid)
+        if act.kind == "reserve":
+            if not u.deep_strike:
+                raise IllegalAction(f"{u.label()} has no Deep Strike ability", "Deep Strike Ability", u.uid)
+            n = len(self.armies[p].units)
+            reserved = sum(1 for x in self.armies[p].units if x.deep_strike_reserve)
+            if (reserved + 1) * 2 > n:
+                raise IllegalAction("at least half the units of an army must be set up normally",
+                                    "Deep Strike Ability (Before the Battle)", u.uid)
+            return
+        zones = self._zones(p)
+        z = int(act.arg or 0) - 1
+        if not 0 <= z < len(zones):
+            raise IllegalAction(f"player {p} has Entry Zones 1 to {len(zones)}", "Deploy Armies", u.uid)
+        if (z, u.is_character) in self.deployed[p]:
+            kind = "CHARACTER" if u.is_character else "non-CHARACTER"
+            raise IllegalAction(f"Entry Zone {z + 1} already has a {kind} unit",
+                                "Deployment: one CHARACTER and one non-CHARACTER unit per Entry Zone", u.uid)
+        if len(self.deployed[p]) >= len(zones):
+            raise IllegalAction("every Entry Zone has been used", "Deploy Armies", u.uid)
+        if act.point is not None:
+            if not u.infiltrators:
+                raise IllegalAction(f"{u.label()} does not have the Infiltrators ability: it is set up "
+                                    "wholly within the Entry Zone", "Deployment (Infiltrators)", u.uid)
+            if not self.layout_ok(act.point) or self._zone_gap(zones[z], act.point, 0.0) > INFILTRATE:
+                raise IllegalAction(f"{_pt(act.point)} is not within 6\" of Entry Zone {z + 1}",
+                                    "Deployment (Infiltrators)", u.uid)
+
+    def _do_deploy(self, p: str, act: Action) -> None:
+        u = self.unit(act.unit, p)
+        if act.kind == "reserve":
+            u.where = "reserves"
+            self._touch(u)
+            u.deep_strike_reserve = True
+            self.emit("reserve", unit=u.uid)
+            return
+        z = int(act.arg or 0) - 1
+        zone = self._zones(p)[z]
+        if act.point is not None:  # Infiltrators: wholly within 6" of the Entry Zone
+            ok = self._set_up(u, act.point, infiltrate=zone)
+        else:
+            ok = self._set_up(u, zone.centre, zone=zone)
+        if not ok:
+            u.where = "reserves"
+            self._touch(u)
+            self.emit("reserves", unit=u.uid, why=f"does not fit in Entry Zone {z + 1}")
+        self.deployed[p].append((z, u.is_character))
+
+    def _zone_gap(self, zone: Any, p: tuple[float, float], r: float) -> float:
+        """How far the farthest point of a base at ``p`` is from the Entry Zone (straight line)."""
+        return min(zone.zone_rect(c, row).distance_to(p) for c, row in zone.zones) + (r if r else 0.0)
+
+    def _set_up(self, u: Unit, at: tuple[float, float], zone: Any = None, ds_gap: float | None = None,
+                infiltrate: Any = None) -> bool:
+        pts = self.formation(u, at, u.starting if not u.models else len(u.models), zone=zone, ds_gap=ds_gap,
+                             within=(infiltrate, INFILTRATE) if infiltrate is not None else None)
+        if pts is None:
+            return False
+        if not u.models:
+            u.models = [Model(x, y, u.radius, u.W) for x, y in pts]
+        else:
+            self.set_positions(u, pts)
+        u.where = "board"
+        u.set_up_turn = self.turn
+        self._touch(u)
+        self.emit("setup", unit=u.uid, at=[[round(x, 2), round(y, 2)] for x, y in pts])
+        return True
+
+    # --- a turn -------------------------------------------------------------------------
+
+    def _turn(self, p: str) -> Iterator[Decision]:
+        self.active = p
+        self.turn += 1
+        for u in self.units.values():
+            u.moved = None
+            u.shot = u.charged = u.fought = u.declared = False
+            u.manoeuvre = None
+            u.clearance = False
+        self.emit("turn", player=p, round=self.round, turn=self.turn)
+        self.mission.run("start_turn", self)
+        self._update_control(turn_boundary=True)
+        if not self.army_units(p) and not self.army_units(p, "reserves"):
+            self.emit("skip", player=p, why="no models on the battlefield")
+            self.mission.run("end_turn", self)
+            return
+        yield from self._command(p)
+        yield from self._movement(p)
+        yield from self._shooting(p)
+        yield from self._charge(p)
+        yield from self._fight(p)
+        self._end_turn(p)
+
+    def _new_phase(self, name: str) -> Iterator[Decision]:
+        self.phase = name
+        self.phase_id += 1
+        self.emit("phase", phase=name, player=self.active)
+        if name == "command":
+            self._end_command(self.active)  # conferred Leader abilities last until now
+        yield from self._battlefield_command()
+
+    # Command phase ---------------------------------------------------------------------------
+
+    def _command(self, p: str) -> Iterator[Decision]:
+        yield from self._new_phase("command")
+        for q in (p, self.other(p)):  # Command step: both players gain 1CP
+            self.gain_cp(q, 1, "Command phase")
+        for u in self.army_units(p):
+            u.battleshocked = False  # lasts until the start of your next Command phase
+            u.set_to_defend = False  # Set to Defend: until the start of your next Command phase
+        # Tactical Manoeuvres "Secure Site": at the start of your next Command phase
+        for u in self.army_units(p):
+            m = u.secure_marker
+            u.secure_marker = None
+            if m is not None and not u.battleshocked and self.control[m] == p and \
+                    any(self.bf.in_objective_range(x.base, self.map.layout.markers[m]) for x in u.models):
+                self.secured[m] = p
+                self.emit("secured", player=p, marker=m + 1, unit=u.uid)
+        # Battle-shock step
+        for u in self.army_units(p):
+            if not u.below_half():
+                continue
+            roll = self.dice.d6(f"battle-shock {u.uid}") + self.dice.d6(f"battle-shock {u.uid}")
+            ok = roll >= u.Ld
+            self.emit("battleshock_test", unit=u.uid, roll=roll, ld=u.Ld, passed=ok)
+            # a conferred Leader ability: "you can re-roll Leadership tests taken for that unit"
+            if not ok and u.led is not None and led_has(u, "reroll_leadership") and (
+                    yield from self._leader_reroll(p, u, {"roll": roll, "needed": u.Ld,
+                                                          "what": "battle-shock"})):
+                roll = self.dice.d6(f"battle-shock {u.uid} re-roll") + self.dice.d6(f"battle-shock {u.uid} re-roll")
+                ok = roll >= u.Ld
+                self.emit("battleshock_test", unit=u.uid, roll=roll, ld=u.Ld, passed=ok, reroll=True)
+            if not ok:
+                if self.cp[p] >= 1 and (p, "Insane Bravery", self.phase_id) not in self.used:
+                    act = yield Decision("bravery", p, {"unit": u.uid})
+                    if act.kind == "bravery":
+                        self.spend_cp(p, 1, "Insane Bravery")
+                        self.emit("battleshock", unit=u.uid, shocked=False, why="Insane Bravery")
+                        continue
+                u.battleshocked = True
+                self.emit("battleshock", unit=u.uid, shocked=True)
+        self._update_control(turn_boundary=False)
+        self.mission.run("end_command", self)
+        yield from self._battlefield_command()  # the end of the Command phase (CP gained)
+
+    # End of turn -----------------------------------------------------------------------------
+
+    def _end_turn(self, p: str) -> None:
+        # Unit Coherency: remove models until a single coherent group remains
+        for u in list(self.units.values()):
+            if not u.alive or len(u.models) < 2:
+                continue
+            pts = [(m.x, m.y) for m in u.models]
+            if self.coherent(pts, u.radius):
+                continue
+            groups = self._groups(pts, u.radius)
+            keep = max(groups, key=len)
+            removed = len(u.models) - len(keep)
+            u.models = [u.models[i] for i in keep]
+            self._touch(u)
+            self.emit("coherency", unit=u.uid, removed=removed)
+        self._update_control(turn_boundary=True)
+        self.mission.run("end_turn", self)
+
+    def _levels(self) -> list[dict[str, int]]:
+        """Each player's Level of Control over each objective marker (OC of models within 1")."""
+        out = [{"A": 0, "B": 0} for _ in self.map.layout.markers]
+        kept, closed = self._by_stamp, self.closed
+        for u in self.units.values():
+            if not u.alive:
+                continue
+            # a sum of whole numbers: adding each unit's models at once gives the same levels;
+            # a unit that has not moved since (its stamp), with the same Hatchways: counts kept
+            st = self.stamp(u)
+            got = kept.get(("objn", u.uid))
+            if got is None or got[0] != st or got[1] != closed:
+                got = kept[("objn", u.uid)] = (st, closed, self._geo(
+                    ("objn", self._pos(u), closed), lambda u=u: self._in_range_counts(u)))
+            counts = got[2]
+            oc = u.oc()
+            for level, c in zip(out, counts):
+                if c:
+                    level[u.player] += c * oc
+        return out
+
+    def _in_range_counts(self, u: Unit) -> tuple[int, ...]:
+        """How many models of ``u`` are within range of each objective marker (kept across
+        moves and games: it depends only on where the unit stands and on the Hatchways)."""
+        out = []
+        x0, y0, x1, y1 = self.bbox(u)
+        for mk in self.map.layout.markers:
+            n = 0
+            if not (mk.x < x0 - 2 or mk.x > x1 + 2 or mk.y < y0 - 2 or mk.y > y1 + 2):
+                for m in u.models:
+                    if math.hypot(m.x - mk.x, m.y - mk.y) - m.r - mk.radius <= 1.0 + 1e-9 and \
+                            self.bf.in_objective_range(m.base, mk):
+                        n += 1
+            out.append(n)
+        return tuple(out)
+
+    def _update_control(self, turn_boundary: bool) -> None:
+        """Objective control (Core Rules "Objective Markers"; Rules Adaptations: within 1";
+        Battle-shocked OC 0; Secured markers stay until the opponent controls them at the start
+        or end of a turn)."""
+        new = []
+        # keyed on each unit's OC: Battle-shock and conferred Leader abilities change it
+        levels = self._cached(("levels", tuple(u.oc() for u in self.units.values())), self._levels)
+        for i, level in enumerate(levels):
+            raw = "A" if level["A"] > level["B"] else "B" if level["B"] > level["A"] else None
+            sec = self.secured[i]
+            if sec is not None:
+                if raw == self.other(sec) and turn_boundary:
+                    self.secured[i] = None
+                    new.append(raw)
+                else:
+                    new.append(sec)
+            else:
+                new.append(raw)
+        if new != self.control:
+            self.emit("control", markers=new)
+        self.control = new
+
+    # --- the API --------------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """A finite list of legal actions for the current decision."""
+        d = self.decision
+        s, p = d.step, d.player
+        if s == "over":
+            return []
+        if s == "roles":
+            return [Action("role", arg="attacker"), Action("role", arg="defender")]
+        if s == "deploy":
+            return self._deploy_options(p)
+        if s == "move":
+            return self._legal_move(p)
+        if s == "hatch":
+            return self._legal_hatch(p)
+        if s == "reinforce":
+            return self._legal_reinforce(p)
+        if s == "manoeuvre":
+            return self._legal_manoeuvre(p)
+        if s == "shoot":
+            return self._legal_shoot(p)
+        if s == "charge":
+            return self._legal_charge(p)
+        if s == "reroll":
+            return [Action("reroll"), Action("pass")]
+        if s == "fight":
+            return self._legal_fight(p, d.info.get("only"))
+        if s == "bravery":
+            return [Action("bravery", d.info["unit"]), Action("pass")]
+        if s == "counter":
+            return [Action("counter", u.uid) for u in self.army_units(p)
+                    if not u.fought and u.melee and not u.battleshocked and self.engaged_with(u)] + [Action("pass")]
+        if s == "command":
+            return self._legal_command(p) + [Action("pass")]
+        if s == "overwatch":
+            enemy = self.unit(d.info["enemy"])
+            return [Action("overwatch", u.uid, target=enemy.uid) for u in self._overwatchers(enemy)] + [Action("pass")]
+        raise AssertionError(s)  # pragma: no cover
+
+    def check(self, act: Action) -> None:
+        """Raise :class:`IllegalAction` unless ``act`` is legal now."""
+        d = self.decision
+        s, p = d.step, d.player
+        if s == "over":
+            raise IllegalAction("the battle is over", "Ending the Battle")
+        if s == "roles":
+            if act.kind != "role":
+                raise IllegalAction(f"player {p} won the roll-off and chooses: 'role attacker' or 'role defender'",
+                                    "Determine Attacker and Defender")
+            return
+        if s == "reroll" and act.kind in ("reroll", "pass") and act.unit is None:
+            # a frequent offer: checked without building its legal actions
+            if act.arg is None or act.kind == "reroll" and act.arg == d.info.get("what"):
+                return
+            raise IllegalAction(f"this Command Re-roll offer is for the {d.info.get('what')} roll, not "
+                                f"the {act.arg} roll: 'reroll' or 'pass'", "Command Re-roll")
+        check = _CHECKS.get(s)
+        if check is not None:
+            return getattr(self, check)(p, act)
+        legal = self.legal_actions()
+        if act not in legal:
+            raise IllegalAction(f"now player {p} decides {s}: one of " + ", ".join(a.text() for a in legal),
+                                {"reroll": "Command Re-roll", "bravery": "Insane Bravery",
+                                 "counter": "Counter-offensive", "overwatch": "Set Overwatch"}[s], act.unit)
+
+    def passes(self, act: Action) -> bool:
+        """Whether :meth:`check` accepts ``act`` now. An accepted action is remembered with
+        the decision it answers, so that applying it next does not check it twice (nothing
+        changes the game between a check and the apply of the same decision)."""
+        try:
+            self.check(act)
+        except IllegalAction:
+            return False
+        self._accepted = (self.decision, act)
+        return True
+
+    def apply(self, act: Action) -> list[dict[str, Any]]:
+        """Check and play one action; return the events it caused."""
+        accepted = self._accepted
+        if accepted is None or accepted[0] is not self.decision or \
+                (accepted[1] is not act and accepted[1] != act):
+            self.check(act)
+        self._accepted = None
+        start = len(self.events)
+        self.emit("action", player=self.decision.player, step=self.decision.step, action=act.text())
+        self.decision = self._flow.send(act)
+        return self.events[start:]
+
+    # --- summaries --------------------------------------------------------------------------
+
+    def not_modelled(self) -> list[str]:
+        return [f"{p}: {n}" for p, a in self.armies.items() for n in a.not_modelled]

@@ -1,0 +1,407 @@
+"""The Shooting phase: Tactical Manoeuvres (Secure Site, Set to Defend, Set Overwatch), firing
+Overwatch, selecting targets (visibility, range, Pistols, Big Guns, Blast) and resolving attacks
+with :func:`bagm.engine.attack.resolve_steps` (Command Re-roll offers inside it; the Fight phase
+uses the same :meth:`ShootingPhase._attack`)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Generator, Iterator
+from typing import Any
+
+from bagm.engine.attack.rules import AttackProfile, Conditions, Target
+from bagm.engine.attack.sequence import (
+    AttackResult,
+    Offers,
+    RerollOffer,
+    TargetUnit,
+    resolve_steps,
+)
+from bagm.engine.game.actions import Action
+from bagm.engine.game.army import Unit, profile_group
+from bagm.engine.game.core import CHARGE_RANGE, Decision, IllegalAction
+from bagm.engine.rules.leaders import (
+    led_conditions,
+    led_defence,
+    led_fnp_mortal,
+    led_has,
+    led_least,
+    led_weapon,
+)
+
+
+class ShootingPhase:
+    """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
+
+    # Overwatch -------------------------------------------------------------------------------
+
+    def _overwatchers(self, enemy: Unit) -> list[Unit]:
+        q = self.other(enemy.player)
+        out = []
+        for u in self.army_units(q):
+            # out of its longest range, a unit has no weapon in range: the cheap test first
+            if u.overwatch_until >= self.turn and u.overwatch_used_turn != self.turn and \
+                    not u.battleshocked and self.min_straight(u, enemy) <= u.longest_range and \
+                    not self.engaged_with(u) and self._weapons_in_range(u, enemy, overwatch=True):
+                out.append(u)
+        return out
+
+    def _overwatch_window(self, enemy: Unit, why: str) -> Iterator[Decision]:
+        # Set Overwatch: just after an enemy unit is set up, ends a move, declares a charge,
+        # or opens a Hatchway
+        if not enemy.alive:
+            return
+        q = self.other(enemy.player)
+        if not any(u.overwatch_until >= self.turn for u in self.army_units(q)):
+            return
+        if not self._overwatchers(enemy):
+            return
+        act = yield Decision("overwatch", q, {"enemy": enemy.uid, "why": why})
+        if act.kind == "overwatch":
+            u = self.unit(act.unit, q)
+            u.overwatch_used_turn = self.turn
+            self.emit("overwatch", unit=u.uid, target=enemy.uid, why=why)
+            yield from self._shoot(u, enemy, overwatch=True)
+
+    # Shooting phase --------------------------------------------------------------------------
+
+    def _shooting(self, p: str) -> Iterator[Decision]:
+        yield from self._new_phase("shooting")
+        while self._may_manoeuvre(p):
+            act = yield Decision("manoeuvre", p)
+            if act.kind == "done":
+                break
+            self._do_manoeuvre(self.unit(act.unit, p), act)
+        while self._may_shoot(p):
+            act = yield Decision("shoot", p)
+            if act.kind == "done":
+                break
+            u = self.unit(act.unit, p)
+            if act.kind == "clearance":
+                self.spend_cp(p, 1, "Explosive Clearance")
+                u.clearance = True
+                continue
+            # Select Targets: every target is chosen (and checked) before any attack is resolved
+            for target, weapons in ((act.target, act.weapons),) + act.also:
+                yield from self._shoot(u, self.unit(target), weapons=weapons)
+        self._update_control(False)
+        self.mission.run("end_shooting", self)
+
+    def _manoeuvre_reason(self, u: Unit) -> str | None:
+        # Tactical Manoeuvres: who may perform one
+        if u.battleshocked:
+            return "it is Battle-shocked"
+        if self.engaged_with(u):
+            return "it is within Engagement Range of an enemy unit"
+        if u.moved in ("advance", "fallback"):
+            return "it Advanced or Fell Back this turn"
+        if u.set_up_turn == self.turn:
+            return "it was set up on the battlefield this turn"
+        if u.manoeuvre is not None or u.shot:
+            return "it has already performed a Tactical Manoeuvre or shot"
+        return None
+
+    def _secure_markers(self, u: Unit) -> list[int]:
+        markers = self.map.layout.markers
+        return self._cached(("secure", u.uid, tuple(self.control)), lambda: [i for i, m in enumerate(markers)
+                if self.control[i] == u.player and any(self.bf.in_objective_range(x.base, m) for x in u.models)])
+
+    # Cheap tests of whether a step is offered at all ("done" is always among its actions);
+    # the exact legal actions are only worked out when someone asks for them.
+
+    def _may_manoeuvre(self, p: str) -> bool:
+        return any(self._manoeuvre_reason(u) is None for u in self.army_units(p))
+
+    def _may_shoot(self, p: str) -> bool:
+        enemies = self.army_units(self.other(p))
+        return bool(enemies) and any(
+            self._shoot_reason(u) is None and any(
+                self.min_straight(u, e) <= u.longest_range for e in enemies)
+            for u in self.army_units(p))
+
+    def _may_charge(self, p: str) -> bool:
+        enemies = self.army_units(self.other(p))
+        return any(self._charge_reason(u) is None and any(self.min_straight(u, e) <= CHARGE_RANGE for e in enemies)
+                   for u in self.army_units(p))
+
+    def _legal_manoeuvre(self, p: str) -> list[Action]:
+        out = []
+        for u in self.army_units(p):
+            if self._manoeuvre_reason(u) is not None:
+                continue
+            out.append(Action("manoeuvre", u.uid, target="defend"))
+            out.append(Action("manoeuvre", u.uid, target="overwatch"))
+            if "BATTLELINE" in u.keywords:
+                out += [Action("manoeuvre", u.uid, target="secure", arg=str(i + 1)) for i in self._secure_markers(u)]
+        return out + [Action("done")]
+
+    def _check_manoeuvre(self, p: str, act: Action) -> None:
+        if act.kind == "done":
+            return
+        if act.kind != "manoeuvre":
+            raise IllegalAction("at the start of the Shooting phase: 'manoeuvre UNIT ...' or 'done'",
+                                "Tactical Manoeuvres")
+        u = self.live_unit(act.unit, p, "Tactical Manoeuvres")
+        why = self._manoeuvre_reason(u)
+        if why:
+            raise IllegalAction(f"{u.label()} cannot perform a Tactical Manoeuvre: {why}", "Tactical Manoeuvres", u.uid)
+        if act.target == "secure":
+            if "BATTLELINE" not in u.keywords:
+                raise IllegalAction(f"{u.label()} is not BATTLELINE", "Secure Site", u.uid)
+            i = int(act.arg or 0) - 1
+            if i not in self._secure_markers(u):
+                raise IllegalAction(f"objective marker {i + 1} is not one you control within range of {u.label()}",
+                                    "Secure Site", u.uid)
+
+    def _do_manoeuvre(self, u: Unit, act: Action) -> None:
+        u.manoeuvre = act.target
+        if act.target == "secure":
+            u.secure_marker = int(act.arg or 0) - 1
+        elif act.target == "defend":
+            u.set_to_defend = True
+        elif act.target == "overwatch":
+            u.overwatch_until = self.turn + 1  # until the end of the opponent's next turn
+        self.emit("manoeuvre", unit=u.uid, manoeuvre=act.target, marker=act.arg)
+
+    def _shoot_reason(self, u: Unit) -> str | None:
+        if u.shot:
+            return "it has already shot this phase"
+        if u.manoeuvre is not None:
+            return "it performed a Tactical Manoeuvre this turn"
+        if u.moved == "fallback" and not (u.led is not None and led_has(u, "shoot_after_fall_back")):
+            return "it Fell Back this turn"  # unless a conferred Leader ability lets it shoot
+        if u.moved == "advance" and not any(w.abilities.assault for w in u.ranged):
+            return "it Advanced this turn (and has no Assault weapon)"
+        if not u.ranged:
+            return "it has no ranged weapon"
+        return None
+
+    def _usable(self, u: Unit, engaged: bool) -> list[Any]:
+        big = bool({"MONSTER", "VEHICLE"} & u.keywords)
+        ws = u.ranged
+        if u.moved == "advance":
+            ws = [w for w in ws if w.abilities.assault]  # Assault
+        pistols = [w for w in ws if w.abilities.pistol]
+        rest = [w for w in ws if not w.abilities.pistol]
+        if engaged and not big:
+            return pistols  # Pistols: may shoot while within Engagement Range
+        if big:
+            return ws
+        return rest or pistols
+
+    def _weapons_in_range(self, u: Unit, target: Unit, weapons: tuple[str, ...] = (),
+                          overwatch: bool = False) -> list[tuple[Any, int, bool]]:
+        """(weapon, models that can fire it, within half range) for each usable weapon."""
+        # a conferred Leader ability may change what is in range (ranged attacks only from within X")
+        key = ("wir", u.uid, target.uid, weapons, u.moved, u.led and u.led[:2], target.led and target.led[:2])
+        cache = self._now()
+        v = cache.get(key)
+        if v is None:
+            v = cache[key] = self._weapons_in_range_now(u, target, weapons)
+        return v
+
+    def _weapons_in_range_now(self, u: Unit, target: Unit, weapons: tuple[str, ...]
+                              ) -> list[tuple[Any, int, bool]]:
+        if not u.alive or not target.alive:
+            return []
+        engaged = bool(self.engaged_with(u))
+        if engaged and target not in self.engaged_with(u) and not ({"MONSTER", "VEHICLE"} & u.keywords):
+            return []
+        ws = self._usable(u, engaged)
+        if weapons:
+            want = {w.lower() for w in weapons}
+            ws = [w for w in ws if w.name.lower() in want]
+        # Core Rules, weapons with several profiles: one profile each time the weapon is used
+        # (the one named, else the first listed)
+        first: dict[str, Any] = {}
+        for w in ws:
+            first.setdefault(profile_group(w.name), w)
+        ws = list(first.values())
+        if not ws:
+            return []
+        longest = max(w.range or 0 for w in ws)
+        if self.min_straight(u, target) > longest:
+            return []
+        vis = self.visible_idx(u, target)
+        if not vis:
+            return []
+        tm = [target.models[i] for i in vis if i < len(target.models)]
+        d = [min(math.hypot(m.x - t.x, m.y - t.y) - m.r - t.r for t in tm) for m in u.models]
+        friends_engaged = any(self.engaged(f, target) for f in self.army_units(u.player))
+        # a conferred Leader ability: only models (or units) within X" can target that unit with
+        # ranged attacks
+        cap = None
+        if target.led is not None:
+            cap, near = led_least(target, "ranged_within"), led_least(target, "ranged_unit_within")
+            if near is not None and min(d) > near + 1e-9:
+                return []
+        out = []
+        for w in ws:
+            if w.abilities.blast and friends_engaged:
+                continue  # Blast: never against a unit within Engagement Range of the attacker's army
+            rng = w.range or 0
+            reach = rng if cap is None or cap >= rng else cap
+            n = sum(1 for x in d if x <= reach + 1e-9)
+            if n:
+                half = all(x <= rng / 2 + 1e-9 for x in d if x <= reach + 1e-9)
+                out.append((w, n, half))
+        return out
+
+    def _legal_shoot(self, p: str) -> list[Action]:
+        out = []
+        for u in self.army_units(p):
+            if self._shoot_reason(u):
+                continue
+            for e in self.army_units(self.other(p)):
+                if self._weapons_in_range(u, e):
+                    out.append(Action("shoot", u.uid, target=e.uid))
+            if not u.clearance and not u.battleshocked and self.cp[p] >= 1 and \
+                    (p, "Explosive Clearance", self.phase_id) not in self.used \
+                    and any(w.abilities.blast for w in u.ranged):
+                out.append(Action("clearance", u.uid))
+        return out + [Action("done")]
+
+    def _check_shoot(self, p: str, act: Action) -> None:
+        if act.kind == "done":
+            return
+        if act.kind not in ("shoot", "clearance"):
+            raise IllegalAction("in the Shooting phase: 'shoot UNIT ENEMY', 'clearance UNIT' or 'done'",
+                                "Shooting phase")
+        u = self.live_unit(act.unit, p, "Shooting phase")
+        if act.kind == "clearance":
+            if self.cp[p] < 1:
+                raise IllegalAction("Explosive Clearance costs 1CP", "Explosive Clearance", u.uid)
+            if (p, "Explosive Clearance", self.phase_id) in self.used:
+                raise IllegalAction("a Stratagem can be used once per phase", "Stratagems", u.uid)
+            if u.battleshocked:
+                raise IllegalAction(f"{u.label()} is Battle-shocked: your Stratagems cannot affect it",
+                                    "Battle-shock", u.uid)
+            if u.shot or not any(w.abilities.blast for w in u.ranged):
+                raise IllegalAction(f"{u.label()} has shot already or has no Blast weapon",
+                                    "Explosive Clearance", u.uid)
+            return
+        why = self._shoot_reason(u)
+        if why:
+            raise IllegalAction(f"{u.label()} is not eligible to shoot: {why}", "Shooting phase", u.uid)
+        groups = ((act.target, act.weapons),) + act.also
+        chosen: set[str] = set()
+        for target, weapons in groups:
+            t = self.unit(target)
+            if t.player == p or not t.alive:
+                raise IllegalAction(f"{t.label()} is not an enemy unit on the battlefield", "Select Targets", u.uid)
+            if weapons:
+                names = {w.name.lower() for w in u.ranged}
+                for w in weapons:
+                    if w.lower() not in names:
+                        raise IllegalAction(f"{u.label()} has no ranged weapon '{w}' (has: "
+                                            f"{', '.join(x.name for x in u.ranged)})", "Select Targets", u.uid)
+                    if profile_group(w) in chosen:  # Select Targets: each weapon selects one target
+                        raise IllegalAction(f"'{w}' already has a target (each weapon shoots at one unit, "
+                                            "with one of its profiles)", "Select Targets", u.uid)
+                    chosen.add(profile_group(w))
+            if not self.visible_idx(u, t):
+                raise IllegalAction(f"{t.label()} is not visible to {u.label()}", "Visibility", u.uid)
+            plan = self._weapons_in_range(u, t, weapons)
+            if not plan:
+                raise IllegalAction(f"{t.label()} is not within range of {u.label()}'s usable weapons",
+                                    "Select Targets", u.uid)
+            if act.also:  # split fire: every named weapon must be able to target its unit
+                able = {w.name.lower() for w, _, _ in plan}
+                for w in weapons:
+                    if w.lower() not in able:
+                        raise IllegalAction(f"'{w}' cannot shoot {t.label()} (out of range, or not usable "
+                                            "now)", "Select Targets", u.uid)
+
+    def _shoot(self, u: Unit, t: Unit, weapons: tuple[str, ...] = (), overwatch: bool = False
+               ) -> Iterator[Decision]:
+        plan = self._weapons_in_range(u, t, weapons, overwatch)
+        if not overwatch:
+            u.shot = True
+        big_engaged = bool(self.engaged_with(u)) and bool({"MONSTER", "VEHICLE"} & u.keywords)
+        total_lost = 0
+        for w, n, half in plan:
+            if not t.alive or not u.alive:
+                break
+            vis = self.visible_idx(u, t)
+            clear = u.clearance and w.abilities.blast  # Explosive Clearance
+            if not vis and not clear:
+                break
+            first = next((i for i, m in enumerate(t.models) if m.wounds < t.W), vis[0] if vis else 0)
+            cover = self._cover(t.models[first].base, u, t)
+            cond = Conditions(hit_mod=-1 if big_engaged and not w.abilities.pistol else 0,
+                              cover=cover, half_range=half, overwatch=overwatch,
+                              remained_stationary=u.moved == "stationary")
+            lost, _ = yield from self._attack(u, t, w, n, cond, None if clear else set(vis), ranged=True)
+            total_lost += lost
+        self.emit("shoot", unit=u.uid, target=t.uid, weapons=[w.name for w, _, _ in plan],
+                  wounds_lost=total_lost, left=len(t.models), overwatch=overwatch)
+
+    def _attack(self, u: Unit, t: Unit, w: Any, n: int, cond: Conditions, visible: set[int] | None,
+                ranged: bool) -> Generator[Decision, Action, tuple[int, int]]:
+        """One weapon's attacks of ``u`` against ``t`` (the attack sequence), offering Command
+        Re-roll to either player where the rules allow; returns (wounds lost, models destroyed)."""
+        if u.led is not None or t.led is not None:  # Battlefield Command: conferred Leader abilities
+            w = led_weapon(u, w)
+            cond = led_conditions(u, t, w, cond)
+        invuln, fnp = led_defence(t, w) if t.led is not None else (t.invuln, None)
+        target = Target(toughness=t.T, save=t.Sv, wounds=t.W, models=len(t.models), invuln=invuln, fnp=fnp,
+                        keywords=t.keywords, visible=None if visible is None else len(visible), name=t.uid)
+        tu = TargetUnit([m.wounds for m in t.models], t.W, visible, fnp,
+                        led_fnp_mortal(t) if t.led is not None else None)
+        steps = resolve_steps(AttackProfile(w, n, cond), target, self.dice, tu,
+                              self._may_reroll(u.player, u), self._may_reroll(t.player, t))
+        res = yield from self._offers(steps, u, t, w.name)
+        for m, wl in zip(t.models, tu.wounds):
+            m.wounds = wl
+        before = len(t.models)
+        t.models = [m for m in t.models if m.wounds > 0]
+        if len(t.models) != before:  # no cached answer depends on wounds: only on who stands where
+            self._touch(t)
+        self.emit("attack", unit=u.uid, target=t.uid, weapon=w.name, models=n, attacks=res.attacks,
+                  hits=res.hits, wounds=res.wounds, unsaved=res.unsaved, lost=res.wounds_lost,
+                  destroyed=res.models_destroyed)
+        if res.hazardous_failed and u.models:
+            own = TargetUnit([m.wounds for m in u.models], u.W, None, None)
+            if u.led is not None:  # Feel No Pain from a conferred Leader ability (mortal wounds)
+                own.fnp, own.fnp_mortal = led_defence(u)[1], led_fnp_mortal(u)
+            own.mortal_wounds(res.hazardous_mortal_wounds, self.dice, spill=False, reason="hazardous")
+            for m, wl in zip(u.models, own.wounds):
+                m.wounds = wl
+            before = len(u.models)
+            u.models = [m for m in u.models if m.wounds > 0]
+            if len(u.models) != before:
+                self._touch(u)
+            self.emit("hazardous", unit=u.uid, failed=res.hazardous_failed)
+            self._check_destroyed(u)
+        self._check_destroyed(t)
+        return res.wounds_lost, res.models_destroyed
+
+    def _offers(self, steps: Offers, u: Unit, t: Unit, weapon: str) -> Generator[Decision, Action, AttackResult]:
+        """Play the attack sequence, turning its Command Re-roll offers into decisions of the
+        player whose roll it is (the defender's for a saving throw). The decision's info: unit,
+        what (the roll), roll (the die or total), weapon, damage (the weapon's average Damage)
+        and, for a save or a Damage roll, wounds_left on the model the attack is allocated to."""
+        take = False
+        offer: RerollOffer | None = None
+        while True:
+            try:
+                nxt = steps.send(take) if offer is not None else next(steps)
+            except StopIteration as stop:
+                nxt, result = None, stop.value
+            if take and offer is not None:  # the re-roll was made as the sequence ran on to here
+                self.emit("command_reroll", unit=(t if offer.side == "defender" else u).uid,
+                          what=offer.what, roll=offer.roll, new=offer.new, weapon=weapon)
+            if nxt is None:
+                return result
+            offer = nxt
+            who = t if offer.side == "defender" else u
+            info = {"what": offer.what, "roll": offer.roll, "weapon": weapon, "damage": offer.damage}
+            if offer.wounds_left:
+                info["wounds_left"] = offer.wounds_left
+            take = yield from self._command_reroll(who.player, who, info)
+
+    def _check_destroyed(self, u: Unit) -> None:
+        if not u.models and u.where == "board":
+            u.where = "destroyed"
+            self._touch(u)
+            self.emit("destroyed", unit=u.uid, points=u.points)

@@ -1,0 +1,1 @@
+"""Playing and recording games: the event log, replay, scripts."""

@@ -1,0 +1,179 @@
+"""Playing a game to the end, its record (event log as JSON lines), replays and simulations."""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import json.encoder
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from bagm.engine.game.actions import Action, parse
+from bagm.engine.game.army import build_army
+from bagm.engine.game.sequence import SIMPLIFICATIONS, Game
+from bagm.errors import BagmError
+
+MAX_DECISIONS = 20000  # a guard: no game needs this many
+
+
+class ReplayError(BagmError, ValueError):
+    pass
+
+
+@dataclass
+class GameRecord:
+    """The result of a game, built once and rendered in every format."""
+
+    mission: int
+    name: str
+    seed: int
+    winner: str | None
+    vp: dict[str, int]
+    vp_rounds: dict[str, list[int]]
+    rounds: int
+    destroyed: dict[str, list[str]]
+    armies: dict[str, str]
+    cp: dict[str, int]
+    events: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    not_modelled: list[str] = field(default_factory=list)
+    simplifications: list[str] = field(default_factory=lambda: list(SIMPLIFICATIONS))
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """The event log as JSON lines, written when first asked for (a simulation that only
+        counts wins never needs it: a twentieth of a game's time)."""
+        return event_lines(self.events)
+
+    @property
+    def log_sha256(self) -> str:
+        return sha256_lines(self.lines)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"winner": self.winner, "vp": self.vp, "rounds": self.rounds,
+                "log_sha256": self.log_sha256, "mission": self.mission, "seed": self.seed,
+                "vp_by_round": self.vp_rounds, "destroyed": self.destroyed, "armies": self.armies,
+                "cp": self.cp, "events": len(self.events), "not_modelled": self.not_modelled,
+                "simplifications": self.simplifications}
+
+
+def sha256_lines(lines: list[str]) -> str:
+    h = hashlib.sha256()
+    for line in lines:
+        h.update(line.encode())
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+# json.dumps(e, sort_keys=True, separators=(",", ":")) builds an encoder per call: one serves all
+_EVENT_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+
+
+# JSONEncoder.encode builds its C encoder anew for every event: built once here (the same C
+# encoder with the same settings, so the same text; no circular check: events are plain data)
+_C_ENCODER = None if json.encoder.c_make_encoder is None else json.encoder.c_make_encoder(
+    None, _EVENT_ENCODER.default, json.encoder.encode_basestring_ascii, None, ":", ",", True, False, True)
+
+
+def event_lines(events: list[dict[str, Any]]) -> list[str]:
+    if _C_ENCODER is not None:
+        fast, join = _C_ENCODER, "".join
+        return [join(fast(e, 0)) for e in events]
+    encode = _EVENT_ENCODER.encode
+    return [encode(e) for e in events]
+
+
+@contextmanager
+def no_cycle_collection() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a game is played: a game makes no
+    reference cycles (tests/test_game_properties.py checks it), everything it drops is freed by
+    reference counting, and the collector would otherwise walk the large geometry and odds caches
+    again and again for nothing (about a seventh of a game's time). Restored afterwards."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def play(game: Game, chooser: Callable[[Game], Action]) -> GameRecord:
+    """Play ``game`` to the end, asking ``chooser`` for every decision."""
+    n = 0
+    with no_cycle_collection():
+        while not game.finished:
+            n += 1
+            if n > MAX_DECISIONS:
+                raise RuntimeError("the game did not end (more than 20,000 decisions)")
+            game.apply(chooser(game))
+    return record(game)
+
+
+def record(game: Game) -> GameRecord:
+    destroyed = {p: [u.label() for u in a.units if u.where == "destroyed"] for p, a in game.armies.items()}
+    return GameRecord(game.mission.number, game.mission.name, game.seed, game.winner, dict(game.vp),
+                      {p: list(v) for p, v in game.vp_rounds.items()}, game.round, destroyed,
+                      {p: f"{a.title} ({a.faction}, {a.detachment}, {a.points} pts)"
+                       for p, a in game.armies.items()},
+                      dict(game.cp), game.events, game.not_modelled())
+
+
+def bots_chooser(bots: dict[str, Callable[[Game], Action]]) -> Callable[[Game], Action]:
+    return lambda g: bots[g.decision.player](g)
+
+
+def new_game(mission: int, a: str, b: str, seed: int = 0,
+             rolloffs: dict[str, str] | None = None, catalog: Any = None) -> Game:
+    return Game(mission, build_army("A", a, catalog), build_army("B", b, catalog), seed, rolloffs)
+
+
+def play_bots(mission: int, a: str, b: str, seed: int, bot_a: str = "greedy",
+              bot_b: str = "greedy", catalog: Any = None, armies: Any = None) -> GameRecord:
+    from bagm.engine.bots import make_bot
+
+    # the game is dropped (freed by reference counting) before the collector runs again: it
+    # then finds only the record, not every object the game made (a fiftieth of a game's time)
+    with no_cycle_collection():
+        if armies is not None:
+            game = Game(mission, armies[0].clone(), armies[1].clone(), seed)
+        else:
+            game = new_game(mission, a, b, seed, catalog=catalog)
+        chooser = bots_chooser({"A": make_bot(bot_a, seed * 2 + 1), "B": make_bot(bot_b, seed * 2 + 2)})
+        rec = play(game, chooser)
+        del game, chooser
+    return rec
+
+
+def replay(lines: list[str]) -> GameRecord:
+    """Re-play a logged game from its header (mission, rosters, seed, roll-offs) and its actions,
+    and check that it reproduces the log exactly."""
+    if not lines:
+        raise ReplayError("the log is empty")
+    try:
+        events = [json.loads(x) for x in lines]
+    except json.JSONDecodeError as exc:
+        raise ReplayError(f"line {exc.lineno}: not JSON ({exc.msg})") from None
+    head = events[0]
+    if head.get("e") != "game":
+        raise ReplayError("line 1: the log does not start with a 'game' event")
+    try:
+        game = new_game(int(head["mission"]), head["rosters"]["A"], head["rosters"]["B"],
+                        int(head["seed"]), head.get("rolloffs") or None)
+    except KeyError as exc:
+        raise ReplayError(f"line 1: the 'game' event lacks {exc}") from None
+    actions = [(i, e) for i, e in enumerate(events) if e.get("e") == "action"]
+    for i, e in actions:
+        if game.finished:
+            raise ReplayError(f"line {i + 1}: an action after the end of the battle")
+        game.apply(parse(e["action"]))
+    rec = record(game)
+    if rec.lines != lines:
+        for k, (x, y) in enumerate(zip(rec.lines, lines)):
+            if x != y:
+                raise ReplayError(f"line {k + 1} differs: the replay gives {x[:200]}")
+        raise ReplayError(f"the replay has {len(rec.lines)} lines, the log {len(lines)}")
+    return rec

@@ -1,0 +1,100 @@
+"""The mission framework: mission rules are hooks on named steps of the mission sequence, and
+mission objectives are Progressive or End Game scorers ("Mission Objectives").
+
+Named steps the game calls (``Game.run_step``): ``muster``, ``deploy``, ``start_round``,
+``start_turn``, ``end_command``, ``end_movement``, ``end_shooting``, ``end_charge``,
+``end_fight``, ``end_turn``, ``end_round``, ``end_battle``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bagm.engine.game.sequence import Game
+
+STEPS = ("muster", "deploy", "start_round", "start_turn", "end_command", "end_movement",
+         "end_shooting", "end_charge", "end_fight", "end_turn", "end_round", "end_battle")
+
+Hook = Callable[["Game"], None]
+Scorer = Callable[["Game", str], list[tuple[int, str]]]
+
+
+@dataclass(frozen=True)
+class Objective:
+    name: str
+    kind: str  # "progressive" or "end_game"
+    step: str  # the named step it scores at
+    score: Scorer
+    whose: str = "active"  # "active": the player whose turn it is; "both": each player
+
+
+@dataclass
+class Mission:
+    number: int
+    name: str
+    hooks: dict[str, list[Hook]] = field(default_factory=dict)
+    objectives: list[Objective] = field(default_factory=list)
+    rounds: int = 5
+
+    def run(self, step: str, game: Game) -> None:
+        """Run the mission rules and score the objectives of a named step."""
+        for hook in self.hooks.get(step, []):
+            hook(game)
+        for obj in self.objectives:
+            if obj.step != step:
+                continue
+            players = [game.active] if obj.whose == "active" else ["A", "B"]
+            for p in players:
+                for vp, why in obj.score(game, p):
+                    game.score(p, vp, f"{obj.name}: {why}")
+
+
+# --- Mission 11: Access Junction Primus ---------------------------------------------------------
+
+def _underdog_cp(game: Game) -> None:
+    # Mission 11 "Mission Rules": the Underdog starts the battle with 1 additional CP
+    if game.underdog is not None:
+        game.gain_cp(game.underdog, 1, "Underdog Bonus")
+
+
+def _capture_the_junction(game: Game, p: str) -> list[tuple[int, str]]:
+    # Mission 11 "Capture the Junction": end of each Command phase, the player whose turn it is
+    mine = sum(1 for c in game.control if c == p)
+    theirs = sum(1 for c in game.control if c == game.other(p))
+    out = []
+    if mine >= 1:
+        out.append((5, "controls 1+ objective markers"))
+    if mine >= 2:
+        out.append((5, "controls 2+ objective markers"))
+    if mine > theirs:
+        out.append((5, "controls more objective markers than the opponent"))
+    return out
+
+
+def _purge_the_ship(game: Game, p: str) -> list[tuple[int, str]]:
+    # Mission 11 "Purge the Ship": end of the battle, points of enemy units destroyed
+    total = game.destroyed_points(game.other(p))
+    return [(15, f"{total} points of enemy units destroyed (>= {t})") for t in (125, 250, 375)
+            if total >= t]
+
+
+def mission_11() -> Mission:
+    return Mission(11, "Access Junction Primus",
+                   hooks={"muster": [_underdog_cp]},
+                   objectives=[Objective("Capture the Junction", "progressive", "end_command",
+                                         _capture_the_junction),
+                               Objective("Purge the Ship", "end_game", "end_battle",
+                                         _purge_the_ship, whose="both")])
+
+
+MISSIONS: dict[int, Callable[[], Mission]] = {11: mission_11}
+
+
+def get_mission(number: int) -> Mission:
+    if number not in MISSIONS:
+        raise ValueError(f"mission {number} is not playable yet; playable: "
+                         f"{', '.join(str(n) for n in MISSIONS)}")
+    return MISSIONS[number]()
