@@ -1,7 +1,7 @@
 """``bagm odds``: the exact odds of one unit's weapon attacking another unit.
 
 Thin: parse the options, build an attack profile and a target (from datasheets or raw
-characteristics), call :func:`bagm.engine.odds.distribution`, render. The engine is imported
+characteristics), call :func:`bagm.engine.attack.odds.distribution`, render. The engine is imported
 inside the command so that registering it costs no start-up time.
 """
 

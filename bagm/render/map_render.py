@@ -1,6 +1,6 @@
 """Drawings of a mission map: rich text for the terminal, and SVG.
 
-Renderers only lay out a :class:`~bagm.engine.maps.MissionMap` and a Hatchway state; they
+Renderers only lay out a :class:`~bagm.engine.board.maps.MissionMap` and a Hatchway state; they
 decide no rule.
 """
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bagm.engine.battlefield import Layout
+    from bagm.engine.board.battlefield import Layout
 
 PHASES = {"command": "Command phase", "movement": "Movement phase", "shooting": "Shooting phase",
           "charge": "Charge phase", "fight": "Fight phase"}
@@ -417,7 +417,7 @@ def mission_layout(events: Sequence[dict[str, Any]]) -> Layout | None:
         number = int(head.get("mission"))  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return None
-    from bagm.engine.maps import BUNDLED, bundled
+    from bagm.engine.board.maps import BUNDLED, bundled
 
     return bundled(number).layout if number in BUNDLED else None
 

@@ -210,7 +210,7 @@ class Area:
 
 @dataclass
 class Layout:
-    """The fixed geometry of a battlefield. Built by :func:`bagm.engine.maps.load_map`."""
+    """The fixed geometry of a battlefield. Built by :func:`bagm.engine.board.maps.load_map`."""
 
     zone_w: float
     zone_h: float
