@@ -1,12 +1,14 @@
 """The ``bagm`` command line. Thin: parse arguments, call the library, render the result.
 
-Exit codes: 0 all valid; 1 some roster breaks a rule; 2 usage error or unreadable input.
+Exit codes: 0 all valid; 1 some roster breaks a rule; 2 usage error or unreadable input;
+3 an internal error (a bug in bagm: reported in one line, the traceback only with ``--debug``).
 Heavy modules (pydantic models, rich renderers) are imported inside commands to keep start-up
 fast.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -27,11 +29,28 @@ app = typer.Typer(
     name="bagm",
     help="Army builder and roster validator for Warhammer 40,000 Boarding Actions.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
 )
 data_app = typer.Typer(help="Check and maintain data packs.", no_args_is_help=True)
 app.add_typer(data_app, name="data")
+
+
+def _version(value: bool) -> None:
+    if value:
+        import bagm
+
+        typer.echo(f"bagm {bagm.__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print bagm's version and exit.")] = False,
+    debug: Annotated[bool, typer.Option("--debug", help="Show the traceback of an internal "
+                                        "error (a bug in bagm).")] = False,
+) -> None:
+    """Army builder and roster validator for Warhammer 40,000 Boarding Actions."""
 
 
 def _console() -> "Console":
@@ -80,7 +99,8 @@ def validate(
 
     files = _roster_paths(paths)
     if changed_only or base is not None:
-        from bagm.io.git import GitError, changed_only as only_changed
+        from bagm.io.git import GitError
+        from bagm.io.git import changed_only as only_changed
 
         try:
             files = only_changed(files, base)
@@ -205,14 +225,16 @@ def underdog(
 
         typer.echo(to_json(result.as_dict()))
     else:
+        from rich.text import Text
+
         from bagm.render.rich_render import underdog_panel
 
         console = _console()
         console.print(underdog_panel(result))
         for r in (a, b):
             if not r.valid:
-                console.print(f"[yellow]warning:[/] {r.path} is not a valid Boarding Patrol "
-                              f"(run 'bagm validate {r.path}')")
+                console.print(Text.assemble(("warning:", "yellow"), f" {r.path} is not a valid "
+                                            f"Boarding Patrol (run 'bagm validate {r.path}')"))
     raise typer.Exit(0 if a.valid and b.valid else 1)
 
 
@@ -284,6 +306,8 @@ def schema(kind: Annotated[SchemaKind, typer.Argument(help="roster or datasheets
 @data_app.command("check")
 def data_check(data: DataOpt = None) -> None:
     """Check every data pack: names resolve, sizes have points, no duplicates."""
+    from rich.text import Text
+
     from bagm.data.check import check_faction
     from bagm.io.yamlsafe import InputError
 
@@ -294,11 +318,11 @@ def data_check(data: DataOpt = None) -> None:
         for faction in catalog.all():
             found = check_faction(faction)
             problems += len(found)
-            status = "[green]ok[/]" if not found else f"[red]{len(found)} problem(s)[/]"
-            console.print(f"{faction.name}: {len(faction.pack.units)} units, "
-                          f"{len(faction.pack.detachments)} Detachments: {status}")
+            status = ("ok", "green") if not found else (f"{len(found)} problem(s)", "red")
+            console.print(Text.assemble(f"{faction.name}: {len(faction.pack.units)} units, "
+                                        f"{len(faction.pack.detachments)} Detachments: ", status))
             for p in found:
-                console.print(f"  - {p}")
+                console.print(Text(f"  - {p}"))
     except InputError as exc:
         _input_error(exc)
     raise typer.Exit(1 if problems else 0)
@@ -367,8 +391,14 @@ def register_all() -> None:
     register(COMMAND_MODULES)
 
 
+def _command(argv: list[str]) -> str:
+    """The command word of a command line (the first argument that is not an option)."""
+    return next((a for a in argv if not a.startswith("-")), "")
+
+
 def main() -> None:
-    first = sys.argv[1] if len(sys.argv) > 1 else ""
+    argv = sys.argv[1:]
+    first = _command(argv)
     module = next((m for m, names in COMMAND_MODULES.items() if first in names), None)
     if module is not None:
         register([module])
@@ -379,6 +409,19 @@ def main() -> None:
         app()
     except KeyboardInterrupt:  # pragma: no cover
         sys.exit(130)
+    except Exception as exc:  # the one guard: a bug in bagm is reported, not dumped
+        if "--debug" in argv or os.environ.get("BAGM_DEBUG"):
+            raise
+        internal_error(exc)
+
+
+def internal_error(exc: BaseException) -> NoReturn:
+    """Report an unexpected exception in one line and exit 3 (the traceback with --debug)."""
+    what = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+    sys.stderr.write(f"bagm: internal error, please report it: {what}\n"
+                     "bagm: run the same command with --debug (before the command, e.g. "
+                     "'bagm --debug validate ...') for the traceback\n")
+    sys.exit(3)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
 
 import typer
 
@@ -38,10 +38,56 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
-def console() -> "Console":
+def console(stderr: bool = False) -> "Console":
+    """The console every command prints through.
+
+    User text is never read as markup (``markup=False``: renderers style with ``Text``);
+    ``NO_COLOR``/``FORCE_COLOR`` and a non-terminal output (no colour codes) are Rich's own
+    conventions. Output that is not a terminal is not wrapped or cut at 80 columns: each
+    printed renderable gets the width it needs (``COLUMNS`` still wins when set).
+    """
+    import os
+
     from rich.console import Console
 
-    return Console(highlight=False)
+    if os.environ.get("COLUMNS"):
+        return Console(highlight=False, markup=False, stderr=stderr)
+    global _wide
+    if _wide is None:
+        _wide = _wide_console_class()
+    return _wide(highlight=False, markup=False, stderr=stderr)  # type: ignore[no-any-return]
+
+
+_wide: Any = None
+
+
+def _wide_console_class() -> type:
+    from rich.console import Console
+    from rich.measure import Measurement
+
+    class WideConsole(Console):
+        """A console that, when not writing to a terminal, prints each renderable at its
+        natural width instead of wrapping it at 80 columns."""
+
+        def __init__(self, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self._wide = not self.is_terminal
+            if self._wide:
+                self.width = _PIPE_WIDTH
+
+        def print(self, *objects: Any, **kwargs: Any) -> None:
+            if self._wide and objects and "width" not in kwargs:
+                options = self.options
+                need = max(Measurement.get(self, options, o).maximum
+                           if not isinstance(o, str) else max(map(len, o.splitlines() or [""]))
+                           for o in objects)
+                kwargs["width"] = max(80, min(need, _PIPE_WIDTH))
+            super().print(*objects, **kwargs)
+
+    return WideConsole
+
+
+_PIPE_WIDTH = 10_000
 
 
 def catalog(data: list[Path] | None) -> "Catalog":

@@ -322,7 +322,7 @@ class _Builder:
         self.path, self.catalog, self.console = path, catalog, console
 
     def say(self, message: str) -> None:
-        self.console.print(message, soft_wrap=True)
+        self.console.print(message, soft_wrap=True, markup=True)  # user text through quote()
 
     def quote(self, text: str) -> str:
         """User or data text inside a message with rich markup."""
@@ -351,7 +351,7 @@ class _Builder:
                 return named[0]
             hint = did_you_mean(answer, options) if answer else ""
             self.say(f"[red]Not a choice:[/] '{self.quote(answer)}'. Give a number from 1 to "
-                     f"{len(options)} or a name" + (f"; {hint}" if hint else "."))
+                     f"{len(options)} or a name" + (f"; {self.quote(hint)}" if hint else "."))
 
     def state(self, doc: "Document") -> tuple["Roster", "ValidationReport"]:
         _, roster, report = _check(self.path, doc, self.catalog)
@@ -376,7 +376,7 @@ class _Builder:
         if detachment is not None:
             det = _edit_error(lambda: resolve_detachment(f, detachment))
         else:
-            self.say(f"[bold]{f.name}: Boarding Actions Detachments[/]")
+            self.say(f"[bold]{self.quote(f.name)}: Boarding Actions Detachments[/]")
             dets = f.pack.detachments
             det = dets[self.choose("Detachment (number or name)", [d.name for d in dets])]
         if name is None:
@@ -426,7 +426,7 @@ class _Builder:
             det = faction.detachments.get(roster.file.detachment)
             one_size = len(unit_sizes(faction, det, ds)) == 1
             doc = add_unit(doc, pick.unit, None if one_size else pick.models)
-            self.say(f"Added {pick.unit} ({_models(pick.models)}, {pick.points} pts): "
+            self.say(f"Added {self.quote(pick.unit)} ({_models(pick.models)}, {pick.points} pts): "
                      f"{pick.left} points left.")
             self.findings(doc)
 
@@ -441,8 +441,8 @@ class _Builder:
         ds = faction.units.get(answer)
         if ds is None:
             hint = faction.units.hint(answer)
-            self.say(f"[red]Unknown unit '{self.quote(answer)}'[/] for {faction.name}"
-                     + (f"; {hint}" if hint else "."))
+            self.say(f"[red]Unknown unit '{self.quote(answer)}'[/] for {self.quote(faction.name)}"
+                     + (f"; {self.quote(hint)}" if hint else "."))
             return
         det = faction.detachments.get(roster.file.detachment)
         entries = [dict(u) for u in roster.source.data.get("units") or []]
@@ -450,9 +450,10 @@ class _Builder:
             after = validate(with_units(roster, entries + [{"unit": ds.name, "models": size}]),
                              self.catalog)
             for f in new_breaks(report, after)[:1]:
-                self.say(f"[red]{ds.name} cannot be added now:[/] {f.message}.")
+                self.say(f"[red]{self.quote(ds.name)} cannot be added now:[/] "
+                         f"{self.quote(f.message)}.")
                 return
-        self.say(f"[red]{ds.name} cannot be added now.[/]")  # pragma: no cover
+        self.say(f"[red]{self.quote(ds.name)} cannot be added now.[/]")  # pragma: no cover
 
     def warlord(self, doc: "Document") -> "Document":
         from bagm.roster.edit import set_unit

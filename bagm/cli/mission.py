@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from bagm.cli.common import console
 from bagm.cli.common import fail as _fail
 
 mission_app = typer.Typer(help="The Boarding Actions missions and their maps.", no_args_is_help=True)
@@ -15,7 +16,6 @@ mission_app = typer.Typer(help="The Boarding Actions missions and their maps.", 
 @mission_app.command("list")
 def list_missions() -> None:
     """List the missions: number, name, kind and what the map holds."""
-    from rich.console import Console
     from rich.table import Table
 
     from bagm.data.missions import missions
@@ -37,7 +37,7 @@ def list_missions() -> None:
     table.caption = ("Rebuilt: the book's map is a picture not in the rules text; this one is "
                      "reconstructed from what the text states (see `bagm mission show N`).")
     table.caption_justify = "left"
-    Console(highlight=False).print(table)
+    console().print(table)
 
 
 @mission_app.command("show")
@@ -49,8 +49,6 @@ def show(
     svg_file: Annotated[Optional[Path], typer.Option("--svg", help="Also write the map as SVG.")] = None,
 ) -> None:
     """Draw a mission's map (Walls, Hatchways, markers, Entry Zones, areas) and its rules."""
-    from rich.console import Console
-
     from bagm.engine.board.maps import BUNDLED, bundled, load_map
     from bagm.io.yamlsafe import InputError
     from bagm.render.map_render import mission_panel, svg, write_svg
@@ -68,7 +66,7 @@ def show(
         mmap.mission = mmap.mission or number
         mmap.name = mmap.name or base.name
         mmap.summary = mmap.summary or base.summary
-    Console(highlight=False).print(mission_panel(mmap))
+    console().print(mission_panel(mmap))
     if svg_file is not None:
         if svg_file.is_dir():
             _fail(f"{svg_file}: is a folder; give a file name for the SVG")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from bagm.cli.common import SimpleFormat
+from bagm.cli.common import SimpleFormat, console
 from bagm.errors import BagmError
 
 if TYPE_CHECKING:
@@ -145,11 +145,9 @@ def odds(
         out["notes"] = extra_notes + out["notes"]
         typer.echo(json.dumps(out, indent=2, ensure_ascii=False))  # as bagm.render.formats
     else:
-        from rich.console import Console
-
         from bagm.render.odds_render import render
 
-        Console(highlight=False).print(render(result, extra_notes))
+        console().print(render(result, extra_notes))
 
 
 # --- building the attack from the options ---------------------------------------------------

@@ -22,6 +22,44 @@ def _format(fmt: str) -> str:
     return fmt
 
 
+def _read_log(log: Path) -> list[str]:
+    """The lines of an event log, checked for the shape replay reads (exit 2 with the line
+    when it is not a log of ``bagm play --log``)."""
+    from bagm.io.yamlsafe import InputError, read_text
+
+    try:
+        text = read_text(log, 50_000_000, "an event log of 'bagm play --log'")
+    except InputError as exc:
+        _fail(str(exc))
+    lines = [x for x in text.splitlines() if x.strip()]
+    if not lines:
+        _fail(f"{log}: the log is empty")
+    for n, line in enumerate(lines, 1):
+        try:
+            event = json.loads(line)
+        except (ValueError, RecursionError) as exc:  # JSONDecodeError, >4,300 digits, nesting
+            _fail(f"{log}:{n}: not a JSON event ({str(exc).split(';')[0][:80]})")
+        if not isinstance(event, dict):
+            _fail(f"{log}:{n}: an event is a JSON object, not {type(event).__name__}")
+        if n == 1:
+            ok = (event.get("e") == "game" and isinstance(event.get("mission"), int)
+                  and isinstance(event.get("seed"), int)
+                  and isinstance(event.get("rosters"), dict)
+                  and all(isinstance(event["rosters"].get(p), str) for p in "AB")
+                  and isinstance(event.get("rolloffs") or {}, dict))
+            if not ok:
+                _fail(f"{log}:1: the log does not start with a 'game' event (mission, seed, "
+                      "rosters A and B); give a log written by 'bagm play --log'")
+            for p in "AB":
+                if not Path(event["rosters"][p]).is_file():
+                    _fail(f"{log}:1: roster {p} '{event['rosters'][p]}' is not found from this "
+                          "folder (the log names it as it was typed): replay from the folder "
+                          "the game was played in")
+        elif event.get("e") == "action" and not isinstance(event.get("action"), str):
+            _fail(f"{log}:{n}: an 'action' event needs its action as text")
+    return lines
+
+
 def _write_log(path: Path, lines: list[str]) -> None:
     from bagm.io.atomic import write_atomic
 
@@ -127,10 +165,10 @@ def replay(
     from bagm.engine.log.record import ReplayError
     from bagm.engine.log.record import replay as do_replay
 
-    try:
-        lines = [x for x in log.read_text(encoding="utf-8").splitlines() if x.strip()]
-    except (OSError, UnicodeDecodeError) as exc:
-        _fail(f"{log}: cannot read the log ({exc})")
+    lines = _read_log(log)
+    from bagm.engine.army import ArmyError
+    from bagm.io.yamlsafe import InputError
+
     try:
         rec = do_replay(lines)
     except ReplayError as exc:
@@ -139,7 +177,7 @@ def replay(
         else:
             typer.echo(f"bagm: {log}: the replay differs: {exc}", err=True)
         raise typer.Exit(1)
-    except (IllegalAction, ValueError, KeyError) as exc:
+    except (IllegalAction, ValueError, KeyError, TypeError, ArmyError, InputError) as exc:
         _fail(f"{log}: cannot replay: {exc}")
     if fmt == "json" and not narrate and not notes:
         typer.echo(json.dumps({"reproduced": True, "events": len(lines), "log_sha256": rec.log_sha256,

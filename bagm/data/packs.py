@@ -42,9 +42,13 @@ def data_dirs(extra: list[Path] | None = None) -> list[Path]:
 
 
 def _header(path: Path) -> tuple[str, list[str]] | None:
-    """The ``faction`` and ``aliases`` of a pack file, read from its top-level lines."""
-    with path.open(encoding="utf-8") as fh:
-        head = fh.read(4096)
+    """The ``faction`` and ``aliases`` of a pack file, read from its top-level lines (a pack
+    that is not UTF-8 is reported in full when its faction is loaded)."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(4096).decode("utf-8", errors="replace")
+    except OSError as exc:
+        raise InputError(str(path), f"cannot be read: {exc.strerror or exc}") from None
     found = dict((k, v) for k, v in _HEADER.findall(head))
     faction = found.get("faction", "").strip("'\"")
     if not faction:
@@ -106,6 +110,8 @@ class Catalog:
                     raise InputError(str(d), "data folder does not exist",
                                      hint="check --data and BAGM_DATA")
                 for path in sorted(d.glob("*.yaml")):
+                    if not path.is_file():  # a folder, pipe or device named *.yaml: no pack
+                        continue
                     head = _header(path)
                     if head is None:
                         continue

@@ -1,12 +1,15 @@
 """Safe YAML loading for user files: size limits, no aliases, no duplicate keys, line numbers.
 
-User files (rosters, overlays) are composed into YAML nodes and converted by hand, so every value
-keeps the line it came from and hostile input (alias bombs, huge or binary files) is refused
-quickly with a clear message instead of a traceback.
+Every YAML file bagm reads (rosters, data packs and overlays, maps, game scripts) is composed
+into YAML nodes and converted by hand, so every value keeps the line it came from and hostile
+input (alias bombs, deep nesting, huge numbers, huge, binary or special files) is refused quickly
+with a clear message instead of a traceback.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +25,13 @@ except ImportError:  # pragma: no cover - depends on the PyYAML build
 
 MAX_BYTES = 1_000_000  # a 500-point roster is a few hundred bytes; 1 MB is generous
 MAX_NODES = 100_000
+# Nesting deeper than this is refused before the parser builds it: the C composer recurses once
+# per level (a traceback from ~1,000 levels, a crash of the interpreter from ~25,000). A roster
+# is 3 levels deep, a data pack about 8.
+MAX_DEPTH = 64
+# a collection node starts with one of these characters, so a text with fewer of them cannot
+# nest MAX_DEPTH deep and needs no counting pass
+_OPENERS = ("[", "{", "-", ":", "?")
 
 Loc = tuple[str | int, ...]
 
@@ -57,25 +67,70 @@ class Located:
         return self.lines.get(())
 
 
-def read_text(path: Path, max_bytes: int = MAX_BYTES) -> str:
-    """Read a UTF-8 text file, refusing huge, binary and undecodable files."""
+def read_bytes(path: Path, max_bytes: int = MAX_BYTES, what: str = "a roster file") -> bytes:
+    """The bytes of a regular file of at most ``max_bytes``.
+
+    Folders, FIFOs, devices and sockets are refused before anything waits on them, and at most
+    ``max_bytes + 1`` bytes are read whatever the file claims its size is.
+    """
     name = str(path)
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise InputError(name, f"file is too large ({size:,} bytes; the limit is {max_bytes:,})",
-                             hint="is this really a roster file?")
-        raw = path.read_bytes()
-    except InputError:
-        raise
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except IsADirectoryError:
-        raise InputError(name, "is a directory, not a file") from None
+        raise InputError(name, "is a folder, not a file", hint=f"give {what}") from None
     except FileNotFoundError:
         raise InputError(name, "no such file", hint="check the path") from None
     except OSError as exc:
         raise InputError(name, f"cannot be read: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise InputError(name, "is a folder, not a file", hint=f"give {what}")
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError(name, "is not a regular file (a device, pipe or socket)",
+                             hint=f"give {what}")
+        if st.st_size > max_bytes:
+            raise InputError(name, f"file is too large ({st.st_size:,} bytes; the limit is "
+                             f"{max_bytes:,})", hint=f"is this really {what}?")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise InputError(name, f"cannot be read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if size > max_bytes:  # the file grew after it was measured
+        raise InputError(name, f"file is too large (the limit is {max_bytes:,} bytes)",
+                         hint=f"is this really {what}?")
+    return b"".join(chunks)
+
+
+def check_regular(path: Path, what: str = "a roster file") -> None:
+    """Refuse a folder, FIFO, device or socket before anything opens it (opening a FIFO waits
+    for a writer; a device never ends)."""
+    name = str(path)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise InputError(name, "no such file", hint="check the path") from None
+    except OSError as exc:
+        raise InputError(name, f"cannot be read: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(mode):
+        raise InputError(name, "is a folder, not a file", hint=f"give {what}")
+    if not stat.S_ISREG(mode):
+        raise InputError(name, "is not a regular file (a device, pipe or socket)",
+                         hint=f"give {what}")
+
+
+def decode(name: str, raw: bytes, what: str = "YAML text") -> str:
+    """UTF-8 text (a byte-order mark dropped), refusing binary and undecodable bytes."""
     if b"\x00" in raw:
-        raise InputError(name, "is a binary file, not YAML text", hint="give a .yaml roster")
+        raise InputError(name, f"is a binary file, not {what}", hint="give a text file")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -84,14 +139,21 @@ def read_text(path: Path, max_bytes: int = MAX_BYTES) -> str:
                          hint="save the file as UTF-8") from None
 
 
-def load(path: Path | str, text: str | None = None, max_bytes: int = MAX_BYTES) -> Located:
+def read_text(path: Path, max_bytes: int = MAX_BYTES, what: str = "a roster file") -> str:
+    """Read a UTF-8 text file, refusing huge, binary, special and undecodable files."""
+    return decode(str(path), read_bytes(path, max_bytes, what))
+
+
+def load(path: Path | str, text: str | None = None, max_bytes: int = MAX_BYTES,
+         max_nodes: int = MAX_NODES, what: str = "a roster file") -> Located:
     """Load one YAML document from ``path`` (or from ``text``), with line numbers."""
     path = Path(path)
     if text is None:
-        text = read_text(path, max_bytes)
+        text = read_text(path, max_bytes, what)
     elif len(text) > max_bytes:
         raise InputError(str(path), f"file is too large (limit {max_bytes:,} bytes)")
     try:
+        _check_depth(text, str(path))
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -102,10 +164,31 @@ def load(path: Path | str, text: str | None = None, max_bytes: int = MAX_BYTES) 
     except yaml.YAMLError as exc:
         raise InputError(str(path), f"invalid YAML: {exc}") from None
     if node is None:
-        raise InputError(str(path), "is empty", line=1, hint="a roster needs faction, detachment and units")
+        raise InputError(str(path), "is empty", line=1, hint=f"give {what}")
     out = Located(None)
-    out.data = _convert(node, (), out.lines, str(path), set(), [0])
+    out.data = _convert(node, (), out.lines, str(path), set(), [max_nodes])
     return out
+
+
+def _check_depth(text: str, path: str) -> None:
+    """Refuse nesting deeper than MAX_DEPTH from the parser's events (which it produces
+    without recursing), before the composer recurses into it."""
+    if sum(text.count(c) for c in _OPENERS) < MAX_DEPTH:
+        return
+    loader = _Loader(text)
+    depth = 0
+    try:
+        while (event := loader.get_event()) is not None:
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    line = event.start_mark.line + 1 if event.start_mark else None
+                    raise InputError(path, f"nested more than {MAX_DEPTH} levels deep",
+                                     line=line, hint="is this really the file you meant?")
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    finally:
+        loader.dispose()
 
 
 def _convert(node: yaml.Node, loc: Loc, lines: dict[Loc, int], path: str, seen: set[int],
@@ -114,9 +197,9 @@ def _convert(node: yaml.Node, loc: Loc, lines: dict[Loc, int], path: str, seen: 
         raise InputError(path, "YAML anchors and aliases are not allowed here",
                          line=node.start_mark.line + 1, hint="write the value out in full")
     seen.add(id(node))
-    count[0] += 1
-    if count[0] > MAX_NODES:
-        raise InputError(path, f"document has more than {MAX_NODES:,} values")
+    count[0] -= 1
+    if count[0] < 0:
+        raise InputError(path, "document has too many values", line=node.start_mark.line + 1)
     lines[loc] = node.start_mark.line + 1
     if node.tag not in _TAGS:
         raise InputError(path, f"unsupported YAML tag '{node.tag}'", line=node.start_mark.line + 1,
@@ -151,6 +234,8 @@ _TAGS = {f"tag:yaml.org,2002:{t}" for t in
          ("str", "int", "float", "bool", "null", "map", "seq", "merge", "timestamp")}
 
 
+_MAX_DIGITS = 100  # no value bagm reads needs more; Python refuses over 4,300
+
 _BOOLS = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
 
 
@@ -164,20 +249,21 @@ def _scalar(node: yaml.Node, path: str) -> Any:
         return _BOOLS[value.lower()]
     if tag == "tag:yaml.org,2002:null":
         return None
+    if tag == "tag:yaml.org,2002:int" and len(value) > _MAX_DIGITS:
+        raise InputError(path, f"a number with {len(value):,} digits", line=node.start_mark.line + 1,
+                         hint="write a number of at most 100 digits")
     try:
         return _constructor.construct_object(node, deep=True)
-    except yaml.YAMLError as exc:
-        raise InputError(path, f"invalid value: {exc}", line=node.start_mark.line + 1) from None
+    except (yaml.YAMLError, ValueError, OverflowError) as exc:  # ValueError: e.g. a bad date
+        raise InputError(path, f"invalid value '{value[:40]}': {exc}",
+                         line=node.start_mark.line + 1) from None
 
 
 def load_trusted(path: Path) -> Any:
-    """Fast plain load for bundled and overlay data packs (size-limited, no line tracking)."""
-    text = read_text(path, max_bytes=20_000_000)
-    try:
-        return yaml.load(text, Loader=_Loader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        raise InputError(str(path), f"invalid YAML: {exc.problem}",
-                         line=mark.line + 1 if mark else None) from None
-    except yaml.YAMLError as exc:
-        raise InputError(str(path), f"invalid YAML: {exc}") from None
+    """A data pack (bundled or an overlay) or a bundled table: the same safe loader as a
+    roster (no aliases, bounded nesting and size), larger limits, the plain data."""
+    return load(path, max_bytes=PACK_BYTES, max_nodes=PACK_NODES, what="a data pack").data
+
+
+PACK_BYTES = 20_000_000
+PACK_NODES = 2_000_000

@@ -14,7 +14,7 @@ from rich.text import Text
 def game_summary(rec: Any, verbose_notes: bool = False) -> Group:
     """VP by round, units destroyed, the winner, and what the engine does not model: one line
     counting them, or (``verbose_notes``) the full lists."""
-    t = Table(title=f"Mission {rec.mission}: {rec.name} (seed {rec.seed})", title_justify="left")
+    t = Table(title=Text(f"Mission {rec.mission}: {rec.name} (seed {rec.seed})"), title_justify="left")
     t.add_column("Player")
     for r in range(1, 6):
         t.add_column(f"R{r}", justify="right")
@@ -68,7 +68,7 @@ def simulation_summary(sim: dict[str, Any]) -> Group:
                        ("draw", "Draws")):
         r = sim["results"][key]
         mean = f"{sim['mean_vp'][key]:.1f}" if key in sim["mean_vp"] else ""
-        t.add_row(label, str(r["count"]), f"{r['rate']:.1%}", f"{r['ci'][0]:.1%} - {r['ci'][1]:.1%}", mean)
+        t.add_row(Text(label), str(r["count"]), f"{r['rate']:.1%}", f"{r['ci'][0]:.1%} - {r['ci'][1]:.1%}", mean)
     h = Table(title="VP histogram (games per 10VP band)", title_justify="left")
     h.add_column("VP")
     h.add_column("A", justify="right")
@@ -77,7 +77,7 @@ def simulation_summary(sim: dict[str, Any]) -> Group:
     top = max([1] + [c for p in ("A", "B") for c in sim["histogram"][p]])
     for i in range(len(sim["histogram"]["A"])):
         a, b = sim["histogram"]["A"][i], sim["histogram"]["B"][i]
-        bar = "[cyan]" + "#" * round(20 * a / top) + "[/][magenta]" + "#" * round(20 * b / top) + "[/]"
+        bar = Text.assemble(("#" * round(20 * a / top), "cyan"), ("#" * round(20 * b / top), "magenta"))
         h.add_row(f"{i * 10}-{i * 10 + 9}" if i < 10 else "100", str(a), str(b), bar)
     return Group(t, h, Text(f"{sim['seconds']:.1f} s, {sim['games_per_second']:.1f} games/s on "
                             f"{sim['jobs']} process(es)", style="dim"))

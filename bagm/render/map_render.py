@@ -196,34 +196,34 @@ def legend(mmap: MissionMap, open_hatchways: set[int] | None = None) -> Table:
     if labelled:
         names = sorted({h.label or "" for h in labelled})
         t.add_row(Text.assemble(("▬ █", "bold magenta"), " ", ("┅ ┇", "bold bright_green")),
-                  ", ".join(f"{n} ({sum(h.label == n for h in labelled)})" for n in names))
+                  Text(", ".join(f"{n} ({sum(h.label == n for h in labelled)})" for n in names)))
     if lay.markers:
         marks = sorted({(short_label(m.label), m.label or "") for m in lay.markers})
         text = ", ".join(f"{s} {full}" if s != full else s for s, full in marks if full)
         t.add_row(Text("◉", style="bold yellow"),
-                  f"objective marker ({len(lay.markers)})" + (f": {text}" if text else ""))
+                  Text(f"objective marker ({len(lay.markers)})" + (f": {text}" if text else "")))
     kinds: dict[str, str] = {}
     for z in lay.entry_zones:
         kinds.setdefault(area_tag(z), z.name.replace(f" {z.label}", "") if z.label else z.name)
     for tag, name in sorted(kinds.items()):
         n = sum(area_tag(z) == tag for z in lay.entry_zones)
         t.add_row(Text(tag, style=PLAYER_STYLE.get("Attacker" if tag.startswith("Atk") else "Defender")),
-                  f"{name} ({n})")
+                  Text(f"{name} ({n})"))
     seen: set[str] = set()
     for a in lay.areas:
         tag = area_tag(a)
         if tag in seen:
             continue
         seen.add(tag)
-        t.add_row(Text(tag, style=AREA_STYLE.get(a.kind) or None), a.name)
+        t.add_row(Text(tag, style=AREA_STYLE.get(a.kind) or None), Text(a.name))
     if lay.power_lines:
-        t.add_row("Power Lines", ", ".join(f"{a}-{b}" for a, b in lay.power_lines))
+        t.add_row("Power Lines", Text(", ".join(f"{a}-{b}" for a, b in lay.power_lines)))
     return t
 
 
 def mission_panel(mmap: MissionMap, open_hatchways: set[int] | None = None) -> Group:
     """The whole `bagm mission show` output: map, legend, rules summary, provenance."""
-    parts: list = [Panel(draw_text(mmap, open_hatchways), title=mmap.title, expand=False),
+    parts: list = [Panel(draw_text(mmap, open_hatchways), title=Text(mmap.title), expand=False),
                    legend(mmap, open_hatchways)]
     if mmap.summary:
         body = Text()

@@ -1,6 +1,8 @@
 """Rich renderers: roster cards, validation reports, squads, underdog, data browsing.
 
-Renderers only lay out result objects; they decide no rule.
+Renderers only lay out result objects; they decide no rule. Every text that comes from a roster,
+a data pack or the user goes in as a ``Text`` (never a ``str``, which Rich would read as markup:
+a unit named ``[/]`` must print as itself, on any console).
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ def _num(value: int | None) -> str:
 def findings_table(report: ValidationReport) -> Table | Text:
     if report.input_error is not None:
         e = report.input_error
-        return Text(f"✗ {e}", style="bold red")
+        return Text(f"✗ {e}", style="bold red")  # Text: never markup
     if not report.findings:
         return Text("✓ valid Boarding Patrol", style="bold green")
     table = Table(show_header=True, show_edge=False, pad_edge=False)
@@ -74,8 +76,8 @@ def findings_table(report: ValidationReport) -> Table | Text:
     table.add_column("Finding")
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
     for f in sorted(report.findings, key=lambda f: (order[f.severity], f.line or 0)):
-        table.add_row(_num(f.line), f.code, Text(f.severity.value, style=STYLE[f.severity]),
-                      f.message)
+        table.add_row(_num(f.line), Text(f.code), Text(f.severity.value, style=STYLE[f.severity]),
+                      Text(f.message))
     return table
 
 
@@ -100,20 +102,20 @@ def summary_table(reports: Iterable[ValidationReport]) -> Table:
     for r in reports:
         errors = sum(f.severity is Severity.ERROR for f in r.findings) + (r.input_error is not None)
         warnings = sum(f.severity is Severity.WARNING for f in r.findings)
-        table.add_row(r.path, str(r.points), str(errors), str(warnings),
+        table.add_row(Text(r.path), str(r.points), str(errors), str(warnings),
                       Text("valid", style="green") if r.valid else Text("invalid", style="red"))
     return table
 
 
 def squads_table(result: "SquadsResult") -> Table:
-    table = Table(title=f"Boarding Squads · {result.path}", title_justify="left")
+    table = Table(title=Text(f"Boarding Squads · {result.path}"), title_justify="left")
     table.add_column("Unit")
     table.add_column("Datasheet", style="dim")
     table.add_column("Models", justify="right")
     table.add_column("Pts", justify="right")
     for s in result.units:
         name = Text(s.name, style="cyan" if s.split_from else "")
-        table.add_row(name, s.unit, _num(s.models), _num(s.points))
+        table.add_row(name, Text(s.unit), _num(s.models), _num(s.points))
     table.add_section()
     table.add_row(Text("Total", style="bold"), "", str(sum(s.models or 0 for s in result.units)),
                   str(result.points))
@@ -141,7 +143,7 @@ def underdog_panel(result: "UnderdogResult") -> "Panel":
 
 def units_table(faction: Any, detachment: Any = None) -> Table:
     title = faction.name + (f" · {detachment.name}" if detachment else "")
-    table = Table(title=title, title_justify="left")
+    table = Table(title=Text(title), title_justify="left")
     table.add_column("Unit", overflow="fold")
     table.add_column("Points", overflow="fold")
     table.add_column("Keywords", style="dim", overflow="fold", ratio=1)
@@ -151,19 +153,19 @@ def units_table(faction: Any, detachment: Any = None) -> Table:
         allowed = {a.unit.casefold(): a for a in detachment.units}
     for ds in faction.pack.units:
         pts = ", ".join(f"{n}: {p}" for n, p in sorted(ds.points.items()))
-        row = [ds.name, pts, ", ".join(ds.keywords)]
+        row: list[Text | str] = [Text(ds.name), Text(pts), Text(", ".join(ds.keywords))]
         if detachment is not None:
             a = allowed.get(ds.name.casefold())
             if a is None:
                 continue
             sizes = a.sizes or ds.sizes or sorted(ds.points)
-            row += [str(a.max), "/".join(map(str, sizes))]
+            row += [str(a.max), Text("/".join(map(str, sizes)))]
         table.add_row(*row)
     return table
 
 
 def detachments_table(faction: Any) -> Table:
-    table = Table(title=f"{faction.name} · Boarding Actions Detachments", title_justify="left")
+    table = Table(title=Text(f"{faction.name} · Boarding Actions Detachments"), title_justify="left")
     table.add_column("Detachment", overflow="fold")
     table.add_column("Rule", overflow="fold")
     table.add_column("Enhancements", overflow="fold")
@@ -171,8 +173,8 @@ def detachments_table(faction: Any) -> Table:
     table.add_column("Mustering rules", overflow="fold", ratio=1)
     for d in faction.pack.detachments:
         rules = "\n".join(_describe_rule(r) for r in d.rules)
-        table.add_row(d.name, d.rule or "", "\n".join(e.name for e in d.enhancements),
-                      str(len(d.units)), rules)
+        table.add_row(Text(d.name), Text(d.rule or ""), Text("\n".join(e.name for e in d.enhancements)),
+                      str(len(d.units)), Text(rules))
     return table
 
 
@@ -193,12 +195,12 @@ def _describe_rule(rule: Any) -> str:
 
 def suggestions_table(title: str, left: int, found: list[Any]) -> Table:
     """What still fits a roster (``bagm suggest``)."""
-    table = Table(title=f"Still fits {title} ({left} points left)", title_justify="left")
+    table = Table(title=Text(f"Still fits {title} ({left} points left)"), title_justify="left")
     table.add_column("#", justify="right", style="dim")
     table.add_column("Unit")
     table.add_column("Models", justify="right")
     table.add_column("Pts", justify="right")
     table.add_column("Left after", justify="right")
     for i, x in enumerate(found, 1):
-        table.add_row(str(i), x.unit, str(x.models), str(x.points), str(x.left))
+        table.add_row(str(i), Text(x.unit), str(x.models), str(x.points), str(x.left))
     return table

@@ -21,7 +21,7 @@ from typing import Any
 from bagm.data.names import did_you_mean, norm
 from bagm.data.packs import Catalog, Faction
 from bagm.io.textlist import ArmyList, Found, ListedUnit, read_text_list
-from bagm.io.yamlsafe import InputError
+from bagm.io.yamlsafe import InputError, check_regular, decode, read_bytes
 from bagm.roster.points import legal_sizes, points_for
 
 MAX_TEXT_BYTES = 1_000_000  # a pasted list is a few kilobytes
@@ -89,9 +89,8 @@ def read_army_list(path: Path | str) -> ArmyList:
 
     path = Path(path)
     name = str(path)
+    check_regular(path, "an army list")
     try:
-        if path.is_dir():
-            raise InputError(name, "is a directory, not an army list")
         with path.open("rb") as fh:
             head = fh.read(64)
     except FileNotFoundError:
@@ -121,21 +120,7 @@ def _hint(message: str) -> str | None:
 
 
 def _read_text(path: Path, limit: int) -> str:
-    name = str(path)
-    size = path.stat().st_size
-    if size > limit:
-        raise InputError(name, f"file is too large for an army list ({size:,} bytes; the limit "
-                         f"is {limit:,})", hint="is this really an exported list?")
-    raw = path.read_bytes()
-    if b"\x00" in raw:
-        raise InputError(name, "is a binary file, not an army list",
-                         hint="give a .ros/.rosz roster, a JSON export or the exported text")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise InputError(name, "is not valid UTF-8 text", line=line,
-                         hint="save the list as UTF-8") from None
+    return decode(str(path), read_bytes(path, limit, "an exported army list"), "an army list")
 
 
 def _read_json(path: Path) -> ArmyList:
@@ -147,6 +132,8 @@ def _read_json(path: Path) -> ArmyList:
         raise InputError(name, f"invalid JSON: {exc.msg}", line=exc.lineno) from None
     except RecursionError:
         raise InputError(name, "invalid JSON: nested too deeply") from None
+    except ValueError as exc:  # a number of more than 4,300 digits
+        raise InputError(name, f"invalid JSON: {str(exc).split(';')[0]}") from None
     if isinstance(data, dict) and "roster" in data:
         from bagm.io.ros import roster_from_json
 

@@ -1,0 +1,243 @@
+"""The front door: no input crashes bagm, user text is never markup, the CLI conventions.
+
+Every hostile input ends with a clear one-line error (file, what is wrong) and exit 2; a bug ends
+with "internal error" and exit 3, the traceback only with --debug.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, REPO
+from typer.testing import CliRunner
+
+from bagm.cli.app import app
+
+MARK = "[/]"  # closes nothing: Rich would raise MarkupError if it read this as markup
+ORKS = REPO / "rosters" / "orks_kaptin_killers.yaml"
+
+
+def run(*args: str, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(app, list(args), env=env)
+
+
+def clean(result, code: int = 2) -> str:  # type: ignore[no-untyped-def]
+    """The output of a run that ended as it should: the exit code, no traceback."""
+    out = result.output
+    assert result.exit_code == code, out + repr(result.exception)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in out
+    return out
+
+
+@pytest.fixture
+def marked(tmp_path: Path) -> Path:
+    """A real roster whose name, label, Enhancement and one unit carry ``[/]``."""
+    text = ORKS.read_text(encoding="utf-8")
+    text = text.replace("name: Da Kaptin Krumpas", f'name: "Da {MARK} Krumpas"')
+    text = text.replace("    warlord: true\n", f'    warlord: true\n    label: "Big {MARK}"\n', 1)
+    path = tmp_path / "marked.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --- user text is never markup --------------------------------------------------------------
+
+def test_markup_in_roster_text_prints_as_itself(marked: Path, tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yaml"  # unknown faction, unit and Enhancement: in the findings
+    broken.write_text(f'name: "X {MARK}"\nfaction: "Or{MARK}ks"\ndetachment: "D{MARK}"\nunits:\n'
+                      f'  - unit: "Nobz {MARK}"\n    enhancement: "E {MARK}"\n', encoding="utf-8")
+    for args, code in [(("validate", str(marked)), 0), (("validate", str(broken)), 1),
+                       (("validate", str(marked), str(broken)), 1),
+                       (("show", str(marked)), 0), (("show", str(broken)), 1),
+                       (("squads", str(marked)), 0), (("squads", str(broken)), 1),
+                       (("suggest", str(marked)), 0),
+                       (("underdog", str(marked), str(ORKS), "--mission", "11"), 0),
+                       (("export", str(marked)), 0), (("export", str(marked), "--to", "html"), 0),
+                       (("export", str(marked), "--to", "svg"), 0)]:
+        out = clean(run(*args), code)
+        assert MARK in out, args
+
+
+def test_markup_in_games(marked: Path) -> None:
+    out = clean(run("play", "--mission", "11", str(marked), str(ORKS), "--seed", "1"), 0)
+    assert f"Da {MARK} Krumpas" in out
+    out = clean(run("simulate", str(marked), str(ORKS), "--games", "1", "--jobs", "1"), 0)
+    assert f"Da {MARK} Krumpas" in out
+
+
+def test_markup_in_map_labels(tmp_path: Path) -> None:
+    path = tmp_path / "map.yaml"
+    path.write_text(f'name: "Map {MARK}"\nhatchways: [{{at: [[3, 2], [4, 2]], label: "Air{MARK}"}}]\n'
+                    f'objectives: [{{label: "{MARK}", at: [2.5, 3.5]}}]\n'
+                    f'areas: [{{kind: Lighting Area, label: "L{MARK}", zones: [[1, 1]]}}]\n'
+                    f'summary: ["rule {MARK}"]\n', encoding="utf-8")
+    out = clean(run("mission", "show", "--map", str(path)), 0)
+    assert f"Map {MARK}" in out and f"Air{MARK}" in out and f"rule {MARK}" in out
+
+
+def test_markup_in_pack_text(tmp_path: Path) -> None:
+    pack = (FIXTURES / "packs" / "testing.yaml").read_text(encoding="utf-8")
+    (tmp_path / "pack.yaml").write_text(
+        pack.replace("faction: Test Legion", f'faction: "Test {MARK} Legion"')
+        .replace("name: Line Squad", f'name: "Line {MARK} Squad"'), encoding="utf-8")
+    out = clean(run("units", f"Test {MARK} Legion", "--data", str(tmp_path)), 0)
+    assert f"Line {MARK} Squad" in out
+    clean(run("detachments", f"Test {MARK} Legion", "--data", str(tmp_path)), 0)
+    clean(run("data", "check", "--data", str(tmp_path)), 1)
+
+
+# --- no input crashes bagm ------------------------------------------------------------------
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth + "\n"
+
+
+@pytest.mark.parametrize("depth", [100, 1_000, 30_000])
+def test_deep_nesting_everywhere(tmp_path: Path, depth: int) -> None:
+    deep = nested(depth)
+    roster = tmp_path / "roster.yaml"
+    roster.write_text("faction: Orks\nunits: " + deep, encoding="utf-8")
+    assert "nested more than" in clean(run("validate", str(roster)))
+    assert "nested more than" in clean(run("add", str(roster), "Nobz"))
+    packs = tmp_path / "packs"
+    packs.mkdir()
+    (packs / "deep.yaml").write_text("faction: Orks\nunits: " + deep, encoding="utf-8")
+    assert "nested more than" in clean(run("units", "Orks", "--data", str(packs)))
+    script = tmp_path / "script.yaml"
+    script.write_text("mission: 11\nsteps: " + deep, encoding="utf-8")
+    assert "nested more than" in clean(run("play", str(script)))
+    map_file = tmp_path / "map.yaml"
+    map_file.write_text("walls: " + deep, encoding="utf-8")
+    assert "nested more than" in clean(run("mission", "show", "--map", str(map_file)))
+
+
+def test_deep_nesting_in_block_style(tmp_path: Path) -> None:
+    path = tmp_path / "roster.yaml"
+    path.write_text("".join(" " * i + "a:\n" for i in range(200)) + " " * 200 + "b\n",
+                    encoding="utf-8")
+    assert "nested more than 64 levels" in clean(run("validate", str(path)))
+
+
+def test_shallow_documents_with_many_openers_still_load(tmp_path: Path) -> None:
+    # a real roster with many list items is never mistaken for deep nesting
+    units = "".join("  - unit: Nobz\n    models: 5\n" for _ in range(80))
+    path = tmp_path / "roster.yaml"
+    path.write_text("faction: Orks\ndetachment: Kaptin Killers\nunits:\n" + units, encoding="utf-8")
+    out = clean(run("validate", str(path), "--format", "json"), 1)
+    assert json.loads(out)[0]["issues"][0]["code"] != "BA000"
+
+
+def test_huge_integers(tmp_path: Path) -> None:
+    roster = tmp_path / "roster.yaml"
+    roster.write_text("faction: Orks\ndetachment: Kaptin Killers\nunits:\n  - unit: Nobz\n"
+                      f"    models: {'9' * 5000}\n", encoding="utf-8")
+    out = clean(run("validate", str(roster)))
+    assert "5,000 digits" in out and "roster.yaml:5" in out
+    export = tmp_path / "list.json"
+    export.write_text('{"roster": {"costs": [{"value": ' + "9" * 5000 + "}]}}", encoding="utf-8")
+    assert "4300 digits" in clean(run("import", str(export)))
+
+
+def test_bad_dates_and_values(tmp_path: Path) -> None:
+    roster = tmp_path / "roster.yaml"
+    roster.write_text("name: 2024-02-31\nfaction: Orks\n", encoding="utf-8")
+    assert "roster.yaml:1" in clean(run("validate", str(roster)))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_fifo_and_devices_are_refused(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    for args in (("validate", str(fifo)), ("show", str(fifo)), ("import", str(fifo)),
+                 ("add", str(fifo), "Nobz"), ("mission", "show", "--map", str(fifo)),
+                 ("play", str(fifo))):
+        assert "not a regular file" in clean(run(*args)), args
+    if Path("/dev/zero").exists():
+        assert "not a regular file" in clean(run("validate", "/dev/zero"))
+        assert "not a regular file" in clean(run("import", "/dev/zero"))
+
+
+def test_data_packs_get_the_safe_loader(tmp_path: Path) -> None:
+    packs = tmp_path / "packs"
+    (packs / "folder.yaml").mkdir(parents=True)  # a folder named like a pack is no pack
+    assert clean(run("units", "Orks", "--data", str(packs)), 0)
+    (packs / "bad.yaml").write_bytes(b"faction: Orks\nunits:\n  - name: \xff\xfe\n")
+    out = clean(run("units", "Orks", "--data", str(packs)))
+    assert "bad.yaml:3" in out and "UTF-8" in out
+    (packs / "bad.yaml").unlink()
+    bomb = ["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    bomb += [f"{c}: &{c} [{', '.join(['*' + p] * 9)}]" for p, c in zip("abcdefgh", "bcdefghi", strict=True)]
+    (packs / "bomb.yaml").write_text("faction: Orks\n" + "\n".join(bomb) + "\n", encoding="utf-8")
+    assert "anchors and aliases are not allowed" in clean(run("units", "Orks", "--data", str(packs)))
+
+
+def test_replay_of_malformed_logs(tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    for text in ("", "not json\n", "[]\n", '{"t": "start"}\n', "{}\n" * 3, '"x"\n',
+                 '{"t": "start", "mission": 11, "rosters": {"A": 1}}\n',
+                 "[" * 100_000 + "\n"):
+        log.write_text(text, encoding="utf-8")
+        result = run("replay", str(log))
+        assert result.exit_code in (1, 2), (text[:40], result.output, result.exception)
+        assert "Traceback" not in result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+    log.write_bytes(b"\xff\n")
+    clean(run("replay", str(log)))
+    clean(run("replay", str(tmp_path)))
+
+
+# --- the guard and the conventions ----------------------------------------------------------
+
+def _bagm(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bagm", *args], capture_output=True, text=True,
+                          env={**os.environ, **env}, timeout=120)
+
+
+def test_internal_error_guard(monkeypatch: pytest.MonkeyPatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    import bagm.cli.app as cli
+    import bagm.roster.validate
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(bagm.roster.validate, "validate_path", boom)
+    monkeypatch.setattr(sys, "argv", ["bagm", "validate", str(ORKS)])
+    with pytest.raises(SystemExit) as exit_:
+        cli.main()
+    assert exit_.value.code == 3
+    err = capsys.readouterr().err
+    assert "internal error, please report" in err and "ZeroDivisionError: a bug" in err
+    assert "Traceback" not in err
+    monkeypatch.setattr(sys, "argv", ["bagm", "--debug", "validate", str(ORKS)])
+    with pytest.raises(ZeroDivisionError):
+        cli.main()
+
+
+def test_version() -> None:
+    import bagm
+
+    result = _bagm("--version")
+    assert result.returncode == 0 and result.stdout == f"bagm {bagm.__version__}\n"
+
+
+def test_completion_options_exist() -> None:
+    out = _bagm("--help", COLUMNS="200").stdout
+    assert "--install-completion" in out and "--show-completion" in out
+
+
+def test_piped_output_is_not_cut_at_80_columns() -> None:
+    result = _bagm("mission", "list")
+    assert result.returncode == 0
+    assert any("Access Junction Primus" in line for line in result.stdout.splitlines())
+    assert "\x1b[" not in result.stdout  # no colour codes into a pipe
+
+
+def test_no_color(marked: Path) -> None:
+    result = _bagm("validate", str(marked), NO_COLOR="1", FORCE_COLOR="")
+    assert "\x1b[3" not in result.stdout
