@@ -77,7 +77,7 @@ def read_bytes(path: Path, max_bytes: int = MAX_BYTES, what: str = "a roster fil
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except IsADirectoryError:
-        raise InputError(name, "is a folder, not a file", hint=f"give {what}") from None
+        raise InputError(name, "is a directory, not a file", hint=f"give {what}") from None
     except FileNotFoundError:
         raise InputError(name, "no such file", hint="check the path") from None
     except OSError as exc:
@@ -85,7 +85,7 @@ def read_bytes(path: Path, max_bytes: int = MAX_BYTES, what: str = "a roster fil
     try:
         st = os.fstat(fd)
         if stat.S_ISDIR(st.st_mode):
-            raise InputError(name, "is a folder, not a file", hint=f"give {what}")
+            raise InputError(name, "is a directory, not a file", hint=f"give {what}")
         if not stat.S_ISREG(st.st_mode):
             raise InputError(name, "is not a regular file (a device, pipe or socket)",
                              hint=f"give {what}")
@@ -121,7 +121,7 @@ def check_regular(path: Path, what: str = "a roster file") -> None:
     except OSError as exc:
         raise InputError(name, f"cannot be read: {exc.strerror or exc}") from None
     if stat.S_ISDIR(mode):
-        raise InputError(name, "is a folder, not a file", hint=f"give {what}")
+        raise InputError(name, "is a directory, not a file", hint=f"give {what}")
     if not stat.S_ISREG(mode):
         raise InputError(name, "is not a regular file (a device, pipe or socket)",
                          hint=f"give {what}")
