@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
 
+from bagm.errors import BagmError
+
 from bagm.cli.common import DataOpt, Format, SimpleFormat, catalog, console, fail
 
 if TYPE_CHECKING:
@@ -409,6 +411,9 @@ def main() -> None:
         app()
     except KeyboardInterrupt:  # pragma: no cover
         sys.exit(130)
+    except BagmError as exc:  # bad input that a command let through: still the user's
+        sys.stderr.write(f"bagm: {exc}\n")
+        sys.exit(2)
     except Exception as exc:  # the one guard: a bug in bagm is reported, not dumped
         if "--debug" in argv or os.environ.get("BAGM_DEBUG"):
             raise

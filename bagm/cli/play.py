@@ -8,6 +8,8 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from bagm.cli.common import console
+
 FORMATS = ("rich", "json")
 
 
@@ -94,19 +96,17 @@ def _show(rec: Any, fmt: str, narrate: bool, notes: bool, extra: dict[str, Any] 
             out["narration"] = [s.as_dict() for s in steps]
         typer.echo(json.dumps(out, indent=2))
         return
-    from rich.console import Console
-
     from bagm.render.game_render import game_summary
 
-    console = Console(highlight=False)
+    out = console()
     if steps is not None:
         from bagm.render.narration import rich as rich_narration
 
-        console.print(rich_narration(steps))
-        console.print()
-    console.print(game_summary(rec, verbose_notes=notes))
+        out.print(rich_narration(steps))
+        out.print()
+    out.print(game_summary(rec, verbose_notes=notes))
     if after:
-        console.print(after, markup=False)
+        out.print(after, markup=False)
 
 
 def play(
@@ -270,10 +270,8 @@ def simulate(
     if fmt == "json":
         typer.echo(json.dumps(sim, indent=2))
         return
-    from rich.console import Console
-
     from bagm.render.game_render import simulation_summary
-    Console(highlight=False).print(simulation_summary(sim))
+    console().print(simulation_summary(sim))
 
 
 def register(app: typer.Typer) -> None:
