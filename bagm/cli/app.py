@@ -376,6 +376,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "edit": ("new", "add", "remove", "set", "suggest", "build"),
     "transfer": ("import", "export"),
     "play": ("play", "replay", "simulate"),
+    "blackreach": ("blackreach",),
 }
 _registered: set[str] = set()
 

@@ -1,0 +1,408 @@
+"""``bagm blackreach ...``: exact odds for the dice procedures of Heroes of Black Reach.
+
+Thin: read the counters' values from options or a counter file, call :mod:`bagm.blackreach`,
+render. The library and the renderers are imported inside the commands (start-up).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+
+from bagm.cli.common import SimpleFormat, console, fail
+
+if TYPE_CHECKING:
+    from bagm.blackreach.counters import Counter, CounterFile, Kind
+    from bagm.blackreach.hits import Victim
+    from bagm.blackreach.odds import Odds
+
+group = typer.Typer(
+    help="Heroes of Black Reach: exact odds for every dice procedure of the rules summary. "
+    "Counter values are on your components: give them as options or in a --counters file.",
+    no_args_is_help=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(group, name="blackreach")
+
+
+FormatOpt = Annotated[SimpleFormat, typer.Option("--format", "-f", help="Output format.")]
+CountersOpt = Annotated[Path | None, typer.Option(
+    "--counters", help="A YAML counter file with your counters' values (see the README).",
+    show_default=False)]
+AttackerOpt = Annotated[str | None, typer.Option(
+    "--attacker", help="The acting counter's name in the --counters file.", show_default=False)]
+TargetOpt = Annotated[str | None, typer.Option(
+    "--target", help="The target counter's name in the --counters file.", show_default=False)]
+KindOpt = Annotated[str | None, typer.Option(
+    "--target-kind", help="infantry, light-vehicle or heavy-vehicle [default: infantry, or the "
+    "counter's].", show_default=False)]
+OnHitOpt = Annotated[str | None, typer.Option(
+    "--on-hit", help="The target's hit symbol on the side showing: destroyed or flipped.",
+    show_default=False)]
+SaveOpt = Annotated[int | None, typer.Option(
+    "--save", help="The target's armour save (roll this or more), if it may make one.",
+    show_default=False)]
+SaveBonusOpt = Annotated[int, typer.Option("--save-bonus", help="Bonus to the armour save roll.")]
+TargetSmOpt = Annotated[int, typer.Option(
+    "--target-sm", help="SMs on the target (-2 each to its own rolls: the armour save).")]
+DamageSetOpt = Annotated[str | None, typer.Option(
+    "--damage-set", help="Heavy vehicle: its damage marker set, by name from the --counters file "
+    "or written out: 1=tracks,2=hull,...,6=explosion.", show_default=False)]
+HeldOpt = Annotated[list[str] | None, typer.Option(
+    "--held", help="A damage marker kind already on the vehicle (repeatable): a second one of a "
+    "kind destroys it.", show_default=False)]
+PiercingOpt = Annotated[bool, typer.Option(
+    "--piercing", help="PIERCING: +1 to the hit location roll, no armour save.")]
+BonusOpt = Annotated[int, typer.Option("--bonus", help="Other bonuses (action cards...).")]
+PenaltyOpt = Annotated[int, typer.Option("--penalty", help="Other penalties (as a positive number).")]
+SmOpt = Annotated[int, typer.Option("--sm", help="SMs on the acting unit: -2 each to its rolls.")]
+ObscuredOpt = Annotated[list[int] | None, typer.Option(
+    "--obscured", help="The value of one obscuring square the LOS crosses (repeatable).",
+    show_default=False)]
+
+
+def _fail(exc: Exception) -> NoReturn:
+    fail(str(exc))
+
+
+def _emit(odds: Odds, format: SimpleFormat) -> None:
+    if format is SimpleFormat.json:
+        from bagm.render.formats import to_json
+
+        typer.echo(to_json(odds.as_dict()))
+    else:
+        from bagm.render.blackreach_render import render
+
+        console().print(render(odds))
+
+
+def _file(path: Path | None) -> CounterFile | None:
+    if path is None:
+        return None
+    from bagm.blackreach.counters import load_counters
+
+    return load_counters(path)
+
+
+def _counter(file: CounterFile | None, name: str | None, role: str) -> Counter | None:
+    if name is None:
+        return None
+    if file is None:
+        from bagm.blackreach.odds import BlackReachError
+
+        raise BlackReachError(f"--{role} names a counter: give the --counters file it is in")
+    return file.counter(name)
+
+
+def _kind(text: str | None, counter: Counter | None) -> Kind:
+    from bagm.blackreach.counters import Kind, parse_kind
+
+    if text is not None:
+        return parse_kind(text, "--target-kind")
+    return counter.kind if counter is not None else Kind.infantry
+
+
+def _damage_set(text: str | None, counter: Counter | None,
+                file: CounterFile | None) -> dict[int, str] | None:
+    from bagm.blackreach.counters import marker_kind
+    from bagm.blackreach.odds import need
+
+    if text is None:
+        return dict(counter.damage_set) if counter and counter.damage_set else None
+    if "=" not in text:
+        need(file is not None, f"--damage-set '{text}' names a set: give the --counters file")
+        assert file is not None
+        return file.damage_set(text)
+    table: dict[int, str] = {}
+    for part in text.split(","):
+        score, _, marker = part.partition("=")
+        need(score.strip().isdigit(), f"bad --damage-set entry '{part}': write 1=tracks,2=hull,...")
+        table[int(score)] = marker_kind(marker)
+    return table
+
+
+def _victim(counter: Counter | None, kind: str | None, on_hit: str | None, save: int | None,
+            save_bonus: int, sm: int, damage_set: str | None, held: list[str] | None,
+            file: CounterFile | None) -> Victim:
+    from bagm.blackreach.counters import OnHit, marker_kind
+    from bagm.blackreach.hits import Victim
+    from bagm.blackreach.odds import BlackReachError
+
+    symbol = counter.on_hit if counter else None
+    if on_hit is not None:
+        try:
+            symbol = OnHit(on_hit.lower())
+        except ValueError:
+            raise BlackReachError("--on-hit is destroyed or flipped (the counter's hit symbol)") from None
+    return Victim(kind=_kind(kind, counter), on_hit=symbol,
+                  save=save if save is not None else (counter.save if counter else None),
+                  save_bonus=save_bonus, sm=sm,
+                  damage_set=_damage_set(damage_set, counter, file),
+                  held=frozenset(marker_kind(h) for h in held or ()))
+
+
+def _missing(what: str) -> NoReturn:
+    from bagm.blackreach.odds import BlackReachError
+
+    raise BlackReachError(f"give {what}")
+
+
+def _value(given: int | None, from_counter: int | None, what: str) -> int:
+    from bagm.blackreach.odds import BlackReachError
+
+    value = given if given is not None else from_counter
+    if value is None:
+        raise BlackReachError(f"give {what}")
+    return value
+
+
+def _combat(given: str | None, attacker: Counter | None, kind: Kind, what: str) -> int:
+    from bagm.blackreach.counters import parse_combat
+    from bagm.blackreach.odds import BlackReachError
+
+    if given is not None:
+        value = parse_combat(given, "--combat")
+    elif attacker is not None:
+        value = attacker.combat_against(kind)
+    else:
+        raise BlackReachError(f"give --combat (the {what} COMBAT against {kind.value}) or "
+                              "--attacker with --counters")
+    if value is None:
+        raise BlackReachError(f"a COMBAT of X against {kind.value}: the unit cannot {what} it")
+    return value
+
+
+def _shot(counters: Path | None, attacker: str | None, target: str | None, combat: str | None,
+          defence: int | None, target_kind: str | None, on_hit: str | None,
+          defence_bonus: int, bonus: int, penalty: int, sm: int, obscured: list[int] | None,
+          range_: int | None, hawk_eyed: bool, rear: bool, twin_linked: bool | None,
+          save: int | None, save_bonus: int, target_sm: int, piercing: bool,
+          damage_set: str | None, held: list[str] | None, save_double: bool,
+          front_armour: bool | None) -> object:
+    from bagm.blackreach.firing import Shot
+
+    file = _file(counters)
+    a, t = _counter(file, attacker, "attacker"), _counter(file, target, "target")
+    victim = _victim(t, target_kind, on_hit, save, save_bonus, target_sm, damage_set, held, file)
+    armour = front_armour if front_armour is not None else bool(t and t.front_armour)
+    return Shot(combat=_combat(combat, a, victim.kind, "fire at"),
+                defence=_value(defence, t.defence if t else None, "--defence (the target's DEFENCE)"),
+                defence_bonus=defence_bonus + (2 if armour else 0), bonus=bonus, penalty=penalty,
+                sm=sm, obscuring=tuple(obscured or ()), range=range_, ignore_long_range=hawk_eyed,
+                rear=rear, dice=2 if (twin_linked if twin_linked is not None
+                                      else bool(a and a.twin_linked)) else 1,
+                victim=victim, piercing=piercing, double_saveable=save_double)
+
+
+CombatOpt = Annotated[str | None, typer.Option(
+    "--combat", help="The firer's COMBAT against the target's DEFENCE colour (X: cannot fire).",
+    show_default=False)]
+DefenceOpt = Annotated[int | None, typer.Option(
+    "--defence", help="The target's DEFENCE.", show_default=False)]
+DefenceBonusOpt = Annotated[int, typer.Option(
+    "--defence-bonus", help="Bonuses to the target's DEFENCE: terrain, PAINBOY +2...")]
+FrontOpt = Annotated[bool | None, typer.Option(
+    "--front-armour/--no-front-armour", help="FRONT ARMOUR: the LOS crosses the target's front "
+    "edge (+2 DEFENCE).", show_default=False)]
+RangeOpt = Annotated[int | None, typer.Option(
+    "--range", help="Squares to the target (more than 7: long range, -2).", show_default=False)]
+HawkOpt = Annotated[bool, typer.Option(
+    "--hawk-eyed", help="HAWK-EYED, or an aircraft involved: no long range penalty.")]
+RearOpt = Annotated[bool, typer.Option(
+    "--rear", help="The LOS crosses a heavy vehicle's rear (+2).")]
+TwinOpt = Annotated[bool | None, typer.Option(
+    "--twin-linked/--no-twin-linked", help="TWIN-LINKED: 2 dice, keep the best.",
+    show_default=False)]
+SaveDoubleOpt = Annotated[bool, typer.Option(
+    "--save-double-hits/--no-save-double-hits",
+    help="Whether an armour save can ignore a double hit (see the notes).")]
+
+
+@group.command()
+def fire(
+    counters: CountersOpt = None, attacker: AttackerOpt = None, target: TargetOpt = None,
+    combat: CombatOpt = None, defence: DefenceOpt = None, target_kind: KindOpt = None,
+    on_hit: OnHitOpt = None, defence_bonus: DefenceBonusOpt = 0, front_armour: FrontOpt = None,
+    bonus: BonusOpt = 0, penalty: PenaltyOpt = 0, sm: SmOpt = 0, obscured: ObscuredOpt = None,
+    range_: RangeOpt = None, hawk_eyed: HawkOpt = False, rear: RearOpt = False,
+    twin_linked: TwinOpt = None, save: SaveOpt = None, save_bonus: SaveBonusOpt = 0,
+    target_sm: TargetSmOpt = 0, piercing: PiercingOpt = False, damage_set: DamageSetOpt = None,
+    held: HeldOpt = None, save_double_hits: SaveDoubleOpt = True,
+    frightening: Annotated[bool, typer.Option(
+        "--frightening", help="FRIGHTENING SHOT: a miss may put 1 SM on the target.")] = False,
+    format: FormatOpt = SimpleFormat.text,
+) -> None:
+    """A firing action: 1D6 + COMBAT against DEFENCE, double hits, and what a hit does."""
+    from bagm.blackreach.firing import Shot, fire_odds
+    from bagm.errors import BagmError
+
+    try:
+        shot = _shot(counters, attacker, target, combat, defence, target_kind, on_hit,
+                     defence_bonus, bonus, penalty, sm, obscured, range_, hawk_eyed, rear,
+                     twin_linked, save, save_bonus, target_sm, piercing, damage_set, held,
+                     save_double_hits, front_armour)
+        assert isinstance(shot, Shot)
+        odds = fire_odds(shot, frightening)
+    except BagmError as exc:
+        _fail(exc)
+    _emit(odds, format)
+
+
+@group.command()
+def suppress(
+    counters: CountersOpt = None, attacker: AttackerOpt = None, target: TargetOpt = None,
+    combat: CombatOpt = None, defence: DefenceOpt = None, target_kind: KindOpt = None,
+    defence_bonus: DefenceBonusOpt = 0, front_armour: FrontOpt = None,
+    bonus: BonusOpt = 0, penalty: PenaltyOpt = 0, sm: SmOpt = 0, obscured: ObscuredOpt = None,
+    range_: RangeOpt = None, hawk_eyed: HawkOpt = False, rear: RearOpt = False,
+    twin_linked: TwinOpt = None, format: FormatOpt = SimpleFormat.text,
+) -> None:
+    """Suppressive fire: COMBAT and bonuses doubled; 1 SM per multiple of DEFENCE, no hits."""
+    from bagm.blackreach.firing import Shot, suppressive_odds
+    from bagm.errors import BagmError
+
+    try:
+        shot = _shot(counters, attacker, target, combat, defence, target_kind, None,
+                     defence_bonus, bonus, penalty, sm, obscured, range_, hawk_eyed, rear,
+                     twin_linked, None, 0, 0, False, None, None, True, front_armour)
+        assert isinstance(shot, Shot)
+        odds = suppressive_odds(shot)
+    except BagmError as exc:
+        _fail(exc)
+    _emit(odds, format)
+
+
+@group.command()
+def snipe(
+    counters: CountersOpt = None, target: TargetOpt = None, on_hit: OnHitOpt = None,
+    bonus: BonusOpt = 0, penalty: PenaltyOpt = 0, sm: SmOpt = 0, obscured: ObscuredOpt = None,
+    save: SaveOpt = None, save_bonus: SaveBonusOpt = 0, target_sm: TargetSmOpt = 0,
+    table: Annotated[str | None, typer.Option(
+        "--table", help="The firing table on the sniper's recruitment tile, if it has one: "
+        "1:none,2-3:sm,4-5:hit,6:hit+sm.", show_default=False)] = None,
+    format: FormatOpt = SimpleFormat.text,
+) -> None:
+    """Sniper fire: 1 die, modified by SMs and obstacles, read on the sniper table."""
+    from bagm.blackreach.counters import Kind
+    from bagm.blackreach.firing import (
+        SNIPER_TABLE,
+        Sniper,
+        parse_sniper_table,
+        sniper_odds,
+    )
+    from bagm.blackreach.odds import need
+    from bagm.errors import BagmError
+
+    try:
+        file = _file(counters)
+        t = _counter(file, target, "target")
+        victim = _victim(t, None, on_hit, save, save_bonus, target_sm, None, None, file)
+        need(victim.kind is Kind.infantry, "a sniper can only target infantry units")
+        odds = sniper_odds(Sniper(sm=sm, obscuring=tuple(obscured or ()), bonus=bonus,
+                                  penalty=penalty, victim=victim,
+                                  table=parse_sniper_table(table) if table else SNIPER_TABLE))
+    except BagmError as exc:
+        _fail(exc)
+    _emit(odds, format)
+
+
+@group.command()
+def assault(
+    counters: CountersOpt = None, attacker: AttackerOpt = None,
+    defender: Annotated[str | None, typer.Option(
+        "--defender", help="The defending counter's name in the --counters file.",
+        show_default=False)] = None,
+    attacker_kind: Annotated[str | None, typer.Option(
+        "--attacker-kind", help="infantry, light-vehicle or heavy-vehicle.",
+        show_default=False)] = None,
+    defender_kind: Annotated[str | None, typer.Option(
+        "--defender-kind", help="infantry, light-vehicle or heavy-vehicle.",
+        show_default=False)] = None,
+    attacker_combat: Annotated[str | None, typer.Option(
+        "--attacker-combat", help="The attacker's COMBAT against the defender's kind.",
+        show_default=False)] = None,
+    defender_combat: Annotated[str | None, typer.Option(
+        "--defender-combat", help="The defender's COMBAT against the attacker's kind (X: see the "
+        "rules).", show_default=False)] = None,
+    attacker_assault: Annotated[int | None, typer.Option(
+        "--attacker-assault", help="The attacker's assault ability bonus.",
+        show_default=False)] = None,
+    defender_assault: Annotated[int | None, typer.Option(
+        "--defender-assault", help="The defender's assault ability bonus, if it has the ability "
+        "(it then rolls 2 dice).", show_default=False)] = None,
+    defender_adds_assault_bonus: Annotated[bool, typer.Option(
+        "--defender-adds-assault-bonus", help="Reading: the defender adds its assault bonus too.")
+    ] = False,
+    supporters: Annotated[int, typer.Option("--supporters", help="Supporting allies: +1 each.")] = 0,
+    attacker_bonus: Annotated[int, typer.Option("--attacker-bonus", help="Cards, WARPATH...")] = 0,
+    defender_bonus: Annotated[int, typer.Option(
+        "--defender-bonus", help="Terrain defence bonus, cards, WARPATH...")] = 0,
+    barricade: Annotated[int, typer.Option(
+        "--barricade", help="The attacker crosses a barricade: its penalty.")] = 0,
+    attacker_penalty: Annotated[int, typer.Option("--attacker-penalty")] = 0,
+    defender_penalty: Annotated[int, typer.Option("--defender-penalty")] = 0,
+    attacker_sm: Annotated[int, typer.Option("--attacker-sm", help="SMs on the attacker.")] = 0,
+    defender_sm: Annotated[int, typer.Option("--defender-sm", help="SMs on the defender.")] = 0,
+    rear: Annotated[bool, typer.Option(
+        "--rear", help="Entering a heavy vehicle's square from the rear (+2).")] = False,
+    outside_arc: Annotated[bool, typer.Option(
+        "--outside-arc", help="The defender has a limited firing arc and is assaulted from "
+        "outside it (1 SM).")] = False,
+    long_distance: Annotated[bool, typer.Option(
+        "--long-distance", help="LONG DISTANCE ASSAULT.")] = False,
+    attacker_on_hit: Annotated[str | None, typer.Option(
+        "--attacker-on-hit", help="The attacker's hit symbol.", show_default=False)] = None,
+    defender_on_hit: Annotated[str | None, typer.Option(
+        "--defender-on-hit", help="The defender's hit symbol.", show_default=False)] = None,
+    attacker_save: Annotated[int | None, typer.Option(
+        "--attacker-save", show_default=False)] = None,
+    defender_save: Annotated[int | None, typer.Option(
+        "--defender-save", show_default=False)] = None,
+    attacker_damage_set: Annotated[str | None, typer.Option(
+        "--attacker-damage-set", show_default=False)] = None,
+    defender_damage_set: Annotated[str | None, typer.Option(
+        "--defender-damage-set", show_default=False)] = None,
+    attacker_tearing: Annotated[bool, typer.Option("--attacker-tearing")] = False,
+    defender_tearing: Annotated[bool, typer.Option("--defender-tearing")] = False,
+    attacker_terrifying: Annotated[bool, typer.Option("--attacker-terrifying")] = False,
+    defender_terrifying: Annotated[bool, typer.Option("--defender-terrifying")] = False,
+    attacker_fragile: Annotated[bool, typer.Option("--attacker-fragile")] = False,
+    defender_fragile: Annotated[bool, typer.Option("--defender-fragile")] = False,
+    format: FormatOpt = SimpleFormat.text,
+) -> None:
+    """An assault: 2D6 keep the best + COMBAT against the defender's roll; who wins, and what
+    that does to each unit."""
+    from bagm.blackreach.assault import Assault, Side, assault_odds
+    from bagm.blackreach.counters import parse_combat
+    from bagm.errors import BagmError
+
+    try:
+        file = _file(counters)
+        a, d = _counter(file, attacker, "attacker"), _counter(file, defender, "defender")
+        av = _victim(a, attacker_kind, attacker_on_hit, attacker_save, 0, attacker_sm,
+                     attacker_damage_set, None, file)
+        dv = _victim(d, defender_kind, defender_on_hit, defender_save, 0, defender_sm,
+                     defender_damage_set, None, file)
+        a_combat = _combat(attacker_combat, a, dv.kind, "assault")
+        d_combat = (parse_combat(defender_combat, "--defender-combat")
+                    if defender_combat is not None else
+                    d.combat_against(av.kind) if d is not None else
+                    _missing("--defender-combat (the defender's COMBAT against the attacker's "
+                             "kind; X if it has none)"))
+        x = Assault(
+            Side(a_combat, av, attacker_assault if attacker_assault is not None
+                 else (a.assault if a else None), attacker_bonus,
+                 attacker_penalty + barricade, attacker_sm, attacker_tearing,
+                 attacker_terrifying, attacker_fragile),
+            Side(d_combat, dv, defender_assault if defender_assault is not None
+                 else (d.assault if d else None), defender_bonus, defender_penalty,
+                 defender_sm, defender_tearing, defender_terrifying, defender_fragile),
+            supporters=supporters, rear=rear, outside_arc=outside_arc,
+            long_distance=long_distance, defender_assault_bonus=defender_adds_assault_bonus)
+        odds = assault_odds(x)
+    except BagmError as exc:
+        _fail(exc)
+    _emit(odds, format)
