@@ -15,7 +15,9 @@ anything is unpacked. Problems raise :class:`bagm.io.bsdata.CatalogueError`.
 
 from __future__ import annotations
 
+import math
 import os
+import zlib
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,7 +30,16 @@ if TYPE_CHECKING:  # pragma: no cover
 MAX_BYTES = 20_000_000  # a 2,000-point roster with every profile is ~2 MB; 500 points far less
 MAX_DEPTH = 40  # selection nesting (real rosters: < 8)
 MAX_SELECTIONS = 100_000
+MAX_ELEMENTS = 60_000  # a 2,000-point roster with every profile: some 10,000 XML elements
+MAX_TAG = 65_536  # bytes in one start tag (real: < 1 KB; expat slows on 100,000s of attributes)
+MAX_XML_DEPTH = 200  # element nesting (selections are 2 elements a level)
+MAX_RATIO = 200  # unpacked / packed size of a .rosz member (real XML: 5 to 30)
+MAX_UNITS = 500  # a 2,000-point army has some 20 units
+MAX_NUMBER = 10_000  # a selection's number: models or copies
 SUFFIXES = (".ros", ".rosz")
+# what expat reads itself; BattleScribe and New Recruit write UTF-8
+_ENCODINGS = {"utf-8", "utf8", "utf-16", "utf16", "us-ascii", "ascii", "iso-8859-1", "latin-1",
+              "latin1"}
 
 # configuration selections that say nothing a bagm roster records
 _CONFIG_IGNORED = {"battle size", "show legends", "show/hide options", "game type",
@@ -44,9 +55,109 @@ def read_roster(path: str | os.PathLike[str]) -> ArmyList:
 
     path = Path(path)
     zipped = path.suffix.lower() == ".rosz" or _is_zip(path)
-    data = read_xml_bytes(path, limit=MAX_BYTES, zipped=zipped, members=(".ros",))
+    if zipped:
+        _check_zip(path)
+    try:
+        data = read_xml_bytes(path, limit=MAX_BYTES, zipped=zipped, members=(".ros",))
+    except (RuntimeError, ValueError, EOFError, zlib.error) as exc:  # what zipfile lets through
+        raise _error(path, f"is not a valid zip archive ({exc})") from None
+    _check_xml(path, data)
     root = parse_xml(path, data, ("roster",))
     return roster_from_xml(str(path), root, "rosz" if zipped else "ros")
+
+
+def _error(path: str | os.PathLike[str], message: str) -> Exception:
+    from bagm.io.bsdata import CatalogueError
+
+    return CatalogueError(path, message)
+
+
+_AGAIN = "; export the roster again from BattleScribe or New Recruit"
+
+
+def _check_zip(path: Path) -> None:
+    """Refuse, before unpacking anything, what no BattleScribe or New Recruit archive holds: a
+    member without a name, an encrypted member, a member that unpacks to far more than it packs
+    (a small archive that would cost seconds and hundreds of MB to read)."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as zf:
+            infos = zf.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, RuntimeError) as exc:
+        raise _error(path, f"is not a valid zip archive ({exc})") from None
+    except OSError as exc:
+        raise _error(path, f"cannot be read: {exc.strerror or exc}") from None
+    for info in infos:
+        if not info.filename.strip("/"):
+            raise _error(path, "the archive holds a member with no name" + _AGAIN)
+        if info.flag_bits & 0x1:
+            raise _error(path, f"archive member '{info.filename}' is encrypted" + _AGAIN)
+        if info.filename.lower().endswith(".ros") and info.file_size > 1_000_000 \
+                and info.file_size > MAX_RATIO * max(1, info.compress_size):
+            raise _error(path, f"refused: archive member '{info.filename}' unpacks to "
+                         f"{info.file_size:,} bytes from {info.compress_size:,} (a real roster "
+                         f"packs at most {MAX_RATIO} to 1); is this a zip bomb?")
+
+
+def _check_xml(path: Path, data: bytes) -> None:
+    """One streaming pass before the tree is built: the encoding is one expat reads, and the
+    document holds at most ``MAX_ELEMENTS`` elements nested at most ``MAX_XML_DEPTH`` deep, so a
+    roster that is small on disk cannot cost seconds and hundreds of MB. Entity declarations are
+    left to :func:`bagm.io.bsdata.parse_xml`, which refuses them."""
+    import re
+    from xml.parsers import expat
+
+    head = data[:200]
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        head = data[:400].decode("utf-16", "replace").encode("ascii", "replace")
+    m = re.match(rb"^(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?\bencoding\s*=\s*[\"']([^\"']*)[\"']", head)
+    if m:
+        encoding = m.group(1).decode("ascii", "replace").strip().lower()
+        if encoding not in _ENCODINGS:
+            raise _error(path, f"the XML declares the encoding '{encoding[:40]}', which a roster "
+                         "never uses; save it as UTF-8" + _AGAIN)
+
+    if re.search(rb"<[^<>]{%d}" % MAX_TAG, data):  # "<" never stands inside a tag: linear
+        raise _error(path, f"an XML tag longer than {MAX_TAG:,} bytes" + _AGAIN)
+
+    class Stop(Exception):
+        pass
+
+    depth = count = 0
+
+    def start(_name: str, _attrs: Any) -> None:
+        nonlocal depth, count
+        depth += 1
+        count += 1
+        if depth > MAX_XML_DEPTH:
+            raise _error(path, f"XML elements nested more than {MAX_XML_DEPTH} deep" + _AGAIN)
+        if count > MAX_ELEMENTS:
+            raise _error(path, f"more than {MAX_ELEMENTS:,} XML elements (a real roster has a "
+                         "few thousand)" + _AGAIN)
+
+    def end(_name: str) -> None:
+        nonlocal depth
+        depth -= 1
+
+    def entity(*_args: Any) -> None:
+        raise Stop  # parse_xml refuses it with its own message
+
+    parser = expat.ParserCreate()
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.EntityDeclHandler = entity
+    parser.ExternalEntityRefHandler = entity  # type: ignore[assignment]
+    try:
+        for i in range(0, len(data), 1 << 16):
+            parser.Parse(data[i:i + (1 << 16)], False)
+        parser.Parse(b"", True)
+    except Stop:
+        return
+    except expat.ExpatError:
+        return  # parse_xml reports it, with its line and column
+    except (LookupError, ValueError) as exc:  # an encoding expat cannot use
+        raise _error(path, f"the XML cannot be decoded ({exc})" + _AGAIN) from None
 
 
 def _is_zip(path: Path) -> bool:
@@ -106,21 +217,35 @@ def _children(el: "Element", container: str, tag: str) -> list["Element"]:
     return out
 
 
-def _number(el: "Element") -> int:
+def _number(el: "Element", path: str) -> int:
+    """A selection's ``number``: a whole number from 0 to ``MAX_NUMBER`` ("1" or "1.0"), or a
+    clear error; never read as something else in silence."""
+    text = (el.get("number") or "1").strip()
     try:
-        return max(0, int(float(el.get("number", "1") or 1)))
+        value = float(text) if len(text) <= 20 else math.inf
     except ValueError:
-        return 1
+        value = math.nan
+    if not (math.isfinite(value) and value == int(value) and 0 <= value <= MAX_NUMBER):
+        name = (el.get("name") or "").strip()[:80]
+        raise _error(path, f"selection '{name}' has number=\"{text[:40]}\", not a whole number "
+                     f"from 0 to {MAX_NUMBER:,}" + _AGAIN)
+    return int(value)
 
 
-def _points(el: "Element") -> float:
+def _points(el: "Element", path: str) -> float:
     total = 0.0
     for cost in _children(el, "costs", "cost"):
         if (cost.get("name") or "").strip().casefold() in ("pts", "points", "pt"):
+            text = (cost.get("value") or "0").strip()
             try:
-                total += float(cost.get("value", "0") or 0)
+                value = float(text) if len(text) <= 20 else math.inf
             except ValueError:
-                pass
+                continue  # a cost bagm does not need; the points are only compared
+            if not (math.isfinite(value) and abs(value) <= 1_000_000):
+                name = (el.get("name") or "").strip()[:80]
+                raise _error(path, f"'{name}' costs \"{text[:40]}\" points, not a number of "
+                             "points" + _AGAIN)
+            total += value
     return total
 
 
@@ -145,7 +270,7 @@ class _Reader:
     def read(self, root: "Element") -> ArmyList:
         army = self.army
         army.name = (root.get("name") or "").strip() or None
-        pts = _points(root)
+        pts = _points(root, self.path)
         army.points = int(pts) if pts else None
         forces = _children(root, "forces", "force")
         if not forces:
@@ -202,8 +327,10 @@ class _Reader:
                 return
             self.army.skipped.append(Found(name, where))
             return
-        copies = _number(sel) if kind == "unit" else 1
+        copies = _number(sel, self.path) if kind == "unit" else 1
         for _ in range(max(1, copies)):
+            if len(self.army.units) >= MAX_UNITS:
+                raise _error(self.path, f"more than {MAX_UNITS} units; an army has a few dozen")
             self.army.units.append(self._unit(sel, where))
 
     def _has_models(self, sel: "Element", depth: int) -> bool:
@@ -221,7 +348,7 @@ class _Reader:
         state = {"models": 0, "points": 0.0}
         self._walk(sel, unit, state, 0)
         if kind == "model":
-            unit.models = _number(sel) or 1
+            unit.models = _number(sel, self.path) or 1
         elif state["models"]:
             unit.models = int(state["models"])
         unit.points = int(round(state["points"])) if state["points"] else None
@@ -237,7 +364,7 @@ class _Reader:
         self.seen += 1
         if self.seen > MAX_SELECTIONS:
             raise CatalogueError(self.path, f"more than {MAX_SELECTIONS:,} selections")
-        state["points"] += _points(sel)
+        state["points"] += _points(sel, self.path)
         for cat in _categories(sel):
             low = cat.casefold()
             if low == "warlord":
@@ -250,7 +377,7 @@ class _Reader:
             sub_kind = (sub.get("type") or "").casefold()
             low = sub_name.casefold()
             if sub_kind == "model":
-                state["models"] += _number(sub)
+                state["models"] += _number(sub, self.path)
             elif low == "warlord":
                 unit.warlord = True
             elif low.startswith("trademark weapon") and kind not in ("unit", "model") \
@@ -259,6 +386,6 @@ class _Reader:
             elif sub_name and "enhancement" in (sub.get("group") or "").casefold():
                 unit.enhancements.append(sub_name)  # New Recruit names the option group
             elif sub_name:
-                count = _number(sub)
+                count = _number(sub, self.path)
                 unit.items.append(f"{count}x {sub_name}" if count > 1 else sub_name)
             self._walk(sub, unit, state, depth + 1)

@@ -85,18 +85,21 @@ class ArmyList:
 
 # --- shared patterns ------------------------------------------------------------------------
 
-_PTS = r"(?P<pts>\d[\d,.]*|\?)\s*(?:points|point|pts|pt)"
+# Every pattern here runs on pasted text, so none may backtrack badly: a name ends on a
+# non-space (``.*?\S``) and the quantifiers around it are possessive (``*+``), so a long run of
+# spaces, digits or brackets is scanned once, not once per place the name could end.
+_PTS = r"(?P<pts>\d[\d,.]*+|\?)\s*+(?:points|point|pts|pt)"
 UNIT_LINE = re.compile(
-    r"^(?:(?P<slot>char\s*\d+)\s*:\s*)?(?:(?P<count>\d+)\s*x\s+)?(?P<name>.+?)\s*"
-    r"(?:\(\s*" + _PTS + r"\s*\)|\[\s*" + _PTS.replace("pts>", "pts2>") + r"\s*\])"
-    r"\s*(?::\s*(?P<rest>.*))?$", re.I)
+    r"^(?:(?P<slot>char\s*+\d++)\s*+:\s*+)?(?:(?P<count>\d{1,4}+)\s*+x\s++)?(?P<name>.*?\S)\s*+"
+    r"(?:\(\s*+" + _PTS + r"\s*+\)|\[\s*+" + _PTS.replace("pts>", "pts2>") + r"\s*+\])"
+    r"\s*+(?::\s*+(?P<rest>.*))?$", re.I)
 BATTLE_SIZE = re.compile(r"^(?:\d+\.\s*)?(combat patrol|incursion|strike force|onslaught|"
                          r"boarding (?:patrol|actions?))\b", re.I)
 BULLET = re.compile(r"^(?P<indent>\s*)(?P<mark>[•◦▪‣·*\-–]|\.(?=\s))\s*(?P<text>.*)$")
-COUNTED = re.compile(r"^(?P<count>\d+)\s*x\s*(?P<name>.+)$", re.I)
-MODELS = re.compile(r"^(?P<count>\d+)\s+models?$", re.I)
+COUNTED = re.compile(r"^(?P<count>\d{1,4})\s*x\s*(?P<name>.+)$", re.I)  # 4 digits: a count
+MODELS = re.compile(r"^(?P<count>\d{1,4})\s+models?$", re.I)
 ENHANCEMENT = re.compile(r"^enhancements?\s*:\s*(?P<name>.+)$", re.I)
-COST = re.compile(r"^\+?\s*\d[\d,.]*\s*(?:points|point|pts|pt)$", re.I)
+COST = re.compile(r"^\+?\s*+\d[\d,.]*+\s*+(?:points|point|pts|pt)$", re.I)
 TRADEMARK = re.compile(r"^trademark weapon(?: upgrade)?\s*:\s*(?P<weapon>.+)$", re.I)
 LABEL = re.compile(r"^(?:label|name)\s*:\s*(?P<label>.+)$", re.I)
 RULES = re.compile(r"^rules\s*:\s*boarding actions\s*(?P<year>20\d\d)\b", re.I)
@@ -106,6 +109,7 @@ SECTION = re.compile(r"^[A-Z][A-Z '’&/-]*[A-Z]$")
 SECTIONS = {"CHARACTERS", "CHARACTER", "EPIC HEROES", "BATTLELINE", "OTHER DATASHEETS",
             "DEDICATED TRANSPORTS", "DEDICATED TRANSPORT", "ALLIED UNITS", "FORTIFICATIONS",
             "FORTIFICATION", "ATTACHED UNITS", "INFANTRY", "VEHICLES", "MONSTERS"}
+_BRACKETED_END = re.compile(r"^(?P<name>.*?\S)\s*+[(\[](?P<inner>[^()\[\]]*+)[)\]]\s*+$")
 MAX_LINES = 20_000
 
 
@@ -114,6 +118,8 @@ def points(text: str | None) -> int | None:
     if not text or text == "?":
         return None
     clean = text.replace(",", "")
+    if len(clean) > 9:  # no list costs a billion points: a typo or a hostile line, not a cost
+        return None
     try:
         return int(float(clean))
     except ValueError:
@@ -139,7 +145,7 @@ def split_items(text: str) -> list[str]:
 def without_cost(text: str) -> str:
     """``"Ember Blade (+15 pts)"`` -> ``"Ember Blade"``; other brackets stay (a name such as
     "Sinister Presence (Aura)", or the weapon of "Trademark Weapon (Storm bolter)")."""
-    m = re.match(r"^(?P<name>.+?)\s*[(\[](?P<inner>[^()\[\]]*)[)\]]\s*$", text)
+    m = _BRACKETED_END.match(text)
     if m and (COST.match(m.group("inner").strip()) or not m.group("inner").strip()):
         return m.group("name").strip()
     return text.strip()
@@ -305,8 +311,25 @@ def _read_app(path: str, lines: list[str]) -> ArmyList:
 
 _WTC_IGNORED = {"number of units", "secondary", "battle size", "force disposition",
                 "points limit", "roster note", "allegiance", "game type", "army points"}
-_ON_CHAR = re.compile(r"^(?P<enh>.+?)\s*\(\s*on\s+(?:(?P<slot>char\s*\d+)\s*:\s*)?"
-                      r"(?P<unit>[^)]+?)\s*\)\s*$", re.I)
+_ON_CHAR = re.compile(r"\(\s*+on\s++(?:(?P<slot>char\s*+\d++)\s*+:\s*+)?"
+                      r"(?P<unit>[^)]*?[^)\s])\s*+\)\s*+$", re.I)
+
+
+def _on_char(text: str) -> tuple[str, str | None, str] | None:
+    """``"Name (+15 pts) (on Char2: Unit)"`` -> (Enhancement, slot, unit). The unit holds no
+    ``)``, so the search starts after the last ``)`` but the final one: one pass, whatever the
+    line (a regular expression with a lazy name before it is quadratic on many ``(on``)."""
+    text = text.strip()
+    if not text.endswith(")"):
+        return None
+    cut = text.rfind(")", 0, len(text) - 1) + 1
+    m = _ON_CHAR.search(text, cut)
+    while m is not None and not text[:m.start()].strip():
+        m = _ON_CHAR.search(text, m.start() + 1)
+    if m is None:
+        return None
+    return text[:m.start()].strip(), m.group("slot"), m.group("unit")
+_HEAD = re.compile(r"^\+\s*+(?P<key>[A-Za-z][A-Za-z ]*+)\s*+:\s*+(?P<value>.*)$")
 
 
 def _read_wtc(path: str, lines: list[str]) -> ArmyList:
@@ -323,7 +346,7 @@ def _read_wtc(path: str, lines: list[str]) -> ArmyList:
         if FOOTER.match(line):
             continue
         where = f"line {number}"
-        head = re.match(r"^\+\s*(?P<key>[A-Za-z][A-Za-z ]*?)\s*:\s*(?P<value>.*)$", line)
+        head = _HEAD.match(line)
         if head:
             key, value = head.group("key").strip().casefold(), head.group("value").strip()
             last_key = key
@@ -408,12 +431,12 @@ def _wtc_assign(army: ArmyList, warlord: Found | None, enhancements: list[Found]
         elif warlord.text.strip() not in ("", "-", "—"):
             army.skipped.append(warlord)
     for enh in enhancements:
-        m = _ON_CHAR.match(enh.text)
-        if not m:
+        on = _on_char(enh.text)
+        if on is None:
             army.skipped.append(enh)
             continue
-        name = without_cost(m.group("enh"))
-        found = _wtc_find(army, m.group("slot"), m.group("unit"))
+        name = without_cost(on[0])
+        found = _wtc_find(army, on[1], on[2])
         if found is None:
             army.skipped.append(enh)
             continue
@@ -423,8 +446,10 @@ def _wtc_assign(army: ArmyList, warlord: Found | None, enhancements: list[Found]
 
 # --- BattleScribe / New Recruit default layout ----------------------------------------------
 
-_FORCE = re.compile(r"^\+\+\s*(?P<force>.+?)\s*\((?P<cat>[^()]+)\)\s*(?:\[[^\]]*\])?\s*\+\+$")
-_CATEGORY = re.compile(r"^\+\s*(?P<cat>[^+\[]+?)\s*(?:\[[^\]]*\])?\s*\+$")
+_FORCE = re.compile(r"^\+\+\s*+(?P<force>.*?\S)\s*+\((?P<cat>[^()]++)\)\s*+(?:\[[^\]]*+\])?"
+                    r"\s*+\+\+$")
+_CATEGORY = re.compile(r"^\+\s*+(?P<cat>[^+\[]*?[^+\[\s])\s*+(?:\[[^\]]*+\])?\s*+\+$")
+_TOTAL_PTS = re.compile(r"\[\s*+" + _PTS + r"\s*+\]", re.I)
 _CONFIG_IGNORED = {"battle size", "show legends", "show/hide options", "game type",
                    "force disposition"}
 
@@ -440,7 +465,7 @@ def _read_battlescribe(path: str, lines: list[str]) -> ArmyList:
         where = f"line {number}"
         if line.startswith("++"):
             if re.match(r"^\+\+\s*total\b", line, re.I):
-                m = re.search(r"\[\s*" + _PTS + r"\s*\]", line, re.I)
+                m = _TOTAL_PTS.search(line)
                 if m:
                     army.points = points(m.group("pts"))
                 continue
