@@ -107,7 +107,8 @@ def read_army_list(path: Path | str) -> ArmyList:
         if start[:1] in (b"{", b"["):
             return _read_json(path)
     except CatalogueError as exc:
-        raise InputError(name, exc.message, hint=_hint(exc.message)) from None
+        message = " ".join(exc.message.split())  # one line, whatever the file put in it
+        raise InputError(name, message, hint=_hint(message)) from None
     return read_text_list(name, _read_text(path, MAX_TEXT_BYTES))
 
 
