@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 
 import pytest
@@ -188,17 +187,73 @@ def test_json_export(files: tuple[Path, Path], catalog: Catalog) -> None:
                                                              "B": "Small Force"}}
 
 
-def test_card_html_and_svg(files: tuple[Path, Path], catalog: Catalog) -> None:
-    s = sheet(files[0], catalog, files[1])
-    html, svg = to_html(s), to_svg(s)
-    for out in (html, svg):
-        plain = re.sub(r"<[^>]+>", "", out).replace("&#160;", " ").replace("&nbsp;", " ")
-        for needle in ("Test Force", "Lord Commander", "Boarding Squads", "Squad* A",
-                       "Underdog", "Small Force", "valid Boarding Patrol"):
-            assert needle in plain or needle.replace(" ", "\u00a0") in plain, needle
-    assert html.startswith("<!DOCTYPE html>") and "<title>Test Force · Boarding Patrol</title>" in html
-    assert svg.startswith("<svg") and "bagm-roster-matrix" in svg
-    assert "terminal-" not in svg  # no id derived from anything but the fixed one
+def _html_text(html: str) -> str:
+    """The text a reader sees in an HTML page (tags dropped, entities decoded)."""
+    from html.parser import HTMLParser
+
+    parts: list[str] = []
+    parser = HTMLParser()
+    parser.handle_data = parts.append  # type: ignore[method-assign]
+    parser.feed(html)
+    return " ".join(" ".join(parts).split())
+
+
+def test_card_html_is_a_roster_card(files: tuple[Path, Path], catalog: Catalog) -> None:
+    html = to_html(sheet(files[0], catalog, files[1]))
+    assert html.startswith("<!DOCTYPE html>")
+    assert "<title>Test Force · Boarding Patrol</title>" in html
+    assert "<script" not in html and "http" not in html.replace('"http://www.w3.org', "")
+    text = _html_text(html)
+    for needle in ("Test Legion · Test Strike · Boarding Actions 2024 rules",
+                   "365 / 500 points (135 left) · ✓ valid Boarding Patrol",
+                   "1 Lord Commander 90 pts Warlord · Enhancement Trademark Weapon (Storm bolter)",
+                   # the weapon profiles with their abilities, as printed on a datasheet
+                   'Storm bolter Rapid Fire 2 24" 2 2+ 4 0 1',
+                   'Flamer Torrent, Ignores Cover 12" D6 N/A 4 0 1',
+                   "Power sword Melee 5 2+ 5 -2 1",
+                   "Keywords: INFANTRY, CHARACTER, PSYKER",
+                   "Boarding Squads", "Alpha | *Squad* A Line Squad 5 93",
+                   "Underdog: Small Force (185 pts, 180 below Test Force)"):
+        assert needle in text, needle
+    assert "@media print" in html and "@page" in html
+
+
+def test_card_escapes_all_user_text(tmp_path: Path, catalog: Catalog) -> None:
+    path = tmp_path / "evil.yaml"
+    path.write_text(ROSTER.replace("name: Test Force", "name: \"<script>alert(1)</script> & Co\"")
+                    .replace("Alpha | *Squad*", "'<img src=x onerror=alert(2)>'"),
+                    encoding="utf-8")
+    s = sheet(path, catalog)
+    for out in (to_html(s), to_svg(s)):
+        assert "<script>" not in out and "<img" not in out
+        assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co" in out
+        assert "&lt;img src=x onerror=alert(2)&gt;" in out
+
+
+def test_card_svg_draws_the_same_card(files: tuple[Path, Path], catalog: Catalog) -> None:
+    import xml.etree.ElementTree as ET
+
+    svg = to_svg(sheet(files[0], catalog, files[1]))
+    root = ET.fromstring(svg)  # well-formed XML
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    lines = [t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    for needle in ("Test Force", "365 / 500 points (135 left) · ✓ valid Boarding Patrol",
+                   "1. Lord Commander", "WARLORD · ENHANCEMENT Trademark Weapon (Storm bolter)",
+                   "Storm bolter", "Rapid Fire 2", "Boarding Squads", "Alpha | *Squad* A (Line Squad)",
+                   "Underdog: Small Force (185 pts, 180 below Test Force)"):
+        assert any(needle in line for line in lines), needle
+    height = int(root.get("height") or 0)
+    assert max(float(t.get("y") or 0) for t in root.iter("{http://www.w3.org/2000/svg}text")) \
+        < height  # everything drawn inside the image
+
+
+def test_card_of_an_invalid_roster_lists_the_findings(tmp_path: Path, catalog: Catalog) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(ROSTER.replace("Hound Pack", "Hound Pak"), encoding="utf-8")
+    text = _html_text(to_html(sheet(path, catalog)))
+    assert "✗ not a valid Boarding Patrol" in text
+    assert "No datasheet of this name in the data packs" in text
+    assert "BA110 error unknown unit 'Hound Pak'" in text
 
 
 @pytest.mark.parametrize("kind", sorted(EXPORTERS))
@@ -246,7 +301,9 @@ def test_export_command_prints_and_writes(files: tuple[Path, Path], tmp_path: Pa
         assert out.read_bytes() == data  # byte for byte, run after run
         assert run("export", files[0], "--to", kind, "--opponent", files[1]).stdout.encode() \
             == data
-    leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
+        assert run("export", files[0], "--to", kind, "-o", "-", "--opponent",
+                   files[1]).stdout.encode() == data
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(".") or p.name == "-"]
     assert leftovers == []
 
 

@@ -140,7 +140,7 @@ def export_roster(
     roster: Annotated[Path, typer.Argument(help="A roster file.")],
     to: Annotated[ExportFormat, typer.Option("--to", "-t", help="Output format.")] = ExportFormat.text,
     output: Annotated[Optional[Path], typer.Option(
-        "--output", "-o", help="Write here (default: print).")] = None,
+        "--output", "-o", help="Write here; '-' or none: standard output.")] = None,
     opponent: Annotated[Optional[Path], typer.Option(
         "--opponent", help="The opponent's roster: adds the Underdog line.")] = None,
     data: DataOpt = None,
@@ -152,6 +152,8 @@ def export_roster(
     from bagm.io.yamlsafe import InputError
     from bagm.render.export import EXPORTERS, RosterSheet
 
+    if output is not None and str(output) == "-":
+        output = None  # the usual spelling of standard output
     if output is not None and (_same_file(roster, output)
                                or (opponent is not None and _same_file(opponent, output))):
         _fail(f"{output}: is a roster being exported; write the export somewhere else")

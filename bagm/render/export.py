@@ -17,16 +17,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any
 
 from bagm.roster.points import legal_sizes
 from bagm.roster.report import ArmyUnit, ValidationReport
 from bagm.roster.squads import SquadsResult
 from bagm.roster.underdog import UNDERDOG_GAP, UnderdogResult
-
-if TYPE_CHECKING:  # pragma: no cover
-    from rich.console import Console
 
 __all__ = ["EXPORTERS", "RosterSheet", "to_html", "to_json", "to_markdown", "to_svg", "to_text"]
 
@@ -44,7 +42,7 @@ class RosterSheet:
     underdog: UnderdogResult | None = None
 
     @classmethod
-    def of(cls, path: Any, catalog: Any, opponent: Any = None) -> "RosterSheet":
+    def of(cls, path: Any, catalog: Any, opponent: Any = None) -> RosterSheet:
         """Check ``path`` (and ``opponent`` for the Underdog line) and gather what to show."""
         from bagm.roster.model import load_roster
         from bagm.roster.squads import form_boarding_squads
@@ -242,53 +240,77 @@ def to_json(sheet: RosterSheet) -> str:
 
 
 # --- the printable card: HTML and SVG -------------------------------------------------------
+# Both are rendered by Jinja2 from templates under bagm/render/templates/ with autoescape on:
+# every name, label and message a user wrote is escaped by the template engine, never by hand.
 
 
-def _card_console(sheet: RosterSheet) -> "Console":
-    """A recording console with everything fixed that could vary between runs or machines."""
-    import io
+def card(sheet: RosterSheet) -> dict[str, Any]:
+    """What the roster card shows, as plain values (the templates only lay them out)."""
+    from bagm.render.datasheet import adaptation_text, profile_row, weapon_row
 
-    from rich.console import Console
-    from rich.text import Text
+    r = sheet.report
+    units: list[dict[str, Any]] = []
+    first: dict[str, int] = {}  # a datasheet's profiles are printed once, at its first unit
+    for u in r.units:
+        same_as = first.get(u.name) if u.datasheet is not None else None
+        first.setdefault(u.name, u.index + 1)
+        ds = u.datasheet if same_as is None else None
+        weapons = [weapon_row(w) for w in ds.weapons] if ds is not None else []
+        lines = [f"{n} model{'s' if n != 1 else ''}" if name == "models" else f"{n}x {name}"
+                 for n, name in model_lines(u)]
+        facts = [(tag, text) for tag, text, shown in (
+            ("", u.name, u.label or u.datasheet is None), ("", ", ".join(lines), lines),
+            ("Warlord", "", u.warlord), ("Enhancement", _enhancement(u), u.enhancement))
+            if shown]
+        units.append({
+            "number": u.index + 1, "name": u.display,
+            "known": u.datasheet is not None, "same_as": same_as, "points": _pts(u.points),
+            "facts": facts, "warlord": u.warlord, "enhancement": _enhancement(u) or None,
+            "profiles": [profile_row(p) for p in ds.models] if ds is not None else [],
+            "ranged": [w for w in weapons if w["type"] == "ranged"],
+            "melee": [w for w in weapons if w["type"] == "melee"],
+            "abilities": list(ds.abilities) if ds is not None else [],
+            "adaptation": adaptation_text(ds.adaptation) if ds is not None else "",
+            "keywords": ", ".join(ds.keywords) if ds is not None else "",
+        })
+    left = r.limit - r.points
+    split = any(s.split_from for s in sheet.squads.units)
+    return {
+        "title": r.title, "faction": r.faction or "?", "detachment": r.detachment or "?",
+        "edition": r.edition, "battle_ready": r.battle_ready, "points": r.points,
+        "limit": r.limit, "left": f"{left} left" if left >= 0 else f"{-left} over",
+        "units": units, "options": any(w["option"] for u in units
+                                       for w in u["ranged"] + u["melee"]),
+        "squads": [{"name": s.name, "unit": s.unit, "models": _pts(s.models),
+                    "points": _pts(s.points)} for s in sheet.squads.units] if split else [],
+        "underdog": underdog_line(sheet.underdog) if sheet.underdog is not None else None,
+        "valid": r.valid,
+        "findings": [{"code": f.code, "severity": f.severity.value, "line": f.line,
+                      "message": f.message} for f in r.findings],
+        "input_error": str(r.input_error) if r.input_error is not None else None,
+    }
 
-    from bagm.render.rich_render import findings_table, roster_card, squads_table, underdog_panel
 
-    console = Console(record=True, width=CARD_WIDTH, file=io.StringIO(), force_terminal=True,
-                      color_system="truecolor", legacy_windows=False, highlight=False,
-                      emoji=False, _environ={})
-    console.print(roster_card(sheet.report))
-    if any(s.split_from for s in sheet.squads.units):
-        console.print()
-        console.print(squads_table(sheet.squads))
-    if sheet.underdog is not None:
-        console.print()
-        console.print(underdog_panel(sheet.underdog))
-    console.print()
-    console.print(findings_table(sheet.report))
-    console.print(Text("bagm · Warhammer 40,000 Boarding Actions", style="dim"))
-    return console
+def _templates() -> Any:
+    """The Jinja2 environment: autoescape on for every template, no caching on disk."""
+    from jinja2 import Environment, PackageLoader, StrictUndefined
+
+    return Environment(loader=PackageLoader("bagm.render", "templates"),
+                       autoescape=True, undefined=StrictUndefined,
+                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
 
 
 def to_html(sheet: RosterSheet) -> str:
-    """A self-contained HTML page (inline styles) of the roster card."""
-    html = _card_console(sheet).export_html(inline_styles=True)
-    title = _html_escape(f"{sheet.report.title} · Boarding Patrol")
-    charset = '<meta charset="UTF-8">'
-    if charset in html:
-        return html.replace(charset, f"{charset}\n<title>{title}</title>", 1)
-    return html.replace("<head>", f"<head>\n<title>{title}</title>", 1)
+    """The roster card as one self-contained HTML page (inline CSS, no scripts, no network),
+    with a print stylesheet that fits A4 and Letter in black and white."""
+    return _templates().get_template("roster_card.html.j2").render(card=card(sheet))
 
 
 def to_svg(sheet: RosterSheet) -> str:
-    """An SVG image of the roster card (fixed element ids: identical output every run)."""
-    return _card_console(sheet).export_svg(title=f"{sheet.report.title} · Boarding Patrol",
-                                           unique_id="bagm-roster")
+    """The same roster card drawn as an SVG image (laid out here, drawn by a template)."""
+    from bagm.render.card_svg import layout
 
-
-def _html_escape(text: str) -> str:
-    import html
-
-    return html.escape(text, quote=True)
+    return _templates().get_template("roster_card.svg.j2").render(svg=layout(card(sheet)))
 
 
 EXPORTERS: dict[str, Callable[[RosterSheet], str]] = {
