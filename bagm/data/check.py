@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Any
 
@@ -29,6 +30,7 @@ def check_faction(faction: Any) -> list[str]:
         ada = ds.adaptation
         if ada is not None and ada.split and sum(ada.split) not in (ds.sizes or ds.points):
             out.append(f"{ds.name}: split {ada.split} does not add up to a legal size")
+        out += _check_profiles(ds)
         seen = Counter(w.name for w in ds.weapons)
         out += [f"{ds.name}: weapon '{w}' listed twice" for w, c in seen.items() if c > 1]
         if ds.leader is not None:
@@ -51,6 +53,23 @@ def check_faction(faction: Any) -> list[str]:
             for name in _rule_units(rule):
                 if faction.units.get(name) is None:
                     out.append(f"{where}: rule names unknown unit '{name}'")
+    return out
+
+
+def _round_equivalent(oval: list[float]) -> float:
+    """The diameter of a round base with the area of an oval base (long x short axes, mm)."""
+    return round(math.sqrt(oval[0] * oval[1]), 1)
+
+
+def _check_profiles(ds: Any) -> list[str]:
+    """Problems in a datasheet's models, weapons and base sizes that no single field shows."""
+    out: list[str] = []
+    for owner in [ds, *ds.models]:
+        oval = owner.base_oval
+        where = ds.name if owner is ds else f"{ds.name}: model '{owner.name}'"
+        if oval is not None and (len(oval) != 2 or owner.base != _round_equivalent(oval)):
+            out.append(f"{where}: base {owner.base} is not the round equivalent of the oval "
+                       f"base {oval}")
     return out
 
 

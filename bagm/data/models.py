@@ -87,6 +87,13 @@ class ModelProfile:
     """Invulnerable save: 4 means 4+."""
     count: str | None = None
     """How many of this model the unit has, e.g. '1' or '4-9'."""
+    invuln_melee: int | None = None
+    """An invulnerable save against melee attacks only (4 means 4+), better than ``invuln``;
+    e.g. a save that applies only in melee or only against melee attacks."""
+    base: float | None = None
+    """This model's base diameter in mm, where the unit's models stand on different bases."""
+    base_oval: list[float] | None = None
+    """This model's oval base as [long axis, short axis] in mm (``base``: its round equivalent)."""
 
 
 @_model
@@ -229,8 +236,13 @@ class Datasheet:
     aliases: list[str] = field(default_factory=list)
     sizes: list[int] | None = None
     """Legal Starting Strengths; default: the points brackets."""
-    base: int | None = None
-    """Base diameter in mm."""
+    base: float | None = None
+    """Base diameter in mm of most of the unit's models (28.5 is a real size); for an oval base,
+    the diameter of a round base of the same area. Unset: the engine uses a keyword default."""
+    base_oval: list[float] | None = None
+    """An oval base as [long axis, short axis] in mm (``base`` then holds its round equivalent)."""
+    base_source: str | None = None
+    """Where ``base`` comes from (the pack's ``base_source`` gives the full citation)."""
     models: list[ModelProfile] = field(default_factory=list)
     weapons: list[Weapon] = field(default_factory=list)
     abilities: list[str] = field(default_factory=list)
@@ -417,6 +429,8 @@ class FactionPack:
     points_source: str
     aliases: list[str] = field(default_factory=list)
     mustering_source: str | None = None
+    base_source: str | None = None
+    """The full citation of the base sizes its datasheets record."""
     units: list[Datasheet] = field(default_factory=list)
     detachments: list[Detachment] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)

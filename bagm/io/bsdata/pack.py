@@ -20,7 +20,7 @@ MAX_PACK_BYTES = 20_000_000
 
 _FILLED_KEYS = ("models", "weapons", "abilities")
 _DATASHEET_ORDER = ("name", "aliases", "keywords", "faction_keywords", "points", "sizes", "base",
-                    "models", "weapons", "abilities", "adaptation", "leader", "enhancement",
+                    "base_oval", "base_source", "models", "weapons", "abilities", "adaptation", "leader", "enhancement",
                     "points_note")
 
 
@@ -163,16 +163,22 @@ def _place(unit: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
     return dict(items)
 
 
+_KEPT_MODEL_KEYS = ("count", "invuln_melee", "base", "base_oval")  # facts the catalogue lacks
+
+
 def _merge_models(new: list[dict[str, Any]], old: Any) -> list[dict[str, Any]]:
-    """Keep a hand-entered ``count`` the catalogue could not work out."""
+    """Keep what a pack records that the catalogue cannot say: a hand-entered ``count`` it could
+    not work out, a melee-only invulnerable save, a model's own base size."""
     if not isinstance(old, list):
         return new
     old_by_name = {name_key(str(m.get("name", ""))): m for m in old if isinstance(m, dict)}
     out = []
     for model in new:
         previous = old_by_name.get(name_key(model["name"]))
-        if previous and "count" not in model and previous.get("count") is not None:
-            model = {**model, "count": previous["count"]}
+        if previous:
+            kept = {k: previous[k] for k in _KEPT_MODEL_KEYS
+                    if k not in model and previous.get(k) is not None}
+            model = {**model, **kept}
         out.append(model)
     return out
 
