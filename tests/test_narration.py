@@ -78,7 +78,7 @@ def test_the_narration_tells_moves_attacks_vp_and_the_end():
             "1 wound, 1 saved, 1 wound lost, 1 model destroyed.") in told
     assert "B1 Warboss is destroyed (75 pts)." in told
     assert "Player A now controls objective marker 2." in told
-    assert "The battle ends: A 40 VP, B 20 VP. Player A wins." in told
+    assert "The battle ends: A 55 VP, B 20 VP. Player A wins." in told
     assert st[-1].heading == "The end of the battle"
     headings = list(dict.fromkeys(s.heading for s in st))
     assert headings[:3] == ["Before the battle", "Battle round 1, player A's turn, Command phase",
