@@ -4,12 +4,10 @@ sequence (an exact check of the resolver that plays it), and against a seeded sa
 from __future__ import annotations
 
 import json
-import math
-from collections import Counter as Tally
-from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
+from blackreach_dice import agrees
 from typer.testing import CliRunner
 
 from bagm.blackreach.assault import Assault, Side, assault_odds, resolve_assault
@@ -26,39 +24,9 @@ from bagm.blackreach.firing import (
     suppressive_odds,
 )
 from bagm.blackreach.hits import Victim
-from bagm.blackreach.odds import BlackReachError, Odds
-from bagm.chance.dice import Dice, DiceError
+from bagm.blackreach.odds import BlackReachError
 
 F = Fraction
-
-
-def every_roll(play: Callable[[Dice], str]) -> dict[str, Fraction]:
-    """The exact distribution of ``play``'s answer over every sequence of D6 results."""
-    out: dict[str, Fraction] = {}
-    stack: list[tuple[int, ...]] = [()]
-    while stack:
-        script = stack.pop()
-        dice = Dice.scripted(script)
-        try:
-            answer = play(dice)
-        except DiceError:  # the script ran out: try each next result
-            stack += [script + (v,) for v in range(1, 7)]
-            continue
-        dice.assert_consumed()
-        out[answer] = out.get(answer, F(0)) + F(1, 6 ** len(script))
-    return out
-
-
-def agrees(odds: Odds, play: Callable[[Dice], str], n: int = 3000, seed: int = 7) -> None:
-    """The exact odds equal the resolver over every dice sequence, and a seeded sampler's
-    frequencies lie within 4.5 standard deviations of them."""
-    assert every_roll(play) == {k: p for k, p in odds.outcomes.items() if p}
-    dice = Dice(seed)
-    seen = Tally(play(dice) for _ in range(n))
-    assert set(seen) <= set(odds.outcomes)
-    for k, p in odds.outcomes.items():
-        sd = math.sqrt(float(p * (1 - p)) / n)
-        assert abs(seen[k] / n - float(p)) <= 4.5 * sd + 1e-12, (k, seen[k], p)
 
 
 # --- FIRING ACTION ----------------------------------------------------------------------------
@@ -264,3 +232,103 @@ def test_knows_no_boarding_actions_rules():
             "(['bagm', 'engine'], ['bagm', 'roster'], ['bagm', 'data'])))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# --- counter file -----------------------------------------------------------------------------
+
+COUNTERS = """\
+# values as read off my counters (an example, not real ones)
+counters:
+  Assault Squad:
+    kind: infantry
+    defence: 5
+    on_hit: flipped
+    combat: {infantry: 3, light-vehicle: 2, heavy-vehicle: X}
+    assault: 1
+    save: 5
+  Battlewagon:
+    kind: heavy-vehicle
+    defence: 7
+    combat: {infantry: 4}
+    damage_set: grey
+damage_sets:
+  grey: {1: tracks, 2: hull, 3: secondary weapon, 4: primary weapon, 5: hull, 6: explosion}
+"""
+
+
+def test_counter_file(tmp_path):
+    from bagm.blackreach.counters import load_counters
+
+    path = tmp_path / "counters.yaml"
+    path.write_text(COUNTERS)
+    f = load_counters(path)
+    squad = f.counter("assault squad")
+    assert squad.defence == 5 and squad.on_hit is OnHit.flipped and squad.save == 5
+    assert squad.combat_against(Kind.heavy) is None
+    assert f.counter("Battlewagon").damage_set == {1: "tracks", 2: "hull",
+                                                   3: "secondary weapon", 4: "primary weapon",
+                                                   5: "hull", 6: "explosion"}
+    with pytest.raises(BlackReachError, match="no COMBAT against light-vehicle"):
+        f.counter("Battlewagon").combat_against(Kind.light)
+    # the command line reads it: the Battlewagon fires at the squad (4 against 5: always a
+    # hit, a double hit on a 6; the squad's save of 5+ and its flip symbol)
+    r = _run("fire", "--counters", str(path), "--attacker", "Battlewagon", "--target",
+             "Assault Squad", "-f", "json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)["outcomes"]
+    assert {k: v["exact"] for k, v in out.items()} == {
+        "saved": "1/3", "flipped": str(F(5, 6) * F(2, 3)), "destroyed": str(F(1, 6) * F(2, 3))}
+    # the squad cannot fire at the vehicle: COMBAT X
+    r = _run("fire", "--counters", str(path), "--attacker", "Assault Squad", "--target",
+             "Battlewagon")
+    assert r.exit_code == 2 and "COMBAT of X" in r.output
+
+
+@pytest.mark.parametrize(("text", "line", "words"), [
+    ("counters:\n  A:\n    defense: 5\n", 3, "unknown value 'defense'"),
+    ("counters:\n  A:\n    kind: tank\n", 3, "not infantry"),
+    ("counters:\n  A:\n    defence: five\n", 3, "whole number"),
+    ("damage_sets:\n  g: {1: track}\n", 2, "unknown damage marker"),
+    ("counters:\n  A:\n    damage_set: red\n", 3, "no damage set named 'red'"),
+    ("unit: 1\n", 1, "unknown section"),
+])
+def test_counter_file_errors(tmp_path, text, line, words):
+    from bagm.blackreach.counters import load_counters
+    from bagm.io.yamlsafe import InputError
+
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    with pytest.raises(InputError) as err:
+        load_counters(path)
+    assert err.value.line == line and words in str(err.value)
+    r = _run("fire", "--counters", str(path), "--combat", "1", "--defence", "2")
+    assert r.exit_code == 2 and f"c.yaml:{line}" in r.output
+
+
+@pytest.mark.parametrize("args", [
+    ["ram", "--rammer-defence", "6", "--rammer-kind", "light", "--defence", "5"],
+    ["destroy", "--dice", "3", "--value", "2", "--exceed"],
+    ["scatter", "--distance", "2", "--directions", "n,e,s,w"],
+    ["perils", "--psyker", "librarian", "--level", "2", "--power", "smite",
+     "--pool", "no effect=1,hit=1,1 SM=1,2 SMs=1,again=2"],
+    ["krunch", "--defence", "5", "--on-hit", "flipped"],
+    ["drop-pod", "--attempts", "3"],
+    ["teleport", "--no-free-square"],
+    ["unstable", "--value", "3"],
+    ["assault", "--attacker-combat", "2", "--attacker-assault", "1", "--defender-combat", "2",
+     "--teleported"],
+])
+def test_cli_every_procedure_json(args):
+    r = _run(*args, "-f", "json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert sum(F(o["exact"]) for o in data["outcomes"].values()) == 1
+    r = _run(*args)
+    assert r.exit_code == 0 and data["procedure"] in r.output
+
+
+def test_cli_perils_refusals():
+    r = _run("perils", "--psyker", "librarian", "--level", "1", "--power", "da krunch")
+    assert r.exit_code == 2 and "weirdboy's power" in r.output
+    r = _run("perils", "--psyker", "weirdboy", "--level", "1", "--cost", "1", "--share")
+    assert r.exit_code == 2 and "first SM" in r.output

@@ -22,7 +22,7 @@ file (read with :mod:`bagm.io.yamlsafe`, so a mistake is reported with its line)
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
@@ -178,12 +178,7 @@ def load_counters(path: Path | str) -> CounterFile:
             key = min(map(str, extra))
             raise bad(loc + (key,), f"unknown value '{key}' for counter '{cname}'",
                       f"the values are {', '.join(sorted(_FIELDS))}")
-        try:
-            counter = _counter(str(cname), values, out)
-        except BlackReachError as exc:
-            field_at = next((k for k in values if str(k) in str(exc)), None)
-            raise bad(loc + ((field_at,) if field_at is not None else ()), str(exc)) from None
-        out.counters[str(cname)] = counter
+        out.counters[str(cname)] = _counter(str(cname), values, out, bad)
     return out
 
 
@@ -193,40 +188,42 @@ def _int(value: Any, what: str, low: int, high: int) -> int:
     return value
 
 
-def _counter(name: str, values: dict[str, Any], file: CounterFile) -> Counter:
-    c = Counter(name)
-    if "kind" in values:
-        c = replace(c, kind=parse_kind(str(values["kind"]), "kind"))
-    if "defence" in values:
-        c = replace(c, defence=_int(values["defence"], "defence", 1, 30))
-    if "on_hit" in values:
+def _field(key: str, value: Any, file: CounterFile) -> Any:
+    """One value of a counter, checked."""
+    if key == "kind":
+        return parse_kind(str(value), "kind")
+    if key == "defence":
+        return _int(value, "defence", 1, 30)
+    if key == "on_hit":
         try:
-            c = replace(c, on_hit=OnHit(str(values["on_hit"]).lower()))
+            return OnHit(str(value).lower())
         except ValueError:
-            raise BlackReachError("on_hit is 'destroyed' or 'flipped' (the counter's hit symbol)") from None
-    if "combat" in values:
-        combat = values["combat"]
-        if not isinstance(combat, dict):
+            raise BlackReachError("on_hit is 'destroyed' or 'flipped' (the counter's hit "
+                                  "symbol)") from None
+    if key == "combat":
+        if not isinstance(value, dict):
             raise BlackReachError("combat maps each target kind to a COMBAT value, "
                                   "e.g. {infantry: 3, heavy-vehicle: X}")
-        table: dict[Kind, int | None] = {}
-        for k, v in combat.items():
-            table[parse_kind(str(k), "combat")] = parse_combat(v, f"combat {k}")
-        c = replace(c, combat=table)
-    if "assault" in values:
-        c = replace(c, assault=_int(values["assault"], "assault", 0, 20))
-    if "save" in values:
-        c = replace(c, save=_int(values["save"], "save", 1, 12))
-    if "level" in values:
-        c = replace(c, level=_int(values["level"], "level", 0, 10))
-    for flag in ("twin_linked", "front_armour"):
-        if flag in values:
-            if not isinstance(values[flag], bool):
-                raise BlackReachError(f"{flag} is true or false")
-            c = replace(c, **{flag: values[flag]})
-    if "damage_set" in values:
-        c = replace(c, damage_set=file.damage_set(str(values["damage_set"])))
-    return c
+        return {parse_kind(str(k), "combat"): parse_combat(v, f"combat {k}")
+                for k, v in value.items()}
+    if key in ("assault", "save", "level"):
+        return _int(value, key, *{"assault": (0, 20), "save": (1, 12), "level": (0, 10)}[key])
+    if key in ("twin_linked", "front_armour"):
+        if not isinstance(value, bool):
+            raise BlackReachError(f"{key} is true or false")
+        return value
+    return file.damage_set(str(value))  # damage_set
+
+
+def _counter(name: str, values: dict[str, Any], file: CounterFile,
+             bad: Callable[[tuple[str | int, ...], str], Exception]) -> Counter:
+    fields: dict[str, Any] = {}
+    for key, value in values.items():
+        try:
+            fields[key] = _field(key, value, file)
+        except BlackReachError as exc:
+            raise bad(("counters", name, key), str(exc)) from None
+    return replace(Counter(name), **fields)
 
 
 _KINDS = {"infantry": Kind.infantry, "light": Kind.light, "light-vehicle": Kind.light,

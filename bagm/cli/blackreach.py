@@ -371,6 +371,15 @@ def assault(
     defender_terrifying: Annotated[bool, typer.Option("--defender-terrifying")] = False,
     attacker_fragile: Annotated[bool, typer.Option("--attacker-fragile")] = False,
     defender_fragile: Annotated[bool, typer.Option("--defender-fragile")] = False,
+    teleported: Annotated[bool, typer.Option(
+        "--teleported", help="The attacker teleports in first (TELEPORTATION TEST); it is "
+        "destroyed if the assault fails.")] = False,
+    tie_survives: Annotated[bool, typer.Option(
+        "--tie-survives", help="Reading: with --teleported, a tie is not a failed assault.")
+    ] = False,
+    no_free_square: Annotated[bool, typer.Option(
+        "--no-free-square", help="With --teleported: no free square next to the marker.")
+    ] = False,
     format: FormatOpt = SimpleFormat.text,
 ) -> None:
     """An assault: 2D6 keep the best + COMBAT against the defender's roll; who wins, and what
@@ -403,6 +412,224 @@ def assault(
             supporters=supporters, rear=rear, outside_arc=outside_arc,
             long_distance=long_distance, defender_assault_bonus=defender_adds_assault_bonus)
         odds = assault_odds(x)
+        if teleported:
+            from bagm.blackreach.teleport import Teleport, teleported_assault
+
+            odds = teleported_assault(odds, Teleport(no_free_square), tie_fails=not tie_survives)
+    except BagmError as exc:
+        _fail(exc)
+    _emit(odds, format)
+
+
+@group.command()
+def ram(
+    counters: CountersOpt = None, attacker: AttackerOpt = None, target: TargetOpt = None,
+    rammer_kind: Annotated[str | None, typer.Option(
+        "--rammer-kind", help="light-vehicle or heavy-vehicle.", show_default=False)] = None,
+    rammer_defence: Annotated[int | None, typer.Option(
+        "--rammer-defence", help="The ramming vehicle's DEFENCE.", show_default=False)] = None,
+    defence: DefenceOpt = None, target_kind: KindOpt = None,
+    rammer_bonus: Annotated[int, typer.Option("--rammer-bonus")] = 0,
+    target_bonus: Annotated[int, typer.Option("--target-bonus")] = 0,
+    sm: SmOpt = 0, target_sm: TargetSmOpt = 0, on_hit: OnHitOpt = None,
+    damage_set: DamageSetOpt = None, held: HeldOpt = None,
+    format: FormatOpt = SimpleFormat.text,
+) -> None:
+    """Ramming: 1 die + DEFENCE (half for a light vehicle) each; a higher rammer total hits."""
+    from bagm.blackreach.counters import Kind, parse_kind
+    from bagm.blackreach.ramming import Ram, ram_odds
+    from bagm.errors import BagmError
+
+    try:
+        file = _file(counters)
+        a, t = _counter(file, attacker, "attacker"), _counter(file, target, "target")
+        victim = _victim(t, target_kind or ("heavy-vehicle" if t is None else None), on_hit,
+                         None, 0, target_sm, damage_set, held, file)
+        kind = (parse_kind(rammer_kind, "--rammer-kind") if rammer_kind is not None
+                else a.kind if a is not None else Kind.heavy)
+        odds = ram_odds(Ram(kind, _value(rammer_defence, a.defence if a else None,
+                                         "--rammer-defence"),
+                            _value(defence, t.defence if t else None, "--defence"), victim,
+                            rammer_bonus, target_bonus, sm, target_sm))
+    except BagmError as exc:
+        _fail(exc)
+    _emit(odds, format)
+
+
+@group.command()
+def destroy(
+    dice: Annotated[int, typer.Option("--dice", help="Dice shown on the DESTRUCTION or "
+                                      "DEMOLISHING symbol.")],
+    value: Annotated[int, typer.Option("--value", help="The structure's DPs (printed on it).")],
+    dealt: Annotated[int, typer.Option("--dealt", help="DPs it already has.")] = 0,
+    sm: SmOpt = 0, bonus: Annotated[int, typer.Option("--bonus", help="Bonus to each die.")] = 0,
+    exceed: Annotated[bool, typer.Option(
+        "--exceed/--reach", help="Reading: the structure falls when its DPs exceed its value "
+        "(DESTRUCTION's wording) or reach it (STRUCTURES', the default).")] = False,
+    demolish: Annotated[bool, typer.Option(
+        "--demolish", help="The DEMOLISHING ability (the same dice, after a movement action).")
+    ] = False,
+    format: FormatOpt = SimpleFormat.text,
+) -> None:
+    """Destruction and demolition: each die of 4+ deals 1 DP to a structure."""
+    from bagm.blackreach.structures import Demolition, demolition_odds
+    from bagm.errors import BagmError
+
+    try:
+        odds = demolition_odds(Demolition(dice, value, dealt, sm, bonus, exceed),
+                               "demolishing" if demolish else "destruction")
+    except BagmError as exc:
+        _fail(exc)
+    _emit(odds, format)
+
+
+@group.command()
+def scatter(
+    distance: Annotated[int, typer.Option(
+        "--distance", help="The number on the template's scatter symbol.")],
+    signum: Annotated[bool, typer.Option(
+        "--signum", help="SIGNUM: a spotter sees the target interspace (1 shorter).")] = False,
+    template: Annotated[str, typer.Option("--template", help="The template's letter.")] = "",
+    directions: Annotated[str | None, typer.Option(
+        "--directions", help="The scatter chart's directions for 1-4, comma-separated.",
+        show_default=False)] = None,
+    format: FormatOpt = SimpleFormat.text,
+) -> None:
+    """Indirect fire scatter: 1-4 scatter the chart's way, 5-6 on target."""
+    from bagm.blackreach.scatter import Scatter, scatter_odds
+    from bagm.errors import BagmError
+
+    try:
+        names = tuple(d.strip() for d in directions.split(",")) if directions else None
+        s = Scatter(distance, signum, template, *((names,) if names else ()))
+        odds = scatter_odds(s)
+    except BagmError as exc:
+        _fail(exc)
+    _emit(odds, format)
+
+
+@group.command()
+def perils(
+    psyker: Annotated[str, typer.Option("--psyker", help="librarian or weirdboy.")],
+    level: Annotated[int, typer.Option("--level", help="The psyker's level (on its symbol).")],
+    power: Annotated[str | None, typer.Option(
+        "--power", help="The power manifested (its cost is in the text).",
+        show_default=False)] = None,
+    cost: Annotated[int | None, typer.Option(
+        "--cost", help="The power's cost in SMs, instead of --power.", show_default=False)] = None,
+    sm: Annotated[int, typer.Option("--sm", help="SMs on the psyker before paying the cost.")] = 0,
+    share: Annotated[bool, typer.Option(
+        "--share", help="WEIRDBOY: put 1 SM of the cost on an ork infantry unit within 2.")
+    ] = False,
+    bonus: BonusOpt = 0,
+    pool: Annotated[str | None, typer.Option(
+        "--pool", help="LIBRARIAN: the facedown peril markers left, e.g. "
+        "'no effect=1,hit=1,1 SM=2,2 SMs=1,again=1' (the mix is on the components).",
+        show_default=False)] = None,
+    on_hit: OnHitOpt = None,
+    format: FormatOpt = SimpleFormat.text,
+) -> None:
+    """The perils of the warp test of a librarian or a weirdboy manifesting a power."""
+    from bagm.blackreach.hits import Victim
+    from bagm.blackreach.odds import need
+    from bagm.blackreach.psychic import Perils, peril_marker, perils_odds, power_named
+    from bagm.errors import BagmError
+
+    try:
+        who = psyker.strip().lower()
+        need(who in ("librarian", "weirdboy"), "--psyker is librarian or weirdboy")
+        need((power is None) != (cost is None), "give --power or --cost (one of them)")
+        price = power_named(power).cost if power is not None else cost
+        assert price is not None
+        if power is not None:
+            need(power_named(power).psyker == who,
+                 f"{power_named(power).name} is a {power_named(power).psyker}'s power")
+        markers: list[tuple[str, int]] = []
+        for part in (pool.split(",") if pool else ()):
+            name, _, n = part.rpartition("=")
+            need(n.strip().isdigit(), f"bad --pool entry '{part}': write kind=count")
+            markers.append((peril_marker(name), int(n)))
+        victim = _victim(None, None, on_hit, None, 0, 0, None, None, None)
+        odds = perils_odds(Perils(who, level, price, sm, share, bonus, tuple(markers),
+                                  Victim(on_hit=victim.on_hit)))
+    except BagmError as exc:
+        _fail(exc)
+    _emit(odds, format)
+
+
+@group.command()
+def krunch(
+    counters: CountersOpt = None, target: TargetOpt = None,
+    defence: DefenceOpt = None, target_kind: KindOpt = None, on_hit: OnHitOpt = None,
+    defence_bonus: DefenceBonusOpt = 0,
+    combat: Annotated[int, typer.Option(
+        "--combat", help="Reading: a COMBAT added to the 2 dice (the text names none).")] = 0,
+    bonus: BonusOpt = 0, penalty: PenaltyOpt = 0, obscured: ObscuredOpt = None,
+    save: SaveOpt = None, save_bonus: SaveBonusOpt = 0, target_sm: TargetSmOpt = 0,
+    damage_set: DamageSetOpt = None, held: HeldOpt = None,
+    save_double_hits: SaveDoubleOpt = True,
+    format: FormatOpt = SimpleFormat.text,
+) -> None:
+    """Da Krunch: 2 dice against each unit under the G template; a double 6 destroys."""
+    from bagm.blackreach.psychic import Krunch, krunch_odds
+    from bagm.errors import BagmError
+
+    try:
+        file = _file(counters)
+        t = _counter(file, target, "target")
+        victim = _victim(t, target_kind, on_hit, save, save_bonus, target_sm, damage_set, held,
+                         file)
+        odds = krunch_odds(Krunch(_value(defence, t.defence if t else None, "--defence"),
+                                  defence_bonus, combat, bonus, penalty, tuple(obscured or ()),
+                                  victim, save_double_hits))
+    except BagmError as exc:
+        _fail(exc)
+    _emit(odds, format)
+
+
+@group.command("drop-pod")
+def drop_pod(
+    bonus: BonusOpt = 0, sm: SmOpt = 0,
+    attempts: Annotated[int, typer.Option("--attempts", help="Tests to follow.")] = 4,
+    format: FormatOpt = SimpleFormat.text,
+) -> None:
+    """The drop pod landing test: 1 delayed, 2 botched, 3-6 proper; and how soon it lands."""
+    from bagm.blackreach.drop_pods import Landing, landing_odds
+    from bagm.errors import BagmError
+
+    try:
+        odds = landing_odds(Landing(bonus, sm, attempts))
+    except BagmError as exc:
+        _fail(exc)
+    _emit(odds, format)
+
+
+@group.command()
+def teleport(
+    no_free_square: Annotated[bool, typer.Option(
+        "--no-free-square", help="No free square next to the teleport strike marker.")] = False,
+    format: FormatOpt = SimpleFormat.text,
+) -> None:
+    """The teleportation test (for a teleported assault: bagm blackreach assault --teleported)."""
+    from bagm.blackreach.teleport import Teleport, teleport_odds
+
+    _emit(teleport_odds(Teleport(no_free_square)), format)
+
+
+@group.command()
+def unstable(
+    value: Annotated[int, typer.Option("--value", help="The value on the UNSTABLE symbol.")],
+    sm: SmOpt = 0, bonus: BonusOpt = 0, on_hit: OnHitOpt = None,
+    kind: KindOpt = None,
+    format: FormatOpt = SimpleFormat.text,
+) -> None:
+    """Unstable: below the value cancels the activation; a 1 also makes the unit suffer a hit."""
+    from bagm.blackreach.unstable import Unstable, unstable_odds
+    from bagm.errors import BagmError
+
+    try:
+        victim = _victim(None, kind, on_hit, None, 0, 0, None, None, None)
+        odds = unstable_odds(Unstable(value, sm, bonus, victim))
     except BagmError as exc:
         _fail(exc)
     _emit(odds, format)
