@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 import textwrap
 from pathlib import Path
@@ -14,7 +16,8 @@ from bagm.roster.report import ValidationReport
 from bagm.roster.validate import validate
 
 # the tests never read or write the user's own pack cache
-os.environ["BAGM_CACHE_DIR"] = tempfile.mkdtemp(prefix="bagm-test-cache-")
+os.environ["BAGM_CACHE_DIR"] = _CACHE = tempfile.mkdtemp(prefix="bagm-test-cache-")
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)  # tests leave no folders behind
 
 register_all()  # the CLI registers command modules on demand; the tests use them all
 

@@ -61,3 +61,29 @@ def test_cache_can_be_turned_off(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("BAGM_NO_CACHE", "1")
     Catalog().faction("Orks")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_key_is_the_content_not_size_and_time(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("BAGM_CACHE_DIR", str(tmp_path / "cache"))
+    packs = tmp_path / "packs"
+    packs.mkdir()
+    pack = packs / "p.yaml"
+    text = ("faction: Cache Test\npoints_source: t\nunits:\n  - {name: U, keywords: [X], "
+            "faction_keywords: [CACHE TEST], points: {1: 10}}\n")
+    pack.write_text(text, encoding="utf-8")
+    stamp = pack.stat()
+    assert Catalog([packs]).faction("Cache Test").pack.units[0].points == {1: 10}
+    pack.write_text(text.replace("10}", "20}"), encoding="utf-8")  # same size
+    os.utime(pack, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # and the same time
+    assert Catalog([packs]).faction("Cache Test").pack.units[0].points == {1: 20}
+    assert not [p for p in (tmp_path / "cache").iterdir() if not p.name.endswith(".pickle")]
+
+
+def test_default_cache_folder_from_platformdirs(monkeypatch) -> None:
+    from platformdirs import user_cache_dir
+
+    from bagm.data.cache import cache_dir
+
+    monkeypatch.delenv("BAGM_CACHE_DIR", raising=False)
+    monkeypatch.delenv("BAGM_NO_CACHE", raising=False)
+    assert cache_dir() == Path(user_cache_dir("bagm", appauthor=False))

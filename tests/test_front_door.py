@@ -241,3 +241,86 @@ def test_piped_output_is_not_cut_at_80_columns() -> None:
 def test_no_color(marked: Path) -> None:
     result = _bagm("validate", str(marked), NO_COLOR="1", FORCE_COLOR="")
     assert "\x1b[3" not in result.stdout
+
+
+# --- map files: finite numbers on the boards ------------------------------------------------
+
+@pytest.mark.parametrize("text, message", [
+    ("walls: [[[0, 2], [10000000, 2]]]\n", "from -10,000 to 10,000"),
+    ("walls: [[[0, 2], [9000, 2]]]\n", "off the board"),
+    ("boards: [{name: a, at: [0, 0]}, {name: b, at: [400000, 0]}]\n", "from -10,000 to 10,000"),
+    ("boards: [{name: a, at: [0, 0]}, {name: b, at: [200, 0]}]\n", "reaches beyond 64 Zones"),
+    ("objectives: [{label: A, at: [.inf, 2]}]\n", "not inf"),
+    ("objectives: [{label: A, at: [2, .nan]}]\n", "not nan"),
+    ("board: {width: .nan}\n", "not nan"),
+    ("pieces: {wall: -.inf}\n", "not -inf"),
+    ("board: {columns: 1, rows: 1, width: 5, height: 5}\nboards: ["
+     + ", ".join(f"{{name: b{i}, at: [{i}, 0]}}" for i in range(20)) + "]\n",
+     "at most 16 boards"),
+])
+def test_map_coordinates_are_bounded(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "map.yaml"
+    path.write_text(text, encoding="utf-8")
+    out = clean(run("mission", "show", "--map", str(path)))
+    assert message in out and "map.yaml:" in out
+
+
+# --- one atomic write -----------------------------------------------------------------------
+
+def test_a_read_only_roster_is_not_rewritten(tmp_path: Path) -> None:
+    roster = tmp_path / "r.yaml"
+    roster.write_text(ORKS.read_text(encoding="utf-8"), encoding="utf-8")
+    roster.chmod(0o444)
+    before = roster.read_bytes()
+    out = clean(run("add", str(roster), "Nobz", "--models", "5", "--force"))
+    assert "read-only" in out and roster.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.yaml"]
+
+
+def test_output_onto_a_device_writes_into_it(tmp_path: Path) -> None:
+    if not Path("/dev/null").exists():
+        pytest.skip("no /dev/null")
+    clean(run("export", str(ORKS), "-o", "/dev/null"), 0)
+    assert Path("/dev/null").is_char_device()
+    clean(run("mission", "show", "11", "--svg", "/dev/null"), 0)
+    assert Path("/dev/null").is_char_device()
+
+
+def test_killed_writes_leave_nothing_behind(tmp_path: Path) -> None:
+    from bagm.io.atomic import write_atomic
+
+    roster = tmp_path / "r.yaml"
+    roster.write_text("old\n", encoding="utf-8")
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    left = tmp_path / f".r.yaml.bagm-{dead}-x1y2.tmp"  # what a killed write leaves
+    left.write_text("half", encoding="utf-8")
+    mine = tmp_path / f".r.yaml.bagm-{os.getpid()}-live.tmp"  # a write still in progress
+    mine.write_text("busy", encoding="utf-8")
+    write_atomic(roster, "new\n")
+    assert roster.read_text(encoding="utf-8") == "new\n"
+    assert not left.exists() and mine.exists()
+
+
+def test_every_writer_gives_the_umask_mode(tmp_path: Path) -> None:
+    mask = os.umask(0o027)
+    try:
+        clean(run("mission", "show", "11", "--svg", str(tmp_path / "m.svg")), 0)
+        clean(run("export", str(ORKS), "-o", str(tmp_path / "e.txt")), 0)
+    finally:
+        os.umask(mask)
+    for name in ("m.svg", "e.txt"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o640, name
+
+
+def test_no_writer_of_its_own() -> None:
+    """Every file bagm writes goes through bagm.io.atomic (no second implementation)."""
+    import re
+
+    pattern = re.compile(r"\bmkstemp\b|\bos\.replace\(|\.write_text\(|\.write_bytes\(|"
+                         r"open\([^)]*['\"][wax]b?['\"]")
+    found = [f"{p.relative_to(REPO)}:{n}" for p in sorted((REPO / "bagm").rglob("*.py"))
+             if p.name != "atomic.py"
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if pattern.search(line)]
+    assert found == []

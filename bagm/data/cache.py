@@ -1,10 +1,12 @@
 """A cache of validated data packs, so that a warm ``bagm validate`` never imports pydantic.
 
-Entries are pickles of the data classes, keyed by bagm's version and the path, size and
-modification time of each source file and of the modules defining those classes; any change to a
-pack, an overlay or the format makes a new key. The cache
-lives in ``$BAGM_CACHE_DIR``, else ``$XDG_CACHE_HOME/bagm``, else ``~/.cache/bagm``;
-``BAGM_NO_CACHE=1`` turns it off. A cache that cannot be read or written is ignored.
+Entries are pickles of the data classes, keyed by bagm's version and the content of each source
+file and of the modules defining those classes: any change to a pack, an overlay or the format
+makes a new key, whatever the files' sizes and times say (a restored backup, a ``git checkout``
+within the same second, a copy that keeps times). The cache lives in ``$BAGM_CACHE_DIR``, else
+the user's cache folder as ``platformdirs`` names it on each system (``~/.cache/bagm`` on Linux,
+honouring ``XDG_CACHE_HOME``); ``BAGM_NO_CACHE=1`` turns it off. A cache that cannot be read or
+written is ignored.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any, Callable
 
 import bagm
 
-FORMAT = 1
+FORMAT = 2
 
 
 def cache_dir() -> Path | None:
@@ -25,21 +27,26 @@ def cache_dir() -> Path | None:
         return None
     if os.environ.get("BAGM_CACHE_DIR"):
         return Path(os.environ["BAGM_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "bagm"
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("bagm", appauthor=False))
 
 
 # the cached objects are instances of these classes: a change to them must invalidate entries
-_CODE = [Path(__file__).with_name("models.py"), Path(__file__).with_name("schema.py")]
+_CODE = [Path(__file__).with_name("models.py"), Path(__file__).with_name("schema.py"),
+         Path(__file__).with_name("weapons.py")]
 
 
 def _key(paths: list[Path]) -> str:
-    text = f"{bagm.__version__}/{FORMAT}"
-    for p in [*_CODE, *paths]:
-        st = p.stat()
-        text += f"\0{p.resolve()}\0{st.st_size}\0{st.st_mtime_ns}"
-    data = text.encode()  # two independent checksums: hashlib's import costs more than a run
-    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
+    """Two independent checksums of everything the entry is built from (hashlib's import costs
+    more than a warm run's whole validation)."""
+    crc, adler = 0, 1
+    for part in [f"{bagm.__version__}/{FORMAT}".encode(),
+                 *(x for p in [*_CODE, *paths] if p.exists()
+                   for x in (str(p.resolve()).encode(), p.read_bytes()))]:
+        crc = zlib.crc32(part, zlib.crc32(b"\0", crc))
+        adler = zlib.adler32(part, zlib.adler32(b"\0", adler))
+    return f"{crc:08x}{adler:08x}"
 
 
 def cached(paths: list[Path], build: Callable[[], Any]) -> Any:
@@ -47,7 +54,10 @@ def cached(paths: list[Path], build: Callable[[], Any]) -> Any:
     folder = cache_dir()
     if folder is None:
         return build()
-    entry = folder / f"{paths[0].stem}-{_key(paths)}.pickle"
+    try:
+        entry = folder / f"{paths[0].stem}-{_key(paths)}.pickle"
+    except OSError:  # a source that cannot be read: build() reports it
+        return build()
     try:
         with entry.open("rb") as fh:
             return pickle.load(fh)
@@ -55,13 +65,10 @@ def cached(paths: list[Path], build: Callable[[], Any]) -> Any:
         pass
     value = build()
     try:
-        import tempfile
+        from bagm.io.atomic import write_atomic
 
         folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, entry)
-    except OSError:
+        write_atomic(entry, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    except (OSError, pickle.PicklingError):
         pass
     return value

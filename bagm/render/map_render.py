@@ -6,8 +6,6 @@ decide no rule.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -348,19 +346,10 @@ def svg(mmap: MissionMap, open_hatchways: set[int] | None = None, scale: float =
 
 
 def write_svg(path: Path, text: str) -> None:
-    """Write the SVG atomically: a temporary file in the same folder, then one rename."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write the SVG atomically (the one ``bagm.io.atomic.write_atomic``)."""
+    from bagm.io.atomic import write_atomic
+
+    write_atomic(path, text)
 
 
 def _open_set(lay: Layout, open_hatchways: set[int] | None) -> set[int]:

@@ -47,6 +47,11 @@ PLAYERS = ("Attacker", "Defender")
 SYMMETRIES = ("point", "mirror", "none")
 _DOOR_OVERLAP = 0.01  # the Hatch overlaps its frames a little so no line slips between them
 
+# input bounds (no map comes near them; a hostile one would otherwise cost minutes and GBs)
+MAX_SIZE = 10_000  # any number in a map file: inches or Zone units
+MAX_BOARDS = 16
+MAX_SPAN = 64  # how far from the first Zone the boards may reach (the book's maps: 10)
+
 _TOP_KEYS = {"mission", "name", "kind", "symmetry", "reconstruction", "note", "summary", "board",
              "pieces", "boards", "walls", "hatchways", "pillars", "objectives", "entry_zones",
              "areas", "power_lines"}
@@ -123,6 +128,9 @@ class _Reader:
     def number(self, value: Any, loc: Loc, what: str, positive: bool = False) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.fail(loc, f"{what} must be a number, not {value!r}")
+        if not -MAX_SIZE <= value <= MAX_SIZE:  # also refuses .inf and .nan
+            raise self.fail(loc, f"{what} must be a number from {-MAX_SIZE:,} to {MAX_SIZE:,}, "
+                            f"not {value!r}")
         if positive and value <= 0:
             raise self.fail(loc, f"{what} must be more than 0")
         return float(value)
@@ -135,7 +143,13 @@ class _Reader:
     def point(self, value: Any, loc: Loc, what: str) -> tuple[float, float]:
         if not (isinstance(value, list) and len(value) == 2):
             raise self.fail(loc, f"{what} must be a pair [x, y] in Zone units, not {value!r}")
-        return (self.number(value[0], loc + (0,), what), self.number(value[1], loc + (1,), what))
+        x, y = self.number(value[0], loc + (0,), what), self.number(value[1], loc + (1,), what)
+        span = getattr(self, "span", None)  # the boards' extent, once they are read
+        if span is not None and not (0 <= x <= span[0] and 0 <= y <= span[1]):
+            raise self.fail(loc, f"{what} [{x:g}, {y:g}] is off the board (outside the "
+                            "battlefield)",
+                            f"the boards span [0, 0] to [{span[0]}, {span[1]}] in Zone units")
+        return (x, y)
 
     def grid_point(self, value: Any, loc: Loc, what: str) -> tuple[int, int]:
         x, y = self.point(value, loc, what)
@@ -210,9 +224,14 @@ class _Reader:
             name = self.text(b.get("name", f"board {i + 1}"), loc + ("name",), "board name")
             if any(x.name == name for x in self.boards):
                 raise self.fail(loc + ("name",), f"two boards are named '{name}'")
+            if i >= MAX_BOARDS:
+                raise self.fail(loc, f"a map has at most {MAX_BOARDS} boards")
             c, r = self.grid_point(b.get("at", [0, 0]), loc + ("at",), "board position")
             if c < 0 or r < 0:
                 raise self.fail(loc + ("at",), "board positions must not be negative")
+            if c + cols > MAX_SPAN or r + rows > MAX_SPAN:
+                raise self.fail(loc + ("at",), f"board '{name}' at [{c}, {r}] reaches beyond "
+                                f"{MAX_SPAN} Zones", "put the boards next to each other")
             for dc in range(cols):
                 for dr in range(rows):
                     if (c + dc, r + dr) in taken:
@@ -224,6 +243,8 @@ class _Reader:
                                           (r + rows) * self.zh)))
         if not self.boards:
             raise self.fail(("boards",), "a map needs at least one board")
+        self.span = (max(b.col + b.columns for b in self.boards),
+                     max(b.row + b.rows for b in self.boards))
 
     # --- pieces on the grid ---------------------------------------------------------------
 

@@ -4,7 +4,6 @@ profiles and weapons one flow mapping a line, ``leader`` in block style."""
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -107,36 +106,11 @@ def dump_pack(data: dict[str, Any]) -> str:
 
 
 def write_pack(path: str | os.PathLike[str], data: dict[str, Any], header: str = "") -> None:
-    """Write a pack atomically: a temporary file in the same folder, fsync, then rename."""
+    """Write a pack atomically (the one ``bagm.io.atomic.write_atomic``)."""
     path = Path(path)
     text = dump_pack(data)
     if header:
         text = header.rstrip("\n") + "\n" + text
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        try:
-            os.chmod(tmp, path.stat().st_mode & 0o777)
-        except FileNotFoundError:
-            os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    try:  # make the rename itself durable (best effort: not every platform can open a folder)
-        dir_fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
+    from bagm.io.atomic import write_atomic
+
+    write_atomic(path, text)
