@@ -117,3 +117,21 @@ def outcomes_of(dists: Iterable[Dist], judge: Callable[..., K]) -> dict[K, Fract
         k = judge(*xs)
         out[k] = out.get(k, ZERO) + p
     return out
+
+
+def thin(d: Dist, p: Fraction) -> Dist:
+    """Each of a counted number of successes survives independently with chance ``p``."""
+    return mix((w, binomial(n, p)) for n, w in d.items())
+
+
+def with_one_retry(n: int, p: Fraction) -> Dist:
+    """Successes of ``n`` trials of chance ``p`` when one failed trial may be tried again."""
+    first = binomial(n, p)
+    out: Dist = {}
+    for k, w in first.items():
+        if k < n:  # a failure to retry
+            out[k + 1] = out.get(k + 1, ZERO) + w * p
+            out[k] = out.get(k, ZERO) + w * (1 - p)
+        else:
+            out[k] = out.get(k, ZERO) + w
+    return out

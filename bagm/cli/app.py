@@ -67,14 +67,23 @@ def _input_error(exc: Exception) -> NoReturn:
     fail(str(exc))
 
 
+def _is_skirmish(path: Path) -> bool:
+    """Skirmish Battles files (``*.skirmish.yaml``, ``*.skirmish-data.yaml``...) are not
+    Boarding Actions rosters: ``bagm skirmish validate`` reads them."""
+    return any(s.startswith(".skirmish") for s in path.suffixes[:-1])
+
+
 def _roster_paths(paths: list[Path]) -> list[Path]:
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
-            found = sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml") and q.is_file())
+            found = sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml") and q.is_file()
+                           and not _is_skirmish(q))
             if not found:
                 fail(f"{p}: no .yaml rosters in this folder")
             out += found
+        elif p.exists() and _is_skirmish(p):
+            fail(f"{p}: a Skirmish Battles file; check it with 'bagm skirmish validate {p}'")
         elif p.exists():
             out.append(p)
         else:
@@ -377,6 +386,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "transfer": ("import", "export"),
     "play": ("play", "replay", "simulate"),
     "blackreach": ("blackreach",),
+    "skirmish": ("skirmish",),
 }
 _registered: set[str] = set()
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
-from bagm.roster.findings import Severity
-from bagm.roster.report import ValidationReport
+if TYPE_CHECKING:  # read by shape only: Boarding Actions and Skirmish reports both render here
+    from bagm.roster.report import ValidationReport
 
 
 def to_json(value: Any) -> str:
@@ -22,21 +23,23 @@ def _escape_prop(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}  # by severity value
 
 
-def github_annotations(reports: Iterable[ValidationReport]) -> str:
-    """``::error file=...,line=...,title=...::message`` lines, one per finding."""
+def github_annotations(reports: Iterable[ValidationReport], unreadable: str = "BA000") -> str:
+    """``::error file=...,line=...,title=...::message`` lines, one per finding (any report
+    with ``path``, ``input_error`` and findings with code, name, severity, message, line)."""
     lines: list[str] = []
     for r in reports:
         if r.input_error is not None:
             e = r.input_error
             props = f"file={_escape_prop(r.path)}" + (f",line={e.line}" if e.line else "")
             text = e.message + (f" ({e.hint})" if e.hint else "")
-            lines.append(f"::error {props},title=BA000 unreadable roster::{_escape_data(text)}")
+            lines.append(f"::error {props},title={unreadable} unreadable roster::{_escape_data(text)}")
             continue
         for f in r.findings:
             props = f"file={_escape_prop(r.path)}" + (f",line={f.line}" if f.line else "")
             title = _escape_prop(f"{f.code} {f.name}")
-            lines.append(f"::{_LEVEL[f.severity]} {props},title={title}::{_escape_data(f.message)}")
+            level = _LEVEL[getattr(f.severity, "value", f.severity)]
+            lines.append(f"::{level} {props},title={title}::{_escape_data(f.message)}")
     return "\n".join(lines)

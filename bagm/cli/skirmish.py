@@ -1,0 +1,217 @@
+"""``bagm skirmish ...``: Skirmish Battles (rules text 002), its own rules system.
+
+Thin: parse, call :mod:`bagm.skirmish`, render. Everything heavy is imported inside the
+commands so that registering the group costs no start-up time.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
+
+import typer
+
+from bagm.cli.common import SimpleFormat, console, fail
+
+if TYPE_CHECKING:
+    from bagm.skirmish.data import SkirmishData
+
+skirmish_app = typer.Typer(
+    help="Skirmish Battles: squad rosters, campaigns, exact attack odds and scenarios.",
+    no_args_is_help=True)
+
+SkDataOpt = Annotated[
+    Optional[list[Path]],
+    typer.Option("--data", help="Skirmish data overlay supplying values the text lost "
+                 "(repeatable).", show_default=False),
+]
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(skirmish_app, name="skirmish")
+
+
+def _error(exc: Exception) -> NoReturn:
+    fail(f"skirmish: {exc}")
+
+
+def _data(paths: list[Path] | None) -> SkirmishData:
+    from bagm.io.yamlsafe import InputError
+    from bagm.skirmish.data import load_data
+
+    try:
+        return load_data(paths or ())
+    except InputError as exc:
+        _error(exc)
+
+
+def _dice(seed: Optional[int], rolls: Optional[str]) -> Any:
+    """Dice from a seed, or the results a player rolled at the table (``--rolls 3,5``)."""
+    from bagm.chance.dice import Dice
+
+    if rolls is not None:
+        try:
+            values = [int(v) for v in rolls.replace(" ", "").split(",") if v]
+        except ValueError:
+            fail("skirmish: --rolls takes die results separated by commas, e.g. --rolls 3,5")
+        return Dice.scripted(values)
+    return Dice(seed if seed is not None else 0)
+
+
+@skirmish_app.command("odds")
+def odds(
+    attacks: Annotated[Optional[int], typer.Option(
+        "--attacks", "-n", help="Shots or close-combat attacks (or give --type).")] = None,
+    weapon_type: Annotated[Optional[str], typer.Option(
+        "--type", help="Weapon type for the number of shots: pistol, rapid_fire, assault, heavy.")] = None,
+    x: Annotated[int, typer.Option("--x", help="X of Assault X / Heavy X.")] = 1,
+    moved: Annotated[bool, typer.Option("--moved", help="The shooter moved this turn.")] = False,
+    beyond_12: Annotated[bool, typer.Option("--beyond-12", help="The target is beyond 12\" (Rapid Fire).")] = False,
+    fast_shot: Annotated[bool, typer.Option("--fast-shot", help="Fast Shot skill.")] = False,
+    close_combat: Annotated[bool, typer.Option("--cc", help="Close-combat attacks (WS against WS).")] = False,
+    bs: Annotated[Optional[int], typer.Option("--bs", help="Ballistic Skill (shooting).")] = None,
+    ws: Annotated[Optional[int], typer.Option("--ws", help="Attacker's Weapon Skill (close combat).")] = None,
+    enemy_ws: Annotated[Optional[int], typer.Option("--enemy-ws", help="Target's Weapon Skill (close combat).")] = None,
+    s: Annotated[int, typer.Option("--s", help="Strength of the attack.")] = 4,
+    ap: Annotated[Optional[int], typer.Option("--ap", help="AP of the weapon (none if not given).")] = None,
+    t: Annotated[int, typer.Option("--t", help="Target's Toughness.")] = 4,
+    sv: Annotated[Optional[int], typer.Option("--sv", help="Target's armour save (3 for 3+).")] = None,
+    invuln: Annotated[Optional[int], typer.Option("--invuln", help="Invulnerable save (4 for 4+).")] = None,
+    cover: Annotated[bool, typer.Option("--cover", help="Line of sight through difficult terrain.")] = False,
+    cover_save: Annotated[int, typer.Option("--cover-save", help="The cover save (4, or 3 for Rangers).")] = 4,
+    w: Annotated[int, typer.Option("--w", help="Target's Wounds.")] = 1,
+    hit_on: Annotated[Optional[int], typer.Option("--hit-on", help="A fixed roll to hit (Markerlight 2, Traitors 3).")] = None,
+    targeter: Annotated[bool, typer.Option("--targeter", help="Targeter: +1 to hit.")] = False,
+    auto_hit: Annotated[bool, typer.Option("--auto-hit", help="Hits automatically (Stunned target, Template).")] = False,
+    reroll_hits: Annotated[str, typer.Option("--reroll-hits", help="none, failed (Twin-Linked, Ammo Runt) or one (Spiky Bits).")] = "none",
+    reroll_wounds: Annotated[str, typer.Option("--reroll-wounds", help="none, failed (Lightning Claws, Crack Shot) or one.")] = "none",
+    gauss: Annotated[bool, typer.Option("--gauss", help="Gauss: a 6 always wounds.")] = False,
+    no_armour: Annotated[bool, typer.Option("--no-armour", help="No armour save (Power Weapon, Power Fist...).")] = False,
+    choppa: Annotated[bool, typer.Option("--choppa", help="Choppa: armour saves better than 4+ at 4+.")] = False,
+    damage_bonus: Annotated[int, typer.Option("--damage-bonus", help="Added to Damage rolls (Strike to Injure 1, Plague Weapon 2).")] = 0,
+    sniper: Annotated[bool, typer.Option("--sniper", help="Sniper Rifle on Overwatch.")] = False,
+    blast: Annotated[bool, typer.Option("--blast", help="Blast: a hit model is Pinned.")] = False,
+    template: Annotated[bool, typer.Option("--template", help="Tear-drop template: hits automatically, no cover.")] = False,
+    partial: Annotated[bool, typer.Option("--partial", help="Partly under the template: hit on a further 4+.")] = False,
+    pulse_carbine: Annotated[bool, typer.Option("--pulse-carbine", help="Pulse Carbine: a wounded model is Pinned.")] = False,
+    thunder_hammer: Annotated[bool, typer.Option("--thunder-hammer", help="Thunder Hammer: a hit model is Stunned.")] = False,
+    no_cover: Annotated[bool, typer.Option("--no-cover", help="No cover save (Marksman, Soul Seeker).")] = False,
+    shooter_above: Annotated[bool, typer.Option("--shooter-above", help="The shooter is 6\" or more above: saves -1.")] = False,
+    target_above: Annotated[bool, typer.Option("--target-above", help="The target is 6\" or more above: cover +1.")] = False,
+    format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
+) -> None:
+    """Exact odds (fractions) of what N shots or close-combat attacks do to one model: hit,
+    wound, save, and the Damage Table's Pinned / Stunned / Out of Action / Killed."""
+    from bagm.skirmish.odds import Attack, Reroll, Target
+    from bagm.skirmish.odds import odds as resolve
+    from bagm.skirmish.tables import RulesError, shots
+
+    try:
+        if attacks is None:
+            if weapon_type is None:
+                fail("skirmish odds: give --attacks N or a weapon --type")
+            attacks = shots(weapon_type, x, moved=moved, within_12=not beyond_12, fast_shot=fast_shot)
+        try:
+            rh, rw = Reroll(reroll_hits), Reroll(reroll_wounds)
+        except ValueError:
+            fail("skirmish odds: --reroll-hits and --reroll-wounds take none, failed or one")
+        attack = Attack(attacks, s, close_combat=close_combat, bs=bs, ws=ws, hit_on=hit_on,
+                        hit_bonus=1 if targeter else 0, auto_hit=auto_hit or template, ap=ap,
+                        reroll_hits=rh, reroll_wounds=rw, gauss=gauss, no_armour=no_armour,
+                        choppa=choppa, damage_bonus=damage_bonus, sniper=sniper,
+                        pins_on_hit=blast, pins_on_wound=pulse_carbine,
+                        stuns_on_hit=thunder_hammer, no_cover=no_cover or template, partial=partial)
+        target = Target(t, sv, invuln, cover, cover_save, w, enemy_ws, shooter_above, target_above)
+        result = resolve(attack, target)
+    except RulesError as exc:
+        _error(exc)
+    if format is SimpleFormat.json:
+        from bagm.render.formats import to_json
+
+        typer.echo(to_json(result.as_dict()))
+    else:
+        from bagm.skirmish.render import odds_view
+
+        console().print(odds_view(result))
+
+
+@skirmish_app.command("scenario")
+def scenario(
+    name: Annotated[Optional[str], typer.Argument(help="Show this scenario instead of rolling.")] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Seed for the dice.")] = None,
+    rolls: Annotated[Optional[str], typer.Option("--rolls", help="Dice rolled at the table, e.g. 3,5 (four with --reroll).")] = None,
+    eldar: Annotated[bool, typer.Option("--eldar", help="A player is Eldar (Farsight may re-roll).")] = False,
+    reroll: Annotated[bool, typer.Option("--reroll", help="Use Farsight: re-roll once; the second roll stands.")] = False,
+    format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
+    data: SkDataOpt = None,
+) -> None:
+    """Roll 2D6 on the scenario table (or show one scenario) and print its rules."""
+    from bagm.chance.dice import DiceError
+    from bagm.skirmish.scenario import (
+        SCENARIOS,
+        TITLES_NOTE,
+        ScenarioError,
+        find,
+        roll_scenario,
+    )
+
+    if reroll and not eldar:
+        fail("skirmish scenario: only the Eldar's Farsight re-rolls the scenario (add --eldar)")
+    roll = None
+    try:
+        if name is not None:
+            chosen = find(name)
+        else:
+            table = {int(k): str(v) for k, v in _data(data).get("scenario_table").items()
+                     if str(k).isdigit()}
+            dice = _dice(seed, rolls)
+            roll = roll_scenario(dice, table, farsight_reroll=reroll)
+            if dice.pending:
+                fail(f"skirmish scenario: {len(dice.pending)} roll(s) in --rolls not used")
+            chosen = SCENARIOS.get(roll.key)  # type: ignore[assignment]
+    except (ScenarioError, DiceError) as exc:
+        _error(exc)
+    choose = roll is not None and roll.key == "choose"
+    if format is SimpleFormat.json:
+        from bagm.render.formats import to_json
+
+        out: dict[str, Any] = {"rolls": [list(r) for r in roll.rolls] if roll else None,
+                               "total": roll.total if roll else None,
+                               "scenario": None if choose else chosen.as_dict(),
+                               "choose": choose, "note": TITLES_NOTE}
+        typer.echo(to_json(out))
+        return
+    from rich.text import Text
+
+    con = console()
+    if choose:
+        con.print(Text(f"2D6: {roll.total}: the player with the fewer models chooses the scenario"))  # type: ignore[union-attr]
+        return
+    from bagm.skirmish.render import scenario_view
+
+    con.print(scenario_view(chosen, roll, TITLES_NOTE))
+    if eldar and roll is not None and not reroll:
+        con.print(Text("Farsight: the Eldar player may re-roll (run again with --reroll)", style="dim"))
+
+
+@skirmish_app.command("lost")
+def lost(
+    format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
+    data: SkDataOpt = None,
+) -> None:
+    """List every value the text lost, and which overlay supplies it."""
+    d = _data(data)
+    if format is SimpleFormat.json:
+        from bagm.render.formats import to_json
+
+        def supplied(lost: Any) -> dict[str, Any] | None:
+            s = d.supplied.get(lost.path)
+            return None if s is None else {"file": s.file, "line": s.line, "example": s.example}
+
+        typer.echo(to_json([{"key": ".".join(map(str, x.path)), "section": x.section,
+                             "lost": x.what, "kind": x.kind, "supplied_by": supplied(x)}
+                            for x in d.all_lost()]))
+        return
+    from bagm.skirmish.render import lost_view
+
+    console().print(lost_view(d))

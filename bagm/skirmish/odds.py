@@ -1,0 +1,302 @@
+"""Exact odds of an attack in Skirmish Battles: shots or close-combat attacks against one model.
+
+Each attack follows the Shooting Phase sequence (to hit, to wound, saving throw, Damage Table);
+a model keeps only its worst Damage result, rolls once per unsaved wound, and a model with more
+than one wound first loses wounds and rolls only on its last wound point. Everything is in
+fractions (:mod:`bagm.chance.dist`); :func:`sample` plays the same rules with dice, so a test can
+hold the two together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+
+from bagm.chance.dice import Dice
+from bagm.chance.dist import ZERO, Dist, binomial, die, outcomes, thin, with_one_retry
+from bagm.skirmish.tables import (
+    NEVER,
+    Damage,
+    RulesError,
+    damage_bonus,
+    damage_result,
+    damage_row,
+    to_hit_close_combat,
+    to_hit_shooting,
+    to_wound,
+)
+
+
+def _rows() -> dict[int, list[str | int]]:
+    """The Wound & Damage Table as the text prints it (skirmish.yaml: damage)."""
+    from bagm.skirmish.data import bundled_raw
+
+    return {int(k): v for k, v in bundled_raw()["damage"]["rows"].items()}
+
+
+class Reroll(str, Enum):
+    none = "none"
+    failed = "failed"  # every failed roll once (Twin-Linked, Ammo Runt, Lightning Claws...)
+    one = "one"  # one failed roll (Spiky Bits)
+
+
+@dataclass(frozen=True)
+class Attack:
+    """What attacks: how many dice, the skill, the Strength and the weapon's rules."""
+
+    attacks: int
+    strength: int
+    close_combat: bool = False
+    bs: int | None = None
+    ws: int | None = None
+    hit_on: int | None = None  # a fixed roll to hit (Markerlight 2+, Traitors 3+, Bitter Enmity 3+)
+    hit_bonus: int = 0  # Targeter: +1 to the roll to hit
+    auto_hit: bool = False  # a Stunned model in close combat; Template weapons
+    ap: int | None = None
+    reroll_hits: Reroll = Reroll.none
+    reroll_wounds: Reroll = Reroll.none
+    gauss: bool = False  # Gauss: a 6 to wound always wounds
+    no_armour: bool = False  # Power Weapon, Power Fist, Lightning Claws: no armour save
+    choppa: bool = False  # armour saves better than 4+ are made at 4+
+    damage_bonus: int = 0  # Strike to Injure +1, Plague Weapon +2
+    sniper: bool = False  # Sniper Rifle on Overwatch
+    pins_on_hit: bool = False  # Blast
+    pins_on_wound: bool = False  # Pulse Carbine
+    stuns_on_hit: bool = False  # Thunder Hammer
+    no_cover: bool = False  # Template, Marksman, Soul Seeker Ammunition, Doom Siren
+    partial: bool = False  # partly under a Blast or Template: hit on a further 4+
+
+
+@dataclass(frozen=True)
+class Target:
+    """The model attacked."""
+
+    toughness: int
+    save: int | None = None
+    invulnerable: int | None = None
+    cover: bool = False  # the line of sight passes through difficult terrain
+    cover_save: int = 4  # Cover Saving Throws: 4+ (Rangers' cloaks 3+)
+    wounds: int = 1
+    ws: int | None = None
+    shooter_above: bool = False  # Height Advantage: the shooter 6" or more above: saves -1
+    above_shooter: bool = False  # the target 6" or more above: cover +1
+
+
+@dataclass
+class Odds:
+    attack: Attack
+    target: Target
+    hit_needed: int | None  # None: hits automatically
+    hit: Fraction  # chance one attack hits (after re-rolls of every failed roll)
+    wound_needed: int
+    wound: Fraction  # chance one hit wounds
+    save: int | None  # the save taken (None: none)
+    save_kind: str
+    unsaved: Fraction  # chance one wound is not saved
+    hits: Dist
+    unsaved_wounds: Dist
+    result: dict[Damage, Fraction]
+    wounds_left: Dist
+    notes: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, object]:
+        def frac(p: Fraction) -> str:
+            return f"{p.numerator}/{p.denominator}"
+
+        return {
+            "hit_needed": self.hit_needed, "hit": frac(self.hit),
+            "wound_needed": self.wound_needed or None, "wound": frac(self.wound),
+            "save": self.save, "save_kind": self.save_kind, "unsaved": frac(self.unsaved),
+            "hits": {str(k): frac(v) for k, v in sorted(self.hits.items())},
+            "unsaved_wounds": {str(k): frac(v) for k, v in sorted(self.unsaved_wounds.items())},
+            "result": {d.label: frac(self.result.get(d, ZERO)) for d in Damage},
+            "wounds_left": {str(k): frac(v) for k, v in sorted(self.wounds_left.items())},
+            "notes": self.notes,
+        }
+
+
+def _chance(needed: int | None) -> Fraction:
+    if needed is None:
+        return Fraction(1)
+    if needed == NEVER or needed > 6:
+        return ZERO
+    return Fraction(7 - needed, 6)
+
+
+def hit_needed(a: Attack, t: Target) -> int | None:
+    """The roll one attack needs to hit, or None when it hits automatically."""
+    if a.auto_hit:
+        return None
+    if a.sniper:
+        return 2  # Sniper Rifles & Overwatch: hit on 2+
+    if a.hit_on is not None:
+        need = a.hit_on
+    elif a.close_combat:
+        if a.ws is None or t.ws is None:
+            raise RulesError("close combat needs the attacker's WS and the target's WS")
+        need = to_hit_close_combat(a.ws, t.ws)
+    else:
+        if a.bs is None:
+            raise RulesError("shooting needs the attacker's BS")
+        if a.bs == 0:
+            raise RulesError("a model with BS 0 cannot shoot")
+        need = to_hit_shooting(a.bs)
+    return max(2, need - a.hit_bonus)  # a roll of 1 always misses
+
+
+def wound_needed(a: Attack, t: Target) -> int:
+    if a.sniper:
+        return 4  # Sniper Rifles & Overwatch: wound on 4+
+    return to_wound(min(a.strength, 10), t.toughness)
+
+
+def saving_throw(a: Attack, t: Target) -> tuple[int | None, str]:
+    """The best save the target may take against this attack, and which one it is."""
+    options: list[tuple[int, str]] = []
+    worse = 1 if t.shooter_above and not a.close_combat else 0
+    if t.save is not None and not a.no_armour and not (a.ap is not None and a.ap <= t.save):
+        sv = max(t.save, 4) if a.choppa else t.save  # Choppa: better than 4+ made at 4+
+        options.append((sv + worse, "armour"))
+    if t.invulnerable is not None:  # taken regardless of AP
+        options.append((t.invulnerable + worse, "invulnerable"))
+    if t.cover and not a.close_combat and not a.no_cover:  # AP never negates cover
+        options.append((t.cover_save + worse - (1 if t.above_shooter else 0), "cover"))
+    options = [(max(2, v), k) for v, k in options if v <= 6]
+    if not options:
+        return None, "none"
+    return min(options)
+
+
+def _worst_of(single: dict[Damage, Fraction], m: int) -> dict[Damage, Fraction]:
+    """The worst of ``m`` independent Damage results (m = 0: unharmed)."""
+    if m == 0:
+        return {Damage.UNHARMED: Fraction(1)}
+    out: dict[Damage, Fraction] = {}
+    below = ZERO
+    for d in Damage:
+        upto = below + single.get(d, ZERO)
+        p = upto**m - below**m
+        if p:
+            out[d] = p
+        below = upto
+    return out
+
+
+def single_damage(a: Attack, t: Target) -> dict[Damage, Fraction]:
+    """One roll on the Damage Table for this attack."""
+    row = _rows()[damage_row(a.strength, t.toughness, full_strength=a.sniper)]
+    bonus = a.damage_bonus + (0 if a.sniper else damage_bonus(a.strength, t.toughness))
+    return outcomes(die(6), lambda x: damage_result(row, x + bonus))
+
+
+def odds(a: Attack, t: Target) -> Odds:
+    """The exact distribution of what ``a`` does to the model ``t``."""
+    if a.attacks < 0 or a.attacks > 50:
+        raise RulesError("attacks: from 0 to 50")
+    if not 1 <= t.wounds <= 10:
+        raise RulesError("wounds: from 1 to 10")
+    if not 1 <= a.strength <= 20:
+        raise RulesError("strength: from 1 to 20")
+    notes: list[str] = []
+    if a.strength > 10:
+        notes.append("reading: the To Wound table stops at Strength 10; a stronger attack "
+                     "wounds as Strength 10 and keeps its full Strength on the Damage Table")
+    hn = hit_needed(a, t)
+    p_hit = _chance(hn)
+    if hn is None:
+        hits: Dist = {a.attacks: Fraction(1)}
+    elif a.reroll_hits is Reroll.one:
+        hits = with_one_retry(a.attacks, p_hit)
+    else:
+        if a.reroll_hits is Reroll.failed:
+            p_hit = p_hit + (1 - p_hit) * p_hit
+        hits = binomial(a.attacks, p_hit)
+    if a.partial:  # partly under the template: hit on a 4+
+        hits = thin(hits, Fraction(1, 2))
+        notes.append("partly under the template: each hit needs a further 4+")
+    wn = wound_needed(a, t)
+    p_wound = _chance(wn)
+    if a.gauss and (wn == NEVER or wn > 6):
+        p_wound = Fraction(1, 6)  # Gauss Weapons: a 6 always wounds
+    if a.reroll_wounds is Reroll.failed:
+        p_wound = p_wound + (1 - p_wound) * p_wound
+    sv, kind = saving_throw(a, t)
+    p_fail = 1 - _chance(sv) if sv is not None else Fraction(1)
+    joint: dict[tuple[bool, int], Fraction] = {}
+    for h, ph in hits.items():
+        wounds = (with_one_retry(h, p_wound) if a.reroll_wounds is Reroll.one
+                  else binomial(h, p_wound))
+        for u, pu in thin(wounds, p_fail).items():
+            key = (h > 0, u)
+            joint[key] = joint.get(key, ZERO) + ph * pu
+    single = single_damage(a, t)
+    result: dict[Damage, Fraction] = {}
+    unsaved: Dist = {}
+    left: Dist = {}
+    for (hit_any, u), p in joint.items():
+        unsaved[u] = unsaved.get(u, ZERO) + p
+        lost = min(u, t.wounds - 1)  # Models With Multiple Wounds: lose wounds down to the last
+        left[t.wounds - lost] = left.get(t.wounds - lost, ZERO) + p
+        floor = Damage.UNHARMED
+        if a.sniper or (a.pins_on_hit and hit_any) or (a.pins_on_wound and u > 0):
+            floor = Damage.PINNED
+        if a.stuns_on_hit and hit_any:
+            floor = Damage.STUNNED
+        for d, q in _worst_of(single, u - lost).items():
+            r = max(d, floor)
+            result[r] = result.get(r, ZERO) + p * q
+    if t.wounds > 1:
+        notes.append("reading: a model with several wounds rolls on the Damage Table for each "
+                     "unsaved wound once it is down to its last wound point")
+    return Odds(a, t, hn, p_hit, wn, p_wound, sv, kind, p_fail, hits, unsaved, result, left, notes)
+
+
+def sample(a: Attack, t: Target, dice: Dice, trials: int) -> dict[Damage, int]:
+    """Play the attack ``trials`` times with ``dice``: how often each result came up."""
+    hn, wn = hit_needed(a, t), wound_needed(a, t)
+    sv, _ = saving_throw(a, t)
+    row = _rows()[damage_row(a.strength, t.toughness, full_strength=a.sniper)]
+    bonus = a.damage_bonus + (0 if a.sniper else damage_bonus(a.strength, t.toughness))
+
+    def passes(need: int | None, roll: int) -> bool:
+        return need is None or (need != NEVER and need <= 6 and roll >= need)
+
+    def wounds(roll: int) -> bool:
+        return passes(wn, roll) or (a.gauss and roll == 6)
+
+    counts = {d: 0 for d in Damage}
+    for _ in range(trials):
+        hit_any, unsaved, retry_hit, retry_wound = False, 0, True, True
+        for _ in range(a.attacks):
+            if hn is None:
+                hit = True
+            else:
+                roll = dice.d6("to hit")
+                hit = passes(hn, roll)
+                if not hit and (a.reroll_hits is Reroll.failed
+                                or (a.reroll_hits is Reroll.one and retry_hit)):
+                    retry_hit = False
+                    hit = passes(hn, dice.d6("to hit re-roll"))
+            if hit and a.partial:
+                hit = dice.d6("partly under the template") >= 4
+            if not hit:
+                continue
+            hit_any = True
+            w = wounds(dice.d6("to wound"))
+            if not w and (a.reroll_wounds is Reroll.failed
+                          or (a.reroll_wounds is Reroll.one and retry_wound)):
+                retry_wound = False
+                w = wounds(dice.d6("to wound re-roll"))
+            if w and (sv is None or dice.d6("save") < sv):
+                unsaved += 1
+        lost = min(unsaved, t.wounds - 1)
+        worst = Damage.UNHARMED
+        for _ in range(unsaved - lost):
+            worst = max(worst, damage_result(row, dice.d6("damage") + bonus))
+        if a.sniper or (a.pins_on_hit and hit_any) or (a.pins_on_wound and unsaved > 0):
+            worst = max(worst, Damage.PINNED)
+        if a.stuns_on_hit and hit_any:
+            worst = max(worst, Damage.STUNNED)
+        counts[worst] += 1
+    return counts

@@ -1,0 +1,107 @@
+"""Rich rendering of Skirmish results: odds, scenarios, lost values, findings, rosters and
+campaigns. Renderers decide no rule; every user text is printed as text, never as markup."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bagm.skirmish.data import SkirmishData
+    from bagm.skirmish.odds import Odds
+    from bagm.skirmish.scenario import Scenario, ScenarioRoll
+
+
+def pct(p: Fraction) -> str:
+    v = float(p) * 100
+    return f"{v:.1f}%" if v >= 0.1 or v == 0 else f"{v:.2g}%"
+
+
+def frac(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
+
+
+def odds_view(o: Odds) -> Any:
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    from bagm.skirmish.tables import Damage
+
+    a, t = o.attack, o.target
+    skill = (f"WS {a.ws} v WS {t.ws}" if a.close_combat and a.hit_on is None
+             else f"BS {a.bs}" if a.hit_on is None else f"hits on {a.hit_on}+")
+    head = Text(f"{a.attacks} {'attack' if a.close_combat else 'shot'}(s), {skill}, S {a.strength}"
+                f", AP {a.ap if a.ap is not None else '-'}  against  T {t.toughness}, "
+                f"Sv {str(t.save) + '+' if t.save else '-'}"
+                + (f", {t.invulnerable}+ invulnerable" if t.invulnerable else "")
+                + (", in cover" if t.cover else "") + f", W {t.wounds}")
+    steps = Table(title="Each step", title_justify="left", show_edge=False)
+    for col in ("step", "needs", "chance"):
+        steps.add_column(col, justify="left" if col == "step" else "right")
+    steps.add_row("hit", "auto" if o.hit_needed is None else f"{o.hit_needed}+",
+                  f"{frac(o.hit)}  {pct(o.hit)}")
+    steps.add_row("wound", "N" if not o.wound_needed else f"{o.wound_needed}+",
+                  f"{frac(o.wound)}  {pct(o.wound)}")
+    steps.add_row(f"save ({o.save_kind})", f"{o.save}+" if o.save else "none",
+                  f"fails {frac(o.unsaved)}  {pct(o.unsaved)}")
+    res = Table(title="The model ends", title_justify="left", show_edge=False)
+    res.add_column("result")
+    res.add_column("exact", justify="right")
+    res.add_column("%", justify="right")
+    for d in Damage:
+        p = o.result.get(d, Fraction(0))
+        res.add_row(d.label, frac(p), pct(p))
+    parts: list[Any] = [head, steps, res]
+    if t.wounds > 1:
+        w = Table(title="Wounds left", title_justify="left", show_edge=False)
+        w.add_column("wounds")
+        w.add_column("exact", justify="right")
+        w.add_column("%", justify="right")
+        for k, p in sorted(o.wounds_left.items()):
+            w.add_row(str(k), frac(p), pct(p))
+        parts.append(w)
+    for n in o.notes:
+        parts.append(Text(n, style="dim"))
+    return Group(*parts)
+
+
+def scenario_view(s: Scenario, roll: ScenarioRoll | None = None, note: str = "") -> Any:
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    parts: list[Any] = []
+    if roll is not None:
+        shown = "; re-rolled: ".join(f"{a}+{b}={a + b}" for a, b in roll.rolls)
+        parts.append(Text(f"2D6: {shown}"))
+    tab = Table(title=s.name, title_justify="left", show_header=False, show_edge=False)
+    tab.add_column(style="bold")
+    tab.add_column()
+    tab.add_row("special rules", Text(", ".join(s.special_rules) or "none"))
+    tab.add_row("deployment", Text(s.deployment))
+    tab.add_row("first turn", Text(s.first_turn))
+    tab.add_row("ending", Text(s.ending))
+    if s.bonus:
+        tab.add_row("bonus points", Text("\n".join(s.bonus)))
+    parts.append(tab)
+    if note:
+        parts.append(Text(note, style="dim"))
+    return Group(*parts)
+
+
+def lost_view(data: SkirmishData) -> Any:
+    from rich.table import Table
+    from rich.text import Text
+
+    tab = Table(title="What the text lost", title_justify="left", show_edge=False)
+    tab.add_column("key")
+    tab.add_column("section")
+    tab.add_column("lost")
+    tab.add_column("supplied by")
+    for lost in data.all_lost():
+        s = data.supplied.get(lost.path)
+        by = "-" if s is None else f"{s.file}:{s.line}" + (" (EXAMPLE)" if s.example else "")
+        tab.add_row(Text(".".join(map(str, lost.path))), Text(lost.section or ""),
+                    Text(lost.what), Text(by))
+    return tab

@@ -1,0 +1,149 @@
+"""Skirmish Battles: exact attack odds, checked by hand on simple cases and against a seeded
+sampler that plays the same rules with dice."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction as F
+
+import pytest
+from typer.testing import CliRunner
+
+from bagm.chance.dice import Dice
+from bagm.cli.app import app
+from bagm.skirmish.odds import Attack, Reroll, Target, odds, sample, saving_throw
+from bagm.skirmish.tables import Damage, RulesError
+
+D = Damage
+
+
+def run(*args: str):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(app, list(args))
+
+
+def test_one_bolter_shot_at_a_marine_by_hand() -> None:
+    # BS 4: 3+ (2/3); S4 v T4: 4+ (1/2); Sv 3+ against AP 5: saved on 3+ (fails 1/3)
+    o = odds(Attack(1, 4, bs=4, ap=5), Target(4, save=3))
+    assert (o.hit, o.wound, o.unsaved) == (F(2, 3), F(1, 2), F(1, 3))
+    through = F(1, 9)  # damage row 0: Pinned 1-3, Stunned 4-5, Out of Action 6
+    assert o.result == {D.UNHARMED: 1 - through, D.PINNED: through / 2,
+                        D.STUNNED: through / 3, D.OUT_OF_ACTION: through / 6}
+
+
+def test_ap_equal_to_the_save_denies_it_and_invulnerable_saves_stand() -> None:
+    assert saving_throw(Attack(1, 4, bs=4, ap=3), Target(4, save=3)) == (None, "none")
+    assert saving_throw(Attack(1, 4, bs=4, ap=4), Target(4, save=3)) == (3, "armour")
+    assert saving_throw(Attack(1, 4, bs=4, ap=2), Target(4, save=3, invulnerable=5)) == (5, "invulnerable")
+    assert saving_throw(Attack(1, 4, bs=4, no_armour=True), Target(4, save=2)) == (None, "none")
+    # Choppa: armour saves better than 4+ are made at 4+
+    assert saving_throw(Attack(1, 4, ws=4, close_combat=True, choppa=True), Target(4, save=2, ws=4)) == (4, "armour")
+
+
+def test_cover_saves() -> None:
+    t = Target(3, save=5, cover=True)
+    assert saving_throw(Attack(1, 4, bs=3, ap=5), t) == (4, "cover")  # AP never negates cover
+    assert saving_throw(Attack(1, 4, bs=3, no_cover=True), t) == (5, "armour")  # Template
+    assert saving_throw(Attack(1, 4, ws=3, close_combat=True), Target(3, save=5, cover=True, ws=3)) == (5, "armour")
+    # Height Advantage: the shooter above makes every save one worse; the target above
+    # improves its cover by one
+    assert saving_throw(Attack(1, 4, bs=3), Target(3, save=5, cover=True, shooter_above=True)) == (5, "cover")
+    assert saving_throw(Attack(1, 4, bs=3), Target(3, save=6, cover=True, above_shooter=True)) == (3, "cover")
+    assert saving_throw(Attack(1, 4, bs=3), Target(3, save=6, shooter_above=True)) == (None, "none")
+
+
+def test_strength_over_twice_toughness_adds_one_to_the_damage_roll() -> None:
+    # S9 v T4 wounds on 2+, row 5 (Stunned A, OOA 2+, Killed 4+), +1: Killed on 3+, OOA on 1-2
+    o = odds(Attack(1, 9, auto_hit=True), Target(4))
+    assert o.result == {D.OUT_OF_ACTION: F(5, 6) * F(2, 6), D.KILLED: F(5, 6) * F(4, 6),
+                        D.UNHARMED: F(1, 6)}
+
+
+def test_worst_of_two_damage_rolls() -> None:
+    # two sure wounds at row 0 (no save): worst of two rolls
+    o = odds(Attack(2, 10, auto_hit=True), Target(10))  # S10 v T10: 4+ to wound
+    p_two = F(1, 4)
+    assert o.result[D.OUT_OF_ACTION] == F(1, 2) * F(1, 2) * 2 * F(1, 6) + p_two * (1 - F(5, 6) ** 2)
+
+
+def test_several_wounds_roll_only_on_the_last() -> None:
+    o = odds(Attack(1, 10, auto_hit=True), Target(3, wounds=2))  # one sure wound: W2 -> W1
+    assert o.result == {D.UNHARMED: F(1)} and o.wounds_left == {1: F(5, 6), 2: F(1, 6)}
+    o = odds(Attack(2, 10, auto_hit=True), Target(3, wounds=2))
+    assert o.result[D.UNHARMED] == 1 - F(5, 6) ** 2
+
+
+def test_rerolls_of_failed_hits_and_of_one_hit() -> None:
+    o = odds(Attack(1, 4, bs=3, reroll_hits=Reroll.failed), Target(4))
+    assert o.hit == F(1, 2) + F(1, 2) * F(1, 2)
+    o = odds(Attack(2, 4, bs=3, reroll_hits=Reroll.one), Target(4))
+    # two misses (1/4): one re-roll; one miss (1/2): re-roll it
+    assert o.hits == {0: F(1, 8), 1: F(1, 4) * F(1, 2) + F(1, 2) * F(1, 2), 2: F(1, 4) + F(1, 4)}
+
+
+def test_gauss_wounds_on_a_six_whatever_the_toughness() -> None:
+    o = odds(Attack(1, 3, auto_hit=True, gauss=True), Target(7))
+    assert o.wound_needed == 0 and o.wound == F(1, 6)
+    assert odds(Attack(1, 3, auto_hit=True), Target(7)).wound == 0
+
+
+def test_sniper_on_overwatch() -> None:
+    o = odds(Attack(1, 4, bs=2, sniper=True), Target(4, save=4))
+    # hits 2+, wounds 4+, damage row = T (4: Stunned A, OOA 2+, Killed 5+), always Pinned
+    assert (o.hit_needed, o.wound_needed) == (2, 4)
+    through = F(5, 6) * F(1, 2) * F(1, 2)
+    assert o.result[D.PINNED] == 1 - through
+    assert o.result[D.KILLED] == through * F(2, 6)
+
+
+def test_blast_pins_thunder_hammer_stuns_pulse_carbine_pins_partial_halves() -> None:
+    o = odds(Attack(1, 3, auto_hit=True, pins_on_hit=True), Target(10))
+    assert o.result == {D.PINNED: F(1)}
+    o = odds(Attack(1, 3, bs=4, stuns_on_hit=True), Target(10))
+    assert o.result == {D.UNHARMED: F(1, 3), D.STUNNED: F(2, 3)}
+    o = odds(Attack(1, 4, auto_hit=True, pins_on_wound=True), Target(4, wounds=3))
+    assert o.result == {D.UNHARMED: F(1, 2), D.PINNED: F(1, 2)}
+    o = odds(Attack(1, 3, auto_hit=True, partial=True, pins_on_hit=True), Target(10))
+    assert o.result == {D.UNHARMED: F(1, 2), D.PINNED: F(1, 2)}
+
+
+def test_close_combat_uses_the_chart() -> None:
+    o = odds(Attack(3, 4, close_combat=True, ws=3, ap=None), Target(4, ws=5))
+    assert o.hit_needed == 4 and o.hit == F(1, 2)  # a lost row, from the formula
+    with pytest.raises(RulesError):
+        odds(Attack(1, 4, close_combat=True, ws=3), Target(4))
+
+
+@pytest.mark.parametrize("attack, target", [
+    (Attack(3, 4, bs=4, ap=5), Target(4, save=3)),
+    (Attack(2, 8, bs=3, reroll_hits=Reroll.one, reroll_wounds=Reroll.failed), Target(3, save=4, wounds=2)),
+    (Attack(4, 5, close_combat=True, ws=4, gauss=True, damage_bonus=1, choppa=True),
+     Target(4, save=2, ws=4, cover=True)),
+    (Attack(2, 4, bs=2, sniper=True, partial=True), Target(3, save=5, invulnerable=6)),
+])
+def test_exact_odds_agree_with_a_seeded_sampler(attack: Attack, target: Target) -> None:
+    trials = 6000
+    exact = odds(attack, target).result
+    counts = sample(attack, target, Dice(2024), trials)
+    assert sum(exact.values()) == 1
+    for d in Damage:
+        p = float(exact.get(d, 0))
+        sd = math.sqrt(max(p * (1 - p), 1e-9) / trials)
+        assert abs(counts[d] / trials - p) <= 5 * sd + 1e-9, (d, counts[d] / trials, p)
+
+
+def test_odds_command_text_and_json() -> None:
+    result = run("skirmish", "odds", "--attacks", "1", "--bs", "4", "--s", "4", "--t", "4",
+                 "--sv", "3", "--ap", "5", "-f", "json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["result"]["out of action"] == "1/54" and out["hit"] == "2/3"
+    result = run("skirmish", "odds", "--type", "rapid_fire", "--bs", "3", "--s", "4")
+    assert result.exit_code == 0 and "2 shot(s)" in result.output
+    assert run("skirmish", "odds", "--type", "heavy", "--moved", "--bs", "3").exit_code == 2
+    assert run("skirmish", "odds", "--attacks", "2", "--bs", "0").exit_code == 2
+    assert run("skirmish", "odds", "--attacks", "2", "--bs", "3", "--s", "21").exit_code == 2
+    result = run("skirmish", "odds", "--attacks", "1", "--bs", "3", "--s", "12", "-f", "json")
+    assert result.exit_code == 0 and "Strength 10" in json.loads(result.output)["notes"][0]
+    assert run("skirmish", "odds", "--attacks", "2", "--cc", "--ws", "3").exit_code == 2
+    assert run("skirmish", "odds", "--attacks", "2", "--bs", "3", "--reroll-hits", "x").exit_code == 2
