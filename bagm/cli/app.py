@@ -382,6 +382,7 @@ def data_import_bsdata(
 COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "mission": ("mission",),
     "odds": ("odds",),
+    "datasheet": ("datasheet",),
     "edit": ("new", "add", "remove", "set", "suggest", "build"),
     "transfer": ("import", "export"),
     "play": ("play", "replay", "simulate"),

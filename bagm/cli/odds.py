@@ -130,6 +130,9 @@ def odds(
     from bagm.data.weapons import AttackError
 
     opts = dict(locals())
+    if attacker and not weapon and attacks is None and s is None and d is None:
+        _list_weapons(attacker, faction, data, format)  # nothing to compute yet: show the choice
+        return
     try:
         profile, tgt, extra_notes = build(opts)
         from bagm.engine.attack.odds import distribution
@@ -148,6 +151,36 @@ def odds(
         from bagm.render.odds_render import render
 
         console().print(render(result, extra_notes))
+
+
+def _list_weapons(attacker: str, faction: str | None, data: list[Path] | None,
+                  format: SimpleFormat) -> None:
+    """``--attacker`` without ``--weapon``: the attacker's weapons, to choose one from."""
+    from bagm.cli.common import catalog, fail
+    from bagm.data.packs import UnitLookupError
+    from bagm.io.yamlsafe import InputError
+
+    try:
+        f, ds = catalog(data).find_unit(attacker, faction)
+    except (UnitLookupError, InputError) as exc:
+        fail(f"odds: --attacker: {exc}")
+    if format is SimpleFormat.json:
+        from bagm.render.datasheet import weapon_row
+        from bagm.render.formats import to_json
+
+        typer.echo(to_json({"attacker": ds.name, "faction": f.name,
+                            "weapons": [weapon_row(w) for w in ds.weapons]}))
+        return
+    from bagm.render.datasheet import weapons_table
+
+    out = console()
+    if not ds.weapons:
+        out.print(f"{ds.name} has no weapon profiles in its data pack; describe the weapon "
+                  "with --attacks/--bs/--s/--ap/--d")
+        return
+    out.print(weapons_table(ds.weapons, f"Weapons of {ds.name} ({f.name})"))
+    out.print(f"Choose one: bagm odds --attacker \"{ds.name}\" --weapon \"{ds.weapons[0].name}\" "
+              "--target UNIT")
 
 
 # --- building the attack from the options ---------------------------------------------------

@@ -20,6 +20,7 @@ from typing import Any
 
 from bagm.data.cache import cached
 from bagm.data.names import Index, did_you_mean, norm
+from bagm.errors import BagmError
 from bagm.io.yamlsafe import InputError, load_trusted
 
 _HEADER = re.compile(r"^(faction|aliases):[ \t]*(.*?)[ \t]*(?:#.*)?$", re.MULTILINE)
@@ -56,6 +57,10 @@ def _header(path: Path) -> tuple[str, list[str]] | None:
     aliases_text = found.get("aliases", "").strip()
     aliases = [a.strip().strip("'\"") for a in aliases_text.strip("[]").split(",") if a.strip()]
     return faction, aliases
+
+
+class UnitLookupError(BagmError, LookupError):
+    """A datasheet name that does not lead to exactly one datasheet; the message says why."""
 
 
 @dataclass
@@ -148,6 +153,34 @@ class Catalog:
 
     def all(self) -> list[Faction]:
         return [f for n in self.faction_names() if (f := self.faction(n)) is not None]
+
+    def find_unit(self, name: str, faction: str | None = None) -> tuple[Faction, Any]:
+        """The datasheet called ``name`` (or an alias), in ``faction`` or in whichever single
+        faction has it; :class:`UnitLookupError` says why not (unknown faction, no such unit
+        with a suggestion, or several factions have one of that name)."""
+        if faction:
+            f = self.faction(faction)
+            if f is None:
+                hint = self.faction_hint(faction) or "known: " + ", ".join(self.faction_names())
+                raise UnitLookupError(f"unknown faction '{faction}'; {hint}")
+            ds = f.units.get(name)
+            if ds is None:
+                hint = f.units.hint(name) or f"see 'bagm units \"{f.name}\"'"
+                others = [g.name for g in self.all() if g is not f and g.units.get(name)]
+                if others:
+                    hint = f"it is a unit of {' and '.join(others)}"
+                raise UnitLookupError(f"no unit '{name}' in {f.name}; {hint}")
+            return f, ds
+        found = [(f, ds) for f in self.all() if (ds := f.units.get(name)) is not None]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            names = ", ".join(f.name for f, _ in found)
+            raise UnitLookupError(f"'{name}' is a unit of several factions ({names}); "
+                                  "give the faction")
+        hint = did_you_mean(name, [n for f in self.all() for n in f.units.names()])
+        raise UnitLookupError(f"no unit '{name}' in any faction's Boarding Actions data"
+                              + (f"; {hint}" if hint else ""))
 
     def core(self) -> Any:
         """The universal Boarding Actions Enhancements (``bagm/data/core.yaml``)."""

@@ -90,12 +90,12 @@ class DatasheetView:
         return {
             "name": ds.name, "faction": self.faction, "aliases": list(ds.aliases),
             "keywords": list(ds.keywords), "faction_keywords": list(ds.faction_keywords),
-            "base_mm": ds.base,
+            "base_mm": ds.base, "base_oval_mm": ds.base_oval,
             "starting_strengths": [{"models": n, "points": p} for n, p in self.sizes],
             "profiles": [{**profile_row(p), "count": p.count} for p in ds.models],
             "weapons": [weapon_row(w) for w in ds.weapons],
-            "wargear_options": ([w.name for w in ds.weapons if not w.default]
-                                if self.has_options else None),
+            "wargear_options": [w.name for w in ds.weapons if not w.default],
+            "wargear_note": WARGEAR_NOTE,
             "abilities": list(ds.abilities),
             "boarding_actions": None if ada is None else {
                 "loses": list(ada.loses), "M": ada.M, "no_split": ada.no_split,
@@ -124,3 +124,84 @@ def adaptation_text(ada: Any) -> str:
     if ada.note:
         parts.append(ada.note)
     return "; ".join(parts)
+
+
+# --- the terminal: rich ---------------------------------------------------------------------
+
+WARGEAR_NOTE = ("the data marks which weapons are options, not who may take them or how many "
+                "(the option rules are not in bagm's data)")
+
+
+def weapons_table(weapons: list[Any], title: str | None = None) -> Any:
+    """Every weapon with all its characteristics and abilities (rich Table)."""
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column("Weapon")
+    kinds = {w.type for w in weapons}
+    skill = "BS" if kinds == {"ranged"} else "WS" if kinds == {"melee"} else "BS/WS"
+    for col in ("Range", "A", skill, "S", "AP", "D"):
+        table.add_column(col, justify="right")
+    table.add_column("Abilities")
+    for w in weapons:
+        r = weapon_row(w)
+        table.add_row(r["name"] + (" †" if r["option"] else ""), r["Range"], r["A"], r["skill"],
+                      r["S"], r["AP"], r["D"], r["abilities"])
+    return table
+
+
+def datasheet_text(view: DatasheetView) -> Any:
+    """The whole datasheet for the terminal (a rich Group)."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    ds = view.datasheet
+    parts: list[Any] = [Text.assemble((ds.name, "bold"), f"  · {view.faction}")]
+    base = "not in the data" if ds.base is None else (
+        f"{ds.base_oval[0]:g} x {ds.base_oval[1]:g} mm oval" if ds.base_oval else f"{ds.base:g} mm")
+    sizes = ", ".join(f"{n} model{'s' if n != 1 else ''}: {_pts(p)} pts" for n, p in view.sizes)
+    parts.append(Text(f"Starting Strengths: {sizes}\nBase: {base}"))
+    if ds.models:
+        prof = Table(show_edge=False, pad_edge=False)
+        prof.add_column("Model")
+        for col in (*PROFILE_COLUMNS, "Inv", "Count"):
+            prof.add_column(col, justify="right")
+        for p in ds.models:
+            r = profile_row(p)
+            prof.add_row(r["name"], *(r[c] for c in PROFILE_COLUMNS), r["invuln"] or "-",
+                         p.count or "")
+        parts += [Text(""), prof]
+    else:
+        parts.append(Text("Profiles: none in the data pack"))
+    ranged = [w for w in ds.weapons if w.type == "ranged"]
+    melee = [w for w in ds.weapons if w.type == "melee"]
+    for title, weapons in (("Ranged weapons", ranged), ("Melee weapons", melee)):
+        if weapons:
+            parts += [Text(""), weapons_table(weapons, title)]
+    if not ds.weapons:
+        parts.append(Text("Weapons: none in the data pack"))
+    options = [w.name for w in ds.weapons if not w.default]
+    lines = [f"Wargear options: {', '.join(options) + ' (marked †)' if options else 'none'}; "
+             + WARGEAR_NOTE]
+    lines.append("Abilities: " + (", ".join(ds.abilities) or "none in the data pack"))
+    if ds.adaptation is not None:
+        lines.append("Boarding Actions: " + adaptation_text(ds.adaptation))
+    if ds.leader is not None:
+        lines.append("Leader of: " + (", ".join(ds.leader.bodyguards) or "-"))
+    lines.append("Keywords: " + ", ".join(ds.keywords))
+    lines.append("Faction keywords: " + ", ".join(ds.faction_keywords))
+    if view.detachments:
+        dets = "; ".join(f"{n} (up to {m}, {'/'.join(map(str, s))} models)"
+                         for n, m, s in view.detachments)
+        lines.append(f"Boarding Actions Detachments: {dets}")
+    else:
+        lines.append("Boarding Actions Detachments: none of this faction's may take it")
+    if ds.points_note:
+        lines.append(f"Points: {ds.points_note}")
+    parts += [Text(""), Text("\n".join(lines))]
+    return Group(*parts)
+
+
+def _pts(value: int | None) -> str:
+    return "?" if value is None else str(value)
