@@ -215,3 +215,85 @@ def lost(
     from bagm.skirmish.render import lost_view
 
     console().print(lost_view(d))
+
+
+def _skirmish_files(paths: list[Path]) -> list[Path]:
+    """Roster files given, or the ``*.skirmish.yaml`` files in the folders given."""
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            found = sorted(q for q in p.rglob("*.skirmish.y*ml") if q.is_file())
+            if not found:
+                fail(f"skirmish: {p}: no *.skirmish.yaml rosters in this folder")
+            out += found
+        elif p.exists():
+            out.append(p)
+        else:
+            fail(f"skirmish: {p}: no such file or folder")
+    return out
+
+
+@skirmish_app.command("validate")
+def validate(
+    paths: Annotated[list[Path], typer.Argument(help="Roster files (NAME.skirmish.yaml) or folders.")],
+    format: Annotated[str, typer.Option("--format", "-f", help="text, json or github.")] = "text",
+    data: SkDataOpt = None,
+) -> None:
+    """Check Skirmish rosters against every construction rule (exit 0 valid, 1 not, 2 unreadable)."""
+    from bagm.skirmish.validate import validate_path
+
+    if format not in ("text", "json", "github"):
+        fail("skirmish validate: --format is text, json or github")
+    files = _skirmish_files(paths)
+    d = _data(data)
+    reports = [validate_path(p, d) for p in files]
+    if format == "json":
+        from bagm.render.formats import to_json
+
+        typer.echo(to_json([r.as_dict() for r in reports]))
+    elif format == "github":
+        from bagm.render.formats import github_annotations
+
+        out = github_annotations(reports, unreadable="SK000")  # type: ignore[arg-type]
+        if out:
+            typer.echo(out)
+    else:
+        from bagm.skirmish.render import report_view
+
+        con = console()
+        for r in reports:
+            con.print(report_view(r))
+    if any(r.input_error is not None for r in reports):
+        raise typer.Exit(2)
+    raise typer.Exit(0 if all(r.valid for r in reports) else 1)
+
+
+@skirmish_app.command("show")
+def show(
+    roster: Annotated[Path, typer.Argument(help="A roster file (NAME.skirmish.yaml).")],
+    format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
+    data: SkDataOpt = None,
+) -> None:
+    """Print a unit's roster card: Leader, Packs, upgraded models, points, state, findings."""
+    from bagm.io.yamlsafe import InputError
+    from bagm.skirmish.roster import load_roster
+    from bagm.skirmish.validate import validate as check
+
+    d = _data(data)
+    try:
+        r = load_roster(roster)
+    except InputError as exc:
+        _error(exc)
+    report = check(r, d)
+    if format is SimpleFormat.json:
+        from bagm.render.formats import to_json
+        from bagm.skirmish.render import roster_dict
+
+        typer.echo(to_json({**roster_dict(r), **report.as_dict()}))
+    else:
+        from bagm.skirmish.render import report_view, roster_card
+
+        con = console()
+        con.print(roster_card(r, report))
+        con.print(report_view(report))
+    raise typer.Exit(0 if report.valid else 1)

@@ -56,11 +56,12 @@ class LostValue(BagmError):
 
 @dataclass(frozen=True)
 class Supplied:
-    """Where an overlay supplied a lost value."""
+    """Where an overlay supplied a lost value (a later overlay may supply it again)."""
 
     file: str
     line: int | None
     example: bool
+    lost: Lost
 
 
 def _mark(node: Any, path: Path_, section: str | None) -> Any:
@@ -180,9 +181,11 @@ def _apply(base: dict[str, Any], over: dict[Any, Any], path: Path_, doc: Located
             hint = f"did you mean '{close[0]}'?" if close else "only keys of the bundled data"
             raise InputError(file, f"unknown key '{'.'.join(map(str, here))}'", line=line, hint=hint)
         current = base[key]
+        if here in supplied:  # supplied by an earlier overlay: this one takes over
+            current = supplied[here].lost
         if isinstance(current, Lost):
             base[key] = check_kind(current, value, file, line)
-            supplied[current.path] = Supplied(file, line, example)
+            supplied[current.path] = Supplied(file, line, example, current)
         elif isinstance(current, dict) and isinstance(value, dict):
             _apply(current, value, here, doc, file, example, supplied)
         else:

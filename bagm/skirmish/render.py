@@ -105,3 +105,81 @@ def lost_view(data: SkirmishData) -> Any:
         tab.add_row(Text(".".join(map(str, lost.path))), Text(lost.section or ""),
                     Text(lost.what), Text(by))
     return tab
+
+
+def report_view(report: Any) -> Any:
+    """A validation report: the verdict, points and models, then each finding with its fix."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    if report.input_error is not None:
+        return Text(f"{report.path}: unreadable: {report.input_error}", style="red")
+    verdict = ("valid", "green") if report.valid else ("NOT valid", "red")
+    points = "?" if report.points is None else str(report.points)
+    models = "?" if report.models is None else f"{float(report.models):g}"
+    head = Text.assemble((f"{report.path}", "bold"), f"  {report.faction}  {points} points  "
+                         f"{models} models  ", verdict)
+    parts: list[Any] = [head]
+    if report.examples:
+        parts.append(Text("uses EXAMPLE values (not the rules text's) from " +
+                          ", ".join(report.examples), style="yellow"))
+    if report.findings:
+        tab = Table(show_edge=False)
+        for col in ("code", "line", "finding", "fix"):
+            tab.add_column(col)
+        for f in report.findings:
+            style = {"error": "red", "warning": "yellow"}.get(f.severity, "dim")
+            tab.add_row(Text(f.code, style=style), str(f.line or ""), Text(f.message),
+                        Text(f.fix or ""))
+        parts.append(tab)
+    return Group(*parts)
+
+
+def roster_dict(r: Any) -> dict[str, Any]:
+    def model(m: Any) -> dict[str, Any]:
+        return {"name": m.name, "type": m.type, "weapons": m.weapons, "wargear": m.wargear,
+                "grenades": m.grenades, "master_crafted": m.master_crafted, "skills": m.skills,
+                "advances": m.advances, "psychic_powers": m.psychic_powers}
+
+    return {"name": r.name, "leader": model(r.leader) if r.leader else None,
+            "packs": [{"name": p.name, "type": p.type, "models": p.models, "founded": p.founded,
+                       "heavy": p.heavy, "assault": p.assault, "wargear": p.wargear,
+                       "skills": p.skills, "advances": p.advances} for p in r.packs],
+            "upgraded": [model(m) for m in r.upgraded],
+            "swarms": [{"type": s.type, "bases": s.bases} for s in r.swarms],
+            "state": {"battles": r.state.battles, "pool": r.state.pool,
+                      "injuries": r.state.injuries, "miss_games": r.state.miss_games,
+                      "disbanded": r.state.disbanded}}
+
+
+def roster_card(r: Any, report: Any) -> Any:
+    """The unit as a table: who, what they carry, skills and advances, campaign state."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    tab = Table(title=f"{r.name} ({report.faction})", title_justify="left", show_edge=False)
+    for col in ("model / Pack", "type", "models", "equipment", "skills, advances"):
+        tab.add_column(col)
+
+    def adv(a: dict[str, int]) -> str:
+        return " ".join(f"{k}+{v}" for k, v in a.items())
+
+    for m in r.characters():
+        kit = ", ".join(m.weapons + m.wargear + m.grenades)
+        if m.master_crafted:
+            kit += f" (crafted: {m.master_crafted})"
+        tab.add_row(Text(m.name), Text(m.type or "upgraded"), "1", Text(kit),
+                    Text(", ".join(m.skills + m.psychic_powers) + (" " + adv(m.advances) if m.advances else "")))
+    for p in r.packs:
+        tab.add_row(Text(p.name), Text(p.type), str(p.models), Text(", ".join(p.heavy + p.assault + p.wargear)),
+                    Text(", ".join(p.skills) + (" " + adv(p.advances) if p.advances else "")))
+    for s in r.swarms:
+        tab.add_row(Text(s.type), "swarm", str(s.bases), "", "")
+    st = r.state
+    state = Text(f"battles {st.battles}  Points Pool {st.pool}"
+                 + ("".join(f"\n{k}: {', '.join(v)}" for k, v in st.injuries.items() if v))
+                 + ("".join(f"\n{k} misses {n} game(s)" for k, n in st.miss_games.items() if n))
+                 + ("\nDISBANDED" if st.disbanded else ""))
+    return Group(tab, state)
