@@ -388,6 +388,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "play": ("play", "replay", "simulate"),
     "blackreach": ("blackreach",),
     "skirmish": ("skirmish",),
+    "bfg": ("bfg",),
 }
 _registered: set[str] = set()
 

@@ -1,0 +1,93 @@
+"""A boarding action's whole answer: the action(s), the grapple a draw starts, and the notes that
+say how the text was read."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bagm.bfg import boarding
+from bagm.bfg.boarding import (
+    ActionOdds,
+    SeparateOdds,
+    action,
+    board_separately,
+    parties_of,
+)
+from bagm.bfg.grapple import GrappleOdds, grapple
+from bagm.bfg.ships import Ship
+
+
+@dataclass(frozen=True)
+class BoardingReport:
+    attackers: tuple[Ship, ...]
+    defender: Ship
+    separately: bool
+    together: ActionOdds | None
+    separate: SeparateOdds | None
+    grapple: GrappleOdds | None
+    notes: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"mode": "separately" if self.separately else "together"}
+        if self.together is not None:
+            out["action"] = self.together.as_dict()
+        if self.separate is not None:
+            out.update(self.separate.as_dict())
+        out["grapple_if_drawn"] = self.grapple.as_dict() if self.grapple else None
+        out["notes"] = list(self.notes)
+        return out
+
+
+def board(attackers: Sequence[Ship], defender: Ship, separately: bool = False) -> BoardingReport:
+    """The exact odds of boarding ``defender`` with ``attackers``, together (one roll) or
+    separately (one roll per capital ship or escort squadron), and of the grapple a draw starts
+    when one ship boards one ship."""
+    notes = list(boarding.NOTES)
+    # Moving in for Boarding: conditions only the players know
+    notes.append("Taken as given: the ships are in base contact in the End Phase, the boarding was "
+                 "declared in the Movement Phase, the boarding ships fired no weapons and launched "
+                 "no ordnance this turn, and it is the boarding player's turn.")
+    ships = (*attackers, defender)
+    together = separate = None
+    g = None
+    if separately:
+        separate = board_separately(attackers, defender)
+        notes.append("Boarding separately: the defender rolls against each capital ship or escort "
+                     "squadron in the order given; its damage is cumulative, and each action "
+                     "uses the boarding value it has left by then (the text's 'cumulative', read "
+                     "as one action after another).")
+        single = [p[0] for p in parties_of(attackers) if len(p) == 1]
+        if len(single) == 1 and len(attackers) == 1:
+            g = grapple(single[0], defender)
+    else:
+        together = action(attackers, defender)
+        if len(attackers) == 1:
+            g = grapple(attackers[0], defender)
+    if len(attackers) > 1:
+        if not separately:
+            notes.append("Boarding together: one roll for the party; its boarding values are "
+                         "added, its race and other modifiers count once (the best race "
+                         "modifier; the defender's +1/+2/+1 if any boarding ship has Blast "
+                         "Markers, is crippled or is on special orders).")
+        notes.append("Damage the boarding ships lose is shared out among them by the attacking "
+                     "player; every boarding ship rolls for its own critical hit.")
+        notes.append("The grapple after a draw is computed for one ship against one ship: for a "
+                     "party the attacking player chooses which ship loses each damage point.")
+    if any(s.escort for s in ships):
+        notes.append(boarding.ESCORT_NOTE)
+    if any(s.race == "tau" for s in ships):
+        notes.append("Tau Kor'vattra boarding values are halved exactly (no rounding is given; the "
+                     "value is only compared).")
+    if any(s.crippled_at is not None for s in ships):
+        notes.append("crippled-at: the user's threshold for crippled (the text does not say when "
+                     "a ship is crippled); it is applied to the damage points left at each roll.")
+    elif any(s.crippled for s in ships):
+        notes.append("Crippled as given; the text does not say when a ship becomes crippled, so "
+                     "bagm does not change it as damage is lost (give crippled-at=N to).")
+    if g is not None:
+        notes.append("Grapple: a critical hit on a capital ship is counted but changes nothing in "
+                     "the chain (its effect is on the Critical Hits table the text does not give).")
+    return BoardingReport(tuple(attackers), defender, separately, together, separate, g,
+                          tuple(notes))

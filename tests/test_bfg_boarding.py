@@ -1,0 +1,280 @@
+"""Battlefleet Gothic boarding actions and grapples: by hand, the text's worked examples, and
+against a seeded sampler."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction as F
+
+import pytest
+
+from bagm.bfg.boarding import (
+    DRAW,
+    NOT_FOUGHT,
+    Outcome,
+    action,
+    board_separately,
+    boarding_value,
+    critical_on,
+    difference,
+    ratio_modifier,
+    roll_action,
+    settle,
+    side_roll,
+)
+from bagm.bfg.grapple import grapple, roll_grapple
+from bagm.bfg.report import board
+from bagm.bfg.ships import BfgError, parse_ship
+from bagm.chance.dice import Dice
+
+
+def ship(spec: str):  # type: ignore[no-untyped-def]
+    return parse_ship(spec)
+
+
+# --- Boarding Value -------------------------------------------------------------------------
+
+
+def test_boarding_value_khorne_doubles_tau_halves_exactly_turrets_when_boarded():
+    assert boarding_value(ship("A,damage=6")) == 6
+    assert boarding_value(ship("A,damage=6,race=chaos,mark=khorne")) == 12
+    assert boarding_value(ship("A,damage=7,race=tau")) == F(7, 2)  # no rounding invented
+    assert boarding_value(ship("A,damage=3,turrets=2"), boarded=True) == 5
+    assert boarding_value(ship("A,damage=3,turrets=2")) == 3  # turrets only when boarded
+    # the mark doubles the damage points; turrets are added after
+    assert boarding_value(ship("A,damage=3,turrets=2,race=chaos,khorne"), boarded=True) == 8
+
+
+@pytest.mark.parametrize("own, enemy, bonus", [
+    (5, 5, None), (4, 5, None), (6, 5, 1), (F(19, 2), 5, 1), (10, 5, 2), (F(29, 2), 5, 2),
+    (15, 5, 3), (F(39, 2), 5, 3), (20, 5, 4), (100, 5, 4),
+])
+def test_only_the_highest_ratio_modifier(own, enemy, bonus):
+    m = ratio_modifier(F(own), F(enemy))
+    assert (m.value if m else None) == bonus
+
+
+def test_every_condition_modifier_and_race_once_for_the_party():
+    enemy = ship("E,damage=4,blast,crippled,orders=brace-for-impact")
+    s = side_roll([ship("A,damage=4,race=orks")], [4], [enemy], [4], boarded=False)
+    assert [m.value for m in s.modifiers] == [1, 2, 1, 1] and s.total == 5
+    # Multi-Ship Boarding Actions: a Chaos Space Marine crew's +2 supersedes Chaos +1
+    party = [ship("Murder,damage=8,race=chaos"),
+             ship("Devastation,damage=8,race=chaos,crew=space-marines")]
+    s = side_roll(party, [8, 8], [ship("C,damage=8,turrets=2")], [8], boarded=False)
+    assert [(m.value, m.label) for m in s.modifiers][1] == (2, "Space Marines")
+
+
+def test_multi_ship_example_plus_three_not_twice_because_of_turrets():
+    # Multi-Ship Boarding Actions: a Murder and a Devastation (Chaos Space Marine crew) board an
+    # Imperial cruiser together: +2 race and +1 for the higher value (not +2: the boarded ship
+    # counts its turrets), +3 in all. The damage points and turrets are the example's reading
+    # (full-strength cruisers, two turrets): the text gives none.
+    party = [ship("Murder,damage=8,race=chaos"),
+             ship("Devastation,damage=8,race=chaos,crew=space-marines")]
+    odds = action(party, ship("Imperial cruiser,damage=8,turrets=2"))
+    assert odds.attacker.value == 16 and odds.defender.value == 10
+    assert odds.attacker.total == 3
+
+
+def test_the_defender_gets_its_modifiers_once_from_any_boarding_ship():
+    party = [ship("A,damage=2,blast"), ship("B,damage=2,crippled"), ship("C,damage=2")]
+    odds = action(party, ship("D,damage=8"))
+    assert odds.defender.total == 1 + 1 + 2  # higher value (8 > 6), Blast Markers, crippled
+
+
+# --- Results Table --------------------------------------------------------------------------
+
+
+def test_plagueclaw_against_hyperion_the_worked_example():
+    # Boarding Action Results: the Plagueclaw scores 6, the Hyperion 4 (remaining damage 3):
+    # Heavy Fighting, the Hyperion loses 2 damage points and suffers a critical hit on 4+, the
+    # Plagueclaw on 5+. The header ("Winners/Losers") would say the reverse; the example rules.
+    r = settle(6 - 4, attackers_left=6, defender_left=3)
+    assert r.outcome == Outcome("attacker", "Heavy Fighting")
+    assert (r.damage_to_defender, r.damage_to_attackers) == (2, 0)
+    assert (r.defender_crit_on, r.attacker_crit_on) == (4, 5)
+    assert not r.defender_hulk
+    # played with dice: Hyperion turrets=2 gives the Plagueclaw +1 (6 > 5) and +1 (Chaos)
+    plague = ship("Plagueclaw,damage=6,race=chaos,mark=nurgle")
+    hyperion = ship("Hyperion,damage=3,turrets=2")
+    dice = Dice.scripted([4, 4, 4, 4])  # 4+2 = 6 against 4; crit rolls: Plagueclaw 4, Hyperion 4
+    roll = roll_action(dice, [plague], hyperion)
+    dice.assert_consumed()
+    assert (roll.attacker_roll + 2, roll.defender_roll, roll.damage_to_defender) == (6, 4, 2)
+    assert roll.defender_crit and roll.attacker_crits == (False,)  # Hyperion 4+, Plagueclaw 5+
+    dice = Dice.scripted([4, 4, 5, 3])
+    roll = roll_action(dice, [plague], hyperion)
+    assert roll.attacker_crits == (True,) and not roll.defender_crit
+    assert critical_on(Outcome("attacker", "Heavy Fighting")) == (5, 4)
+
+
+@pytest.mark.parametrize("diff, name, loser_on, winner_on", [
+    (1, "Stalemate", 5, 5), (2, "Heavy Fighting", 4, 5), (3, "Driven Back", 3, 6),
+    (4, "Stormed", 2, 6), (5, "Overwhelmed", 1, None), (9, "Overwhelmed", 1, None),
+])
+def test_results_table_rows_both_ways(diff, name, loser_on, winner_on):
+    won = settle(diff, 20, 20)
+    assert won.outcome == Outcome("attacker", name) and won.damage_to_defender == diff
+    assert (won.defender_crit_on, won.attacker_crit_on) == (loser_on, winner_on)
+    lost = settle(-diff, 20, 20)
+    assert lost.outcome == Outcome("defender", name) and lost.damage_to_attackers == diff
+    assert (lost.attacker_crit_on, lost.defender_crit_on) == (loser_on, winner_on)
+
+
+def test_draw_no_damage_no_crits_and_damage_stops_at_zero():
+    r = settle(0, 5, 5)
+    assert r.outcome == Outcome("none", DRAW)
+    assert (r.attacker_crit_on, r.defender_crit_on) == (None, None)
+    assert (r.damage_to_attackers, r.damage_to_defender) == (0, 0)
+    r = settle(4, 5, 1)
+    assert r.damage_to_defender == 1 and r.defender_hulk
+
+
+def test_difference_by_hand():
+    even = difference(0, 0)
+    assert even[0] == F(1, 6) and even[5] == even[-5] == F(1, 36) and sum(even.values()) == 1
+    assert difference(3, 1) == {k + 2: p for k, p in even.items()}
+
+
+def test_action_odds_by_hand():
+    # equal ships, no modifiers: draw 1/6; Overwhelmed needs a 6 against a 1
+    odds = action([ship("A,damage=5")], ship("B,damage=5"))
+    assert odds.draw == F(1, 6)
+    assert odds.outcomes[Outcome("attacker", "Overwhelmed")] == F(1, 36)
+    assert odds.outcomes[Outcome("attacker", "Stalemate")] == F(5, 36)
+    # the boarded ship's critical hit: as loser 5+,4+,3+,2+,auto; as winner 5+,5+,6+,6+,none
+    lose = F(5, 36) * F(1, 3) + F(4, 36) * F(1, 2) + F(3, 36) * F(2, 3) + F(2, 36) * F(5, 6) \
+        + F(1, 36)
+    win = F(5, 36) * F(1, 3) + F(4, 36) * F(1, 3) + F(3, 36) * F(1, 6) + F(2, 36) * F(1, 6)
+    assert odds.defender_crit == lose + win == odds.attacker_crit
+    assert odds.damage_to_defender[5] == F(1, 36)  # only by 5 or more
+    assert sum(odds.outcomes.values()) == 1
+
+
+def test_escort_defender_destroyed_by_a_critical_hit_too():
+    odds = action([ship("Cruiser,damage=8")], ship("Cobra,damage=1,kind=escort"))
+    # any win takes the escort's one damage point; a loss destroys it if its critical hit lands
+    assert odds.defender_destroyed == odds.defender_hulk + sum(
+        p * (F(1, 3) if o.result in ("Stalemate", "Heavy Fighting") else F(1, 6)
+             if o.result in ("Driven Back", "Stormed") else 0)
+        for o, p in odds.outcomes.items() if o.winner == "defender")
+
+
+def test_party_critical_hits_each_ship():
+    party = [ship("A,damage=3,kind=escort,squadron=S"), ship("B,damage=3,kind=escort,squadron=S")]
+    odds = action(party, ship("C,damage=2"))
+    assert odds.attacker_crits[2] > 0 and sum(odds.attacker_crits.values()) == 1
+    expected = sum(k * p for k, p in odds.attacker_crits.items())
+    assert expected == 2 * odds.attacker_crit
+
+
+def test_nurgle_cannot_be_boarded_and_hulks_take_no_part():
+    with pytest.raises(BfgError, match="Mark of Nurgle"):
+        action([ship("A,damage=5")], ship("B,damage=5,race=chaos,mark=nurgle"))
+    with pytest.raises(BfgError, match="drifting hulk"):
+        action([ship("A,damage=0")], ship("B,damage=5"))
+
+
+def test_separately_damage_is_cumulative():
+    first, second = ship("A,damage=6"), ship("B,damage=6")
+    target = ship("T,damage=1")
+    sep = board_separately([first, second], target)
+    a1 = action([first], target)
+    # the second ship finds a drifting hulk whenever the first won
+    assert sep.actions[1].outcomes[Outcome("none", NOT_FOUGHT)] == a1.defender_hulk
+    assert sep.defender_hulk == 1 - (1 - a1.defender_hulk) ** 2
+    assert sep.defender_damage_left[1] == (1 - a1.defender_hulk) ** 2
+    # with more damage points, the second action faces the value left by the first
+    big = ship("T,damage=6,turrets=0")
+    sep = board_separately([first, second], big)
+    assert sep.actions[0].outcomes == action([first], big).outcomes
+    assert sep.actions[1].outcomes != sep.actions[0].outcomes
+    assert sum(sep.defender_damage_left.values()) == 1
+
+
+def test_escort_squadrons_are_one_party_when_boarding_separately():
+    from bagm.bfg.boarding import parties_of
+
+    ships = [ship("C,damage=8"), ship("E1,damage=1,kind=escort,squadron=S"),
+             ship("E2,damage=1,kind=escort,squadron=S"), ship("E3,damage=1,kind=escort")]
+    assert [[s.name for s in p] for p in parties_of(ships)] == [["C"], ["E1", "E2"], ["E3"]]
+    with pytest.raises(BfgError, match="escorts"):
+        action([ship("C,damage=8,squadron=S")], ship("D,damage=2"))
+
+
+def test_crippled_at_follows_the_damage_left():
+    target = ship("T,damage=6,crippled-at=3")
+    assert side_roll([ship("A,damage=2")], [2], [target], [6], False).total == 0
+    assert side_roll([ship("A,damage=2")], [2], [target], [3], False).total == 2
+
+
+# --- against the seeded sampler ---------------------------------------------------------
+
+
+def test_action_matches_the_sampler():
+    party = [ship("A,damage=4,race=orks"), ship("B,damage=2")]
+    target = ship("T,damage=5,turrets=2,blast")
+    odds = action(party, target)
+    dice = Dice(2026)
+    n = 20_000
+    seen: Counter[Outcome] = Counter()
+    crits = lost = 0
+    for _ in range(n):
+        r = roll_action(dice, party, target)
+        seen[r.outcome] += 1
+        crits += r.defender_crit
+        lost += r.damage_to_defender
+    for o, p in odds.outcomes.items():
+        assert abs(seen[o] / n - float(p)) < 0.012, o
+    assert abs(crits / n - float(odds.defender_crit)) < 0.012
+    expected = sum(k * p for k, p in odds.damage_to_defender.items())
+    assert abs(lost / n - float(expected)) < 0.05
+
+
+# --- Drawn Combats: the grapple chain -------------------------------------------------------
+
+
+def test_grapple_by_hand_one_point_each():
+    g = grapple(ship("A,damage=1"), ship("B,damage=1"))
+    assert g.attacker_survives == g.defender_survives == F(1, 2)
+    assert g.expected_phases == F(6, 5)  # 1 / (1 - 1/6)
+    assert g.phases[1] == F(5, 6) and g.phases[2] == F(5, 36)
+
+
+def test_grapple_escorts_both_lost_by_hand():
+    g = grapple(ship("A,damage=1,kind=escort"), ship("B,damage=1,kind=escort"))
+    # the loser is at 0; the winner is destroyed by its own critical hit (5+ by 1 or 2,
+    # 6+ by 3 or 4, none by 5): (10/3 + 8/3 + 6/6 + 4/6) / 36, over the non-draws (5/6)
+    assert g.both_lost == F(23, 108) / F(5, 6) == F(23, 90)
+    assert g.attacker_survives == g.defender_survives == (1 - F(23, 90)) / 2
+
+
+def test_grapple_is_a_distribution_and_favours_the_bigger_ship():
+    g = grapple(ship("Big,damage=8,race=chaos"), ship("Small,damage=4,turrets=1"))
+    assert g.attacker_survives + g.defender_survives + g.both_lost == 1
+    assert sum(g.ends.values()) == 1 and all(a == 0 or d == 0 for a, d in g.ends)
+    assert g.attacker_survives > F(9, 10)
+    assert sum(g.phases.values()) + g.longer == 1
+
+
+def test_grapple_matches_the_sampler():
+    a, d = ship("A,damage=4,race=chaos"), ship("D,damage=5,turrets=1,crippled-at=2")
+    g = grapple(a, d)
+    dice = Dice(7)
+    n = 10_000
+    wins = phases = 0
+    for _ in range(n):
+        r = roll_grapple(dice, a, d)
+        wins += r.defender_left == 0
+        phases += r.phases
+    assert abs(wins / n - float(g.attacker_survives)) < 0.015
+    assert abs(phases / n - float(g.expected_phases)) < 0.05
+
+
+def test_board_report_notes_say_how_the_header_was_read():
+    r = board([ship("Plagueclaw,damage=6,race=chaos")], ship("Hyperion,damage=3,turrets=2"))
+    assert any("Winners/Losers" in n and "example" in n for n in r.notes)
+    assert r.grapple is not None and r.as_dict()["mode"] == "together"
+    r = board([ship("A,damage=6"), ship("B,damage=2")], ship("C,damage=3"), separately=True)
+    assert r.grapple is None and len(r.as_dict()["actions"]) == 2

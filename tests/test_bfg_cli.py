@@ -1,0 +1,109 @@
+"""``bagm bfg``: every command in text and JSON, exit codes, errors without tracebacks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from bagm.cli.app import app
+
+PLAGUECLAW = "Plagueclaw,damage=6,race=chaos,mark=nurgle"
+HYPERION = "Hyperion,damage=3,turrets=2"
+
+
+def run(*args: str):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(app, ["bfg", *args])
+
+
+def test_board_text_and_json():
+    r = run("board", "-a", PLAGUECLAW, "-d", HYPERION)
+    assert r.exit_code == 0, r.output
+    assert "Heavy Fighting" in r.output and "Winners/Losers" in r.output
+    r = run("board", "-a", PLAGUECLAW, "-d", HYPERION, "--format", "json")
+    data = json.loads(r.output)
+    assert data["mode"] == "together" and data["action"]["attacker"]["total_modifier"] == 2
+    heavy = next(o for o in data["action"]["outcomes"]
+                 if o["winner"] == "attacker" and o["result"] == "Heavy Fighting")
+    assert heavy["exact"] == "1/6"
+    assert data["grapple_if_drawn"]["attacker"] == "Plagueclaw"
+    assert any("Winners/Losers" in n for n in data["notes"])
+    again = run("board", "-a", PLAGUECLAW, "-d", HYPERION, "--format", "json")
+    assert again.output == r.output  # byte for byte
+
+
+def test_board_several_ships_separately():
+    r = run("board", "-a", "Murder,damage=8,chaos", "-a", "Iconoclast,damage=1,escort,squadron=S",
+            "-a", "Idolator,damage=1,escort,squadron=S", "-d", "Lunar,damage=8,turrets=2",
+            "--separately", "-f", "json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["mode"] == "separately" and len(data["actions"]) == 2
+    assert data["actions"][1]["attacker"]["ships"] == ["Iconoclast", "Idolator"]
+
+
+def test_bad_input_exit_2_with_a_message():
+    r = run("board", "-a", "X,damage=many", "-d", HYPERION)
+    assert r.exit_code == 2 and "damage=many is not a whole number" in r.output
+    r = run("board", "-a", PLAGUECLAW, "-d", "Y,damage=4,race=chaos,nurgle")
+    assert r.exit_code == 2 and "cannot be boarded" in r.output
+    r = run("board", "-a", "Z,colour=red,damage=2", "-d", HYPERION)
+    assert r.exit_code == 2 and "unknown key 'colour'" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_user_text_is_not_markup():
+    r = run("board", "-a", "[red]Boss[/red],damage=4", "-d", HYPERION)
+    assert r.exit_code == 0 and "[red]Boss[/red]" in r.output
+
+
+def test_grapple():
+    r = run("grapple", "-a", "A,damage=1", "-d", "B,damage=1", "-f", "json")
+    data = json.loads(r.output)
+    assert data["attacker_survives"]["exact"] == "1/2"
+    assert data["expected_end_phases_exact"] == "6/5"
+
+
+def test_hit_and_run_with_a_table(tmp_path: Path):
+    table = tmp_path / "crits.yaml"
+    table.write_text("critical_hits:\n  2: Dorsal [bold]thing[/bold]\n", encoding="utf-8")
+    r = run("hit-and-run", "--attacks", "2", "--bonus", "--table", str(table))
+    assert r.exit_code == 0, r.output
+    assert "Dorsal [bold]thing[/bold]" in r.output and "7" in r.output
+    data = json.loads(run("hit-and-run", "--table", str(table), "-f", "json").output)
+    scores = {s["score"]: s["effect"] for s in data["critical_hits_score"]}
+    assert scores[2] == "Dorsal [bold]thing[/bold]" and scores[3] is None
+    data = json.loads(run("hit-and-run", "-t", "escort", "--dice", "2d6", "--tyranids",
+                          "-f", "json").output)
+    assert data["escort_destroyed"]["exact"] == "121/144"  # (33/36) squared
+    table.write_text("critical_hits:\n  two: x\n", encoding="utf-8")
+    r = run("hit-and-run", "--table", str(table))
+    assert r.exit_code == 2 and "crits.yaml:2" in r.output
+
+
+def test_teleport_exit_1_when_not_allowed():
+    r = run("teleport", "-a", "Ret,damage=12,orders=lock-on", "-t", "Carnage,damage=8,shields=0",
+            "--range", "8")
+    assert r.exit_code == 0 and "may be made" in r.output
+    r = run("teleport", "-a", "Ret,damage=12,orders=burn-retros", "-t",
+            "Carnage,damage=8,shields=0", "--range", "12", "-f", "json")
+    assert r.exit_code == 1
+    data = json.loads(r.output)
+    assert not data["eligible"] and data["odds"] is None
+    assert {c["rule"] for c in data["checks"] if not c["met"]} == {"within 10 cm", "special orders"}
+    r = run("teleport", "-a", "Ret,damage=12", "-t", "Carnage,damage=8", "--range", "8")
+    assert r.exit_code == 2 and "shields=N" in r.output
+
+
+def test_repair_and_blast_markers():
+    data = json.loads(run("repair", "--damage", "3", "--blast", "--needing", "1",
+                          "-f", "json").output)
+    assert data["dice"] == 2 and data["all_repaired"]["exact"] == "11/36"
+    r = run("repair", "--damage", "8")
+    assert r.exit_code == 0 and "8 D6" in r.output
+    data = json.loads(run("blast-markers", "--markers", "4", "--in-contact", "1",
+                          "-f", "json").output)
+    assert [d["value"] for d in data["removed"]] == [1, 2, 3]
+    r = run("blast-markers", "--markers", "1", "--in-contact", "2")
+    assert r.exit_code == 2
