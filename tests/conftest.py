@@ -41,7 +41,7 @@ def block(x: float, y: float = 15.0, dx: float = -1.4) -> list[tuple[float, floa
 def advance_to(g, step: str, player: str = "A") -> None:
     """Decline every decision of a game (``done`` or ``pass``) until ``player`` must decide
     ``step``."""
-    from bagm.engine.game.actions import Action
+    from bagm.engine.state.actions import Action
 
     for _ in range(200):
         d = g.decision

@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bagm.engine.bots import make_bot
-from bagm.engine.game.army import build_army
+from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import VP_CAP, Game
 from bagm.engine.log.record import bots_chooser, play_bots
 

@@ -11,10 +11,11 @@ import pytest
 from conftest import REPO, advance_to, block, place
 
 from bagm.chance.dice import Dice, DiceError, DiceExpr
-from bagm.engine.game.actions import Action, ActionSyntaxError, parse
-from bagm.engine.game.army import MOVE_CAP, ArmyError, Model, build_army
+from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game, IllegalAction
 from bagm.engine.rules.missions import get_mission
+from bagm.engine.state.actions import Action, ActionSyntaxError, parse
+from bagm.engine.state.army import MOVE_CAP, ArmyError, Model
 
 GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
 ORKS = str(REPO / "rosters" / "orks_kaptin_killers.yaml")
@@ -613,7 +614,7 @@ def test_explosive_clearance_needs_a_blast_weapon():
 
 
 def test_expert_breacher_operates_a_hatchway_during_the_move_step():
-    from bagm.engine.game.army import Model
+    from bagm.engine.state.army import Model
 
     g = at_first_move()
     u = g.units["A2"]  # Brotherhood Champion with Expert Breacher (in Reserves)

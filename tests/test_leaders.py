@@ -23,8 +23,7 @@ from bagm.engine.attack.rules import (
     critical_hit_on,
 )
 from bagm.engine.attack.sequence import resolve
-from bagm.engine.game.actions import Action, ActionSyntaxError, parse
-from bagm.engine.game.army import build_army
+from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game, IllegalAction
 from bagm.engine.rules.leaders import (
     led_conditions,
@@ -33,6 +32,7 @@ from bagm.engine.rules.leaders import (
     led_weapon,
     not_modelled_notes,
 )
+from bagm.engine.state.actions import Action, ActionSyntaxError, parse
 
 GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
 ORKS = str(REPO / "rosters" / "orks_kaptin_killers.yaml")
@@ -456,7 +456,7 @@ def test_charge_after_advancing():
 
 def test_greedy_bot_takes_a_free_reroll():
     from bagm.engine.bots import make_bot
-    from bagm.engine.game.core import Decision
+    from bagm.engine.state.core import Decision
 
     g = led_game({"reroll_charge": True})
     bot = make_bot("greedy")

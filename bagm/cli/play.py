@@ -122,10 +122,10 @@ def play(
 ) -> None:
     """Play a game: `bagm play SCRIPT` or `bagm play --mission 11 A.yaml B.yaml --seed N --bot greedy`."""
     _format(fmt)
-    from bagm.engine.game.army import ArmyError
     from bagm.engine.bots import BOTS
     from bagm.engine.log.record import play_bots
     from bagm.engine.log.script import ScriptError, load_script, run_script
+    from bagm.engine.state.army import ArmyError
     from bagm.io.yamlsafe import InputError
 
     try:
@@ -193,7 +193,7 @@ def _one_game(args: tuple[int, str, str, int, str, str]) -> tuple[str | None, in
 
     armies = _ARMIES.get((a, b))
     if armies is None:
-        from bagm.engine.game.army import build_army
+        from bagm.engine.game.muster import build_army
         armies = _ARMIES[(a, b)] = (build_army("A", a), build_army("B", b))
     rec = play_bots(mission, a, b, seed, bot_a, bot_b, armies=armies)
     return rec.winner, rec.vp["A"], rec.vp["B"]
@@ -218,9 +218,10 @@ def simulate(
     import os
     import time
 
-    from bagm.engine.game.army import ArmyError, build_army
     from bagm.engine.bots import BOTS
+    from bagm.engine.game.muster import build_army
     from bagm.engine.rules.missions import get_mission
+    from bagm.engine.state.army import ArmyError
     from bagm.io.yamlsafe import InputError
     from bagm.render.game_render import wilson
 

@@ -22,7 +22,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from bagm.engine.game.army import build_army
+from bagm.engine.game.muster import build_army
 from bagm.engine.log.record import play_bots
 
 REPO = Path(__file__).parents[2]

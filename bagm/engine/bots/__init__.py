@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 from bagm.engine.bots.greedy import GreedyBot
 from bagm.engine.bots.random import RandomBot
-from bagm.engine.game.actions import Action
 from bagm.engine.game.sequence import Game
+from bagm.engine.state.actions import Action
 
 Bot = Callable[[Game], Action]
 

@@ -15,10 +15,10 @@ from typing import Any
 
 from bagm.chance.dice import DiceExpr
 from bagm.engine.attack.rules import AttackProfile, Conditions, Target
-from bagm.engine.game.actions import Action
-from bagm.engine.game.army import profile_group
 from bagm.engine.game.sequence import Game, Unit
 from bagm.engine.rules.leaders import led_sum
+from bagm.engine.state.actions import Action
+from bagm.engine.state.army import profile_group
 
 _ODDS: dict[Any, float] = {}
 _ODDS_BY_ID: dict[tuple[Any, ...], tuple[Any, Conditions, float]] = {}  # see GreedyBot.expected

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from bagm.engine.game.actions import Action
 from bagm.engine.game.sequence import Game
+from bagm.engine.state.actions import Action
 
 
 class RandomBot:

@@ -7,10 +7,10 @@ import math
 from collections.abc import Iterator
 
 from bagm.engine.board.battlefield import ENGAGEMENT_RANGE
-from bagm.engine.game.actions import Action
-from bagm.engine.game.army import Unit
-from bagm.engine.game.core import CHARGE_RANGE, Decision, IllegalAction, _along
 from bagm.engine.rules.leaders import led_has, led_sum
+from bagm.engine.state.actions import Action
+from bagm.engine.state.army import Unit
+from bagm.engine.state.core import CHARGE_RANGE, Decision, IllegalAction, _along
 
 
 class ChargePhase:

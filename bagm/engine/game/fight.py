@@ -8,10 +8,10 @@ from collections.abc import Iterator
 
 from bagm.engine.attack.rules import Conditions, Reroll
 from bagm.engine.board.geometry import EPS, Base
-from bagm.engine.game.actions import Action
-from bagm.engine.game.army import Model, Unit
-from bagm.engine.game.core import COHERENCY, PILE_IN, Decision, IllegalAction
 from bagm.engine.rules.leaders import led_has, led_least
+from bagm.engine.state.actions import Action
+from bagm.engine.state.army import Model, Unit
+from bagm.engine.state.core import COHERENCY, PILE_IN, Decision, IllegalAction
 
 
 class FightPhase:

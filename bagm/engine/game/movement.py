@@ -8,9 +8,10 @@ import math
 from collections.abc import Iterator
 
 from bagm.engine.board.geometry import Base, segment_hits_disk
-from bagm.engine.game.actions import Action
-from bagm.engine.game.army import Unit
-from bagm.engine.game.core import (
+from bagm.engine.rules.leaders import led_has, led_least, led_sum
+from bagm.engine.state.actions import Action
+from bagm.engine.state.army import Unit
+from bagm.engine.state.core import (
     DEEP_STRIKE_GAP,
     Decision,
     IllegalAction,
@@ -18,7 +19,6 @@ from bagm.engine.game.core import (
     _pt,
     _r,
 )
-from bagm.engine.rules.leaders import led_has, led_least, led_sum
 
 
 class MovementPhase:

@@ -9,8 +9,8 @@ from typing import Any
 from bagm.engine.board.battlefield import ENGAGEMENT_RANGE, IMPASSABLE_AREAS
 from bagm.engine.board.geometry import Base, Block, merge_rects, point_segment_distance
 from bagm.engine.board.visibility import _walled_off
-from bagm.engine.game.army import Unit
-from bagm.engine.game.core import COHERENCY, GAP, HEX, HEX_RINGS
+from bagm.engine.state.army import Unit
+from bagm.engine.state.core import COHERENCY, GAP, HEX, HEX_RINGS
 
 
 def _no_disc_on_line(ax: float, ay: float, bx: float, by: float, discs: list[Base]) -> bool:

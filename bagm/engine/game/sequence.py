@@ -26,10 +26,16 @@ from typing import Any
 
 from bagm.chance.dice import Dice
 from bagm.engine.board.battlefield import Battlefield
-from bagm.engine.game.actions import Action
-from bagm.engine.game.army import Army, Model, Unit
 from bagm.engine.game.charge import ChargePhase
-from bagm.engine.game.core import (
+from bagm.engine.game.fight import FightPhase
+from bagm.engine.game.movement import MovementPhase
+from bagm.engine.game.positions import Positions
+from bagm.engine.game.shooting import ShootingPhase
+from bagm.engine.rules.leaders import LeaderRules, led_has, modelled_abilities
+from bagm.engine.rules.missions import Mission, get_mission
+from bagm.engine.state.actions import Action
+from bagm.engine.state.army import Army, Model, Unit
+from bagm.engine.state.core import (
     _GEO,
     _WALL_VIS,
     BATTLE_READY_VP,
@@ -41,12 +47,6 @@ from bagm.engine.game.core import (
     _pt,
     _r,
 )
-from bagm.engine.game.fight import FightPhase
-from bagm.engine.game.movement import MovementPhase
-from bagm.engine.game.positions import Positions
-from bagm.engine.game.shooting import ShootingPhase
-from bagm.engine.rules.leaders import LeaderRules, led_has, modelled_abilities
-from bagm.engine.rules.missions import Mission, get_mission
 
 __all__ = [
     "BATTLE_READY_VP",

@@ -17,9 +17,6 @@ from bagm.engine.attack.sequence import (
     TargetUnit,
     resolve_steps,
 )
-from bagm.engine.game.actions import Action
-from bagm.engine.game.army import Unit, profile_group
-from bagm.engine.game.core import CHARGE_RANGE, Decision, IllegalAction
 from bagm.engine.rules.leaders import (
     led_conditions,
     led_defence,
@@ -28,6 +25,9 @@ from bagm.engine.rules.leaders import (
     led_least,
     led_weapon,
 )
+from bagm.engine.state.actions import Action
+from bagm.engine.state.army import Unit, profile_group
+from bagm.engine.state.core import CHARGE_RANGE, Decision, IllegalAction
 
 
 class ShootingPhase:

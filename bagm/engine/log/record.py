@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from bagm.engine.game.actions import Action, parse
-from bagm.engine.game.army import build_army
+from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import SIMPLIFICATIONS, Game
+from bagm.engine.state.actions import Action, parse
 from bagm.errors import BagmError
 
 MAX_DECISIONS = 20000  # a guard: no game needs this many

@@ -1,5 +1,5 @@
 """Game scripts (YAML): a mission, two rosters, optional seed and roll-off winners, and steps
-in the text form of :mod:`bagm.engine.game.actions`; a bot takes every decision the script leaves
+in the text form of :mod:`bagm.engine.state.actions`; a bot takes every decision the script leaves
 open.
 
 How steps meet decisions: each player's steps are queued in order (a step's player is the owner
@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bagm.engine.game.actions import Action, ActionSyntaxError, parse
 from bagm.engine.game.sequence import Game, IllegalAction
+from bagm.engine.state.actions import Action, ActionSyntaxError, parse
 from bagm.errors import BagmError
 
 KEYS = {"mission", "seed", "rosters", "rolloffs", "bot", "steps"}
@@ -144,7 +144,8 @@ def load_script(path: str | Path) -> Script:
 
 
 def script_game(script: Script, catalog: Any = None) -> Game:
-    from bagm.engine.game.army import ArmyError, build_army
+    from bagm.engine.game.muster import build_army
+    from bagm.engine.state.army import ArmyError
     from bagm.io.yamlsafe import InputError
 
     try:

@@ -16,9 +16,9 @@ from typing import Any
 from bagm.chance.dice import DiceExpr
 from bagm.data.weapons import Abilities, WeaponProfile
 from bagm.engine.attack.rules import Conditions, Reroll
-from bagm.engine.game.actions import Action
-from bagm.engine.game.army import Unit
-from bagm.engine.game.core import Decision, IllegalAction
+from bagm.engine.state.actions import Action
+from bagm.engine.state.army import Unit
+from bagm.engine.state.core import Decision, IllegalAction
 
 BATTLEFIELD_COMMAND = "Battlefield Command"
 RULE = "Battlefield Command Stratagem"

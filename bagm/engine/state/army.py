@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
-from bagm.chance.dice import DiceExpr
-from bagm.data.weapons import AttackError, WeaponProfile
-from bagm.engine.board.bases import base_radius
+from bagm.data.weapons import WeaponProfile
 from bagm.engine.board.geometry import Base
 from bagm.errors import BagmError
 
@@ -191,96 +188,3 @@ def _profile(ds: Any) -> Any:
         c = (p.count or "1").split("-")[-1]
         return int(c) if c.isdigit() else 1
     return max(ds.models, key=top)
-
-
-def _weapon(w: Any, unit: str, notes: list[str]) -> WeaponProfile | None:
-    try:
-        return WeaponProfile.from_data(w)
-    except AttackError as exc:
-        notes.append(f"{unit}: weapon '{w.name}' not used ({exc})")
-        return None
-
-
-def build_army(player: str, path: str | Path, catalog: Any = None) -> Army:
-    """Load, validate, and form Boarding Squads of one roster (mission sequence 1 and 5)."""
-    from bagm.data.names import norm as _norm
-    from bagm.data.packs import Catalog
-    from bagm.engine.rules.leaders import (
-        leader_ability_names,
-        modelled_abilities,
-        not_modelled_notes,
-    )
-    from bagm.roster.model import load_roster
-    from bagm.roster.squads import form_boarding_squads
-    from bagm.roster.validate import validate
-
-    catalog = catalog or Catalog()
-    roster = load_roster(path)
-    report = validate(roster, catalog)
-    if not report.valid:
-        first = next(f for f in report.findings if f.severity.name == "ERROR")
-        where = f" (line {first.line})" if first.line else ""
-        raise ArmyError(f"{path}: roster is not valid{where}: {first.code} {first.message}")
-    squads = form_boarding_squads(str(path), report.units)
-    by_display = {u.display: u for u in report.units}
-    units: list[Unit] = []
-    notes: list[str] = []
-    det = catalog.faction(report.faction).detachments.get(report.detachment)
-    if det is not None and det.rule:
-        notes.append(f"Detachment rule '{det.rule}' ({det.name}) is not implemented")
-    for i, sq in enumerate(squads.units):
-        src = by_display[sq.split_from or sq.name]
-        ds = src.datasheet
-        prof = _profile(ds)
-        kw = frozenset(ds.all_keywords) - {"FLY"}  # Rules Adaptations "Flying": no FLY
-        enh = (src.enhancement or "").strip()
-        ranged, melee = [], []
-        for w in ds.weapons:
-            if not w.default:
-                continue
-            wp = _weapon(w, ds.name, notes)
-            if wp is None:
-                continue
-            if enh.lower() == "trademark weapon" and not wp.melee and src.weapon and \
-                    w.name.lower() == src.weapon.lower():
-                # Enhancements "Trademark Weapon": +1 Strength and Damage
-                d = wp.damage
-                wp = replace(wp, strength=wp.strength + 1, damage=DiceExpr(d.count, d.sides, d.bonus + 1))
-            (melee if wp.melee else ranged).append(wp)
-        if src.weapon and enh.lower() == "trademark weapon" and not any(
-                w.name.lower() == src.weapon.lower() for w in ranged):
-            notes.append(f"{ds.name}: Trademark Weapon '{src.weapon}' is not default wargear; not applied")
-        abil = [a for a in ds.abilities]
-        lost = {x.lower() for x in (ds.adaptation.loses if ds.adaptation else [])}
-        deep = any(a.lower() == "deep strike" for a in abil) or enh.lower() == "personal teleporter"
-        infil = any(a.lower() == "infiltrators" for a in abil)
-        conferred = {_norm(x.name) for x in modelled_abilities(ds)}  # via Battlefield Command
-        notes += not_modelled_notes(ds)
-        for a in abil:
-            low = a.lower()
-            if _norm(a) in conferred or _norm(a) in leader_ability_names(ds):
-                continue  # a Leader ability: conferred by Battlefield Command, or listed above
-            if low in IMPLEMENTED_ABILITIES or low.startswith(REMOVED_ABILITIES):
-                continue
-            if any(low.startswith(x) for x in lost):
-                continue
-            notes.append(f"{ds.name}: ability '{a}' is not implemented")
-        if ds.adaptation and ds.adaptation.note:
-            notes.append(f"{ds.name}: Boarding Actions adaptation note not modelled: {ds.adaptation.note}")
-        if enh and enh.lower() not in IMPLEMENTED_ENHANCEMENTS:
-            notes.append(f"{ds.name}: Enhancement '{enh}' is not implemented")
-        move = prof.M if prof.M is not None else 0
-        if ds.adaptation and ds.adaptation.M is not None:
-            move = ds.adaptation.M
-        units.append(Unit(
-            uid=f"{player}{i + 1}", player=player, name=sq.name, datasheet=ds,
-            starting=sq.models or 1, points=sq.points or 0, T=prof.T, Sv=prof.Sv, W=prof.W,
-            Ld=prof.Ld, OC=prof.OC, M=min(move, MOVE_CAP), invuln=prof.invuln,
-            radius=base_radius(ds), keywords=kw, ranged=ranged, melee=melee,
-            warlord=src.warlord, enhancement=enh or None, deep_strike=deep, infiltrators=infil))
-        if len(ds.models) > 1:
-            notes.append(f"{ds.name}: every model uses the '{prof.name}' profile "
-                         f"(other profiles: {', '.join(p.name for p in ds.models if p is not prof)})")
-    notes = list(dict.fromkeys(notes))
-    return Army(player, str(path), report.title, report.faction or "", report.detachment or "",
-                report.battle_ready, squads.points, units, notes)
