@@ -166,7 +166,7 @@ def replay(
     from bagm.engine.log.record import replay as do_replay
 
     lines = _read_log(log)
-    from bagm.engine.game.army import ArmyError
+    from bagm.engine.state.army import ArmyError
     from bagm.io.yamlsafe import InputError
 
     try:
