@@ -464,7 +464,6 @@ def test_cli_anti_uses_the_target_keywords(pack):
 @pytest.mark.parametrize("args, message", [
     (["--attacker", "Gunnars", "--weapon", "Test rifle"], "did you mean 'Gunners'"),
     (["--attacker", "Gunners", "--weapon", "Test rifel"], "did you mean 'Test rifle'"),
-    (["--attacker", "Gunners"], "add --weapon"),
 ])
 def test_cli_datasheet_errors(pack, args, message):
     res = runner.invoke(app, ["odds", *args, "--t", "4", "--sv", "3", *pack])
