@@ -470,6 +470,12 @@ def test_cli_datasheet_errors(pack, args, message):
     assert res.exit_code == 2 and message in res.output, res.output
 
 
+def test_cli_attacker_without_weapon_lists_its_weapons(pack):
+    res = runner.invoke(app, ["odds", "--attacker", "Gunners", "--t", "4", "--sv", "3", *pack])
+    assert res.exit_code == 0 and "Weapons of Gunners" in res.output and "Test rifle" in \
+        res.output, res.output
+
+
 def test_registering_the_command_does_not_import_the_engine():
     import subprocess
     import sys
