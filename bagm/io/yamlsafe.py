@@ -18,8 +18,6 @@ import yaml
 
 from bagm.errors import BagmError
 
-from bagm.errors import BagmError
-
 try:  # libyaml is ~10x faster; fall back to the pure-Python parser when it is missing
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on the PyYAML build

@@ -6,9 +6,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from bagm.engine.attack.rules import Conditions, Reroll
+from bagm.engine.attack.rules import Conditions
 from bagm.engine.board.geometry import EPS, Base
+from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.leaders import led_has, led_least
+from bagm.engine.rules.stratagems import COUNTER_OFFENSIVE, may_use, use
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Model, Unit
 from bagm.engine.state.core import COHERENCY, PILE_IN, Decision, IllegalAction
@@ -98,8 +100,8 @@ class FightPhase:
         w = next((x for x in u.melee if not x.abilities.extra_attacks), u.melee[0])
         cond = Conditions(hit_mod=1 if u.set_to_defend else 0,  # Set to Defend
                           charged=u.charged,
-                          reroll_wounds=Reroll.failed if (u.enhancement or "").lower() == "close-quarters killer"
-                          else Reroll.none)  # Close-Quarters Killer (the bearer is the whole unit)
+                          # Close-Quarters Killer (the bearer is the whole unit)
+                          reroll_wounds=enhancement(u.enhancement).melee_wound_reroll)
         yield from self._attack(u, t, w, len(fighters), cond, None, ranged=False)
         extras = [x for x in u.melee if x.abilities.extra_attacks and x is not w]
         for x in extras:
@@ -165,7 +167,7 @@ class FightPhase:
     def _counter_window(self, fought: Unit) -> Iterator[Decision]:
         # Counter-offensive: just after an enemy unit has fought
         q = self.other(fought.player)
-        if self.cp[q] < 2 or (q, "Counter-offensive", self.phase_id) in self.used:
+        if not may_use(self, q, COUNTER_OFFENSIVE):
             return
         cands = [u for u in self.army_units(q) if not u.fought and u.melee and not u.battleshocked
                  and self.engaged_with(u)]
@@ -174,6 +176,6 @@ class FightPhase:
         act = yield Decision("counter", q)
         if act.kind == "counter":
             u = self.unit(act.unit, q)
-            self.spend_cp(q, 2, "Counter-offensive")
+            use(self, q, COUNTER_OFFENSIVE)
             act2 = yield Decision("fight", q, {"only": u.uid, "fights_first": False})
             yield from self._do_fight(self.unit(act2.unit, q), act2.target)

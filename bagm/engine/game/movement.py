@@ -8,6 +8,7 @@ import math
 from collections.abc import Iterator
 
 from bagm.engine.board.geometry import Base, segment_hits_disk
+from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.leaders import led_has, led_least, led_sum
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
@@ -117,7 +118,7 @@ class MovementPhase:
         return self.bf.layout.board_at(p) is not None
 
     def _breacher(self, u: Unit) -> bool:
-        return (u.enhancement or "").lower() == "expert breacher"
+        return enhancement(u.enhancement).hatchway_in_move_units  # Expert Breacher
 
     def _check_move(self, p: str, act: Action) -> None:
         if act.kind == "done":

@@ -4,16 +4,14 @@ data packs, and every rule the engine does not model is listed for the game's no
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bagm.chance.dice import DiceExpr
 from bagm.data.weapons import AttackError, WeaponProfile
 from bagm.engine.board.bases import base_radius
+from bagm.engine.rules.enhancements import ENHANCEMENTS, enhancement
 from bagm.engine.state.army import (
     IMPLEMENTED_ABILITIES,
-    IMPLEMENTED_ENHANCEMENTS,
     MOVE_CAP,
     REMOVED_ABILITIES,
     Army,
@@ -64,6 +62,7 @@ def build_army(player: str, path: str | Path, catalog: Any = None) -> Army:
         prof = _profile(ds)
         kw = frozenset(ds.all_keywords) - {"FLY"}  # Rules Adaptations "Flying": no FLY
         enh = (src.enhancement or "").strip()
+        entry = enhancement(enh)
         ranged, melee = [], []
         for w in ds.weapons:
             if not w.default:
@@ -71,18 +70,16 @@ def build_army(player: str, path: str | Path, catalog: Any = None) -> Army:
             wp = _weapon(w, ds.name, notes)
             if wp is None:
                 continue
-            if enh.lower() == "trademark weapon" and not wp.melee and src.weapon and \
+            if entry.ranged_weapon is not None and not wp.melee and src.weapon and \
                     w.name.lower() == src.weapon.lower():
-                # Enhancements "Trademark Weapon": +1 Strength and Damage
-                d = wp.damage
-                wp = replace(wp, strength=wp.strength + 1, damage=DiceExpr(d.count, d.sides, d.bonus + 1))
+                wp = entry.ranged_weapon(wp)  # the weapon noted on the Army Roster (Trademark Weapon)
             (melee if wp.melee else ranged).append(wp)
-        if src.weapon and enh.lower() == "trademark weapon" and not any(
+        if src.weapon and entry.ranged_weapon is not None and not any(
                 w.name.lower() == src.weapon.lower() for w in ranged):
-            notes.append(f"{ds.name}: Trademark Weapon '{src.weapon}' is not default wargear; not applied")
+            notes.append(f"{ds.name}: {entry.name} '{src.weapon}' is not default wargear; not applied")
         abil = [a for a in ds.abilities]
         lost = {x.lower() for x in (ds.adaptation.loses if ds.adaptation else [])}
-        deep = any(a.lower() == "deep strike" for a in abil) or enh.lower() == "personal teleporter"
+        deep = any(a.lower() == "deep strike" for a in abil) or entry.deep_strike
         infil = any(a.lower() == "infiltrators" for a in abil)
         conferred = {_norm(x.name) for x in modelled_abilities(ds)}  # via Battlefield Command
         notes += not_modelled_notes(ds)
@@ -97,7 +94,7 @@ def build_army(player: str, path: str | Path, catalog: Any = None) -> Army:
             notes.append(f"{ds.name}: ability '{a}' is not implemented")
         if ds.adaptation and ds.adaptation.note:
             notes.append(f"{ds.name}: Boarding Actions adaptation note not modelled: {ds.adaptation.note}")
-        if enh and enh.lower() not in IMPLEMENTED_ENHANCEMENTS:
+        if enh and enh not in ENHANCEMENTS:
             notes.append(f"{ds.name}: Enhancement '{enh}' is not implemented")
         move = prof.M if prof.M is not None else 0
         if ds.adaptation and ds.adaptation.M is not None:

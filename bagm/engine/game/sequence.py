@@ -31,8 +31,10 @@ from bagm.engine.game.fight import FightPhase
 from bagm.engine.game.movement import MovementPhase
 from bagm.engine.game.positions import Positions
 from bagm.engine.game.shooting import ShootingPhase
+from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.leaders import LeaderRules, led_has, modelled_abilities
 from bagm.engine.rules.missions import Mission, get_mission
+from bagm.engine.rules.stratagems import COMMAND_REROLL, INSANE_BRAVERY, may_use, use
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Army, Model, Unit
 from bagm.engine.state.core import (
@@ -151,13 +153,13 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         act = yield Decision("reroll", p, {"unit": u.uid, **info})
         if act.kind != "reroll":
             return False
-        self.spend_cp(p, 1, "Command Re-roll")
+        use(self, p, COMMAND_REROLL)
         return True
 
     def _may_reroll(self, p: str, u: Unit) -> bool:
         """Command Re-roll could be used now on a roll of ``u`` (Stratagems: once per phase,
         1CP; Battle-shock: never on a Battle-shocked unit)."""
-        return self.cp[p] >= 1 and not u.battleshocked and (p, "Command Re-roll", self.phase_id) not in self.used
+        return may_use(self, p, COMMAND_REROLL, u)
 
     def score(self, p: str, vp: int, why: str) -> None:
         room = max(0, VP_CAP - self.vp[p])
@@ -295,8 +297,9 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
                   units={p: [u.label() for u in a.units] for p, a in self.armies.items()})
         for p, a in self.armies.items():
             for u in a.units:
-                if (u.enhancement or "").lower() == "superior boarding tactics":
-                    self.gain_cp(p, 2, "Superior Boarding Tactics")  # "start the battle with 2CP"
+                e = enhancement(u.enhancement)
+                if e.start_cp:
+                    self.gain_cp(p, e.start_cp, e.name)  # Superior Boarding Tactics: "start the battle with 2CP"
         self.mission.run("muster", self)
         # 6. Determine Attacker and Defender
         w = self.rolloff("attacker")
@@ -538,11 +541,11 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
                 ok = roll >= u.Ld
                 self.emit("battleshock_test", unit=u.uid, roll=roll, ld=u.Ld, passed=ok, reroll=True)
             if not ok:
-                if self.cp[p] >= 1 and (p, "Insane Bravery", self.phase_id) not in self.used:
+                if may_use(self, p, INSANE_BRAVERY, u):
                     act = yield Decision("bravery", p, {"unit": u.uid})
                     if act.kind == "bravery":
-                        self.spend_cp(p, 1, "Insane Bravery")
-                        self.emit("battleshock", unit=u.uid, shocked=False, why="Insane Bravery")
+                        use(self, p, INSANE_BRAVERY)
+                        self.emit("battleshock", unit=u.uid, shocked=False, why=INSANE_BRAVERY.name)
                         continue
                 u.battleshocked = True
                 self.emit("battleshock", unit=u.uid, shocked=True)

@@ -25,6 +25,12 @@ from bagm.engine.rules.leaders import (
     led_least,
     led_weapon,
 )
+from bagm.engine.rules.stratagems import (
+    EXPLOSIVE_CLEARANCE,
+    may_use,
+    use,
+    used_this_phase,
+)
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit, profile_group
 from bagm.engine.state.core import CHARGE_RANGE, Decision, IllegalAction
@@ -78,7 +84,7 @@ class ShootingPhase:
                 break
             u = self.unit(act.unit, p)
             if act.kind == "clearance":
-                self.spend_cp(p, 1, "Explosive Clearance")
+                use(self, p, EXPLOSIVE_CLEARANCE)
                 u.clearance = True
                 continue
             # Select Targets: every target is chosen (and checked) before any attack is resolved
@@ -255,8 +261,7 @@ class ShootingPhase:
             for e in self.army_units(self.other(p)):
                 if self._weapons_in_range(u, e):
                     out.append(Action("shoot", u.uid, target=e.uid))
-            if not u.clearance and not u.battleshocked and self.cp[p] >= 1 and \
-                    (p, "Explosive Clearance", self.phase_id) not in self.used \
+            if not u.clearance and may_use(self, p, EXPLOSIVE_CLEARANCE, u) \
                     and any(w.abilities.blast for w in u.ranged):
                 out.append(Action("clearance", u.uid))
         return out + [Action("done")]
@@ -269,9 +274,9 @@ class ShootingPhase:
                                 "Shooting phase")
         u = self.live_unit(act.unit, p, "Shooting phase")
         if act.kind == "clearance":
-            if self.cp[p] < 1:
-                raise IllegalAction("Explosive Clearance costs 1CP", "Explosive Clearance", u.uid)
-            if (p, "Explosive Clearance", self.phase_id) in self.used:
+            if self.cp[p] < EXPLOSIVE_CLEARANCE.cp:
+                raise IllegalAction(f"Explosive Clearance costs {EXPLOSIVE_CLEARANCE.cp}CP", "Explosive Clearance", u.uid)
+            if used_this_phase(self, p, EXPLOSIVE_CLEARANCE):
                 raise IllegalAction("a Stratagem can be used once per phase", "Stratagems", u.uid)
             if u.battleshocked:
                 raise IllegalAction(f"{u.label()} is Battle-shocked: your Stratagems cannot affect it",

@@ -16,14 +16,15 @@ from typing import Any
 from bagm.chance.dice import DiceExpr
 from bagm.data.weapons import Abilities, WeaponProfile
 from bagm.engine.attack.rules import Conditions, Reroll
+from bagm.engine.rules.enhancements import enhancement
+from bagm.engine.rules.stratagems import BATTLEFIELD_COMMAND as STRATAGEM
+from bagm.engine.rules.stratagems import may_use, use, used_this_phase
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import Decision, IllegalAction
 
-BATTLEFIELD_COMMAND = "Battlefield Command"
 RULE = "Battlefield Command Stratagem"
 COMMAND_RANGE = 6.0  # Battlefield Command: a Bodyguard unit within 6" of the Leader unit
-PEERLESS = "peerless leader"
 _REROLL_ORDER = {Reroll.none: 0, Reroll.ones: 1, Reroll.failed: 2}
 
 
@@ -201,7 +202,7 @@ class LeaderRules:
 
     def _peerless_free(self, leader: Unit) -> bool:
         # Peerless Leader: once per battle round, the bearer can be targeted for 0CP
-        return (leader.enhancement or "").lower() == PEERLESS and \
+        return enhancement(leader.enhancement).free_battlefield_command and \
             self.peerless_round.get(leader.uid) != self.round
 
     def _bodyguards(self, leader: Unit) -> list[Unit]:
@@ -213,7 +214,7 @@ class LeaderRules:
         """Battlefield Command uses open to player ``p`` now (empty: no window is offered)."""
         # the Leaders that could be targeted now (your Battle-shocked units cannot be affected by
         # your Stratagems; a paid use needs 1CP and none yet this phase, Peerless Leader none)
-        paid = self.cp[p] >= 1 and (p, BATTLEFIELD_COMMAND, self.phase_id) not in self.used
+        paid = may_use(self, p, STRATAGEM)
         leaders = [u for u in self.leaders[p] if u.alive and not u.commanded and not u.battleshocked
                    and (paid or self._peerless_free(u))]
         if not leaders:
@@ -282,11 +283,11 @@ class LeaderRules:
                 raise IllegalAction(f"{u.label()} is Battle-shocked: your Stratagems cannot affect it",
                                     "Battle-shock", u.uid)
         if not self._peerless_free(leader):
-            if (p, BATTLEFIELD_COMMAND, self.phase_id) in self.used:
+            if used_this_phase(self, p, STRATAGEM):
                 raise IllegalAction("Battlefield Command was already used this phase", "Stratagems: once "
                                     "per phase", leader.uid)
-            if self.cp[p] < 1:
-                raise IllegalAction(f"player {p} has {self.cp[p]}CP; Battlefield Command costs 1CP",
+            if self.cp[p] < STRATAGEM.cp:
+                raise IllegalAction(f"player {p} has {self.cp[p]}CP; Battlefield Command costs {STRATAGEM.cp}CP",
                                     RULE, leader.uid)
         if self.unit_distance(leader, b) > COMMAND_RANGE:
             raise IllegalAction(f"{b.label()} is not within 6\" of {leader.label()}", RULE, b.uid)
@@ -305,7 +306,7 @@ class LeaderRules:
         free = self._peerless_free(leader)
         if free:
             self.peerless_round[leader.uid] = self.round
-        self.spend_cp(p, 0 if free else 1, BATTLEFIELD_COMMAND)
+        use(self, p, STRATAGEM, cp=0 if free else None)
         # until the start of your next Command phase; neither unit can be targeted again until then
         leader.commanded = b.commanded = True
         b.led = (leader.uid, ability.name, ability)  # answers kept that depend on it name it in their keys

@@ -17,15 +17,6 @@ from bagm.errors import BagmError
 
 MOVE_CAP = 9  # Rules Adaptations "Flying": a Move over 9" is reduced to 9"
 
-# The universal Boarding Actions Enhancements ("Enhancements") and what the engine does with them.
-IMPLEMENTED_ENHANCEMENTS = {
-    "superior boarding tactics": "starts the battle with 2CP",
-    "close-quarters killer": "re-rolls the bearer's melee Wound rolls",
-    "expert breacher": "the bearer's unit may operate a Hatchway during the Move Units step",
-    "personal teleporter": "the bearer has Deep Strike",
-    "trademark weapon": "+1 Strength and Damage on the named ranged weapon",
-    "peerless leader": "Battlefield Command on the bearer for 0CP once per battle round",
-}
 # Abilities whose effect the engine applies (by name, lower case).
 IMPLEMENTED_ABILITIES = {"deep strike", "leader", "infiltrators"}
 # Abilities Boarding Actions removes (Rules Adaptations "Scouts Ability", "Flying").

@@ -1,0 +1,95 @@
+"""The Boarding Actions Stratagems as registered entries (Boarding Actions, "Stratagems").
+
+Each entry says what the book's card says, as values: its cost, its category, when it can be
+used, what it targets and its restrictions. The phase code offers a Stratagem at its timing and
+asks :func:`may_use` and :func:`use` here, never comparing names. Detachment Stratagems are not
+in any source the project has; a user-supplied entry registers the same way, and every game
+lists those it does not model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bagm.engine.rules.registry import Registry
+
+BOTH_EDITIONS = frozenset({"2023", "2024"})
+
+
+@dataclass(frozen=True)
+class Stratagem:
+    """One Stratagem card. ``when`` is a timing key the phase code fires (see TIMINGS)."""
+
+    name: str
+    cp: int
+    category: str  # "Epic Deed", "Strategic Ploy", "Battle Tactic"
+    when: str
+    target: str
+    section: str
+    battleshocked: bool = False  # may affect a Battle-shocked unit (Insane Bravery says so)
+    editions: frozenset[str] = BOTH_EDITIONS
+
+
+# the moments the phase code offers Stratagems at (Core Rules "Stratagems": WHEN)
+TIMINGS = {
+    "after_roll": "just after a roll or test of a unit or model from your army",
+    "phase_start_end": "the start or end of any phase",
+    "after_enemy_fought": "Fight phase, just after an enemy unit has fought",
+    "battleshock_failed": "Battle-shock step, just after a Battle-shock test was failed",
+    "your_shooting": "your Shooting phase",
+}
+
+STRATAGEMS: Registry[Stratagem] = Registry("Stratagem")
+
+# Boarding Actions "Stratagems": "You cannot use any Stratagems other than the ones below and
+# those found within Boarding Actions Detachments."
+COMMAND_REROLL = STRATAGEMS.register(Stratagem(
+    "Command Re-roll", 1, "Epic Deed", "after_roll", "that unit or model from your army",
+    "Stratagems: Command Re-roll"))
+BATTLEFIELD_COMMAND = STRATAGEMS.register(Stratagem(
+    "Battlefield Command", 1, "Strategic Ploy", "phase_start_end",
+    "one Leader unit and one friendly Bodyguard unit within 6\" it could be attached to",
+    "Stratagems: Battlefield Command"))
+COUNTER_OFFENSIVE = STRATAGEMS.register(Stratagem(
+    "Counter-offensive", 2, "Strategic Ploy", "after_enemy_fought",
+    "one unit within Engagement Range of enemy units that has not been selected to fight",
+    "Stratagems: Counter-offensive"))
+INSANE_BRAVERY = STRATAGEMS.register(Stratagem(
+    "Insane Bravery", 1, "Epic Deed", "battleshock_failed",
+    "the unit that Battle-shock test was just taken for", "Stratagems: Insane Bravery",
+    battleshocked=True))
+EXPLOSIVE_CLEARANCE = STRATAGEMS.register(Stratagem(
+    "Explosive Clearance", 1, "Battle Tactic", "your_shooting",
+    "one unit that has not been selected to shoot this phase", "Stratagems: Explosive Clearance",
+    editions=frozenset({"2024"})))  # not among the 2023 book's Stratagems
+
+
+class StratagemUser(Protocol):
+    """What using a Stratagem reads and changes in a game."""
+
+    cp: dict[str, int]
+    used: set[tuple[str, str, int]]
+    phase_id: int
+
+    def spend_cp(self, p: str, n: int, what: str) -> None: ...
+
+
+def used_this_phase(game: StratagemUser, player: str, s: Stratagem) -> bool:
+    # Core Rules "Stratagems": the same Stratagem at most once per phase
+    return (player, s.name, game.phase_id) in game.used
+
+
+def may_use(game: StratagemUser, player: str, s: Stratagem, unit: Any = None, cp: int | None = None) -> bool:
+    """``player`` could use ``s`` now (on ``unit``): enough CP, not yet used this phase, and
+    not on a Battle-shocked unit unless the card says so (Battle-shock: "their controlling
+    player cannot use Stratagems to affect them"). ``cp``: a cost changed by a rule."""
+    cost = s.cp if cp is None else cp
+    if game.cp[player] < cost or used_this_phase(game, player, s):
+        return False
+    return not (unit is not None and not s.battleshocked and unit.battleshocked)
+
+
+def use(game: StratagemUser, player: str, s: Stratagem, cp: int | None = None) -> None:
+    """Pay for ``s`` and mark it used this phase (the game records the event)."""
+    game.spend_cp(player, s.cp if cp is None else cp, s.name)
