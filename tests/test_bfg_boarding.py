@@ -7,6 +7,8 @@ from collections import Counter
 from fractions import Fraction as F
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bagm.bfg.boarding import (
     DRAW,
@@ -22,9 +24,9 @@ from bagm.bfg.boarding import (
     settle,
     side_roll,
 )
-from bagm.bfg.grapple import grapple, roll_grapple
+from bagm.bfg.grapple import grapple, one_end_phase, roll_grapple
 from bagm.bfg.report import board
-from bagm.bfg.ships import BfgError, parse_ship
+from bagm.bfg.ships import BfgError, Ship, parse_ship
 from bagm.chance.dice import Dice
 
 
@@ -278,3 +280,54 @@ def test_board_report_notes_say_how_the_header_was_read():
     assert r.grapple is not None and r.as_dict()["mode"] == "together"
     r = board([ship("A,damage=6"), ship("B,damage=2")], ship("C,damage=3"), separately=True)
     assert r.grapple is None and len(r.as_dict()["actions"]) == 2
+
+
+# --- properties ---------------------------------------------------------------------------
+
+ships = st.builds(
+    Ship, name=st.just("S"), damage=st.integers(1, 6), turrets=st.integers(0, 3),
+    kind=st.sampled_from(["capital", "escort"]), race=st.sampled_from(["other", "orks", "tau"]),
+    crew=st.sampled_from(["normal", "space-marines"]), crippled=st.booleans(),
+    blast=st.booleans(), orders=st.sampled_from(["none", "lock-on"]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(ships, min_size=1, max_size=3), ships)
+def test_action_odds_are_distributions(party, defender):
+    odds = action(party, defender)
+    for d in (odds.outcomes, odds.damage_to_attackers, odds.damage_to_defender,
+              odds.attacker_crits):
+        assert sum(d.values()) == 1 and all(p >= 0 for p in d.values())
+    assert 0 <= odds.defender_crit <= 1 and 0 <= odds.attacker_crit <= 1
+    assert max(odds.damage_to_defender) <= defender.damage
+    assert odds.defender_hulk <= odds.defender_destroyed <= 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(ships)
+def test_a_ship_against_its_twin_is_even(s):
+    twin = Ship(**{**s.__dict__, "turrets": 0})
+    odds = action([twin], twin)
+    for k in ("Stalemate", "Heavy Fighting", "Driven Back", "Stormed", "Overwhelmed"):
+        assert odds.outcomes.get(Outcome("attacker", k)) == odds.outcomes.get(Outcome("defender", k))
+
+
+@settings(max_examples=25, deadline=None)
+@given(ships, ships)
+def test_grapple_closed_form_agrees_with_pushing_the_chain_forward(a, d):
+    # the closed form sums the repeated draws exactly; pushing the chain forward End Phase by
+    # End Phase must approach it (what is left after 200 phases is below 6**-200)
+    g = grapple(a, d)
+    assert g.attacker_survives + g.defender_survives + g.both_lost == 1
+    now = {(a.damage, d.damage): F(1)}
+    ended: dict[tuple[int, int], F] = {}
+    for _ in range(60):
+        nxt: dict[tuple[int, int], F] = {}
+        for s, w in now.items():
+            out, _, _ = one_end_phase(a, d, s)
+            for n, q in out.items():
+                target = ended if (n[0] == 0 or n[1] == 0) else nxt
+                target[n] = target.get(n, F(0)) + w * q
+        now = {s: w for s, w in nxt.items() if w > F(1, 10**30)}
+    for end, p in g.ends.items():
+        assert abs(float(ended.get(end, 0)) - float(p)) < 1e-12

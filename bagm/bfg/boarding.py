@@ -376,7 +376,8 @@ def _not_fought(party: Sequence[Ship], defender: Ship) -> ActionOdds:
 
 def _mix_actions(parts: list[tuple[Fraction, ActionOdds]]) -> ActionOdds:
     """The odds of an action taken over the states the earlier actions left (weights sum to 1).
-    The sides shown are those of the likeliest state with a fight (the first given)."""
+    The sides shown (values, modifiers) are those against the defender with the most damage
+    points it can have left then; the odds are over every state."""
     if len(parts) == 1:
         return parts[0][1]
     fought = [a for _, a in parts if Outcome("none", NOT_FOUGHT) not in a.outcomes]

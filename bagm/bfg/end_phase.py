@@ -42,13 +42,23 @@ class RepairOdds:
             return None
         return sum((p for k, p in self.repaired.items() if k >= self.needing), Fraction(0))
 
+    @property
+    def notes(self) -> tuple[str, ...]:
+        out = [("Damage control is the capital ships' (Damage Control): an escort that suffers "
+                "critical damage is destroyed.")]
+        if self.needing is None:
+            out.append("Each 6 repairs one critically damaged system or puts out one fire; give "
+                       "--needing N to stop at what needs repairing.")
+        return tuple(out)
+
     def as_dict(self) -> dict[str, Any]:
         return {"damage_points": self.damage, "blast_markers_in_contact": self.blast,
                 "dice": self.dice, "repair_on": REPAIR_ON, "needing_repair": self.needing,
                 "sixes": distribution(self.sixes),
                 "repaired": distribution(self.repaired),
                 "expected_repaired": float(mean(self.repaired)),
-                "all_repaired": None if self.all_repaired is None else chance(self.all_repaired)}
+                "all_repaired": None if self.all_repaired is None else chance(self.all_repaired),
+                "notes": list(self.notes)}
 
 
 def repairs(damage: int, blast: bool = False, needing: int | None = None) -> RepairOdds:

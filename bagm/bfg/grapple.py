@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from bagm.bfg.boarding import (
+    HEADER_NOTE,
     check_boarding,
     crit_chance,
     difference,
@@ -36,6 +37,12 @@ from bagm.chance.dice import Dice
 from bagm.chance.dist import ONE, ZERO, Dist
 
 State = tuple[int, int]  # (attacker's damage points left, defender's)
+NOTES = (
+    HEADER_NOTE,
+    ("Grapple: each End Phase is a boarding action from the damage points left; a critical hit "
+     "on a capital ship is counted but changes nothing in the chain (its effect is on the "
+     "Critical Hits table the text does not give); an escort's destroys it."),
+)
 PHASES_SHOWN = 12
 MAX_ROLLED_PHASES = 100_000
 
@@ -84,7 +91,8 @@ class GrappleOdds:
         }
 
 
-def _moves(att: Ship, dfd: Ship, s: State) -> tuple[dict[State, Fraction], Fraction, Fraction]:
+def one_end_phase(att: Ship, dfd: Ship, s: State
+                  ) -> tuple[dict[State, Fraction], Fraction, Fraction]:
     """One End Phase from ``s``: the chance of each next state, and each ship's chance of a
     critical hit (Boarding Action Results; Escorts Ships Boarding)."""
     a, d = s
@@ -120,7 +128,7 @@ def grapple(attacker: Ship, defender: Ship) -> GrappleOdds:
     for total in range(2, sum(start) + 1):
         for a in range(max(1, total - start[1]), min(start[0], total - 1) + 1):
             s = (a, total - a)
-            out, ca, cd = _moves(attacker, defender, s)
+            out, ca, cd = one_end_phase(attacker, defender, s)
             stay = out.pop(s, ZERO)
             moves[s] = out
             keep = 1 / (1 - stay)  # the repeated draws, summed: 1 + p + p^2 + ...

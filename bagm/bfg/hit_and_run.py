@@ -122,8 +122,9 @@ def hit_and_run(target_kind: str, attack: Attack = Attack(), attacks: int = 1) -
     """The exact odds of ``attacks`` independent Hit-and-Run attacks on a ship of
     ``target_kind`` (capital, or escort)."""
     if target_kind not in ("capital", "escort"):
-        raise BfgError(f"target {target_kind!r}: Hit-and-Run attacks are resolved against a "
-                       "capital ship or an escort (a defence uses the capital-ship table)")
+        raise BfgError(f"target {target_kind!r}: the text resolves Hit-and-Run attacks against "
+                       "a capital ship (Critical Hits table) or an escort (destroyed on 4+); "
+                       "give the one your rules treat the target as")
     if attack.dice not in DICE:
         raise BfgError(f"dice {attack.dice!r}: use d6 or 2d6")
     if not 1 <= attacks <= MAX_ATTACKS:
@@ -253,10 +254,10 @@ def _cm(x: float) -> str:
 
 
 TELEPORT_NOTES = (
-    "Teleport Attacks reads two ways on special orders: bagm allows a ship on no special orders, "
-    "Lock On or Reload Ordnance ('all other special orders preclude' them).",
-    "Escorts and defences may teleport while they have two or more damage points left (the text "
-    "forbids it only with one).",
+    ("Teleport Attacks reads two ways on special orders: bagm allows a ship on no special orders, "
+     "Lock On or Reload Ordnance ('all other special orders preclude' them)."),
+    ("Escorts and defences may teleport while they have two or more damage points left (the "
+     "text forbids it only with one)."),
     "'More hits than it has itself' is read as damage points remaining.",
     "Necron Portals are not teleport attacks in the normal manner.",
 )

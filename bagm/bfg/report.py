@@ -15,6 +15,7 @@ from bagm.bfg.boarding import (
     board_separately,
     parties_of,
 )
+from bagm.bfg.grapple import NOTES as GRAPPLE_NOTES
 from bagm.bfg.grapple import GrappleOdds, grapple
 from bagm.bfg.ships import Ship
 
@@ -87,7 +88,6 @@ def board(attackers: Sequence[Ship], defender: Ship, separately: bool = False) -
         notes.append("Crippled as given; the text does not say when a ship becomes crippled, so "
                      "bagm does not change it as damage is lost (give crippled-at=N to).")
     if g is not None:
-        notes.append("Grapple: a critical hit on a capital ship is counted but changes nothing in "
-                     "the chain (its effect is on the Critical Hits table the text does not give).")
+        notes.append(GRAPPLE_NOTES[1])
     return BoardingReport(tuple(attackers), defender, separately, together, separate, g,
                           tuple(notes))

@@ -7,13 +7,14 @@ inside the commands so that registering the group costs no start-up time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 
-from bagm.cli.common import SimpleFormat, fail
+from bagm.cli.common import SimpleFormat, console, fail
 
 if TYPE_CHECKING:
     from bagm.bfg.ships import Ship
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 SHIP_HELP = ("A ship: NAME,damage=N[,turrets=N][,race=orks|chaos|tau][,crew=space-marines]"
              "[,mark=khorne|nurgle][,kind=escort][,crippled][,blast][,orders=lock-on]"
              "[,squadron=S][,crippled-at=N][,shields=N]")
+
+T = TypeVar("T")
 
 bfg_app = typer.Typer(help="Battlefleet Gothic, the End Phase: exact odds of boarding actions, "
                       "grapples, Hit-and-Run attacks, damage control and Blast Marker removal.",
@@ -66,24 +69,29 @@ def _error(exc: Exception) -> NoReturn:
 
 
 def _ship(spec: str, what: str) -> Ship:
-    from bagm.bfg.ships import BfgError, parse_ship
+    from bagm.bfg.ships import parse_ship
+
+    return _run(parse_ship, spec, what)
+
+
+def _run(resolve: Callable[..., T], *args: Any) -> T:
+    """Call the library; a request the rules cannot answer is the user's error (exit 2)."""
+    from bagm.bfg.ships import BfgError
 
     try:
-        return parse_ship(spec, what)
+        return resolve(*args)
     except BfgError as exc:
         _error(exc)
 
 
-def _print(renderable: Any) -> None:
-    from rich.console import Console
+def _show(format: SimpleFormat, data: Callable[[], Any], render: Callable[[], Any]) -> None:
+    """Print the result as JSON or as rich tables (through the one console)."""
+    if format is SimpleFormat.json:
+        from bagm.render.formats import to_json
 
-    Console(highlight=False).print(renderable)
-
-
-def _json(value: Any) -> None:
-    from bagm.render.formats import to_json
-
-    typer.echo(to_json(value))
+        typer.echo(to_json(data()))
+    else:
+        console().print(render())
 
 
 def _names(table: Path | None) -> dict[int, str] | None:
@@ -114,20 +122,11 @@ def board(
     """Exact odds of a boarding action: the result (Stalemate ... Overwhelmed, draw), damage
     to the loser, each side's critical hits, and how a grapple after a draw ends."""
     from bagm.bfg.report import board as resolve
-    from bagm.bfg.ships import BfgError
+    from bagm.render import bfg_render
 
     party = [_ship(s, f"--attacker {i}") for i, s in enumerate(attacker, 1)]
-    target = _ship(defender, "--defender")
-    try:
-        report = resolve(party, target, separately)
-    except BfgError as exc:
-        _error(exc)
-    if format is SimpleFormat.json:
-        _json(report.as_dict())
-    else:
-        from bagm.render.bfg_render import board as render
-
-        _print(render(report))
+    report = _run(resolve, party, _ship(defender, "--defender"), separately)
+    _show(format, report.as_dict, lambda: bfg_render.board(report))
 
 
 @bfg_app.command("grapple")
@@ -140,26 +139,13 @@ def grapple(
 ) -> None:
     """How a grapple ends (exact Markov chain): two ships that drew fight each End Phase until
     one is at 0 damage points."""
+    from bagm.bfg.grapple import NOTES
     from bagm.bfg.grapple import grapple as resolve
-    from bagm.bfg.ships import BfgError
+    from bagm.render import bfg_render
 
-    a, d = _ship(attacker, "--attacker"), _ship(defender, "--defender")
-    try:
-        odds = resolve(a, d)
-    except BfgError as exc:
-        _error(exc)
-    if format is SimpleFormat.json:
-        from bagm.bfg.boarding import HEADER_NOTE
-
-        _json({**odds.as_dict(), "notes": [HEADER_NOTE]})
-    else:
-        from rich.console import Group
-
-        from bagm.bfg.boarding import HEADER_NOTE
-        from bagm.render.bfg_render import grapple as render
-        from bagm.render.bfg_render import notes
-
-        _print(Group(render(odds), notes([HEADER_NOTE])))
+    odds = _run(resolve, _ship(attacker, "--attacker"), _ship(defender, "--defender"))
+    _show(format, lambda: {**odds.as_dict(), "notes": list(NOTES)},
+          lambda: bfg_render.grapple(odds, NOTES))
 
 
 _MEANS_NOTES = {
@@ -193,25 +179,16 @@ def hit_and_run(
     ship, destruction of an escort."""
     from bagm.bfg.hit_and_run import Attack
     from bagm.bfg.hit_and_run import hit_and_run as resolve
-    from bagm.bfg.ships import BfgError
+    from bagm.render import bfg_render
 
     names = _names(table)
-    try:
-        odds = resolve(target.value, Attack(dice.value, bonus, minus, tyranids), attacks)
-    except BfgError as exc:
-        _error(exc)
+    odds = _run(resolve, target.value, Attack(dice.value, bonus, minus, tyranids), attacks)
     extra: tuple[str, ...] = (_MEANS_NOTES[by],)
     if by is Means.teleport and attacks > 1:
         extra += (f"{attacks} teleport attacks need {attacks} ships: a ship makes one each turn.",)
-    if format is SimpleFormat.json:
-        out = odds.as_dict(names)
-        out["by"] = by.value
-        out["notes"] = [*extra, *out["notes"]]
-        _json(out)
-    else:
-        from bagm.render.bfg_render import hit_and_run as render
-
-        _print(render(odds, names, extra))
+    _show(format, lambda: {**odds.as_dict(names), "by": by.value,
+                           "notes": [*extra, *odds.notes]},
+          lambda: bfg_render.hit_and_run(odds, names, extra))
 
 
 @bfg_app.command("teleport")
@@ -234,23 +211,14 @@ def teleport(
     """May this ship make a teleport attack (every condition, with reasons), and its odds."""
     from bagm.bfg.hit_and_run import TELEPORT_NOTES, Attack
     from bagm.bfg.hit_and_run import teleport as resolve
-    from bagm.bfg.ships import BfgError
+    from bagm.render import bfg_render
 
     a, t = _ship(attacker, "--attacker"), _ship(target, "--target")
     names = _names(table)
-    try:
-        odds = resolve(a, t, range_cm, Attack(dice.value, bonus, minus, tyranids), already)
-    except BfgError as exc:
-        _error(exc)
-    extra = TELEPORT_NOTES
-    if format is SimpleFormat.json:
-        out = odds.as_dict(names)
-        out["notes"] = [*extra, *(out["odds"] or {}).get("notes", [])]
-        _json(out)
-    else:
-        from bagm.render.bfg_render import teleport as render
-
-        _print(render(odds, names, extra))
+    odds = _run(resolve, a, t, range_cm, Attack(dice.value, bonus, minus, tyranids), already)
+    _show(format, lambda: {**odds.as_dict(names),
+                           "notes": [*TELEPORT_NOTES, *(odds.odds.notes if odds.odds else ())]},
+          lambda: bfg_render.teleport(odds, names, TELEPORT_NOTES))
     raise typer.Exit(0 if odds.eligible else 1)
 
 
@@ -267,18 +235,10 @@ def repair(
 ) -> None:
     """Damage control: the distribution of systems and fires repaired (a 6 on each D6)."""
     from bagm.bfg.end_phase import repairs
-    from bagm.bfg.ships import BfgError
+    from bagm.render import bfg_render
 
-    try:
-        odds = repairs(damage, blast, needing)
-    except BfgError as exc:
-        _error(exc)
-    if format is SimpleFormat.json:
-        _json(odds.as_dict())
-    else:
-        from bagm.render.bfg_render import repairs as render
-
-        _print(render(odds))
+    odds = _run(repairs, damage, blast, needing)
+    _show(format, odds.as_dict, lambda: bfg_render.repairs(odds))
 
 
 @bfg_app.command("blast-markers")
@@ -291,15 +251,7 @@ def blast_markers(
 ) -> None:
     """Blast Marker removal: the distribution of markers removed (D6, none in contact)."""
     from bagm.bfg.end_phase import blast_removal
-    from bagm.bfg.ships import BfgError
+    from bagm.render import bfg_render
 
-    try:
-        odds = blast_removal(markers, in_contact)
-    except BfgError as exc:
-        _error(exc)
-    if format is SimpleFormat.json:
-        _json(odds.as_dict())
-    else:
-        from bagm.render.bfg_render import blast_removal as render
-
-        _print(render(odds))
+    odds = _run(blast_removal, markers, in_contact)
+    _show(format, odds.as_dict, lambda: bfg_render.blast_removal(odds))

@@ -105,7 +105,7 @@ def action(a: ActionOdds, title: str = "") -> Any:
     return Group(*parts)
 
 
-def grapple(g: GrappleOdds) -> Any:
+def grapple(g: GrappleOdds, notes_: tuple[str, ...] = ()) -> Any:
     from rich.console import Group
     from rich.text import Text
 
@@ -133,7 +133,7 @@ def grapple(g: GrappleOdds) -> Any:
     from bagm.bfg.grapple import PHASES_SHOWN
 
     phases.add_row(f"later than {PHASES_SHOWN}", pct(g.longer))
-    return Group(head, t, left, phases)
+    return Group(head, t, left, phases, *([notes(notes_)] if notes_ else []))
 
 
 def board(r: BoardingReport) -> Any:
@@ -223,7 +223,7 @@ def repairs(r: RepairOdds) -> Any:
     summary = Text(f"expected repaired {float(mean(r.repaired)):.3f}")
     if r.all_repaired is not None:
         summary.append(f"; all {r.needing} repaired {pct(r.all_repaired)}")
-    parts.append(summary)
+    parts += [summary, notes(r.notes)]
     return Group(*parts)
 
 
