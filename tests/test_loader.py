@@ -47,8 +47,24 @@ def test_units_not_a_list(tmp_path: Path) -> None:
 
 
 def test_missing_key(tmp_path: Path) -> None:
-    e = error_for(tmp_path, "faction: Orks\nunits: []\n")
-    assert "missing key 'detachment'" in e.message
+    e = error_for(tmp_path, "detachment: X\nunits: []\n")
+    assert "missing key 'faction'" in e.message
+
+
+def test_no_detachment_key_gets_the_findings_of_an_empty_one(tmp_path: Path) -> None:
+    """Issue 16: a roster without 'detachment:' is validated like 'detachment: ""' (BA101 and
+    every other check), not refused with a lone BA000."""
+    from bagm.data.packs import Catalog, bundled_dir
+    from bagm.roster.validate import validate
+
+    catalog = Catalog([bundled_dir()])
+    body = "units:\n  - unit: Boyz\n    models: 10\n"
+    missing = validate(load_roster(tmp_path / "a.yaml", "faction: Orks\n" + body), catalog)
+    empty = validate(load_roster(tmp_path / "b.yaml", "faction: Orks\ndetachment: ''\n" + body),
+                     catalog)
+    assert [f.code for f in missing.findings] == [f.code for f in empty.findings]
+    assert "BA101" in [f.code for f in missing.findings]
+    assert "add 'detachment: ...'" in missing.findings[0].message
 
 
 def test_missing_unit_name(tmp_path: Path) -> None:

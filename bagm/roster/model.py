@@ -42,8 +42,9 @@ class RosterFile:
     __pydantic_config__ = CONFIG
     faction: str
     """The Army Faction keyword, e.g. 'Grey Knights'."""
-    detachment: str
-    """One Boarding Actions Detachment of that faction."""
+    detachment: str = ""
+    """One Boarding Actions Detachment of that faction. Left out, it reads as '' so that the
+    roster gets every finding (BA101 and the rest), not one refusal."""
     name: str | None = None
     edition: Literal[2024, 2023] = 2024
     """2024: the October 2024 book (default); 2023: the original rules."""

@@ -77,6 +77,9 @@ def _unknown_detachment(roster: Roster, faction: Faction, catalog: Catalog) -> F
                            f"{faction.name}; pick one of: {', '.join(faction.detachments.names())}",
                            line)
     hint = faction.detachments.hint(name) or "pick one of: " + ", ".join(faction.detachments.names())
+    if not name.strip():
+        return Finding("BA101", f"no Boarding Actions Detachment; add 'detachment: ...' ({hint})",
+                       line)
     return Finding("BA101", f"unknown Boarding Actions Detachment '{name}' for {faction.name}; "
                    f"{hint}", line)
 
