@@ -216,7 +216,9 @@ def test_broken_text_reports_lines_with_numbers(bundled: Catalog) -> None:
     assert "did you mean 'Strike Squad'" in reasons[3]
     assert "unit of Orks" in reasons[4]
     assert "add 'models: N' (legal: 5 or 10)" in reasons[5]
-    assert result.roster["units"][1] == U("Strike Sqaud", models=10)
+    # an unknown unit gets no size made up from its lines: "10x Grey Knight" might be wargear
+    assert result.roster["units"][1] == U("Strike Sqaud")
+    assert any("Strike Sqaud: no size written" in n for n in result.notes)
     assert result.roster["units"][3] == U("Purifier Squad")
 
 
@@ -243,7 +245,12 @@ def test_no_faction_or_detachment_is_reported_with_the_choices(bundled: Catalog,
                                                                tmp_path: Path) -> None:
     path = tmp_path / "list.txt"
     path.write_text("CHARACTERS\n\nWarboss (75 points)\n  • Warlord\n", encoding="utf-8")
-    result = import_file(path, bundled)
+    result = import_file(path, bundled)  # the one faction with a Warboss, said in a note
+    assert result.roster["faction"] == "Orks"
+    assert "the export names no faction: Orks read from its 1 unit name(s)" in result.notes
+    unknown = tmp_path / "unknown.txt"
+    unknown.write_text("CHARACTERS\n\nWarbos (75 points)\n  • Warlord\n", encoding="utf-8")
+    result = import_file(unknown, bundled)
     assert result.roster["faction"] == "" and not result.ok
     assert "pass --faction" in result.unmapped[0].reason
     fixed = import_file(path, bundled, faction="orks")
@@ -445,7 +452,7 @@ def test_unmapped_lines_exit_1_and_the_roster_is_still_written(tmp_path: Path) -
     assert "7 line(s) not mapped" in result.stdout
     text = out.read_text(encoding="utf-8")
     assert "#   line 26: 'this line is not part of any export'" in text
-    assert "  - unit: Strike Sqaud\n    models: 10\n" in text
+    assert "  - unit: Strike Sqaud\n  - unit: Boyz\n    models: 10\n" in text
 
 
 def test_import_to_stdout_and_json_report(bundled: Catalog) -> None:

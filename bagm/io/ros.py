@@ -45,6 +45,13 @@ _ENCODINGS = {"utf-8", "utf8", "utf-16", "utf16", "us-ascii", "ascii", "iso-8859
 _CONFIG_IGNORED = {"battle size", "show legends", "show/hide options", "game type",
                    "force disposition", "points limit"}
 _DETACHMENT = {"detachment", "detachments", "detachment choice", "detachment choices"}
+# configuration of older rosters (and sub-faction choices) that a bagm roster does not record:
+# read as what they are and noted, never reported as not understood
+_CONFIG_RECOGNISED = {"gametype", "game type", "detachment command cost", "legion", "legions",
+                      "dynasty", "dynasty choice", "chapter", "chapter selection", "hive fleet",
+                      "craftworld", "sept", "sept choice", "kabal", "forge world", "order",
+                      "plague company", "brotherhood", "cult", "clan", "clan kultur"}
+_MODEL_PROFILES = {"unit", "model", "unit profile"}  # profile typeNames of a model
 
 __all__ = ["MAX_BYTES", "read_roster", "roster_from_json", "roster_from_xml"]
 
@@ -253,6 +260,17 @@ def _categories(el: "Element") -> list[str]:
     return [(c.get("name") or "").strip() for c in _children(el, "categories", "category")]
 
 
+def _is_model(sel: "Element") -> bool:
+    """A model selection: ``type="model"``, or (older rosters) an ``upgrade`` that carries a
+    model's profile (``typeName="Unit"``) rather than a weapon's."""
+    kind = (sel.get("type") or "").casefold()
+    if kind == "model":
+        return True
+    return kind == "upgrade" and any(
+        (p.get("typeName") or "").strip().casefold() in _MODEL_PROFILES
+        for p in _children(sel, "profiles", "profile"))
+
+
 def _primary(el: "Element") -> str:
     for c in _children(el, "categories", "category"):
         if (c.get("primary") or "").lower() == "true":
@@ -319,6 +337,11 @@ class _Reader:
         if not is_unit:
             if key in _CONFIG_IGNORED:
                 return
+            if key in _CONFIG_RECOGNISED or key.rstrip(":").startswith(("legion", "dynasty")):
+                options = ", ".join((s.get("name") or "").strip() for s in subs)
+                self.army.recognised.append(Found(f"{name}: {options}" if options else name,
+                                                  where))
+                return
             if _primary(sel).casefold() == "configuration":
                 # an unknown configuration choice: the importer sees if it names a Detachment
                 options = [(s.get("name") or "").strip() for s in subs] or [name]
@@ -337,7 +360,7 @@ class _Reader:
         if depth > MAX_DEPTH:
             return False
         for s in _children(sel, "selections", "selection"):
-            if (s.get("type") or "").casefold() == "model" or self._has_models(s, depth + 1):
+            if _is_model(s) or self._has_models(s, depth + 1):
                 return True
         return False
 
@@ -346,16 +369,19 @@ class _Reader:
         unit = ListedUnit(name, Found(name, where))
         kind = (sel.get("type") or "").casefold()
         state = {"models": 0, "points": 0.0}
-        self._walk(sel, unit, state, 0)
-        if kind == "model":
-            unit.models = _number(sel, self.path) or 1
-        elif state["models"]:
+        self._walk(sel, unit, state, 0, kind == "model")
+        if state["models"]:
             unit.models = int(state["models"])
+        elif kind == "model":
+            unit.models = _number(sel, self.path) or 1
         unit.points = int(round(state["points"])) if state["points"] else None
         return unit
 
-    def _walk(self, sel: "Element", unit: ListedUnit, state: dict[str, Any], depth: int) -> None:
-        """Everything below a unit: models, Warlord, Enhancements, wargear, points."""
+    def _walk(self, sel: "Element", unit: ListedUnit, state: dict[str, Any], depth: int,
+              in_model: bool = False) -> None:
+        """Everything below a unit: models, Warlord, Enhancements, wargear, points. Older
+        rosters mark models as ``upgrade`` selections with a model profile; those count as
+        models too, unless they sit inside a model already counted."""
         from bagm.io.bsdata import CatalogueError
 
         if depth > MAX_DEPTH:
@@ -376,7 +402,8 @@ class _Reader:
             sub_name = (sub.get("name") or "").strip()
             sub_kind = (sub.get("type") or "").casefold()
             low = sub_name.casefold()
-            if sub_kind == "model":
+            model = sub_kind == "model" or (not in_model and _is_model(sub))
+            if model:
                 state["models"] += _number(sub, self.path)
             elif low == "warlord":
                 unit.warlord = True
@@ -388,4 +415,4 @@ class _Reader:
             elif sub_name:
                 count = _number(sub, self.path)
                 unit.items.append(f"{count}x {sub_name}" if count > 1 else sub_name)
-            self._walk(sub, unit, state, depth + 1)
+            self._walk(sub, unit, state, depth + 1, in_model or model)

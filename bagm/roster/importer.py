@@ -35,6 +35,8 @@ FORMATS = {
     "app": "Warhammer 40,000 app text",
     "wtc": "New Recruit WTC text",
     "battlescribe": "BattleScribe / New Recruit text",
+    "listhammer": "listhammer.info text",
+    "listhammer-short": "listhammer.info short text",
 }
 
 __all__ = ["ImportResult", "Unmapped", "import_file", "import_list", "read_army_list",
@@ -180,6 +182,17 @@ def _bagm_json(path: str, data: dict[str, Any]) -> ArmyList:
 
 # --- mapping --------------------------------------------------------------------------------
 
+def _plain(name: str) -> str:
+    """A model name for comparison: normalised, a plural 's' dropped."""
+    key = norm(_COUNT.sub("", name))
+    return key[:-1] if key.endswith("s") else key
+
+
+def _weapon_key(name: str) -> str:
+    """A weapon name without its profile ("Plasma pistol - supercharge" -> "plasma pistol")."""
+    return norm(_COUNT.sub("", name)).split(" - ")[0].strip()
+
+
 _LEGENDS = re.compile(r"\s*(?:\[[^\]]*\]|\((?:legends?|forge world)\))\s*", re.I)
 _COUNT = re.compile(r"^\d+\s*x\s*", re.I)
 _BRACKETED = re.compile(r"^(?P<name>.+?)\s*\((?P<inner>[^()]+)\)\s*$")
@@ -235,6 +248,13 @@ class _Mapper:
                 army.path, "", "no units found in the export; is this an army list?"))
         for found in army.skipped:
             self.miss(found, "not understood; add it to the roster by hand if it matters")
+        for found in army.recognised:
+            self.result.notes.append(f"{found.where}: '{found.text}' is not part of a bagm roster")
+        attached = sum(len(u.attached) for u in army.units)
+        if attached:
+            self.result.notes.append(
+                f"{attached} attachment line(s) (Attached as, Leading) not kept: bagm forms the "
+                "Boarding Squads itself")
         wargear = sum(len(u.items) + len(u.candidates) for u in army.units) \
             - self.enhancement_items - self.model_lines
         if wargear > 0:
@@ -277,6 +297,8 @@ class _Mapper:
                 name = self._resolve_faction(hint)
                 if name is not None:
                     break
+        if name is None and army.faction is None and army.units:
+            name = self._faction_from_units()
         if name is not None:
             self.faction = catalog.faction(name)
             assert self.faction is not None
@@ -291,6 +313,34 @@ class _Mapper:
             army.path, "", "no Army Faction found in the export; pass --faction (known: "
             + ", ".join(known) + ")"))
         return ""
+
+    def _faction_from_units(self) -> str | None:
+        """An export that names no faction (listhammer's short mode): the one faction whose
+        datasheets name every unit, said in a note; none, or several, is no answer."""
+        names = [u.name for u in self.army.units]
+        fits = [f for f in self.catalog.all()
+                if all(f.units.get(n) is not None or f.units.get(_LEGENDS.sub(" ", n).strip())
+                       is not None for n in names)]
+        if len(fits) != 1:
+            return None
+        self.result.notes.append(f"the export names no faction: {fits[0].name} read from its "
+                                 f"{len(names)} unit name(s)")
+        return str(fits[0].name)
+
+    def _detachment_from_enhancements(self) -> Any:
+        """No Detachment named: the one Detachment of the faction that has every Enhancement the
+        list names, said in a note."""
+        assert self.faction is not None
+        wanted = {norm(e) for u in self.army.units for e in u.enhancements}
+        if not wanted:
+            return None
+        fits = [d for d in self.faction.pack.detachments
+                if wanted <= {norm(e.name) for e in d.enhancements}]
+        if len(fits) != 1:
+            return None
+        self.result.notes.append(f"the export names no Detachment: {fits[0].name} read from its "
+                                 "Enhancements")
+        return fits[0]
 
     def _find_detachment(self, text: str) -> Any:
         if self.faction is None:
@@ -347,6 +397,10 @@ class _Mapper:
                     self.used_header.add(i)
                     army.detachment = found
                     break
+        if army.detachment is None:
+            self.detachment = self._detachment_from_enhancements()
+            if self.detachment is not None:
+                return str(self.detachment.name)
         if army.detachment is not None:
             self.miss(army.detachment, "not a Boarding Actions Detachment of "
                       f"{faction.name}; {self._detachment_hint(army.detachment.text)}")
@@ -398,7 +452,11 @@ class _Mapper:
         if self.faction is None:
             return None
         index = self.faction.units
-        return index.get(name) or index.get(_LEGENDS.sub(" ", name).strip())
+        bare = _LEGENDS.sub(" ", name).strip()
+        found = index.get(name) or index.get(bare)
+        if found is None and norm(bare).startswith("primaris "):
+            found = index.get(bare[len("primaris "):])  # 10th edition dropped the word
+        return found
 
     def _unit_hint(self, name: str) -> str:
         assert self.faction is not None
@@ -430,22 +488,25 @@ class _Mapper:
         return entry
 
     def _models(self, lu: ListedUnit, ds: Any, entry: dict[str, Any]) -> int | None:
-        """The Starting Strength to write: left out when it is the only legal one."""
-        if ds is None:
-            if lu.models is not None:
-                return lu.models
+        """The Starting Strength to write: left out when it is the only legal one.
+
+        What the export states is kept, legal or not (``bagm validate`` then reports it) and
+        said loudly; a count is never made up. ``Nx Name`` lines that the layout does not mark
+        as models or wargear (a lone line with nothing below it) are told apart by the
+        datasheet: its model profiles are models, its weapons wargear."""
+        if ds is None:  # no datasheet to tell models from wargear: only a stated count
             self.model_lines += len(lu.candidates)
-            return sum(n for n, _ in lu.candidates) or None
+            if lu.models is None and lu.candidates:
+                self.result.notes.append(
+                    f"{lu.at.where}: {lu.name}: no size written; lines such as "
+                    f"'{lu.candidates[0][0]}x {lu.candidates[0][1]}' may be models or wargear")
+            return lu.models
         allowance = (self.faction.allowance(self.detachment, ds.name)
                      if self.faction is not None and self.detachment is not None else None)
         legal = legal_sizes(ds.points, ds.sizes, allowance.sizes if allowance else None)
         models = lu.models
-        if models is None:
-            weapons = {norm(w.name) for w in ds.weapons}
-            lines = [n for n, name in lu.candidates if norm(_COUNT.sub("", name)) not in weapons]
-            if sum(lines) and (sum(lines) in legal or len(legal) != 1):
-                models = sum(lines)
-                self.model_lines += len(lines)
+        if models is None and lu.candidates:
+            models = self._candidate_models(lu, ds, legal)
         if models is None and len(legal) == 1:
             models = legal[0]
         if models is None and lu.points is not None:
@@ -458,12 +519,43 @@ class _Mapper:
             self.miss(lu.at, f"cannot tell how many models {ds.name} has; add 'models: N' "
                       f"(legal: {' or '.join(map(str, legal))})", text=lu.name)
             return None
+        if models not in legal:
+            self.result.notes.append(
+                f"{lu.at.where}: warning: the export says {models} models of {ds.name}, not a "
+                f"legal Starting Strength ({' or '.join(map(str, legal))}); kept as written, so "
+                "'bagm validate' reports it")
         cost = points_for(ds.points, models)
         if lu.points is not None and cost is not None and cost != lu.points \
                 and self.army.format != "bagm-json":
             self.result.notes.append(f"{lu.at.where}: the export says {lu.points} points for "
                                      f"{ds.name}, bagm's data {cost}")
         return None if legal == [models] else models
+
+    def _candidate_models(self, lu: ListedUnit, ds: Any, legal: list[int]) -> int | None:
+        """The models among lone ``Nx Name`` lines. Lines naming one of the datasheet's model
+        profiles (or the unit) are models, whatever their sum; lines naming none of its models
+        or weapons count only when their sum is a legal size, or when no single size is legal
+        (the stated number is kept for validation to judge); otherwise they are read as
+        wargear and that is said."""
+        weapons = {_weapon_key(w.name) for w in ds.weapons}
+        profiles = {_plain(m.name) for m in ds.models} | {_plain(ds.name)}
+        named = [(n, name) for n, name in lu.candidates if _plain(name) in profiles]
+        other = [(n, name) for n, name in lu.candidates
+                 if _plain(name) not in profiles and _weapon_key(name) not in weapons]
+        if named:
+            lines = named + other
+        elif other and (sum(n for n, _ in other) in legal or len(legal) != 1):
+            lines = other
+        else:
+            if other:
+                shown = ", ".join(f"'{n}x {name}'" for n, name in other[:3])
+                self.result.notes.append(
+                    f"{lu.at.where}: warning: {shown} name no model or weapon of {ds.name} and "
+                    f"do not add up to its size ({' or '.join(map(str, legal))}); read as "
+                    "wargear, not models")
+            return None
+        self.model_lines += len(lines)
+        return sum(n for n, _ in lines)
 
     def _enhancement(self, lu: ListedUnit) -> tuple[str | None, str | None]:
         """The unit's Enhancement, and the weapon named with it ("Trademark Weapon (Storm
