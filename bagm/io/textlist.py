@@ -239,7 +239,7 @@ ATTACHMENT = re.compile(r"^(?:attached\s+as|attached\s+to|leading|leader|led\s+b
 """``• Attached as: Leader (Character)``, ``• Leading: Eldrad Ulthran`` (11th-edition app)."""
 DISPOSITION = re.compile(r"^(?:force\s+)?dispositions?\s*:\s*(?P<what>.*)$", re.I)
 LABELLED = re.compile(r"^(?P<key>list name|factions? used|factions?|army points|total points|"
-                      r"points|detachments?|force dispositions?|dispositions?|army enhancements|"
+                      r"points|detachments?|dispositions?|army enhancements|"
                       r"mission|battle size)\s*:\s*(?P<value>.*)$", re.I)
 """listhammer.info's plain-text header labels its lines (and closes them with a row of '+')."""
 _KIND = re.compile(r"\s*\((?:upgrade|miniature|unit)\)$", re.I)  # listhammer: "X (Upgrade)"
