@@ -45,6 +45,9 @@ EXPECTED: dict[str, tuple[str, dict[str, Any], list[str]]] = {
     "listhammer_world_eaters.txt": ("listhammer", {
         "name": "Butchers of the Void", "faction": "World Eaters",
         "detachment": "Boarding Butchers", "units": BUTCHERS}, []),
+    # New Recruit's WTC header over a body in the app's grammar (a listhammer re-export)
+    "listhammer_wtc_world_eaters.txt": ("listhammer", {
+        "faction": "World Eaters", "detachment": "Boarding Butchers", "units": BUTCHERS}, []),
     # the short mode names no Warlord: the roster says so when validated
     "listhammer_short_world_eaters.txt": ("listhammer-short", {
         "name": "Butchers of the Void", "faction": "World Eaters",
@@ -144,7 +147,8 @@ def test_older_rosters_read_configuration_as_configuration(bundled: Catalog,
                                                            tmp_path: Path) -> None:
     result = import_file(IMPORT / "older_necrons_dynasty.ros", bundled)
     notes = "\n".join(result.notes)
-    for entry in ("Gametype: Matched", "Detachment Command Cost", "Dynasty Choice: Dynasty: Novokh"):
+    for entry in ("Gametype: Matched", "Detachment Command Cost",
+                  "Dynasty Choice: Dynasty: Novokh"):
         assert f"'{entry}' is not part of a bagm roster" in notes
     legion = tmp_path / "legion.ros"
     legion.write_text((IMPORT / "older_necrons_dynasty.ros").read_text(encoding="utf-8")

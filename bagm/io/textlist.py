@@ -503,6 +503,31 @@ _HEAD = re.compile(r"^\+\s*+(?P<key>[A-Za-z][A-Za-z ]*+)\s*+:\s*+(?P<value>.*)$"
 
 
 def _read_wtc(path: str, lines: list[str]) -> ArmyList:
+    """New Recruit's WTC layout; or its header over a body in the app's grammar (listhammer
+    re-exports a list that way: ``Attached as:`` lines, ``◦`` wargear), each read as what it is."""
+    def app_grammar(ln: str) -> bool:
+        text = ln.strip().lstrip("•◦▪‣·*-– ")
+        return "◦" in ln or text.casefold().startswith("attached as")
+
+    if not any(app_grammar(ln) for ln in lines):
+        army, warlord, enhancements = _wtc(path, lines)
+        _wtc_assign(army, warlord, enhancements)
+        return army
+    head = [ln if ln.strip().startswith(("+", "&")) else "" for ln in lines]
+    army, warlord, enhancements = _wtc(path, head)
+    body = _read_app(path, ["" if ln.strip().startswith(("+", "&")) else ln for ln in lines])
+    army.format = "listhammer"
+    army.units = body.units
+    army.skipped += body.skipped
+    army.recognised += body.recognised
+    army.header += body.header
+    army.name = army.name or body.name
+    army.points = army.points if army.points is not None else body.points
+    _wtc_assign(army, warlord, enhancements)
+    return army
+
+
+def _wtc(path: str, lines: list[str]) -> tuple[ArmyList, Found | None, list[Found]]:
     army = ArmyList(path, "wtc")
     warlord: Found | None = None
     enhancements: list[Found] = []
@@ -575,8 +600,7 @@ def _read_wtc(path: str, lines: list[str]) -> ArmyList:
             continue
         for item in split_items(content):  # "  1 with Astartes grenade launcher"
             _apply_item(unit, item)
-    _wtc_assign(army, warlord, enhancements)
-    return army
+    return army, warlord, enhancements
 
 
 def _wtc_find(army: ArmyList, slot: str | None, name: str) -> ListedUnit | None:
