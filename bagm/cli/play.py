@@ -75,6 +75,57 @@ NarrateOpt = Annotated[bool, typer.Option("--narrate", help="Tell the game by ba
 NotesOpt = Annotated[bool, typer.Option("--notes", help="List every rule the engine does not model")]
 
 
+HtmlOpt = Annotated[Path | None, typer.Option(
+    "--html", help="Write the game as one self-contained HTML page to watch step by step")]
+SvgOpt = Annotated[Path | None, typer.Option("--svg", help="Write one SVG of the board per phase into this folder")]
+
+
+def _radii(header: dict[str, Any]) -> dict[str, float] | None:
+    """Each unit's base radius, from the rosters the log names (the log holds no base sizes);
+    None when they cannot be read (the page then draws 32mm bases and says so)."""
+    from bagm.engine.game.muster import build_army
+    from bagm.errors import BagmError
+
+    out: dict[str, float] = {}
+    try:
+        for p, path in sorted((header.get("rosters") or {}).items()):
+            out.update({u.uid: float(u.radius) for u in build_army(p, path).units})
+    except (BagmError, OSError, ValueError, KeyError):
+        return None
+    return out
+
+
+def _pictures(events: list[dict[str, Any]], html: Path | None, svg_dir: Path | None) -> None:
+    """Write the replay page and the phase pictures of a logged game (drawn from the log)."""
+    if html is None and svg_dir is None:
+        return
+    from bagm.io.atomic import write_atomic
+    from bagm.render import replay_html
+    from bagm.render.narration import mission_map
+
+    if html is not None and html.is_dir():
+        _fail(f"{html}: is a folder; give a file name for the page")
+    if svg_dir is not None and svg_dir.exists() and not svg_dir.is_dir():
+        _fail(f"{svg_dir}: is a file; give a folder for the SVG pictures")
+    mmap = mission_map(events)
+    radii = _radii(events[0]) if events else None
+    if html is not None:
+        try:
+            write_atomic(html, replay_html.html(events, mmap, radii))
+        except OSError as exc:
+            _fail(f"{html}: cannot write the page ({exc.strerror or exc})")
+    if svg_dir is not None:
+        if mmap is None:
+            _fail(f"mission {events[0].get('mission') if events else '?'} has no map in bagm: no pictures")
+        pictures = replay_html.phase_svgs(events, mmap, radii)
+        try:
+            svg_dir.mkdir(exist_ok=True)
+            for name, text in pictures:
+                write_atomic(svg_dir / name, text)
+        except OSError as exc:
+            _fail(f"{svg_dir}: cannot write the pictures ({exc.strerror or exc})")
+
+
 def _events(rec: Any) -> list[dict[str, Any]]:
     """The record's events as its log holds them (JSON), whatever the engine keeps in memory."""
     from bagm.render.narration import events_from_lines
@@ -119,6 +170,8 @@ def play(
     fmt: Annotated[str, typer.Option("--format", help="rich or json")] = "rich",
     narrate: NarrateOpt = False,
     notes: NotesOpt = False,
+    html: HtmlOpt = None,
+    svg: SvgOpt = None,
 ) -> None:
     """Play a game: `bagm play SCRIPT` or `bagm play --mission 11 A.yaml B.yaml --seed N --bot greedy`."""
     _format(fmt)
@@ -150,6 +203,7 @@ def play(
         _fail(str(exc))
     if log is not None:
         _write_log(log, rec.lines)
+    _pictures(_events(rec), html, svg)
     _show(rec, fmt, narrate, notes)
 
 
@@ -158,8 +212,11 @@ def replay(
     fmt: Annotated[str, typer.Option("--format", help="rich or json")] = "rich",
     narrate: NarrateOpt = False,
     notes: NotesOpt = False,
+    html: HtmlOpt = None,
+    svg: SvgOpt = None,
 ) -> None:
-    """Replay a game's event log and check that it reproduces exactly (exit 1 if not)."""
+    """Replay a game's event log and check that it reproduces exactly (exit 1 if not).
+    --html and --svg draw the game from the log, before the check."""
     _format(fmt)
     from bagm.engine.game.sequence import IllegalAction
     from bagm.engine.log.record import ReplayError
@@ -169,6 +226,10 @@ def replay(
     from bagm.engine.state.army import ArmyError
     from bagm.io.yamlsafe import InputError
 
+    if html is not None or svg is not None:
+        from bagm.render.narration import events_from_lines
+
+        _pictures(events_from_lines(lines), html, svg)
     try:
         rec = do_replay(lines)
     except ReplayError as exc:

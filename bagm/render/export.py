@@ -292,12 +292,10 @@ def card(sheet: RosterSheet) -> dict[str, Any]:
 
 
 def _templates() -> Any:
-    """The Jinja2 environment: autoescape on for every template, no caching on disk."""
-    from jinja2 import Environment, PackageLoader, StrictUndefined
+    """The Jinja2 environment every bagm page shares: autoescape on for every template."""
+    from bagm.render.templating import environment
 
-    return Environment(loader=PackageLoader("bagm.render", "templates"),
-                       autoescape=True, undefined=StrictUndefined,
-                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    return environment()
 
 
 def to_html(sheet: RosterSheet) -> str:

@@ -7,6 +7,7 @@ decide no rule.
 from __future__ import annotations
 
 from html import escape
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -239,8 +240,45 @@ def mission_panel(mmap: MissionMap, open_hatchways: set[int] | None = None) -> G
     return Group(*parts)
 
 
-def svg(mmap: MissionMap, open_hatchways: set[int] | None = None, scale: float = 16.0) -> str:
-    """The map as a standalone SVG document (16 px to the inch by default)."""
+@dataclass
+class Drawing:
+    """A map drawn as SVG elements in layers, so that a page can add its own over the board
+    (the replay draws bases between the Hatchways and the markers) and redraw a Hatchway that
+    opens. Points in inches map to pixels by :meth:`x` and :meth:`y`."""
+
+    width: float
+    height: float
+    margin: float
+    top: float
+    scale: float
+    x0: float
+    y0: float
+    head: list[str]  # title and background
+    board: list[str]  # boards, Zones, areas, Walls, Pillars
+    hatchways: dict[int, tuple[str, str]]  # index -> (drawn closed, drawn open)
+    labels: list[str]  # labelled Hatchways' names
+    markers: list[str]  # Power Lines, then objective markers
+    legend: list[str]
+
+    def x(self, v: float) -> float:
+        return round(self.margin + (v - self.x0) * self.scale, 2)
+
+    def y(self, v: float) -> float:
+        return round(self.top + (v - self.y0) * self.scale, 2)
+
+    def open_tag(self) -> str:
+        W, H = self.width, self.height
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{W:.0f}" height="{H:.0f}" '
+                f'viewBox="0 0 {W:.0f} {H:.0f}" font-family="sans-serif">')
+
+    def inches(self) -> str:
+        """The SVG transform that lets a layer draw in the battlefield's inches."""
+        return (f"translate({round(self.margin - self.x0 * self.scale, 2)} "
+                f"{round(self.top - self.y0 * self.scale, 2)}) scale({self.scale})")
+
+
+def draw(mmap: MissionMap, open_hatchways: set[int] | None = None, scale: float = 16.0) -> Drawing:
+    """The map's SVG elements, layer by layer (16 px to the inch by default)."""
     lay = mmap.layout
     is_open = _open_set(lay, open_hatchways)
     b = lay.bounds
@@ -259,11 +297,10 @@ def svg(mmap: MissionMap, open_hatchways: set[int] | None = None, scale: float =
         return (f'<rect x="{X(r.x0)}" y="{Y(r.y0)}" width="{round(r.width * scale, 2)}" '
                 f'height="{round(r.height * scale, 2)}" fill="{fill}" {extra_attrs}/>')
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W:.0f}" height="{H:.0f}" '
-           f'viewBox="0 0 {W:.0f} {H:.0f}" font-family="sans-serif">',
-           f'<title>{escape(mmap.title)}</title>',
-           '<rect width="100%" height="100%" fill="#ffffff"/>',
-           f'<text x="{margin}" y="26" font-size="18" font-weight="bold">{escape(mmap.title)}</text>']
+    head = [f'<title>{escape(mmap.title)}</title>',
+            '<rect width="100%" height="100%" fill="#ffffff"/>',
+            f'<text x="{margin}" y="26" font-size="18" font-weight="bold">{escape(mmap.title)}</text>']
+    out: list[str] = []
     from bagm.engine.board.geometry import Rect
     for bd in lay.boards:
         out.append(rect(bd.rect, "#ece7da", 'stroke="#555" stroke-width="1.5"'))
@@ -297,28 +334,32 @@ def svg(mmap: MissionMap, open_hatchways: set[int] | None = None, scale: float =
         out.append(rect(r, "#3b3b3b"))
     for p in lay.pillars:
         out.append(rect(p.rect, "#111111"))
+    hatchways: dict[int, tuple[str, str]] = {}
+    labels: list[str] = []
     for h in lay.hatchways:
-        colour = "#8e44ad" if h.label else ("#27ae60" if h.index in is_open else "#c0392b")
-        if h.index in is_open:
-            out.append(rect(h.door, "none", f'stroke="{colour}" stroke-width="2" stroke-dasharray="4 3"'))
-        else:
-            out.append(rect(h.door, colour))
+        closed_colour = "#8e44ad" if h.label else "#c0392b"
+        open_colour = "#8e44ad" if h.label else "#27ae60"
+        hatchways[h.index] = (rect(h.door, closed_colour),
+                              rect(h.door, "none", f'stroke="{open_colour}" stroke-width="2" stroke-dasharray="4 3"'))
         if h.label:
+            colour = open_colour if h.index in is_open else closed_colour
             cx, cy = h.centre
-            out.append(f'<text x="{X(cx) + 6}" y="{Y(cy) - 6}" font-size="10" fill="{colour}">'
-                       f'{escape(h.label)}</text>')
+            labels.append(f'<text x="{X(cx) + 6}" y="{Y(cy) - 6}" font-size="10" fill="{colour}">'
+                          f'{escape(h.label)}</text>')
+    marks: list[str] = []
     pos = {m.label: (m.x, m.y) for m in lay.markers if m.label}
     for a, c in lay.power_lines:
         (x0, y0), (x1, y1) = pos[a], pos[c]
-        out.append(f'<line x1="{X(x0)}" y1="{Y(y0)}" x2="{X(x1)}" y2="{Y(y1)}" stroke="#8e44ad" '
-                   'stroke-width="2.5" stroke-dasharray="8 4"/>')
+        marks.append(f'<line x1="{X(x0)}" y1="{Y(y0)}" x2="{X(x1)}" y2="{Y(y1)}" stroke="#8e44ad" '
+                     'stroke-width="2.5" stroke-dasharray="8 4"/>')
     for m in lay.markers:
-        out.append(f'<circle cx="{X(m.x)}" cy="{Y(m.y)}" r="{round(m.radius * scale, 2)}" '
-                   'fill="#f1c40f" stroke="#000" stroke-width="1.5"/>')
+        marks.append(f'<circle cx="{X(m.x)}" cy="{Y(m.y)}" r="{round(m.radius * scale, 2)}" '
+                     'fill="#f1c40f" stroke="#000" stroke-width="1.5"/>')
         if m.label:
-            out.append(f'<text x="{X(m.x)}" y="{Y(m.y) + 4}" font-size="10" text-anchor="middle" '
-                       f'font-weight="bold">{escape(short_label(m.label))}</text>')
+            marks.append(f'<text x="{X(m.x)}" y="{Y(m.y) + 4}" font-size="10" text-anchor="middle" '
+                         f'font-weight="bold">{escape(short_label(m.label))}</text>')
     # legend
+    leg: list[str] = []
     y = Y(b.y1) + 22
     items = [("#3b3b3b", "Wall / Pillar"), ("#c0392b", "closed Hatchway"),
              ("#27ae60", "open Hatchway (dashed)"), ("#f1c40f", "objective marker (40mm)"),
@@ -335,12 +376,26 @@ def svg(mmap: MissionMap, open_hatchways: set[int] | None = None, scale: float =
         if x + width > W - margin:
             x = margin
             y += 20
-        out.append(f'<rect x="{x}" y="{y - 10}" width="12" height="12" fill="{colour}" stroke="#333"/>')
-        out.append(f'<text x="{x + 16}" y="{y}" font-size="11">{escape(name)}</text>')
+        leg.append(f'<rect x="{x}" y="{y - 10}" width="12" height="12" fill="{colour}" stroke="#333"/>')
+        leg.append(f'<text x="{x + 16}" y="{y}" font-size="11">{escape(name)}</text>')
         x += width
     if mmap.reconstruction:
-        out.append(f'<text x="{margin}" y="{y + 22}" font-size="10" fill="#666">Reconstruction: the '
+        leg.append(f'<text x="{margin}" y="{y + 22}" font-size="10" fill="#666">Reconstruction: the '
                    'book\'s map is not in the rules text; see the map file\'s note.</text>')
+    return Drawing(W, H, margin, top, scale, b.x0, b.y0, head, out, hatchways, labels, marks, leg)
+
+
+def svg(mmap: MissionMap, open_hatchways: set[int] | None = None, scale: float = 16.0) -> str:
+    """The map as a standalone SVG document (16 px to the inch by default)."""
+    d = draw(mmap, open_hatchways, scale)
+    is_open = _open_set(mmap.layout, open_hatchways)
+    out = [d.open_tag(), *d.head, *d.board]
+    labels = iter(d.labels)
+    for h in mmap.layout.hatchways:
+        out.append(d.hatchways[h.index][1 if h.index in is_open else 0])
+        if h.label:
+            out.append(next(labels))
+    out += d.markers + d.legend
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

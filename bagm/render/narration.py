@@ -1,7 +1,7 @@
 """A game told in words, read from its event log (JSON lines): by battle round, turn and phase.
 
 The narration is a renderer: it decides no rule and re-plays nothing. Every sentence comes from
-one event of the log (see ``bagm/engine/record.py`` and ``tests/golden/*.jsonl``); an event kind
+one event of the log (see ``bagm/engine/log/record.py`` and ``tests/golden/*.jsonl``); an event kind
 it does not know is still told, as its fields, so nothing in a log is silently dropped.
 
 The same :class:`Step` list drives the terminal narration (``--narrate``), its JSON form and the
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from bagm.engine.board.battlefield import Layout
+    from bagm.engine.board.maps import MissionMap
 
 PHASES = {"command": "Command phase", "movement": "Movement phase", "shooting": "Shooting phase",
           "charge": "Charge phase", "fight": "Fight phase"}
@@ -410,8 +411,8 @@ def narrate(events: Sequence[dict[str, Any]], layout: Layout | None = None) -> l
     return steps(events, layout)
 
 
-def mission_layout(events: Sequence[dict[str, Any]]) -> Layout | None:
-    """The layout of the map the log's 'game' event names, or None if bagm has no such map."""
+def mission_map(events: Sequence[dict[str, Any]]) -> MissionMap | None:
+    """The bundled map of the mission the log's 'game' event names, or None if bagm has none."""
     head = events[0] if events else {}
     try:
         number = int(head.get("mission"))  # type: ignore[arg-type]
@@ -419,7 +420,13 @@ def mission_layout(events: Sequence[dict[str, Any]]) -> Layout | None:
         return None
     from bagm.engine.board.maps import BUNDLED, bundled
 
-    return bundled(number).layout if number in BUNDLED else None
+    return bundled(number) if number in BUNDLED else None
+
+
+def mission_layout(events: Sequence[dict[str, Any]]) -> Layout | None:
+    """The layout of that map, or None."""
+    mmap = mission_map(events)
+    return mmap.layout if mmap is not None else None
 
 
 def text(steps_: Sequence[Step]) -> str:

@@ -1,0 +1,147 @@
+"""The replay page (`bagm replay LOG --html`) in a real browser: it loads clean and offline,
+stepping moves the bases to the positions in the log, the last step shows the final VP."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bagm.cli.app import app
+from bagm.render.narration import events_from_lines, narrate
+from browser.kit import BrowserPage, assert_looks_like
+
+REPO = Path(__file__).resolve().parents[2]
+LOG = REPO / "tests" / "golden" / "example_mission11.jsonl"
+
+
+@pytest.fixture(scope="module")
+def replay_page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    out = tmp_path_factory.mktemp("replay") / "game.html"
+    here = os.getcwd()
+    os.chdir(REPO)  # the golden log names its rosters relative to the repository
+    try:
+        r = CliRunner().invoke(app, ["replay", str(LOG), "--html", str(out)])
+    finally:
+        os.chdir(here)
+    assert r.exit_code == 0, r.output
+    yield out
+
+
+def _events() -> list[dict]:
+    return events_from_lines(LOG.read_text().splitlines())
+
+
+def _bases(page: BrowserPage, uid: str) -> list[list[float]]:
+    return page.raw.eval_on_selector_all(
+        f'#bases circle[data-unit="{uid}"]:not(.gone)',
+        "cs => cs.map(c => [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))])")
+
+
+def _step(page: BrowserPage) -> int:
+    return int(page.raw.get_attribute("body", "data-step"))
+
+
+def test_the_page_is_self_contained_and_loads_clean(page: BrowserPage, replay_page: Path) -> None:
+    html = replay_page.read_text()
+    assert "http://" not in html.replace("http://www.w3.org/2000/svg", "") and "https://" not in html
+    assert "<script src" not in html and "<link" not in html
+    page.open(replay_page)
+    page.assert_clean()
+    steps = narrate(_events())
+    assert page.raw.inner_text("#counter") == f"Step 1 of {len(steps)}"
+    assert page.raw.inner_text("#heading") == steps[0].heading
+    # the first step's narration, line by line, beside the board
+    assert page.raw.eval_on_selector_all("#lines li", "ls => ls.map(l => l.textContent)") == steps[0].lines
+
+
+def test_stepping_forward_and_back_moves_the_bases_to_the_logged_positions(page: BrowserPage,
+                                                                         replay_page: Path) -> None:
+    events = _events()
+    steps = narrate(events)
+    # the first logged move of the battle, and where that unit stood before it
+    k, move = next((i, e) for i, e in enumerate(events) if e["e"] == "move" and e.get("at"))
+    uid = move["unit"]
+    before = next(e["at"] for e in reversed(events[:k]) if e.get("unit") == uid and e.get("at"))
+    target = next(s.index for s in steps if s.first <= k < s.last)
+    page.open(replay_page)
+    for _ in range(target):
+        page.raw.keyboard.press("ArrowRight")
+    assert _step(page) == target
+    assert _bases(page, uid) == move["at"]
+    page.raw.keyboard.press("ArrowLeft")
+    assert _step(page) == target - 1
+    assert _bases(page, uid) == before
+    # the buttons do the same
+    page.raw.click("#next")
+    assert _step(page) == target and _bases(page, uid) == move["at"]
+    page.raw.click("#prev")
+    assert _bases(page, uid) == before
+    page.assert_clean()
+
+
+def test_phase_buttons_and_the_slider(page: BrowserPage, replay_page: Path) -> None:
+    steps = narrate(_events())
+    page.open(replay_page)
+    page.raw.click("#next-phase")
+    first_new = next(s.index for s in steps if s.heading != steps[0].heading)
+    assert _step(page) == first_new
+    assert page.raw.inner_text("#heading") == steps[first_new].heading
+    page.raw.click("#prev-phase")
+    assert _step(page) == 0
+    page.raw.fill("#slider", "50")
+    page.raw.dispatch_event("#slider", "input")
+    assert _step(page) == 50 and page.raw.inner_text("#heading") == steps[50].heading
+    page.assert_clean()
+
+
+def test_the_last_step_shows_the_final_vp_and_greys_destroyed_units(page: BrowserPage,
+                                                                    replay_page: Path) -> None:
+    events = _events()
+    end = next(e for e in events if e["e"] == "end")
+    destroyed = sorted({e["unit"] for e in events if e["e"] == "destroyed"})
+    page.open(replay_page)
+    page.raw.keyboard.press("End")
+    assert page.raw.inner_text("#vp-a") == str(end["vp"]["A"])
+    assert page.raw.inner_text("#vp-b") == str(end["vp"]["B"])
+    assert "The battle ends" in page.raw.inner_text("#lines")
+    gone = page.raw.eval_on_selector_all("#units li.gone", "ls => ls.map(l => l.dataset.unit)")
+    assert sorted(gone) == destroyed and destroyed
+    assert page.raw.eval_on_selector_all("#bases circle.gone", "cs => cs.length") >= 1
+    page.raw.keyboard.press("Home")
+    assert _step(page) == 0 and page.raw.inner_text("#vp-a") == "0"
+
+
+def test_attack_dice_are_shown_for_a_step_with_attacks(page: BrowserPage, replay_page: Path) -> None:
+    steps = narrate(_events())
+    s = next(s for s in steps if s.attacks)
+    page.open(replay_page)
+    page.raw.evaluate(f"window.bagmReplay.show({s.index})")
+    rows = page.raw.eval_on_selector_all("#dice-table tbody tr",
+                                         "rs => rs.map(r => [...r.cells].map(c => c.textContent))")
+    a = s.attacks[0]
+    assert rows[0] == [f"{a['unit']} → {a['target']}: {a['weapon']}", str(a["attacks"]), str(a["hits"]),
+                       str(a["wounds"]), str(a["wounds"] - a["unsaved"]), str(a["lost"]), str(a["destroyed"])]
+
+
+def test_user_text_is_escaped(page: BrowserPage, tmp_path: Path) -> None:
+    from bagm.render.replay_html import html
+
+    events = [json.loads(x) for x in LOG.read_text().splitlines()[:12]]
+    events[1]["units"]["A"][0] = "A1 <img src=x onerror=alert(1)></script><b>Boss"
+    path = tmp_path / "evil.html"
+    path.write_text(html(events, None), encoding="utf-8")
+    page.open(path)
+    page.assert_clean()
+    assert "<img src=x" in page.raw.inner_text("header")
+    assert page.raw.eval_on_selector_all("img", "is => is.length") == 0
+
+
+def test_screenshot_of_the_replay_page(page: BrowserPage, replay_page: Path) -> None:
+    page.open(replay_page)
+    page.raw.evaluate("window.bagmReplay.show(60)")
+    assert_looks_like(page.screenshot("replay-step-61", 1280, 800), "replay_step61")
