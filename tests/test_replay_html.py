@@ -78,7 +78,8 @@ def test_the_page_is_one_file_with_the_data_and_no_network():
     assert "https://" not in page and "<script src" not in page and "<link " not in page
     data = json.loads(page.split('<script type="application/json" id="game-data">')[1].split("</script>")[0])
     assert len(data["steps"]) == len(data["frames"]) == len(narrate(events))
-    assert data["final"] == {"vp": {"A": 40, "B": 20}, "winner": "A"}
+    end = events[-1]
+    assert data["final"] == {"vp": end["vp"], "winner": end["winner"]}
     assert data["units"]["A3"]["name"] == "A3 Strike Squad A"
 
 
@@ -101,7 +102,8 @@ def test_one_svg_per_phase_well_formed_and_deterministic():
     for _, text in pics:
         xml.dom.minidom.parseString(text)  # well-formed XML
     assert pics == phase_svgs(events, mission_map(events))
-    assert "VP A 40 – B 20" in pics[-1][1]
+    vp = events[-1]["vp"]
+    assert f"VP A {vp['A']} – B {vp['B']}" in pics[-1][1]
 
 
 def test_cli_writes_the_page_and_the_pictures(tmp_path, monkeypatch):
@@ -111,11 +113,15 @@ def test_cli_writes_the_page_and_the_pictures(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
     assert (tmp_path / "g.html").read_text().startswith("<!DOCTYPE html>")
     assert len(list((tmp_path / "pics").glob("*.svg"))) == len({s.heading for s in narrate(_events())})
-    # base sizes come from the rosters: the Meganobz stand on 40mm bases, the Strike Squad on 32mm
+    # base sizes come from the rosters (the log has none)
+    from bagm.engine.game.army import build_army
+
     data = (tmp_path / "g.html").read_text()
     units = json.loads(data.split('id="game-data">')[1].split("</script>")[0])["units"]
-    assert units["B5"]["radius"] == pytest.approx(20 / 25.4, abs=1e-3)
-    assert units["A3"]["radius"] == pytest.approx(16 / 25.4, abs=1e-3)
+    head = _events()[0]
+    want = {u.uid: u.radius for p in "AB" for u in build_army(p, head["rosters"][p]).units}
+    assert {uid: u["radius"] for uid, u in units.items()} == pytest.approx(want, abs=1e-3)
+    assert len(set(want.values())) > 1  # not one default size for all
 
 
 def test_cli_play_writes_the_page(tmp_path):
