@@ -114,7 +114,7 @@ def test_cli_writes_the_page_and_the_pictures(tmp_path, monkeypatch):
     assert (tmp_path / "g.html").read_text().startswith("<!DOCTYPE html>")
     assert len(list((tmp_path / "pics").glob("*.svg"))) == len({s.heading for s in narrate(_events())})
     # base sizes come from the rosters (the log has none)
-    from bagm.engine.game.army import build_army
+    from bagm.engine.game.muster import build_army
 
     data = (tmp_path / "g.html").read_text()
     units = json.loads(data.split('id="game-data">')[1].split("</script>")[0])["units"]
