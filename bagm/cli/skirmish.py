@@ -297,3 +297,251 @@ def show(
         con.print(roster_card(r, report))
         con.print(report_view(report))
     raise typer.Exit(0 if report.valid else 1)
+
+
+# --- the campaign tracker ---------------------------------------------------------------------
+campaign_app = typer.Typer(help="Track a unit's campaign: battles, injuries, points, purchases, "
+                           "advances; every change an event in the campaign file.",
+                           no_args_is_help=True)
+skirmish_app.add_typer(campaign_app, name="campaign")
+
+CampaignArg = Annotated[Path, typer.Argument(help="The campaign file (NAME.skirmish-campaign.yaml).")]
+SeedOpt = Annotated[Optional[int], typer.Option("--seed", help="Seed for this step's dice [default: the campaign's].")]
+RollsOpt = Annotated[Optional[str], typer.Option(
+    "--rolls", help="The dice rolled at the table, in order, e.g. 2,5,6 (D66: two dice).")]
+
+
+def _campaign_call(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    from bagm.chance.dice import DiceError
+    from bagm.io.yamlsafe import InputError
+    from bagm.skirmish.campaign import CampaignError
+
+    try:
+        return fn(*args, **kwargs)
+    except (CampaignError, InputError, DiceError) as exc:
+        _error(exc)
+
+
+def _open(path: Path) -> Any:
+    from bagm.skirmish.campaign import load_campaign
+
+    return _campaign_call(load_campaign, path)
+
+
+def _step_dice(c: Any, seed: Optional[int], rolls: Optional[str]) -> tuple[Any, str]:
+    values = None
+    if rolls is not None:
+        try:
+            values = [int(v) for v in rolls.replace(" ", "").split(",") if v]
+        except ValueError:
+            fail("skirmish: --rolls takes die results separated by commas, e.g. --rolls 3,5")
+    return c.dice(values, seed)  # type: ignore[no-any-return]
+
+
+def _print_event(entry: dict[str, Any]) -> None:
+    from rich.text import Text
+
+    from bagm.skirmish.render import event_text
+
+    console().print(Text(event_text(entry)))
+
+
+@campaign_app.command("start")
+def campaign_start(
+    roster: Annotated[Path, typer.Argument(help="The unit's roster (NAME.skirmish.yaml).")],
+    campaign: CampaignArg,
+    seed: Annotated[int, typer.Option("--seed", help="The campaign's dice seed.")] = 0,
+    data: SkDataOpt = None,
+) -> None:
+    """Start a campaign from a valid roster (never overwrites a campaign file)."""
+    from bagm.skirmish.campaign import start
+
+    c, _ = _campaign_call(start, roster, campaign, _data(data), seed)
+    _print_event(c.history[-1])
+
+
+@campaign_app.command("battle")
+def campaign_battle(
+    campaign: CampaignArg,
+    scenario: Annotated[str, typer.Option("--scenario", help="The scenario played.")],
+    result: Annotated[str, typer.Option("--result", help="won, lost or draw.")],
+    routed: Annotated[bool, typer.Option("--routed", help="The unit failed a Rout test.")] = False,
+    ooa: Annotated[Optional[list[str]], typer.Option("--ooa", help="Out of Action: a model's name or PACK:N (repeatable).")] = None,
+    killed: Annotated[Optional[list[str]], typer.Option("--killed", help="Killed in the battle: a name or PACK:N (repeatable).")] = None,
+    fled: Annotated[Optional[list[str]], typer.Option("--fled", help="Grots that failed Ld and ran: PACK:N (no injury roll).")] = None,
+    enemy_ooa: Annotated[int, typer.Option("--enemy-ooa", help="Enemy models you took Out of Action.")] = 0,
+    enemy_killed: Annotated[int, typer.Option("--enemy-killed", help="Enemy models you Killed.")] = 0,
+    bonus: Annotated[int, typer.Option("--bonus", help="The scenario's bonus points for this unit.")] = 0,
+    dark_eldar_opponent: Annotated[bool, typer.Option("--dark-eldar-opponent", help="The Dark Eldar opponent takes Captured for Dead results.")] = False,
+) -> None:
+    """Record a battle; then run injuries, points, purchases and advances, and end."""
+    from bagm.skirmish.campaign import battle
+    from bagm.skirmish.scenario import ScenarioError, find
+
+    try:
+        key = find(scenario).key
+    except ScenarioError as exc:
+        _error(exc)
+    c = _open(campaign)
+    entry = _campaign_call(battle, c, scenario=key, result=result, routed=routed,
+                           out_of_action=ooa or [], killed=killed or [], fled=fled or [],
+                           enemy_out_of_action=enemy_ooa, enemy_killed=enemy_killed, bonus=bonus,
+                           dark_eldar_opponent=dark_eldar_opponent)
+    _print_event(entry)
+
+
+@campaign_app.command("injuries")
+def campaign_injuries(
+    campaign: CampaignArg, seed: SeedOpt = None, rolls: RollsOpt = None,
+    ransom: Annotated[Optional[str], typer.Option("--ransom", help="pay or refuse a Captured model's ransom.")] = None,
+    successor: Annotated[Optional[str], typer.Option("--successor", help="The upgraded model taking command if the Leader died.")] = None,
+    data: SkDataOpt = None,
+) -> None:
+    """Pack casualties (D6 each), then the Injury Table (D66) for each Leader or upgraded model."""
+    from bagm.skirmish.campaign import injuries
+
+    c = _open(campaign)
+    dice, how = _step_dice(c, seed, rolls)
+    _print_event(_campaign_call(injuries, c, _data(data), dice, how, ransom=ransom, successor=successor))
+
+
+@campaign_app.command("points")
+def campaign_points(campaign: CampaignArg, seed: SeedOpt = None, rolls: RollsOpt = None,
+                    data: SkDataOpt = None) -> None:
+    """Add the points earned to the Points Pool."""
+    from bagm.skirmish.campaign import points
+
+    c = _open(campaign)
+    dice, how = _step_dice(c, seed, rolls)
+    _print_event(_campaign_call(points, c, _data(data), dice, how))
+
+
+@campaign_app.command("buy")
+def campaign_buy(
+    campaign: CampaignArg,
+    model: Annotated[Optional[str], typer.Option("--model", help="The Leader or upgraded model buying.")] = None,
+    item: Annotated[Optional[str], typer.Option("--item", help="The armoury item (or Pack wargear, Heavy or Assault weapon).")] = None,
+    crafted: Annotated[Optional[str], typer.Option("--crafted", help="The weapon a Master-Crafted Weapon makes crafted.")] = None,
+    pack: Annotated[Optional[str], typer.Option("--pack", help="The Pack buying, upgraded or topped up.")] = None,
+    new_pack: Annotated[Optional[str], typer.Option("--new-pack", help="Name of a new Pack.")] = None,
+    pack_type: Annotated[Optional[str], typer.Option("--type", help="The new Pack's type.")] = None,
+    models: Annotated[Optional[int], typer.Option("--models", help="Models of the new Pack, or to bring a Pack back to its minimum.")] = None,
+    upgrade_to: Annotated[Optional[str], typer.Option("--upgrade-to", help="Upgrade --pack to this type.")] = None,
+    data: SkDataOpt = None,
+) -> None:
+    """Spend the Points Pool (refused when the Pool is short or the unit would break a rule)."""
+    from bagm.skirmish.campaign import buy
+
+    c = _open(campaign)
+    _print_event(_campaign_call(buy, c, _data(data), model=model, item=item, pack=pack,
+                                new_pack=new_pack, pack_type=pack_type, models=models,
+                                upgrade_to=upgrade_to, crafted=crafted))
+
+
+@campaign_app.command("sell")
+def campaign_sell(
+    campaign: CampaignArg,
+    model: Annotated[str, typer.Option("--model", help="The model selling.")],
+    item: Annotated[str, typer.Option("--item", help="The item sold for half its points value.")],
+    data: SkDataOpt = None,
+) -> None:
+    """Sell an item back for half its points value."""
+    from bagm.skirmish.campaign import sell
+
+    c = _open(campaign)
+    _print_event(_campaign_call(sell, c, _data(data), model=model, item=item))
+
+
+@campaign_app.command("advance")
+def campaign_advance(
+    campaign: CampaignArg,
+    who: Annotated[str, typer.Argument(help="The Leader, an upgraded model or a Pack.")],
+    result: Annotated[Optional[str], typer.Option("--result", help="The table's result read at the table: WS+1, skill, breaking_the_mould, none.")] = None,
+    skill: Annotated[Optional[str], typer.Option("--skill", help="The skill taken if the result is a new skill.")] = None,
+    name: Annotated[Optional[str], typer.Option("--name", help="Name of the model that Breaks the Mould.")] = None,
+    seed: SeedOpt = None, rolls: RollsOpt = None, data: SkDataOpt = None,
+) -> None:
+    """Roll on the Leader or Pack Advancement table (supplied with --data) or enter the result."""
+    from bagm.skirmish.campaign import advance
+
+    c = _open(campaign)
+    dice, how = _step_dice(c, seed, rolls)
+    _print_event(_campaign_call(advance, c, _data(data), dice, how, who, result=result,
+                                skill=skill, name=name))
+
+
+@campaign_app.command("skill")
+def campaign_skill(
+    campaign: CampaignArg,
+    who: Annotated[str, typer.Argument(help="The model or Pack an advance gave a skill.")],
+    skill: Annotated[str, typer.Argument(help="The skill chosen.")],
+    seed: SeedOpt = None, rolls: RollsOpt = None, data: SkDataOpt = None,
+) -> None:
+    """Choose the new skill an advance gave (Psychic Training rolls its power)."""
+    from bagm.skirmish.campaign import skill as choose
+
+    c = _open(campaign)
+    dice, how = _step_dice(c, seed, rolls)
+    _print_event(_campaign_call(choose, c, _data(data), dice, how, who, skill))
+
+
+@campaign_app.command("end")
+def campaign_end(campaign: CampaignArg, data: SkDataOpt = None) -> None:
+    """Close the after-battle sequence and validate the unit (exit 1 if it breaks a rule)."""
+    from bagm.skirmish.campaign import end
+
+    c = _open(campaign)
+    entry, _report = _campaign_call(end, c, _data(data))
+    _print_event(entry)
+    raise typer.Exit(0 if entry["valid"] else 1)
+
+
+@campaign_app.command("history")
+def campaign_history(
+    campaign: CampaignArg,
+    format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
+) -> None:
+    """The unit's story: every event, in order, with its dice."""
+    c = _open(campaign)
+    if format is SimpleFormat.json:
+        from bagm.render.formats import to_json
+
+        typer.echo(to_json(c.history))
+        return
+    from rich.text import Text
+
+    from bagm.skirmish.render import event_text
+
+    con = console()
+    for e in c.history:
+        con.print(Text(event_text(e)))
+
+
+@campaign_app.command("show")
+def campaign_show(
+    campaign: CampaignArg,
+    format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
+    data: SkDataOpt = None,
+) -> None:
+    """The unit now: roster card, Points Pool, injuries, the step of the sequence, findings."""
+    from bagm.skirmish.validate import validate as check
+
+    c = _open(campaign)
+    roster = _campaign_call(c.roster)
+    report = check(roster, _data(data))
+    if format is SimpleFormat.json:
+        from bagm.render.formats import to_json
+        from bagm.skirmish.render import roster_dict
+
+        typer.echo(to_json({**roster_dict(roster), "pending": c.pending,
+                            "events": len(c.history), **report.as_dict()}))
+        return
+    from rich.text import Text
+
+    from bagm.skirmish.render import report_view, roster_card
+
+    con = console()
+    con.print(roster_card(roster, report))
+    step = c.pending["step"] if c.pending else "between battles"
+    con.print(Text(f"after-battle sequence: {step}; {len(c.history)} events"))
+    con.print(report_view(report))

@@ -183,3 +183,21 @@ def roster_card(r: Any, report: Any) -> Any:
                  + ("".join(f"\n{k} misses {n} game(s)" for k, n in st.miss_games.items() if n))
                  + ("\nDISBANDED" if st.disbanded else ""))
     return Group(tab, state)
+
+
+def event_text(e: dict[str, Any]) -> str:
+    """One campaign event as a line (or a few): what happened, the dice, the Pool."""
+    skip = {"n", "event", "dice", "rolls"}
+    parts = []
+    for k, v in e.items():
+        if k in skip or v in (None, [], {}, False, 0) and k not in ("pool", "earned", "valid"):
+            continue
+        if k == "results" and isinstance(v, list):
+            for r in v:
+                parts.append("\n    " + ", ".join(f"{a}: {b}" for a, b in r.items()))
+            continue
+        parts.append(f"{k.replace('_', ' ')}: {v}")
+    head = f"#{e.get('n')} {e.get('event')}"
+    dice = f"\n    dice ({e['dice']}): " + ", ".join(e["rolls"]) if e.get("rolls") else ""
+    return head + "  " + "  ".join(p for p in parts if not p.startswith("\n")) + \
+        "".join(p for p in parts if p.startswith("\n")) + dice
