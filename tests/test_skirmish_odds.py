@@ -147,3 +147,55 @@ def test_odds_command_text_and_json() -> None:
     assert result.exit_code == 0 and "Strength 10" in json.loads(result.output)["notes"][0]
     assert run("skirmish", "odds", "--attacks", "2", "--cc", "--ws", "3").exit_code == 2
     assert run("skirmish", "odds", "--attacks", "2", "--bs", "3", "--reroll-hits", "x").exit_code == 2
+
+
+def test_a_rolled_strength_by_hand() -> None:
+    # S D3+2 (3, 4 or 5) against T4, auto hit, no save: wounds on 5+, 4+, 3+
+    from bagm.chance.dice import parse_dice
+
+    o = odds(Attack(1, 3, auto_hit=True), Target(4), strength=parse_dice("D3+2").distribution)
+    assert o.wound == (F(2, 6) + F(3, 6) + F(4, 6)) / 3
+    # each wound's Damage roll at the Strength that wounded: row 0 for S 3 and 4, row 1 for S 5
+    w3, w4, w5 = F(2, 6) / 3, F(3, 6) / 3, F(4, 6) / 3
+    assert o.result[D.OUT_OF_ACTION] == (w3 + w4) * F(1, 6) + w5 * F(2, 6)
+
+
+def test_a_rad_grenade_lands_d3_hits_after_one_roll_to_hit() -> None:
+    from bagm.chance.dice import parse_dice
+    from bagm.skirmish.odds import volley
+
+    o = volley(Attack(1, 4, bs=3, ap=3), Target(3), parse_dice("D3").distribution,
+               parse_dice("D6+4").distribution)
+    none_through = (F(1, 6) + F(1, 6) ** 2 + F(1, 6) ** 3) / 3
+    assert o.result[D.UNHARMED] == F(1, 2) + F(1, 2) * none_through
+
+
+def test_rolled_strength_agrees_with_the_sampler() -> None:
+    from bagm.chance.dice import parse_dice
+
+    a, t = Attack(2, 4, bs=4, ap=5), Target(4, save=4, wounds=2)
+    exact = odds(a, t, strength=parse_dice("D6+6").distribution, attacks=parse_dice("D3").distribution).result
+    trials = 6000
+    counts = sample(a, t, Dice(7), trials, strength=parse_dice("D6+6"), attacks=parse_dice("D3"))
+    for d in Damage:
+        p = float(exact.get(d, 0))
+        assert abs(counts[d] / trials - p) <= 5 * math.sqrt(max(p * (1 - p), 1e-9) / trials) + 1e-9
+
+
+def test_special_weapons_from_the_text() -> None:
+    result = run("skirmish", "odds", "--weapon", "power fist", "--ws", "4", "--enemy-ws", "4",
+                 "--s", "4", "--attacks", "2", "--t", "4", "--sv", "3", "-f", "json")
+    out = json.loads(result.output)
+    assert result.exit_code == 0 and out["wound_needed"] == 2 and out["save"] is None  # S 8, no save
+    assert "Power Fist" in out["notes"][0]
+    result = run("skirmish", "odds", "--weapon", "Power Fist", "--ws", "4", "--enemy-ws", "4",
+                 "--s", "6", "--attacks", "1", "--t", "4", "-f", "json")
+    assert json.loads(result.output)["wound_needed"] == 2  # 12 capped at 10
+    result = run("skirmish", "odds", "--weapon", "Krak Grenade", "--bs", "4", "--t", "4", "--sv", "3", "-f", "json")
+    out = json.loads(result.output)
+    assert out["result"]["unharmed"] == "1/3"  # a hit pins (Blast) even when it does not wound
+    result = run("skirmish", "odds", "--weapon", "RAD Grenade", "--bs", "3", "--t", "3", "-f", "json")
+    assert json.loads(result.output)["result"]["unharmed"] == "691/1296"
+    assert run("skirmish", "odds", "--weapon", "Laser Sword", "--attacks", "1", "--bs", "3").exit_code == 2
+    result = run("skirmish", "weapons")
+    assert result.exit_code == 0 and "Thunder Hammer" in result.output

@@ -60,8 +60,10 @@ def _dice(seed: Optional[int], rolls: Optional[str]) -> Any:
 
 @skirmish_app.command("odds")
 def odds(
-    attacks: Annotated[Optional[int], typer.Option(
-        "--attacks", "-n", help="Shots or close-combat attacks (or give --type).")] = None,
+    attacks: Annotated[Optional[str], typer.Option(
+        "--attacks", "-n", help="Shots or close-combat attacks: 3, D3... (or give --type).")] = None,
+    weapon: Annotated[Optional[str], typer.Option(
+        "--weapon", help="A special weapon whose rules the text gives: 'Power Fist', 'Krak Grenade'... (see 'bagm skirmish weapons').")] = None,
     weapon_type: Annotated[Optional[str], typer.Option(
         "--type", help="Weapon type for the number of shots: pistol, rapid_fire, assault, heavy.")] = None,
     x: Annotated[int, typer.Option("--x", help="X of Assault X / Heavy X.")] = 1,
@@ -72,7 +74,7 @@ def odds(
     bs: Annotated[Optional[int], typer.Option("--bs", help="Ballistic Skill (shooting).")] = None,
     ws: Annotated[Optional[int], typer.Option("--ws", help="Attacker's Weapon Skill (close combat).")] = None,
     enemy_ws: Annotated[Optional[int], typer.Option("--enemy-ws", help="Target's Weapon Skill (close combat).")] = None,
-    s: Annotated[int, typer.Option("--s", help="Strength of the attack.")] = 4,
+    s: Annotated[Optional[str], typer.Option("--s", help="Strength: 4, or rolled: D6+6 [default 4].")] = None,
     ap: Annotated[Optional[int], typer.Option("--ap", help="AP of the weapon (none if not given).")] = None,
     t: Annotated[int, typer.Option("--t", help="Target's Toughness.")] = 4,
     sv: Annotated[Optional[int], typer.Option("--sv", help="Target's armour save (3 for 3+).")] = None,
@@ -102,29 +104,68 @@ def odds(
 ) -> None:
     """Exact odds (fractions) of what N shots or close-combat attacks do to one model: hit,
     wound, save, and the Damage Table's Pinned / Stunned / Out of Action / Killed."""
+    from bagm.chance.dice import DiceError, parse_dice
     from bagm.skirmish.odds import Attack, Reroll, Target
     from bagm.skirmish.odds import odds as resolve
     from bagm.skirmish.tables import RulesError, shots
 
     try:
-        if attacks is None:
+        preset: dict[str, Any] = {}
+        if weapon is not None:
+            from bagm.skirmish.odds import find_weapon
+
+            preset = find_weapon(weapon, _data(None).get("weapons"))
+        s_text: str | int = (preset["strength"] if s is None and "strength" in preset
+                             else s if s is not None else 4)
+        s_expr = parse_dice(s_text, "--s")
+        if "strength_times" in preset or "strength_plus" in preset:
+            if not s_expr.is_constant:
+                fail("skirmish odds: give the user's Strength as a number with this weapon")
+            base = s_expr.bonus
+            base = min(10, base * 2) if "strength_times" in preset else base + preset["strength_plus"]
+            s_expr = parse_dice(base, "--s")
+        volley = parse_dice(preset["hits"], "hits") if "hits" in preset else None
+        if volley is not None and volley.is_constant:
+            volley = None  # one shot: a plain attack
+        n_expr = parse_dice(attacks, "--attacks") if attacks is not None else \
+            parse_dice(1) if "hits" in preset else None
+        if n_expr is None:
             if weapon_type is None:
                 fail("skirmish odds: give --attacks N or a weapon --type")
-            attacks = shots(weapon_type, x, moved=moved, within_12=not beyond_12, fast_shot=fast_shot)
+            n_expr = parse_dice(shots(weapon_type, x, moved=moved, within_12=not beyond_12,
+                                      fast_shot=fast_shot))
         try:
-            rh, rw = Reroll(reroll_hits), Reroll(reroll_wounds)
+            rh, rw = Reroll(reroll_hits), Reroll(preset.get("reroll_wounds", reroll_wounds))
         except ValueError:
             fail("skirmish odds: --reroll-hits and --reroll-wounds take none, failed or one")
-        attack = Attack(attacks, s, close_combat=close_combat, bs=bs, ws=ws, hit_on=hit_on,
-                        hit_bonus=1 if targeter else 0, auto_hit=auto_hit or template, ap=ap,
-                        reroll_hits=rh, reroll_wounds=rw, gauss=gauss, no_armour=no_armour,
-                        choppa=choppa, damage_bonus=damage_bonus, sniper=sniper,
-                        pins_on_hit=blast, pins_on_wound=pulse_carbine,
-                        stuns_on_hit=thunder_hammer, no_cover=no_cover or template, partial=partial)
+        cc = close_combat or bool(preset.get("close_combat"))
+        attack = Attack(n_expr.min, s_expr.min, close_combat=cc, bs=bs, ws=ws, hit_on=hit_on,
+                        hit_bonus=1 if targeter else 0,
+                        auto_hit=auto_hit or template or bool(preset.get("template") or preset.get("auto_hit")),
+                        ap=ap if ap is not None else preset.get("ap"),
+                        reroll_hits=rh, reroll_wounds=rw, gauss=gauss or bool(preset.get("gauss")),
+                        no_armour=no_armour or bool(preset.get("no_armour")),
+                        choppa=choppa or bool(preset.get("choppa")),
+                        damage_bonus=damage_bonus + preset.get("damage_bonus", 0),
+                        sniper=sniper or bool(preset.get("sniper")),
+                        pins_on_hit=blast or bool(preset.get("blast")),
+                        pins_on_wound=pulse_carbine or bool(preset.get("pins_on_wound")),
+                        stuns_on_hit=thunder_hammer or bool(preset.get("stuns_on_hit")),
+                        no_cover=no_cover or template or bool(preset.get("template")), partial=partial)
         target = Target(t, sv, invuln, cover, cover_save, w, enemy_ws, shooter_above, target_above)
-        result = resolve(attack, target)
-    except RulesError as exc:
+        if volley is not None:  # a thrown grenade: one roll to hit, then its hits
+            from bagm.skirmish.odds import volley as land
+
+            result = land(attack, target, volley.distribution, s_expr.distribution)
+            n_expr = parse_dice(1)
+            result.notes.insert(0, f"a throw that hits lands {volley} hits")
+        else:
+            result = resolve(attack, target, strength=s_expr.distribution,
+                             attacks=n_expr.distribution)
+    except (RulesError, DiceError) as exc:
         _error(exc)
+    if weapon is not None:
+        result.notes.insert(0, f"{preset['name']} ({preset['section']})")
     if format is SimpleFormat.json:
         from bagm.render.formats import to_json
 
@@ -132,7 +173,22 @@ def odds(
     else:
         from bagm.skirmish.render import odds_view
 
-        console().print(odds_view(result))
+        console().print(odds_view(result, str(n_expr), str(s_expr)))
+
+
+@skirmish_app.command("weapons")
+def weapons(data: SkDataOpt = None) -> None:
+    """The special weapons 'odds --weapon' knows, with what the text says they do."""
+    from rich.table import Table
+    from rich.text import Text
+
+    tab = Table(show_edge=False)
+    for col in ("weapon", "section", "rules"):
+        tab.add_column(col)
+    for name, w in _data(data).get("weapons").items():
+        rules = ", ".join(f"{k}: {v}" for k, v in w.items() if k != "section")
+        tab.add_row(Text(name), Text(w["section"]), Text(rules))
+    console().print(tab)
 
 
 @skirmish_app.command("scenario")

@@ -9,11 +9,12 @@ hold the two together.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
+from typing import Any
 
-from bagm.chance.dice import Dice
+from bagm.chance.dice import Dice, DiceExpr
 from bagm.chance.dist import ZERO, Dist, binomial, die, outcomes, thin, with_one_retry
 from bagm.skirmish.tables import (
     NEVER,
@@ -145,10 +146,10 @@ def hit_needed(a: Attack, t: Target) -> int | None:
     return max(2, need - a.hit_bonus)  # a roll of 1 always misses
 
 
-def wound_needed(a: Attack, t: Target) -> int:
+def wound_needed(a: Attack, t: Target, strength: int | None = None) -> int:
     if a.sniper:
         return 4  # Sniper Rifles & Overwatch: wound on 4+
-    return to_wound(min(a.strength, 10), t.toughness)
+    return to_wound(min(a.strength if strength is None else strength, 10), t.toughness)
 
 
 def saving_throw(a: Attack, t: Target) -> tuple[int | None, str]:
@@ -183,92 +184,115 @@ def _worst_of(single: dict[Damage, Fraction], m: int) -> dict[Damage, Fraction]:
     return out
 
 
-def single_damage(a: Attack, t: Target) -> dict[Damage, Fraction]:
-    """One roll on the Damage Table for this attack."""
-    row = _rows()[damage_row(a.strength, t.toughness, full_strength=a.sniper)]
-    bonus = a.damage_bonus + (0 if a.sniper else damage_bonus(a.strength, t.toughness))
+def single_damage(a: Attack, t: Target, strength: int | None = None) -> dict[Damage, Fraction]:
+    """One roll on the Damage Table for this attack (at ``strength`` when it varies)."""
+    s = a.strength if strength is None else strength
+    row = _rows()[damage_row(s, t.toughness, full_strength=a.sniper)]
+    bonus = a.damage_bonus + (0 if a.sniper else damage_bonus(s, t.toughness))
     return outcomes(die(6), lambda x: damage_result(row, x + bonus))
 
 
-def odds(a: Attack, t: Target) -> Odds:
-    """The exact distribution of what ``a`` does to the model ``t``."""
-    if a.attacks < 0 or a.attacks > 50:
+def _wound_chance(a: Attack, t: Target, s: int) -> Fraction:
+    p = _chance(wound_needed(a, t, s))
+    if a.gauss and p == 0:
+        p = Fraction(1, 6)  # Gauss Weapons: a 6 always wounds
+    if a.reroll_wounds is Reroll.failed:
+        p = p + (1 - p) * p
+    return p
+
+
+def _add(into: dict, key: object, p: Fraction) -> None:  # type: ignore[type-arg]
+    into[key] = into.get(key, ZERO) + p
+
+
+def odds(a: Attack, t: Target, strength: Dist | None = None, attacks: Dist | None = None) -> Odds:
+    """The exact distribution of what ``a`` does to the model ``t``. ``strength`` and
+    ``attacks`` are distributions when they are rolled (a Krak grenade's D6+6, RAD's D3 hits);
+    each attack rolls its own Strength."""
+    strengths = strength or {a.strength: Fraction(1)}
+    counts = attacks or {a.attacks: Fraction(1)}
+    if min(counts) < 0 or max(counts) > 50:
         raise RulesError("attacks: from 0 to 50")
     if not 1 <= t.wounds <= 10:
         raise RulesError("wounds: from 1 to 10")
-    if not 1 <= a.strength <= 20:
+    if min(strengths) < 1 or max(strengths) > 20:
         raise RulesError("strength: from 1 to 20")
+    if len(strengths) > 1 and a.reroll_wounds is Reroll.one:
+        raise RulesError("one re-rolled wound with a rolled Strength is not modelled")
     notes: list[str] = []
-    if a.strength > 10:
+    if max(strengths) > 10:
         notes.append("reading: the To Wound table stops at Strength 10; a stronger attack "
                      "wounds as Strength 10 and keeps its full Strength on the Damage Table")
     hn = hit_needed(a, t)
     p_hit = _chance(hn)
-    if hn is None:
-        hits: Dist = {a.attacks: Fraction(1)}
-    elif a.reroll_hits is Reroll.one:
-        hits = with_one_retry(a.attacks, p_hit)
-    else:
-        if a.reroll_hits is Reroll.failed:
-            p_hit = p_hit + (1 - p_hit) * p_hit
-        hits = binomial(a.attacks, p_hit)
-    if a.partial:  # partly under the template: hit on a 4+
-        hits = thin(hits, Fraction(1, 2))
-        notes.append("partly under the template: each hit needs a further 4+")
-    wn = wound_needed(a, t)
-    p_wound = _chance(wn)
-    if a.gauss and (wn == NEVER or wn > 6):
-        p_wound = Fraction(1, 6)  # Gauss Weapons: a 6 always wounds
-    if a.reroll_wounds is Reroll.failed:
-        p_wound = p_wound + (1 - p_wound) * p_wound
+    if a.reroll_hits is Reroll.failed and hn is not None:
+        p_hit = p_hit + (1 - p_hit) * p_hit
+    # each unsaved wound's Damage roll, at the Strength that wounded (Bayes over the Strengths)
+    p_wound = sum((w * _wound_chance(a, t, s) for s, w in strengths.items()), ZERO)
+    single: dict[Damage, Fraction] = {}
+    for s, w in strengths.items():
+        ws = w * _wound_chance(a, t, s) / p_wound if p_wound else w
+        for d, q in single_damage(a, t, s).items():
+            _add(single, d, ws * q)
     sv, kind = saving_throw(a, t)
     p_fail = 1 - _chance(sv) if sv is not None else Fraction(1)
-    joint: dict[tuple[bool, int], Fraction] = {}
-    for h, ph in hits.items():
-        wounds = (with_one_retry(h, p_wound) if a.reroll_wounds is Reroll.one
-                  else binomial(h, p_wound))
-        for u, pu in thin(wounds, p_fail).items():
-            key = (h > 0, u)
-            joint[key] = joint.get(key, ZERO) + ph * pu
-    single = single_damage(a, t)
     result: dict[Damage, Fraction] = {}
+    hits_all: Dist = {}
     unsaved: Dist = {}
     left: Dist = {}
-    for (hit_any, u), p in joint.items():
-        unsaved[u] = unsaved.get(u, ZERO) + p
-        lost = min(u, t.wounds - 1)  # Models With Multiple Wounds: lose wounds down to the last
-        left[t.wounds - lost] = left.get(t.wounds - lost, ZERO) + p
-        floor = Damage.UNHARMED
-        if a.sniper or (a.pins_on_hit and hit_any) or (a.pins_on_wound and u > 0):
-            floor = Damage.PINNED
-        if a.stuns_on_hit and hit_any:
-            floor = Damage.STUNNED
-        for d, q in _worst_of(single, u - lost).items():
-            r = max(d, floor)
-            result[r] = result.get(r, ZERO) + p * q
+    for n, pn in counts.items():
+        if hn is None:
+            hits: Dist = {n: Fraction(1)}
+        elif a.reroll_hits is Reroll.one:
+            hits = with_one_retry(n, _chance(hn))
+        else:
+            hits = binomial(n, p_hit)
+        if a.partial:  # partly under the template: hit on a 4+
+            hits = thin(hits, Fraction(1, 2))
+        for h, ph in hits.items():
+            _add(hits_all, h, pn * ph)
+            wounds = (with_one_retry(h, p_wound) if a.reroll_wounds is Reroll.one
+                      else binomial(h, p_wound))
+            for u, pu in thin(wounds, p_fail).items():
+                p = pn * ph * pu
+                _add(unsaved, u, p)
+                lost = min(u, t.wounds - 1)  # Models With Multiple Wounds: down to the last
+                _add(left, t.wounds - lost, p)
+                floor = Damage.UNHARMED
+                if a.sniper or (a.pins_on_hit and h > 0) or (a.pins_on_wound and u > 0):
+                    floor = Damage.PINNED
+                if a.stuns_on_hit and h > 0:
+                    floor = Damage.STUNNED
+                for d, q in _worst_of(single, u - lost).items():
+                    _add(result, max(d, floor), p * q)
+    if a.partial:
+        notes.append("partly under the template: each hit needs a further 4+")
     if t.wounds > 1:
         notes.append("reading: a model with several wounds rolls on the Damage Table for each "
                      "unsaved wound once it is down to its last wound point")
-    return Odds(a, t, hn, p_hit, wn, p_wound, sv, kind, p_fail, hits, unsaved, result, left, notes)
+    wn = wound_needed(a, t) if len(strengths) == 1 else 0
+    return Odds(a, t, hn, p_hit, wn, p_wound, sv, kind, p_fail, hits_all, unsaved, result,
+                left, notes)
 
 
-def sample(a: Attack, t: Target, dice: Dice, trials: int) -> dict[Damage, int]:
+def sample(a: Attack, t: Target, dice: Dice, trials: int, strength: DiceExpr | None = None,
+           attacks: DiceExpr | None = None) -> dict[Damage, int]:
     """Play the attack ``trials`` times with ``dice``: how often each result came up."""
-    hn, wn = hit_needed(a, t), wound_needed(a, t)
+    hn = hit_needed(a, t)
     sv, _ = saving_throw(a, t)
-    row = _rows()[damage_row(a.strength, t.toughness, full_strength=a.sniper)]
-    bonus = a.damage_bonus + (0 if a.sniper else damage_bonus(a.strength, t.toughness))
 
     def passes(need: int | None, roll: int) -> bool:
         return need is None or (need != NEVER and need <= 6 and roll >= need)
 
-    def wounds(roll: int) -> bool:
-        return passes(wn, roll) or (a.gauss and roll == 6)
+    def wounds(roll: int, s: int) -> bool:
+        return passes(wound_needed(a, t, s), roll) or (a.gauss and roll == 6)
 
     counts = {d: 0 for d in Damage}
     for _ in range(trials):
         hit_any, unsaved, retry_hit, retry_wound = False, 0, True, True
-        for _ in range(a.attacks):
+        strengths: list[int] = []
+        n = a.attacks if attacks is None else dice.roll_expr(attacks, "attacks")
+        for _ in range(n):
             if hn is None:
                 hit = True
             else:
@@ -283,16 +307,20 @@ def sample(a: Attack, t: Target, dice: Dice, trials: int) -> dict[Damage, int]:
             if not hit:
                 continue
             hit_any = True
-            w = wounds(dice.d6("to wound"))
+            s = a.strength if strength is None else dice.roll_expr(strength, "strength")
+            w = wounds(dice.d6("to wound"), s)
             if not w and (a.reroll_wounds is Reroll.failed
                           or (a.reroll_wounds is Reroll.one and retry_wound)):
                 retry_wound = False
-                w = wounds(dice.d6("to wound re-roll"))
+                w = wounds(dice.d6("to wound re-roll"), s)
             if w and (sv is None or dice.d6("save") < sv):
                 unsaved += 1
+                strengths.append(s)
         lost = min(unsaved, t.wounds - 1)
         worst = Damage.UNHARMED
-        for _ in range(unsaved - lost):
+        for s in strengths[lost:]:  # the wounds after the model is down to its last
+            row = _rows()[damage_row(s, t.toughness, full_strength=a.sniper)]
+            bonus = a.damage_bonus + (0 if a.sniper else damage_bonus(s, t.toughness))
             worst = max(worst, damage_result(row, dice.d6("damage") + bonus))
         if a.sniper or (a.pins_on_hit and hit_any) or (a.pins_on_wound and unsaved > 0):
             worst = max(worst, Damage.PINNED)
@@ -300,3 +328,32 @@ def sample(a: Attack, t: Target, dice: Dice, trials: int) -> dict[Damage, int]:
             worst = max(worst, Damage.STUNNED)
         counts[worst] += 1
     return counts
+
+
+def volley(a: Attack, t: Target, hits: Dist, strength: Dist | None = None) -> Odds:
+    """One roll to hit (a thrown grenade) that, when it hits, lands ``hits`` automatic hits
+    (a RAD grenade: D3 hits). A miss scatters and does nothing."""
+    thrown = odds(replace(a, attacks=1, partial=False), t, strength)
+    landed = odds(replace(a, auto_hit=True, pins_on_hit=a.pins_on_hit), t, strength, hits)
+    p = thrown.hit * (Fraction(1, 2) if a.partial else 1)
+    result = {d: p * q for d, q in landed.result.items()}
+    result[Damage.UNHARMED] = result.get(Damage.UNHARMED, ZERO) + 1 - p
+    scale = {k: p * q for k, q in landed.hits.items()}
+    scale[0] = scale.get(0, ZERO) + 1 - p
+    unsaved = {k: p * q for k, q in landed.unsaved_wounds.items()}
+    unsaved[0] = unsaved.get(0, ZERO) + 1 - p
+    left = {k: p * q for k, q in landed.wounds_left.items()}
+    left[t.wounds] = left.get(t.wounds, ZERO) + 1 - p
+    return Odds(a, t, thrown.hit_needed, thrown.hit, landed.wound_needed, landed.wound,
+                landed.save, landed.save_kind, landed.unsaved, scale, unsaved, result, left,
+                ["one roll to hit; a hit lands several hits", *landed.notes])
+
+
+def find_weapon(name: str, table: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """A special weapon from the data by name (case and punctuation aside)."""
+    def norm(x: str) -> str:
+        return "".join(c for c in x.lower() if c.isalnum())
+    for key, w in table.items():
+        if norm(key) == norm(name):
+            return {"name": key, **w}
+    raise RulesError(f"no special weapon '{name}'; known: " + ", ".join(table))

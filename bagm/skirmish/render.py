@@ -21,7 +21,7 @@ def frac(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
 
 
-def odds_view(o: Odds) -> Any:
+def odds_view(o: Odds, attacks: str | None = None, strength: str | None = None) -> Any:
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
@@ -31,7 +31,8 @@ def odds_view(o: Odds) -> Any:
     a, t = o.attack, o.target
     skill = (f"WS {a.ws} v WS {t.ws}" if a.close_combat and a.hit_on is None
              else f"BS {a.bs}" if a.hit_on is None else f"hits on {a.hit_on}+")
-    head = Text(f"{a.attacks} {'attack' if a.close_combat else 'shot'}(s), {skill}, S {a.strength}"
+    head = Text(f"{attacks or a.attacks} {'attack' if a.close_combat else 'shot'}(s), {skill}, "
+                f"S {strength or a.strength}"
                 f", AP {a.ap if a.ap is not None else '-'}  against  T {t.toughness}, "
                 f"Sv {str(t.save) + '+' if t.save else '-'}"
                 + (f", {t.invulnerable}+ invulnerable" if t.invulnerable else "")
@@ -41,7 +42,8 @@ def odds_view(o: Odds) -> Any:
         steps.add_column(col, justify="left" if col == "step" else "right")
     steps.add_row("hit", "auto" if o.hit_needed is None else f"{o.hit_needed}+",
                   f"{frac(o.hit)}  {pct(o.hit)}")
-    steps.add_row("wound", "N" if not o.wound_needed else f"{o.wound_needed}+",
+    steps.add_row("wound", "N" if not o.wound_needed and o.wound == 0 else
+                  f"{o.wound_needed}+" if o.wound_needed else "varies",
                   f"{frac(o.wound)}  {pct(o.wound)}")
     steps.add_row(f"save ({o.save_kind})", f"{o.save}+" if o.save else "none",
                   f"fails {frac(o.unsaved)}  {pct(o.unsaved)}")
