@@ -107,6 +107,13 @@ def test_blast_pins_thunder_hammer_stuns_pulse_carbine_pins_partial_halves() -> 
     assert o.result == {D.UNHARMED: F(1, 2), D.PINNED: F(1, 2)}
 
 
+def test_dodge_is_a_further_six_in_close_combat_only() -> None:
+    cc = odds(Attack(1, 4, close_combat=True, ws=4, auto_hit=True), Target(4, save=4, ws=4, dodge=True))
+    assert cc.result[D.UNHARMED] == 1 - F(1, 2) * F(1, 2) * F(5, 6)
+    shot = odds(Attack(1, 4, auto_hit=True), Target(4, save=4, dodge=True))
+    assert shot.result[D.UNHARMED] == 1 - F(1, 2) * F(1, 2)
+
+
 def test_close_combat_uses_the_chart() -> None:
     o = odds(Attack(3, 4, close_combat=True, ws=3, ap=None), Target(4, ws=5))
     assert o.hit_needed == 4 and o.hit == F(1, 2)  # a lost row, from the formula
@@ -120,6 +127,7 @@ def test_close_combat_uses_the_chart() -> None:
     (Attack(4, 5, close_combat=True, ws=4, gauss=True, damage_bonus=1, choppa=True),
      Target(4, save=2, ws=4, cover=True)),
     (Attack(2, 4, bs=2, sniper=True, partial=True), Target(3, save=5, invulnerable=6)),
+    (Attack(3, 6, close_combat=True, ws=5, stuns_on_hit=True), Target(4, save=3, ws=3, dodge=True, wounds=2)),
 ])
 def test_exact_odds_agree_with_a_seeded_sampler(attack: Attack, target: Target) -> None:
     trials = 6000

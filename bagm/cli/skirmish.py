@@ -45,16 +45,20 @@ def _data(paths: list[Path] | None) -> SkirmishData:
         _error(exc)
 
 
+def _parse_rolls(rolls: str) -> list[int]:
+    """The results a player rolled at the table: ``--rolls 3,5``."""
+    try:
+        return [int(v) for v in rolls.replace(" ", "").split(",") if v]
+    except ValueError:
+        fail("skirmish: --rolls takes die results separated by commas, e.g. --rolls 3,5")
+
+
 def _dice(seed: Optional[int], rolls: Optional[str]) -> Any:
-    """Dice from a seed, or the results a player rolled at the table (``--rolls 3,5``)."""
+    """Dice from a seed, or the results a player rolled at the table."""
     from bagm.chance.dice import Dice
 
     if rolls is not None:
-        try:
-            values = [int(v) for v in rolls.replace(" ", "").split(",") if v]
-        except ValueError:
-            fail("skirmish: --rolls takes die results separated by commas, e.g. --rolls 3,5")
-        return Dice.scripted(values)
+        return Dice.scripted(_parse_rolls(rolls))
     return Dice(seed if seed is not None else 0)
 
 
@@ -100,6 +104,7 @@ def odds(
     no_cover: Annotated[bool, typer.Option("--no-cover", help="No cover save (Marksman, Soul Seeker).")] = False,
     shooter_above: Annotated[bool, typer.Option("--shooter-above", help="The shooter is 6\" or more above: saves -1.")] = False,
     target_above: Annotated[bool, typer.Option("--target-above", help="The target is 6\" or more above: cover +1.")] = False,
+    dodge: Annotated[bool, typer.Option("--dodge", help="Dodge: an extra unmodified 6+ save in close combat.")] = False,
     format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
 ) -> None:
     """Exact odds (fractions) of what N shots or close-combat attacks do to one model: hit,
@@ -152,7 +157,8 @@ def odds(
                         pins_on_wound=pulse_carbine or bool(preset.get("pins_on_wound")),
                         stuns_on_hit=thunder_hammer or bool(preset.get("stuns_on_hit")),
                         no_cover=no_cover or template or bool(preset.get("template")), partial=partial)
-        target = Target(t, sv, invuln, cover, cover_save, w, enemy_ws, shooter_above, target_above)
+        target = Target(t, sv, invuln, cover, cover_save, w, enemy_ws, shooter_above, target_above,
+                        dodge)
         if volley is not None:  # a thrown grenade: one roll to hit, then its hits
             from bagm.skirmish.odds import volley as land
 
@@ -385,13 +391,7 @@ def _open(path: Path) -> Any:
 
 
 def _step_dice(c: Any, seed: Optional[int], rolls: Optional[str]) -> tuple[Any, str]:
-    values = None
-    if rolls is not None:
-        try:
-            values = [int(v) for v in rolls.replace(" ", "").split(",") if v]
-        except ValueError:
-            fail("skirmish: --rolls takes die results separated by commas, e.g. --rolls 3,5")
-    return c.dice(values, seed)  # type: ignore[no-any-return]
+    return c.dice(None if rolls is None else _parse_rolls(rolls), seed)  # type: ignore[no-any-return]
 
 
 def _print_event(entry: dict[str, Any]) -> None:

@@ -82,6 +82,7 @@ class Target:
     ws: int | None = None
     shooter_above: bool = False  # Height Advantage: the shooter 6" or more above: saves -1
     above_shooter: bool = False  # the target 6" or more above: cover +1
+    dodge: bool = False  # Dodge: an extra unmodified 6+ save, in close combat only
 
 
 @dataclass
@@ -236,6 +237,9 @@ def odds(a: Attack, t: Target, strength: Dist | None = None, attacks: Dist | Non
             _add(single, d, ws * q)
     sv, kind = saving_throw(a, t)
     p_fail = 1 - _chance(sv) if sv is not None else Fraction(1)
+    if t.dodge and a.close_combat:
+        p_fail *= Fraction(5, 6)  # Dodge: a further 6+ after the save fails
+        notes.append("Dodge: a wound not saved is still stopped on an unmodified 6")
     result: dict[Damage, Fraction] = {}
     hits_all: Dist = {}
     unsaved: Dist = {}
@@ -313,7 +317,8 @@ def sample(a: Attack, t: Target, dice: Dice, trials: int, strength: DiceExpr | N
                           or (a.reroll_wounds is Reroll.one and retry_wound)):
                 retry_wound = False
                 w = wounds(dice.d6("to wound re-roll"), s)
-            if w and (sv is None or dice.d6("save") < sv):
+            if w and (sv is None or dice.d6("save") < sv) and not (
+                    t.dodge and a.close_combat and dice.d6("Dodge") == 6):
                 unsaved += 1
                 strengths.append(s)
         lost = min(unsaved, t.wounds - 1)
