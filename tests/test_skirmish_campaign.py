@@ -373,3 +373,18 @@ def test_campaign_commands(tmp_path: Path) -> None:
     assert Path(camp).read_text() == before  # a refused command writes nothing
     with pytest.raises(DiceError):
         Dice.scripted([7]).d6()
+
+
+def test_a_damaged_campaign_file_is_an_input_error(tmp_path: Path, data: SkirmishData) -> None:
+    from bagm.io.yamlsafe import InputError
+
+    c = injure(tmp_path, data, [2, 2])
+    text = c.path.read_text().replace("step: points", "step: dancing")
+    c.path.write_text(text)
+    with pytest.raises(InputError, match="damaged"):
+        load_campaign(c.path)
+    c.path.write_text("skirmish: roster\n")
+    with pytest.raises(InputError, match="not a Skirmish campaign"):
+        load_campaign(c.path)
+    result = run("skirmish", "campaign", "show", str(c.path))
+    assert result.exit_code == 2 and "not a Skirmish campaign" in result.output

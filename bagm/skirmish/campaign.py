@@ -26,7 +26,6 @@ from bagm.skirmish.roster import Roster, parse
 from bagm.skirmish.validate import Report, validate
 
 ARMOUR = ("Armour",)  # Looted: the model keeps its armour (items named ... Armour)
-STEPS = ("battle", "injuries", "points")
 
 
 class CampaignError(BagmError, ValueError):
@@ -90,20 +89,28 @@ class Campaign:
                      + yaml.safe_dump(self.data, sort_keys=False, allow_unicode=True))
 
 
+PENDING_KEYS = {"step", "scenario", "result", "routed", "out_of_action", "enemy_out_of_action",
+                "enemy_killed", "bonus", "pool_bonus", "leader_died", "dark_eldar_opponent",
+                "advanced"}
+
+
 def load_campaign(path: Path) -> Campaign:
-    doc: Located = load(path, what="a campaign file") if _takes_what() else load(path)
+    """Read a campaign file (safe YAML) and check the parts bagm wrote."""
+    doc: Located = load(path, what="a campaign file")
     d = doc.data
     if not isinstance(d, dict) or d.get("skirmish") != "campaign" or not isinstance(d.get("unit"), dict) \
             or not isinstance(d.get("history"), list):
         raise InputError(str(path), "not a Skirmish campaign file", line=1,
                          hint="start one with 'bagm skirmish campaign start ROSTER CAMPAIGN'")
+    pending = d.get("pending")
+    if pending is not None and (not isinstance(pending, dict) or not PENDING_KEYS <= set(pending)
+                                or pending["step"] not in ("injuries", "points", "spend")):
+        raise InputError(str(path), "the after-battle sequence ('pending') is damaged",
+                         line=doc.line(("pending",)), hint="restore the file from your backup or "
+                         "version control; bagm writes it, edit it only with the commands")
+    if not isinstance(d.get("seed", 0), int):
+        raise InputError(str(path), "seed is a whole number", line=doc.line(("seed",)))
     return Campaign(Path(path), d)
-
-
-def _takes_what() -> bool:
-    import inspect
-
-    return "what" in inspect.signature(load).parameters
 
 
 def start(roster_path: Path, campaign_path: Path, data: SkirmishData, seed: int = 0) -> tuple[Campaign, Report]:
@@ -232,6 +239,8 @@ def injuries(c: Campaign, data: SkirmishData, dice: Dice, how: str, *, ransom: s
              successor: str | None = None) -> dict[str, Any]:
     """Pack casualties, then the Injury Table for each Leader or upgraded model Out of Action."""
     p = _need_step(c, "injuries")
+    if ransom not in (None, "pay", "refuse"):
+        raise CampaignError("--ransom is pay or refuse")
     unit = c.unit
     fkey = _fkey(data, unit)
     faction = data.raw["factions"][fkey]
