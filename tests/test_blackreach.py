@@ -332,3 +332,55 @@ def test_cli_perils_refusals():
     assert r.exit_code == 2 and "weirdboy's power" in r.output
     r = _run("perils", "--psyker", "weirdboy", "--level", "1", "--cost", "1", "--share")
     assert r.exit_code == 2 and "first SM" in r.output
+
+
+# --- heavy vehicle aids, PRESCIENCE, SPEED PENALTY -------------------------------------------
+
+SET = {1: "tracks", 2: "hull", 3: "secondary weapon", 4: "primary weapon", 5: "hull",
+       6: "explosion"}
+
+
+def test_mekaniak_moves_the_location_to_survive():
+    # hull already on it: 2 and 5 would destroy, and 6 explodes; the mekaniak moves 2 to 1 or 3
+    # (tracks preferred), 5 to 4 (6 destroys), and 6 to 5 destroys anyway
+    v = Victim(Kind.heavy, damage_set=SET, held=frozenset({"hull"}), adjust=1,
+               prefer=("tracks", "secondary weapon"))
+    o = fire_odds(Shot(combat=10, defence=11, victim=v))  # always a hit, never a double
+    assert o.outcomes == {"damage marker 1: tracks": F(1, 3),
+                          "damage marker 3: secondary weapon": F(1, 3),
+                          "damage marker 4: primary weapon": F(1, 6), "destroyed": F(1, 6)}
+    # grot oilers reach 2 away: 6 to 4
+    g = Victim(Kind.heavy, damage_set=SET, held=frozenset({"hull"}), adjust=2)
+    assert "destroyed" not in fire_odds(Shot(combat=10, defence=11, victim=g)).outcomes
+    s = Shot(combat=10, defence=11, victim=v)
+    agrees(fire_odds(s), lambda d: resolve_fire(d, s), n=1000)
+
+
+def test_techmarine_gives_the_owner_the_pick_of_two_dice():
+    v = Victim(Kind.heavy, damage_set={1: "explosion", 2: "explosion", 3: "explosion",
+                                       4: "explosion", 5: "explosion", 6: "tracks"},
+               extra_die=True)
+    o = fire_odds(Shot(combat=10, defence=11, victim=v))
+    assert o.outcomes == {"destroyed": F(25, 36), "damage marker 6: tracks": F(11, 36)}
+    s = Shot(combat=10, defence=11, victim=v)
+    agrees(fire_odds(s), lambda d: resolve_fire(d, s), n=1000)
+    with pytest.raises(BlackReachError, match="damage set"):
+        Victim(Kind.heavy, extra_die=True)
+
+
+def test_prescience_rerolls_a_miss():
+    s = Shot(combat=0, defence=6, reroll=True)
+    assert fire_odds(s).tables["shot"]["hit"] == 1 - F(5, 6) ** 2
+    agrees(fire_odds(s), lambda d: resolve_fire(d, s))
+
+
+def test_speed_penalty_from_order_tokens():
+    r = _run("fire", "--combat", "3", "--defence", "5", "--aircraft", "--range", "12",
+             "--order-tokens", "2,5", "-f", "json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["inputs"]["modifier"] == 0 and not data["inputs"]["long_range"]
+    r = _run("fire", "--combat", "3", "--defence", "5", "--order-tokens", "2,special", "-f", "json")
+    assert json.loads(r.output)["inputs"]["modifier"] == 1
+    r = _run("fire", "--combat", "3", "--defence", "5", "--order-tokens", "two,5")
+    assert r.exit_code == 2 and "--order-tokens" in r.output

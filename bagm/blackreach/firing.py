@@ -8,7 +8,7 @@ from fractions import Fraction
 from bagm.blackreach.hits import SM_PENALTY, Victim, fate_effect, hit_fates, resolve_hit
 from bagm.blackreach.odds import Chances, Odds, add, need
 from bagm.chance.dice import Dice
-from bagm.chance.dist import Dist, die, highest, outcomes, shift
+from bagm.chance.dist import Dist, die, highest, mix, outcomes, shift
 
 LONG_RANGE = 7  # RANGE: a shot longer than 7 squares is at long range
 LONG_RANGE_PENALTY = 2
@@ -36,6 +36,8 @@ class Shot:
     ignore_long_range: bool = False  # HAWK-EYED; AIRCRAFT never apply it
     rear: bool = False  # LOS crosses the rear of a heavy vehicle: +2
     dice: int = 1  # TWIN-LINKED: 2 dice, keep the best
+    speed_penalty: int = 0  # SPEED PENALTY against an aircraft (give ignore_long_range too)
+    reroll: bool = False  # PRESCIENCE: reroll a roll that fails; the new result is kept
     victim: Victim = field(default_factory=Victim)
     piercing: bool = False
     double_saveable: bool = True
@@ -62,12 +64,26 @@ class Shot:
         """Everything added to the die: COMBAT and bonuses (doubled for suppressive fire),
         then the penalties (FIRING ACTION: add the bonuses, then subtract the penalties)."""
         plus = self.combat + self.bonus + (REAR_BONUS if self.rear else 0)
-        minus = (self.penalty + SM_PENALTY * self.sm + sum(self.obscuring)
+        minus = (self.penalty + self.speed_penalty + SM_PENALTY * self.sm + sum(self.obscuring)
                  + (LONG_RANGE_PENALTY if self.long_range else 0))
         return (2 if doubled_bonuses else 1) * plus - minus
 
     def total(self, doubled_bonuses: bool = False) -> Dist:
-        return shift(highest(die(6), self.dice), self.modifier(doubled_bonuses))
+        once = shift(highest(die(6), self.dice), self.modifier(doubled_bonuses))
+        if not self.reroll:
+            return once
+        # PRESCIENCE: a result below DEFENCE (no hit, no SM) is rolled again and kept
+        fail = sum((p for r, p in once.items() if r < self.target), Fraction(0))
+        kept = {r: p for r, p in once.items() if r >= self.target}
+        return mix([(Fraction(1), kept), (fail, once)])
+
+    def roll(self, dice: Dice, reason: str, doubled_bonuses: bool = False) -> int:
+        """Play the roll (with the PRESCIENCE reroll of a failed one)."""
+        mod = self.modifier(doubled_bonuses)
+        result = max(dice.d6(reason) for _ in range(self.dice)) + mod
+        if self.reroll and result < self.target:
+            result = max(dice.d6(reason + " (prescience)") for _ in range(self.dice)) + mod
+        return result
 
     def judge(self, result: int) -> str:
         # FIRING ACTION: at least DEFENCE hits; Double hits: at least twice DEFENCE destroys
@@ -96,6 +112,10 @@ def fire_odds(s: Shot, frightening: bool = False) -> Odds:
                                    if frightening else "")
     notes = [(f"hit on {s.target}+, double hit (destroyed) on {2 * s.target}+; the die plus "
              f"{s.modifier():+d} in all")]
+    if s.reroll:
+        notes.append("PRESCIENCE: a roll that misses is rolled again and the new result kept")
+    if s.speed_penalty:
+        notes.append(f"SPEED PENALTY -{s.speed_penalty} against an aircraft")
     if s.victim.save is not None and not s.piercing:
         notes.append("reading: an armour save ignores a double hit too (it ignores 'the hit'); "
                      "--no-save-double-hits for the other reading" if s.double_saveable else
@@ -108,7 +128,7 @@ def fire_odds(s: Shot, frightening: bool = False) -> Odds:
 
 def resolve_fire(dice: Dice, s: Shot) -> str:
     """Play one firing action: the roll, then the save and the hit location if it hits."""
-    result = max(dice.d6("firing action") for _ in range(s.dice)) + s.modifier()
+    result = s.roll(dice, "firing action")
     shot = s.judge(result)
     if shot == MISS:
         return MISS
@@ -135,7 +155,7 @@ def suppressive_odds(s: Shot) -> Odds:
 
 
 def resolve_suppressive(dice: Dice, s: Shot) -> str:
-    result = max(dice.d6("suppressive fire") for _ in range(s.dice)) + s.modifier(True)
+    result = s.roll(dice, "suppressive fire", doubled_bonuses=True)
     n = suppressive_markers(s, result)
     return "no SM" if n == 0 else f"{n} SM"
 

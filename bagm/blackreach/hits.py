@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import product
 
 from bagm.blackreach.counters import Kind, OnHit, marker_effect
 from bagm.blackreach.odds import Chances, add, need
 from bagm.chance.dice import Dice
-from bagm.chance.dist import Dist, at_least, die, shift
+from bagm.chance.dist import at_least, die, shift
 
 SM_PENALTY = 2  # SUPPRESSED MARKERS: -2 to all of a unit's die rolls per SM
 
@@ -30,9 +31,17 @@ class Victim:
     sm: int = 0  # SMs on it: -2 each to its own save roll (SUPPRESSED MARKERS: all its die rolls)
     damage_set: Mapping[int, str] | None = None  # heavy vehicle: location score -> marker kind
     held: frozenset[str] = frozenset()  # damage marker kinds already on the vehicle
+    adjust: int = 0  # MEKANIAK: the owner may move the location result by 1 (GROT OILERS: 2)
+    extra_die: bool = False  # TECHMARINE: the attacker rolls 2 location dice, the owner picks
+    prefer: tuple[str, ...] = ()  # the owner's marker kinds, least harmful first
 
     def __post_init__(self) -> None:
         need(self.sm >= 0, "a unit cannot have fewer than 0 SMs")
+        need(self.adjust in (0, 1, 2), "the location result moves by 0, 1 (mekaniak) or 2 "
+             "(grot oilers)")
+        need(not (self.adjust or self.extra_die) or self.damage_set is not None,
+             "a mekaniak, grot oilers or techmarine choice needs the vehicle's damage set "
+             "(which marker each result places)")
         need(self.save is None or 1 <= self.save <= 12, "an armour save is a number from 1 to 12")
 
 
@@ -41,11 +50,6 @@ def save_chance(v: Victim, piercing: bool = False) -> Fraction:
     if v.save is None or piercing:
         return Fraction(0)
     return at_least(shift(die(6), v.save_bonus - SM_PENALTY * v.sm), v.save)
-
-
-def location_dist(piercing: bool = False) -> Dist:
-    """HITTING A HEAVY VEHICLE: the attacker's die picks the damage marker; PIERCING adds 1."""
-    return shift(die(6), 1 if piercing else 0)
 
 
 def location_fate(v: Victim, score: int) -> str:
@@ -61,15 +65,44 @@ def location_fate(v: Victim, score: int) -> str:
     return f"damage marker {score}: {marker}"
 
 
+def _rank(v: Victim, fate: str) -> tuple[int, int]:
+    """The owner's order of preference: survive first, then the kinds of --prefer in order."""
+    if fate == DESTROYED:
+        return (1, 0)
+    kind = fate.split(": ", 1)[1] if ": " in fate else ""
+    return (0, v.prefer.index(kind) if kind in v.prefer else len(v.prefer))
+
+
+def chosen_fate(v: Victim, rolls: tuple[int, ...], piercing: bool = False) -> str:
+    """The damage marker placed from the location dice: MEKANIAK / GROT OILERS let the owner
+    move the result (only onto a score the set has a marker for), TECHMARINE gives the owner
+    the pick of 2 dice. Ties keep the die as rolled, then the first die."""
+    assert v.damage_set is not None or not (v.adjust or v.extra_die)
+    candidates: list[int] = []
+    for r in rolls:
+        score = r + (1 if piercing else 0)
+        candidates.append(score)
+        for step in range(1, v.adjust + 1):
+            candidates += [s for s in (score - step, score + step)
+                           if v.damage_set is not None and s in v.damage_set]
+    return min((location_fate(v, s) for s in candidates), key=lambda f: _rank(v, f))
+
+
+def location_fates(v: Victim, piercing: bool = False) -> Chances:
+    """HITTING A HEAVY VEHICLE: the fate from the location dice, the owner's aids included."""
+    out: Chances = {}
+    n = 2 if v.extra_die else 1
+    for rolls in product(range(1, 7), repeat=n):
+        add(out, chosen_fate(v, rolls, piercing), Fraction(1, 6 ** n))
+    return out
+
+
 def unsaved_fates(v: Victim, double: bool, piercing: bool = False) -> Chances:
     """What a hit that was not saved does (EFFECT OF A HIT; Double hits)."""
     if double or (v.kind is Kind.light and v.on_hit is not OnHit.flipped):
         return {DESTROYED: Fraction(1)}  # a double hit destroys any target; a light vehicle too
     if v.kind is Kind.heavy:
-        out: Chances = {}
-        for score, p in sorted(location_dist(piercing).items()):
-            add(out, location_fate(v, score), p)
-        return out
+        return location_fates(v, piercing)
     if v.on_hit is None:
         return {HIT: Fraction(1)}
     return {DESTROYED if v.on_hit is OnHit.destroyed else FLIPPED: Fraction(1)}
@@ -95,7 +128,8 @@ def resolve_hit(dice: Dice, v: Victim, double: bool = False, piercing: bool = Fa
     if double or (v.kind is Kind.light and v.on_hit is not OnHit.flipped):
         return DESTROYED
     if v.kind is Kind.heavy:
-        return location_fate(v, dice.d6("hit location") + (1 if piercing else 0))
+        rolls = tuple(dice.d6("hit location") for _ in range(2 if v.extra_die else 1))
+        return chosen_fate(v, rolls, piercing)
     if v.on_hit is None:
         return HIT
     return DESTROYED if v.on_hit is OnHit.destroyed else FLIPPED

@@ -126,7 +126,8 @@ def _damage_set(text: str | None, counter: Counter | None,
 
 def _victim(counter: Counter | None, kind: str | None, on_hit: str | None, save: int | None,
             save_bonus: int, sm: int, damage_set: str | None, held: list[str] | None,
-            file: CounterFile | None) -> Victim:
+            file: CounterFile | None, aids: tuple[int, bool, list[str] | None] = (0, False, None),
+            ) -> Victim:
     from bagm.blackreach.counters import OnHit, marker_kind
     from bagm.blackreach.hits import Victim
     from bagm.blackreach.odds import BlackReachError
@@ -141,7 +142,8 @@ def _victim(counter: Counter | None, kind: str | None, on_hit: str | None, save:
                   save=save if save is not None else (counter.save if counter else None),
                   save_bonus=save_bonus, sm=sm,
                   damage_set=_damage_set(damage_set, counter, file),
-                  held=frozenset(marker_kind(h) for h in held or ()))
+                  held=frozenset(marker_kind(h) for h in held or ()), adjust=aids[0],
+                  extra_die=aids[1], prefer=tuple(marker_kind(k) for k in aids[2] or ()))
 
 
 def _missing(what: str) -> NoReturn:
@@ -181,12 +183,14 @@ def _shot(counters: Path | None, attacker: str | None, target: str | None, comba
           range_: int | None, hawk_eyed: bool, rear: bool, twin_linked: bool | None,
           save: int | None, save_bonus: int, target_sm: int, piercing: bool,
           damage_set: str | None, held: list[str] | None, save_double: bool,
-          front_armour: bool | None) -> object:
+          front_armour: bool | None, aids: tuple[int, bool, list[str] | None] = (0, False, None),
+          speed_penalty: int = 0, reroll: bool = False) -> object:
     from bagm.blackreach.firing import Shot
 
     file = _file(counters)
     a, t = _counter(file, attacker, "attacker"), _counter(file, target, "target")
-    victim = _victim(t, target_kind, on_hit, save, save_bonus, target_sm, damage_set, held, file)
+    victim = _victim(t, target_kind, on_hit, save, save_bonus, target_sm, damage_set, held, file,
+                     aids)
     armour = front_armour if front_armour is not None else bool(t and t.front_armour)
     return Shot(combat=_combat(combat, a, victim.kind, "fire at"),
                 defence=_value(defence, t.defence if t else None, "--defence (the target's DEFENCE)"),
@@ -194,7 +198,8 @@ def _shot(counters: Path | None, attacker: str | None, target: str | None, comba
                 sm=sm, obscuring=tuple(obscured or ()), range=range_, ignore_long_range=hawk_eyed,
                 rear=rear, dice=2 if (twin_linked if twin_linked is not None
                                       else bool(a and a.twin_linked)) else 1,
-                victim=victim, piercing=piercing, double_saveable=save_double)
+                victim=victim, piercing=piercing, double_saveable=save_double,
+                speed_penalty=speed_penalty, reroll=reroll)
 
 
 CombatOpt = Annotated[str | None, typer.Option(
@@ -216,6 +221,46 @@ RearOpt = Annotated[bool, typer.Option(
 TwinOpt = Annotated[bool | None, typer.Option(
     "--twin-linked/--no-twin-linked", help="TWIN-LINKED: 2 dice, keep the best.",
     show_default=False)]
+MekOpt = Annotated[bool, typer.Option(
+    "--mekaniak", help="MEKANIAK: the vehicle's owner may move the location result by 1.")]
+GrotOpt = Annotated[bool, typer.Option(
+    "--grot-oilers", help="GROT OILERS with the mekaniak: by 1 or 2.")]
+TechOpt = Annotated[bool, typer.Option(
+    "--techmarine", help="TECHMARINE: 2 location dice, the owner picks one.")]
+PreferOpt = Annotated[list[str] | None, typer.Option(
+    "--prefer", help="With --mekaniak/--techmarine: the owner's marker kinds, least harmful "
+    "first (repeatable); surviving always comes first.", show_default=False)]
+AircraftOpt = Annotated[bool, typer.Option(
+    "--aircraft", help="An aircraft fires or is the target: no long range penalty.")]
+TokensOpt = Annotated[str | None, typer.Option(
+    "--order-tokens", help="Firing at an aircraft: FIRER,AIRCRAFT order token numbers (SPEED "
+    "PENALTY: their difference; 'special' or 'none' for the aircraft: 2).", show_default=False)]
+PrescienceOpt = Annotated[bool, typer.Option(
+    "--prescience", help="PRESCIENCE: a roll that fails is rolled again.")]
+
+
+def _aids(mekaniak: bool, grot_oilers: bool, techmarine: bool,
+          prefer: list[str] | None) -> tuple[int, bool, list[str] | None]:
+    from bagm.blackreach.odds import need
+
+    need(not grot_oilers or mekaniak, "grot oilers work with a mekaniak: give --mekaniak too")
+    return (2 if grot_oilers else 1 if mekaniak else 0), techmarine, prefer
+
+
+def _speed(tokens: str | None) -> int:
+    """SPEED PENALTY: the difference of the order tokens; 2 for a special token or none."""
+    from bagm.blackreach.odds import need
+
+    if tokens is None:
+        return 0
+    firer, _, aircraft = tokens.partition(",")
+    if aircraft.strip().lower() in ("special", "none"):
+        return 2
+    need(firer.strip().isdigit() and aircraft.strip().isdigit(),
+         f"bad --order-tokens '{tokens}': write FIRER,AIRCRAFT, e.g. 3,7 or 3,special")
+    return abs(int(firer) - int(aircraft))
+
+
 SaveDoubleOpt = Annotated[bool, typer.Option(
     "--save-double-hits/--no-save-double-hits",
     help="Whether an armour save can ignore a double hit (see the notes).")]
@@ -233,6 +278,9 @@ def fire(
     held: HeldOpt = None, save_double_hits: SaveDoubleOpt = True,
     frightening: Annotated[bool, typer.Option(
         "--frightening", help="FRIGHTENING SHOT: a miss may put 1 SM on the target.")] = False,
+    mekaniak: MekOpt = False, grot_oilers: GrotOpt = False, techmarine: TechOpt = False,
+    prefer: PreferOpt = None, aircraft: AircraftOpt = False, order_tokens: TokensOpt = None,
+    prescience: PrescienceOpt = False,
     format: FormatOpt = SimpleFormat.text,
 ) -> None:
     """A firing action: 1D6 + COMBAT against DEFENCE, double hits, and what a hit does."""
@@ -241,9 +289,11 @@ def fire(
 
     try:
         shot = _shot(counters, attacker, target, combat, defence, target_kind, on_hit,
-                     defence_bonus, bonus, penalty, sm, obscured, range_, hawk_eyed, rear,
-                     twin_linked, save, save_bonus, target_sm, piercing, damage_set, held,
-                     save_double_hits, front_armour)
+                     defence_bonus, bonus, penalty, sm, obscured, range_, hawk_eyed or aircraft,
+                     rear, twin_linked, save, save_bonus, target_sm, piercing, damage_set, held,
+                     save_double_hits, front_armour,
+                     _aids(mekaniak, grot_oilers, techmarine, prefer), _speed(order_tokens),
+                     prescience)
         assert isinstance(shot, Shot)
         odds = fire_odds(shot, frightening)
     except BagmError as exc:
@@ -258,7 +308,8 @@ def suppress(
     defence_bonus: DefenceBonusOpt = 0, front_armour: FrontOpt = None,
     bonus: BonusOpt = 0, penalty: PenaltyOpt = 0, sm: SmOpt = 0, obscured: ObscuredOpt = None,
     range_: RangeOpt = None, hawk_eyed: HawkOpt = False, rear: RearOpt = False,
-    twin_linked: TwinOpt = None, format: FormatOpt = SimpleFormat.text,
+    twin_linked: TwinOpt = None, aircraft: AircraftOpt = False, order_tokens: TokensOpt = None,
+    prescience: PrescienceOpt = False, format: FormatOpt = SimpleFormat.text,
 ) -> None:
     """Suppressive fire: COMBAT and bonuses doubled; 1 SM per multiple of DEFENCE, no hits."""
     from bagm.blackreach.firing import Shot, suppressive_odds
@@ -266,8 +317,9 @@ def suppress(
 
     try:
         shot = _shot(counters, attacker, target, combat, defence, target_kind, None,
-                     defence_bonus, bonus, penalty, sm, obscured, range_, hawk_eyed, rear,
-                     twin_linked, None, 0, 0, False, None, None, True, front_armour)
+                     defence_bonus, bonus, penalty, sm, obscured, range_, hawk_eyed or aircraft,
+                     rear, twin_linked, None, 0, 0, False, None, None, True, front_armour,
+                     speed_penalty=_speed(order_tokens), reroll=prescience)
         assert isinstance(shot, Shot)
         odds = suppressive_odds(shot)
     except BagmError as exc:
@@ -433,6 +485,8 @@ def ram(
     target_bonus: Annotated[int, typer.Option("--target-bonus")] = 0,
     sm: SmOpt = 0, target_sm: TargetSmOpt = 0, on_hit: OnHitOpt = None,
     damage_set: DamageSetOpt = None, held: HeldOpt = None,
+    mekaniak: MekOpt = False, grot_oilers: GrotOpt = False, techmarine: TechOpt = False,
+    prefer: PreferOpt = None,
     format: FormatOpt = SimpleFormat.text,
 ) -> None:
     """Ramming: 1 die + DEFENCE (half for a light vehicle) each; a higher rammer total hits."""
@@ -444,7 +498,8 @@ def ram(
         file = _file(counters)
         a, t = _counter(file, attacker, "attacker"), _counter(file, target, "target")
         victim = _victim(t, target_kind or ("heavy-vehicle" if t is None else None), on_hit,
-                         None, 0, target_sm, damage_set, held, file)
+                         None, 0, target_sm, damage_set, held, file,
+                         _aids(mekaniak, grot_oilers, techmarine, prefer))
         kind = (parse_kind(rammer_kind, "--rammer-kind") if rammer_kind is not None
                 else a.kind if a is not None else Kind.heavy)
         odds = ram_odds(Ram(kind, _value(rammer_defence, a.defence if a else None,
@@ -568,6 +623,8 @@ def krunch(
     save: SaveOpt = None, save_bonus: SaveBonusOpt = 0, target_sm: TargetSmOpt = 0,
     damage_set: DamageSetOpt = None, held: HeldOpt = None,
     save_double_hits: SaveDoubleOpt = True,
+    mekaniak: MekOpt = False, grot_oilers: GrotOpt = False, techmarine: TechOpt = False,
+    prefer: PreferOpt = None,
     format: FormatOpt = SimpleFormat.text,
 ) -> None:
     """Da Krunch: 2 dice against each unit under the G template; a double 6 destroys."""
@@ -578,7 +635,7 @@ def krunch(
         file = _file(counters)
         t = _counter(file, target, "target")
         victim = _victim(t, target_kind, on_hit, save, save_bonus, target_sm, damage_set, held,
-                         file)
+                         file, _aids(mekaniak, grot_oilers, techmarine, prefer))
         odds = krunch_odds(Krunch(_value(defence, t.defence if t else None, "--defence"),
                                   defence_bonus, combat, bonus, penalty, tuple(obscured or ()),
                                   victim, save_double_hits))
