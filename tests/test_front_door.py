@@ -324,3 +324,51 @@ def test_no_writer_of_its_own() -> None:
              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
              if pattern.search(line)]
     assert found == []
+
+
+# --- the CLI conventions --------------------------------------------------------------------
+
+def test_one_format_vocabulary() -> None:
+    """Every command with an output format takes --format/-f with 'text' and 'json'."""
+    import click
+    import typer
+
+    def commands(group: click.Command, prefix: str = "") -> list[tuple[str, click.Command]]:
+        if isinstance(group, click.Group):
+            return [c for name, sub in group.commands.items()
+                    for c in commands(sub, f"{prefix} {name}".strip())]
+        return [(prefix, group)]
+
+    found = {}
+    for name, command in commands(typer.main.get_command(app)):
+        for param in command.params:
+            if "--format" in getattr(param, "opts", []):
+                assert "-f" in param.opts, name
+                assert isinstance(param.type, click.Choice), name
+                assert {"text", "json"} <= set(param.type.choices), name
+                found[name] = param.type.choices
+    assert {"validate", "show", "play", "replay", "simulate", "import", "export", "odds"} <= set(found)
+
+
+CARD = "Warlord / Enhancement"  # a column of the roster card
+
+
+def test_validate_many_reads_like_a_linter(tmp_path: Path) -> None:
+    good = tmp_path / "good.yaml"
+    good.write_text(ORKS.read_text(encoding="utf-8"), encoding="utf-8")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("faction: Orks\ndetachment: Kaptin Killers\nunits:\n  - unit: Nobbz\n",
+                   encoding="utf-8")
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("faction: [\n", encoding="utf-8")
+    out = clean(run("validate", str(tmp_path)), 2)
+    lines = out.splitlines()
+    assert any(line.startswith(f"{bad}:4: BA110 error: unknown unit 'Nobbz' for Orks; did you "
+                               "mean 'Nobz'") for line in lines)
+    assert any(line.startswith(f"{broken}:") and "BA000 error: invalid YAML" in line
+               for line in lines)
+    assert "Summary" in out and CARD not in out  # no roster cards
+    assert not any(line.startswith(str(good)) for line in lines)  # a valid roster: no line
+    assert CARD in clean(run("validate", str(tmp_path), "--cards"), 2)
+    assert CARD in clean(run("validate", str(good)), 0)  # one roster: its card
+    assert CARD not in clean(run("validate", str(good), "--brief"), 0)

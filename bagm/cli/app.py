@@ -95,7 +95,9 @@ def _roster_paths(paths: list[Path]) -> list[Path]:
 def validate(
     paths: Annotated[list[Path], typer.Argument(help="Roster files or folders of rosters.")],
     format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
-    brief: Annotated[bool, typer.Option("--brief", help="Findings only, no roster cards.")] = False,
+    cards: Annotated[bool, typer.Option("--cards", help="Print each roster's card (the "
+                                        "default when one roster is given).")] = False,
+    brief: Annotated[bool, typer.Option("--brief", help="Findings only, no roster card.")] = False,
     data: DataOpt = None,
     changed_only: Annotated[bool, typer.Option(
         "--changed-only", help="Only rosters git reports as changed: since the last commit, or "
@@ -104,7 +106,11 @@ def validate(
         "--base", help="Git revision to compare with, e.g. origin/main (implies "
         "--changed-only).", show_default=False)] = None,
 ) -> None:
-    """Check rosters against every rule of "Mustering your Boarding Patrol"."""
+    """Check rosters against every rule of "Mustering your Boarding Patrol".
+
+    One roster prints its card and findings; many (or --brief) print one line a finding,
+    ``FILE:LINE: CODE severity: message``, and a summary table; --cards prints every card.
+    """
     from bagm.io.yamlsafe import InputError
     from bagm.roster.validate import validate_path
 
@@ -139,7 +145,12 @@ def validate(
     else:
         from bagm.render.rich_render import print_reports
 
-        print_reports(_console(), reports, cards=not brief)
+        from bagm.render.rich_render import print_findings
+
+        if cards or (len(reports) == 1 and not brief):
+            print_reports(_console(), reports, cards=True)
+        else:  # many rosters read like a linter: one line a finding, then the summary
+            print_findings(_console(), reports)
     if any(r.input_error is not None for r in reports):
         raise typer.Exit(2)
     raise typer.Exit(0 if all(r.valid for r in reports) else 1)

@@ -8,9 +8,9 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from bagm.cli.common import console
+from bagm.cli.common import SimpleFormat, console
 
-FORMATS = ("rich", "json")
+FORMATS = ("text", "json")  # the one --format vocabulary of every command
 
 
 def _fail(message: str) -> NoReturn:
@@ -167,7 +167,7 @@ def play(
     bot: Annotated[str, typer.Option("--bot", help="Bot for both players: greedy or random")] = "greedy",
     bot_b: Annotated[str | None, typer.Option("--bot-b", help="Another bot for player B")] = None,
     log: Annotated[Path | None, typer.Option("--log", help="Write the event log (JSON lines)")] = None,
-    fmt: Annotated[str, typer.Option("--format", help="rich or json")] = "rich",
+    fmt: Annotated[SimpleFormat, typer.Option("--format", "-f", help="Output format.")] = SimpleFormat.text,
     narrate: NarrateOpt = False,
     notes: NotesOpt = False,
     html: HtmlOpt = None,
@@ -209,7 +209,7 @@ def play(
 
 def replay(
     log: Annotated[Path, typer.Argument(help="An event log written by 'bagm play --log'")],
-    fmt: Annotated[str, typer.Option("--format", help="rich or json")] = "rich",
+    fmt: Annotated[SimpleFormat, typer.Option("--format", "-f", help="Output format.")] = SimpleFormat.text,
     narrate: NarrateOpt = False,
     notes: NotesOpt = False,
     html: HtmlOpt = None,
@@ -272,7 +272,7 @@ def simulate(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the first game")] = 0,
     bot: Annotated[str, typer.Option("--bot", help="Bot for both players")] = "greedy",
     bot_b: Annotated[str | None, typer.Option("--bot-b", help="Another bot for player B")] = None,
-    fmt: Annotated[str, typer.Option("--format", help="rich or json")] = "rich",
+    fmt: Annotated[SimpleFormat, typer.Option("--format", "-f", help="Output format.")] = SimpleFormat.text,
 ) -> None:
     """Bot against bot, many games on all cores: win rates with 95% intervals, mean VP, histogram."""
     _format(fmt)

@@ -138,7 +138,7 @@ def _summary(result: "ImportResult", report: "ValidationReport", output: Path | 
 
 def export_roster(
     roster: Annotated[Path, typer.Argument(help="A roster file.")],
-    to: Annotated[ExportFormat, typer.Option("--to", "-t", help="Output format.")] = ExportFormat.text,
+    to: Annotated[ExportFormat, typer.Option("--to", "-t", "--format", "-f", help="Output format.")] = ExportFormat.text,
     output: Annotated[Optional[Path], typer.Option(
         "--output", "-o", help="Write here; '-' or none: standard output.")] = None,
     opponent: Annotated[Optional[Path], typer.Option(

@@ -150,8 +150,12 @@ def load(path: Path | str, text: str | None = None, max_bytes: int = MAX_BYTES,
     path = Path(path)
     if text is None:
         text = read_text(path, max_bytes, what)
-    elif len(text) > max_bytes:
-        raise InputError(str(path), f"file is too large (limit {max_bytes:,} bytes)")
+    else:  # text about to be written (an import, an edit): what reading it back would refuse
+        if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+            raise InputError(str(path), f"file is too large (limit {max_bytes:,} bytes)")
+        if "\x00" in text:
+            raise InputError(str(path), "holds a NUL character, which no text file may",
+                             line=text[: text.index("\x00")].count("\n") + 1)
     try:
         _check_depth(text, str(path))
         node = yaml.compose(text, Loader=_Loader)

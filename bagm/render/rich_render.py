@@ -93,6 +93,7 @@ def print_reports(console: Console, reports: list[ValidationReport], cards: bool
 
 
 def summary_table(reports: Iterable[ValidationReport]) -> Table:
+    """One row a roster: points, errors, warnings, valid or not (under the roster cards)."""
     table = Table(title="Summary", title_justify="left")
     table.add_column("Roster")
     table.add_column("Points", justify="right")
@@ -105,6 +106,49 @@ def summary_table(reports: Iterable[ValidationReport]) -> Table:
         table.add_row(Text(r.path), str(r.points), str(errors), str(warnings),
                       Text("valid", style="green") if r.valid else Text("invalid", style="red"))
     return table
+
+
+def finding_lines(reports: Iterable[ValidationReport]) -> Iterable[Text]:
+    """Linter lines, ``FILE:LINE: CODE severity: message``, errors first within a roster."""
+    order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+    for r in reports:
+        e = r.input_error
+        if e is not None:
+            where = f"{r.path}:{e.line}" if e.line else r.path
+            text = e.message + (f" ({e.hint})" if e.hint else "")
+            yield Text.assemble(f"{where}: BA000 ", ("error", STYLE[Severity.ERROR]), f": {text}")
+            continue
+        for f in sorted(r.findings, key=lambda f: (order[f.severity], f.line or 0)):
+            where = f"{r.path}:{f.line}" if f.line else r.path
+            yield Text.assemble(f"{where}: {f.code} ", (f.severity.value, STYLE[f.severity]),
+                                f": {f.message}")
+
+
+def totals_table(reports: list[ValidationReport]) -> Table:
+    """The linter summary: how many rosters are valid, invalid or unreadable, and the findings
+    by severity."""
+    unreadable = sum(r.input_error is not None for r in reports)
+    valid = sum(r.valid for r in reports)
+    counts = {s: sum(f.severity is s for r in reports for f in r.findings) for s in Severity}
+    table = Table(title="Summary", title_justify="left")
+    for name in ("Rosters", "Valid", "Invalid", "Unreadable", "Errors", "Warnings", "Notes"):
+        table.add_column(name, justify="right")
+    table.add_row(str(len(reports)), Text(str(valid), style="green" if valid else ""),
+                  Text(str(len(reports) - valid - unreadable),
+                       style="red" if len(reports) - valid - unreadable else ""),
+                  Text(str(unreadable), style="red" if unreadable else ""),
+                  str(counts[Severity.ERROR] + unreadable), str(counts[Severity.WARNING]),
+                  str(counts[Severity.INFO]))
+    return table
+
+
+def print_findings(console: Console, reports: list[ValidationReport]) -> None:
+    """``bagm validate`` of many rosters: the findings, one a line, then the totals."""
+    lines = list(finding_lines(reports))
+    if lines:
+        console.print(Text("\n").join(lines), soft_wrap=True)
+        console.print()
+    console.print(totals_table(reports))
 
 
 def squads_table(result: "SquadsResult") -> Table:
