@@ -8,6 +8,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from bagm.cli.app import register_all
 from bagm.data.packs import Catalog
@@ -18,6 +20,11 @@ from bagm.roster.validate import validate
 # the tests never read or write the user's own pack cache
 os.environ["BAGM_CACHE_DIR"] = _CACHE = tempfile.mkdtemp(prefix="bagm-test-cache-")
 atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)  # tests leave no folders behind
+# no .hypothesis/ in the checkout: no example database (a failing example prints its
+# reproducer) and hypothesis's own caches in the folder removed above
+set_hypothesis_home_dir(os.path.join(_CACHE, "hypothesis"))
+settings.register_profile("bagm", database=None)
+settings.load_profile("bagm")
 
 register_all()  # the CLI registers command modules on demand; the tests use them all
 
