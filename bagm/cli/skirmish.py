@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
 
 import typer
 
-from bagm.cli.common import SimpleFormat, console, fail
+from bagm.cli.common import Format, SimpleFormat, console, fail
 
 if TYPE_CHECKING:
     from bagm.skirmish.data import SkirmishData
@@ -298,7 +298,7 @@ def _skirmish_files(paths: list[Path]) -> list[Path]:
 @skirmish_app.command("validate")
 def validate(
     paths: Annotated[list[Path], typer.Argument(help="Roster files (NAME.skirmish.yaml) or folders.")],
-    format: Annotated[str, typer.Option("--format", "-f", help="text, json or github.")] = "text",
+    format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.text,
     data: SkDataOpt = None,
 ) -> None:
     """Check Skirmish rosters against every construction rule (exit 0 valid, 1 not, 2 unreadable)."""
