@@ -183,3 +183,19 @@ def test_footers_are_not_reported(footer: str) -> None:
     text = (IMPORT / "app11_world_eaters.txt").read_text(encoding="utf-8")
     army = read_text_list("x.txt", text.replace(text.splitlines()[-1], footer))
     assert army.skipped == []
+
+
+def test_wargear_is_kept_as_wargear_per_unit(bundled: Catalog) -> None:
+    """Wargear is recognised (never 'not understood') and handed back unit by unit, for when
+    the roster format records it; model lines and Enhancements are not wargear."""
+    result = import_file(IMPORT / "app11_world_eaters.txt")  # the default catalogue
+    assert result.wargear == [
+        ["1x Gorechild", "1x Plasma pistol"],
+        ["1x Chainblade", "1x Plasma pistol", "7x Bolt pistol", "7x Chainblade",
+         "1x Icon of Khorne", "2x Khornate eviscerator"],
+        ["1x Axe of dismemberment", "1x Bolt pistol"], ["2x Hideous mutations"],
+        ["1x Mauler chainblade", "9x Autopistol", "9x Chainblades"]]
+    same_level = import_file(IMPORT / "app_world_eaters_same_level.txt", bundled)
+    assert same_level.wargear == [["1x Axe of dismemberment", "1x Bolt pistol"],
+                                  ["18x Bolt pistol", "17x Chainblade", "2x Khornate eviscerator",
+                                   "2x Plasma pistol"]]

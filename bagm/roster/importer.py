@@ -68,6 +68,9 @@ class ImportResult:
     roster: dict[str, Any]
     unmapped: list[Unmapped] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    wargear: list[list[str]] = field(default_factory=list)
+    """Each unit's wargear lines as the export wrote them ("7x Bolt pistol"), in the order of
+    ``roster["units"]``: recognised as wargear, though a bagm roster does not record it yet."""
 
     @property
     def ok(self) -> bool:
@@ -79,7 +82,8 @@ class ImportResult:
 
     def as_dict(self) -> dict[str, Any]:
         return {"source": self.source, "format": self.format, "roster": self.roster,
-                "unmapped": [u.as_dict() for u in self.unmapped], "notes": list(self.notes)}
+                "unmapped": [u.as_dict() for u in self.unmapped], "notes": list(self.notes),
+                "wargear": [list(w) for w in self.wargear]}
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -87,8 +91,6 @@ class ImportResult:
 
 def read_army_list(path: Path | str) -> ArmyList:
     """Read an export of any supported format; unreadable input raises ``InputError``."""
-    from bagm.io.bsdata import CatalogueError
-
     path = Path(path)
     name = str(path)
     check_regular(path, "an army list")
@@ -100,18 +102,27 @@ def read_army_list(path: Path | str) -> ArmyList:
     except OSError as exc:
         raise InputError(name, f"cannot be read: {exc.strerror or exc}") from None
     start = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    xml = path.suffix.lower() in (".ros", ".rosz") or head[:4] == b"PK\x03\x04" \
+        or start[:1] == b"<"
+    if xml or start[:1] in (b"{", b"["):
+        return _read_structured(path, xml)
+    return read_text_list(name, _read_text(path, MAX_TEXT_BYTES))
+
+
+def _read_structured(path: Path, xml: bool) -> ArmyList:
+    """A roster (.ros, .rosz) or a JSON export. Apart from text lists, so that a pasted list
+    never imports the BattleScribe reader (a fifth of a second)."""
+    from bagm.io.bsdata import CatalogueError
+
     try:
-        if path.suffix.lower() in (".ros", ".rosz") or head[:4] == b"PK\x03\x04" \
-                or start[:1] == b"<":
+        if xml:
             from bagm.io.ros import read_roster
 
             return read_roster(path)
-        if start[:1] in (b"{", b"["):
-            return _read_json(path)
+        return _read_json(path)
     except CatalogueError as exc:
         message = " ".join(exc.message.split())  # one line, whatever the file put in it
-        raise InputError(name, message, hint=_hint(message)) from None
-    return read_text_list(name, _read_text(path, MAX_TEXT_BYTES))
+        raise InputError(str(path), message, hint=_hint(message)) from None
 
 
 def _hint(message: str) -> str | None:
@@ -205,9 +216,14 @@ def import_list(army: ArmyList, catalog: Catalog, faction: str | None = None,
     return _Mapper(army, catalog).run(faction, detachment)
 
 
-def import_file(path: Path | str, catalog: Catalog, faction: str | None = None,
+def import_file(path: Path | str, catalog: Catalog | None = None, faction: str | None = None,
                 detachment: str | None = None) -> ImportResult:
-    return import_list(read_army_list(path), catalog, faction, detachment)
+    """The importer's entry point: an exported list's path in, an :class:`ImportResult` out
+    (the roster's content, every note, every line that could not be mapped, each unit's
+    wargear as written). ``catalog`` defaults to the bundled packs and ``BAGM_DATA``;
+    unreadable input raises ``InputError``."""
+    return import_list(read_army_list(path), catalog if catalog is not None else Catalog(),
+                       faction, detachment)
 
 
 class _Mapper:
@@ -218,8 +234,7 @@ class _Mapper:
         self.faction: Faction | None = None
         self.detachment: Any = None
         self.used_header: set[int] = set()
-        self.enhancement_items = 0  # selections that turned out to be Enhancements
-        self.model_lines = 0  # "Nx Name" lines that turned out to be models
+        self._counted: list[tuple[int, str]] = []  # a unit's "Nx Name" lines read as models
         self._enh: dict[str, Any] | None = None
 
     def miss(self, found: Found, reason: str, text: str | None = None) -> None:
@@ -255,22 +270,25 @@ class _Mapper:
             self.result.notes.append(
                 f"{attached} attachment line(s) (Attached as, Leading) not kept: bagm forms the "
                 "Boarding Squads itself")
-        wargear = sum(len(u.items) + len(u.candidates) for u in army.units) \
-            - self.enhancement_items - self.model_lines
+        wargear = sum(len(w) for w in self.result.wargear)
         if wargear > 0:
             self.result.notes.append(
                 f"{wargear} wargear selection(s) not kept: a bagm roster records units, sizes, "
-                "the Warlord and Enhancements (and a Trademark Weapon's weapon)")
+                "the Warlord and Enhancements (and a Trademark Weapon's weapon); the import "
+                "report's JSON lists them")
         self.result.unmapped.sort(key=lambda u: (u.line is None, u.line or 0))
         return self.result
 
     # faction and Detachment ------------------------------------------------------------------
 
     def _resolve_faction(self, text: str) -> str | None:
-        from bagm.io.bsdata import factions_for_catalogue
-
         bare = re.sub(r"^faction\s*:\s*", "", text.strip(), flags=re.I)
-        for candidate in [bare] + factions_for_catalogue(bare):
+        name = self.catalog.resolve_faction(bare)
+        if name is not None:
+            return name
+        from bagm.io.bsdata import factions_for_catalogue  # a catalogue's name
+
+        for candidate in factions_for_catalogue(bare):
             name = self.catalog.resolve_faction(candidate)
             if name is not None:
                 return name
@@ -471,6 +489,7 @@ class _Mapper:
         if ds is None and self.faction is not None:
             self.miss(lu.at, f"unknown unit for {self.faction.name}; "
                       f"{self._unit_hint(lu.name)}; kept as written", text=lu.name)
+        self._counted = []
         models = self._models(lu, ds, entry)
         if models is not None:
             entry["models"] = models
@@ -485,6 +504,15 @@ class _Mapper:
         if weapon:
             weapons = {norm(w.name): w.name for w in ds.weapons} if ds is not None else {}
             entry["weapon"] = weapons.get(norm(weapon), weapon)
+        known = self._known_enhancements()
+        counted = list(self._counted)
+        wargear = [i for i in lu.items if known.get(norm(_COUNT.sub("", i))) is None]
+        for line in lu.candidates:
+            if line in counted:
+                counted.remove(line)
+            else:
+                wargear.append(f"{line[0]}x {line[1]}")
+        self.result.wargear.append(wargear)
         return entry
 
     def _models(self, lu: ListedUnit, ds: Any, entry: dict[str, Any]) -> int | None:
@@ -495,7 +523,6 @@ class _Mapper:
         as models or wargear (a lone line with nothing below it) are told apart by the
         datasheet: its model profiles are models, its weapons wargear."""
         if ds is None:  # no datasheet to tell models from wargear: only a stated count
-            self.model_lines += len(lu.candidates)
             if lu.models is None and lu.candidates:
                 self.result.notes.append(
                     f"{lu.at.where}: {lu.name}: no size written; lines such as "
@@ -554,7 +581,7 @@ class _Mapper:
                     f"do not add up to its size ({' or '.join(map(str, legal))}); read as "
                     "wargear, not models")
             return None
-        self.model_lines += len(lines)
+        self._counted = lines
         return sum(n for n, _ in lines)
 
     def _enhancement(self, lu: ListedUnit) -> tuple[str | None, str | None]:
@@ -578,7 +605,6 @@ class _Mapper:
         for item in lu.items:
             e = known.get(norm(_COUNT.sub("", item)))
             if e is not None:
-                self.enhancement_items += 1
                 names.append(e.name)
         names = list(dict.fromkeys(names))
         for extra in names[1:]:
