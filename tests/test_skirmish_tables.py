@@ -196,3 +196,15 @@ def test_skirmish_imports_no_boarding_actions_rules() -> None:
             "print(bad)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_attacker_or_defender_and_the_dark_eldar_pirates() -> None:
+    from bagm.skirmish.scenario import roll_sides
+
+    assert roll_sides(Dice.scripted([2, 2, 5, 1])) == [(2, 2), (5, 1)]  # equal rolls again
+    result = run("skirmish", "scenario", "--rolls", "3,4,1,6", "--sides", "-f", "json")
+    out = json.loads(result.output)
+    assert result.exit_code == 0 and out["sides"] == [[1, 6]] and out["attacker_chooses"] == "B"
+    result = run("skirmish", "scenario", "--rolls", "3,4", "--sides", "--dark-eldar")
+    assert result.exit_code == 0 and "Pirates" in result.output  # no roll for the sides
+    assert run("skirmish", "scenario", "hunt", "--sides").exit_code == 2

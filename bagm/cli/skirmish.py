@@ -204,6 +204,8 @@ def scenario(
     rolls: Annotated[Optional[str], typer.Option("--rolls", help="Dice rolled at the table, e.g. 3,5 (four with --reroll).")] = None,
     eldar: Annotated[bool, typer.Option("--eldar", help="A player is Eldar (Farsight may re-roll).")] = False,
     reroll: Annotated[bool, typer.Option("--reroll", help="Use Farsight: re-roll once; the second roll stands.")] = False,
+    sides: Annotated[bool, typer.Option("--sides", help="Also roll who chooses to be the Attacker or the Defender.")] = False,
+    dark_eldar: Annotated[bool, typer.Option("--dark-eldar", help="A player is Dark Eldar (Pirates: always the Attackers).")] = False,
     format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
     data: SkDataOpt = None,
 ) -> None:
@@ -219,7 +221,14 @@ def scenario(
 
     if reroll and not eldar:
         fail("skirmish scenario: only the Eldar's Farsight re-rolls the scenario (add --eldar)")
+    if sides and name is not None:
+        fail("skirmish scenario: --sides goes with a rolled scenario")
     roll = None
+    side_rolls: list[tuple[int, int]] = []
+    pirates = "Pirates: the Dark Eldar are always the Attackers (no roll)"
+    sides_text = ""
+    if dark_eldar:
+        sides_text = pirates
     try:
         if name is not None:
             chosen = find(name)
@@ -228,6 +237,10 @@ def scenario(
                      if str(k).isdigit()}
             dice = _dice(seed, rolls)
             roll = roll_scenario(dice, table, farsight_reroll=reroll)
+            if sides and not dark_eldar:
+                from bagm.skirmish.scenario import roll_sides
+
+                side_rolls = roll_sides(dice)
             if dice.pending:
                 fail(f"skirmish scenario: {len(dice.pending)} roll(s) in --rolls not used")
             chosen = SCENARIOS.get(roll.key)  # type: ignore[assignment]
@@ -240,12 +253,20 @@ def scenario(
         out: dict[str, Any] = {"rolls": [list(r) for r in roll.rolls] if roll else None,
                                "total": roll.total if roll else None,
                                "scenario": None if choose else chosen.as_dict(),
-                               "choose": choose, "note": TITLES_NOTE}
+                               "choose": choose, "note": TITLES_NOTE,
+                               "sides": [list(r) for r in side_rolls] or None,
+                               "attacker_chooses": _chooser(side_rolls),
+                               "dark_eldar_attack": dark_eldar}
         typer.echo(to_json(out))
         return
     from rich.text import Text
 
     con = console()
+    if side_rolls:
+        sides_text = ("Attacker or Defender: " + "; again: ".join(f"A {a}, B {b}" for a, b in side_rolls)
+                      + f": player {_chooser(side_rolls)} chooses")
+    if sides_text:
+        con.print(Text(sides_text))
     if choose:
         con.print(Text(f"2D6: {roll.total}: the player with the fewer models chooses the scenario"))  # type: ignore[union-attr]
         return
@@ -254,6 +275,13 @@ def scenario(
     con.print(scenario_view(chosen, roll, TITLES_NOTE))
     if eldar and roll is not None and not reroll:
         con.print(Text("Farsight: the Eldar player may re-roll (run again with --reroll)", style="dim"))
+
+
+def _chooser(rolls: list[tuple[int, int]]) -> str | None:
+    if not rolls:
+        return None
+    a, b = rolls[-1]
+    return "A" if a > b else "B"
 
 
 @skirmish_app.command("lost")

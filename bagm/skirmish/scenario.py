@@ -140,3 +140,14 @@ def roll_scenario(dice: Dice, table: dict[int, str], farsight_reroll: bool = Fal
     if farsight_reroll:
         rolls.append((dice.d6("Farsight re-roll"), dice.d6("Farsight re-roll")))
     return ScenarioRoll(tuple(rolls), scenario_for(sum(rolls[-1]), table))
+
+
+def roll_sides(dice: Dice) -> list[tuple[int, int]]:
+    """Attack & Defender: each player rolls a D6 and the higher chooses to attack or defend.
+    Reading: equal rolls are rolled again (the text does not say)."""
+    rolls = []
+    while True:
+        a, b = dice.d6("player A: Attacker or Defender"), dice.d6("player B: Attacker or Defender")
+        rolls.append((a, b))
+        if a != b:
+            return rolls
