@@ -388,3 +388,17 @@ def test_a_damaged_campaign_file_is_an_input_error(tmp_path: Path, data: Skirmis
         load_campaign(c.path)
     result = run("skirmish", "campaign", "show", str(c.path))
     assert result.exit_code == 2 and "not a Skirmish campaign" in result.output
+
+
+def test_an_unreplaced_amputated_leg_removes_the_model_at_the_end(tmp_path: Path, data: SkirmishData) -> None:
+    up = SM + "upgraded:\n  - {name: Kael, from_pack: Tac}\nstate: {battles: 2}\n"
+    c = injure(tmp_path / "a", data, [2, 5, 1], up)  # 25 Major Leg Injury, then a 1
+    cp.points(c, data, Dice.scripted([]), "hand")
+    entry, _ = cp.end(c, data, Dice.scripted([]), "hand")
+    assert c.unit["leader"]["name"] == "Kael" and "Sarg removed" in entry["notes"][0]
+    c = injure(tmp_path / "b", data, [2, 5, 1], up)
+    cp.points(c, data, Dice.scripted([]), "hand")
+    c.state["pool"] = 10
+    cp.buy(c, data, model="Sarg", item="Bionic Replacement")
+    cp.end(c, data, Dice.scripted([]), "hand")
+    assert c.unit["leader"]["name"] == "Sarg"  # replaced: stays

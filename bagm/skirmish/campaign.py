@@ -749,7 +749,8 @@ def skill(c: Campaign, data: SkirmishData, dice: Dice, how: str, who: str, name:
 
 
 # --- the end of the sequence ----------------------------------------------------------------------
-def end(c: Campaign, data: SkirmishData) -> tuple[dict[str, Any], Report]:
+def end(c: Campaign, data: SkirmishData, dice: Dice | None = None, how: str = "seeded",
+        successor: str | None = None) -> tuple[dict[str, Any], Report]:
     """Close the after-battle sequence: Necron wargear returned, Packs below their minimum
     removed, unreplaced amputated legs and lost eyes removed; the unit validated."""
     p = _need_step(c, "spend")
@@ -780,13 +781,14 @@ def end(c: Campaign, data: SkirmishData) -> tuple[dict[str, Any], Report]:
         bionic = {"Bionic Replacement", "Bionik Replacement", "Limb Replacement"} & set(m.get("wargear") or [])
         if ("leg_amputated" in inj or "eye_lost" in inj) and not bionic:
             notes.append(f"{m['name']} removed (an amputated leg or lost eye not replaced)")
-            if _remove_character(unit, m["name"]):
-                notes.append("the Leader is gone: record the succession at the next battle")
+            if _remove_character(unit, m["name"]):  # Death Of A Leader
+                dice = dice or c.dice(None, None)[0]
+                notes.append(str(_death_of_a_leader(c, data, dice, successor)))
     c.state["battles"] = c.state.get("battles", 0) + 1
     c.data["pending"] = None
     report = validate(c.roster(), data)
     findings = [f"{x.code} {x.message}" for x in report.findings if x.code != "SK101"]
-    entry = c.record("end", notes=notes, valid=not any(
+    entry = c.record("end", dice, how, notes=notes, valid=not any(
         x.severity == "error" and x.code != "SK101" for x in report.findings), findings=findings,
         pool=c.state.get("pool", 0))
     return entry, report
