@@ -271,6 +271,9 @@ def odds(a: Attack, t: Target, strength: Dist | None = None, attacks: Dist | Non
                     _add(result, max(d, floor), p * q)
     if a.partial:
         notes.append("partly under the template: each hit needs a further 4+")
+    if a.close_combat and not a.sniper and any(s > 2 * t.toughness for s in strengths):
+        notes.append("reading: +1 on the Damage Table for Strength over twice the Toughness "
+                     "applies in close combat too (the rule is stated with the Shooting Phase)")
     if t.wounds > 1:
         notes.append("reading: a model with several wounds rolls on the Damage Table for each "
                      "unsaved wound once it is down to its last wound point")
