@@ -331,3 +331,19 @@ def test_grapple_closed_form_agrees_with_pushing_the_chain_forward(a, d):
         now = {s: w for s, w in nxt.items() if w > F(1, 10**30)}
     for end, p in g.ends.items():
         assert abs(float(ended.get(end, 0)) - float(p)) < 1e-12
+
+
+def test_played_boarding_follows_its_dice():
+    from bagm.bfg.play import play_board
+
+    plague, hyperion = ship("Plagueclaw,damage=6,race=chaos"), ship("Hyperion,damage=3,turrets=2")
+    for seed in range(30):
+        p = play_board(seed, [plague], hyperion)
+        a, d = p.rolls[0][0], p.rolls[1][0]
+        r = settle(a + 2 - d, 6, 3)
+        assert r.outcome.result in p.lines[0]
+        if r.damage_to_defender:
+            assert p.lines[1].startswith(f"Hyperion loses {r.damage_to_defender} ")
+        if r.outcome.result == DRAW:
+            assert p.lines[1].startswith("the grapple ends after")
+        assert play_board(seed, [plague], hyperion) == p

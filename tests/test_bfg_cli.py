@@ -107,3 +107,20 @@ def test_repair_and_blast_markers():
     assert [d["value"] for d in data["removed"]] == [1, 2, 3]
     r = run("blast-markers", "--markers", "1", "--in-contact", "2")
     assert r.exit_code == 2
+
+
+def test_roll_at_the_table_is_seeded_and_says_every_roll():
+    args = ("board", "-a", PLAGUECLAW, "-d", HYPERION, "--roll", "--seed", "11", "-f", "json")
+    first, again = run(*args), run(*args)
+    assert first.exit_code == 0 and first.output == again.output
+    data = json.loads(first.output)
+    a, d = data["rolls"][0], data["rolls"][1]
+    assert (a["reason"], d["reason"]) == ("boarding: attacker", "boarding: defender")
+    # the first line gives both scores from those two dice and the modifiers (+2 against +0)
+    assert data["result"][0].startswith(f"Plagueclaw scores {a['value']} +2 = {a['value'] + 2}; "
+                                        f"Hyperion scores {d['value']}")
+    for cmd in (["grapple", "-a", "A,damage=2", "-d", "B,damage=2"],
+                ["hit-and-run", "-t", "escort", "--attacks", "3"],
+                ["repair", "--damage", "4"], ["blast-markers", "--markers", "3"]):
+        r = run(*cmd, "--roll", "--seed", "5")
+        assert r.exit_code == 0 and "Rolled with seed 5" in r.output, cmd

@@ -414,6 +414,9 @@ class ActionRoll:
     damage_to_defender: int
     attacker_crits: tuple[bool, ...]  # one per boarding ship
     defender_crit: bool
+    attacker: SideRoll
+    defender: SideRoll
+    settlement: Settlement
 
 
 def roll_action(dice: Dice, party: Sequence[Ship], defender: Ship,
@@ -432,7 +435,7 @@ def roll_action(dice: Dice, party: Sequence[Ship], defender: Ship,
     a_crits = tuple(_crit_roll(dice, r.attacker_crit_on, f"critical hit: {s.name}") for s in party)
     d_crit = _crit_roll(dice, r.defender_crit_on, f"critical hit: {defender.name}")
     return ActionRoll(a, d, diff, r.outcome, r.damage_to_attackers, r.damage_to_defender,
-                      a_crits, d_crit)
+                      a_crits, d_crit, att, dfd, r)
 
 
 def _crit_roll(dice: Dice, need: int | None, reason: str) -> bool:

@@ -59,6 +59,9 @@ DiceOpt = Annotated[DiceKind, typer.Option(
     "--dice", help="d6, or 2d6 added (e.g. Dark Eldar Impalers).")]
 TyranidsOpt = Annotated[bool, typer.Option(
     "--tyranids", help="The target is Tyranid: 2D6 attacks roll twice and keep the lower.")]
+RollOpt = Annotated[bool, typer.Option(
+    "--roll", help="Roll the dice instead (at the table): every roll and what it does.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the dice for --roll.")]
 TableOpt = Annotated[Path | None, typer.Option(
     "--table", help="Your Critical Hits table (YAML, 'critical_hits: {2: effect, ...}') to name "
     "the scores; the rules text does not give it.", show_default=False)]
@@ -82,6 +85,14 @@ def _run(resolve: Callable[..., T], *args: Any) -> T:
         return resolve(*args)
     except BfgError as exc:
         _error(exc)
+
+
+def _show_roll(format: SimpleFormat, play: Callable[..., Any], *args: Any) -> None:
+    """Play the procedure with seeded dice and print what they did."""
+    from bagm.render import bfg_render
+
+    result = _run(play, *args)
+    _show(format, result.as_dict, lambda: bfg_render.played(result))
 
 
 def _show(format: SimpleFormat, data: Callable[[], Any], render: Callable[[], Any]) -> None:
@@ -117,6 +128,8 @@ def board(
     separately: Annotated[bool, typer.Option(
         "--separately", help="Several ships board one after another (one roll per capital ship "
         "or escort squadron) instead of together (one roll).")] = False,
+    roll: RollOpt = False,
+    seed: SeedOpt = 0,
     format: FormatOpt = SimpleFormat.text,
 ) -> None:
     """Exact odds of a boarding action: the result (Stalemate ... Overwhelmed, draw), damage
@@ -125,6 +138,11 @@ def board(
     from bagm.render import bfg_render
 
     party = [_ship(s, f"--attacker {i}") for i, s in enumerate(attacker, 1)]
+    if roll:
+        from bagm.bfg.play import play_board
+
+        return _show_roll(format, play_board, seed, party, _ship(defender, "--defender"),
+                          separately)
     report = _run(resolve, party, _ship(defender, "--defender"), separately)
     _show(format, report.as_dict, lambda: bfg_render.board(report))
 
@@ -135,6 +153,8 @@ def grapple(
                                           show_default=False)],
     defender: Annotated[str, typer.Option("--defender", "-d", help="The boarded ship.",
                                           show_default=False)],
+    roll: RollOpt = False,
+    seed: SeedOpt = 0,
     format: FormatOpt = SimpleFormat.text,
 ) -> None:
     """How a grapple ends (exact Markov chain): two ships that drew fight each End Phase until
@@ -143,7 +163,12 @@ def grapple(
     from bagm.bfg.grapple import grapple as resolve
     from bagm.render import bfg_render
 
-    odds = _run(resolve, _ship(attacker, "--attacker"), _ship(defender, "--defender"))
+    a, d = _ship(attacker, "--attacker"), _ship(defender, "--defender")
+    if roll:
+        from bagm.bfg.play import play_grapple
+
+        return _show_roll(format, play_grapple, seed, a, d)
+    odds = _run(resolve, a, d)
     _show(format, lambda: {**odds.as_dict(), "notes": list(NOTES)},
           lambda: bfg_render.grapple(odds, NOTES))
 
@@ -173,6 +198,8 @@ def hit_and_run(
     dice: DiceOpt = DiceKind.d6,
     tyranids: TyranidsOpt = False,
     table: TableOpt = None,
+    roll: RollOpt = False,
+    seed: SeedOpt = 0,
     format: FormatOpt = SimpleFormat.text,
 ) -> None:
     """Exact odds of Hit-and-Run attacks: success, the Critical Hits score against a capital
@@ -182,7 +209,12 @@ def hit_and_run(
     from bagm.render import bfg_render
 
     names = _names(table)
-    odds = _run(resolve, target.value, Attack(dice.value, bonus, minus, tyranids), attacks)
+    how = Attack(dice.value, bonus, minus, tyranids)
+    if roll:
+        from bagm.bfg.play import play_hit_and_run
+
+        return _show_roll(format, play_hit_and_run, seed, target.value, how, attacks, names)
+    odds = _run(resolve, target.value, how, attacks)
     extra: tuple[str, ...] = (_MEANS_NOTES[by],)
     if by is Means.teleport and attacks > 1:
         extra += (f"{attacks} teleport attacks need {attacks} ships: a ship makes one each turn.",)
@@ -231,12 +263,18 @@ def repair(
     needing: Annotated[int | None, typer.Option(
         "--needing", help="Critical hits and fires to repair (caps the repairs).",
         show_default=False)] = None,
+    roll: RollOpt = False,
+    seed: SeedOpt = 0,
     format: FormatOpt = SimpleFormat.text,
 ) -> None:
     """Damage control: the distribution of systems and fires repaired (a 6 on each D6)."""
     from bagm.bfg.end_phase import repairs
     from bagm.render import bfg_render
 
+    if roll:
+        from bagm.bfg.play import play_repairs
+
+        return _show_roll(format, play_repairs, seed, damage, blast, needing)
     odds = _run(repairs, damage, blast, needing)
     _show(format, odds.as_dict, lambda: bfg_render.repairs(odds))
 
@@ -247,11 +285,17 @@ def blast_markers(
                                          show_default=False)],
     in_contact: Annotated[int, typer.Option(
         "--in-contact", help="Of them, in contact with ships' bases (never removed).")] = 0,
+    roll: RollOpt = False,
+    seed: SeedOpt = 0,
     format: FormatOpt = SimpleFormat.text,
 ) -> None:
     """Blast Marker removal: the distribution of markers removed (D6, none in contact)."""
     from bagm.bfg.end_phase import blast_removal
     from bagm.render import bfg_render
 
+    if roll:
+        from bagm.bfg.play import play_blast_removal
+
+        return _show_roll(format, play_blast_removal, seed, markers, in_contact)
     odds = _run(blast_removal, markers, in_contact)
     _show(format, odds.as_dict, lambda: bfg_render.blast_removal(odds))

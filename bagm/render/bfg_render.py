@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from bagm.bfg.end_phase import BlastRemovalOdds, RepairOdds
     from bagm.bfg.grapple import GrappleOdds
     from bagm.bfg.hit_and_run import HitAndRunOdds, TeleportOdds
+    from bagm.bfg.play import Played
     from bagm.bfg.report import BoardingReport
 
 
@@ -239,3 +240,15 @@ def blast_removal(b: BlastRemovalOdds) -> Any:
                 f"({b.in_contact} in contact with bases stay)")
     return Group(head, _dist_table("Markers removed", "removed", b.removed),
                  Text(f"expected removed {float(mean(b.removed)):.3f}"))
+
+
+def played(p: Played) -> Any:
+    """Dice rolled at the table: what happened, then every roll with its reason."""
+    from rich.text import Text
+
+    out = Text()
+    out.append(f"Rolled with seed {p.seed}\n", style="bold")
+    for line in p.lines:
+        out.append(f"{line}\n")
+    out.append("rolls: " + ", ".join(f"{v} ({r})" for v, r in p.rolls) + "\n", style="dim")
+    return out
