@@ -117,8 +117,8 @@ def test_same_seed_same_log():
 
 @pytest.mark.parametrize("bot", ["random", "greedy"])
 def test_a_game_makes_no_reference_cycles(bot):
-    """play() pauses the cyclic garbage collector (record.no_cycle_collection): nothing a game
-    drops may need it."""
+    """``bagm simulate`` pauses the cyclic garbage collector around each game
+    (log.simulation.many_games): nothing a game drops may need it."""
     A, B = armies(*PAIRS[0])
     gc.collect()
     gc.disable()

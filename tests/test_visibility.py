@@ -142,3 +142,30 @@ def test_seen_means_a_clear_line_exists(p, q) -> None:  # type: ignore[no-untype
     wide.open_all()
     if M11.visible(a, b):
         assert wide.visible(a, b)
+
+
+# --- the optimised point-to-base test against its plain reference ------------------------------
+
+_coord = st.floats(0, 20, allow_nan=False)
+
+
+@st.composite
+def _block(draw: st.DrawFn) -> Block:
+    x0, y0 = draw(_coord), draw(_coord)
+    r = Rect(x0, y0, x0 + draw(st.floats(0.3, 6)), y0 + draw(st.floats(0.3, 6)))
+    grow = draw(st.sampled_from([0.0, 0.0, 0.4, 1.0]))
+    return Block.octagon(r, grow) if grow else Block.rect(r)
+
+
+@st.composite
+def _base(draw: st.DrawFn) -> Base:
+    return Base(draw(_coord), draw(_coord), draw(st.sampled_from([0.5, 0.63, 0.79, 1.0, 1.57])))
+
+
+@settings(max_examples=400, deadline=None)
+@given(p=st.tuples(_coord, _coord), target=_base(), blocks=st.lists(_block(), max_size=5),
+       disks=st.lists(_base(), max_size=5))
+def test_point_sees_base_equals_its_plain_reference(p, target, blocks, disks) -> None:  # type: ignore[no-untyped-def]
+    from tests.reference.visibility import point_sees_base as plain
+
+    assert point_sees_base(p, target, blocks, disks) == plain(p, target, blocks, disks)

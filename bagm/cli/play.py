@@ -256,7 +256,10 @@ def _one_game(args: tuple[int, str, str, int, str, str]) -> tuple[str | None, in
     if armies is None:
         from bagm.engine.game.muster import build_army
         armies = _ARMIES[(a, b)] = (build_army("A", a), build_army("B", b))
-    rec = play_bots(mission, a, b, seed, bot_a, bot_b, armies=armies)
+    from bagm.engine.log.simulation import many_games
+
+    with many_games():  # the collector paused for the game (a simulation owns its process)
+        rec = play_bots(mission, a, b, seed, bot_a, bot_b, armies=armies)
     return rec.winner, rec.vp["A"], rec.vp["B"]
 
 

@@ -22,48 +22,6 @@ SAMPLES = 24  # points on a rim tried (plus the centre); 4.8mm apart on a 40mm b
 _TWO_PI = 2 * math.pi
 
 
-def _wrap(a: float) -> float:
-    """An angle in (-pi, pi]."""
-    a = math.fmod(a + math.pi, _TWO_PI)
-    if a <= 0:
-        a += _TWO_PI
-    return a - math.pi
-
-
-def _ray_enters_block(px: float, py: float, ux: float, uy: float, o: Block) -> float:
-    """Distance along the ray p + t*u (t >= 0) at which it enters block ``o`` (inf if never)."""
-    t0, t1 = 0.0, math.inf
-    slabs = ((px, ux, o.x0, o.x1), (py, uy, o.y0, o.y1))
-    if not o.is_rect:
-        slabs += ((px + py, ux + uy, o.u0, o.u1), (px - py, ux - uy, o.v0, o.v1))
-    for s, d, lo, hi in slabs:
-        lo += EPS
-        hi -= EPS
-        if d == 0.0:
-            if s <= lo or s >= hi:
-                return math.inf
-            continue
-        ta, tb = (lo - s) / d, (hi - s) / d
-        if ta > tb:
-            ta, tb = tb, ta
-        t0 = max(t0, ta)
-        t1 = min(t1, tb)
-        if t0 >= t1:
-            return math.inf
-    return t0
-
-
-def _ray_enters_disk(px: float, py: float, ux: float, uy: float, b: Base) -> float:
-    cx, cy = b.x - px, b.y - py
-    along = cx * ux + cy * uy
-    off2 = cx * cx + cy * cy - along * along
-    r2 = b.radius * b.radius
-    if off2 >= r2:
-        return math.inf
-    t = along - math.sqrt(r2 - off2)
-    return t if t >= 0 else 0.0
-
-
 # A block prepared for point_sees_base: its slab bounds shrunk by EPS (the same numbers
 # Block.contains and the ray clipping compute), whether it is a plain rectangle, its corners.
 Prepared = tuple[float, float, float, float, float, float, float, float, bool, list[Point]]
@@ -82,9 +40,10 @@ def point_sees_base(p: Point, target: Base, blocks: Sequence[Block],
 
 
 def _sees(px: float, py: float, target: Base, blocks: list[Prepared], disks: Sequence[Base]) -> bool:
-    """:func:`point_sees_base` on prepared blocks. A hot path: the arc clipping ("shade"),
-    Block.contains and the ray tests (:func:`_ray_enters_block`, :func:`_ray_enters_disk`) are
-    written out, with the same arithmetic as the plain forms."""
+    """:func:`point_sees_base` on prepared blocks, the one implementation (a hot path: angles,
+    Block.contains and the ray tests are written on plain numbers). Its plain reference, step by
+    step with helper functions, is ``tests/reference/visibility.py``; a property test holds the
+    two equal."""
     tx, ty, tr = target.x, target.y, target.radius
     cx, cy = tx - px, ty - py
     d = math.hypot(cx, cy)
@@ -102,7 +61,7 @@ def _sees(px: float, py: float, target: Base, blocks: list[Prepared], disks: Seq
         if x0 < px < x1 and y0 < py < y1 and u0 < pu < u1 and v0 < pv < v1:
             return False  # p inside the shape (Block.contains)
         rel = []
-        for x, y in corners:  # _wrap(atan2(...) - phi), inlined
+        for x, y in corners:  # the angle from the target direction, in (-pi, pi]
             a = fmod(atan2(y - py, x - px) - phi + pi, two_pi)
             if a <= 0:
                 a += two_pi
@@ -123,7 +82,7 @@ def _sees(px: float, py: float, target: Base, blocks: list[Prepared], disks: Seq
                 continue
             mid = phi + (lo + hi) / 2
             ux, uy = cos(mid), sin(mid)
-            # where the ray enters the block (_ray_enters_block): clipping against each slab
+            # where the ray enters the block: clipping against each slab
             t0, t1 = 0.0, inf
             for s, dd, slo, shi in ((px, ux, x0, x1), (py, uy, y0, y1)) if is_rect else \
                     ((px, ux, x0, x1), (py, uy, y0, y1), (pu, ux + uy, u0, u1), (pv, ux - uy, v0, v1)):
@@ -144,7 +103,7 @@ def _sees(px: float, py: float, target: Base, blocks: list[Prepared], disks: Seq
                     break
             if t0 == inf:
                 continue  # the ray never enters the block: no shadow (inf < x is never true)
-            # where it enters the target (_ray_enters_disk)
+            # where it enters the target
             along = cx * ux + cy * uy
             off2 = cx * cx + cy * cy - along * along
             if off2 < r2t:
@@ -164,7 +123,7 @@ def _sees(px: float, py: float, target: Base, blocks: list[Prepared], disks: Seq
             return False
         if dm <= EPS:
             continue
-        a = fmod(atan2(my, mx) - phi + pi, two_pi)  # _wrap, inlined
+        a = fmod(atan2(my, mx) - phi + pi, two_pi)  # in (-pi, pi]
         if a <= 0:
             a += two_pi
         rel_m = a - pi
@@ -178,7 +137,7 @@ def _sees(px: float, py: float, target: Base, blocks: list[Prepared], disks: Seq
             continue
         mid = phi + (lo + hi) / 2
         ux, uy = cos(mid), sin(mid)
-        # _ray_enters_disk for the model, then for the target
+        # where the ray enters the model, then the target
         ex, ey = m.x - px, m.y - py
         along = ex * ux + ey * uy
         off2 = ex * ex + ey * ey - along * along

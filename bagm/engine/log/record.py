@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
-import json.encoder
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -72,44 +69,20 @@ def sha256_lines(lines: list[str]) -> str:
 _EVENT_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 
 
-# JSONEncoder.encode builds its C encoder anew for every event: built once here (the same C
-# encoder with the same settings, so the same text; no circular check: events are plain data)
-_C_ENCODER = None if json.encoder.c_make_encoder is None else json.encoder.c_make_encoder(
-    None, _EVENT_ENCODER.default, json.encoder.encode_basestring_ascii, None, ":", ",", True, False, True)
-
-
 def event_lines(events: list[dict[str, Any]]) -> list[str]:
-    if _C_ENCODER is not None:
-        fast, join = _C_ENCODER, "".join
-        return [join(fast(e, 0)) for e in events]
+    """The event log as JSON lines: keys sorted, no spaces (the text a log's hash is taken of)."""
     encode = _EVENT_ENCODER.encode
     return [encode(e) for e in events]
-
-
-@contextmanager
-def no_cycle_collection() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a game is played: a game makes no
-    reference cycles (tests/test_game_properties.py checks it), everything it drops is freed by
-    reference counting, and the collector would otherwise walk the large geometry and odds caches
-    again and again for nothing (about a seventh of a game's time). Restored afterwards."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def play(game: Game, chooser: Callable[[Game], Action]) -> GameRecord:
     """Play ``game`` to the end, asking ``chooser`` for every decision."""
     n = 0
-    with no_cycle_collection():
-        while not game.finished:
-            n += 1
-            if n > MAX_DECISIONS:
-                raise RuntimeError("the game did not end (more than 20,000 decisions)")
-            game.apply(chooser(game))
+    while not game.finished:
+        n += 1
+        if n > MAX_DECISIONS:
+            raise RuntimeError("the game did not end (more than 20,000 decisions)")
+        game.apply(chooser(game))
     return record(game)
 
 
@@ -135,17 +108,12 @@ def play_bots(mission: int, a: str, b: str, seed: int, bot_a: str = "greedy",
               bot_b: str = "greedy", catalog: Any = None, armies: Any = None) -> GameRecord:
     from bagm.engine.bots import make_bot
 
-    # the game is dropped (freed by reference counting) before the collector runs again: it
-    # then finds only the record, not every object the game made (a fiftieth of a game's time)
-    with no_cycle_collection():
-        if armies is not None:
-            game = Game(mission, armies[0].clone(), armies[1].clone(), seed)
-        else:
-            game = new_game(mission, a, b, seed, catalog=catalog)
-        chooser = bots_chooser({"A": make_bot(bot_a, seed * 2 + 1), "B": make_bot(bot_b, seed * 2 + 2)})
-        rec = play(game, chooser)
-        del game, chooser
-    return rec
+    if armies is not None:
+        game = Game(mission, armies[0].clone(), armies[1].clone(), seed)
+    else:
+        game = new_game(mission, a, b, seed, catalog=catalog)
+    chooser = bots_chooser({"A": make_bot(bot_a, seed * 2 + 1), "B": make_bot(bot_b, seed * 2 + 2)})
+    return play(game, chooser)
 
 
 def replay(lines: list[str]) -> GameRecord:
