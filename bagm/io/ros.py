@@ -338,8 +338,8 @@ class _Reader:
             if key in _CONFIG_IGNORED:
                 return
             if key in _CONFIG_RECOGNISED or key.rstrip(":").startswith(("legion", "dynasty")):
-                chosen = ", ".join((s.get("name") or "").strip() for s in subs)
-                self.army.recognised.append(Found(f"{name}: {chosen}" if chosen else name, where))
+                picked = ", ".join((s.get("name") or "").strip() for s in subs)
+                self.army.recognised.append(Found(f"{name}: {picked}" if picked else name, where))
                 return
             if _primary(sel).casefold() == "configuration":
                 # an unknown configuration choice: the importer sees if it names a Detachment

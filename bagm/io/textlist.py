@@ -227,7 +227,10 @@ def read_text_list(path: str, text: str) -> ArmyList:
 
 
 def _skip(army: ArmyList, number: int, line: str) -> None:
-    army.skipped.append(Found(line.strip(), f"line {number}", number))
+    text = line.strip()
+    if len(text) > 200:  # reported and kept as a comment: a hostile line is not repeated whole
+        text = f"{text[:200]}… ({len(text):,} characters)"
+    army.skipped.append(Found(text, f"line {number}", number))
 
 
 # --- the app layout (and listhammer.info's) -------------------------------------------------
