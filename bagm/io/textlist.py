@@ -326,8 +326,9 @@ def _read_app(path: str, lines: list[str]) -> ArmyList:
         if FOOTER.match(line) or TOTAL.match(line) or line.casefold().startswith("underdog:"):
             continue
         bullet = BULLET.match(raw)
-        if unit is not None and (bullet or raw[:1].isspace() or COUNTED.match(line)) \
-                and not _unit_match(line):
+        # a bullet is never a unit line, even with a cost ("• 1x Ember Blade (15 pts)")
+        if unit is not None and (bullet or ((raw[:1].isspace() or COUNTED.match(line))
+                                            and not _unit_match(line))):
             content = bullet.group("text").strip() if bullet else line
             if not content or _is_marked(unit, content):
                 continue
