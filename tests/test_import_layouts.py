@@ -199,3 +199,16 @@ def test_wargear_is_kept_as_wargear_per_unit(bundled: Catalog) -> None:
     assert same_level.wargear == [["1x Axe of dismemberment", "1x Bolt pistol"],
                                   ["18x Bolt pistol", "17x Chainblade", "2x Khornate eviscerator",
                                    "2x Plasma pistol"]]
+
+
+def test_a_bare_force_disposition_after_the_detachment_is_recognised(bundled: Catalog,
+                                                                     tmp_path: Path) -> None:
+    """The 11th-edition app also writes the Force Disposition unlabelled, on the line after the
+    Detachment with its Detachment Points; it is noted, not reported as unknown."""
+    text = (IMPORT / "app11_world_eaters.txt").read_text(encoding="utf-8").replace(
+        "Force Disposition: Purge the Foe", "Purge the Foe")
+    path = tmp_path / "list.txt"
+    path.write_text(text, encoding="utf-8")
+    result = import_file(path, bundled)
+    assert result.ok and result.roster == EXPECTED["app11_world_eaters.txt"][1]
+    assert "line 6: 'Force Disposition: Purge the Foe' is not part of a bagm roster" in result.notes

@@ -245,6 +245,7 @@ LABELLED = re.compile(r"^(?P<key>list name|factions? used|factions?|army points|
                       r"points|detachments?|dispositions?|army enhancements|"
                       r"mission|battle size)\s*:\s*(?P<value>.*)$", re.I)
 """listhammer.info's plain-text header labels its lines (and closes them with a row of '+')."""
+_DETACHMENT_POINTS = re.compile(r"\(\s*\d{1,3}\s+detachment points?\s*\)$", re.I)
 _KIND = re.compile(r"\s*\((?:upgrade|miniature|unit)\)$", re.I)  # listhammer: "X (Upgrade)"
 _SHORT_PART = re.compile(r"^(?:(?P<count>\d{1,4})x\s++)?(?P<name>\S.*)$", re.I)
 
@@ -426,6 +427,12 @@ def _header_line(army: ArmyList, number: int, line: str) -> None:
         return
     if DISPOSITION.match(line):
         army.recognised.append(Found(line, where, number))
+        return
+    last = army.header[-1] if army.header else None
+    if last is not None and last.line == number - 1 and _DETACHMENT_POINTS.search(last.text):
+        # the 11th-edition app writes the Force Disposition bare, on the line after the
+        # Detachment ("Ironstorm Spearhead (3 Detachment Points)" / "Priority Assets")
+        army.recognised.append(Found(f"Force Disposition: {line}", where, number))
         return
     army.header.append(Found(line, where, number))
 
