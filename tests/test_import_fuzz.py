@@ -289,3 +289,17 @@ def test_a_utf16_roster_with_its_bom_still_reads(tmp_path: Path) -> None:
     text = '<?xml version="1.0" encoding="utf-16"?>\n' + BODY.decode()
     path.write_bytes(text.encode("utf-16"))
     assert [u.name for u in read_army_list(path).units][:2] == ["Technomancer", "Chronomancer"]
+
+
+@pytest.mark.parametrize("value", ["Infinity", "-Infinity", "NaN", "1e999", "9" * 5000])
+@pytest.mark.parametrize("key", ["value", "number"])
+def test_new_recruit_json_with_odd_numbers_is_refused(key: str, value: str,
+                                                      tmp_path: Path) -> None:
+    import re
+
+    text = (IMPORT / "newrecruit_necrons.json").read_text(encoding="utf-8")
+    path = tmp_path / "list.json"
+    path.write_text(re.sub(r'"%s":\s*[0-9.]+' % key, f'"{key}": {value}', text), encoding="utf-8")
+    result = run("import", path)
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
+    assert "Traceback" not in result.output
