@@ -303,3 +303,12 @@ def test_new_recruit_json_with_odd_numbers_is_refused(key: str, value: str,
     result = run("import", path)
     assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
     assert "Traceback" not in result.output
+
+
+def test_an_export_too_large_for_a_roster_is_refused_on_the_export(tmp_path: Path) -> None:
+    path = tmp_path / "list.txt"
+    path.write_text("Orks\nKaptin Killers\n\nBATTLELINE\n\n" + "Boyz (80 points)\n" * 300,
+                    encoding="utf-8")
+    result = run("import", path, "-o", tmp_path / "out.yaml")
+    assert result.exit_code == 2 and "300 units: no Boarding Patrol has more than" in result.stderr
+    assert result.stderr.startswith(f"bagm: {path}: ") and not (tmp_path / "out.yaml").exists()

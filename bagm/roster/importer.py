@@ -22,6 +22,7 @@ from bagm.data.names import did_you_mean, norm
 from bagm.data.packs import Catalog, Faction
 from bagm.io.textlist import ArmyList, Found, ListedUnit, read_text_list
 from bagm.io.yamlsafe import InputError, check_regular, decode, read_bytes
+from bagm.roster.model import MAX_UNITS
 from bagm.roster.points import legal_sizes, points_for
 
 MAX_TEXT_BYTES = 1_000_000  # a pasted list is a few kilobytes
@@ -248,6 +249,9 @@ class _Mapper:
                              "no faction, Detachment or unit lines)",
                              hint="give a .ros/.rosz roster, a JSON export or an exported text "
                              "list")
+        if len(army.units) > MAX_UNITS:  # the roster would not load: say so about the export
+            raise InputError(army.path, f"{len(army.units):,} units: no Boarding Patrol has more "
+                             f"than {MAX_UNITS}", hint="is this really an army list?")
         if army.name:
             out["name"] = army.name
         out["faction"] = self._faction(faction)
