@@ -427,3 +427,22 @@ def test_names_twice_is_a_warning(data: SkirmishData, tmp_path: Path) -> None:
 def test_unknown_faction(data: SkirmishData, tmp_path: Path) -> None:
     r = check(data, tmp_path, "faction: Space Marine\n")
     assert codes(r) == ["SK100"] and "Space Marines" in (r.findings[0].fix or "")
+
+
+def test_new_writes_a_valid_start_for_every_faction(tmp_path: Path) -> None:
+    data = load_data([EXAMPLE])
+    for key, f in data.raw["factions"].items():
+        path = tmp_path / f"{key}.skirmish.yaml"
+        result = run("skirmish", "new", str(path), "--faction", f["name"], "--name", 'Unit: "one"')
+        assert result.exit_code == 0, result.output
+        r = validate_path(path, data)
+        assert r.valid, (key, [(x.code, x.message) for x in r.findings])
+        assert load_roster(path).name == 'Unit: "one"'
+    assert run("skirmish", "new", str(path), "--faction", "Orks").exit_code == 2  # never overwritten
+    assert run("skirmish", "new", str(tmp_path / "x.yaml"), "--faction", "Orks").exit_code == 2
+    assert run("skirmish", "new", str(tmp_path / "y.skirmish.yaml"), "--faction", "Squats").exit_code == 2
+
+
+def test_tables_command_marks_the_lost_rows() -> None:
+    result = run("skirmish", "tables")
+    assert result.exit_code == 0 and "3 (formula: row lost)" in result.output

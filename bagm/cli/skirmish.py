@@ -284,6 +284,41 @@ def _chooser(rolls: list[tuple[int, int]]) -> str | None:
     return "A" if a > b else "B"
 
 
+@skirmish_app.command("new")
+def new(
+    path: Annotated[Path, typer.Argument(help="The roster file to write (NAME.skirmish.yaml).")],
+    faction: Annotated[str, typer.Option("--faction", help="One of the nine units, e.g. Orks.")],
+    name: Annotated[Optional[str], typer.Option("--name", help="The unit's name.")] = None,
+) -> None:
+    """Write a new roster for a faction to fill in (never overwrites a file)."""
+    from bagm.io.atomic import write_atomic
+    from bagm.skirmish.roster import template
+
+    d = _data(None)
+    key = d.faction_key(faction)
+    if key is None:
+        fail(f"skirmish new: unknown faction '{faction}'; {d.faction_hint(faction)}")
+    if not path.name.endswith((".skirmish.yaml", ".skirmish.yml")):
+        fail("skirmish new: name the file NAME.skirmish.yaml (Boarding Actions' folder scan "
+             "passes such files by)")
+    try:
+        write_atomic(path, template(d, key, name or path.name.split(".")[0]), overwrite=False)
+    except FileExistsError:
+        fail(f"skirmish new: {path} exists; it is never overwritten")
+    except OSError as exc:
+        fail(f"skirmish new: {path}: {exc.strerror or exc}")
+    typer.echo(f"wrote {path}")
+
+
+@skirmish_app.command("tables")
+def tables() -> None:
+    """The to-hit, to-wound and close-combat tables (the lost rows from their formula)."""
+    from bagm.skirmish.data import bundled_raw
+    from bagm.skirmish.render import tables_view
+
+    console().print(tables_view(bundled_raw()))
+
+
 @skirmish_app.command("lost")
 def lost(
     format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,

@@ -203,3 +203,41 @@ def event_text(e: dict[str, Any]) -> str:
     dice = f"\n    dice ({e['dice']}): " + ", ".join(e["rolls"]) if e.get("rolls") else ""
     return head + "  " + "  ".join(p for p in parts if not p.startswith("\n")) + \
         "".join(p for p in parts if p.startswith("\n")) + dice
+
+
+def tables_view(raw: dict[str, Any]) -> Any:
+    """The To Hit row, the To Wound table and the close-combat To Hit Chart: the printed cells,
+    and the lost rows from the formula (marked)."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    from bagm.skirmish.tables import to_hit_close_combat, to_hit_shooting, to_wound
+
+    def cell(v: int) -> str:
+        return "N" if v == 0 else f"{v}+"
+
+    hit = Table(title="Roll To Hit (shooting)", title_justify="left", show_edge=False)
+    hit.add_column("BS")
+    for bs in range(1, 11):
+        hit.add_column(str(bs), justify="right")
+    hit.add_row("needs", *[cell(to_hit_shooting(bs)) for bs in range(1, 11)])
+    wound = Table(title="To Wound (S down, T across)", title_justify="left", show_edge=False)
+    wound.add_column("S")
+    for t in range(1, 11):
+        wound.add_column(str(t), justify="right")
+    for s in range(1, 11):
+        wound.add_row(str(s), *[cell(to_wound(s, t)) for t in range(1, 11)])
+    cc = Table(title="To Hit Chart (attacker WS down, defender WS across)", title_justify="left",
+               show_edge=False)
+    cc.add_column("WS")
+    for d in range(1, 11):
+        cc.add_column(str(d), justify="right")
+    lost = set(raw["to_hit_close_combat"]["lost_rows"])
+    for ws in range(1, 11):
+        label = f"{ws} (formula: row lost)" if ws in lost else str(ws)
+        cc.add_row(Text(label, style="yellow" if ws in lost else ""),
+                   *[cell(to_hit_close_combat(ws, d)) for d in range(1, 11)])
+    return Group(hit, wound, cc, Text("A roll of 1 always misses. The To Wound table and the "
+                                      "To Hit Chart follow formulas that reproduce every "
+                                      "printed cell.", style="dim"))

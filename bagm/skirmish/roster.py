@@ -22,6 +22,7 @@ the rules are checked by :mod:`bagm.skirmish.validate` (findings, exit 1).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -244,3 +245,30 @@ def load_roster(path: Path | str, text: str | None = None) -> Roster:
     """Load and shape-check a roster file (safe YAML, line numbers kept)."""
     doc = load(path, text)
     return parse(str(path), doc)
+
+
+def template(data: Any, faction_key: str, name: str) -> str:
+    """A new roster's text for a faction: its Leader and Pack types, ready to fill in."""
+    f = data.raw["factions"][faction_key]
+    leaders = list(f["leader"])
+    packs = list(f["packs"])
+    base = next((k for k, t in f["packs"].items() if "upgrade_of" not in t), packs[0])
+    lines = [
+        f"# Skirmish Battles roster: {f['name']} ({f['section']}); check it with",
+        "#   bagm skirmish validate THIS_FILE --data YOUR-VALUES.skirmish-data.yaml",
+        f"# {f['name']}: {f['models']['min']} to {f['models']['max']} models, 100 points.",
+        "skirmish: roster",
+        f"name: {json.dumps(name)}",
+        f"faction: {f['name']}",
+    ]
+    if leaders:
+        lines += [f"leader:  # types: {', '.join(leaders)}",
+                  "  name: Leader", f"  type: {leaders[0]}", "  weapons: []",
+                  "  wargear: []", "  grenades: []"]
+    else:
+        lines.append("# a Necron unit has no Leader")
+    lines += [f"packs:  # types: {', '.join(packs)}",
+              f"  - {{name: First Pack, type: {base}, models: {f['models']['min'] - (1 if leaders else 0)}}}"]
+    if f.get("swarms"):
+        lines.append(f"swarms: []  # types: {', '.join(f['swarms'])}; e.g. - {{type: ..., bases: 1}}")
+    return "\n".join(lines) + "\n"
