@@ -12,7 +12,6 @@ from dataclasses import dataclass
 # code -> (short name, severity, the rule and its section)
 CODES: dict[str, tuple[str, str, str]] = {
     "SK001": ("value-lost", "error", "a number the text lost: supply it with --data"),
-    "SK002": ("reading", "info", "a rule the text leaves open: bagm's reading"),
     "SK100": ("faction-unknown", "error", "Unit Composition: one of the nine units"),
     "SK101": ("points-over", "error", "Designing A Unit: 100 points"),
     "SK102": ("models-too-few", "error", "Unit Composition: minimum number of models"),
