@@ -309,7 +309,8 @@ def test_a_ship_against_its_twin_is_even(s):
     twin = Ship(**{**s.__dict__, "turrets": 0})
     odds = action([twin], twin)
     for k in ("Stalemate", "Heavy Fighting", "Driven Back", "Stormed", "Overwhelmed"):
-        assert odds.outcomes.get(Outcome("attacker", k)) == odds.outcomes.get(Outcome("defender", k))
+        won, lost = Outcome("attacker", k), Outcome("defender", k)
+        assert odds.outcomes.get(won) == odds.outcomes.get(lost)
 
 
 @settings(max_examples=25, deadline=None)
@@ -347,3 +348,18 @@ def test_played_boarding_follows_its_dice():
         if r.outcome.result == DRAW:
             assert p.lines[1].startswith("the grapple ends after")
         assert play_board(seed, [plague], hyperion) == p
+
+
+def test_lost_now_or_in_the_grapple_by_hand():
+    # one damage point each, no modifiers: whoever loses now is lost; a draw (1/6) grapples,
+    # and the grapple is even: 15/36 + 1/6 * 1/2 = 1/2 each
+    r = board([ship("A,damage=1")], ship("B,damage=1"))
+    assert r.lost_in_the_end == (F(1, 2), F(1, 2))
+    # an escort is also lost to its own critical hit, even when it wins
+    r = board([ship("E,damage=1,kind=escort")], ship("B,damage=1"))
+    assert r.together is not None and r.lost_in_the_end is not None
+    assert r.together.attacker_destroyed > r.together.attackers_hulk
+    # the boarded ship is lost whenever the escort wins, now or in the grapple: still even
+    assert r.lost_in_the_end[0] > F(1, 2) == r.lost_in_the_end[1]
+    party = [ship("A,damage=1"), ship("C,damage=1")]
+    assert board(party, ship("B,damage=1")).lost_in_the_end is None

@@ -235,6 +235,7 @@ class ActionOdds:
     attackers_hulk: Fraction  # the party loses all its damage points
     defender_destroyed: Fraction  # hulk, or (an escort) a critical hit
     draw: Fraction
+    attacker_destroyed: Fraction | None = None  # one boarding ship: hulk, or an escort's crit
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -251,6 +252,8 @@ class ActionOdds:
             "defender_drifting_hulk": chance(self.defender_hulk),
             "attackers_all_damage_lost": chance(self.attackers_hulk),
             "defender_destroyed": chance(self.defender_destroyed),
+            "attacker_destroyed": (None if self.attacker_destroyed is None
+                                   else chance(self.attacker_destroyed)),
         }
 
 
@@ -285,7 +288,7 @@ def action(party: Sequence[Ship], defender: Ship, defender_damage: int | None = 
     outcomes: dict[Outcome, Fraction] = {}
     to_att: Dist = {}
     to_def: Dist = {}
-    att_crit = def_crit = def_hulk = att_hulk = def_destroyed = draw = ZERO
+    att_crit = def_crit = def_hulk = att_hulk = def_destroyed = att_destroyed = draw = ZERO
     att_crits: list[tuple[Fraction, Dist]] = []
     for diff, p in sorted(difference(att.total, dfd.total).items()):
         r = settle(diff, party_left, d_left)
@@ -301,8 +304,10 @@ def action(party: Sequence[Ship], defender: Ship, defender_damage: int | None = 
         att_crits.append((p, binomial(n, a_p)))
         # Escorts Ships Boarding: a critical hit destroys an escort
         def_destroyed += p * (ONE if r.defender_hulk else d_p if defender.escort else ZERO)
+        att_destroyed += p * (ONE if r.attackers_hulk else a_p if escorts == n else ZERO)
     return ActionOdds(att, dfd, escorts, defender.escort, outcomes, to_att, to_def, att_crit,
-                      _clean(mix(att_crits)), def_crit, def_hulk, att_hulk, def_destroyed, draw)
+                      _clean(mix(att_crits)), def_crit, def_hulk, att_hulk, def_destroyed, draw,
+                      att_destroyed if n == 1 else None)
 
 
 def _clean(d: Dist) -> Dist:

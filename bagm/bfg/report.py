@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from bagm.bfg import boarding
@@ -17,6 +18,7 @@ from bagm.bfg.boarding import (
 )
 from bagm.bfg.grapple import NOTES as GRAPPLE_NOTES
 from bagm.bfg.grapple import GrappleOdds, grapple
+from bagm.bfg.jsonable import chance
 from bagm.bfg.ships import Ship
 
 
@@ -30,6 +32,16 @@ class BoardingReport:
     grapple: GrappleOdds | None
     notes: tuple[str, ...]
 
+    @property
+    def lost_in_the_end(self) -> tuple[Fraction, Fraction] | None:
+        """(the boarding ship, the boarded ship) lost this End Phase or in the grapple a draw
+        starts: reduced to 0 damage points, or an escort destroyed by a critical hit."""
+        a, g = self.together, self.grapple
+        if a is None or g is None or a.attacker_destroyed is None:
+            return None
+        return (a.attacker_destroyed + a.draw * (g.defender_survives + g.both_lost),
+                a.defender_destroyed + a.draw * (g.attacker_survives + g.both_lost))
+
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"mode": "separately" if self.separately else "together"}
         if self.together is not None:
@@ -37,6 +49,9 @@ class BoardingReport:
         if self.separate is not None:
             out.update(self.separate.as_dict())
         out["grapple_if_drawn"] = self.grapple.as_dict() if self.grapple else None
+        lost = self.lost_in_the_end
+        out["lost_now_or_in_the_grapple"] = None if lost is None else {
+            "attacker": chance(lost[0]), "defender": chance(lost[1])}
         out["notes"] = list(self.notes)
         return out
 

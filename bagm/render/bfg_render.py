@@ -139,6 +139,7 @@ def grapple(g: GrappleOdds, notes_: tuple[str, ...] = ()) -> Any:
 
 def board(r: BoardingReport) -> Any:
     from rich.console import Group
+    from rich.text import Text
 
     parts: list[Any] = []
     if r.together is not None:
@@ -150,6 +151,14 @@ def board(r: BoardingReport) -> Any:
                                  "damage", r.separate.defender_damage_left))
     if r.grapple is not None:
         parts.append(grapple(r.grapple))
+    lost = r.lost_in_the_end
+    if lost is not None:
+        t = _table("Lost now or in the grapple", "ship", "chance", "exact")
+        t.caption = "at 0 damage points, or an escort destroyed by a critical hit"
+        t.caption_justify = "left"
+        for ship, p in ((r.attackers[0], lost[0]), (r.defender, lost[1])):
+            t.add_row(Text(ship.name), pct(p), exact(p))
+        parts.append(t)
     parts.append(notes(r.notes))
     return Group(*parts)
 
