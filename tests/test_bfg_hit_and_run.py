@@ -192,3 +192,9 @@ def test_critical_hits_table_errors_name_the_line(tmp_path: Path, text: str, lin
     with pytest.raises(InputError) as err:
         load_critical_hits(write(tmp_path, text))
     assert err.value.line == line and what in str(err.value)
+
+
+def test_nurgle_ships_are_not_immune_to_hit_and_run():
+    # Hit-and-Run Attacks: ships that cannot be boarded are not automatically immune
+    t = teleport(ship("A,damage=8"), ship("N,damage=6,race=chaos,mark=nurgle,shields=0"), 5)
+    assert t.eligible and t.odds is not None and t.odds.success == F(5, 6)
