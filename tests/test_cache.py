@@ -79,11 +79,16 @@ def test_the_key_is_the_content_not_size_and_time(tmp_path: Path, monkeypatch) -
     assert not [p for p in (tmp_path / "cache").iterdir() if not p.name.endswith(".pickle")]
 
 
-def test_default_cache_folder_from_platformdirs(monkeypatch) -> None:
+def test_default_cache_folder_from_platformdirs(monkeypatch, tmp_path: Path) -> None:
     from platformdirs import user_cache_dir
 
     from bagm.data.cache import cache_dir
 
     monkeypatch.delenv("BAGM_CACHE_DIR", raising=False)
     monkeypatch.delenv("BAGM_NO_CACHE", raising=False)
-    assert cache_dir() == Path(user_cache_dir("bagm", appauthor=False))
+    for xdg in (None, "", "  ", str(tmp_path / "xdg")):
+        if xdg is None:
+            monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+        else:
+            monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+        assert cache_dir() == Path(user_cache_dir("bagm", appauthor=False)), xdg

@@ -372,3 +372,9 @@ def test_validate_many_reads_like_a_linter(tmp_path: Path) -> None:
     assert CARD in clean(run("validate", str(tmp_path), "--cards"), 2)
     assert CARD in clean(run("validate", str(good)), 0)  # one roster: its card
     assert CARD not in clean(run("validate", str(good), "--brief"), 0)
+
+
+def test_emoji_codes_in_user_text_print_as_themselves(marked: Path) -> None:
+    text = marked.read_text(encoding="utf-8").replace(f"Da {MARK} Krumpas", f"Da :skull: {MARK}")
+    marked.write_text(text, encoding="utf-8")
+    assert f"Da :skull: {MARK}" in clean(run("show", str(marked)), 0)

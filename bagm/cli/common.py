@@ -41,7 +41,8 @@ def fail(message: str, code: int = 2) -> NoReturn:
 def console(stderr: bool = False) -> "Console":
     """The console every command prints through.
 
-    User text is never read as markup (``markup=False``: renderers style with ``Text``);
+    User text is never read as markup or emoji codes (``markup=False, emoji=False``: renderers
+    style with ``Text``, and a unit named ``:skull:`` prints as itself);
     ``NO_COLOR``/``FORCE_COLOR`` and a non-terminal output (no colour codes) are Rich's own
     conventions. Output that is not a terminal is not wrapped or cut at 80 columns: each
     printed renderable gets the width it needs (``COLUMNS`` still wins when set).
@@ -51,11 +52,12 @@ def console(stderr: bool = False) -> "Console":
     from rich.console import Console
 
     if os.environ.get("COLUMNS"):
-        return Console(highlight=False, markup=False, stderr=stderr)
+        return Console(highlight=False, markup=False, emoji=False, stderr=stderr)
     global _wide
     if _wide is None:
         _wide = _wide_console_class()
-    return _wide(highlight=False, markup=False, stderr=stderr)  # type: ignore[no-any-return]
+    return _wide(highlight=False, markup=False, emoji=False,  # type: ignore[no-any-return]
+                 stderr=stderr)
 
 
 _wide: Any = None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import sys
 import zlib
 from pathlib import Path
 from typing import Any, Callable
@@ -27,6 +28,10 @@ def cache_dir() -> Path | None:
         return None
     if os.environ.get("BAGM_CACHE_DIR"):
         return Path(os.environ["BAGM_CACHE_DIR"])
+    if sys.platform.startswith("linux"):  # platformdirs' Linux rule (XDG), without its import
+        # (about 9 ms of a 130 ms start-up); tests/test_cache.py checks it gives the same folder
+        base = os.environ.get("XDG_CACHE_HOME", "")
+        return Path(base if base.strip() else os.path.expanduser("~/.cache")) / "bagm"
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("bagm", appauthor=False))
