@@ -118,7 +118,7 @@ def test_validate_command(tmp_path: Path) -> None:
     bad = tmp_path / "bad.skirmish.yaml"
     bad.write_text("skirmish: roster\nfaction: Orks\npacks: 3\n")
     result = run("skirmish", "validate", str(bad))
-    assert result.exit_code == 2 and "line 3" not in result.output
+    assert result.exit_code == 2 and "packs is a list" in result.output
     result = run("skirmish", "show", str(FOLDER / "eldar.skirmish.yaml"), "--data", str(EXAMPLE))
     assert result.exit_code == 0 and "Rangers" in result.output and "EXAMPLE" in result.output
     result = run("skirmish", "show", str(bad))
@@ -219,8 +219,7 @@ def test_companions_do_not_count_and_swarm_bases_do(data: SkirmishData, tmp_path
     """
     r = check(data, tmp_path, text)
     assert r.valid and r.models == 4 and r.points == 3 * 18 + 12
-    assert codes(check(data, tmp_path, text.replace("scarab_swarm", "ripper_swarm"))) == ["SK126", "SK102"][:1] \
-        or "SK126" in codes(check(data, tmp_path, text.replace("scarab_swarm", "ripper_swarm")))
+    assert codes(check(data, tmp_path, text.replace("scarab_swarm", "ripper_swarm"))) == ["SK126"]
 
 
 # --- the Leader ------------------------------------------------------------------------------------
