@@ -46,7 +46,15 @@ def test_fire_modifiers_and_boundaries():
     assert Shot(combat=3, defence=5, range=7).modifier() == 3
     assert Shot(combat=3, defence=5, range=8).modifier() == 1
     assert Shot(combat=3, defence=5, range=8, ignore_long_range=True).modifier() == 3
-    assert Shot(combat=3, defence=5, obscuring=(1, 2), sm=1, bonus=1, rear=True).modifier() == 1
+    heavy = Victim(Kind.heavy)
+    assert Shot(combat=3, defence=5, obscuring=(1, 2), sm=1, bonus=1, rear=True,
+                victim=heavy).modifier() == 1
+    # INDIRECT FIRE: obscuring obstacles do not count; a template never gets the rear bonus
+    assert Shot(combat=3, defence=5, obscuring=(1, 2), indirect=True).modifier() == 3
+    with pytest.raises(BlackReachError, match="rear"):
+        Shot(combat=3, defence=5, rear=True)
+    with pytest.raises(BlackReachError, match="template"):
+        Shot(combat=3, defence=5, rear=True, template=True, victim=heavy)
     # the target's DEFENCE bonuses count for the double hit too: 2 x (4 + 2) = 12
     o = fire_odds(Shot(combat=6, defence=4, defence_bonus=2))
     assert o.tables["shot"]["double hit"] == F(1, 6)

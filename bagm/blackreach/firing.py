@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from bagm.blackreach.counters import Kind
 from bagm.blackreach.hits import SM_PENALTY, Victim, fate_effect, hit_fates, resolve_hit
 from bagm.blackreach.odds import Chances, Odds, add, need
 from bagm.chance.dice import Dice
@@ -38,6 +39,8 @@ class Shot:
     dice: int = 1  # TWIN-LINKED: 2 dice, keep the best
     speed_penalty: int = 0  # SPEED PENALTY against an aircraft (give ignore_long_range too)
     reroll: bool = False  # PRESCIENCE: reroll a roll that fails; the new result is kept
+    template: bool = False  # HOWITZER / INDIRECT FIRE: one attack per unit under a template
+    indirect: bool = False  # INDIRECT FIRE: obscuring obstacles do not modify the attack
     victim: Victim = field(default_factory=Victim)
     piercing: bool = False
     double_saveable: bool = True
@@ -50,6 +53,11 @@ class Shot:
         need(all(v >= 0 for v in self.obscuring), "an obscuring square's value is 0 or more "
              "(give the number printed on it; it is subtracted)")
         need(self.dice in (1, 2), "a firing action rolls 1 die (2 when twin-linked)")
+        need(not self.rear or self.victim.kind is Kind.heavy,
+             "the rear bonus is for shots at a heavy vehicle")
+        # HOWITZER: a template never gets the rear bonus (nor meets front armour: leave it out)
+        need(not (self.rear and (self.template or self.indirect)),
+             "a template attack never gets the bonus for the rear of a vehicle")
 
     @property
     def long_range(self) -> bool:
@@ -64,7 +72,8 @@ class Shot:
         """Everything added to the die: COMBAT and bonuses (doubled for suppressive fire),
         then the penalties (FIRING ACTION: add the bonuses, then subtract the penalties)."""
         plus = self.combat + self.bonus + (REAR_BONUS if self.rear else 0)
-        minus = (self.penalty + self.speed_penalty + SM_PENALTY * self.sm + sum(self.obscuring)
+        obscured = 0 if self.indirect else sum(self.obscuring)
+        minus = (self.penalty + self.speed_penalty + SM_PENALTY * self.sm + obscured
                  + (LONG_RANGE_PENALTY if self.long_range else 0))
         return (2 if doubled_bonuses else 1) * plus - minus
 
@@ -112,6 +121,11 @@ def fire_odds(s: Shot, frightening: bool = False) -> Odds:
                                    if frightening else "")
     notes = [(f"hit on {s.target}+, double hit (destroyed) on {2 * s.target}+; the die plus "
              f"{s.modifier():+d} in all")]
+    if s.indirect and s.obscuring:
+        notes.append("INDIRECT FIRE: obscuring obstacles do not modify the attack (ignored)")
+    if s.template or s.indirect:
+        notes.append("a template attacks each unit even partly under it with its own roll; the "
+                     "vehicle's FRONT ARMOUR never applies (do not add it)")
     if s.reroll:
         notes.append("PRESCIENCE: a roll that misses is rolled again and the new result kept")
     if s.speed_penalty:

@@ -14,7 +14,10 @@ import typer
 from bagm.cli.common import SimpleFormat, console, fail
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from bagm.blackreach.counters import Counter, CounterFile, Kind
+    from bagm.blackreach.firing import Shot
     from bagm.blackreach.hits import Victim
     from bagm.blackreach.odds import Odds
 
@@ -77,6 +80,17 @@ def _emit(odds: Odds, format: SimpleFormat) -> None:
         from bagm.render.blackreach_render import render
 
         console().print(render(odds))
+
+
+def _answer(build: Callable[[], Odds], format: SimpleFormat) -> None:
+    """Work out the odds; bad input is a clear message and exit code 2, never a traceback."""
+    from bagm.errors import BagmError
+
+    try:
+        odds = build()
+    except BagmError as exc:
+        _fail(exc)
+    _emit(odds, format)
 
 
 def _file(path: Path | None) -> CounterFile | None:
@@ -184,14 +198,16 @@ def _shot(counters: Path | None, attacker: str | None, target: str | None, comba
           save: int | None, save_bonus: int, target_sm: int, piercing: bool,
           damage_set: str | None, held: list[str] | None, save_double: bool,
           front_armour: bool | None, aids: tuple[int, bool, list[str] | None] = (0, False, None),
-          speed_penalty: int = 0, reroll: bool = False) -> object:
+          speed_penalty: int = 0, reroll: bool = False, template: bool = False,
+          indirect: bool = False) -> Shot:
     from bagm.blackreach.firing import Shot
 
     file = _file(counters)
     a, t = _counter(file, attacker, "attacker"), _counter(file, target, "target")
     victim = _victim(t, target_kind, on_hit, save, save_bonus, target_sm, damage_set, held, file,
                      aids)
-    armour = front_armour if front_armour is not None else bool(t and t.front_armour)
+    armour = front_armour if front_armour is not None else bool(
+        t and t.front_armour and not (template or indirect))
     return Shot(combat=_combat(combat, a, victim.kind, "fire at"),
                 defence=_value(defence, t.defence if t else None, "--defence (the target's DEFENCE)"),
                 defence_bonus=defence_bonus + (2 if armour else 0), bonus=bonus, penalty=penalty,
@@ -199,7 +215,7 @@ def _shot(counters: Path | None, attacker: str | None, target: str | None, comba
                 rear=rear, dice=2 if (twin_linked if twin_linked is not None
                                       else bool(a and a.twin_linked)) else 1,
                 victim=victim, piercing=piercing, double_saveable=save_double,
-                speed_penalty=speed_penalty, reroll=reroll)
+                speed_penalty=speed_penalty, reroll=reroll, template=template, indirect=indirect)
 
 
 CombatOpt = Annotated[str | None, typer.Option(
@@ -281,24 +297,28 @@ def fire(
     mekaniak: MekOpt = False, grot_oilers: GrotOpt = False, techmarine: TechOpt = False,
     prefer: PreferOpt = None, aircraft: AircraftOpt = False, order_tokens: TokensOpt = None,
     prescience: PrescienceOpt = False,
+    template: Annotated[bool, typer.Option(
+        "--template", help="HOWITZER (or a flamethrower): a template attack on one unit under "
+        "it.")] = False,
+    indirect: Annotated[bool, typer.Option(
+        "--indirect", help="INDIRECT FIRE: a template attack; obscuring does not count (see "
+        "bagm blackreach scatter for where it lands).")] = False,
     format: FormatOpt = SimpleFormat.text,
 ) -> None:
     """A firing action: 1D6 + COMBAT against DEFENCE, double hits, and what a hit does."""
-    from bagm.blackreach.firing import Shot, fire_odds
-    from bagm.errors import BagmError
+    from bagm.blackreach.firing import fire_odds
 
-    try:
+    def build() -> Odds:
         shot = _shot(counters, attacker, target, combat, defence, target_kind, on_hit,
                      defence_bonus, bonus, penalty, sm, obscured, range_, hawk_eyed or aircraft,
                      rear, twin_linked, save, save_bonus, target_sm, piercing, damage_set, held,
                      save_double_hits, front_armour,
                      _aids(mekaniak, grot_oilers, techmarine, prefer), _speed(order_tokens),
-                     prescience)
-        assert isinstance(shot, Shot)
+                     prescience, template, indirect)
         odds = fire_odds(shot, frightening)
-    except BagmError as exc:
-        _fail(exc)
-    _emit(odds, format)
+        return odds
+
+    _answer(build, format)
 
 
 @group.command()
@@ -312,19 +332,17 @@ def suppress(
     prescience: PrescienceOpt = False, format: FormatOpt = SimpleFormat.text,
 ) -> None:
     """Suppressive fire: COMBAT and bonuses doubled; 1 SM per multiple of DEFENCE, no hits."""
-    from bagm.blackreach.firing import Shot, suppressive_odds
-    from bagm.errors import BagmError
+    from bagm.blackreach.firing import suppressive_odds
 
-    try:
+    def build() -> Odds:
         shot = _shot(counters, attacker, target, combat, defence, target_kind, None,
                      defence_bonus, bonus, penalty, sm, obscured, range_, hawk_eyed or aircraft,
                      rear, twin_linked, None, 0, 0, False, None, None, True, front_armour,
                      speed_penalty=_speed(order_tokens), reroll=prescience)
-        assert isinstance(shot, Shot)
         odds = suppressive_odds(shot)
-    except BagmError as exc:
-        _fail(exc)
-    _emit(odds, format)
+        return odds
+
+    _answer(build, format)
 
 
 @group.command()
@@ -346,9 +364,8 @@ def snipe(
         sniper_odds,
     )
     from bagm.blackreach.odds import need
-    from bagm.errors import BagmError
 
-    try:
+    def build() -> Odds:
         file = _file(counters)
         t = _counter(file, target, "target")
         victim = _victim(t, None, on_hit, save, save_bonus, target_sm, None, None, file)
@@ -356,9 +373,9 @@ def snipe(
         odds = sniper_odds(Sniper(sm=sm, obscuring=tuple(obscured or ()), bonus=bonus,
                                   penalty=penalty, victim=victim,
                                   table=parse_sniper_table(table) if table else SNIPER_TABLE))
-    except BagmError as exc:
-        _fail(exc)
-    _emit(odds, format)
+        return odds
+
+    _answer(build, format)
 
 
 @group.command()
@@ -438,9 +455,8 @@ def assault(
     that does to each unit."""
     from bagm.blackreach.assault import Assault, Side, assault_odds
     from bagm.blackreach.counters import parse_combat
-    from bagm.errors import BagmError
 
-    try:
+    def build() -> Odds:
         file = _file(counters)
         a, d = _counter(file, attacker, "attacker"), _counter(file, defender, "defender")
         av = _victim(a, attacker_kind, attacker_on_hit, attacker_save, 0, attacker_sm,
@@ -468,9 +484,9 @@ def assault(
             from bagm.blackreach.teleport import Teleport, teleported_assault
 
             odds = teleported_assault(odds, Teleport(no_free_square), tie_fails=not tie_survives)
-    except BagmError as exc:
-        _fail(exc)
-    _emit(odds, format)
+        return odds
+
+    _answer(build, format)
 
 
 @group.command()
@@ -492,9 +508,8 @@ def ram(
     """Ramming: 1 die + DEFENCE (half for a light vehicle) each; a higher rammer total hits."""
     from bagm.blackreach.counters import Kind, parse_kind
     from bagm.blackreach.ramming import Ram, ram_odds
-    from bagm.errors import BagmError
 
-    try:
+    def build() -> Odds:
         file = _file(counters)
         a, t = _counter(file, attacker, "attacker"), _counter(file, target, "target")
         victim = _victim(t, target_kind or ("heavy-vehicle" if t is None else None), on_hit,
@@ -506,9 +521,9 @@ def ram(
                                          "--rammer-defence"),
                             _value(defence, t.defence if t else None, "--defence"), victim,
                             rammer_bonus, target_bonus, sm, target_sm))
-    except BagmError as exc:
-        _fail(exc)
-    _emit(odds, format)
+        return odds
+
+    _answer(build, format)
 
 
 @group.command()
@@ -528,14 +543,13 @@ def destroy(
 ) -> None:
     """Destruction and demolition: each die of 4+ deals 1 DP to a structure."""
     from bagm.blackreach.structures import Demolition, demolition_odds
-    from bagm.errors import BagmError
 
-    try:
+    def build() -> Odds:
         odds = demolition_odds(Demolition(dice, value, dealt, sm, bonus, exceed),
                                "demolishing" if demolish else "destruction")
-    except BagmError as exc:
-        _fail(exc)
-    _emit(odds, format)
+        return odds
+
+    _answer(build, format)
 
 
 @group.command()
@@ -552,15 +566,14 @@ def scatter(
 ) -> None:
     """Indirect fire scatter: 1-4 scatter the chart's way, 5-6 on target."""
     from bagm.blackreach.scatter import Scatter, scatter_odds
-    from bagm.errors import BagmError
 
-    try:
+    def build() -> Odds:
         names = tuple(d.strip() for d in directions.split(",")) if directions else None
         s = Scatter(distance, signum, template, *((names,) if names else ()))
         odds = scatter_odds(s)
-    except BagmError as exc:
-        _fail(exc)
-    _emit(odds, format)
+        return odds
+
+    _answer(build, format)
 
 
 @group.command()
@@ -588,9 +601,8 @@ def perils(
     from bagm.blackreach.hits import Victim
     from bagm.blackreach.odds import need
     from bagm.blackreach.psychic import Perils, peril_marker, perils_odds, power_named
-    from bagm.errors import BagmError
 
-    try:
+    def build() -> Odds:
         who = psyker.strip().lower()
         need(who in ("librarian", "weirdboy"), "--psyker is librarian or weirdboy")
         need((power is None) != (cost is None), "give --power or --cost (one of them)")
@@ -607,9 +619,9 @@ def perils(
         victim = _victim(None, None, on_hit, None, 0, 0, None, None, None)
         odds = perils_odds(Perils(who, level, price, sm, share, bonus, tuple(markers),
                                   Victim(on_hit=victim.on_hit)))
-    except BagmError as exc:
-        _fail(exc)
-    _emit(odds, format)
+        return odds
+
+    _answer(build, format)
 
 
 @group.command()
@@ -629,9 +641,8 @@ def krunch(
 ) -> None:
     """Da Krunch: 2 dice against each unit under the G template; a double 6 destroys."""
     from bagm.blackreach.psychic import Krunch, krunch_odds
-    from bagm.errors import BagmError
 
-    try:
+    def build() -> Odds:
         file = _file(counters)
         t = _counter(file, target, "target")
         victim = _victim(t, target_kind, on_hit, save, save_bonus, target_sm, damage_set, held,
@@ -639,9 +650,9 @@ def krunch(
         odds = krunch_odds(Krunch(_value(defence, t.defence if t else None, "--defence"),
                                   defence_bonus, combat, bonus, penalty, tuple(obscured or ()),
                                   victim, save_double_hits))
-    except BagmError as exc:
-        _fail(exc)
-    _emit(odds, format)
+        return odds
+
+    _answer(build, format)
 
 
 @group.command("drop-pod")
@@ -652,13 +663,12 @@ def drop_pod(
 ) -> None:
     """The drop pod landing test: 1 delayed, 2 botched, 3-6 proper; and how soon it lands."""
     from bagm.blackreach.drop_pods import Landing, landing_odds
-    from bagm.errors import BagmError
 
-    try:
+    def build() -> Odds:
         odds = landing_odds(Landing(bonus, sm, attempts))
-    except BagmError as exc:
-        _fail(exc)
-    _emit(odds, format)
+        return odds
+
+    _answer(build, format)
 
 
 @group.command()
@@ -682,11 +692,10 @@ def unstable(
 ) -> None:
     """Unstable: below the value cancels the activation; a 1 also makes the unit suffer a hit."""
     from bagm.blackreach.unstable import Unstable, unstable_odds
-    from bagm.errors import BagmError
 
-    try:
+    def build() -> Odds:
         victim = _victim(None, kind, on_hit, None, 0, 0, None, None, None)
         odds = unstable_odds(Unstable(value, sm, bonus, victim))
-    except BagmError as exc:
-        _fail(exc)
-    _emit(odds, format)
+        return odds
+
+    _answer(build, format)
