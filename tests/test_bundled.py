@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from bagm.data.check import check_faction
+from bagm.roster.packcheck import check_faction
 from bagm.data.names import norm
 from bagm.data.packs import Catalog
 from bagm.roster.validate import validate_path

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bagm.data.check import check_faction
+from bagm.roster.packcheck import check_faction
 from bagm.data.packs import Catalog
 from conftest import REPO
 

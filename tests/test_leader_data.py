@@ -14,7 +14,7 @@ import pytest
 import yaml
 from conftest import FIXTURES, REFERENCE
 
-from bagm.data.check import check_faction
+from bagm.roster.packcheck import check_faction
 from bagm.data.packs import Catalog
 from bagm.io.bsdata import (
     CatalogueError,

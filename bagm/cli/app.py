@@ -330,7 +330,7 @@ def data_check(data: DataOpt = None) -> None:
     """Check every data pack: names resolve, sizes have points, no duplicates."""
     from rich.text import Text
 
-    from bagm.data.check import check_faction
+    from bagm.roster.packcheck import check_faction
     from bagm.io.yamlsafe import InputError
 
     console = _console()

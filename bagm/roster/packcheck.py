@@ -1,4 +1,5 @@
-"""Consistency checks of a data pack (``bagm data check``)."""
+"""Consistency checks of a data pack (``bagm data check``): every rule a pack states is read
+as the mustering rules read it (legal sizes, points), so the check lives with them."""
 
 from __future__ import annotations
 
