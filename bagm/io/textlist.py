@@ -12,7 +12,13 @@ Text layouts read here (:func:`read_text_list` picks one by its markers):
   header (list name with points, faction, battle size, Detachment), then sections
   (``CHARACTERS``, ``BATTLELINE``, ``OTHER DATASHEETS``...) of unit lines ``Name (N points)``
   with bullets ``• 10x Model`` (and ``◦`` wargear below them), ``• Warlord``,
-  ``• Enhancement: X``. bagm's own text export is this layout.
+  ``• Enhancement: X``. bagm's own text export is this layout. The 11th-edition app adds
+  ``Attached Units`` / ``Attached Unit N`` blocks, ``• Attached as: Leader`` lines, a Force
+  Disposition, and bullets only the first weapon of a group (the rest follow un-bulleted).
+- ``listhammer``: listhammer.info's export: the app's grammar under a labelled header
+  (``List Name:``, ``Faction:``, ``Detachment:`` between rows of ``+``) or under New Recruit's
+  WTC header; ``listhammer-short``: its short mode, a priced title then one line per unit
+  (``Khârn the Betrayer + 10x Khorne Berzerkers``), counts of models and no points.
 - ``wtc``: New Recruit's WTC / WTC-compact export: a ``+ FACTION KEYWORD:`` / ``+ DETACHMENT:``
   / ``+ WARLORD:`` / ``+ ENHANCEMENT:`` header block between ``+++`` fences, then lines
   ``Char1: 1x Name (N pts): wargear`` and ``10x Name (N pts)`` with ``•`` model lines.
