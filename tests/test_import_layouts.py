@@ -198,7 +198,7 @@ def test_wargear_is_kept_as_wargear_per_unit(bundled: Catalog) -> None:
     same_level = import_file(IMPORT / "app_world_eaters_same_level.txt", bundled)
     assert same_level.wargear == [["1x Axe of dismemberment", "1x Bolt pistol"],
                                   ["18x Bolt pistol", "17x Chainblade", "2x Khornate eviscerator",
-                                   "2x Plasma pistol"]]
+                                   "2x Plasma pistol", "1x Icon of Khorne"]]
 
 
 def test_a_bare_force_disposition_after_the_detachment_is_recognised(bundled: Catalog,

@@ -573,8 +573,11 @@ class _Mapper:
         named = [(n, name) for n, name in lu.candidates if _plain(name) in profiles]
         other = [(n, name) for n, name in lu.candidates
                  if _plain(name) not in profiles and _weapon_key(name) not in weapons]
-        if named:
-            lines = named + other
+        if named:  # with them, the lines naming the same kind of model ("... Champion")
+            heads = {p.split()[-1] for p in profiles if p.split()}
+            lines = named + [(n, name) for n, name in other
+                             if heads & {w[:-1] if w.endswith("s") else w
+                                         for w in norm(name).split()}]
         elif other and (sum(n for n, _ in other) in legal or len(legal) != 1):
             lines = other
         else:
