@@ -198,6 +198,51 @@ def test_mutated_exports_never_crash_long(tmp_path_factory: Any, mutant: tuple[s
     _import_mutant(tmp_path_factory.mktemp("m"), *mutant, zipped and mutant[0] == ".ros")
 
 
+TEXTS = [p.read_text(encoding="utf-8") for p in SEEDS if p.suffix == ".txt"]
+_LINE_TOKENS = ["• ", "◦ ", "  ", "    ", "\t", "Attached Unit 1", "ATTACHED UNITS", "1x ",
+                "• Attached as: Leader", "Enhancement: ", "Warlord", "+ ", "+++", " + ",
+                "Exported from listhammer.info", "(5 points)", "CHARACTERS", "List Name: x",
+                "Faction: Orks", "Purge the Foe", "Boarding Butchers (1 Detachment Point)"]
+
+
+@st.composite
+def _line_mutant(draw: Any) -> str:
+    """A text fixture with lines doubled, dropped, moved, re-indented or prefixed: the shapes
+    a paste goes through (lost indentation, a block pasted twice, a heading out of place)."""
+    lines = draw(st.sampled_from(TEXTS)).splitlines()
+    for _ in range(draw(st.integers(1, 8))):
+        if not lines:
+            break
+        i, j = draw(st.integers(0, len(lines) - 1)), draw(st.integers(0, len(lines) - 1))
+        kind = draw(st.sampled_from(["double", "drop", "swap", "prefix", "strip", "insert"]))
+        if kind == "double":
+            lines.insert(i, lines[j])
+        elif kind == "drop":
+            del lines[i]
+        elif kind == "swap":
+            lines[i], lines[j] = lines[j], lines[i]
+        elif kind == "prefix":
+            lines[i] = draw(st.sampled_from(_LINE_TOKENS)) + lines[i]
+        elif kind == "strip":
+            lines[i] = lines[i].lstrip()
+        else:
+            lines.insert(i, draw(st.sampled_from(_LINE_TOKENS)))
+    return "\n".join(lines)
+
+
+@_FAST
+@given(_line_mutant())
+def test_pasted_lists_mangled_line_by_line_never_crash(text: str) -> None:
+    _read_and_map(text)
+
+
+@pytest.mark.fuzz
+@_LONG
+@given(_line_mutant())
+def test_pasted_lists_mangled_line_by_line_never_crash_long(text: str) -> None:
+    _read_and_map(text)
+
+
 # --- BattleScribe files that once crashed or cost seconds -------------------------------------
 
 ROS = (IMPORT / "necrons_harbinger_cabal.ros").read_bytes()
