@@ -463,8 +463,8 @@ def test_import_to_stdout_and_json_report(bundled: Catalog) -> None:
     result = run("import", IMPORT / "orks_broken_names.ros", "--format", "json")
     assert result.exit_code == 1
     data = json.loads(result.stdout)
-    assert list(data) == ["output", "source", "format", "roster", "unmapped", "notes", "wargear",
-                          "valid", "points"]
+    assert list(data) == ["output", "source", "format", "roster", "unmapped", "notes",
+                          "warnings", "wargear", "valid", "points"]
     assert len(data["wargear"]) == len(data["roster"]["units"])
     assert data["format"] == "ros" and data["valid"] is False
     assert {u["text"] for u in data["unmapped"]} >= {"Nobs", "Strike Squad"}

@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from bagm.cli.app import app
 from bagm.data.packs import Catalog, bundled_dir
 from bagm.io.textlist import read_text_list
 from bagm.roster.importer import import_file, read_army_list, roster_yaml
@@ -101,9 +103,11 @@ def test_11th_edition_lines_are_read_as_what_they_are() -> None:
 
 def test_stated_counts_are_kept_and_said_loudly(bundled: Catalog) -> None:
     result = import_file(IMPORT / "app_world_eaters_same_level.txt", bundled)
-    assert ("line 17: warning: the export says 20 models of Khorne Berzerkers, not a legal "
-            "Starting Strength (10); kept as written, so 'bagm validate' reports it"
-            ) in result.notes
+    assert result.warnings == [
+        "line 17: the export says 20 models of Khorne Berzerkers, not a legal Starting Strength "
+        "(10); kept as written, so 'bagm validate' reports it"]
+    cli = CliRunner().invoke(app, ["import", str(IMPORT / "app_world_eaters_same_level.txt")])
+    assert "  warning: line 17: the export says 20 models" in cli.stderr
 
 
 def test_unknown_units_get_no_size_made_up_from_wargear(bundled: Catalog, tmp_path: Path) -> None:
@@ -130,7 +134,7 @@ def test_lines_that_name_no_model_are_not_counted_without_saying_so(bundled: Cat
     result = import_file(path, bundled)
     assert result.roster["units"] == [U("Khorne Berzerkers")]  # the only legal size, 10
     assert any("'3x Skull trophy' name no model or weapon of Khorne Berzerkers" in n
-               for n in result.notes)
+               for n in result.warnings)
 
 
 def test_primaris_names_map_like_primaris_lieutenant(bundled: Catalog, tmp_path: Path) -> None:

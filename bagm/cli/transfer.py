@@ -128,6 +128,8 @@ def _summary(result: "ImportResult", report: "ValidationReport", output: Path | 
                err=err)
     for note in result.notes:
         typer.echo(f"  note: {note}", err=err)
+    for warning in result.warnings:
+        typer.echo(f"  warning: {warning}", err=err)
     for u in result.unmapped:
         typer.echo(f"  not mapped: {u}", err=err)
     state = "valid" if report.valid else "not valid yet"

@@ -69,6 +69,9 @@ class ImportResult:
     roster: dict[str, Any]
     unmapped: list[Unmapped] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    """Where the roster differs from what the export says, or reads it one way of two: a size
+    kept though not legal, lines read as wargear. Printed as warnings, never in silence."""
     wargear: list[list[str]] = field(default_factory=list)
     """Each unit's wargear lines as the export wrote them ("7x Bolt pistol"), in the order of
     ``roster["units"]``: recognised as wargear, though a bagm roster does not record it yet."""
@@ -84,7 +87,7 @@ class ImportResult:
     def as_dict(self) -> dict[str, Any]:
         return {"source": self.source, "format": self.format, "roster": self.roster,
                 "unmapped": [u.as_dict() for u in self.unmapped], "notes": list(self.notes),
-                "wargear": [list(w) for w in self.wargear]}
+                "warnings": list(self.warnings), "wargear": [list(w) for w in self.wargear]}
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -551,8 +554,8 @@ class _Mapper:
                       f"(legal: {' or '.join(map(str, legal))})", text=lu.name)
             return None
         if models not in legal:
-            self.result.notes.append(
-                f"{lu.at.where}: warning: the export says {models} models of {ds.name}, not a "
+            self.result.warnings.append(
+                f"{lu.at.where}: the export says {models} models of {ds.name}, not a "
                 f"legal Starting Strength ({' or '.join(map(str, legal))}); kept as written, so "
                 "'bagm validate' reports it")
         cost = points_for(ds.points, models)
@@ -583,8 +586,8 @@ class _Mapper:
         else:
             if other:
                 shown = ", ".join(f"'{n}x {name}'" for n, name in other[:3])
-                self.result.notes.append(
-                    f"{lu.at.where}: warning: {shown} name no model or weapon of {ds.name} and "
+                self.result.warnings.append(
+                    f"{lu.at.where}: {shown} name no model or weapon of {ds.name} and "
                     f"do not add up to its size ({' or '.join(map(str, legal))}); read as "
                     "wargear, not models")
             return None
