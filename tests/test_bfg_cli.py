@@ -124,3 +124,28 @@ def test_roll_at_the_table_is_seeded_and_says_every_roll():
                 ["repair", "--damage", "4"], ["blast-markers", "--markers", "3"]):
         r = run(*cmd, "--roll", "--seed", "5")
         assert r.exit_code == 0 and "Rolled with seed 5" in r.output, cmd
+
+
+def test_fleet_file_names_ships_and_says_where_it_is_wrong(tmp_path: Path):
+    fleet = tmp_path / "fleet.yaml"
+    fleet.write_text("# turn 3\nships:\n  Plagueclaw: {damage: 6, race: chaos, mark: nurgle}\n"
+                     "  Hyperion:\n    damage: 3\n    turrets: 2\n    crippled: no\n",
+                     encoding="utf-8")
+    by_name = run("board", "--fleet", str(fleet), "-a", "Plagueclaw", "-d", "Hyperion",
+                  "-f", "json")
+    spelt = run("board", "-a", PLAGUECLAW, "-d", HYPERION, "-f", "json")
+    assert by_name.exit_code == 0 and by_name.output == spelt.output
+    changed = json.loads(run("board", "--fleet", str(fleet), "-a", "Plagueclaw", "-d",
+                             "Hyperion,damage=1", "-f", "json").output)
+    assert changed["action"]["defender"]["boarding_value"] == 3  # 1 damage point + 2 turrets
+    r = run("board", "--fleet", str(fleet), "-a", "Plagueclaw", "-d", "Plagueclaw")
+    assert r.exit_code == 2 and "Mark of Nurgle" in r.output
+    for text, line, what in [
+        ("ships:\n  A:\n    damage: lots\n", 2, "damage=lots is not a whole number"),
+        ("ships:\n  A:\n    damage: 2\n    colour: red\n", 4, "unknown key 'colour'"),
+        ("ships:\n  A: 3\n", 2, "as a mapping"),
+        ("fleet: []\n", 1, "no 'ships'"),
+    ]:
+        fleet.write_text(text, encoding="utf-8")
+        r = run("grapple", "--fleet", str(fleet), "-a", "A", "-d", "A")
+        assert r.exit_code == 2 and f"fleet.yaml:{line}" in r.output and what in r.output, text

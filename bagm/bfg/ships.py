@@ -74,8 +74,8 @@ class Ship:
         return 0, ""
 
 
-_KEYS = {"name", "damage", "turrets", "kind", "race", "crew", "mark", "crippled", "crippled-at",
-         "blast", "orders", "shields", "squadron"}
+SHIP_KEYS = _KEYS = {"name", "damage", "turrets", "kind", "race", "crew", "mark", "crippled",
+                     "crippled-at", "blast", "orders", "shields", "squadron"}
 _FLAGS = {"crippled", "blast"}
 _WORDS = {k: "kind" for k in KINDS} | {r: "race" for r in RACES if r != "other"} | {
     "khorne": "mark", "nurgle": "mark", "space-marines": "crew"}
@@ -84,11 +84,23 @@ SPEC_HELP = ("NAME,damage=N[,turrets=N][,kind=capital|escort|defence][,race=orks
              "[,shields=N][,squadron=NAME][,crippled-at=N]")
 
 
-def parse_ship(spec: str, what: str = "ship") -> Ship:
+Fleet = dict[str, dict[str, str]]  # ship name -> its spec's fields (see bagm.bfg.fleet)
+
+
+def parse_ship(spec: str, what: str = "ship", fleet: Fleet | None = None) -> Ship:
     """A ship from ``NAME,damage=6,turrets=2,race=chaos,crippled,...``.
 
     The first item may be the bare name; ``crippled`` and ``blast`` are flags; ``escort``,
-    ``chaos``, ``khorne``, ``space-marines``... may be given bare for their key."""
+    ``chaos``, ``khorne``, ``space-marines``... may be given bare for their key. A name found in
+    ``fleet`` starts from that ship, and the keys given here change it (``Hyperion,damage=2``)."""
+    fields = spec_fields(spec, what)
+    if fleet and fields.get("name") in fleet:
+        fields = {**fleet[fields["name"]], **fields}
+    return make_ship(fields, spec, what)
+
+
+def spec_fields(spec: str, what: str) -> dict[str, str]:
+    """The key=value fields of a ship spec, keys normalised, flags and bare words resolved."""
     fields: dict[str, str] = {}
     items = [s.strip() for s in spec.split(",")]
     for i, item in enumerate(items):
@@ -115,6 +127,11 @@ def parse_ship(spec: str, what: str = "ship") -> Ship:
         if key in fields:
             raise BfgError(f"{what} '{spec}': '{key}' given twice")
         fields[key] = value
+    return fields
+
+
+def make_ship(fields: dict[str, str], spec: str, what: str) -> Ship:
+    """A ship from its fields, each checked (``spec`` and ``what`` name it in errors)."""
     if "damage" not in fields:
         raise BfgError(f"{what} '{spec}': give the damage points remaining, e.g. damage=6 "
                        f"({SPEC_HELP})")

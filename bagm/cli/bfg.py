@@ -17,7 +17,7 @@ import typer
 from bagm.cli.common import SimpleFormat, console, fail
 
 if TYPE_CHECKING:
-    from bagm.bfg.ships import Ship
+    from bagm.bfg.ships import Fleet, Ship
 
 SHIP_HELP = ("A ship: NAME,damage=N[,turrets=N][,race=orks|chaos|tau][,crew=space-marines]"
              "[,mark=khorne|nurgle][,kind=escort][,crippled][,blast][,orders=lock-on]"
@@ -59,6 +59,9 @@ DiceOpt = Annotated[DiceKind, typer.Option(
     "--dice", help="d6, or 2d6 added (e.g. Dark Eldar Impalers).")]
 TyranidsOpt = Annotated[bool, typer.Option(
     "--tyranids", help="The target is Tyranid: 2D6 attacks roll twice and keep the lower.")]
+FleetOpt = Annotated[Path | None, typer.Option(
+    "--fleet", help="Your ships by name (YAML, 'ships: {NAME: {damage: N, ...}}'): then a ship "
+    "may be given as NAME, or NAME,damage=N to change it.", show_default=False)]
 RollOpt = Annotated[bool, typer.Option(
     "--roll", help="Roll the dice instead (at the table): every roll and what it does.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the dice for --roll.")]
@@ -71,10 +74,23 @@ def _error(exc: Exception) -> NoReturn:
     fail(f"bfg: {exc}")
 
 
-def _ship(spec: str, what: str) -> Ship:
+def _ship(spec: str, what: str, fleet: Fleet | None = None) -> Ship:
     from bagm.bfg.ships import parse_ship
 
-    return _run(parse_ship, spec, what)
+    return _run(parse_ship, spec, what, fleet)
+
+
+def _fleet(path: Path | None) -> Fleet | None:
+    """The ships of a --fleet file."""
+    if path is None:
+        return None
+    from bagm.bfg.fleet import load_fleet
+    from bagm.io.yamlsafe import InputError
+
+    try:
+        return load_fleet(path)
+    except InputError as exc:
+        _error(exc)
 
 
 def _run(resolve: Callable[..., T], *args: Any) -> T:
@@ -128,6 +144,7 @@ def board(
     separately: Annotated[bool, typer.Option(
         "--separately", help="Several ships board one after another (one roll per capital ship "
         "or escort squadron) instead of together (one roll).")] = False,
+    fleet: FleetOpt = None,
     roll: RollOpt = False,
     seed: SeedOpt = 0,
     format: FormatOpt = SimpleFormat.text,
@@ -137,13 +154,14 @@ def board(
     from bagm.bfg.report import board as resolve
     from bagm.render import bfg_render
 
-    party = [_ship(s, f"--attacker {i}") for i, s in enumerate(attacker, 1)]
+    ships = _fleet(fleet)
+    party = [_ship(s, f"--attacker {i}", ships) for i, s in enumerate(attacker, 1)]
+    target = _ship(defender, "--defender", ships)
     if roll:
         from bagm.bfg.play import play_board
 
-        return _show_roll(format, play_board, seed, party, _ship(defender, "--defender"),
-                          separately)
-    report = _run(resolve, party, _ship(defender, "--defender"), separately)
+        return _show_roll(format, play_board, seed, party, target, separately)
+    report = _run(resolve, party, target, separately)
     _show(format, report.as_dict, lambda: bfg_render.board(report))
 
 
@@ -153,6 +171,7 @@ def grapple(
                                           show_default=False)],
     defender: Annotated[str, typer.Option("--defender", "-d", help="The boarded ship.",
                                           show_default=False)],
+    fleet: FleetOpt = None,
     roll: RollOpt = False,
     seed: SeedOpt = 0,
     format: FormatOpt = SimpleFormat.text,
@@ -163,7 +182,8 @@ def grapple(
     from bagm.bfg.grapple import grapple as resolve
     from bagm.render import bfg_render
 
-    a, d = _ship(attacker, "--attacker"), _ship(defender, "--defender")
+    ships = _fleet(fleet)
+    a, d = _ship(attacker, "--attacker", ships), _ship(defender, "--defender", ships)
     if roll:
         from bagm.bfg.play import play_grapple
 
@@ -233,6 +253,7 @@ def teleport(
                                             show_default=False)],
     already: Annotated[bool, typer.Option(
         "--already", help="The ship has already made a teleport attack this turn.")] = False,
+    fleet: FleetOpt = None,
     bonus: BonusOpt = False,
     minus: MinusOpt = False,
     dice: DiceOpt = DiceKind.d6,
@@ -245,7 +266,8 @@ def teleport(
     from bagm.bfg.hit_and_run import teleport as resolve
     from bagm.render import bfg_render
 
-    a, t = _ship(attacker, "--attacker"), _ship(target, "--target")
+    ships = _fleet(fleet)
+    a, t = _ship(attacker, "--attacker", ships), _ship(target, "--target", ships)
     names = _names(table)
     odds = _run(resolve, a, t, range_cm, Attack(dice.value, bonus, minus, tyranids), already)
     _show(format, lambda: {**odds.as_dict(names),
