@@ -104,3 +104,14 @@ def test_trademark_weapon_adds_one_to_strength_and_damage() -> None:
     w = WeaponProfile("Storm bolter", False, parse_dice(2), 3, 4, 0, parse_dice("D3"))
     changed = enhancement("Trademark Weapon").ranged_weapon(w)  # type: ignore[misc]
     assert (changed.strength, str(changed.damage)) == (5, "D3+1")
+
+
+def test_missions_are_entries_by_name_and_number() -> None:
+    from bagm.engine.rules.missions import MISSIONS, get_mission
+
+    assert get_mission(11).name == get_mission("Access Junction Primus").name == "Access Junction Primus"
+    assert [r.name for r in get_mission(11).rules] == ["Underdog Bonus"]
+    assert get_mission(11) is not get_mission(11)  # a fresh mission for every game
+    assert "access junction primus" in MISSIONS
+    with pytest.raises(ValueError, match="not playable yet; playable: 11 Access Junction Primus"):
+        get_mission(12)

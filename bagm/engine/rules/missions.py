@@ -1,5 +1,6 @@
-"""The mission framework: mission rules are hooks on named steps of the mission sequence, and
-mission objectives are Progressive or End Game scorers ("Mission Objectives").
+"""The mission framework: each mission is an entry registered by its book name (and number),
+its Mission Rules are named hooks on named steps of the mission sequence, and its Mission
+Objectives are Progressive or End Game scorers.
 
 Named steps the game calls (``Game.run_step``): ``muster``, ``deploy``, ``start_round``,
 ``start_turn``, ``end_command``, ``end_movement``, ``end_shooting``, ``end_charge``,
@@ -12,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from bagm.engine.rules.registry import Registry
+
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.engine.game.sequence import Game
 
@@ -20,6 +23,15 @@ STEPS = ("muster", "deploy", "start_round", "start_turn", "end_command", "end_mo
 
 Hook = Callable[["Game"], None]
 Scorer = Callable[["Game", str], list[tuple[int, str]]]
+
+
+@dataclass(frozen=True)
+class MissionRule:
+    """One of a mission's Mission Rules: what it does at a named step."""
+
+    name: str
+    step: str
+    apply: Hook
 
 
 @dataclass(frozen=True)
@@ -35,14 +47,15 @@ class Objective:
 class Mission:
     number: int
     name: str
-    hooks: dict[str, list[Hook]] = field(default_factory=dict)
+    rules: list[MissionRule] = field(default_factory=list)
     objectives: list[Objective] = field(default_factory=list)
     rounds: int = 5
 
     def run(self, step: str, game: Game) -> None:
         """Run the mission rules and score the objectives of a named step."""
-        for hook in self.hooks.get(step, []):
-            hook(game)
+        for rule in self.rules:
+            if rule.step == step:
+                rule.apply(game)
         for obj in self.objectives:
             if obj.step != step:
                 continue
@@ -83,18 +96,30 @@ def _purge_the_ship(game: Game, p: str) -> list[tuple[int, str]]:
 
 def mission_11() -> Mission:
     return Mission(11, "Access Junction Primus",
-                   hooks={"muster": [_underdog_cp]},
+                   rules=[MissionRule("Underdog Bonus", "muster", _underdog_cp)],
                    objectives=[Objective("Capture the Junction", "progressive", "end_command",
                                          _capture_the_junction),
                                Objective("Purge the Ship", "end_game", "end_battle",
                                          _purge_the_ship, whose="both")])
 
 
-MISSIONS: dict[int, Callable[[], Mission]] = {11: mission_11}
+@dataclass(frozen=True)
+class MissionEntry:
+    """A playable mission: its book name and number, and how to set up a fresh one."""
+
+    name: str
+    number: int
+    build: Callable[[], Mission]
 
 
-def get_mission(number: int) -> Mission:
-    if number not in MISSIONS:
+MISSIONS: Registry[MissionEntry] = Registry("mission")
+MISSIONS.register(MissionEntry("Access Junction Primus", 11, mission_11), aliases=("11",))
+
+
+def get_mission(number: int | str) -> Mission:
+    """A fresh mission, by its number or its book name."""
+    entry = MISSIONS.get(str(number))
+    if entry is None:
         raise ValueError(f"mission {number} is not playable yet; playable: "
-                         f"{', '.join(str(n) for n in MISSIONS)}")
-    return MISSIONS[number]()
+                         f"{', '.join(f'{e.number} {e.name}' for e in MISSIONS)}")
+    return entry.build()
