@@ -67,8 +67,8 @@ def _write_log(path: Path, lines: list[str]) -> None:
 
     try:
         write_atomic(path, "".join(line + "\n" for line in lines))
-    except OSError as exc:
-        _fail(f"{path}: cannot write the log ({exc})")
+    except OSError as exc:  # the user's path and the system's reason (never the temporary file)
+        _fail(f"{path}: cannot write the log ({exc.strerror or type(exc).__name__})")
 
 
 NarrateOpt = Annotated[bool, typer.Option("--narrate", help="Tell the game by battle round and phase")]
@@ -113,7 +113,7 @@ def _pictures(events: list[dict[str, Any]], html: Path | None, svg_dir: Path | N
         try:
             write_atomic(html, replay_html.html(events, mmap, radii))
         except OSError as exc:
-            _fail(f"{html}: cannot write the page ({exc.strerror or exc})")
+            _fail(f"{html}: cannot write the page ({exc.strerror or type(exc).__name__})")
     if svg_dir is not None:
         if mmap is None:
             _fail(f"mission {events[0].get('mission') if events else '?'} has no map in bagm: no pictures")
@@ -123,7 +123,7 @@ def _pictures(events: list[dict[str, Any]], html: Path | None, svg_dir: Path | N
             for name, text in pictures:
                 write_atomic(svg_dir / name, text)
         except OSError as exc:
-            _fail(f"{svg_dir}: cannot write the pictures ({exc.strerror or exc})")
+            _fail(f"{svg_dir}: cannot write the pictures ({exc.strerror or type(exc).__name__})")
 
 
 def _events(rec: Any) -> list[dict[str, Any]]:
@@ -149,15 +149,15 @@ def _show(rec: Any, fmt: str, narrate: bool, notes: bool, extra: dict[str, Any] 
         return
     from bagm.render.game_render import game_summary
 
-    out = console()
+    con = console()
     if steps is not None:
         from bagm.render.narration import rich as rich_narration
 
-        out.print(rich_narration(steps))
-        out.print()
-    out.print(game_summary(rec, verbose_notes=notes))
+        con.print(rich_narration(steps))
+        con.print()
+    con.print(game_summary(rec, verbose_notes=notes))
     if after:
-        out.print(after, markup=False)
+        con.print(after, markup=False)
 
 
 def play(
@@ -201,10 +201,11 @@ def play(
         _fail(str(exc))
     except ValueError as exc:
         _fail(str(exc))
+    # the result first: a log or page that cannot be written must not cost the game
+    _show(rec, fmt, narrate, notes)
     if log is not None:
         _write_log(log, rec.lines)
     _pictures(_events(rec), html, svg)
-    _show(rec, fmt, narrate, notes)
 
 
 def replay(
@@ -248,8 +249,10 @@ def replay(
           after=f"{log}: reproduced exactly ({len(lines)} events, sha256 {rec.log_sha256})")
 
 
-def _one_game(args: tuple[int, str, str, int, str, str]) -> tuple[str | None, int, int]:
-    mission, a, b, seed, bot_a, bot_b = args
+def _one_game(args: tuple[int, str, str, int, str, str, bool]) -> tuple[int, str | None, int, int, Any]:
+    """One game of a simulation: its seed, winner and VP, and (for the report) what its log
+    says about units and VP."""
+    mission, a, b, seed, bot_a, bot_b, facts = args
     from bagm.engine.log.record import play_bots
 
     armies = _ARMIES.get((a, b))
@@ -260,10 +263,129 @@ def _one_game(args: tuple[int, str, str, int, str, str]) -> tuple[str | None, in
 
     with many_games():  # the collector paused for the game (a simulation owns its process)
         rec = play_bots(mission, a, b, seed, bot_a, bot_b, armies=armies)
-    return rec.winner, rec.vp["A"], rec.vp["B"]
+    detail = None
+    if facts:
+        from bagm.render.sim_report import game_facts
+
+        detail = game_facts(_events(rec))
+    return seed, rec.winner, rec.vp["A"], rec.vp["B"], detail
 
 
 _ARMIES: dict[tuple[str, str], Any] = {}
+
+
+def _quiet_worker() -> None:
+    """A worker of the pool ignores Ctrl-C: the parent stops the pool (no traceback per worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it)."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _progress() -> Any:
+    """The progress bar of a simulation, on standard error: games done, rate, time left."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
+                    TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("left"),
+                    TimeRemainingColumn(), console=console(stderr=True), transient=True,
+                    refresh_per_second=8, speed_estimate_period=60)
+
+
+def _run_games(tasks: list[Any], jobs: int, results: list[Any]) -> None:
+    """Play the tasks on ``jobs`` processes, appending each result as it comes, with progress.
+    Results come back in the order they finish (the caller sorts them by seed)."""
+    import time
+
+    with _progress() as progress:
+        task = progress.add_task("simulating", total=len(tasks), rate="")
+        start = time.perf_counter()
+
+        def done(r: Any) -> None:
+            results.append(r)
+            took = time.perf_counter() - start
+            progress.update(task, advance=1, rate=f"{len(results) / took:.1f} games/s" if took > 0 else "")
+
+        if jobs == 1:
+            for t in tasks:
+                done(_one_game(t))
+            return
+        import multiprocessing as mp
+        import os
+
+        ctx = mp.get_context("spawn" if os.name == "nt" else "fork")
+        # small chunks: the bar moves game by game and the estimate follows the real rate
+        chunk = max(1, min(8, len(tasks) // (jobs * 32)))
+        with ctx.Pool(jobs, initializer=_quiet_worker) as pool:
+            for r in pool.imap_unordered(_one_game, tasks, chunksize=chunk):
+                done(r)
+
+
+def _samples(results: list[Any], most: int = 4) -> list[int]:
+    """The seeds of a few games worth watching: the first win of each player, the first draw,
+    then the first games, up to ``most``."""
+    picked: list[int] = []
+    for want in ("A", "B", None):
+        seed = next((r[0] for r in results if r[1] == want), None)
+        if seed is not None and seed not in picked:
+            picked.append(seed)
+    for r in results:
+        if len(picked) >= most:
+            break
+        if r[0] not in picked:
+            picked.append(r[0])
+    return sorted(picked[:most])
+
+
+def _sample_games(path: Path, report: Any, rows: list[Any], mission: int, a: str, b: str,
+                  bots: tuple[str, str]) -> dict[Path, str]:
+    """Play again the few games the report keeps (the same seed plays the same game) and name
+    their logs and replay pages in a folder beside the report: {file: text}, written later."""
+    from bagm.engine.log.record import play_bots
+    from bagm.render import replay_html, sim_report
+    from bagm.render.narration import mission_map
+
+    folder = path.with_name(path.stem + "_games")
+    files: dict[Path, str] = {}
+    for seed in _samples(rows):
+        rec = play_bots(mission, a, b, seed, *bots)
+        log, page = folder / f"seed{seed}.jsonl", folder / f"seed{seed}.html"
+        events = _events(rec)
+        files[log] = "".join(line + "\n" for line in rec.lines)
+        files[page] = replay_html.html(events, mission_map(events), _radii(events[0]))
+        report.samples.append(sim_report.Sample(seed, rec.winner, dict(rec.vp),
+                                                f"{folder.name}/{log.name}", f"{folder.name}/{page.name}"))
+    return files
+
+
+def _write_report(path: Path, report: Any, files: dict[Path, str]) -> None:
+    """Write the sample games, then the report that links to them."""
+    from bagm.io.atomic import write_atomic
+    from bagm.render import sim_report
+
+    try:
+        for f, text in files.items():
+            f.parent.mkdir(exist_ok=True)
+            write_atomic(f, text)
+        write_atomic(path, sim_report.html(report))
+    except OSError as exc:  # the user's path and the system's reason (never a temporary file)
+        _fail(f"{path}: cannot write the report ({exc.strerror or type(exc).__name__})")
 
 
 def simulate(
@@ -271,15 +393,17 @@ def simulate(
     roster_b: Annotated[Path, typer.Argument(help="Roster of player B")],
     mission: Annotated[int, typer.Option("--mission", help="Mission number")] = 11,
     games: Annotated[int, typer.Option("--games", help="How many games")] = 100,
-    jobs: Annotated[int, typer.Option("--jobs", help="Processes (0: every core)")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", help="Processes (0: every core; never more than the cores or the games)")] = 0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the first game")] = 0,
     bot: Annotated[str, typer.Option("--bot", help="Bot for both players")] = "greedy",
     bot_b: Annotated[str | None, typer.Option("--bot-b", help="Another bot for player B")] = None,
     fmt: Annotated[SimpleFormat, typer.Option("--format", "-f", help="Output format.")] = SimpleFormat.text,
+    html: Annotated[Path | None, typer.Option(
+        "--html", help="Write a report page (charts, units, sample games to watch beside it)")] = None,
 ) -> None:
-    """Bot against bot, many games on all cores: win rates with 95% intervals, mean VP, histogram."""
+    """Bot against bot, many games on all cores: win rates with 95% intervals, mean VP, histogram.
+    Progress goes to standard error; Ctrl-C stops and reports the games played so far."""
     _format(fmt)
-    import os
     import time
 
     from bagm.engine.bots import BOTS
@@ -293,50 +417,66 @@ def simulate(
         _fail("--games must be from 1 to 1,000,000")
     if jobs < 0:
         _fail("--jobs must be 0 (every core) or more")
-    for b in (bot, bot_b or bot):
-        if b not in BOTS:
-            _fail(f"unknown bot '{b}'; bots: {', '.join(BOTS)}")
+    if seed < 0:
+        _fail("--seed must be 0 or more")
+    for name in (bot, bot_b or bot):
+        if name not in BOTS:
+            _fail(f"unknown bot '{name}'; bots: {', '.join(BOTS)}")
+    if html is not None and html.is_dir():
+        _fail(f"{html}: is a folder; give a file name for the report")
     try:
         get_mission(mission)
-        a, b = build_army("A", roster_a), build_army("B", roster_b)
+        army_a, army_b = build_army("A", roster_a), build_army("B", roster_b)
     except (ArmyError, InputError, ValueError) as exc:
         _fail(str(exc))
-    jobs = jobs or os.cpu_count() or 1
-    tasks = [(mission, str(roster_a), str(roster_b), seed + i, bot, bot_b or bot) for i in range(games)]
-    results: list[tuple[str | None, int, int]] = []
+    cores = _cores()
+    jobs = min(jobs or cores, cores, games)  # more processes than cores or games only cost
+    facts = html is not None
+    tasks = [(mission, str(roster_a), str(roster_b), seed + i, bot, bot_b or bot, facts) for i in range(games)]
+    results: list[tuple[int, str | None, int, int, Any]] = []
     start = time.perf_counter()
-    from rich.progress import Progress
-
-    with Progress(transient=True, disable=fmt == "json") as progress:
-        task = progress.add_task("simulating", total=games)
-        if jobs == 1:
-            for t in tasks:
-                results.append(_one_game(t))
-                progress.advance(task)
-        else:
-            import multiprocessing as mp
-            with mp.get_context("spawn" if os.name == "nt" else "fork").Pool(jobs) as pool:
-                for r in pool.imap(_one_game, tasks, chunksize=max(1, games // (jobs * 8))):
-                    results.append(r)
-                    progress.advance(task)
+    interrupted = False
+    try:
+        _run_games(tasks, jobs, results)
+    except KeyboardInterrupt:
+        interrupted = True
     took = time.perf_counter() - start
+    results.sort(key=lambda r: r[0])  # by seed: the same figures whatever order games finished in
     n = len(results)
-    counts = {"A": sum(1 for r in results if r[0] == "A"), "B": sum(1 for r in results if r[0] == "B"),
-              "draw": sum(1 for r in results if r[0] is None)}
+    if n == 0:
+        typer.echo("bagm: interrupted before any game finished", err=True)
+        raise typer.Exit(130)
+    counts = {"A": sum(1 for r in results if r[1] == "A"), "B": sum(1 for r in results if r[1] == "B"),
+              "draw": sum(1 for r in results if r[1] is None)}
     hist = {p: [0] * 11 for p in ("A", "B")}
-    for _, va, vb in results:
+    for _, _, va, vb, _ in results:
         hist["A"][min(10, va // 10)] += 1
         hist["B"][min(10, vb // 10)] += 1
-    sim = {"mission": mission, "games": n, "jobs": jobs, "bots": {"A": bot, "B": bot_b or bot},
-           "armies": {"A": a.title, "B": b.title},
+    sim = {"mission": mission, "games": n, "asked": games, "interrupted": interrupted, "seed": seed,
+           "jobs": jobs, "bots": {"A": bot, "B": bot_b or bot}, "armies": {"A": army_a.title, "B": army_b.title},
            "results": {k: {"count": c, "rate": c / n, "ci": list(wilson(c, n))} for k, c in counts.items()},
-           "mean_vp": {"A": sum(r[1] for r in results) / n, "B": sum(r[2] for r in results) / n},
+           "mean_vp": {"A": sum(r[2] for r in results) / n, "B": sum(r[3] for r in results) / n},
            "histogram": hist, "seconds": took, "games_per_second": n / took if took else 0.0}
+    report, files = None, {}
+    if html is not None:
+        from bagm.render.sim_report import Report
+
+        report = Report(sim, [(r[2], r[3]) for r in results], [r[4] for r in results])
+        if not interrupted:
+            files = _sample_games(html, report, results, mission, str(roster_a), str(roster_b),
+                                  (bot, bot_b or bot))
+    # the result first: a report that cannot be written must not cost the figures
     if fmt == "json":
-        typer.echo(json.dumps(sim, indent=2))
-        return
-    from bagm.render.game_render import simulation_summary
-    console().print(simulation_summary(sim))
+        typer.echo(json.dumps(report.as_dict() if report is not None else sim, indent=2))
+    else:
+        from bagm.render.game_render import simulation_summary
+        console().print(simulation_summary(sim))
+    if report is not None and html is not None and not interrupted:
+        _write_report(html, report, files)
+    if interrupted:
+        typer.echo(f"bagm: interrupted after {n} of {games} games; the figures are for those"
+                   + ("; no report written" if html is not None else ""), err=True)
+        raise typer.Exit(130)
 
 
 def register(app: typer.Typer) -> None:
