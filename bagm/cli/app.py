@@ -16,9 +16,8 @@ from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
 
-from bagm.errors import BagmError
-
 from bagm.cli.common import DataOpt, Format, SimpleFormat, catalog, console, fail
+from bagm.errors import BagmError
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -108,8 +107,8 @@ def validate(
 ) -> None:
     """Check rosters against every rule of "Mustering your Boarding Patrol".
 
-    One roster prints its card and findings; many (or --brief) print one line a finding,
-    ``FILE:LINE: CODE severity: message``, and a summary table; --cards prints every card.
+    One roster prints its card and findings; many (or --brief) print one line a finding
+    (FILE:LINE: CODE severity: message) and a summary table; --cards prints every card.
     """
     from bagm.io.yamlsafe import InputError
     from bagm.roster.validate import validate_path
@@ -143,9 +142,7 @@ def validate(
         valid = sum(r.valid for r in reports)
         typer.echo(f"bagm: {valid} of {len(reports)} roster(s) valid", err=True)
     else:
-        from bagm.render.rich_render import print_reports
-
-        from bagm.render.rich_render import print_findings
+        from bagm.render.rich_render import print_findings, print_reports
 
         if cards or (len(reports) == 1 and not brief):
             print_reports(_console(), reports, cards=True)
