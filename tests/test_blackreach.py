@@ -160,7 +160,8 @@ def test_assault_by_hand():
 
 def test_assault_modifiers():
     a = Side(3, assault=1, sm=1, bonus=1, penalty=2)
-    x = Assault(a, Side(2, assault=2, bonus=1, sm=0), supporters=2, rear=True, outside_arc=True)
+    x = Assault(a, Side(2, Victim(Kind.heavy), assault=2, bonus=1, sm=0), supporters=2, rear=True,
+                outside_arc=True)
     assert x.attacker_modifier() == 3 + 1 + 2 + 1 + 2 - 2 - 2
     assert x.defender_modifier() == 2 + 1 - 2  # the outside-arc SM; the assault bonus not added
     y = Assault(a, Side(2, assault=2, bonus=1), defender_assault_bonus=True)
@@ -179,6 +180,10 @@ def test_assault_x_and_fragile():
     assert o.tables["result"]["attacker wins"] == 1
     o = assault_odds(Assault(Side(1, assault=0), Side(3, sm=1, fragile=True)))
     assert o.outcomes == {"defender deserts": 1}
+    o = assault_odds(Assault(Side(1, assault=0, sm=1, fragile=True), Side(3)))
+    assert o.outcomes == {"attacker deserts": 1}
+    with pytest.raises(BlackReachError, match="rear"):
+        Assault(Side(1, assault=0), Side(1), rear=True)
     with pytest.raises(BlackReachError):
         Assault(Side(None, assault=0), Side(1))
     with pytest.raises(BlackReachError):

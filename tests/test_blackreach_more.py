@@ -160,6 +160,10 @@ def test_teleport_by_hand():
     assert o.outcomes == {"warp accident: destroyed": F(1, 18),
                           "warp accident: lost in the warp": F(1, 9),
                           "warp accident: arrives": F(1, 6), "all is well": F(2, 3)}
+    # lost in the warp (1/9) tries again: after 2 attempts, 1/81 still lost
+    assert o.tables["after 2 attempt(s)"] == {"arrived": (1 + F(1, 9)) * F(5, 6),
+                                             "destroyed": (1 + F(1, 9)) * F(1, 18),
+                                             "still lost": F(1, 81)}
     t = Teleport(no_free_square=True)
     assert teleport_odds(t).outcomes["warp accident: destroyed"] == F(1, 18) + F(1, 6)
     agrees(teleport_odds(t), lambda d: resolve_teleport(d, t))

@@ -63,6 +63,8 @@ class Assault:
         need(self.supporters >= 0, "supporters is 0 or more")
         if self.attacker.combat is None:
             raise BlackReachError("a unit with a COMBAT of X cannot assault a target of that kind")
+        if self.rear and self.defender.kind is not Kind.heavy:
+            raise BlackReachError("the rear bonus is for entering a heavy vehicle's square")
         if self.attacker.assault is None:
             raise BlackReachError("only units with the assault ability can assault: give the "
                                   "attacker's assault bonus (0 if the symbol shows none)")
@@ -144,10 +146,11 @@ def assault_odds(x: Assault) -> Odds:
     effects: dict[str, str] = {}
     out: Chances = {}
     tables: dict[str, Mapping[Any, Fraction]] = {}
-    if d.fragile and x.defender_sm > 0:
-        out["defender deserts"] = Fraction(1)
-        effects["defender deserts"] = "FRAGILE: it has a SM when engaged, destroyed before the roll"
-        return Odds("assault", "ASSAULT; FRAGILE", out, effects, {}, notes, _inputs(x))
+    for side, sm, who in ((a, a.sm, "attacker"), (d, x.defender_sm, "defender")):
+        if side.fragile and sm > 0:  # FRAGILE: a SM when engaged: it deserts before the roll
+            out[f"{who} deserts"] = Fraction(1)
+            effects[f"{who} deserts"] = "FRAGILE: it has a SM when engaged, destroyed before the roll"
+            return Odds("assault", "ASSAULT; FRAGILE", out, effects, {}, notes, _inputs(x))
     if d.combat is None:
         if d.kind is not Kind.heavy:
             out["defender destroyed"] = Fraction(1)
@@ -215,6 +218,8 @@ def _inputs(x: Assault) -> dict[str, object]:
 def resolve_assault(dice: Dice, x: Assault) -> str:
     """Play one assault; the answer is one of :func:`assault_odds`'s outcome names."""
     a, d = x.attacker, x.defender
+    if a.fragile and a.sm > 0:
+        return "attacker deserts"
     if d.fragile and x.defender_sm > 0:
         return "defender deserts"
     if d.combat is None:

@@ -3,6 +3,7 @@ well), and a teleported assault that destroys the unit if it fails."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -51,11 +52,21 @@ def _notes(t: Teleport) -> list[str]:
     return []
 
 
-def teleport_odds(t: Teleport) -> Odds:
+def teleport_odds(t: Teleport, attempts: int = 3) -> Odds:
     out = _accidents(t)
     add(out, WELL, Fraction(2, 3))
+    # a unit lost in the warp tries again in a later turn: where it stands after n attempts
+    lost = out.get(LOST, Fraction(0))
+    tables: dict[str, Mapping[str, Fraction]] = {}
+    for n in range(1, attempts + 1):
+        reach = sum((lost ** k for k in range(n)), Fraction(0))  # P(attempt k+1 is made), summed
+        tables[f"after {n} attempt(s)"] = {
+            "arrived": reach * (out.get(WELL, Fraction(0)) + out.get(ARRIVES, Fraction(0))),
+            "destroyed": reach * out.get(DESTROYED, Fraction(0)),
+            "still lost": lost ** n}
     return Odds("teleportation test", "TELEPORT STRIKES; TELEPORTATION TEST", out,
-                {k: EFFECTS[k] for k in out}, {}, _notes(t), {"no_free_square": t.no_free_square})
+                {k: EFFECTS[k] for k in out}, tables, _notes(t),
+                {"no_free_square": t.no_free_square})
 
 
 def teleported_assault(assault: Odds, t: Teleport, tie_fails: bool = True) -> Odds:

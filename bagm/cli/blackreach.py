@@ -440,6 +440,18 @@ def assault(
     defender_terrifying: Annotated[bool, typer.Option("--defender-terrifying")] = False,
     attacker_fragile: Annotated[bool, typer.Option("--attacker-fragile")] = False,
     defender_fragile: Annotated[bool, typer.Option("--defender-fragile")] = False,
+    attacker_mekaniak: Annotated[bool, typer.Option("--attacker-mekaniak")] = False,
+    defender_mekaniak: Annotated[bool, typer.Option(
+        "--defender-mekaniak", help="MEKANIAK (and --*-grot-oilers, --*-techmarine, --*-prefer "
+        "as for fire) for a heavy vehicle that loses.")] = False,
+    attacker_grot_oilers: Annotated[bool, typer.Option("--attacker-grot-oilers")] = False,
+    defender_grot_oilers: Annotated[bool, typer.Option("--defender-grot-oilers")] = False,
+    attacker_techmarine: Annotated[bool, typer.Option("--attacker-techmarine")] = False,
+    defender_techmarine: Annotated[bool, typer.Option("--defender-techmarine")] = False,
+    attacker_prefer: Annotated[list[str] | None, typer.Option(
+        "--attacker-prefer", show_default=False)] = None,
+    defender_prefer: Annotated[list[str] | None, typer.Option(
+        "--defender-prefer", show_default=False)] = None,
     teleported: Annotated[bool, typer.Option(
         "--teleported", help="The attacker teleports in first (TELEPORTATION TEST); it is "
         "destroyed if the assault fails.")] = False,
@@ -460,9 +472,13 @@ def assault(
         file = _file(counters)
         a, d = _counter(file, attacker, "attacker"), _counter(file, defender, "defender")
         av = _victim(a, attacker_kind, attacker_on_hit, attacker_save, 0, attacker_sm,
-                     attacker_damage_set, None, file)
+                     attacker_damage_set, None, file,
+                     _aids(attacker_mekaniak, attacker_grot_oilers, attacker_techmarine,
+                           attacker_prefer))
         dv = _victim(d, defender_kind, defender_on_hit, defender_save, 0, defender_sm,
-                     defender_damage_set, None, file)
+                     defender_damage_set, None, file,
+                     _aids(defender_mekaniak, defender_grot_oilers, defender_techmarine,
+                           defender_prefer))
         a_combat = _combat(attacker_combat, a, dv.kind, "assault")
         d_combat = (parse_combat(defender_combat, "--defender-combat")
                     if defender_combat is not None else
@@ -675,12 +691,19 @@ def drop_pod(
 def teleport(
     no_free_square: Annotated[bool, typer.Option(
         "--no-free-square", help="No free square next to the teleport strike marker.")] = False,
+    attempts: Annotated[int, typer.Option(
+        "--attempts", help="Turns to follow a unit lost in the warp (1 to 20).")] = 3,
     format: FormatOpt = SimpleFormat.text,
 ) -> None:
     """The teleportation test (for a teleported assault: bagm blackreach assault --teleported)."""
+    from bagm.blackreach.odds import need
     from bagm.blackreach.teleport import Teleport, teleport_odds
 
-    _emit(teleport_odds(Teleport(no_free_square)), format)
+    def build() -> Odds:
+        need(1 <= attempts <= 20, "--attempts is from 1 to 20")
+        return teleport_odds(Teleport(no_free_square), attempts)
+
+    _answer(build, format)
 
 
 @group.command()
