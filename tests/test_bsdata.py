@@ -806,3 +806,162 @@ def test_real_factions_read(faction: str, unit: str, check) -> None:
     units = read_catalogues(catalogues_for_faction(faction, BSDATA))
     assert check(units[unit])
     assert PROSE not in yaml.safe_dump(units[unit])
+
+
+# --- default wargear and model facts (issue 13: classes of datasheet error) ------------------
+
+
+def _chars(**values: str) -> str:
+    return "".join(f'<characteristic name="{k}" typeId="c-{k}">{v}</characteristic>'
+                   for k, v in values.items())
+
+
+def _weapon_xml(ident: str, name: str, bs: str = "3+", kind: str = "ranged") -> str:
+    if kind == "melee":
+        body = _chars(Range="Melee", A="3", WS=bs, S="5", AP="-1", D="1", Keywords="-")
+        type_id, type_name = "pt-melee", "Melee Weapons"
+    else:
+        body = _chars(Range="24&quot;", A="2", BS=bs, S="7", AP="-1", D="2", Keywords="-")
+        type_id, type_name = "pt-ranged", "Ranged Weapons"
+    return (f'<profile name="{name}" typeId="{type_id}" typeName="{type_name}" hidden="false" '
+            f'id="p-{ident}"><characteristics>{body}</characteristics></profile>')
+
+
+def _ability_xml(ident: str, name: str, text: str) -> str:
+    return (f'<profile name="{name}" typeId="pt-abil" typeName="Abilities" hidden="false" '
+            f'id="p-{ident}"><characteristics><characteristic name="Description" typeId="c-d">'
+            f'{text}</characteristic></characteristics></profile>')
+
+
+def _unit_xml(ident: str, name: str, w: str = "2") -> str:
+    return (f'<profile name="{name}" typeId="pt-unit" typeName="Unit" hidden="false" '
+            f'id="p-{ident}"><characteristics>'
+            + _chars(M="6&quot;", T="4", SV="3+", W=w, LD="6+", OC="1")
+            + "</characteristics></profile>")
+
+
+def _entry(ident: str, name: str, kind: str, inner: str, lo: int | None = None,
+           hi: int | None = None, profiles: str = "") -> str:
+    cons = ""
+    if lo is not None:
+        cons += (f'<constraint field="selections" scope="parent" value="{lo}" type="min" '
+                 f'id="c-{ident}-min"/>')
+    if hi is not None:
+        cons += (f'<constraint field="selections" scope="parent" value="{hi}" type="max" '
+                 f'id="c-{ident}-max"/>')
+    return (f'<selectionEntry type="{kind}" name="{name}" hidden="false" id="{ident}">'
+            + (f"<constraints>{cons}</constraints>" if cons else "")
+            + (f"<profiles>{profiles}</profiles>" if profiles else "")
+            + (f"<selectionEntries>{inner}</selectionEntries>" if inner else "")
+            + "</selectionEntry>")
+
+
+def _group(ident: str, name: str, inner: str, lo: int | None = None, hi: int | None = None,
+           default: str = "") -> str:
+    cons = ""
+    if lo is not None:
+        cons += (f'<constraint field="selections" scope="parent" value="{lo}" type="min" '
+                 f'id="c-{ident}-min"/>')
+    if hi is not None:
+        cons += (f'<constraint field="selections" scope="parent" value="{hi}" type="max" '
+                 f'id="c-{ident}-max"/>')
+    dflt = f' defaultSelectionEntryId="{default}"' if default else ""
+    return (f'<selectionEntryGroup name="{name}" hidden="false" id="{ident}"{dflt}>'
+            + (f"<constraints>{cons}</constraints>" if cons else "")
+            + f"<selectionEntries>{inner}</selectionEntries></selectionEntryGroup>")
+
+
+def _gear_catalogue() -> str:
+    horrors = _entry("u-hor", "Horrors", "unit", _entry(
+        "m-hor", "Horror", "model", _entry("g-claws", "Claws", "upgrade", "", 1, 1,
+                                           _weapon_xml("claws", "Claws", "4+", "melee")), 10, 10,
+        _unit_xml("hor", "Horror", "1")), profiles=_unit_xml("ref", "Other Horror (ref. only)", "1")
+        + _weapon_xml("ref-claws", "Yellow claws (ref. only)", "5+", "melee")
+        + _ability_xml("inv", "Invulnerable Save", "This unit has a 6+ invulnerable save. This unit "
+                       "has a 4+ invulnerable save against melee attacks."))
+    # a model in a wrapper group without a minimum; its weapon choice has no default: the first
+    hunters = _entry("u-hunt", "Head Hunters", "unit", _group("grp-hunt", "Head Hunters", _entry(
+        "m-hunt", "Head Hunter", "model", _entry("g-pistol", "Pistol", "upgrade", "", 1, 1,
+                                                 _weapon_xml("pistol", "Pistol"))
+        + _group("grp-opt", "Weapon Option", _entry(
+            "g-shield", "Blade and Storm Shield", "upgrade", "", None, None,
+            _weapon_xml("blade", "Blade", "3+", "melee")
+            + _ability_xml("ss", "Storm Shield", "The bearer has a 4+ invulnerable save."))
+            + _entry("g-pair", "Paired Blades", "upgrade", "", None, None,
+                     _weapon_xml("pair", "Paired Blades", "3+", "melee")), 1, 1),
+        profiles=_unit_xml("hunt", "Head Hunter", "3"))))
+    brutes = _entry("u-brute", "Brutes", "unit", _group("grp-brutes", "3 Brutes", _entry(
+        "m-brute", "Brute", "model", _group("grp-slab", "Shield", _entry(
+            "g-slab", "Slabshield", "upgrade", "", None, None,
+            _ability_xml("slab", "Slabshield", "The bearer has a Wounds characteristic of 4."))
+            + _entry("g-gl", "Gauntlet", "upgrade", "", None, None, _weapon_xml("gl", "Gauntlet")),
+            1, 1, default="g-slab"), 3, 3, _unit_xml("brute", "Brute", "3")), 3, 3))
+    chaplain = _entry("u-chap", "Chaplain Morn", "unit", _entry(
+        "m-chap", "Chaplain Morn", "model", _entry("g-croz", "Crozius", "upgrade", "", 1, 1,
+                                                  _weapon_xml("croz", "Crozius", "2+", "melee")),
+        1, 1) + _entry("m-serv", "Servitor", "model", "", 3, 3),
+        profiles=_unit_xml("morn", "Morn", "4") + _unit_xml("serv", "Servitor", "1"))
+    suits = _entry("u-suit", "Battlesuits", "unit", _entry(
+        "m-suit", "Battlesuit", "model", _group("grp-drone", "Drones", _entry(
+            "g-drone", "Missile Drone", "upgrade", _entry("g-dpod", "Missile pod", "upgrade", "", 1,
+                                                          1, _weapon_xml("dpod", "Missile pod", "5+")),
+            None, 2), None, 2)
+        + _entry("g-pod", "Missile pod", "upgrade", "", 1, 1, _weapon_xml("pod", "Missile pod", "4+")),
+        3, 3, _unit_xml("suit", "Battlesuit", "4")))
+    return ('<?xml version="1.0" encoding="UTF-8"?>'
+            '<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" library="false" '
+            'id="cat-gear" name="Imperium - Gear Test" gameSystemId="sys-1" revision="1" '
+            'battleScribeVersion="2.03" type="catalogue"><selectionEntries>'
+            + horrors + hunters + brutes + chaplain + suits
+            + "</selectionEntries></catalogue>")
+
+
+@pytest.fixture
+def gear(tmp_path: Path) -> dict:
+    (tmp_path / "Test 40k.gst").write_text(GST, encoding="utf-8")
+    (tmp_path / "Imperium - Gear Test.cat").write_text(_gear_catalogue(), encoding="utf-8")
+    return read_catalogues([tmp_path / "Imperium - Gear Test.cat"])
+
+
+def test_reference_only_profiles_are_never_carried_by_default(gear: dict) -> None:
+    weapons = {w["name"]: w for w in gear["Horrors"]["weapons"]}
+    assert weapons["Yellow claws (ref. only)"]["default"] is False
+    assert weapons["Claws"].get("default", True) is True
+
+
+def test_saves_only_against_melee_attacks_are_kept_apart(gear: dict) -> None:
+    horror = {m["name"]: m for m in gear["Horrors"]["models"]}["Horror"]
+    assert (horror["invuln"], horror["invuln_melee"]) == (6, 4)
+
+
+def test_a_model_without_a_minimum_still_carries_its_default_wargear(gear: dict) -> None:
+    unit = gear["Head Hunters"]
+    carried = {w["name"] for w in unit["weapons"] if w.get("default", True)}
+    assert carried == {"Pistol", "Blade"}  # the first of a required choice, as a list builder does
+    assert unit["models"][0]["invuln"] == 4  # from the default Storm Shield
+
+
+def test_default_wargear_sets_wounds(gear: dict) -> None:
+    assert gear["Brutes"]["models"][0]["W"] == 4
+
+
+def test_a_character_with_attendants_counts_each_profile(gear: dict) -> None:
+    counts = {m["name"]: m.get("count") for m in gear["Chaplain Morn"]["models"]}
+    assert counts == {"Morn": "1", "Servitor": "3"}
+
+
+def test_a_drones_weapon_does_not_replace_the_models_own(gear: dict) -> None:
+    pods = [w for w in gear["Battlesuits"]["weapons"] if w["name"] == "Missile pod"]
+    assert len(pods) == 1 and pods[0]["skill"] == 4 and pods[0].get("default", True)
+
+
+def test_recorded_corrections_survive_a_re_import(pack: Path, catdir: Path) -> None:
+    data = yaml.safe_load(pack.read_text(encoding="utf-8"))
+    unit = next(u for u in data["units"] if u["name"] == "Strike Squad")
+    unit["corrections"] = [{"model": "Strike Team", "values": {"W": 9}, "note": "a test"}]
+    pack.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    report = update_pack(pack, catdir)
+    again = yaml.safe_load(pack.read_text(encoding="utf-8"))
+    unit = next(u for u in again["units"] if u["name"] == "Strike Squad")
+    assert {m["name"]: m["W"] for m in unit["models"]}["Strike Team"] == 9
+    assert not [w for w in report.warnings if "correction" in w]

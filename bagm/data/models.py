@@ -223,6 +223,26 @@ class Leader:
 
 
 @_model
+class Correction:
+    """A fact of a model profile or weapon corrected by hand, where the BattleScribe catalogues
+    are wrong or cannot say it; ``bagm data import-bsdata`` applies it again after each import."""
+
+    __pydantic_config__ = CONFIG
+    values: dict[str, Any]
+    """The fields and their corrected values, e.g. ``{W: 4}`` or ``{count: '1'}``."""
+    note: str
+    """Why: what the catalogues say and where the right value comes from."""
+    model: str | None = None
+    """The model profile it corrects (by name)."""
+    weapon: str | None = None
+    """The weapon it corrects (by name)."""
+
+    def __post_init__(self) -> None:
+        if (self.model is None) == (self.weapon is None):
+            raise ValueError("a correction names one 'model' or one 'weapon'")
+
+
+@_model
 class Datasheet:
     """A unit's datasheet: keywords, points, profiles, weapons."""
 
@@ -234,6 +254,9 @@ class Datasheet:
     points: dict[int, int]
     """Munitorum Field Manual points by number of models (the bracket tops)."""
     aliases: list[str] = field(default_factory=list)
+    supplement_points: dict[Keyword, dict[int, int]] = field(default_factory=dict)
+    """A Codex Supplement's own Field Manual points, by its keyword: an army with a unit of that
+    keyword pays these instead (Black Templars: Sternguard Veteran Squad, Terminator Squad)."""
     sizes: list[int] | None = None
     """Legal Starting Strengths; default: the points brackets."""
     base: float | None = None
@@ -253,6 +276,8 @@ class Datasheet:
     """Override: true lets a non-CHARACTER take an Enhancement, false forbids one."""
     points_note: str | None = None
     """Why the points differ from another source."""
+    corrections: list[Correction] = field(default_factory=list)
+    """Facts corrected by hand, each with its reason (kept by a re-import)."""
 
     def __post_init__(self) -> None:
         setattr(self, "keywords", _upper(self.keywords))

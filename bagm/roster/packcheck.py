@@ -4,6 +4,7 @@ as the mustering rules read it (legal sizes, points), so the check lives with th
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from typing import Any
 
@@ -62,9 +63,51 @@ def _round_equivalent(oval: list[float]) -> float:
     return round(math.sqrt(oval[0] * oval[1]), 1)
 
 
+_REFERENCE_ONLY = re.compile(r"\(ref(?:erence)?\.? only\)", re.I)
+
+
+def _count_span(count: str) -> tuple[int, int] | None:
+    """'4-9' -> (4, 9), '1' -> (1, 1); None when unreadable."""
+    m = re.fullmatch(r"(\d+)(?:-(\d+))?", count.strip())
+    return (int(m[1]), int(m[2] or m[1])) if m else None
+
+
 def _check_profiles(ds: Any) -> list[str]:
     """Problems in a datasheet's models, weapons and base sizes that no single field shows."""
     out: list[str] = []
+    if not ds.models:
+        out.append(f"{ds.name}: no model profile (the engine cannot play it)")
+    if ds.weapons and not any(w.default for w in ds.weapons):
+        out.append(f"{ds.name}: no weapon is carried by default (it could neither shoot nor "
+                   f"fight)")
+    out += [f"{ds.name}: weapon '{w.name}' is a reference profile but carried by default"
+            for w in ds.weapons if w.default and _REFERENCE_ONLY.search(w.name)]
+    out += [f"{ds.name}: model '{m.name}' has a melee-only invulnerable save "
+            f"{m.invuln_melee}+ no better than its {m.invuln}+"
+            for m in ds.models if m.invuln_melee is not None and m.invuln is not None
+            and m.invuln_melee >= m.invuln]
+    spans = [_count_span(m.count) for m in ds.models if m.count is not None
+             and not _REFERENCE_ONLY.search(m.name)]
+    counted = [m for m in ds.models if not _REFERENCE_ONLY.search(m.name)]
+    if counted and len(spans) == len(counted) and all(spans):
+        lo = sum(s[0] for s in spans if s)
+        hi = sum(s[1] for s in spans if s)
+        # the Field Manual's sizes: a Boarding Actions size of half of one (Mustering) is a
+        # part of the datasheet's unit, not its composition
+        for size in sorted(ds.points):
+            if not lo <= size <= hi:
+                out.append(f"{ds.name}: its model counts add up to {lo}-{hi} models, not the "
+                           f"{size} models it is costed for")
+    for fix in ds.corrections:
+        target = fix.model or fix.weapon
+        items = ds.models if fix.model else ds.weapons
+        found = [x for x in items if norm(x.name) == norm(target)]
+        if not found:
+            out.append(f"{ds.name}: correction of '{target}' matches no "
+                       f"{'model' if fix.model else 'weapon'}")
+        for x in found:
+            out += [f"{ds.name}: '{target}' has {k} {getattr(x, k, None)!r}, its correction "
+                    f"says {v!r}" for k, v in fix.values.items() if getattr(x, k, None) != v]
     for owner in [ds, *ds.models]:
         oval = owner.base_oval
         where = ds.name if owner is ds else f"{ds.name}: model '{owner.name}'"

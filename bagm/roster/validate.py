@@ -49,6 +49,7 @@ def validate(roster: Roster, catalog: Catalog) -> ValidationReport:
     report.units = [_resolve(roster, i, faction, detachment, report.findings)
                     for i in range(len(f.units))]
     army = report.units
+    _supplement_points(army)
     checks = [check_units_present, check_unit_maximums, check_epic_heroes, check_warlord,
               check_labels]
     for check in checks:
@@ -59,6 +60,20 @@ def validate(roster: Roster, catalog: Catalog) -> ValidationReport:
     report.findings += check_points(roster, army)
     report.findings.sort(key=lambda x: (x.line or 0, x.code))
     return report
+
+
+def _supplement_points(army: list[ArmyUnit]) -> None:
+    """Munitorum Field Manual, Codex Supplements: a unit of an army of that chapter (a unit with
+    its keyword, e.g. BLACK TEMPLARS) pays the supplement's own price for it."""
+    present = {k for u in army if u.datasheet is not None for k in u.datasheet.all_keywords}
+    for u in army:
+        ds = u.datasheet
+        if ds is None or u.points is None or u.models is None:
+            continue
+        for keyword, points in ds.supplement_points.items():
+            if keyword in present and points_for(points, u.models) is not None:
+                u.points = points_for(points, u.models)
+                break
 
 
 def _unresolved(roster: Roster, i: int) -> ArmyUnit:

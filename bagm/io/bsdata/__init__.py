@@ -34,7 +34,7 @@ Public API:
 
 from __future__ import annotations
 
-from bagm.io.bsdata.extract import read_catalogues
+from bagm.io.bsdata.read import read_catalogues
 from bagm.io.bsdata.factions import catalogues_for_faction, factions_for_catalogue
 from bagm.io.bsdata.leader import (
     is_leader_ability,

@@ -3,15 +3,13 @@ weapons, abilities, invulnerable saves (as numbers only) and Leader data."""
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from bagm.io.bsdata.conditions import hidden_by_default, named
-from bagm.io.bsdata.leader import leader_data
-from bagm.io.bsdata.links import Catalogue, Library, child_elements, id_variants
+from bagm.io.bsdata.leader import is_leader_ability, leader_data
+from bagm.io.bsdata.links import Library, child_elements, id_variants
 from bagm.io.bsdata.names import dedupe, name_key
 from bagm.io.bsdata.values import (
     clean_text,
@@ -42,11 +40,23 @@ _NOT_KEYWORDS = {
 _INVULN = re.compile(r"invulnerable\s+save", re.I)
 _SAVE_NUMBER = re.compile(r"(\d)\s*\+")
 _CONDITIONAL_INVULN = re.compile(r"\bagainst\b|ranged attack|melee attack|psychic attack|"
-                                 r"\bwhile\b|\bif\b", re.I)
+                                 r"\bwhile\b|\bif\b|\bwhen\b|\beach time\b", re.I)
+# an ability whose whole text grants a save (Storm Shield, Weavefield crest, Serpent Shield)
+_GRANTS_INVULN = re.compile(r"^(?:the bearer|this model|this unit|models in "
+                            r"(?:this|the bearer['\u2019]s) unit) (?:has|have) an? \d\+ "
+                            r"invulnerable save\.?$", re.I)
+# only against melee attacks: Wyches, Howling Banshees ("improved to 4+ against melee attacks")
+_MELEE_ONLY = re.compile(r"against melee attacks\.?$", re.I)
+# the whole unit has it ("Models in the bearer's unit have...", "This unit has..."), not one model
+_UNIT_WIDE = re.compile(r"\b(?:this|the bearer['\u2019]s) unit\b(?!['\u2019]s)", re.I)
+# wargear that changes its bearer's Wounds ("Slabshield", "Praesidium Shield")
+_SETS_WOUNDS = re.compile(r"^the bearer has a wounds characteristic of (\d+)\.?$", re.I)
+_ADDS_WOUNDS = re.compile(r"^add (\d) to the bearer['\u2019]s wounds characteristic\.?$", re.I)
+_REFERENCE_ONLY = re.compile(r"\(ref(?:erence)?\.? only\)", re.I)  # a profile shown for reference
 
 
 @dataclass
-class _Node:
+class Node:
     """An entry seen through its link: the link's own children plus the target's."""
 
     link: "Element | None"
@@ -109,16 +119,20 @@ class _Tree:
 
 @dataclass
 class _Found:
+    root: int = 0  # the owner that stands for the whole unit
     models: list[tuple["Element", int]] = field(default_factory=list)  # (profile, owner)
     weapons: list[tuple["Element", bool]] = field(default_factory=list)
     abilities: list[str] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)  # ability name -> its text (parsed only)
     invulns: dict[int, int] = field(default_factory=dict)  # owner -> save
+    melee_invulns: dict[int, int] = field(default_factory=dict)  # owner -> save against melee
+    wounds: dict[int, tuple[str, int]] = field(default_factory=dict)  # owner -> (set|add, n)
     model_owners: list[int] = field(default_factory=list)
+    default_owners: list[int] = field(default_factory=list)  # model entries a plain roster has
     notes: list[str] = field(default_factory=list)
 
 
-class _Extractor:
+class Extractor:
     def __init__(self, lib: Library) -> None:
         self.lib = lib
 
@@ -155,17 +169,17 @@ class _Extractor:
                 elif kind == "infoGroup" and target is not None:
                     yield from self._info([link, target], depth + 1)
 
-    def _resolve(self, el: "Element") -> _Node | None:
+    def _resolve(self, el: "Element") -> Node | None:
         if el.tag == "entryLink":
             target = self.lib.get(el.get("targetId"))
             if target is None:
                 return None
-            return _Node(el, target)
-        return _Node(None, el)
+            return Node(el, target)
+        return Node(None, el)
 
-    def _members(self, node: _Node) -> list[_Node]:
+    def _members(self, node: Node) -> list[Node]:
         """Child entries and groups of an entry or group, links resolved, in document order."""
-        out: list[_Node] = []
+        out: list[Node] = []
         for p in node.parts:
             for container in p:
                 if container.tag not in ("selectionEntries", "entryLinks", "selectionEntryGroups"):
@@ -180,13 +194,14 @@ class _Extractor:
 
     # walking ---------------------------------------------------------------------------------
 
-    def unit(self, node: _Node) -> tuple[dict[str, Any], list[str]]:
-        found = _Found()
+    def unit(self, node: Node) -> tuple[dict[str, Any], list[str]]:
         root_owner = id(node.target)
+        found = _Found(root=root_owner)
         self._walk(node, found, default=True, level="unit", owner=root_owner,
                    depth=0, stack=set())
         keywords, factions = self._keywords(node)
-        counts = self._ranges(self._tree(node))
+        counts = self._ranges(self._tree(node, [name_key(clean_text(p.get("name")))
+                                                for p, _owner in found.models]))
         models = self._models(node, found, counts, root_owner)
         weapons = self._weapons(found)
         abilities = dedupe(found.abilities)
@@ -203,7 +218,7 @@ class _Extractor:
             unit["leader"] = leader
         return unit, dedupe(found.notes)
 
-    def _walk(self, node: _Node, found: _Found, *, default: bool, level: str, owner: int,
+    def _walk(self, node: Node, found: _Found, *, default: bool, level: str, owner: int,
               depth: int, stack: set[int]) -> None:
         if depth > MAX_DEPTH or id(node.target) in stack:
             return
@@ -214,6 +229,8 @@ class _Extractor:
             if depth > 0 and etype == "model":
                 level, owner = "model", id(node.target)
                 found.model_owners.append(owner)
+                if default:
+                    found.default_owners.append(owner)
             elif depth > 0:
                 level = "gear"
         self._collect(node, found, default=default, level=level, owner=owner)  # groups too
@@ -237,8 +254,13 @@ class _Extractor:
                 continue
             if child.hidden or child.target.get("type") == "unit":
                 continue
-            lo, _hi = child.bounds()
-            if is_group and defaults:
+            lo, hi = child.bounds()
+            if hi != 0 and self._holds_models(child) and (not is_group or not defaults and sum(
+                    self._holds_models(e) for e in entries) == 1):
+                # a unit's models are its composition, not an option: walk each (and a wrapper
+                # entry around them) as chosen, so its default wargear is default
+                chosen = True
+            elif is_group and defaults:
                 chosen = bool(child.ids & defaults) or (lo or 0) >= 1
             elif is_group and (group_min or 0) >= 1 \
                     and not any((e.bounds()[0] or 0) >= 1 for e in entries):
@@ -249,7 +271,16 @@ class _Extractor:
             self._walk(child, found, default=default and chosen, level=level, owner=owner,
                        depth=depth + 1, stack=stack)
 
-    def _collect(self, node: _Node, found: _Found, *, default: bool, level: str,
+    def _holds_models(self, node: Node, depth: int = 0) -> bool:
+        """Whether an entry is a model or a wrapper entry (not a group) around model entries."""
+        if node.target.get("type") == "model":
+            return True
+        if depth > 2 or node.target.tag == "selectionEntryGroup" \
+                or node.target.get("type") == "upgrade":
+            return False
+        return any(self._holds_models(m, depth + 1) for m in self._members(node))
+
+    def _collect(self, node: Node, found: _Found, *, default: bool, level: str,
                  owner: int) -> None:
         for kind, el, name in self._info(node.parts):
             if kind == "rule":
@@ -260,42 +291,83 @@ class _Extractor:
             if type_name == "Unit":
                 found.models.append((el, owner))
             elif type_name in ("Ranged Weapons", "Melee Weapons"):
-                found.weapons.append((el, default))
-            elif type_name == "Abilities" and level in ("unit", "model"):
-                if _INVULN.search(name):
-                    save = self._invuln(el, name)
-                    if save is not None:
-                        found.invulns.setdefault(owner, save)
-                    else:
-                        found.notes.append(f"conditional invulnerable save not recorded ({name})")
-                elif name:
-                    found.abilities.append(name)
-                    text = " ".join(c.text or "" for c in el.iter("characteristic"))
-                    found.texts.setdefault(name, text.strip())
+                # a "(ref. only)" profile is shown for reference: never carried by default
+                found.weapons.append((el, default and not _REFERENCE_ONLY.search(name)))
+            elif type_name == "Abilities":
+                self._ability(el, name, found, default=default, level=level, owner=owner)
+
+    def _ability(self, el: "Element", name: str, found: _Found, *, default: bool, level: str,
+                 owner: int) -> None:
+        """An Abilities profile: listed by name (unit and model level), and read for the two
+        facts the engine needs as numbers, an invulnerable save and a changed Wounds
+        characteristic (default wargear gives them too)."""
+        text = " ".join(clean_text(c.text) for c in el.iter("characteristic"))
+        named = bool(_INVULN.search(name))
+        gear = level not in ("unit", "model")
+        if (named or _GRANTS_INVULN.match(text)) and not is_leader_ability(text):
+            if gear and not default:
+                found.notes.append(f"invulnerable save of optional wargear not recorded ({name})")
+            else:
+                save, melee, unread = self._invuln(el, name)
+                where = found.root if _UNIT_WIDE.search(text) else owner
+                if save is not None:
+                    found.invulns.setdefault(where, save)
+                if melee is not None:
+                    found.melee_invulns.setdefault(where, melee)
+                if unread:
+                    found.notes.append(f"conditional invulnerable save not recorded ({name})")
+        if gear:
+            wounds = _SETS_WOUNDS.match(text) or _ADDS_WOUNDS.match(text)
+            if wounds and default:
+                how = "set" if wounds.re is _SETS_WOUNDS else "add"
+                found.wounds.setdefault(owner, (how, int(wounds.group(1))))
+            return
+        if name and not named:
+            found.abilities.append(name)
+            found.texts.setdefault(name, " ".join(c.text or "" for c in el.iter("characteristic"))
+                                   .strip())
 
     @staticmethod
-    def _invuln(profile: "Element", name: str) -> int | None:
-        """The all-round invulnerable save of an ability, or None when it is only conditional.
+    def _invuln(profile: "Element", name: str) -> tuple[int | None, int | None, bool]:
+        """(all-round save, save against melee attacks only, a conditional one left unread).
 
-        Only the number is read: "Invulnerable Save (4+)", or the first sentence of the text
-        that gives one, unless that sentence limits it ("against ranged attacks").
+        Only numbers are read: "Invulnerable Save (4+)", or the first sentence of the text that
+        gives an unconditional save; a sentence that limits a save to melee attacks gives the
+        melee one (Core Rules: an invulnerable save "against melee attacks"); any other limit
+        ("against ranged attacks", "while ...") is not recorded.
         """
         text = " ".join(clean_text(c.text) for c in profile.iter("characteristic"))
         m = _SAVE_NUMBER.search(name)
         if m and "*" not in name:
-            return int(m.group(1))
+            return int(m.group(1)), None, False
+        named = bool(_INVULN.search(name))
+        save: int | None = None
+        melee: int | None = None
+        unread = False
         for sentence in re.split(r"(?<=[.!?])\s+", text):
             m = _SAVE_NUMBER.search(sentence)
-            if m:
-                return None if _CONDITIONAL_INVULN.search(sentence) else int(m.group(1))
-        return None
+            if not m or not (named or "invulnerable" in sentence.lower()):
+                continue
+            value = int(m.group(1))
+            limited = _CONDITIONAL_INVULN.search(sentence)
+            if limited and _MELEE_ONLY.search(sentence) and \
+                    not _CONDITIONAL_INVULN.search(_MELEE_ONLY.sub("", sentence)):
+                melee = value if melee is None else min(melee, value)
+            elif limited:
+                unread = True
+            elif save is None:
+                save = value
+        if melee is not None and save is not None and melee >= save:
+            melee = None  # no better than the all-round save: nothing to record
+        return save, melee, unread
 
-    def _keywords(self, node: _Node) -> tuple[list[str], list[str]]:
+    def _keywords(self, node: Node) -> tuple[list[str], list[str]]:
         keywords: list[str] = []
         factions: list[str] = []
         for link in node.children("categoryLinks", "categoryLink"):
             target = self.lib.get(link.get("targetId"))
-            name = clean_text(link.get("name") or (target.get("name") if target is not None else ""))
+            target_name = target.get("name") if target is not None else ""
+            name = clean_text(link.get("name") or target_name)
             if not name:
                 continue
             if name.lower().startswith("faction:"):
@@ -307,19 +379,23 @@ class _Extractor:
 
     # model counts ----------------------------------------------------------------------------
 
-    def _unit_profile_names(self, node: _Node) -> list[str]:
+    def _unit_profile_names(self, node: Node) -> list[str]:
         return [name_key(name) for kind, el, name in self._info(node.parts)
                 if kind == "profile" and self.lib.type_name(el) == "Unit"]
 
-    def _tree(self, node: _Node) -> _Tree:
-        """The model entries of a unit, in their groups, each with the profile it uses."""
+    def _tree(self, node: Node, profiles: list[str]) -> _Tree:
+        """The model entries of a unit, in their groups, each with the profile it uses.
+
+        A model entry without a Unit profile of its own uses the one its group gives; where that
+        is not one profile (several on the unit: "Grimaldus" and "Cenobyte Servitor"), the one
+        its name names ("Chaplain Grimaldus" -> "Grimaldus")."""
         root = _Tree(None, None)
         root_names = self._unit_profile_names(node)
         if node.target.get("type") == "model":
             root.children.append(_Tree(1, 1, root_names))
             root_names = []  # a character's companions do not share its profile
 
-        def walk(n: _Node, into: _Tree, inherited: list[str], depth: int, stack: set[int]) -> None:
+        def walk(n: Node, into: _Tree, inherited: list[str], depth: int, stack: set[int]) -> None:
             if depth > MAX_DEPTH or id(n.target) in stack:
                 return
             stack = stack | {id(n.target)}
@@ -327,6 +403,8 @@ class _Extractor:
                 if _SKIP_BRANCH.search(child.name) or child.hidden:
                     continue
                 names = self._unit_profile_names(child) or inherited
+                if len(names) != 1 and child.target.get("type") == "model":
+                    names = _named_profile(child.name, profiles) or names
                 lo, hi = child.bounds()
                 if child.target.tag == "selectionEntryGroup":
                     sub = _Tree(lo, hi)
@@ -397,17 +475,14 @@ class _Extractor:
 
     # assembling ------------------------------------------------------------------------------
 
-    def _models(self, node: _Node, found: _Found, counts: dict[str, tuple[int, int | None]],
+    def _models(self, node: Node, found: _Found, counts: dict[str, tuple[int, int | None]],
                 root_owner: int) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         seen: set[str] = set()
         profiles = found.models
         root_invuln = found.invulns.get(root_owner)
         model_invulns = {o: v for o, v in found.invulns.items() if o != root_owner}
-        shared_invuln = None
-        if model_invulns and set(found.model_owners) <= set(model_invulns) \
-                and len(set(model_invulns.values())) == 1:
-            shared_invuln = next(iter(model_invulns.values()))  # every model has the same one
+        shared_invuln = _shared(model_invulns, found.model_owners, found.default_owners)
         for prof, owner in profiles:
             name = clean_text(prof.get("name"))
             key = name_key(name)
@@ -433,6 +508,16 @@ class _Extractor:
                 invuln = root_invuln if root_invuln is not None else shared_invuln
             if invuln is not None:
                 model["invuln"] = invuln
+            melee = found.melee_invulns.get(owner, found.melee_invulns.get(root_owner))
+            if melee is None and owner == root_owner:
+                melee = _shared(found.melee_invulns, found.model_owners, found.default_owners)
+            if melee is not None and (invuln is None or melee < invuln):
+                model["invuln_melee"] = melee
+            change = found.wounds.get(owner) if owner != root_owner else \
+                _shared(found.wounds, found.model_owners, found.default_owners)
+            if change is not None:  # default wargear of this model changes its Wounds
+                how, n = change
+                model["W"] = n if how == "set" else model["W"] + n
             count = _count_text(counts.get(key))
             if count is not None:
                 model["count"] = count
@@ -440,15 +525,12 @@ class _Extractor:
         return out
 
     def _weapons(self, found: _Found) -> list[dict[str, Any]]:
-        out: dict[str, dict[str, Any]] = {}
+        """One weapon per name and type: where models carry different profiles of one name (a
+        drone's Missile pod beside the battlesuit's), the one carried by default wins."""
+        seen: dict[str, list[dict[str, Any]]] = {}
         for prof, default in found.weapons:
             name = _weapon_name(prof.get("name"))
             kind = "ranged" if self.lib.type_name(prof) == "Ranged Weapons" else "melee"
-            key = f"{kind}:{name_key(name)}"  # a staff with a ranged and a melee profile: both kept
-            if key in out:
-                if default and out[key].get("default") is False:
-                    del out[key]["default"]
-                continue
             try:
                 weapon = _weapon(prof, name, kind)
             except ValueError as exc:
@@ -456,7 +538,18 @@ class _Extractor:
                 continue
             if not default:
                 weapon["default"] = False
-            out[key] = weapon
+            # a staff with a ranged and a melee profile: both kept
+            seen.setdefault(f"{kind}:{name_key(name)}", []).append(weapon)
+        out: dict[str, dict[str, Any]] = {}
+        for key, found_ in seen.items():
+            carried = [w for w in found_ if w.get("default", True)] or found_
+            # models of one unit with different profiles of one name (a sergeant's BS 3+
+            # autopistol, the others' 4+): the one most models carry, as the engine plays one
+            best = max(carried, key=lambda w: sum(_same_profile(w, x) for x in carried))
+            if any(not _same_profile(best, w) for w in carried):
+                found.notes.append(f"weapon '{best['name']}' has two different profiles; the one "
+                                   f"most of its models carry is kept")
+            out[key] = best
         weapons = sorted(out.values(), key=lambda w: w["type"] != "ranged")  # stable: ranged first
         ranged = {name_key(w["name"]) for w in weapons if w["type"] == "ranged"}
         for w in weapons:  # names are unique in a pack: "Staff of light" and "... (melee)"
@@ -465,8 +558,33 @@ class _Extractor:
         return weapons
 
 
+def _shared(values: dict[int, Any], owners: list[int], defaults: list[int]) -> Any:
+    """The value every model entry of a plain roster has (those a list builder selects by
+    default, else all of them), when they agree; for a Unit profile all model entries share."""
+    wanted = defaults or owners
+    found = {values.get(o) for o in wanted}
+    return next(iter(found)) if wanted and len(found) == 1 else None
+
+
+def _same_profile(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two weapon dicts with the same characteristics (whether default or not aside)."""
+    return {k: v for k, v in a.items() if k not in ("default", "name")} == \
+        {k: v for k, v in b.items() if k not in ("default", "name")}
+
+
+def _named_profile(entry: str, profiles: list[str]) -> list[str]:
+    """The one Unit profile (by name key) a model entry's name names, or none."""
+    key = name_key(entry)
+    if key in profiles:
+        return [key]
+    found = [p for p in dict.fromkeys(profiles)
+             if re.search(rf"\b{re.escape(p)}\b", key) or re.search(rf"\b{re.escape(key)}\b", p)]
+    return found if len(found) == 1 else []
+
+
 def _characteristics(profile: "Element") -> dict[str, str]:
-    return {clean_text(c.get("name")).upper(): clean_text(c.text) for c in profile.iter("characteristic")}
+    return {clean_text(c.get("name")).upper(): clean_text(c.text)
+            for c in profile.iter("characteristic")}
 
 
 def _weapon_name(raw: str | None) -> str:
@@ -502,78 +620,3 @@ def _count_text(span: tuple[int, int | None] | None) -> str | None:
     if hi is None or hi <= 0 or lo > hi:
         return None
     return str(lo) if lo == hi else f"{lo}-{hi}"
-
-
-
-
-@dataclass
-class Units:
-    units: dict[str, dict[str, Any]]
-    sources: dict[str, str]  # unit name -> catalogue name
-    notes: dict[str, list[str]]
-    warnings: list[str]
-    catalogues: list[str]
-
-
-def read_units(paths: Iterable[str | os.PathLike[str]]) -> Units:
-    lib = Library()
-    primaries = lib.load_with_links(Path(p) for p in paths)
-    ex = _Extractor(lib)
-    units: dict[str, dict[str, Any]] = {}
-    sources: dict[str, str] = {}
-    notes: dict[str, list[str]] = {}
-
-    def roots(cat: Catalogue, seen: set[Path]) -> Iterator[tuple[_Node, Catalogue]]:
-        if cat.path in seen:
-            return
-        seen.add(cat.path)
-        for el in list(child_elements(cat.root, "selectionEntries", "selectionEntry")) + \
-                list(child_elements(cat.root, "entryLinks", "entryLink")):
-            node = ex._resolve(el)
-            if node is not None and node.target.tag == "selectionEntry" \
-                    and node.target.get("type") in ("unit", "model"):
-                yield node, cat
-
-    def imported(cat: Catalogue, seen: set[Path]) -> Iterator[tuple[_Node, Catalogue]]:
-        for target, name, import_root in cat.links:
-            if not import_root:
-                continue
-            found = lib.locate(cat.path.parent, target, name)
-            sub = lib.cats.get(found.resolve()) if found is not None else None
-            if sub is not None and sub.path not in seen:
-                yield from roots(sub, seen)
-                yield from imported(sub, seen)
-
-    seen: set[Path] = set()
-    ordered: list[tuple[_Node, Catalogue]] = []
-    for cat in primaries:  # the given files' own datasheets first, in the order given
-        ordered.extend(roots(cat, seen))
-    for cat in primaries:  # then those they import with importRootEntries
-        ordered.extend(imported(cat, seen))
-    done: set[int] = set()
-    for node, cat in ordered:
-        if id(node.target) in done:
-            continue
-        done.add(id(node.target))
-        name = node.name
-        if not name or name in units:
-            continue
-        unit, found_notes = ex.unit(node)
-        units[name] = unit
-        sources[name] = cat.name
-        if found_notes:
-            notes[name] = found_notes
-    return Units(units, sources, notes, lib.warnings, [c.path.name for c in lib.order])
-
-
-def read_catalogues(paths: Iterable[str | os.PathLike[str]]) -> dict[str, dict[str, Any]]:
-    """Every datasheet of the given catalogue files, by name.
-
-    Linked catalogues (``catalogueLink``) and the game system are loaded from the same folder
-    to resolve shared entries. Datasheets come from the given files' root entries first (the
-    first file wins a name clash), then from catalogues they import with ``importRootEntries``.
-    Each value has ``name``, ``keywords``, ``faction_keywords``, ``models``, ``weapons`` and
-    ``abilities`` in the :class:`bagm.data.models.Datasheet` format (add ``points`` to validate
-    one as a whole Datasheet).
-    """
-    return read_units(paths).units

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from bagm.io.bsdata.extract import read_units
+from bagm.io.bsdata.read import read_units
 from bagm.io.bsdata.factions import catalogues_for_faction
 from bagm.io.bsdata.names import dedupe, loose_key, name_key
 from bagm.io.bsdata.xmlfile import CatalogueError
@@ -19,9 +19,10 @@ from bagm.io.bsdata.yamlout import write_pack
 MAX_PACK_BYTES = 20_000_000
 
 _FILLED_KEYS = ("models", "weapons", "abilities")
-_DATASHEET_ORDER = ("name", "aliases", "keywords", "faction_keywords", "points", "sizes", "base",
-                    "base_oval", "base_source", "models", "weapons", "abilities", "adaptation", "leader", "enhancement",
-                    "points_note")
+_DATASHEET_ORDER = ("name", "aliases", "keywords", "faction_keywords", "points",
+                    "supplement_points", "sizes", "base", "base_oval", "base_source", "models",
+                    "weapons", "abilities", "adaptation", "leader", "enhancement", "points_note",
+                    "corrections")
 
 
 @dataclass
@@ -224,6 +225,24 @@ def _name_keys(name: str) -> list[str]:
     return dedupe([name_key(name), key, key.replace(" ", ""), bare, singular.replace(" ", "")])
 
 
+def _apply_corrections(unit: dict[str, Any], report: ImportReport) -> None:
+    """Apply the unit's recorded ``corrections`` to the freshly imported models and weapons, so
+    a re-import keeps a hand-corrected fact; a correction whose target is gone is reported."""
+    for fix in unit.get("corrections") or []:
+        if not isinstance(fix, dict) or not isinstance(fix.get("values"), dict):
+            continue
+        key = "models" if fix.get("model") else "weapons"
+        wanted = name_key(str(fix.get("model") or fix.get("weapon")))
+        targets = [x for x in unit.get(key) or []
+                   if isinstance(x, dict) and name_key(str(x.get("name", ""))) == wanted]
+        if not targets:
+            report.warnings.append(f"{unit['name']}: correction of "
+                                   f"'{fix.get('model') or fix.get('weapon')}' matches no "
+                                   f"{key[:-1]}")
+        for target in targets:
+            target.update(fix["values"])
+
+
 def _pack_leader(unit: dict[str, Any], src: Any, names: _PackNames,
                  report: ImportReport) -> dict[str, Any] | None:
     """The ``leader`` value of a pack unit, or None to leave the unit as it is.
@@ -309,6 +328,7 @@ def update_pack(pack_path: str | os.PathLike[str], catalogue_dir: str | os.PathL
             report.filled.append(name)
         if missing:
             report.partial.append((name, "no " + ", no ".join(missing) + " in the catalogue"))
+        _apply_corrections(updated, report)
         leader = _pack_leader(updated, src.get("leader"), names, report)
         if leader is not None:
             updated = _place(updated, "leader", leader)
