@@ -102,7 +102,10 @@ def action(a: ActionOdds, title: str = "") -> Any:
               _dist_table("Damage points the boarding ship(s) lose", "damage",
                           a.damage_to_attackers)]
     if len(a.attacker.names) > 1:
-        parts.append(_dist_table("Boarding ships with a critical hit", "ships", a.attacker_crits))
+        title = "Boarding ships with a critical hit"
+        if a.escorts_attacking:
+            title += " (an escort's destroys it)"
+        parts.append(_dist_table(title, "ships", a.attacker_crits))
     return Group(*parts)
 
 
