@@ -256,7 +256,7 @@ _KIND = re.compile(r"\s*\((?:upgrade|miniature|unit)\)$", re.I)  # listhammer: "
 _SHORT_PART = re.compile(r"^(?:(?P<count>\d{1,4})x\s++)?(?P<name>\S.*)$", re.I)
 
 
-@dataclass
+@dataclass(eq=False)
 class _Node:
     """One line of a unit's body in the app layout: a bullet, or an un-bulleted line that
     continues the bullet list above it (the 11th-edition app bullets only the first weapon)."""
@@ -266,6 +266,7 @@ class _Node:
     children: list[_Node] = field(default_factory=list)
     bulleted_children: bool = False
     grouped: bool = False  # has un-bulleted siblings, or is one: a wargear group
+    parent: _Node | None = None
 
 
 def _is_marked(unit: ListedUnit, content: str) -> bool:
@@ -347,7 +348,7 @@ def _read_app(path: str, lines: list[str]) -> ArmyList:
                     last_solid = indent
                 while stack and stack[-1].indent >= indent:
                     stack.pop()
-                node = _Node(content, indent)
+                node = _Node(content, indent, parent=stack[-1] if stack else None)
                 if stack:
                     stack[-1].children.append(node)
                     stack[-1].bulleted_children = True
@@ -357,11 +358,9 @@ def _read_app(path: str, lines: list[str]) -> ArmyList:
                 last = node
                 continue
             if last is not None:  # "    1x Plasma pistol": a sibling of the bullet above
-                node = _Node(content, last.indent, grouped=True)
+                node = _Node(content, last.indent, grouped=True, parent=last.parent)
                 last.grouped = True
-                parent = stack[stack.index(last) - 1] if last in stack and \
-                    stack.index(last) > 0 else None
-                (parent.children if parent is not None else roots).append(node)
+                (last.parent.children if last.parent is not None else roots).append(node)
                 continue
             if raw[:1].isspace():
                 roots.append(_Node(content, 0))
