@@ -9,6 +9,7 @@ the default suite; ``pytest -m fuzz tests/test_import_fuzz.py`` runs the long on
 
 from __future__ import annotations
 
+import json
 import struct
 import time
 import zipfile
@@ -308,6 +309,10 @@ HOSTILE: dict[str, tuple[str, Callable[[], bytes], str]] = {
                       + b"</roster>", "nested more than 200 deep"),
     "huge tag": (".ros", lambda: b'<roster name="x" ' + b" ".join(
         b'a%d="1"' % i for i in range(300_000)) + b"><forces/></roster>", "XML tag longer"),
+    "New Recruit JSON, many objects": (".json", lambda: json.dumps({"roster": {
+        "name": "x", "forces": [{"name": "f", "catalogueName": "Orks",
+                                 "selections": [{"name": "B", "type": "upgrade"}] * 200_000}]}}
+    ).encode(), "more than 40,000 objects"),
     "thousands of copies": (".ros", lambda: ROS.replace(b'number="1" type="unit"',
                                                         b'number="9999" type="unit"'),
                             "more than 500 units"),

@@ -32,6 +32,7 @@ MAX_DEPTH = 40  # selection nesting (real rosters: < 8)
 MAX_SELECTIONS = 100_000
 MAX_ELEMENTS = 60_000  # a 2,000-point roster with every profile: some 10,000 XML elements
 MAX_TAG = 65_536  # bytes in one start tag (real: < 1 KB; expat slows on 100,000s of attributes)
+MAX_OBJECTS = 40_000  # the same in New Recruit's JSON (whose parsing costs more an object)
 MAX_XML_DEPTH = 200  # element nesting (selections are 2 elements a level)
 MAX_RATIO = 200  # unpacked / packed size of a .rosz member (real XML: 5 to 30)
 MAX_UNITS = 500  # a 2,000-point army has some 20 units
@@ -190,8 +191,9 @@ def roster_from_json(path: str, data: Any) -> ArmyList:
         if depth > 3 * MAX_DEPTH:
             raise CatalogueError(path, f"selections nested more than {MAX_DEPTH} deep")
         count[0] += 1
-        if count[0] > 4 * MAX_SELECTIONS:
-            raise CatalogueError(path, "too many elements for a roster")
+        if count[0] > MAX_OBJECTS:  # as for XML: small on disk must not mean seconds
+            raise CatalogueError(path, f"more than {MAX_OBJECTS:,} objects (a real roster has a "
+                                 "few thousand)" + _AGAIN)
         el = Element(tag)
         for key, value in obj.items():
             if isinstance(value, list):

@@ -26,7 +26,7 @@ from bagm.roster.model import MAX_UNITS
 from bagm.roster.points import legal_sizes, points_for
 
 MAX_TEXT_BYTES = 1_000_000  # a pasted list is a few kilobytes
-MAX_JSON_BYTES = 20_000_000  # New Recruit JSON carries every profile, like a .ros
+MAX_JSON_BYTES = 8_000_000  # New Recruit JSON carries every profile: a 2,000-point list ~2 MB
 
 FORMATS = {
     "ros": "BattleScribe roster (.ros)",
