@@ -216,3 +216,19 @@ def test_a_bare_force_disposition_after_the_detachment_is_recognised(bundled: Ca
     result = import_file(path, bundled)
     assert result.ok and result.roster == EXPECTED["app11_world_eaters.txt"][1]
     assert "line 6: 'Force Disposition: Purge the Foe' is not part of a bagm roster" in result.notes
+
+
+def test_listhammer_short_mode_with_faction_lines_and_a_bare_first_unit(
+        bundled: Catalog, tmp_path: Path) -> None:
+    path = tmp_path / "short.txt"
+    path.write_text("Butchers of the Void (495 points)\n\nWorld Eaters\nBoarding Butchers\n"
+                    "Master of Executions\nEnhancement: Battle Lust (Upgrade)\n"
+                    "Khârn the Betrayer\nKhârn the Betrayer + 10x Khorne Berzerkers\n"
+                    "2x Chaos Spawn\n10x Jakhals\n", encoding="utf-8")
+    result = import_file(path, bundled)
+    assert result.format == "listhammer-short" and result.ok, result.unmapped
+    assert (result.roster["faction"], result.roster["detachment"]) == ("World Eaters",
+                                                                       "Boarding Butchers")
+    assert result.roster["units"] == [
+        U("Master of Executions", enhancement="Battle Lust"), U("Khârn the Betrayer"),
+        U("Khârn the Betrayer"), U("Khorne Berzerkers"), U("Chaos Spawn"), U("Jakhals")]

@@ -456,8 +456,11 @@ def _is_short(lines: list[str]) -> bool:
 
 
 def _read_short(path: str, lines: list[str]) -> ArmyList:
+    """Bare lines above the first unit line with a count or a " + " may be the faction or the
+    Detachment: they go to the header, where the importer tells them from single units."""
     army = ArmyList(path, "listhammer-short")
     members: list[ListedUnit] = []
+    started = False
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line or FOOTER.match(line):
@@ -471,6 +474,10 @@ def _read_short(path: str, lines: list[str]) -> ArmyList:
                 continue
         enh = ENHANCEMENT.match(line)
         if enh:  # printed under its attached unit: the first member without one (the Leader)
+            if not members and army.header and army.header[-1].line == number - 1:
+                bare = army.header.pop()  # only a unit carries an Enhancement
+                members = [ListedUnit(bare.text, bare)]
+                army.units.extend(members)
             target = next((u for u in members if not u.enhancements), None)
             if target is None:
                 _skip(army, number, line)
@@ -480,6 +487,10 @@ def _read_short(path: str, lines: list[str]) -> ArmyList:
         if LABELLED.match(line):
             _header_line(army, number, line)
             continue
+        if not started and " + " not in line and not re.match(r"^\d{1,4}x\s", line, re.I):
+            army.header.append(Found(line, where, number))
+            continue
+        started = True
         members = []
         for part in re.split(r"\s+\+\s+", line):
             m = _SHORT_PART.match(part.strip())

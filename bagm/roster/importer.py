@@ -263,6 +263,13 @@ class _Mapper:
             out["edition"] = 2023
         if army.battle_ready:
             out["battle_ready"] = True
+        if army.format == "listhammer-short" and self.faction is not None:
+            # a bare line above the first counted one that names a unit is that unit
+            moved = [i for i, f in enumerate(army.header)
+                     if i not in self.used_header and self._find_unit(f.text) is not None]
+            army.units[:0] = [ListedUnit(army.header[i].text, army.header[i]) for i in moved]
+            army.units.sort(key=lambda u: u.at.line or 0)  # in the order written (stable)
+            self.used_header |= set(moved)
         self._other_header_lines()
         out["units"] = [self._unit(u) for u in army.units]
         if not army.units:
