@@ -6,7 +6,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bagm.chance.dice import Dice, DiceError, DiceExpr, parse_dice
@@ -111,3 +111,14 @@ def test_fed_results_come_before_random_ones():
     assert [dice.d6(), dice.d6()] == [2, 2]
     assert 1 <= dice.d6() <= 6
     dice.assert_consumed()
+
+
+@settings(max_examples=50, deadline=None)
+@given(seed=st.integers(0, 2**32), sides=st.sampled_from([3, 6]))
+def test_rolls_are_the_numbers_randint_gives(seed: int, sides: int) -> None:
+    """Dice draw from the public getrandbits as random.randint draws: the same numbers, so a
+    seed replays every game logged before the change."""
+    import random
+
+    dice, ref = Dice(seed), random.Random(seed)
+    assert [dice.roll(sides) for _ in range(200)] == [ref.randint(1, sides) for _ in range(200)]

@@ -121,7 +121,7 @@ class Dice:
         self.seed = seed
         self.sides = sides  # the dice this game has (Warhammer 40,000: D3 and D6)
         self._random = random.Random(seed)
-        self._below = self._random.randrange  # randrange(n) + 1: the same numbers as randint(1, n)
+        self._bits = self._random.getrandbits
         self._script: list[int] = list(script)
         self._strict = strict
         self._rolls: list[tuple[int, int, str, bool]] = []  # built into Roll objects when asked
@@ -164,7 +164,13 @@ class Dice:
         if self._strict:
             raise DiceError(f"scripted dice ran out at roll {len(self._rolls) + 1}"
                             f"{' (' + reason + ')' if reason else ''}")
-        value = self._below(sides) + 1
+        # a uniform number below `sides` by rejection from random bits: the numbers randint(1, n)
+        # gives for the same seed (it draws them so), through the public getrandbits
+        bits, k = self._bits, sides.bit_length()
+        value = bits(k)
+        while value >= sides:
+            value = bits(k)
+        value += 1
         self._rolls.append((sides, value, reason, False))
         return value
 
