@@ -363,3 +363,14 @@ def test_lost_now_or_in_the_grapple_by_hand():
     assert r.lost_in_the_end[0] > F(1, 2) == r.lost_in_the_end[1]
     party = [ship("A,damage=1"), ship("C,damage=1")]
     assert board(party, ship("B,damage=1")).lost_in_the_end is None
+
+
+def test_grapple_chain_has_a_size_limit_said_plainly():
+    from bagm.bfg.grapple import MAX_POINTS
+
+    big, other = ship(f"A,damage={MAX_POINTS // 2 + 1}"), ship(f"B,damage={MAX_POINTS // 2}")
+    with pytest.raises(BfgError, match="damage points in all"):
+        grapple(big, other)
+    r = board([big], other)
+    assert r.grapple is None and any("not computed" in n for n in r.notes)
+    assert r.together is not None and sum(r.together.outcomes.values()) == 1

@@ -44,6 +44,7 @@ NOTES = (
      "Critical Hits table the text does not give); an escort's destroys it."),
 )
 PHASES_SHOWN = 12
+MAX_POINTS = 60  # damage points of both ships together: ~5 s of exact fractions at 60
 MAX_ROLLED_PHASES = 100_000
 
 
@@ -119,6 +120,10 @@ def one_end_phase(att: Ship, dfd: Ship, s: State
 def grapple(attacker: Ship, defender: Ship) -> GrappleOdds:
     """The exact distribution of how a grapple ends (Drawn Combats)."""
     check_boarding([attacker], defender)
+    if attacker.damage + defender.damage > MAX_POINTS:
+        raise BfgError(f"the grapple chain is computed for up to {MAX_POINTS} damage points in "
+                       f"all ({attacker.damage} + {defender.damage} given): its exact fractions "
+                       "would take minutes")
     start = (attacker.damage, defender.damage)
     ends: dict[State, dict[State, Fraction]] = {}
     phases_left: dict[State, Fraction] = {}

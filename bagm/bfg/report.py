@@ -14,8 +14,8 @@ from bagm.bfg.boarding import (
     SeparateOdds,
     action,
     board_separately,
-    parties_of,
 )
+from bagm.bfg.grapple import MAX_POINTS as GRAPPLE_MAX_POINTS
 from bagm.bfg.grapple import NOTES as GRAPPLE_NOTES
 from bagm.bfg.grapple import GrappleOdds, grapple
 from bagm.bfg.jsonable import chance
@@ -73,14 +73,17 @@ def board(attackers: Sequence[Ship], defender: Ship, separately: bool = False) -
         notes.append("Boarding separately: the defender rolls against each capital ship or escort "
                      "squadron in the order given; its damage is cumulative, and each action "
                      "uses the boarding value it has left by then (the text's 'cumulative', read "
-                     "as one action after another).")
-        single = [p[0] for p in parties_of(attackers) if len(p) == 1]
-        if len(single) == 1 and len(attackers) == 1:
-            g = grapple(single[0], defender)
+                     "as one action after another). A later action's values and modifiers are "
+                     "shown against the defender's damage before any loss; its odds are over "
+                     "every state the earlier actions leave.")
     else:
         together = action(attackers, defender)
-        if len(attackers) == 1:
+    if len(attackers) == 1:
+        if attackers[0].damage + defender.damage <= GRAPPLE_MAX_POINTS:
             g = grapple(attackers[0], defender)
+        else:
+            notes.append(f"The grapple chain is not computed beyond {GRAPPLE_MAX_POINTS} damage "
+                         "points in all (its exact fractions would take minutes).")
     if len(attackers) > 1:
         if not separately:
             notes.append("Boarding together: one roll for the party; its boarding values are "
