@@ -197,6 +197,16 @@ def _bagm_json(path: str, data: dict[str, Any]) -> ArmyList:
 
 # --- mapping --------------------------------------------------------------------------------
 
+def _lookup(index: Any, name: str) -> Any:
+    """A datasheet by a name as exports write it: as is, without a Legends / Forge World tag,
+    without "Primaris" (10th edition dropped the word: "Primaris Captain" is the Captain)."""
+    bare = _LEGENDS.sub(" ", name).strip()
+    found = index.get(name) or index.get(bare)
+    if found is None and norm(bare).startswith("primaris "):
+        found = index.get(bare[len("primaris "):])
+    return found
+
+
 def _plain(name: str) -> str:
     """A model name for comparison: normalised, a plural 's' dropped."""
     key = norm(_COUNT.sub("", name))
@@ -351,8 +361,7 @@ class _Mapper:
         datasheets name every unit, said in a note; none, or several, is no answer."""
         names = [u.name for u in self.army.units]
         fits = [f for f in self.catalog.all()
-                if all(f.units.get(n) is not None or f.units.get(_LEGENDS.sub(" ", n).strip())
-                       is not None for n in names)]
+                if all(_lookup(f.units, n) is not None for n in names)]
         if len(fits) != 1:
             return None
         self.result.notes.append(f"the export names no faction: {fits[0].name} read from its "
@@ -483,12 +492,7 @@ class _Mapper:
     def _find_unit(self, name: str) -> Any:
         if self.faction is None:
             return None
-        index = self.faction.units
-        bare = _LEGENDS.sub(" ", name).strip()
-        found = index.get(name) or index.get(bare)
-        if found is None and norm(bare).startswith("primaris "):
-            found = index.get(bare[len("primaris "):])  # 10th edition dropped the word
-        return found
+        return _lookup(self.faction.units, name)
 
     def _unit_hint(self, name: str) -> str:
         assert self.faction is not None
