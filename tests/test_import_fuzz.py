@@ -311,7 +311,11 @@ HOSTILE: dict[str, tuple[str, Callable[[], bytes], str]] = {
         b'a%d="1"' % i for i in range(300_000)) + b"><forces/></roster>", "XML tag longer"),
     "New Recruit JSON, many objects": (".json", lambda: json.dumps({"roster": {
         "name": "x", "forces": [{"name": "f", "catalogueName": "Orks",
-                                 "selections": [{"name": "B", "type": "upgrade"}] * 200_000}]}}
+                                 "selections": [{"name": "B", "type": "upgrade"}] * 100_000}]}}
+    ).encode(), "JSON objects; a roster has a few thousand"),
+    "New Recruit JSON, objects nested": (".json", lambda: json.dumps({"roster": {
+        "name": "x", "forces": [{"name": "f", "catalogueName": "Orks", "selections": [
+            {"name": "B", "type": "upgrade", "selections": [{"name": "C"}] * 400}] * 110}]}}
     ).encode(), "more than 40,000 objects"),
     "thousands of copies": (".ros", lambda: ROS.replace(b'number="1" type="unit"',
                                                         b'number="9999" type="unit"'),
@@ -362,3 +366,34 @@ def test_an_export_too_large_for_a_roster_is_refused_on_the_export(tmp_path: Pat
     result = run("import", path, "-o", tmp_path / "out.yaml")
     assert result.exit_code == 2 and "300 units: no Boarding Patrol has more than" in result.stderr
     assert result.stderr.startswith(f"bagm: {path}: ") and not (tmp_path / "out.yaml").exists()
+
+
+SPACES = " " * 30_000
+LONG_NAMES = {
+    "unit name": ('name="Immortals"', f'name="Imm{SPACES}x"'),
+    "Detachment name": ('name="Harbinger Cabal"', f'name="Harb{SPACES}x"'),
+    "Enhancement name": ('name="Cryptometric Enhancement"', f'name="Cry{SPACES}x ("'),
+    "many words": ('name="Immortals"', 'name="' + "Imm (x " * 9_000 + '"'),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LONG_NAMES))
+def test_names_with_long_runs_map_in_linear_time(name: str, tmp_path: Path) -> None:
+    """Runs of spaces in a roster's names once cost half a minute in name lookup (patterns that
+    try every place a run could start); names are folded as they are read."""
+    CATALOG.all()  # every pack loaded: a miss looks in the other factions
+    path = tmp_path / "list.ros"
+    path.write_text(ROS.decode().replace(*LONG_NAMES[name], 1), encoding="utf-8")
+    result, seconds = timed(lambda: import_list(read_army_list(path), CATALOG))
+    assert not isinstance(result, Exception), result
+    assert seconds < SECOND, seconds
+
+
+def test_text_lines_with_long_runs_map_in_linear_time(tmp_path: Path) -> None:
+    CATALOG.all()
+    path = tmp_path / "list.txt"
+    path.write_text(f"Necrons\nHarb{SPACES}x\n\nCHARACTERS\n\nTechnomancer{SPACES}x (80 points)\n"
+                    f"  • Enhancement: Cry{SPACES}x (\n", encoding="utf-8")
+    result, seconds = timed(lambda: import_list(read_army_list(path), CATALOG))
+    assert not isinstance(result, Exception) and seconds < SECOND, (result, seconds)
+    assert result.roster["units"] == [{"unit": "Technomancer x", "enhancement": "Cry x ("}]

@@ -15,6 +15,7 @@ anything is unpacked. Problems raise :class:`bagm.io.bsdata.CatalogueError`.
 
 from __future__ import annotations
 
+import copy
 import math
 import os
 import zlib
@@ -215,7 +216,13 @@ def roster_from_json(path: str, data: Any) -> ArmyList:
 
 
 def roster_from_xml(path: str, root: "Element", fmt: str = "ros") -> ArmyList:
-    """The army list in a parsed ``<roster>`` element."""
+    """The army list in a parsed ``<roster>`` element. Runs of white space in names are folded
+    to one space (as name lookup does anyway), so that no later pattern meets a long run."""
+    for el in root.iter():
+        for key in ("name", "catalogueName"):
+            value = el.get(key)
+            if value and len(value.split()) > 1 and " ".join(value.split()) != value.strip():
+                el.set(key, " ".join(value.split()))
     return _Reader(path, fmt).read(root)
 
 
@@ -352,10 +359,12 @@ class _Reader:
             self.army.skipped.append(Found(name, where))
             return
         copies = _number(sel, self.path) if kind == "unit" else 1
-        for _ in range(max(1, copies)):
-            if len(self.army.units) >= MAX_UNITS:
-                raise _error(self.path, f"more than {MAX_UNITS} units; an army has a few dozen")
-            self.army.units.append(self._unit(sel, where))
+        if len(self.army.units) + max(1, copies) > MAX_UNITS:
+            raise _error(self.path, f"more than {MAX_UNITS} units; an army has a few dozen")
+        unit = self._unit(sel, where)
+        self.army.units.append(unit)
+        for _ in range(copies - 1):  # "number" copies of one unit: read once
+            self.army.units.append(copy.deepcopy(unit))
 
     def _has_models(self, sel: "Element", depth: int) -> bool:
         if depth > MAX_DEPTH:

@@ -218,7 +218,16 @@ def _lines(path: str, text: str) -> list[str]:
 
         raise InputError(path, f"has {len(lines):,} lines; an army list has a few hundred "
                          f"(limit {MAX_LINES:,})", hint="is this really an exported list?")
-    return [ln.rstrip() for ln in lines]
+    return [_folded(ln) for ln in lines]
+
+
+def _folded(line: str) -> str:
+    """A line with its indent kept and every other run of white space folded to one space: no
+    pattern downstream (here or in name lookup) meets a long run of spaces."""
+    body = line.strip()
+    if "  " not in body and "\t" not in body and "\x0b" not in body and "\x0c" not in body:
+        return line.rstrip()
+    return line[:len(line) - len(line.lstrip())] + " ".join(body.split())
 
 
 def read_text_list(path: str, text: str) -> ArmyList:

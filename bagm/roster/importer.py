@@ -26,7 +26,7 @@ from bagm.roster.model import MAX_UNITS
 from bagm.roster.points import legal_sizes, points_for
 
 MAX_TEXT_BYTES = 1_000_000  # a pasted list is a few kilobytes
-MAX_JSON_BYTES = 8_000_000  # New Recruit JSON carries every profile: a 2,000-point list ~2 MB
+MAX_JSON_BYTES = 5_000_000  # New Recruit JSON carries every profile: a 2,000-point list ~2 MB
 
 FORMATS = {
     "ros": "BattleScribe roster (.ros)",
@@ -142,8 +142,13 @@ def _read_text(path: Path, limit: int) -> str:
 
 
 def _read_json(path: Path) -> ArmyList:
+    from bagm.io.ros import MAX_OBJECTS
+
     name = str(path)
     text = _read_text(path, MAX_JSON_BYTES)
+    if text.count("{") > 2 * MAX_OBJECTS:  # before parsing: a roster has a few thousand
+        raise InputError(name, f"{text.count('{'):,} JSON objects; a roster has a few thousand "
+                         f"(limit {MAX_OBJECTS:,})", hint="is this really an exported list?")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
