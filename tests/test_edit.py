@@ -165,8 +165,9 @@ def test_add_with_size_and_label(env, tmp_path: Path) -> None:
 def test_remove_takes_only_the_units_lines(env, tmp_path: Path, target: str,
                                            gone: list[str]) -> None:
     path = roster(tmp_path)
-    result = run("remove", str(path), target)
-    assert result.exit_code == 0, result.output
+    warlord = target == "#1"  # removing the Warlord takes --force (and says what breaks)
+    result = run("remove", str(path), target, *(["--force"] if warlord else []))
+    assert result.exit_code == (1 if warlord else 0), result.output
     assert diff(COMMENTED, path.read_text()) == (gone, [])
     assert "Removed #" in result.output
 
@@ -210,8 +211,8 @@ def test_warlord_moves_and_keeps_the_comments_of_the_old_one(env, tmp_path: Path
                                      ["  - unit: Tech Adept", "    warlord: true"])
     assert "  - unit: Lord Commander   # our Warlord\n    # the Iron Will" in text
     result = run("set", str(path), "tech adept", "--no-warlord")
-    assert result.exit_code == 0 and "BA130" in result.output  # unfinished, not refused
-    assert load_roster(path).file.units[-1].warlord is False
+    assert result.exit_code == 1 and "BA130" in result.output  # taking the Warlord away
+    assert load_roster(path).file.units[-1].warlord is True
 
 
 # --- refusing what breaks a rule -------------------------------------------------------------
@@ -260,9 +261,22 @@ def test_removing_a_required_unit_is_refused(env, tmp_path: Path) -> None:
     assert result.exit_code == 1 and "BA161" in result.output
 
 
-def test_removing_the_warlord_is_allowed(env, tmp_path: Path) -> None:
-    result = run("remove", str(roster(tmp_path)), "Lord Commander")
-    assert result.exit_code == 0 and "BA130" in result.output
+def test_removing_the_warlord_is_refused(env, tmp_path: Path) -> None:
+    # issue 18: losing the Warlord breaks "Select Warlord" like any other breaking edit
+    path = roster(tmp_path)
+    result = run("remove", str(path), "Lord Commander")
+    assert result.exit_code == 1 and "refused" in result.output and "BA130" in result.output
+    assert path.read_text() == COMMENTED
+    forced = run("remove", str(path), "Lord Commander", "--force")
+    assert forced.exit_code == 1 and "now breaks" in forced.output
+    assert "Lord Commander" not in path.read_text()
+
+
+def test_a_roster_being_built_may_lack_a_warlord(env, tmp_path: Path) -> None:
+    path = roster(tmp_path, "faction: Test Legion\ndetachment: Test Strike\n")
+    assert run("add", str(path), "Tech Adept").exit_code == 0  # no Warlord yet: unfinished
+    assert run("add", str(path), "Line Squad", "--models", "5").exit_code == 0
+    assert run("remove", str(path), "Line Squad").exit_code == 0
 
 
 def test_trademark_weapon_with_its_weapon(env, tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
 
-from bagm.cli.common import DataOpt, Format, SimpleFormat, catalog, console, fail
+from bagm.cli.common import DataOpt, Format, ImportOpt, SimpleFormat, catalog, console, fail
 from bagm.errors import BagmError
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def _roster_paths(paths: list[Path]) -> list[Path]:
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
-            found = sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml") and q.is_file()
+            found = sorted(q for q in p.rglob("*") if q.suffix.lower() in (".yaml", ".yml") and q.is_file()
                            and not _is_skirmish(q))
             if not found:
                 fail(f"{p}: no .yaml rosters in this folder")
@@ -98,6 +98,7 @@ def validate(
                                         "default when one roster is given).")] = False,
     brief: Annotated[bool, typer.Option("--brief", help="Findings only, no roster card.")] = False,
     data: DataOpt = None,
+    import_: ImportOpt = False,
     changed_only: Annotated[bool, typer.Option(
         "--changed-only", help="Only rosters git reports as changed: since the last commit, or "
         "since the branch left --base; untracked ones included.")] = False,
@@ -126,7 +127,8 @@ def validate(
             typer.echo("bagm: no changed rosters", err=True)
     try:
         catalog = _catalog(data)
-        reports = [validate_path(p, catalog) for p in files]
+        reports = [_validate_importing(p, catalog) if import_ else validate_path(p, catalog)
+                   for p in files]
     except InputError as exc:
         _input_error(exc)
     if format is Format.json:
@@ -154,15 +156,39 @@ def validate(
 
 
 def _load_one(path: Path, data: list[Path] | None,  # type: ignore[no-untyped-def]
-              catalog: "Catalog | None" = None):
+              catalog: "Catalog | None" = None, importing: bool = False):
     from bagm.io.yamlsafe import InputError
-    from bagm.roster.model import load_roster
     from bagm.roster.validate import validate
 
     try:
-        return validate(load_roster(path), catalog or _catalog(data))
+        cat = catalog or _catalog(data)
+        return validate(_read_roster(path, cat, importing), cat)
     except InputError as exc:
         _input_error(exc)
+
+
+def _validate_importing(path: Path, catalog: "Catalog"):  # type: ignore[no-untyped-def]
+    """Validate ``path``, importing another tool's list in memory; unreadable input is kept
+    on the report as ``validate_path`` keeps it."""
+    from bagm.io.yamlsafe import InputError
+    from bagm.roster.report import ValidationReport
+    from bagm.roster.validate import validate
+
+    try:
+        return validate(_read_roster(path, catalog, True), catalog)
+    except InputError as exc:
+        return ValidationReport(str(path), title=path.stem, input_error=exc)
+
+
+def _read_roster(path: Path, catalog: "Catalog", importing: bool):  # type: ignore[no-untyped-def]
+    """A roster, or with ``--import`` another tool's list imported in memory (its notes on
+    standard error)."""
+    from bagm.roster.foreign import load_or_import, notes_of, roster_of
+
+    loaded = load_or_import(path, catalog, importing)
+    for note in notes_of(loaded):
+        typer.echo(f"bagm: {path}: {note}", err=True)
+    return roster_of(loaded)
 
 
 @app.command()
@@ -170,9 +196,10 @@ def show(
     roster: Annotated[Path, typer.Argument(help="A roster file.")],
     format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
     data: DataOpt = None,
+    import_: ImportOpt = False,
 ) -> None:
     """Print a roster card: units, models, points, Warlord, Enhancements, findings."""
-    report = _load_one(roster, data)
+    report = _load_one(roster, data, importing=import_)
     if format is SimpleFormat.json:
         from bagm.render.formats import to_json
 
@@ -196,11 +223,12 @@ def squads(
     roster: Annotated[Path, typer.Argument(help="A roster file.")],
     format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
     data: DataOpt = None,
+    import_: ImportOpt = False,
 ) -> None:
     """The army after "Form Boarding Squads": 10-model units become two 5-model units."""
     from bagm.roster.squads import form_boarding_squads
 
-    report = _load_one(roster, data)
+    report = _load_one(roster, data, importing=import_)
     result = form_boarding_squads(report.path, report.units)
     if format is SimpleFormat.json:
         from bagm.render.formats import to_json
@@ -224,6 +252,7 @@ def underdog(
                                                    help="Mission number (11-33 or 1-6).")] = None,
     format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
     data: DataOpt = None,
+    import_: ImportOpt = False,
 ) -> None:
     """Settle the Underdog: the player at least 30 points below the other."""
     from bagm.roster.underdog import decide
@@ -237,7 +266,8 @@ def underdog(
             fail(f"unknown mission {mission}; missions: {', '.join(map(str, sorted(table)))}")
         info = table[mission]
     shared = _catalog(data)  # one catalog: a pack both rosters use is read once
-    a, b = _load_one(roster_a, data, shared), _load_one(roster_b, data, shared)
+    a, b = (_load_one(roster_a, data, shared, import_),
+            _load_one(roster_b, data, shared, import_))
     result = decide(a.points, b.points, (a.title, b.title), info)
     if format is SimpleFormat.json:
         from bagm.render.formats import to_json

@@ -32,6 +32,11 @@ DataOpt = Annotated[
 ]
 
 
+ImportOpt = Annotated[bool, typer.Option(
+    "--import", help="Read another tool's army list (.ros, .rosz, New Recruit JSON, the app's "
+    "text) through the importer, in memory.")]
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """Report bad input on stderr (``bagm: ...``) and exit (2 unless told otherwise)."""
     typer.echo(f"bagm: {message}", err=True)

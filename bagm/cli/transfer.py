@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from bagm.cli.common import DataOpt, SimpleFormat
+from bagm.cli.common import DataOpt, ImportOpt, SimpleFormat
 from bagm.cli.common import catalog as _catalog
 from bagm.cli.common import fail as _fail
 
@@ -87,6 +87,7 @@ def import_list(
             _fail(f"{output}: already exists; pass --force to replace it")
         if output.is_dir():
             _fail(f"{output}: is a directory; give a file name such as roster.yaml")
+    _refuse_a_bagm_roster(file)
     try:
         catalog = _catalog(data)
         result = import_file(file, catalog, faction, detachment)
@@ -107,6 +108,21 @@ def import_list(
             typer.echo(text, nl=False)
         _summary(result, report, output)
     raise typer.Exit(0 if result.ok else 1)
+
+
+def _refuse_a_bagm_roster(file: Path) -> None:
+    """``bagm import`` of a file that already is a bagm roster says so (exit 2)."""
+    from bagm.io.yamlsafe import InputError
+    from bagm.roster.model import load_roster
+
+    if file.suffix.lower() not in (".yaml", ".yml"):
+        return
+    try:
+        load_roster(file)
+    except InputError:
+        return  # not a roster: the importer reads it or says what is wrong
+    _fail(f"{file}: is already a bagm roster; nothing to import (check it with "
+          f"'bagm validate {file}')")
 
 
 def _check(path: Path, text: str, catalog: "Catalog") -> "ValidationReport":
@@ -146,6 +162,7 @@ def export_roster(
     opponent: Annotated[Optional[Path], typer.Option(
         "--opponent", help="The opponent's roster: adds the Underdog line.")] = None,
     data: DataOpt = None,
+    import_: ImportOpt = False,
 ) -> None:
     """Export a roster: text as the app lays it out (for chats and other tools), markdown for
     forums, JSON, or a printable roster card as HTML or SVG with the Boarding Squads and the
@@ -160,9 +177,11 @@ def export_roster(
                                or (opponent is not None and _same_file(opponent, output))):
         _fail(f"{output}: is a roster being exported; write the export somewhere else")
     try:
-        sheet = RosterSheet.of(roster, _catalog(data), opponent)
+        sheet = RosterSheet.of(roster, _catalog(data), opponent, importing=import_)
     except InputError as exc:
         _fail(str(exc))
+    for note in sheet.notes:
+        typer.echo(f"bagm: {note}", err=True)
     text = EXPORTERS[to.value](sheet)
     if output is not None:
         _write(output, text, overwrite=True)

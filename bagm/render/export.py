@@ -40,21 +40,29 @@ class RosterSheet:
     report: ValidationReport
     squads: SquadsResult
     underdog: UnderdogResult | None = None
+    notes: tuple[str, ...] = ()  # what the importer said of a list read with --import
 
     @classmethod
-    def of(cls, path: Any, catalog: Any, opponent: Any = None) -> RosterSheet:
-        """Check ``path`` (and ``opponent`` for the Underdog line) and gather what to show."""
-        from bagm.roster.model import load_roster
+    def of(cls, path: Any, catalog: Any, opponent: Any = None,
+           importing: bool = False) -> RosterSheet:
+        """Check ``path`` (and ``opponent`` for the Underdog line) and gather what to show;
+        ``importing``: read another tool's army list through the importer."""
+        from bagm.roster.foreign import load_or_import, notes_of, roster_of
         from bagm.roster.squads import form_boarding_squads
         from bagm.roster.underdog import decide
         from bagm.roster.validate import validate
 
-        report = validate(load_roster(path), catalog)
+        loaded = load_or_import(path, catalog, importing)
+        notes = [f"{path}: {n}" for n in notes_of(loaded)]
+        report = validate(roster_of(loaded), catalog)
         underdog = None
         if opponent is not None:
-            other = validate(load_roster(opponent), catalog)
+            theirs = load_or_import(opponent, catalog, importing)
+            notes += [f"{opponent}: {n}" for n in notes_of(theirs)]
+            other = validate(roster_of(theirs), catalog)
             underdog = decide(report.points, other.points, (report.title, other.title))
-        return cls(report, form_boarding_squads(report.path, report.units), underdog)
+        return cls(report, form_boarding_squads(report.path, report.units), underdog,
+                   tuple(notes))
 
 
 # --- shared pieces --------------------------------------------------------------------------

@@ -249,16 +249,27 @@ def _set_or_clear(entry: Any, key: str, value: str) -> None:
 # --- judging an edit ------------------------------------------------------------------------
 
 
-def _errors(report: ValidationReport) -> list[Finding]:
+def _lacked(report: ValidationReport, code: str) -> bool:
+    """The roster lacked what an INCOMPLETE finding asks for: it is still being built."""
+    if code == "BA130":  # Select Warlord: none chosen yet
+        return not any(u.warlord for u in report.units)
+    return not report.units  # BA102: no units yet
+
+
+def _errors(report: ValidationReport, before: ValidationReport | None = None) -> list[Finding]:
+    """Errors that count against an edit: an unfinished roster's INCOMPLETE findings do not,
+    but taking away what was there (removing the Warlord, the last unit) does."""
     return [f for f in report.findings
-            if f.severity is Severity.ERROR and f.code not in INCOMPLETE]
+            if f.severity is Severity.ERROR
+            and (f.code not in INCOMPLETE or (before is not None and not _lacked(before, f.code)))]
 
 
 def new_breaks(before: ValidationReport, after: ValidationReport) -> list[Finding]:
     """The errors an edit adds: findings of a rule (a code) the edited roster breaks more often
     than the roster before it. A rule already broken may stay broken; a roster that is only
-    unfinished (no units or no Warlord yet) breaks nothing."""
-    old, new = _errors(before), _errors(after)
+    unfinished (no units or no Warlord yet) breaks nothing, but removing its Warlord or its last
+    unit does."""
+    old, new = _errors(before), _errors(after, before)
     counts_before = Counter(f.code for f in old)
     counts_after = Counter(f.code for f in new)
     worse = {code for code, n in counts_after.items() if n > counts_before[code]}

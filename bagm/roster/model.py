@@ -96,8 +96,18 @@ def roster_from_data(path: str, located: Located) -> Roster:
 
 
 def load_roster(path: Path | str, text: str | None = None) -> Roster:
-    """Read and check a roster file (names are checked later by the validator)."""
-    return roster_from_data(str(path), load(path, text))
+    """Read and check a roster file (names are checked later by the validator). Another
+    tool's army list is named as such, with how to import it."""
+    try:
+        return roster_from_data(str(path), load(path, text))
+    except InputError:
+        if text is None:
+            from bagm.roster.foreign import kind_of, not_a_roster
+
+            kind = kind_of(path)
+            if kind is not None:
+                raise not_a_roster(path, kind) from None
+        raise
 
 
 def _explain(path: str, located: Located, err: ShapeError) -> InputError:

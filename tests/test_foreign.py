@@ -1,0 +1,107 @@
+"""Commands that read a roster, given another tool's army list (issue 18, section 3), and the
+small things around it: ``bagm import`` of a bagm roster, folder scans of .YAML and .yml."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, REPO
+from typer.testing import CliRunner
+
+from bagm.cli.app import app
+from bagm.io.yamlsafe import InputError
+from bagm.roster.foreign import kind_of
+from bagm.roster.model import load_roster
+
+IMPORT = FIXTURES / "import"
+GK_ROS = IMPORT / "grey_knights_void_purge.ros"
+NR_JSON = IMPORT / "newrecruit_necrons.json"
+APP_TXT = IMPORT / "app_ultramarines.txt"
+
+
+def run(*args: object):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+@pytest.mark.parametrize("path, kind", [
+    (GK_ROS, "a BattleScribe / New Recruit roster (.ros)"),
+    (NR_JSON, "a New Recruit / BattleScribe JSON export"),
+    (APP_TXT, "an army list as text (the Warhammer 40,000 app's or New Recruit's export)"),
+    (IMPORT / "wtc_necrons.txt", "a WTC-format text list"),
+    (IMPORT / "battlescribe_tyranids.txt", "a BattleScribe / New Recruit text export"),
+    (REPO / "rosters" / "orks_kaptin_killers.yaml", None),
+])
+def test_kind_of(path: Path, kind: str | None) -> None:
+    assert kind_of(path) == kind
+
+
+def test_a_zipped_roster_is_named_whatever_its_name(tmp_path: Path) -> None:
+    import zipfile
+
+    path = tmp_path / "list.yaml"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("list.ros", GK_ROS.read_text(encoding="utf-8"))
+    assert kind_of(path) == "a BattleScribe / New Recruit roster (.rosz)"
+    with pytest.raises(InputError) as err:
+        load_roster(path)
+    assert err.value.message == \
+        "is a BattleScribe / New Recruit roster (.rosz), not a bagm roster"
+    assert err.value.hint is not None and f"bagm import {path} -o list.yaml" in err.value.hint
+
+
+def test_a_broken_roster_is_still_a_broken_roster(tmp_path: Path) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text("faction: Orks\nunits: [\n", encoding="utf-8")
+    with pytest.raises(InputError, match="invalid YAML"):
+        load_roster(path)
+
+
+@pytest.mark.parametrize("command", [["validate"], ["show"], ["squads"], ["export"],
+                                     ["underdog", REPO / "rosters" / "orks_kaptin_killers.yaml"]])
+def test_every_roster_command_says_what_the_file_is(command: list[object]) -> None:
+    result = run(*command, NR_JSON)
+    assert result.exit_code == 2
+    out = result.output
+    assert "is a New Recruit / BattleScribe JSON export, not a bagm roster" in out
+    assert f"bagm import {NR_JSON} -o newrecruit_necrons.yaml" in out and "--import" in out
+
+
+def test_validate_with_import_reads_it_in_memory() -> None:
+    result = run("validate", "--import", GK_ROS, "--brief")
+    assert result.exit_code == 0, result.output
+    assert "✓ valid Boarding Patrol" in result.stdout
+    assert "imported as BattleScribe roster (.ros)" in result.stderr
+    assert "wargear selection(s) not kept" in result.stderr  # the importer's notes, shown
+
+
+def test_show_squads_underdog_export_with_import() -> None:
+    assert run("show", "--import", APP_TXT).exit_code == 0
+    squads = run("squads", "--import", GK_ROS, "-f", "json")
+    assert squads.exit_code == 0 and json.loads(squads.stdout)["units"]
+    under = run("underdog", "--import", NR_JSON, GK_ROS, "-f", "json")
+    assert under.exit_code == 0, under.output
+    assert json.loads(under.stdout)["underdog"] in ("A", "B", None)
+    card = run("export", "--import", GK_ROS, "--to", "html", "--opponent", NR_JSON)
+    assert card.exit_code == 0 and "Underdog" in card.stdout
+    assert f"{NR_JSON}: imported as New Recruit JSON" in card.stderr
+
+
+def test_import_of_a_bagm_roster_says_so(tmp_path: Path) -> None:
+    roster = REPO / "rosters" / "orks_kaptin_killers.yaml"
+    result = run("import", roster)
+    assert result.exit_code == 2
+    assert "is already a bagm roster; nothing to import" in result.stderr
+    out = tmp_path / "k.yaml"
+    assert run("import", roster, "-o", out).exit_code == 2 and not out.exists()
+
+
+def test_folder_scans_take_every_yaml_spelling(tmp_path: Path) -> None:
+    src = REPO / "rosters" / "orks_kaptin_killers.yaml"
+    for name in ("a.yaml", "b.YAML", "c.yml", "d.Yml"):
+        shutil.copy(src, tmp_path / name)
+    (tmp_path / "notes.txt").write_text("not a roster", encoding="utf-8")
+    data = json.loads(run("validate", tmp_path, "-f", "json").stdout)
+    assert sorted(Path(r["path"]).name for r in data) == ["a.yaml", "b.YAML", "c.yml", "d.Yml"]
