@@ -98,3 +98,32 @@ def test_odds_without_weapon_lists_the_weapons() -> None:
     assert data["attacker"] == "Strike Squad" and "Storm bolter" in \
         [w["name"] for w in data["weapons"]]
     assert run("odds", "--attacker", "Strik Squad").exit_code == 2
+
+
+# --- the data browsing commands in JSON (golden) ---------------------------------------------
+
+
+@pytest.mark.usefixtures("env")
+@pytest.mark.parametrize("name, args", [
+    ("units_test_legion", ["units", "Test Legion"]),
+    ("units_test_strike", ["units", "Test Legion", "-d", "Test Strike"]),
+    ("detachments_test_legion", ["detachments", "Test Legion"]),
+    ("mission_list", ["mission", "list"]),
+    ("mission_show_11", ["mission", "show", "11"]),
+])
+def test_browsing_json_golden(name: str, args: list[str]) -> None:
+    result = run(*args, "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert_golden_json(name, result.stdout)
+
+
+@pytest.mark.usefixtures("env")
+def test_units_json_says_what_the_detachment_allows() -> None:
+    data = json.loads(run("units", "Test Legion", "-d", "Test Strike", "-f", "json").stdout)
+    heavy = next(u for u in data["units"] if u["name"] == "Heavy Squad")
+    assert heavy["max"] == 2 and heavy["sizes"] == [5, 10]
+    assert {"models": 10, "points": 375} in heavy["points"]
+    every = json.loads(run("units", "Test Legion", "-f", "json").stdout)
+    assert len(every["units"]) >= len(data["units"]) and every["detachment"] is None
+    mission = json.loads(run("mission", "show", "12", "-f", "json").stdout)
+    assert mission["mission"] == 12 and mission["map"]["objectives"]

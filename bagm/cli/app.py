@@ -306,6 +306,7 @@ def units(
     faction: Annotated[str, typer.Argument(help="Army Faction, e.g. 'Grey Knights'.")],
     detachment: Annotated[Optional[str], typer.Option("--detachment", "-d",
                                                       help="Only units this Detachment allows.")] = None,
+    format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
     data: DataOpt = None,
 ) -> None:
     """List a faction's units and points (optionally as a Detachment allows them)."""
@@ -317,15 +318,28 @@ def units(
         det = f.detachments.get(detachment)
         if det is None:
             fail(f"unknown Detachment '{detachment}'; {f.detachments.hint(detachment) or 'known: ' + ', '.join(f.detachments.names())}")
-    _console().print(units_table(f, det))
+    if format is SimpleFormat.json:
+        from bagm.render.catalog_json import units_json
+        from bagm.render.formats import to_json
+
+        typer.echo(to_json(units_json(f, det)))
+    else:
+        _console().print(units_table(f, det))
 
 
 @app.command()
 def detachments(
     faction: Annotated[str, typer.Argument(help="Army Faction, e.g. 'Orks'.")],
+    format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
     data: DataOpt = None,
 ) -> None:
     """List a faction's Boarding Actions Detachments and their mustering rules."""
+    if format is SimpleFormat.json:
+        from bagm.render.catalog_json import detachments_json
+        from bagm.render.formats import to_json
+
+        typer.echo(to_json(detachments_json(_faction(faction, data))))
+        return
     from bagm.render.rich_render import detachments_table
 
     _console().print(detachments_table(_faction(faction, data)))

@@ -7,20 +7,39 @@ from typing import Annotated, Optional
 
 import typer
 
-from bagm.cli.common import console
+from bagm.cli.common import SimpleFormat, console
 from bagm.cli.common import fail as _fail
 
 mission_app = typer.Typer(help="The Boarding Actions missions and their maps.", no_args_is_help=True)
 
 
+FormatOpt = Annotated[SimpleFormat, typer.Option("--format", "-f", help="Output format.")]
+
+
 @mission_app.command("list")
-def list_missions() -> None:
+def list_missions(format: FormatOpt = SimpleFormat.text) -> None:
     """List the missions: number, name, kind and what the map holds."""
     from rich.table import Table
 
     from bagm.data.missions import missions
     from bagm.engine.board.maps import BUNDLED, bundled
 
+    if format is SimpleFormat.json:
+        from bagm.render.formats import to_json
+
+        info = missions()
+        out = []
+        for n in BUNDLED:
+            m = bundled(n)
+            lay = m.layout
+            out.append({"number": n, "name": info.get(n, {}).get("name", m.name),
+                        "kind": m.kind, "underdog": info.get(n, {}).get("underdog"),
+                        "markers": len(lay.markers), "hatchways": len(lay.hatchways),
+                        "hatchways_open": sum(h.starts_open for h in lay.hatchways),
+                        "areas": sorted({a.kind for a in lay.areas}),
+                        "reconstruction": m.reconstruction})
+        typer.echo(to_json(out))
+        return
     table = Table(title="Boarding Actions missions (October 2024)", title_justify="left")
     for col in ("#", "Mission", "Kind", "Markers", "Hatchways (open)", "Areas", "Rebuilt"):
         table.add_column(col, justify="right" if col in ("#", "Markers") else "left",
@@ -47,6 +66,7 @@ def show(
     map_file: Annotated[Optional[Path], typer.Option("--map", help="Draw this map file instead of "
                                                      "the bundled one (same format).")] = None,
     svg_file: Annotated[Optional[Path], typer.Option("--svg", help="Also write the map as SVG.")] = None,
+    format: FormatOpt = SimpleFormat.text,
 ) -> None:
     """Draw a mission's map (Walls, Hatchways, markers, Entry Zones, areas) and its rules."""
     from bagm.engine.board.maps import BUNDLED, bundled, load_map
@@ -66,7 +86,21 @@ def show(
         mmap.mission = mmap.mission or number
         mmap.name = mmap.name or base.name
         mmap.summary = mmap.summary or base.summary
-    console().print(mission_panel(mmap))
+    if format is SimpleFormat.json:
+        from bagm.data.missions import missions
+        from bagm.render.formats import to_json
+
+        lay = mmap.layout
+        typer.echo(to_json({
+            "mission": mmap.mission, "name": mmap.name, "kind": mmap.kind,
+            "symmetry": mmap.symmetry, "reconstruction": mmap.reconstruction,
+            "note": mmap.note, "summary": list(mmap.summary),
+            "rules": missions().get(mmap.mission) if mmap.mission is not None else None,
+            "size_inches": [lay.bounds.width, lay.bounds.height],
+            "map": {k: v for k, v in mmap.raw.items() if k not in (
+                "mission", "name", "kind", "symmetry", "reconstruction", "note", "summary")}}))
+    else:
+        console().print(mission_panel(mmap))
     if svg_file is not None:
         if svg_file.is_dir():
             _fail(f"{svg_file}: is a folder; give a file name for the SVG")

@@ -216,13 +216,14 @@ def detachments_table(faction: Any) -> Table:
     table.add_column("Units", justify="right")
     table.add_column("Mustering rules", overflow="fold", ratio=1)
     for d in faction.pack.detachments:
-        rules = "\n".join(_describe_rule(r) for r in d.rules)
+        rules = "\n".join(describe_rule(r) for r in d.rules)
         table.add_row(Text(d.name), Text(d.rule or ""), Text("\n".join(e.name for e in d.enhancements)),
                       str(len(d.units)), Text(rules))
     return table
 
 
-def _describe_rule(rule: Any) -> str:
+def describe_rule(rule: Any) -> str:
+    """A mustering rule in one line, as the Detachment tables and JSON show it."""
     kind = rule.rule
     if kind == "limit":
         return f"max {rule.max} {rule.select.describe()}" + (" (distinct)" if rule.distinct else "")
