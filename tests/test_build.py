@@ -164,3 +164,41 @@ def test_a_real_pipe(env, tmp_path: Path) -> None:
                           env=dict(os.environ, PYTHONPATH=str(REPO), **env))
     assert done.returncode == 0, done.stderr
     assert path.read_text() == BUILT
+
+
+def test_every_alias_is_accepted(env, tmp_path: Path) -> None:
+    path = tmp_path / "a.yaml"
+    result = build(path, ["TL", "Strike of Tests", "", "Lord Commander", "Liners", "5", "",
+                          "", "y", "Will of Iron", "1", "n"])
+    assert result.exit_code == 0, result.output
+    roster = load_roster(path).file
+    assert (roster.faction, roster.detachment) == ("Test Legion", "Test Strike")
+    assert [(u.unit, u.enhancement) for u in roster.units] == [
+        ("Lord Commander", "Iron Will"), ("Line Squad", None)]
+
+
+def test_line_numbers_stay_as_the_list_shrinks(env, tmp_path: Path) -> None:
+    path = tmp_path / "s.yaml"
+    result = build(path, ["Test Legion", "Test Strike", "", "1", "", "", "n"])
+    assert result.exit_code == 0, result.output
+    tables = [t.split("Add a unit")[0] for t in result.output.split("Still fits")[1:3]]
+    first = dict(re.findall(r"^│\s*(\d+) │ (.+?)\s+│", tables[0], re.M))
+    second = dict(re.findall(r"^│\s*(\d+) │ (.+?)\s+│", tables[1], re.M))
+    assert first["1"] == "Lord Commander", repr(first["1"])
+    assert "1" not in second  # the Detachment allows one Lord Commander
+    # every line kept its number (a unit the Lord Commander makes possible gets its own)
+    assert all(first[n] == name for n, name in second.items() if n in first)
+    assert second["2"] == first["2"] == "Hero Prime"
+
+
+def test_continuing_shows_the_units_and_can_remove_one(env, tmp_path: Path) -> None:
+    path = tmp_path / "old.yaml"
+    path.write_text(EXISTING)
+    before = load_roster(path).file.units
+    result = build(path, ["-9", f"-{len(before)}", "", "", "n"])
+    assert result.exit_code in (0, 1), result.output
+    out = result.output
+    assert "Continuing" in out and before[0].unit in out.split("Still fits")[0]
+    assert "No unit #9" in out and f"Removed #{len(before)}" in out
+    after = load_roster(path).file.units
+    assert [u.unit for u in after] == [u.unit for u in before[:-1]]

@@ -70,9 +70,9 @@ def test_every_roster_command_says_what_the_file_is(command: list[object]) -> No
 
 
 def test_validate_with_import_reads_it_in_memory() -> None:
-    result = run("validate", "--import", GK_ROS, "--brief")
+    result = run("validate", "--import", GK_ROS, "--format", "json")
     assert result.exit_code == 0, result.output
-    assert "✓ valid Boarding Patrol" in result.stdout
+    assert json.loads(result.stdout)[0]["valid"] is True
     assert "imported as BattleScribe roster (.ros)" in result.stderr
     assert "wargear selection(s) not kept" in result.stderr  # the importer's notes, shown
 

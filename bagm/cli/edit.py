@@ -11,6 +11,7 @@ Heavy parts (ruamel.yaml, rich, the validator) are imported inside the commands.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Callable, NoReturn, Optional
@@ -336,8 +337,10 @@ class _Builder:
         return Prompt.ask(question, console=self.console, default=default,
                           show_default=bool(default)).strip()
 
-    def choose(self, question: str, options: list[str], default: int | None = None) -> int:
-        """A number from a printed list, or an option's name."""
+    def choose(self, question: str, options: list[str], default: int | None = None,
+               alias: Callable[[str], str | None] | None = None) -> int:
+        """A number from a printed list, or an option's name (or, through ``alias``, any name
+        the other commands accept for it)."""
         from bagm.data.names import did_you_mean, norm
 
         for i, option in enumerate(options, 1):
@@ -346,7 +349,9 @@ class _Builder:
             answer = self.ask(question, str(default + 1) if default is not None else "")
             if answer.isdigit() and 1 <= int(answer) <= len(options):
                 return int(answer) - 1
-            named = [i for i, o in enumerate(options) if norm(o) == norm(answer)]
+            canonical = alias(answer) if alias is not None and answer else None
+            named = [i for i, o in enumerate(options)
+                     if norm(o) in (norm(answer), norm(canonical or answer))]
             if named:
                 return named[0]
             hint = did_you_mean(answer, options) if answer else ""
@@ -367,7 +372,8 @@ class _Builder:
         else:
             self.say("[bold]Army Faction[/]")
             while True:
-                i = self.choose("Faction (number or name)", names)
+                i = self.choose("Faction (number or name)", names,
+                                alias=self.catalog.resolve_faction)
                 try:
                     f = resolve_faction(self.catalog, names[i])
                     break
@@ -378,34 +384,80 @@ class _Builder:
         else:
             self.say(f"[bold]{self.quote(f.name)}: Boarding Actions Detachments[/]")
             dets = f.pack.detachments
-            det = dets[self.choose("Detachment (number or name)", [d.name for d in dets])]
+            det = dets[self.choose("Detachment (number or name)", [d.name for d in dets],
+                                   alias=lambda a: getattr(f.detachments.get(a), "name", None))]
         if name is None:
             name = self.ask("Roster name (Enter for none)")
         return new_roster(f.name, det.name, name or None, edition)
+
+    def numbers(self, roster: "Roster") -> dict[tuple[str, int], int]:
+        """A fixed number for every unit and size the Detachment allows, so that a line keeps
+        its number while the list of what still fits shrinks."""
+        from bagm.roster.edit import unit_sizes
+
+        out: dict[tuple[str, int], int] = {}
+        faction = self.catalog.faction(roster.file.faction)
+        det = faction.detachments.get(roster.file.detachment) if faction else None
+        if faction is None or det is None:
+            return out
+        for a in det.units:
+            ds = faction.units.get(a.unit)
+            if ds is not None:
+                for size in unit_sizes(faction, det, ds):
+                    out.setdefault((ds.name, size), len(out) + 1)
+        return out
+
+    def remove(self, doc: "Document", report: "ValidationReport", answer: str) -> "Document":
+        """``-N``: take unit #N (its number on the roster card) off the roster."""
+        from bagm.roster.edit import remove_unit
+
+        n = int(answer[1:].strip() or 0)
+        if not 1 <= n <= len(report.units):
+            self.say(f"[red]No unit #{n}:[/] the roster has {len(report.units)} unit(s).")
+            return doc
+        gone = report.units[n - 1]
+        doc = remove_unit(doc, n - 1)
+        self.say(f"Removed #{n} {self.quote(gone.display)}.")
+        _, after = self.state(doc)
+        _show(self.console, after)
+        return doc
 
     def units(self, doc: "Document") -> "Document":
         from bagm.roster.edit import add_unit, unit_sizes
         from bagm.roster.suggest import suggest_units
 
+        numbers: dict[tuple[str, int], int] | None = None
         while True:
             roster, report = self.state(doc)
+            if numbers is None:
+                numbers = self.numbers(roster)
             found = suggest_units(roster, self.catalog, report)
             left = report.limit - report.points
-            if not found:
+            if not found and not report.units:
                 self.say(f"Nothing else fits: {left} points left.")
                 return doc
             from bagm.render.rich_render import suggestions_table
 
-            self.console.print(suggestions_table(report.title, left, found))
-            answer = self.ask("Add a unit (number or name; Enter when done)")
+            if found:
+                self.console.print(suggestions_table(
+                    report.title, left, found,
+                    [numbers.get((x.unit, x.models), 0) for x in found]))
+            else:
+                self.say(f"Nothing else fits: {left} points left.")
+            removing = " -N removes unit #N;" if report.units else ""
+            answer = self.ask(f"Add a unit (number or name;{removing} Enter when done)")
             if not answer:
                 return doc
+            if report.units and re.fullmatch(r"-\s*\d+", answer):
+                doc = self.remove(doc, report, answer)
+                continue
             if answer.isdigit():
-                if not 1 <= int(answer) <= len(found):
-                    self.say(f"[red]No line {answer}:[/] give a number from 1 to "
-                             f"{len(found)}, or a unit name.")
+                by_number = {numbers.get((x.unit, x.models)): x for x in found}
+                if int(answer) not in by_number:
+                    self.say(f"[red]No line {answer} fits now:[/] give a number from the "
+                             "list, or a unit name.")
                     continue
-                pick = found[int(answer) - 1]
+                pick = by_number[int(answer)]
             else:
                 faction = self.catalog.faction(roster.file.faction)
                 ds = faction.units.get(answer) if faction is not None else None
@@ -489,7 +541,21 @@ class _Builder:
             if not Confirm.ask("Add an Enhancement?", console=self.console, default=False):
                 return doc
             names = list(dict.fromkeys(o.enhancement for o in options))
-            enh = names[self.choose("Enhancement (number or name)", names)]
+            faction = self.catalog.faction(roster.file.faction)
+
+            def enhancement_alias(answer: str) -> str | None:
+                from bagm.roster.edit import EditError, resolve_enhancement
+
+                if faction is None:
+                    return None
+                try:
+                    return resolve_enhancement(self.catalog, faction, None,
+                                               roster.file.edition, answer)
+                except EditError:
+                    return None
+
+            enh = names[self.choose("Enhancement (number or name)", names,
+                                    alias=enhancement_alias)]
             bearers = list(dict.fromkeys(o.index for o in options if o.enhancement == enh))
             index = bearers[self.choose("Bearer (number or name)",
                                         [report.units[i].display for i in bearers])]
@@ -533,7 +599,9 @@ def build(
             if s.faction is None or s.detachment is None:
                 _fail(f"{file}: unknown faction or detachment; fix it first "
                       f"(see 'bagm validate {file}')")
-            console.print(f"Continuing {file}: {s.before.faction} · {s.before.detachment}")
+            console.print(f"Continuing {file}: {s.before.faction} · {s.before.detachment}",
+                          soft_wrap=True)
+            _show(console, s.before)  # the units already in it, numbered as 'remove' takes them
         else:
             if not file.parent.is_dir():
                 _fail(f"{file}: the folder {file.parent} does not exist")

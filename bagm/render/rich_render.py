@@ -238,14 +238,16 @@ def describe_rule(rule: Any) -> str:
     return "no mixing " + " / ".join(rule.keywords)
 
 
-def suggestions_table(title: str, left: int, found: list[Any]) -> Table:
-    """What still fits a roster (``bagm suggest``)."""
+def suggestions_table(title: str, left: int, found: list[Any],
+                      numbers: list[int] | None = None) -> Table:
+    """What still fits a roster (``bagm suggest``); ``numbers``: each line's own number
+    (``bagm build`` keeps a line's number while the list shrinks), else 1, 2, 3..."""
     table = Table(title=Text(f"Still fits {title} ({left} points left)"), title_justify="left")
     table.add_column("#", justify="right", style="dim")
     table.add_column("Unit")
     table.add_column("Models", justify="right")
     table.add_column("Pts", justify="right")
     table.add_column("Left after", justify="right")
-    for i, x in enumerate(found, 1):
+    for i, x in zip(numbers or range(1, len(found) + 1), found):
         table.add_row(str(i), Text(x.unit), str(x.models), str(x.points), str(x.left))
     return table
