@@ -105,3 +105,22 @@ def test_folder_scans_take_every_yaml_spelling(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("not a roster", encoding="utf-8")
     data = json.loads(run("validate", tmp_path, "-f", "json").stdout)
     assert sorted(Path(r["path"]).name for r in data) == ["a.yaml", "b.YAML", "c.yml", "d.Yml"]
+
+
+def test_replay_of_a_file_that_is_not_a_log_exits_2(tmp_path: Path) -> None:
+    for text in ("hello\n", (REPO / "rosters" / "orks_kaptin_killers.yaml").read_text()):
+        path = tmp_path / "game.jsonl"
+        path.write_text(text, encoding="utf-8")
+        result = run("replay", path)
+        assert result.exit_code == 2 and f"{path}:1: not a JSON event" in result.stderr
+
+
+def test_an_export_gets_the_users_usual_mode(tmp_path: Path) -> None:
+    import os
+
+    out = tmp_path / "card.html"
+    assert run("export", REPO / "rosters" / "orks_kaptin_killers.yaml", "--to", "html", "-o",
+               out).exit_code == 0
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~mask

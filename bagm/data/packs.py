@@ -106,6 +106,7 @@ class Catalog:
     _names: dict[str, str] = field(default_factory=dict)
     _loaded: dict[str, Faction] = field(default_factory=dict)
     _core: Any = None
+    _elsewhere: dict[str, list[str]] | None = None
 
     def _scan(self) -> dict[str, list[Path]]:
         if self._files is None:
@@ -178,9 +179,28 @@ class Catalog:
             names = ", ".join(f.name for f, _ in found)
             raise UnitLookupError(f"'{name}' is a unit of several factions ({names}); "
                                   "give the faction")
+        armies = self.elsewhere(name)
+        if armies:
+            raise UnitLookupError(f"'{name}' is a Warhammer 40,000 datasheet ({' / '.join(armies)}) "
+                                  "that no Boarding Actions Detachment includes; bagm has no data "
+                                  "for it")
         hint = did_you_mean(name, [n for f in self.all() for n in f.units.names()])
         raise UnitLookupError(f"no unit '{name}' in any faction's Boarding Actions data"
                               + (f"; {hint}" if hint else ""))
+
+    def elsewhere(self, name: str) -> list[str]:
+        """The Army Factions whose Warhammer 40,000 datasheet ``name`` is, when no Boarding
+        Actions Detachment includes it (``bagm/data/elsewhere.yaml``); [] for a name bagm has
+        never heard of. Read only when a roster names a unit no pack has."""
+        if self._elsewhere is None:
+            path = Path(__file__).with_name("elsewhere.yaml")
+            raw = load_trusted(path) if path.is_file() else {}
+            table: dict[str, list[str]] = {}
+            for faction, names in (raw.get("factions") or {}).items():
+                for n in names or []:
+                    table.setdefault(norm(str(n)), []).append(str(faction))
+            self._elsewhere = table
+        return list(self._elsewhere.get(norm(name), []))
 
     def core(self) -> Any:
         """The universal Boarding Actions Enhancements (``bagm/data/core.yaml``)."""

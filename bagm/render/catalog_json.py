@@ -35,6 +35,7 @@ def units_json(faction: Any, detachment: Any = None) -> dict[str, Any]:
 def detachments_json(faction: Any) -> dict[str, Any]:
     """Every Boarding Actions Detachment of ``faction``: rule, Enhancements, units, mustering."""
     from bagm.render.rich_render import describe_rule
+    from bagm.roster.mustering import plain_note
 
     return {"faction": faction.name, "detachments": [{
         "name": d.name, "rule": d.rule, "faction_keyword": d.faction_keyword,
@@ -42,6 +43,6 @@ def detachments_json(faction: Any) -> dict[str, Any]:
                           "weapon": e.weapon, "editions": list(e.editions)}
                          for e in d.enhancements],
         "units": [{"unit": a.unit, "max": a.max, "sizes": a.sizes} for a in d.units],
-        "mustering_rules": [{"rule": r.rule, "text": describe_rule(r), "note": r.note}
+        "mustering_rules": [{"rule": r.rule, "text": describe_rule(r), "note": plain_note(r.note)}
                             for r in d.rules],
         "note": d.note} for d in faction.pack.detachments]}

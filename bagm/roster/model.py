@@ -120,6 +120,13 @@ def _explain(path: str, located: Located, err: ShapeError) -> InputError:
         return InputError(path, err.message, line, hint)
     if err.kind == "missing":
         return InputError(path, err.message, located.line(loc[:-1]), f"add '{loc[-1]}: ...'")
-    name = ".".join(str(p) for p in loc)
     shown = "" if isinstance(err.value, (dict, list)) else f" (got {err.value!r})"
-    return InputError(path, f"{name} {err.message}{shown}", line)
+    return InputError(path, f"{_where(loc)} {err.message}{shown}", line)
+
+
+def _where(loc: tuple[str | int, ...]) -> str:
+    """A place in a roster as a player says it: "unit 1's 'models'", not "units.0.models"."""
+    if len(loc) >= 2 and loc[0] == "units" and isinstance(loc[1], int):
+        rest = " ".join(f"'{p}'" for p in loc[2:])
+        return f"unit {loc[1] + 1}" + (f"'s {rest}" if rest else "")
+    return " ".join(f"'{p}'" for p in loc) if loc else "the roster"

@@ -6,10 +6,19 @@ Boarding Patrol", step 4: a unit only if "allowed by your Detachment's Mustering
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Callable, Iterable
 
-from bagm.data.models import Excludes, Exclusive, KeywordGroup, Limit, Ratio, Requires, Selector
+from bagm.data.models import (
+    Excludes,
+    Exclusive,
+    KeywordGroup,
+    Limit,
+    Ratio,
+    Requires,
+    Selector,
+)
 from bagm.data.names import norm
 from bagm.roster.findings import Finding
 from bagm.roster.report import ArmyUnit
@@ -32,8 +41,22 @@ def _names(units: Iterable[ArmyUnit]) -> str:
     return ", ".join(u.display for u in units)
 
 
+# a data pack's provenance prefix: which field of the source data a rule came from
+# ("mustering keywordRatio: ..."); a user reads the rule, not the source's field names
+_SOURCE_FIELD = re.compile(r"^\s*mustering\s+[a-z]+[A-Z]\w*\s*:?\s*")
+
+
+def plain_note(note: str | None) -> str | None:
+    """A rule's note in the book's words: the source's field name left out, nothing left if
+    that was all it said."""
+    if not note:
+        return None
+    text = _SOURCE_FIELD.sub("", note).strip()
+    return text or None
+
+
 def _why(rule: object) -> str:
-    note = getattr(rule, "note", None)
+    note = plain_note(getattr(rule, "note", None))
     return f" ({note})" if note else ""
 
 

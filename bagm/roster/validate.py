@@ -46,7 +46,7 @@ def validate(roster: Roster, catalog: Catalog) -> ValidationReport:
         report.findings.append(_unknown_detachment(roster, faction, catalog))
     else:
         report.detachment = detachment.name
-    report.units = [_resolve(roster, i, faction, detachment, report.findings)
+    report.units = [_resolve(roster, i, faction, detachment, report.findings, catalog)
                     for i in range(len(f.units))]
     army = report.units
     _supplement_points(army)
@@ -99,17 +99,37 @@ def _unknown_detachment(roster: Roster, faction: Faction, catalog: Catalog) -> F
                    f"{hint}", line)
 
 
+def _unknown_unit(name: str, faction: Faction, catalog: Catalog | None, line: int | None
+                  ) -> Finding:
+    """Step 4, Select Units, for a name this faction's pack lacks: another faction's unit
+    names its faction (one Army Faction); a real datasheet no Boarding Actions Detachment
+    includes is said to be one; only a name bagm has never heard of is "unknown"."""
+    if catalog is not None:  # only reached on an error, so loading every pack is fine
+        for other in catalog.all():
+            ds = other.units.get(name)
+            if ds is not None and other is not faction:
+                return Finding("BA111", f"{ds.name} is a unit of {other.name}, not of "
+                               f"{faction.name}: a Boarding Patrol has one Army Faction; remove "
+                               "it", line, name)
+        armies = catalog.elsewhere(name)
+        if armies:
+            own = faction.name in armies
+            whose = "" if own else f" ({' / '.join(armies)})"
+            return Finding("BA112", f"{name} is a Warhammer 40,000 datasheet{whose} that no "
+                           "Boarding Actions Detachment includes; remove it", line, name)
+    hint = faction.units.hint(name) or f"see 'bagm units \"{faction.name}\"'"
+    return Finding("BA110", f"unknown unit '{name}' for {faction.name}; {hint}", line, name)
+
+
 def _resolve(roster: Roster, i: int, faction: Faction, detachment: Any,
-             findings: list[Finding]) -> ArmyUnit:
+             findings: list[Finding], catalog: Catalog | None = None) -> ArmyUnit:
     """Step 4, Select Units: the datasheet, its Starting Strength and its points."""
     unit = _unresolved(roster, i)
     entry = roster.file.units[i]
     line = unit.line
     ds = faction.units.get(entry.unit)
     if ds is None:
-        hint = faction.units.hint(entry.unit) or f"see 'bagm units \"{faction.name}\"'"
-        findings.append(Finding("BA110", f"unknown unit '{entry.unit}' for {faction.name}; {hint}",
-                                line, entry.unit))
+        findings.append(_unknown_unit(entry.unit, faction, catalog, line))
         return unit
     unit.datasheet, unit.name = ds, ds.name
     army_keyword = faction.name.upper()
