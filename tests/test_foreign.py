@@ -124,3 +124,13 @@ def test_an_export_gets_the_users_usual_mode(tmp_path: Path) -> None:
     mask = os.umask(0o022)
     os.umask(mask)
     assert out.stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+def test_a_pipe_is_not_opened_to_guess_what_it_is(tmp_path: Path) -> None:
+    import os
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    fifo = tmp_path / "list.ros"
+    os.mkfifo(fifo)
+    assert kind_of(fifo) is None  # returns at once: opening it would wait for a writer

@@ -32,6 +32,8 @@ def kind_of(path: Path | str) -> str | None:
     """What kind of army list ``path`` is when it is not a bagm roster, in a user's words;
     None when it looks like none of them (a broken roster, say)."""
     p = Path(path)
+    if not p.is_file():  # a folder, a device, a pipe (opening a FIFO would wait for a writer)
+        return None
     try:
         with p.open("rb") as fh:
             head = fh.read(SNIFF_BYTES)
