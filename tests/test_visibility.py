@@ -166,6 +166,6 @@ def _base(draw: st.DrawFn) -> Base:
 @given(p=st.tuples(_coord, _coord), target=_base(), blocks=st.lists(_block(), max_size=5),
        disks=st.lists(_base(), max_size=5))
 def test_point_sees_base_equals_its_plain_reference(p, target, blocks, disks) -> None:  # type: ignore[no-untyped-def]
-    from tests.reference.visibility import point_sees_base as plain
+    from reference.visibility import point_sees_base as plain
 
     assert point_sees_base(p, target, blocks, disks) == plain(p, target, blocks, disks)
