@@ -145,3 +145,12 @@ def test_screenshot_of_the_replay_page(page: BrowserPage, replay_page: Path) -> 
     page.open(replay_page)
     page.raw.evaluate("window.bagmReplay.show(60)")
     assert_looks_like(page.screenshot("replay-step-61", 1280, 800), "replay_step61")
+
+
+def test_a_link_names_its_step(page: BrowserPage, replay_page: Path) -> None:
+    steps = narrate(_events())
+    page.open(replay_page.resolve().as_uri() + "#step-20")
+    assert _step(page) == 19 and page.raw.inner_text("#heading") == steps[19].heading
+    page.raw.keyboard.press("ArrowRight")
+    assert page.raw.evaluate("location.hash") == "#step-21"
+    page.assert_clean()
