@@ -95,11 +95,14 @@ def read_bytes(path: Path, max_bytes: int = MAX_BYTES, what: str = "a roster fil
         chunks: list[bytes] = []
         size = 0
         while size <= max_bytes:
-            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
-            if not chunk:
-                break
+            # one byte more than the file claims: a short read of a regular file is its end
+            want = min(st.st_size + 1 - size if size <= st.st_size else 1 << 20,
+                       max_bytes + 1 - size)
+            chunk = os.read(fd, want)
             chunks.append(chunk)
             size += len(chunk)
+            if len(chunk) < want:
+                break
     except OSError as exc:
         raise InputError(name, f"cannot be read: {exc.strerror or exc}") from None
     finally:
