@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from bagm.roster.packcheck import check_faction
 from bagm.data.names import norm
 from bagm.data.packs import Catalog
+from bagm.roster.packcheck import check_faction
 from bagm.roster.validate import validate_path
 
 ROSTERS = sorted((REPO / "rosters").glob("*.yaml"))

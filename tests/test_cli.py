@@ -66,7 +66,7 @@ def test_validate_folder_and_github(env, tmp_path: Path) -> None:
     write(tmp_path, "b.yaml", INVALID)
     result = run("validate", str(tmp_path), "--format", "github")
     assert result.exit_code == 1
-    lines = [l for l in result.output.splitlines() if l.startswith("::")]
+    lines = [x for x in result.output.splitlines() if x.startswith("::")]
     assert lines == [f"::error file={tmp_path / 'b.yaml'},line=9,title=BA110 unit-unknown::"
                      "unknown unit 'Line Sqaud' for Test Legion; did you mean 'Line Squad'?"]
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from bagm.roster.packcheck import check_faction
-from bagm.data.packs import Catalog
 from conftest import REPO
+
+from bagm.data.packs import Catalog
+from bagm.roster.packcheck import check_faction
 
 CATALOG = Catalog()
 UNITS = [(f.pack.faction, ds) for f in CATALOG.all() for ds in f.pack.units]

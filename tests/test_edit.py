@@ -97,8 +97,8 @@ def diff(before: str, after: str) -> tuple[list[str], list[str]]:
     import difflib
 
     lines = list(difflib.ndiff(before.splitlines(), after.splitlines()))
-    return ([l[2:] for l in lines if l.startswith("- ")],
-            [l[2:] for l in lines if l.startswith("+ ")])
+    return ([x[2:] for x in lines if x.startswith("- ")],
+            [x[2:] for x in lines if x.startswith("+ ")])
 
 
 # --- round trip -----------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import yaml
+from conftest import REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -24,7 +25,6 @@ from typer.testing import CliRunner
 from bagm.cli.app import app
 from bagm.engine.log.script import ScriptError, load_script
 from bagm.errors import BagmError
-from conftest import REPO
 
 ROSTERS = sorted((REPO / "rosters").glob("*.yaml"))
 PACKS = sorted((REPO / "datasheets").glob("*.yaml"))

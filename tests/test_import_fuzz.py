@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -29,7 +30,6 @@ from bagm.io.textlist import read_text_list
 from bagm.io.yamlsafe import InputError
 from bagm.roster.importer import import_list, read_army_list, roster_yaml
 from bagm.roster.model import load_roster
-from conftest import FIXTURES
 
 IMPORT = FIXTURES / "import"
 CATALOG = Catalog([bundled_dir()])

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import FIXTURES
 from typer.testing import CliRunner
 
 from bagm.cli.app import app
@@ -22,7 +23,6 @@ from bagm.io.textlist import read_text_list
 from bagm.roster.importer import import_file, read_army_list, roster_yaml
 from bagm.roster.model import load_roster
 from bagm.roster.validate import validate
-from conftest import FIXTURES
 
 IMPORT = FIXTURES / "import"
 

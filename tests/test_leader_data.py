@@ -14,7 +14,6 @@ import pytest
 import yaml
 from conftest import FIXTURES, REFERENCE
 
-from bagm.roster.packcheck import check_faction
 from bagm.data.packs import Catalog
 from bagm.io.bsdata import (
     CatalogueError,
@@ -25,6 +24,7 @@ from bagm.io.bsdata import (
     read_catalogues,
     update_pack,
 )
+from bagm.roster.packcheck import check_faction
 
 BSDATA = REFERENCE / "bsdata-wh40k-10e"
 LEADS = "While this model is leading a unit, "

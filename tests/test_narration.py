@@ -12,11 +12,11 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 from typer.testing import CliRunner
 
 from bagm.cli.app import app
 from bagm.render.narration import Narrator, events_from_lines, narrate, steps, text, zone_name
-from conftest import REPO
 
 GOLDEN = Path(__file__).parent / "golden"
 LOGS = sorted(p.stem for p in GOLDEN.glob("*.jsonl"))

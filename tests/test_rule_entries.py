@@ -7,8 +7,16 @@ import pytest
 
 from bagm.engine.rules.enhancements import ENHANCEMENTS, NO_ENHANCEMENT, enhancement
 from bagm.engine.rules.registry import Registry
-from bagm.engine.rules.stratagems import (COMMAND_REROLL, COUNTER_OFFENSIVE, EXPLOSIVE_CLEARANCE, INSANE_BRAVERY,
-                                          STRATAGEMS, Stratagem, may_use, use)
+from bagm.engine.rules.stratagems import (
+    COMMAND_REROLL,
+    COUNTER_OFFENSIVE,
+    EXPLOSIVE_CLEARANCE,
+    INSANE_BRAVERY,
+    STRATAGEMS,
+    Stratagem,
+    may_use,
+    use,
+)
 
 
 class _Game:

@@ -371,8 +371,8 @@ def data_check(data: DataOpt = None) -> None:
     """Check every data pack: names resolve, sizes have points, no duplicates."""
     from rich.text import Text
 
-    from bagm.roster.packcheck import check_faction
     from bagm.io.yamlsafe import InputError
+    from bagm.roster.packcheck import check_faction
 
     console = _console()
     problems = 0

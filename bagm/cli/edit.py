@@ -267,11 +267,12 @@ def set_(
     index = _edit_error(lambda: find_unit(s.doc, target, s.faction))
     unit = s.before.units[index]
     if enhancement:
-        faction = s.need_faction()
+        faction, asked = s.need_faction(), enhancement
         enhancement = _edit_error(lambda: resolve_enhancement(
-            s.catalog, faction, s.detachment, s.roster.file.edition, enhancement))
+            s.catalog, faction, s.detachment, s.roster.file.edition, asked))
     if weapon and unit.datasheet is not None:
-        weapon = _edit_error(lambda: resolve_weapon(unit.datasheet, weapon))
+        named = weapon
+        weapon = _edit_error(lambda: resolve_weapon(unit.datasheet, named))
     doc = _edit_error(lambda: set_unit(s.doc, index, models=models, label=label,
                                        warlord=warlord, enhancement=enhancement, weapon=weapon))
     changes = [("Warlord" if warlord else "not the Warlord") if warlord is not None else None,
@@ -543,7 +544,7 @@ class _Builder:
             names = list(dict.fromkeys(o.enhancement for o in options))
             faction = self.catalog.faction(roster.file.faction)
 
-            def enhancement_alias(answer: str) -> str | None:
+            def enhancement_alias(answer: str, faction: Any = faction, roster: Any = roster) -> str | None:
                 from bagm.roster.edit import EditError, resolve_enhancement
 
                 if faction is None:

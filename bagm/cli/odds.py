@@ -140,7 +140,7 @@ def odds(
         result = distribution(profile, tgt)
     except (OddsInputError, AttackError, DiceError) as exc:
         typer.echo(f"bagm: odds: {exc}", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     if format is SimpleFormat.json:
         import json
 

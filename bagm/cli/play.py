@@ -238,7 +238,7 @@ def replay(
             typer.echo(json.dumps({"reproduced": False, "error": str(exc)}))
         else:
             typer.echo(f"bagm: {log}: the replay differs: {exc}", err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(1) from None
     except (IllegalAction, ValueError, KeyError, TypeError, ArmyError, InputError) as exc:
         _fail(f"{log}: cannot replay: {exc}")
     if fmt == "json" and not narrate and not notes:

@@ -280,8 +280,8 @@ class Datasheet:
     """Facts corrected by hand, each with its reason (kept by a re-import)."""
 
     def __post_init__(self) -> None:
-        setattr(self, "keywords", _upper(self.keywords))
-        setattr(self, "faction_keywords", _upper(self.faction_keywords))
+        self.keywords = _upper(self.keywords)
+        self.faction_keywords = _upper(self.faction_keywords)
 
     @cached_property
     def all_keywords(self) -> frozenset[str]:
@@ -311,7 +311,7 @@ class Selector:
     def __post_init__(self) -> None:
         if not self.units and not self.keywords:
             raise ValueError("a selector needs 'units' or 'keywords'")
-        setattr(self, "keywords", _upper(self.keywords))
+        self.keywords = _upper(self.keywords)
 
     def describe(self) -> str:
         parts = list(self.units)
@@ -405,7 +405,7 @@ class KeywordGroup:
     note: str | None = None
 
     def __post_init__(self) -> None:
-        setattr(self, "keywords", _upper(self.keywords))
+        self.keywords = _upper(self.keywords)
 
 
 MusteringRule = Union[Limit, Ratio, Requires, Exclusive, Excludes, KeywordGroup]

@@ -71,15 +71,15 @@ class Faction:
     files: list[Path]
 
     @cached_property
-    def units(self) -> Index:
-        index: Index = Index()
+    def units(self) -> Index[Any]:
+        index: Index[Any] = Index()
         for ds in self.pack.units:
             index.add(ds, ds.name, ds.aliases)
         return index
 
     @cached_property
-    def detachments(self) -> Index:
-        index: Index = Index()
+    def detachments(self) -> Index[Any]:
+        index: Index[Any] = Index()
         for det in self.pack.detachments:
             index.add(det, det.name, det.aliases)
         return index

@@ -51,7 +51,7 @@ def explain(data: Any, errors: list[Any]) -> str:
 def _on_matching_member(data: Any, loc: tuple[Any, ...]) -> bool:
     """For a mustering rule, keep the errors of the class its ``rule:`` tag names."""
     node = data
-    for i, part in enumerate(loc):
+    for part in loc:
         if part in RULE_CLASSES.values() and isinstance(node, dict):
             return RULE_CLASSES.get(str(node.get("rule"))) == part
         if isinstance(node, dict):

@@ -224,7 +224,8 @@ def _clone_comments(value: Any, memo: dict[int, Any]) -> Any:
 
     if isinstance(value, list):
         if id(value) not in memo:
-            memo[id(value)] = out = []
+            out: list[Any] = []
+            memo[id(value)] = out
             out.extend(_clone_comments(v, memo) for v in value)
         return memo[id(value)]
     if isinstance(value, CommentToken):

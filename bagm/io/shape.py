@@ -50,7 +50,7 @@ def build(cls: type, data: Any, loc: Loc = ()) -> Any:
             values[name] = f.default_factory()
         else:
             raise ShapeError(loc + (name,), "missing", f"missing key '{name}'")
-    obj = cls.__new__(cls)  # as pydantic does: the classes need no generated __init__
+    obj: Any = object.__new__(cls)  # as pydantic does: the classes need no generated __init__
     obj.__dict__.update(values)
     return obj
 

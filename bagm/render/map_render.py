@@ -6,8 +6,8 @@ decide no rule.
 
 from __future__ import annotations
 
-from html import escape
 from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -145,8 +145,8 @@ def draw_text(mmap: MissionMap, open_hatchways: set[int] | None = None) -> Text:
         left = ((p[0] - 1, p[1]), p) in solid
         right = (p, (p[0] + 1, p[1])) in solid
         cv.put(p[0] * CW, p[1] * CH, _JOINT.get((up, down, left, right), "╋"), "bold white")
-    for p in lay.pillars:
-        cv.put(p.at[0] * CW, p.at[1] * CH, "■", "bold white")
+    for pillar in lay.pillars:
+        cv.put(pillar.at[0] * CW, pillar.at[1] * CH, "■", "bold white")
     # Hatches over their frames
     for h in lay.hatchways:
         (x0, y0), (x1, y1) = h.opening
@@ -155,13 +155,13 @@ def draw_text(mmap: MissionMap, open_hatchways: set[int] | None = None) -> Text:
             "bold bright_green" if opened else "bold magenta")
         if h.horizontal:
             line = round(y0 / lay.zone_h * CH)
-            a, b = sorted((x0 / lay.zone_w * CW, x1 / lay.zone_w * CW))
-            for x in range(round(a + 0.25), round(b - 0.25) + 1):
+            lo, hi = sorted((x0 / lay.zone_w * CW, x1 / lay.zone_w * CW))
+            for x in range(round(lo + 0.25), round(hi - 0.25) + 1):
                 cv.put(x, line, "┅" if opened else "▬", style)
         else:
             col = round(x0 / lay.zone_w * CW)
-            a, b = sorted((y0 / lay.zone_h * CH, y1 / lay.zone_h * CH))
-            for y in range(max(round(a), int(a) + 1), min(round(b), int(b - 1e-9)) + 1):
+            lo, hi = sorted((y0 / lay.zone_h * CH, y1 / lay.zone_h * CH))
+            for y in range(max(round(lo), int(lo) + 1), min(round(hi), int(hi - 1e-9)) + 1):
                 cv.put(col, y, "┇" if opened else "█", style)
     # objective markers
     for m in lay.markers:
@@ -173,10 +173,10 @@ def draw_text(mmap: MissionMap, open_hatchways: set[int] | None = None) -> Text:
         for k, ch in enumerate(short_label(m.label)):
             cv.put(x + 1 + k, y, ch, "bold yellow")
     head = Text()
-    for b in lay.boards:
-        start = b.col * CW
+    for board in lay.boards:
+        start = board.col * CW
         pad = max(0, start - len(head.plain))
-        name = b.name.center(b.columns * CW)
+        name = board.name.center(board.columns * CW)
         head.append(" " * pad + name, style="bold")
     return Text.assemble(head, "\n", cv.text())
 
@@ -206,7 +206,7 @@ def legend(mmap: MissionMap, open_hatchways: set[int] | None = None) -> Table:
         kinds.setdefault(area_tag(z), z.name.replace(f" {z.label}", "") if z.label else z.name)
     for tag, name in sorted(kinds.items()):
         n = sum(area_tag(z) == tag for z in lay.entry_zones)
-        t.add_row(Text(tag, style=PLAYER_STYLE.get("Attacker" if tag.startswith("Atk") else "Defender")),
+        t.add_row(Text(tag, style=PLAYER_STYLE.get("Attacker" if tag.startswith("Atk") else "Defender") or ""),
                   Text(f"{name} ({n})"))
     seen: set[str] = set()
     for a in lay.areas:
@@ -214,7 +214,7 @@ def legend(mmap: MissionMap, open_hatchways: set[int] | None = None) -> Table:
         if tag in seen:
             continue
         seen.add(tag)
-        t.add_row(Text(tag, style=AREA_STYLE.get(a.kind) or None), Text(a.name))
+        t.add_row(Text(tag, style=AREA_STYLE.get(a.kind) or ""), Text(a.name))
     if lay.power_lines:
         t.add_row("Power Lines", Text(", ".join(f"{a}-{b}" for a, b in lay.power_lines)))
     return t
@@ -328,10 +328,10 @@ def draw(mmap: MissionMap, open_hatchways: set[int] | None = None, scale: float 
         dy = 14 if area.player else 28
         out.append(f'<text x="{X(c * lay.zone_w) + 4}" y="{Y(r * lay.zone_h) + dy}" font-size="11" '
                    f'fill="#222">{escape(area_tag(area))}</text>')
-    for r in lay.solid_rects:
-        if r in lay.gaps:
+    for solid in lay.solid_rects:
+        if solid in lay.gaps:
             continue
-        out.append(rect(r, "#3b3b3b"))
+        out.append(rect(solid, "#3b3b3b"))
     for p in lay.pillars:
         out.append(rect(p.rect, "#111111"))
     hatchways: dict[int, tuple[str, str]] = {}
@@ -348,8 +348,8 @@ def draw(mmap: MissionMap, open_hatchways: set[int] | None = None, scale: float 
                           f'{escape(h.label)}</text>')
     marks: list[str] = []
     pos = {m.label: (m.x, m.y) for m in lay.markers if m.label}
-    for a, c in lay.power_lines:
-        (x0, y0), (x1, y1) = pos[a], pos[c]
+    for m1, m2 in lay.power_lines:
+        (x0, y0), (x1, y1) = pos[m1], pos[m2]
         marks.append(f'<line x1="{X(x0)}" y1="{Y(y0)}" x2="{X(x1)}" y2="{Y(y1)}" stroke="#8e44ad" '
                      'stroke-width="2.5" stroke-dasharray="8 4"/>')
     for m in lay.markers:

@@ -41,9 +41,9 @@ def library(profile, target, runs: int = RUNS) -> tuple[float, object]:  # type:
 
 
 def main() -> None:
+    from bagm.chance.dice import parse_dice
     from bagm.data.weapons import Abilities, WeaponProfile
     from bagm.engine.attack.rules import AttackProfile, Target
-    from bagm.chance.dice import parse_dice
 
     bagm = shutil.which("bagm") or "bagm"
     base = wall([sys.executable, "-c", "import typer, rich"])

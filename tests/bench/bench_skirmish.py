@@ -8,11 +8,11 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import statistics
 import subprocess
 import tempfile
-import os
 from pathlib import Path
 
 RUNS = 11

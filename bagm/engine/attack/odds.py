@@ -353,9 +353,9 @@ def _capped_chain(packets: Dist, lost: _Vec, wounds: int, models: int,
     state = _Vec([1] + [0] * cap, 1)
     state_mix = _Mixture()
     # where each (wounds lost so far, wounds lost by one packet) leads
-    moves = [[min(x + l, x - x % wounds + wounds) if x < cap else x for l in range(len(lost.nums))]
+    moves = [[min(x + n, x - x % wounds + wounds) if x < cap else x for n in range(len(lost.nums))]
              for x in range(cap + 1)]
-    terms = [(l, c) for l, c in enumerate(lost.nums) if c]
+    terms = [(n, c) for n, c in enumerate(lost.nums) if c]
     for k in range(max(packets) + 1):
         if k:
             if total_mix is not None:
@@ -364,8 +364,8 @@ def _capped_chain(packets: Dist, lost: _Vec, wounds: int, models: int,
             for x, s in enumerate(state.nums):
                 if s:
                     row = moves[x]
-                    for l, c in terms:
-                        nxt[row[l]] += s * c
+                    for n, c in terms:
+                        nxt[row[n]] += s * c
             state = _Vec(nxt, state.den * lost.den)
         p = packets.get(k, ZERO)
         if total_mix is not None:

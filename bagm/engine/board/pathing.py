@@ -15,6 +15,7 @@ import heapq
 import math
 from bisect import bisect_left
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bagm.engine.board.geometry import EPS, INF, Block, Point, dist
@@ -37,8 +38,8 @@ class Portal:
 class Layer:
     """Blocking shapes, their corners and the door-aware visibility graph between corners."""
 
-    def __init__(self, static: list[Block], doors: list[Block | None],
-                 bounds: tuple[float, float, float, float], portals: list[Portal] = ()) -> None:
+    def __init__(self, static: list[Block], doors: Sequence[Block | None],
+                 bounds: tuple[float, float, float, float], portals: Sequence[Portal] = ()) -> None:
         self.static = static
         self.doors = doors
         self.bounds = bounds

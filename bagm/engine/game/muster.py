@@ -63,7 +63,8 @@ def build_army(player: str, path: str | Path, catalog: Any = None) -> Army:
         kw = frozenset(ds.all_keywords) - {"FLY"}  # Rules Adaptations "Flying": no FLY
         enh = (src.enhancement or "").strip()
         entry = enhancement(enh)
-        ranged, melee = [], []
+        ranged: list[WeaponProfile] = []
+        melee: list[WeaponProfile] = []
         for w in ds.weapons:
             if not w.default:
                 continue

@@ -21,7 +21,7 @@ models stand: units move as formations laid out by the engine around a lead mode
 from __future__ import annotations
 
 import math
-from collections.abc import Generator, Iterator
+from collections.abc import Generator
 from typing import Any
 
 from bagm.chance.dice import Dice
@@ -335,8 +335,8 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
             if a.battle_ready:
                 self.vp[p] += BATTLE_READY_VP
                 self.emit("vp", player=p, vp=BATTLE_READY_VP, total=self.vp[p], why="Battle Ready")
-        a, b = self.vp["A"], self.vp["B"]
-        self.winner = "A" if a > b else "B" if b > a else None
+        va, vb = self.vp["A"], self.vp["B"]
+        self.winner = "A" if va > vb else "B" if vb > va else None
         self.finished = True
         self.emit("end", vp=dict(self.vp), winner=self.winner)
         while True:
@@ -345,7 +345,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
     def _zones(self, p: str) -> list[Any]:
         return self.map.layout.entry_zones_of(self.role[p])
 
-    def _deploy(self) -> Iterator[Decision]:
+    def _deploy(self) -> Generator[Decision, Action, None]:
         # Deploy Armies, starting with the Defender; one unit per Entry Zone each
         self.deployed: dict[str, list[tuple[int, bool]]] = {"A": [], "B": []}
         p = next(q for q in ("A", "B") if self.role[q] == "Defender")
@@ -479,7 +479,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
 
     # --- a turn -------------------------------------------------------------------------
 
-    def _turn(self, p: str) -> Iterator[Decision]:
+    def _turn(self, p: str) -> Generator[Decision, Action, None]:
         self.active = p
         self.turn += 1
         for u in self.units.values():
@@ -501,7 +501,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         yield from self._fight(p)
         self._end_turn(p)
 
-    def _new_phase(self, name: str) -> Iterator[Decision]:
+    def _new_phase(self, name: str) -> Generator[Decision, Action, None]:
         self.phase = name
         self.phase_id += 1
         self.emit("phase", phase=name, player=self.active)
@@ -511,7 +511,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
 
     # Command phase ---------------------------------------------------------------------------
 
-    def _command(self, p: str) -> Iterator[Decision]:
+    def _command(self, p: str) -> Generator[Decision, Action, None]:
         yield from self._new_phase("command")
         for q in (p, self.other(p)):  # Command step: both players gain 1CP
             self.gain_cp(q, 1, "Command phase")
@@ -612,7 +612,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         """Objective control (Core Rules "Objective Markers"; Rules Adaptations: within 1";
         Battle-shocked OC 0; Secured markers stay until the opponent controls them at the start
         or end of a turn)."""
-        new = []
+        new: list[str | None] = []
         # keyed on each unit's OC: Battle-shock and conferred Leader abilities change it
         levels = self._cached(("levels", tuple(u.oc() for u in self.units.values())), self._levels)
         for i, level in enumerate(levels):

@@ -34,7 +34,6 @@ Public API:
 
 from __future__ import annotations
 
-from bagm.io.bsdata.read import read_catalogues
 from bagm.io.bsdata.factions import catalogues_for_faction, factions_for_catalogue
 from bagm.io.bsdata.leader import (
     is_leader_ability,
@@ -43,6 +42,7 @@ from bagm.io.bsdata.leader import (
     parse_leader_units,
 )
 from bagm.io.bsdata.pack import ImportReport, update_pack
+from bagm.io.bsdata.read import read_catalogues
 from bagm.io.bsdata.values import (
     parse_ap,
     parse_dice,

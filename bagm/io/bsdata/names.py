@@ -6,6 +6,7 @@ import re
 import unicodedata
 from typing import Iterable
 
+
 def dedupe(items: Iterable[str]) -> list[str]:
     seen: set[str] = set()
     out: list[str] = []

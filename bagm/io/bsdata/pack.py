@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from bagm.io.bsdata.read import read_units
 from bagm.io.bsdata.factions import catalogues_for_faction
 from bagm.io.bsdata.names import dedupe, loose_key, name_key
+from bagm.io.bsdata.read import read_units
 from bagm.io.bsdata.xmlfile import CatalogueError
 from bagm.io.bsdata.yamlout import write_pack
 
