@@ -325,6 +325,7 @@ def test_counter_file_errors(tmp_path, text, line, words):
     ["perils", "--psyker", "librarian", "--level", "2", "--power", "smite",
      "--pool", "no effect=1,hit=1,1 SM=1,2 SMs=1,again=2"],
     ["krunch", "--defence", "5", "--on-hit", "flipped"],
+    ["krunch", "--defence", "5", "--defence", "7", "--save", "5"],
     ["drop-pod", "--attempts", "3"],
     ["teleport", "--no-free-square"],
     ["unstable", "--value", "3"],

@@ -189,3 +189,17 @@ def test_unstable_by_hand():
     o = unstable_odds(u)
     assert o.chance("activation cancelled") == F(1, 6)  # 2 - 2 = 0 < 1; a 1 is a hit too
     agrees(o, lambda d: resolve_unstable(d, u))
+
+
+def test_template_counts_the_units_destroyed():
+    from bagm.blackreach.templates import template_odds
+
+    units = [(f"u{d}", krunch_odds(Krunch(d, victim=Victim(on_hit=OnHit.flipped))))
+             for d in (5, 7, 9)]
+    # DEFENCE 5 falls to a double hit (10+: 1/6, the double 6 among them); 7 and 9 only to a
+    # double 6 (1/36): each attack rolled separately
+    o = template_odds(units)
+    p = [F(1, 6), F(1, 36), F(1, 36)]
+    assert o.outcomes["0 destroyed"] == (1 - p[0]) * (1 - p[1]) * (1 - p[2])
+    assert o.outcomes["3 destroyed"] == p[0] * p[1] * p[2]
+    assert o.tables["u7"] == units[1][1].outcomes

@@ -642,8 +642,14 @@ def perils(
 
 @group.command()
 def krunch(
-    counters: CountersOpt = None, target: TargetOpt = None,
-    defence: DefenceOpt = None, target_kind: KindOpt = None, on_hit: OnHitOpt = None,
+    counters: CountersOpt = None,
+    target: Annotated[list[str] | None, typer.Option(
+        "--target", help="A unit under the template, by name in the --counters file "
+        "(repeatable).", show_default=False)] = None,
+    defence: Annotated[list[int] | None, typer.Option(
+        "--defence", help="The DEFENCE of a unit under the template (repeatable: one attack "
+        "each, with the other options shared).", show_default=False)] = None,
+    target_kind: KindOpt = None, on_hit: OnHitOpt = None,
     defence_bonus: DefenceBonusOpt = 0,
     combat: Annotated[int, typer.Option(
         "--combat", help="Reading: a COMBAT added to the 2 dice (the text names none).")] = 0,
@@ -655,18 +661,33 @@ def krunch(
     prefer: PreferOpt = None,
     format: FormatOpt = SimpleFormat.text,
 ) -> None:
-    """Da Krunch: 2 dice against each unit under the G template; a double 6 destroys."""
+    """Da Krunch: 2 dice against each unit under the G template; a double 6 destroys. Several
+    units: how many are destroyed."""
     from bagm.blackreach.psychic import Krunch, krunch_odds
+    from bagm.blackreach.templates import template_odds
 
     def build() -> Odds:
         file = _file(counters)
-        t = _counter(file, target, "target")
-        victim = _victim(t, target_kind, on_hit, save, save_bonus, target_sm, damage_set, held,
-                         file, _aids(mekaniak, grot_oilers, techmarine, prefer))
-        odds = krunch_odds(Krunch(_value(defence, t.defence if t else None, "--defence"),
-                                  defence_bonus, combat, bonus, penalty, tuple(obscured or ()),
-                                  victim, save_double_hits))
-        return odds
+        aids = _aids(mekaniak, grot_oilers, techmarine, prefer)
+        units: list[tuple[str, Odds]] = []
+        for name in target or ():
+            t = _counter(file, name, "target")
+            assert t is not None
+            victim = _victim(t, target_kind, on_hit, save, save_bonus, target_sm, damage_set,
+                             held, file, aids)
+            units.append((name, krunch_odds(Krunch(
+                _value(t.defence, None, f"the DEFENCE of {name} in the counter file"),
+                defence_bonus, combat, bonus, penalty, tuple(obscured or ()), victim,
+                save_double_hits))))
+        for i, value in enumerate(defence or ()):
+            victim = _victim(None, target_kind, on_hit, save, save_bonus, target_sm, damage_set,
+                             held, file, aids)
+            units.append((f"unit {len(units) + 1} (DEFENCE {value})", krunch_odds(Krunch(
+                value, defence_bonus, combat, bonus, penalty, tuple(obscured or ()), victim,
+                save_double_hits))))
+        if not units:
+            _missing("--defence (the target's DEFENCE) or --target with --counters")
+        return units[0][1] if len(units) == 1 else template_odds(units)
 
     _answer(build, format)
 
