@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from bagm.cli.app import app
 from bagm.data.packs import Catalog, bundled_dir
 from bagm.io.textlist import read_text_list
-from bagm.roster.importer import import_file, read_army_list, roster_yaml
+from bagm.roster.importer import ImportResult, import_file, read_army_list, roster_yaml
 from bagm.roster.model import load_roster
 from bagm.roster.validate import validate
 
@@ -34,6 +34,13 @@ def bundled() -> Catalog:
 
 def U(unit: str, **kw: Any) -> dict[str, Any]:
     return {"unit": unit, **kw}
+
+
+def imported(tmp_path: Path, text: str, catalog: Catalog) -> ImportResult:
+    """A pasted list, written to a file and imported."""
+    path = tmp_path / "list.txt"
+    path.write_text(text, encoding="utf-8")
+    return import_file(path, catalog)
 
 
 BUTCHERS = [U("Khârn the Betrayer", warlord=True), U("Khorne Berzerkers"),
@@ -113,12 +120,10 @@ def test_stated_counts_are_kept_and_said_loudly(bundled: Catalog) -> None:
 def test_unknown_units_get_no_size_made_up_from_wargear(bundled: Catalog, tmp_path: Path) -> None:
     """A Rhino (no Boarding Actions datasheet) with three weapon lines is not three models; a
     unit that states its models keeps them."""
-    path = tmp_path / "list.txt"
-    path.write_text("Death Guard\nBoarding Patrol (500 Points)\n\nOTHER DATASHEETS\n\n"
-                    "Rhino (75 Points)\n  • 1x Armoured tracks\n  • 1x Combi-bolter\n"
-                    "  • 1x Havoc launcher\n\nLokhust Destroyers (90 Points)\n"
-                    "  • 3x Lokhust Destroyer\n     ◦ 3x Gauss cannon\n", encoding="utf-8")
-    result = import_file(path, bundled)
+    result = imported(tmp_path, "Death Guard\nBoarding Patrol (500 Points)\n\nOTHER DATASHEETS\n\n"
+                      "Rhino (75 Points)\n  • 1x Armoured tracks\n  • 1x Combi-bolter\n"
+                      "  • 1x Havoc launcher\n\nLokhust Destroyers (90 Points)\n"
+                      "  • 3x Lokhust Destroyer\n     ◦ 3x Gauss cannon\n", bundled)
     rhino, lokhust = result.roster["units"]
     assert rhino == U("Rhino") and lokhust == U("Lokhust Destroyers", models=3)
     assert any("Rhino: no size written; lines such as '1x Armoured tracks' may be models or "
@@ -127,22 +132,18 @@ def test_unknown_units_get_no_size_made_up_from_wargear(bundled: Catalog, tmp_pa
 
 def test_lines_that_name_no_model_are_not_counted_without_saying_so(bundled: Catalog,
                                                                      tmp_path: Path) -> None:
-    path = tmp_path / "list.txt"
-    path.write_text("World Eaters\nBoarding Butchers\n\nBATTLELINE\n\n"
-                    "Khorne Berzerkers (180 Points)\n  • 3x Skull trophy\n  • 9x Bolt pistol\n",
-                    encoding="utf-8")
-    result = import_file(path, bundled)
+    result = imported(tmp_path, "World Eaters\nBoarding Butchers\n\nBATTLELINE\n\n"
+                      "Khorne Berzerkers (180 Points)\n  • 3x Skull trophy\n"
+                      "  • 9x Bolt pistol\n", bundled)
     assert result.roster["units"] == [U("Khorne Berzerkers")]  # the only legal size, 10
     assert any("'3x Skull trophy' name no model or weapon of Khorne Berzerkers" in n
                for n in result.warnings)
 
 
 def test_primaris_names_map_like_primaris_lieutenant(bundled: Catalog, tmp_path: Path) -> None:
-    path = tmp_path / "list.txt"
-    path.write_text("Space Marines\nBoarding Strike\n\nCHARACTERS\n\n"
-                    "Primaris Captain (80 Points)\n  • Warlord\n\n"
-                    "Primaris Lieutenant (55 Points)\n", encoding="utf-8")
-    result = import_file(path, bundled)
+    result = imported(tmp_path, "Space Marines\nBoarding Strike\n\nCHARACTERS\n\n"
+                      "Primaris Captain (80 Points)\n  • Warlord\n\n"
+                      "Primaris Lieutenant (55 Points)\n", bundled)
     assert result.roster["units"] == [U("Captain", warlord=True), U("Lieutenant")]
     assert result.ok
 
@@ -211,21 +212,18 @@ def test_a_bare_force_disposition_after_the_detachment_is_recognised(bundled: Ca
     Detachment with its Detachment Points; it is noted, not reported as unknown."""
     text = (IMPORT / "app11_world_eaters.txt").read_text(encoding="utf-8").replace(
         "Force Disposition: Purge the Foe", "Purge the Foe")
-    path = tmp_path / "list.txt"
-    path.write_text(text, encoding="utf-8")
-    result = import_file(path, bundled)
+    result = imported(tmp_path, text, bundled)
     assert result.ok and result.roster == EXPECTED["app11_world_eaters.txt"][1]
     assert "line 6: 'Force Disposition: Purge the Foe' is not part of a bagm roster" in result.notes
 
 
 def test_listhammer_short_mode_with_faction_lines_and_a_bare_first_unit(
         bundled: Catalog, tmp_path: Path) -> None:
-    path = tmp_path / "short.txt"
-    path.write_text("Butchers of the Void (495 points)\n\nWorld Eaters\nBoarding Butchers\n"
-                    "Master of Executions\nEnhancement: Battle Lust (Upgrade)\n"
-                    "Khârn the Betrayer\nKhârn the Betrayer + 10x Khorne Berzerkers\n"
-                    "2x Chaos Spawn\n10x Jakhals\n", encoding="utf-8")
-    result = import_file(path, bundled)
+    result = imported(tmp_path, "Butchers of the Void (495 points)\n\nWorld Eaters\n"
+                      "Boarding Butchers\n"
+                      "Master of Executions\nEnhancement: Battle Lust (Upgrade)\n"
+                      "Khârn the Betrayer\nKhârn the Betrayer + 10x Khorne Berzerkers\n"
+                      "2x Chaos Spawn\n10x Jakhals\n", bundled)
     assert result.format == "listhammer-short" and result.ok, result.unmapped
     assert (result.roster["faction"], result.roster["detachment"]) == ("World Eaters",
                                                                        "Boarding Butchers")
