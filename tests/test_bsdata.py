@@ -840,15 +840,16 @@ def _unit_xml(ident: str, name: str, w: str = "2") -> str:
             + "</characteristics></profile>")
 
 
+def _bounds(ident: str, lo: int | None, hi: int | None) -> str:
+    """min/max selections constraints (scope parent), as the catalogues write them."""
+    return "".join(f'<constraint field="selections" scope="parent" value="{v}" type="{kind}" '
+                   f'id="c-{ident}-{kind}"/>' for kind, v in (("min", lo), ("max", hi))
+                   if v is not None)
+
+
 def _entry(ident: str, name: str, kind: str, inner: str, lo: int | None = None,
            hi: int | None = None, profiles: str = "") -> str:
-    cons = ""
-    if lo is not None:
-        cons += (f'<constraint field="selections" scope="parent" value="{lo}" type="min" '
-                 f'id="c-{ident}-min"/>')
-    if hi is not None:
-        cons += (f'<constraint field="selections" scope="parent" value="{hi}" type="max" '
-                 f'id="c-{ident}-max"/>')
+    cons = _bounds(ident, lo, hi)
     return (f'<selectionEntry type="{kind}" name="{name}" hidden="false" id="{ident}">'
             + (f"<constraints>{cons}</constraints>" if cons else "")
             + (f"<profiles>{profiles}</profiles>" if profiles else "")
@@ -858,13 +859,7 @@ def _entry(ident: str, name: str, kind: str, inner: str, lo: int | None = None,
 
 def _group(ident: str, name: str, inner: str, lo: int | None = None, hi: int | None = None,
            default: str = "") -> str:
-    cons = ""
-    if lo is not None:
-        cons += (f'<constraint field="selections" scope="parent" value="{lo}" type="min" '
-                 f'id="c-{ident}-min"/>')
-    if hi is not None:
-        cons += (f'<constraint field="selections" scope="parent" value="{hi}" type="max" '
-                 f'id="c-{ident}-max"/>')
+    cons = _bounds(ident, lo, hi)
     dflt = f' defaultSelectionEntryId="{default}"' if default else ""
     return (f'<selectionEntryGroup name="{name}" hidden="false" id="{ident}"{dflt}>'
             + (f"<constraints>{cons}</constraints>" if cons else "")
