@@ -3,7 +3,7 @@ options chosen): which entries are hidden there, and names with their unconditio
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from bagm.io.bsdata.links import child_elements
 from bagm.io.bsdata.values import clean_text
@@ -11,7 +11,8 @@ from bagm.io.bsdata.values import clean_text
 if TYPE_CHECKING:  # pragma: no cover
     from xml.etree.ElementTree import Element
 
-_EMPTY_CONDITION = {  # each condition type evaluated for a count of 0 (a fresh, plain roster)
+# each condition type evaluated for a count of 0 (a fresh, plain roster)
+_EMPTY_CONDITION: dict[str, Callable[[float], bool]] = {
     "lessThan": lambda v: 0 < v,
     "atMost": lambda v: 0 <= v,
     "atLeast": lambda v: 0 >= v,

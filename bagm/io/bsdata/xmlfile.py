@@ -45,7 +45,7 @@ def parse_catalogue(path: Path, data: bytes | None = None) -> "Element":
 
 def catalogue_header(path: Path) -> dict[str, str] | None:
     """The root element's attributes (id, name, library...), or None if unreadable."""
-    import defusedxml.ElementTree as DET
+    import defusedxml.ElementTree as DET  # type: ignore[import-untyped]
 
     try:
         if path.suffix.lower() in (".catz", ".gstz"):
@@ -124,7 +124,8 @@ def parse_xml(path: str | os.PathLike[str], data: bytes, roots: tuple[str, ...])
 
     path = Path(path)
     try:
-        root = DET.fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
+        root: Element = DET.fromstring(data, forbid_dtd=False, forbid_entities=True,
+                                       forbid_external=True)
     except defusedxml.EntitiesForbidden as exc:
         if exc.sysid or exc.pubid:
             raise CatalogueError(
