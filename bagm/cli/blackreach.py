@@ -679,7 +679,7 @@ def krunch(
                 _value(t.defence, None, f"the DEFENCE of {name} in the counter file"),
                 defence_bonus, combat, bonus, penalty, tuple(obscured or ()), victim,
                 save_double_hits))))
-        for i, value in enumerate(defence or ()):
+        for value in defence or ():
             victim = _victim(None, target_kind, on_hit, save, save_bonus, target_sm, damage_set,
                              held, file, aids)
             units.append((f"unit {len(units) + 1} (DEFENCE {value})", krunch_odds(Krunch(
