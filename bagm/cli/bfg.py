@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 
-from bagm.cli.common import SimpleFormat, console, fail
+from bagm.cli.common import FormatOpt, SimpleFormat, console, fail
 
 if TYPE_CHECKING:
     from bagm.bfg.ships import Fleet, Ship
@@ -50,7 +50,6 @@ class DiceKind(str, Enum):
     two_d6 = "2d6"
 
 
-FormatOpt = Annotated[SimpleFormat, typer.Option("--format", "-f", help="Output format.")]
 BonusOpt = Annotated[bool, typer.Option(
     "--bonus", help="The attacking fleet has +1 to its Hit-and-Run attacks.")]
 MinusOpt = Annotated[bool, typer.Option(

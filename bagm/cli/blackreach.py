@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
-from bagm.cli.common import SimpleFormat, console, fail
+from bagm.cli.common import FormatOpt, SimpleFormat, console, fail
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -31,7 +31,6 @@ def register(app: typer.Typer) -> None:
     app.add_typer(group, name="blackreach")
 
 
-FormatOpt = Annotated[SimpleFormat, typer.Option("--format", "-f", help="Output format.")]
 CountersOpt = Annotated[Path | None, typer.Option(
     "--counters", help="A YAML counter file with your counters' values (see the README).",
     show_default=False)]

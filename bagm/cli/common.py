@@ -25,6 +25,10 @@ class SimpleFormat(str, Enum):
     json = "json"
 
 
+# the --format option of every command whose output is text or JSON
+FormatOpt = Annotated[SimpleFormat, typer.Option("--format", "-f", help="Output format.")]
+
+
 DataOpt = Annotated[
     Optional[list[Path]],
     typer.Option("--data", help="Extra data pack folder (repeatable); also BAGM_DATA.",

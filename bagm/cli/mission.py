@@ -7,13 +7,12 @@ from typing import Annotated, Optional
 
 import typer
 
-from bagm.cli.common import SimpleFormat, console
+from bagm.cli.common import FormatOpt, SimpleFormat, console
 from bagm.cli.common import fail as _fail
 
 mission_app = typer.Typer(help="The Boarding Actions missions and their maps.", no_args_is_help=True)
 
 
-FormatOpt = Annotated[SimpleFormat, typer.Option("--format", "-f", help="Output format.")]
 
 
 @mission_app.command("list")
