@@ -54,6 +54,11 @@ def test_unknown_names_suggest() -> None:
         STRATAGEMS["Insane Braveri"]
 
 
+def test_a_timing_the_phases_do_not_know_is_refused() -> None:
+    with pytest.raises(ValueError, match="no timing 'whenever'"):
+        Stratagem("X", 1, "Epic Deed", "whenever", "a unit", "test")
+
+
 def test_registering_twice_is_refused() -> None:
     r: Registry[Stratagem] = Registry("Stratagem")
     r.register(Stratagem("X", 1, "Epic Deed", "after_roll", "a unit", "test"))

@@ -19,7 +19,9 @@ BOTH_EDITIONS = frozenset({"2023", "2024"})
 
 @dataclass(frozen=True)
 class Stratagem:
-    """One Stratagem card. ``when`` is a timing key the phase code fires (see TIMINGS)."""
+    """One Stratagem card. ``when`` is the card's timing, one of TIMINGS; today each modelled
+    Stratagem is offered by the phase code at that moment (an event per timing, so that a
+    user-supplied Detachment Stratagem needs no phase code, is issue 13's work)."""
 
     name: str
     cp: int
@@ -29,6 +31,10 @@ class Stratagem:
     section: str
     battleshocked: bool = False  # may affect a Battle-shocked unit (Insane Bravery says so)
     editions: frozenset[str] = BOTH_EDITIONS
+
+    def __post_init__(self) -> None:
+        if self.when not in TIMINGS:
+            raise ValueError(f"Stratagem '{self.name}': no timing '{self.when}' ({', '.join(TIMINGS)})")
 
 
 # the moments the phase code offers Stratagems at (Core Rules "Stratagems": WHEN)
