@@ -39,4 +39,8 @@ class UnderdogResult:
 
 def decide(points_a: int, points_b: int, names: tuple[str, str] = ("A", "B"),
            mission: dict[str, object] | None = None) -> UnderdogResult:
+    """The Underdog of two Army Rosters' combined points totals. Step 1 (Muster Boarding
+    Patrol) compares these totals; Form Boarding Squads (step 5) comes later, so the halves of
+    split units rounded up never decide it. The CLI (`bagm underdog`) and the engine both call
+    this with the roster totals."""
     return UnderdogResult(points_a, points_b, names, mission)

@@ -110,5 +110,6 @@ def build_army(player: str, path: str | Path, catalog: Any = None) -> Army:
             notes.append(f"{ds.name}: every model uses the '{prof.name}' profile "
                          f"(other profiles: {', '.join(p.name for p in ds.models if p is not prof)})")
     notes = list(dict.fromkeys(notes))
+    # the Army Roster's combined points total (step 1), not the squads' halves rounded up (step 5)
     return Army(player, str(path), report.title, report.faction or "", report.detachment or "",
-                report.battle_ready, squads.points, units, notes)
+                report.battle_ready, report.points, units, notes)

@@ -160,7 +160,7 @@ class Army:
     faction: str
     detachment: str
     battle_ready: bool
-    points: int
+    points: int  # the Army Roster's total (step 1, what the Underdog is decided on)
     units: list[Unit]
     not_modelled: list[str]
 
