@@ -5,7 +5,10 @@ import os
 import shutil
 import tempfile
 import textwrap
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -31,6 +34,27 @@ register_all()  # the CLI registers command modules on demand; the tests use the
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO = Path(__file__).parents[1]
 REFERENCE = REPO.parent / "shared" / "reference"
+
+
+HANG = 60.0  # wall seconds: only a hang takes this long, however busy the machine
+
+
+def cpu_timed(fn: Callable[[], Any]) -> tuple[Any, float]:
+    """What ``fn`` returned or raised, and the CPU seconds it took.
+
+    Speed bounds in tests are CPU time (``time.process_time``): other jobs on a shared machine
+    stretch the wall time of a run, not its CPU time, so a bound fails only when the work itself
+    is slow (a backtracking pattern, an unbounded read). A wall-time bound of ``HANG`` catches a
+    hang, which uses no CPU.
+    """
+    start, cpu = time.perf_counter(), time.process_time()
+    try:
+        value = fn()
+    except Exception as exc:  # noqa: BLE001 - the caller checks what was raised
+        value = exc
+    wall = time.perf_counter() - start
+    assert wall < HANG, f"a hang: {wall:.0f} s"
+    return value, time.process_time() - cpu
 
 
 def place(g, uid: str, pts: list[tuple[float, float]]) -> None:

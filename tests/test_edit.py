@@ -9,13 +9,12 @@ import os
 import re
 import subprocess
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import FIXTURES, REPO
+from conftest import FIXTURES, REPO, cpu_timed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -346,9 +345,8 @@ def test_a_10_mb_yaml_is_refused_within_a_second(env, tmp_path: Path) -> None:
     path = tmp_path / "big.yaml"
     path.write_bytes(COMMENTED.encode() + b"# padding padding padding\n" * 400_000)
     assert path.stat().st_size > 10_000_000
-    start = time.perf_counter()
-    result = run("add", str(path), "Cherub")
-    assert time.perf_counter() - start < 1.0
+    result, cpu = cpu_timed(lambda: run("add", str(path), "Cherub"))
+    assert cpu < 1.0, cpu
     assert result.exit_code == 2 and "file is too large" in result.output
     assert "Traceback" not in result.output
 
@@ -362,9 +360,8 @@ def test_a_10_mb_yaml_is_refused_within_a_second(env, tmp_path: Path) -> None:
 def test_files_too_big_to_edit_are_refused_quickly(env, tmp_path: Path, text: str,
                                                    message: str) -> None:
     path = roster(tmp_path, text)
-    start = time.perf_counter()
-    result = run("add", str(path), "Cherub")
-    assert time.perf_counter() - start < 1.0
+    result, cpu = cpu_timed(lambda: run("add", str(path), "Cherub"))
+    assert cpu < 1.0, cpu
     assert result.exit_code == 2 and message in result.output
     assert path.read_text() == text
 

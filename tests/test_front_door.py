@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import typer
 from conftest import FIXTURES, REPO
 from typer.testing import CliRunner
 
@@ -328,26 +329,40 @@ def test_no_writer_of_its_own() -> None:
 
 # --- the CLI conventions --------------------------------------------------------------------
 
+def _command_paths(group: typer.Typer, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command of a Typer app, as the words that run it (Typer's public registry)."""
+    found = [(*prefix, info.name or info.callback.__name__.replace("_", "-"))
+             for info in group.registered_commands if info.callback is not None]
+    for sub in group.registered_groups:
+        assert sub.name and sub.typer_instance is not None
+        found += _command_paths(sub.typer_instance, (*prefix, sub.name))
+    return found
+
+
 def test_one_format_vocabulary() -> None:
-    """Every command with an output format takes --format/-f with 'text' and 'json'."""
-    import click
-    import typer
+    """Every command with an output format takes --format/-f with 'text' and 'json': read from
+    each command's --help, and a value outside the vocabulary is refused with exit 2."""
+    import re
 
-    def commands(group: click.Command, prefix: str = "") -> list[tuple[str, click.Command]]:
-        if isinstance(group, click.Group):
-            return [c for name, sub in group.commands.items()
-                    for c in commands(sub, f"{prefix} {name}".strip())]
-        return [(prefix, group)]
-
-    found = {}
-    for name, command in commands(typer.main.get_command(app)):
-        for param in command.params:
-            if "--format" in getattr(param, "opts", []):
-                assert "-f" in param.opts, name
-                assert isinstance(param.type, click.Choice), name
-                assert {"text", "json"} <= set(param.type.choices), name
-                found[name] = param.type.choices
+    short = re.compile(r"(?<![\w-])-f(?![\w-])")
+    choice = re.compile(r"[<\[]([a-z]+(?:\|[a-z]+)+)[>\]]")  # [a|b] or <a|b>, as Typer shows them
+    found: dict[str, list[str]] = {}
+    commands = _command_paths(app)
+    assert len(commands) > 30  # every module registered (conftest registers them all)
+    for words in commands:
+        out = clean(run(*words, "--help", env={"COLUMNS": "250"}), 0)
+        line = next((line for line in out.splitlines() if "--format" in line), None)
+        if line is None:
+            continue
+        assert short.search(line), (words, line)
+        match = choice.search(line)
+        assert match, (words, line)
+        choices = match.group(1).split("|")
+        assert {"text", "json"} <= set(choices), words
+        found[" ".join(words)] = choices
     assert {"validate", "show", "play", "replay", "simulate", "import", "export", "odds"} <= set(found)
+    result = run("validate", "-f", "yaml", str(ORKS))
+    assert result.exit_code == 2 and "'text'" in result.output and "'json'" in result.output
 
 
 CARD = "Warlord / Enhancement"  # a column of the roster card
@@ -378,3 +393,32 @@ def test_emoji_codes_in_user_text_print_as_themselves(marked: Path) -> None:
     text = marked.read_text(encoding="utf-8").replace(f"Da {MARK} Krumpas", f"Da :skull: {MARK}")
     marked.write_text(text, encoding="utf-8")
     assert f"Da :skull: {MARK}" in clean(run("show", str(marked)), 0)
+
+
+# --- what an install ships ------------------------------------------------------------------
+
+def test_every_package_and_data_file_ships() -> None:
+    """setup.py finds every package under bagm/ (a folder of modules needs its __init__.py to be
+    found) and pyproject's package-data globs cover every data file beside the modules."""
+    import fnmatch
+    import tomllib
+
+    globs = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))[
+        "tool"]["setuptools"]["package-data"]
+    root = REPO / "bagm"
+    missing, unshipped = [], []
+    for path in sorted(root.rglob("*")):
+        if "__pycache__" in path.parts or path.is_dir() or path.suffix == ".md":
+            continue  # a README beside the modules is for developers, not the install
+        if path.suffix == ".py":
+            if not (path.parent / "__init__.py").is_file():
+                missing.append(str(path.relative_to(REPO)))
+            continue
+        package = next(p for p in path.parents if (p / "__init__.py").is_file())
+        name = ".".join(package.relative_to(REPO).parts)
+        inside = path.relative_to(package).as_posix()
+        if not any(fnmatch.fnmatch(inside, g) for g in globs.get(name, [])):
+            unshipped.append(str(path.relative_to(REPO)))
+    assert missing == [] and unshipped == []
+    packs = sorted((REPO / "datasheets").glob("*.yaml"))
+    assert packs and all(any(fnmatch.fnmatch(p.name, g) for g in globs["bagm.datasheets"]) for p in packs)
