@@ -76,8 +76,14 @@ def test_the_narration_tells_moves_attacks_vp_and_the_end():
     assert "Player B uses the Command Re-roll Stratagem for 1 CP (3 CP left)." in told
     assert ("B1 Warboss attacks A3 Strike Squad A with Kombi-weapon (1 model): 2 attacks, 1 hit, "
             "1 wound, 1 saved, 1 wound lost, 1 model destroyed.") in told
-    assert "B1 Warboss is destroyed (75 pts)." in told
+    assert "B1 Warboss is destroyed (75 pts) by A1 Brotherhood Chaplain." in told
     assert "Player A now controls objective marker 2." in told
+    # the attack's single dice, in the order the attack sequence rolls them
+    assert "  Dice: hit 2 6 5 3 2 6 4 6 3 5; wound 2 6 6 4 3 4 5 6; save (armour 2+) 5 2 3 5." in told
+    # VP name the units that scored them; Pile-in and Consolidation say where the unit went
+    assert ("Player A scores 15 VP (Purge the Ship: 170 points of enemy units destroyed (>= 125); "
+            "scored by A1 Brotherhood Chaplain, A5 Purifier Squad): 55 VP.") in told
+    assert "A1 Brotherhood Chaplain Consolidates toward B2 Big Mek in Mega Armour into Zone F4." in told
     assert "The battle ends: A 55 VP, B 20 VP. Player A wins." in told
     assert st[-1].heading == "The end of the battle"
     headings = list(dict.fromkeys(s.heading for s in st))
@@ -91,6 +97,20 @@ def test_control_changes_are_told_only_when_they_change():
     assert n.tell({"e": "control", "markers": [None, "A", None]}) == []
     assert n.tell({"e": "control", "markers": ["B", None, None]}) == [
         "Player B now controls objective marker 1.", "Player A no longer controls objective marker 2."]
+
+
+def test_new_event_fields_are_told():
+    n = Narrator()
+    n.names.update({"A1": "A1 Chaplain", "B2": "B2 Big Mek"})
+    assert n.tell({"e": "battleshock_ends", "unit": "A1"}) == ["A1 Chaplain is no longer Battle-shocked."]
+    assert n.tell({"e": "hazardous", "unit": "B2", "failed": 1, "mortal_wounds": 3, "lost": 2,
+                   "destroyed": 0, "removed_models": [], "dice": {"feel no pain (hazardous)": [6, 2, 1]}}) == [
+        "B2 Big Mek fails 1 Hazardous test: 3 mortal wounds, 2 wounds lost, 0 models destroyed "
+        "(dice: feel no pain (hazardous) 6 2 1)."]
+    assert n.tell({"e": "desperate_escape", "unit": "A1", "tests": 2, "destroyed": 1, "rolls": [1, 5],
+                   "removed_models": [3]}) == ["A1 Chaplain takes 2 Desperate Escape tests (rolled 1, 5): 1 model destroyed."]
+    # a log of an older bagm: no dice, no units, told as before
+    assert n.tell({"e": "vp", "player": "A", "vp": 5, "total": 5, "why": "x"}) == ["Player A scores 5 VP (x): 5 VP."]
 
 
 def test_an_unknown_event_is_told_as_its_fields_not_dropped():

@@ -26,24 +26,69 @@ def _events(name: str = "example_mission11") -> list[dict]:
 
 
 @pytest.mark.parametrize("name", ["example_mission11", "greedy_seed7"])
-def test_each_frame_holds_the_last_logged_positions(name):
+def test_each_frame_holds_the_logged_positions_less_the_logged_casualties(name):
     events = _events(name)
     st = narrate(events)
     fr = frames(events, st, mission_map(events).layout)
     assert len(fr) == len(st)
+    removing = {"attack": "target", "hazardous": "unit", "coherency": "unit", "desperate_escape": "unit"}
+    here: dict[str, list] = {}  # each unit's models, followed independently of the Tracker
+    fell: dict[str, list] = {}
+    k = 0
+    for s, f in zip(st, fr):
+        for e in events[k:s.last]:
+            if e["e"] in ("setup", "move", "charge_move", "pile_in", "consolidate") and e.get("at"):
+                here[e["unit"]] = e["at"]
+            elif e["e"] in removing and e["removed_models"]:
+                uid = e[removing[e["e"]]]
+                fell.setdefault(uid, []).extend(p for i, p in enumerate(here[uid]) if i in e["removed_models"])
+                here[uid] = [p for i, p in enumerate(here[uid]) if i not in e["removed_models"]]
+            elif e["e"] == "destroyed":
+                fell.setdefault(e["unit"], []).extend(here.pop(e["unit"], []))
+        k = s.last
+        assert f.units == {u: m for u, m in here.items() if m}
+        assert f.gone == {u: m for u, m in fell.items() if m}
+    last = fr[-1]
+    end = events[-1]
+    assert last.ended and last.vp == end["vp"] and last.winner == end["winner"]
+    destroyed = {e["unit"] for e in events if e["e"] == "destroyed"}
+    assert set(last.destroyed) == destroyed and not destroyed & set(last.units)
+    # the logs hold casualties of units that lived on (and the example a Consolidation)
+    assert any(e["e"] == "attack" and e["removed_models"] and e["target"] in last.units for e in events)
+    assert name != "example_mission11" or any(e["e"] in ("pile_in", "consolidate") for e in events)
+
+
+def _older(events: list[dict]) -> list[dict]:
+    """The log as an older bagm wrote it: no base sizes, removed models, positions of Pile-in
+    and Consolidation, dice or end of Battle-shock."""
+    out = []
+    for e in events:
+        if e["e"] == "battleshock_ends":
+            continue
+        e = {k: v for k, v in e.items() if k not in ("base_radius", "removed_models", "dice")}
+        if e["e"] in ("pile_in", "consolidate"):
+            e.pop("at")
+        out.append(e)
+    return out
+
+
+def test_an_older_log_is_still_drawn_and_says_what_it_lacks():
+    from bagm.render.replay import log_gaps
+
+    events = _older(_events())
+    st = narrate(events)
+    fr = frames(events, st, mission_map(events).layout)
     for s, f in zip(st, fr):
         seen: dict[str, list] = {}
         for e in events[:s.last]:
             if e["e"] in ("setup", "move", "charge_move") and e.get("at"):
                 seen[e["unit"]] = e["at"]
         for uid, models in f.units.items():
-            # the positions are the logged ones, less the models lost since (never more models)
+            # the logged positions, less the models lost since (the last ones: the log says no more)
             assert models == seen[uid][:len(models)]
-    last = fr[-1]
-    end = events[-1]
-    assert last.ended and last.vp == end["vp"] and last.winner == end["winner"]
-    destroyed = {e["unit"] for e in events if e["e"] == "destroyed"}
-    assert set(last.gone) == destroyed and not destroyed & set(last.units)
+    assert log_gaps(events) and not log_gaps(_events())
+    assert "This log is from an older bagm" in html(events, mission_map(events))
+    assert "This log is from an older bagm" not in html(_events(), mission_map(_events()))
 
 
 def test_casualties_hatchways_control_and_reserves():
@@ -54,11 +99,27 @@ def test_casualties_hatchways_control_and_reserves():
     assert t.f.open == starts_open and t.f.control == [None, None, None]
     t.apply({"e": "reserves", "unit": "A2", "deep_strike": False})
     t.apply({"e": "setup", "unit": "A1", "at": [[1, 1], [2, 2], [3, 3]]})
-    t.apply({"e": "attack", "unit": "B1", "target": "A1", "destroyed": 2, "weapon": "x"})
-    assert t.f.units["A1"] == [[1.0, 1.0]]  # the log does not say which: the last ones go
-    t.apply({"e": "attack", "unit": "B1", "target": "A1", "destroyed": 1, "weapon": "x"})
+    t.apply({"e": "attack", "unit": "B1", "target": "A1", "destroyed": 2, "weapon": "x", "removed_models": [0, 2]})
+    assert t.f.units["A1"] == [[2.0, 2.0]]  # the models the log names
+    assert t.f.gone["A1"] == t.f.fell["A1"] == [[1.0, 1.0], [3.0, 3.0]]  # greyed where they fell
+    t.snapshot()
+    assert t.f.fell == {}  # fell: in this step only
+    t.apply({"e": "attack", "unit": "B1", "target": "A1", "destroyed": 1, "weapon": "x", "removed_models": [0]})
     t.apply({"e": "destroyed", "unit": "A1", "points": 60})
-    assert "A1" not in t.f.units and t.f.gone["A1"] == [[1.0, 1.0]]  # greyed where it fell
+    assert "A1" not in t.f.units and t.f.destroyed == ["A1"]
+    assert t.f.gone["A1"] == [[1.0, 1.0], [3.0, 3.0], [2.0, 2.0]]
+    t.apply({"e": "setup", "unit": "A4", "at": [[1, 1], [2, 2], [3, 3]]})
+    t.apply({"e": "pile_in", "unit": "A4", "toward": "B1", "at": [[1, 2], [2, 3], [3, 4]]})
+    assert t.f.units["A4"] == [[1.0, 2.0], [2.0, 3.0], [3.0, 4.0]]
+    t.apply({"e": "battleshock", "unit": "A4", "shocked": True})
+    t.apply({"e": "phase", "phase": "command", "player": "A"})
+    assert t.f.shocked == ["A4"]  # the log says when it ends
+    t.apply({"e": "battleshock_ends", "unit": "A4"})
+    assert t.f.shocked == []
+    old = Tracker(layout, full=False)  # a log of an older bagm: counts only
+    old.apply({"e": "setup", "unit": "A1", "at": [[1, 1], [2, 2], [3, 3]]})
+    old.apply({"e": "attack", "unit": "B1", "target": "A1", "destroyed": 2, "weapon": "x"})
+    assert old.f.units["A1"] == [[1.0, 1.0]]  # the log does not say which: the last ones go
     t.apply({"e": "hatch", "unit": "A3", "hatchway": 2, "open": True})
     t.apply({"e": "hatch", "unit": "A3", "hatchway": 3, "open": False})
     t.apply({"e": "hatch", "unit": "A3", "hatchway": 4, "open": True, "prevented": True})
@@ -113,13 +174,14 @@ def test_cli_writes_the_page_and_the_pictures(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
     assert (tmp_path / "g.html").read_text().startswith("<!DOCTYPE html>")
     assert len(list((tmp_path / "pics").glob("*.svg"))) == len({s.heading for s in narrate(_events())})
-    # base sizes come from the rosters (the log has none)
+    # base sizes come from the log's muster event, as the engine's armies have them
     from bagm.engine.game.muster import build_army
 
     data = (tmp_path / "g.html").read_text()
     units = json.loads(data.split('id="game-data">')[1].split("</script>")[0])["units"]
     head = _events()[0]
     want = {u.uid: u.radius for p in "AB" for u in build_army(p, head["rosters"][p]).units}
+    assert _events()[1]["base_radius"] == pytest.approx(want, abs=1e-3)
     assert {uid: u["radius"] for uid, u in units.items()} == pytest.approx(want, abs=1e-3)
     assert len(set(want.values())) > 1  # not one default size for all
 

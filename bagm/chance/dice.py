@@ -131,6 +131,18 @@ class Dice:
         """Every roll so far, in order."""
         return [Roll(*r) for r in self._rolls]
 
+    @property
+    def count(self) -> int:
+        """How many dice have been rolled: a mark for :meth:`since`."""
+        return len(self._rolls)
+
+    def since(self, mark: int) -> dict[str, list[int]]:
+        """The results rolled after ``mark`` (a :attr:`count`), grouped by reason in order."""
+        out: dict[str, list[int]] = {}
+        for _, value, reason, _ in self._rolls[mark:]:
+            out.setdefault(reason, []).append(value)
+        return out
+
     @classmethod
     def scripted(cls, values: Iterable[int]) -> "Dice":
         """Dice that play exactly ``values`` and refuse to roll anything else."""

@@ -52,11 +52,17 @@ def _read_log(log: Path) -> list[str]:
             if not ok:
                 _fail(f"{log}:1: the log does not start with a 'game' event (mission, seed, "
                       "rosters A and B); give a log written by 'bagm play --log'")
+            texts = event.get("roster_text") or {}
+            if not isinstance(texts, dict):
+                _fail(f"{log}:1: 'roster_text' is not a mapping of the players' rosters")
             for p in "AB":
-                if not Path(event["rosters"][p]).is_file():
+                if p in texts:  # the log holds the roster itself: no file needed
+                    if not isinstance(texts[p], str):
+                        _fail(f"{log}:1: roster {p}'s text is not a string")
+                elif not Path(event["rosters"][p]).is_file():
                     _fail(f"{log}:1: roster {p} '{event['rosters'][p]}' is not found from this "
-                          "folder (the log names it as it was typed): replay from the folder "
-                          "the game was played in")
+                          "folder (the log names it as it was typed, and holds no copy of it: "
+                          "a log of an older bagm); replay from the folder the game was played in")
         elif event.get("e") == "action" and not isinstance(event.get("action"), str):
             _fail(f"{log}:{n}: an 'action' event needs its action as text")
     return lines
@@ -80,15 +86,20 @@ HtmlOpt = Annotated[Path | None, typer.Option(
 SvgOpt = Annotated[Path | None, typer.Option("--svg", help="Write one SVG of the board per phase into this folder")]
 
 
-def _radii(header: dict[str, Any]) -> dict[str, float] | None:
-    """Each unit's base radius, from the rosters the log names (the log holds no base sizes);
-    None when they cannot be read (the page then draws 32mm bases and says so)."""
+def _radii(events: list[dict[str, Any]]) -> dict[str, float] | None:
+    """Each unit's base radius for a log of an older bagm, whose muster event has none: from
+    the rosters it names; None when the log has them or they cannot be read (32mm bases then,
+    and the page says so)."""
+    from bagm.render.replay import full_log
+
+    if not events or full_log(events):
+        return None
     from bagm.engine.game.muster import build_army
     from bagm.errors import BagmError
 
     out: dict[str, float] = {}
     try:
-        for p, path in sorted((header.get("rosters") or {}).items()):
+        for p, path in sorted((events[0].get("rosters") or {}).items()):
             out.update({u.uid: float(u.radius) for u in build_army(p, path).units})
     except (BagmError, OSError, ValueError, KeyError):
         return None
@@ -108,7 +119,7 @@ def _pictures(events: list[dict[str, Any]], html: Path | None, svg_dir: Path | N
     if svg_dir is not None and svg_dir.exists() and not svg_dir.is_dir():
         _fail(f"{svg_dir}: is a file; give a folder for the SVG pictures")
     mmap = mission_map(events)
-    radii = _radii(events[0]) if events else None
+    radii = _radii(events)
     if html is not None:
         try:
             write_atomic(html, replay_html.html(events, mmap, radii))
@@ -368,7 +379,7 @@ def _sample_games(path: Path, report: Any, rows: list[Any], mission: int, a: str
         log, page = folder / f"seed{seed}.jsonl", folder / f"seed{seed}.html"
         events = _events(rec)
         files[log] = "".join(line + "\n" for line in rec.lines)
-        files[page] = replay_html.html(events, mission_map(events), _radii(events[0]))
+        files[page] = replay_html.html(events, mission_map(events))
         report.samples.append(sim_report.Sample(seed, rec.winner, dict(rec.vp),
                                                 f"{folder.name}/{log.name}", f"{folder.name}/{page.name}"))
     return files

@@ -30,6 +30,25 @@ def count(n: Any, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+def dice_text(dice: Any) -> str:
+    """An attack's dice as the log keeps them, by what they were rolled for:
+    ``hit 2 6 5; wound 6 4; save (armour 2+) 5 2``."""
+    if not isinstance(dice, dict):
+        return str(dice)
+    return "; ".join(f"{k} {' '.join(map(str, v)) if isinstance(v, list) else v}"
+                     for k, v in sorted(dice.items(), key=lambda kv: dice_order(kv[0])))
+
+
+# the order the attack sequence rolls its dice in (the log's keys are sorted by name)
+DICE_ORDER = ("attacks", "hit", "sustained", "wound", "save", "damage", "feel", "hazardous")
+
+
+def dice_order(reason: str) -> tuple[int, str]:
+    """Where dice rolled for ``reason`` come in the attack sequence (unknown reasons last)."""
+    first = reason.split(" ", 1)[0]
+    return (DICE_ORDER.index(first) if first in DICE_ORDER else len(DICE_ORDER), reason)
+
+
 def events_from_lines(lines: Iterable[str]) -> list[dict[str, Any]]:
     """The events of a log's JSON lines (blank lines skipped)."""
     return [json.loads(x) for x in lines if x.strip()]
@@ -242,7 +261,7 @@ class Narrator:
         dist = f" {e['moved']:g}\"" if isinstance(e.get("moved"), (int, float)) else ""
         at = e.get("at")
         if at is None and isinstance(e.get("to"), list) and e["to"] and isinstance(e["to"][0], list):
-            at = e["to"]  # a placement: the models' positions
+            at = e["to"]  # a placement in a log of an older bagm: the models' positions
         return f"{u} {verb}{dist}{self.where(at, 'to') if at else ''}."
 
     def _e_advance_roll(self, e: dict[str, Any]) -> str:
@@ -250,7 +269,8 @@ class Narrator:
         return f"{self.unit(e.get('unit'))} rolls {e.get('roll')} to Advance{how}."
 
     def _e_desperate_escape(self, e: dict[str, Any]) -> str:
-        return (f"{self.unit(e.get('unit'))} takes {count(e.get('tests'), 'Desperate Escape test')}: "
+        rolls = f" (rolled {', '.join(map(str, e['rolls']))})" if isinstance(e.get("rolls"), list) else ""
+        return (f"{self.unit(e.get('unit'))} takes {count(e.get('tests'), 'Desperate Escape test')}{rolls}: "
                 f"{count(e.get('destroyed'), 'model')} destroyed.")
 
     def _e_hatch(self, e: dict[str, Any]) -> str:
@@ -275,7 +295,7 @@ class Narrator:
         why = f" ({e['why']})" if e.get("why") else ""
         return f"{self.unit(e.get('unit'))} fires Overwatch at {self.unit(e.get('target'))}{why}."
 
-    def _e_attack(self, e: dict[str, Any]) -> str:
+    def _e_attack(self, e: dict[str, Any]) -> list[str]:
         wounds, unsaved = e.get("wounds", 0), e.get("unsaved", 0)
         saves = wounds - unsaved if isinstance(wounds, int) and isinstance(unsaved, int) else "?"
         s = (f"{self.unit(e.get('unit'))} attacks {self.unit(e.get('target'))} with {e.get('weapon')} "
@@ -284,7 +304,7 @@ class Narrator:
              f"{count(e.get('lost'), 'wound')} lost")
         if e.get("destroyed"):
             s += f", {count(e['destroyed'], 'model')} destroyed"
-        return s + "."
+        return [s + "."] + ([f"Dice: {dice_text(e['dice'])}."] if e.get("dice") else [])
 
     def _e_shoot(self, e: dict[str, Any]) -> str:
         ow = "Overwatch: " if e.get("overwatch") else ""
@@ -292,12 +312,19 @@ class Narrator:
                 f"{count(e.get('wounds_lost'), 'wound')} lost, {count(e.get('left'), 'model')} left.")
 
     def _e_hazardous(self, e: dict[str, Any]) -> str:
-        return f"{self.unit(e.get('unit'))} fails {count(e.get('failed'), 'Hazardous test')}."
+        s = f"{self.unit(e.get('unit'))} fails {count(e.get('failed'), 'Hazardous test')}"
+        if "lost" in e:
+            s += (f": {count(e.get('mortal_wounds'), 'mortal wound')}, {count(e.get('lost'), 'wound')} lost, "
+                  f"{count(e.get('destroyed'), 'model')} destroyed")
+        if e.get("dice"):
+            s += f" (dice: {dice_text(e['dice'])})"
+        return s + "."
 
     def _e_destroyed(self, e: dict[str, Any]) -> str:
         why = f": {e['why']}" if e.get("why") else ""
         pts = f" ({e['points']} pts)" if e.get("points") is not None else ""
-        return f"{self.unit(e.get('unit'))} is destroyed{pts}{why}."
+        by = f" by {self.unit(e['by'])}" if e.get("by") else ""
+        return f"{self.unit(e.get('unit'))} is destroyed{pts}{by}{why}."
 
     # --- Charge and Fight ------------------------------------------------------------------
 
@@ -316,10 +343,10 @@ class Narrator:
         return f"The charge of {self.unit(e.get('unit'))} against {self.unit(e.get('target'))} {ok}."
 
     def _e_pile_in(self, e: dict[str, Any]) -> str:
-        return f"{self.unit(e.get('unit'))} Piles In toward {self.unit(e.get('toward'))}."
+        return f"{self.unit(e.get('unit'))} Piles In toward {self.unit(e.get('toward'))}{self.where(e.get('at'), 'into')}."
 
     def _e_consolidate(self, e: dict[str, Any]) -> str:
-        return f"{self.unit(e.get('unit'))} Consolidates toward {self.unit(e.get('toward'))}."
+        return f"{self.unit(e.get('unit'))} Consolidates toward {self.unit(e.get('toward'))}{self.where(e.get('at'), 'into')}."
 
     def _e_fight(self, e: dict[str, Any]) -> str:
         u = self.unit(e.get("unit"))
@@ -343,6 +370,9 @@ class Narrator:
         why = f" ({e['why']})" if e.get("why") else ""
         return f"{self.unit(e.get('unit'))} is not Battle-shocked{why}."
 
+    def _e_battleshock_ends(self, e: dict[str, Any]) -> str:
+        return f"{self.unit(e.get('unit'))} is no longer Battle-shocked."
+
     def _e_coherency(self, e: dict[str, Any]) -> str:
         return f"{self.unit(e.get('unit'))} loses {count(e.get('removed'), 'model')} out of Unit Coherency."
 
@@ -363,7 +393,9 @@ class Narrator:
         return f"{self.unit(e.get('unit'))} secures {self.marker(int(e.get('marker') or 0))} for player {e.get('player')}."
 
     def _e_vp(self, e: dict[str, Any]) -> str:
-        return f"Player {e.get('player')} scores {e.get('vp')} VP ({e.get('why')}): {e.get('total')} VP."
+        units = e.get("units")
+        by = f"; scored by {', '.join(self.unit(u) for u in units)}" if isinstance(units, list) and units else ""
+        return f"Player {e.get('player')} scores {e.get('vp')} VP ({e.get('why')}{by}): {e.get('total')} VP."
 
 
 def steps(events: Sequence[dict[str, Any]], layout: Layout | None = None) -> list[Step]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bagm.render.narration import Step, narrate
-from bagm.render.replay import LOG_GAPS, Frame, frames
+from bagm.render.replay import Frame, frames, log_gaps
 
 if TYPE_CHECKING:
     from bagm.engine.board.maps import MissionMap
@@ -41,8 +41,9 @@ class Game:
 
 def read_game(events: Sequence[dict[str, Any]], mmap: MissionMap | None,
               radii: Mapping[str, float] | None = None) -> Game:
-    """Steps, frames and units of a logged game. ``radii``: each unit's base radius in inches
-    (the log does not record base sizes; without them every base is drawn 32mm)."""
+    """Steps, frames and units of a logged game. Base sizes come from the log's muster event;
+    ``radii`` (each unit's base radius in inches) serves a log of an older bagm that has none,
+    and without either every base is drawn 32mm."""
     layout = mmap.layout if mmap is not None else None
     st = narrate(events, layout)
     fr = frames(events, st, layout)
@@ -53,6 +54,9 @@ def read_game(events: Sequence[dict[str, Any]], mmap: MissionMap | None,
         if e.get("e") == "roles":
             roles = {p: str(r) for p, r in e.items() if p in ("A", "B")}
         if e.get("e") == "muster":
+            logged = e.get("base_radius")
+            if isinstance(logged, dict):
+                radii = {str(k): float(v) for k, v in logged.items() if isinstance(v, (int, float))}
             for p, labels in sorted((e.get("units") or {}).items()):
                 for k, label in enumerate(labels):
                     uid = str(label).partition(" ")[0]
@@ -116,7 +120,14 @@ def page_data(game: Game, mmap: MissionMap | None) -> dict[str, Any]:
         markers = [{"x": m.x, "y": m.y, "r": m.radius} for m in mmap.layout.markers]
     grid = _grid(mmap) if mmap is not None else None
     end = next((e for e in reversed(game.events) if e.get("e") == "end"), None)
-    return {"steps": [{**s.as_dict(), "phaseIndex": phase_of[i]} for i, s in enumerate(game.steps)],
+    from bagm.render.narration import dice_text
+
+    def step(i: int, s: Step) -> dict[str, Any]:
+        d = s.as_dict()
+        d["attacks"] = [{**a, "dice_text": dice_text(a["dice"]) if a.get("dice") else ""} for a in s.attacks]
+        return {**d, "phaseIndex": phase_of[i]}
+
+    return {"steps": [step(i, s) for i, s in enumerate(game.steps)],
             "frames": [f.as_dict() for f in game.frames], "units": game.units, "roles": game.roles,
             "markers": markers, "grid": grid, "colours": {p: PLAYER_COLOUR.get(r, "#555") for p, r in game.roles.items()},
             "final": {"vp": (end or {}).get("vp"), "winner": (end or {}).get("winner")} if end else None}
@@ -157,7 +168,7 @@ def html(events: Sequence[dict[str, Any]], mmap: MissionMap | None,
     title = f"Mission {h.get('mission')}: {h.get('name')} (seed {h.get('seed')})"
     armies = {p: [u for u in game.units.values() if u["player"] == p] for p in ("A", "B")}
     return render("replay.html.j2", title=title, board=board, data=page_data(game, mmap),
-                  chart=_vp_chart(game), gaps=LOG_GAPS, roles=game.roles, armies=armies,
+                  chart=_vp_chart(game), gaps=log_gaps(events), roles=game.roles, armies=armies,
                   colours={p: PLAYER_COLOUR.get(r, "#555") for p, r in game.roles.items()})
 
 
@@ -189,12 +200,13 @@ def phase_svgs(events: Sequence[dict[str, Any]], mmap: MissionMap,
             slug = f"round{s.round}-{s.player or ''}-{s.phase or ''}".strip("-")
         opened = set(f.open)
         hatch = [Markup(d.hatchways[k][1 if k in opened else 0]) for k in sorted(d.hatchways)]
+        # the fallen first (greyed where they fell), the living drawn over them
         bases = [{"x": p[0], "y": p[1], "r": game.units.get(uid, {}).get("radius", DEFAULT_RADIUS),
-                  "fill": game.units.get(uid, {}).get("colour", "#777"), "label": uid[1:], "gone": False}
-                 for uid, models in sorted(f.units.items()) for p in models]
+                  "fill": "#bbbbbb", "label": uid[1:], "gone": True}
+                 for uid, models in sorted(f.gone.items()) for p in models]
         bases += [{"x": p[0], "y": p[1], "r": game.units.get(uid, {}).get("radius", DEFAULT_RADIUS),
-                   "fill": "#bbbbbb", "label": uid[1:], "gone": True}
-                  for uid, models in sorted(f.gone.items()) for p in models]
+                   "fill": game.units.get(uid, {}).get("colour", "#777"), "label": uid[1:], "gone": False}
+                  for uid, models in sorted(f.units.items()) for p in models]
         rings = []
         if mmap is not None:
             for m, owner in zip(mmap.layout.markers, f.control):

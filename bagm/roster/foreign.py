@@ -80,6 +80,8 @@ class Imported:
     roster: Roster
     kind: str
     notes: list[str] = field(default_factory=list)
+    text: str = ""
+    """The roster the list became, as a roster file's text (what a game's log stores)."""
 
 
 def load_or_import(path: Path | str, catalog: Catalog, importing: bool) -> Imported | Roster:
@@ -101,7 +103,7 @@ def load_or_import(path: Path | str, catalog: Catalog, importing: bool) -> Impor
     text = roster_yaml(result)
     notes = [f"imported as {result.format_name}"] + list(result.notes) + \
         [f"not mapped: {u}" for u in result.unmapped]
-    return Imported(load_roster(path, text), kind, notes)
+    return Imported(load_roster(path, text), kind, notes, text)
 
 
 def roster_of(loaded: Imported | Roster) -> Roster:

@@ -162,7 +162,7 @@ class FightPhase:
                     m.x, m.y = x, y  # a move that breaks Unit Coherency is not made
                 return
             self._touch(u)
-            self.emit(what, unit=u.uid, toward=t.uid)
+            self.emit(what, unit=u.uid, toward=t.uid, at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
 
     def _counter_window(self, fought: Unit) -> Iterator[Decision]:
         # Counter-offensive: just after an enemy unit has fought

@@ -196,7 +196,7 @@ class MovementPhase:
         if k == "place":
             self.set_positions(u, list(act.points or ()))
             u.moved = "normal"
-            self.emit("move", unit=u.uid, kind="normal", to=[[round(x, 2), round(y, 2)] for x, y in act.points or ()])
+            self.emit("move", unit=u.uid, kind="normal", at=[[round(x, 2), round(y, 2)] for x, y in act.points or ()])
             return
         limit = float(u.move()) + advance_roll
         if k == "fallback" and not u.models:  # every model failed its Desperate Escape test
@@ -204,7 +204,7 @@ class MovementPhase:
             return
         u.moved = {"move": "normal", "advance": "advance", "fallback": "fallback"}[k]
         moved = self._move_formation(u, act.point, limit)
-        self.emit("move", unit=u.uid, kind=u.moved, to=_r(act.point), moved=round(moved, 2),
+        self.emit("move", unit=u.uid, kind=u.moved, goal=_r(act.point), moved=round(moved, 2),
                   at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
 
     def _escape_rolls(self, u: Unit, to: tuple[float, float] | None) -> list[int]:
@@ -218,10 +218,12 @@ class MovementPhase:
     def _escape_losses(self, u: Unit, rolls: list[int]) -> int:
         """One model destroyed for each failed Desperate Escape test."""
         dead = sum(1 for r in rolls if r <= 2)
-        for _ in range(min(dead, len(u.models))):
+        n = len(u.models)
+        for _ in range(min(dead, n)):
             u.models.pop()
-        if rolls:
-            self.emit("desperate_escape", unit=u.uid, tests=len(rolls), destroyed=dead)
+        if rolls:  # removed_models: indices into the models as they stood before the tests
+            self.emit("desperate_escape", unit=u.uid, tests=len(rolls), destroyed=dead, rolls=rolls,
+                      removed_models=list(range(len(u.models), n)))
             self._touch(u)
             self._check_destroyed(u)
         return dead

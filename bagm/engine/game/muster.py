@@ -5,7 +5,7 @@ data packs, and every rule the engine does not model is listed for the game's no
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bagm.data.weapons import AttackError, WeaponProfile
 from bagm.engine.board.bases import base_radius
@@ -20,6 +20,10 @@ from bagm.engine.state.army import (
     _profile,
 )
 
+if TYPE_CHECKING:  # pragma: no cover
+    from bagm.roster.foreign import Imported
+    from bagm.roster.model import Roster
+
 
 def _weapon(w: Any, unit: str, notes: list[str]) -> WeaponProfile | None:
     try:
@@ -29,8 +33,14 @@ def _weapon(w: Any, unit: str, notes: list[str]) -> WeaponProfile | None:
         return None
 
 
-def build_army(player: str, path: str | Path, catalog: Any = None) -> Army:
-    """Load, validate, and form Boarding Squads of one roster (mission sequence 1 and 5)."""
+def build_army(player: str, roster: str | Path | Roster | Imported, catalog: Any = None,
+               text: str | None = None) -> Army:
+    """Validate one roster and form its Boarding Squads (mission sequence 1 and 5).
+
+    ``roster``: a roster file's path, a loaded :class:`~bagm.roster.model.Roster` (with
+    ``text``, the text it was read from), or another tool's list imported in memory
+    (:func:`bagm.roster.foreign.load_or_import`, through the importer's ``import_file``). The
+    army keeps the roster's text: the game's log stores it, so a replay needs no file."""
     from bagm.data.names import norm as _norm
     from bagm.data.packs import Catalog
     from bagm.engine.rules.leaders import (
@@ -38,12 +48,27 @@ def build_army(player: str, path: str | Path, catalog: Any = None) -> Army:
         modelled_abilities,
         not_modelled_notes,
     )
-    from bagm.roster.model import load_roster
+    from bagm.roster.foreign import Imported
+    from bagm.roster.model import Roster, load_roster
     from bagm.roster.squads import form_boarding_squads
     from bagm.roster.validate import validate
 
     catalog = catalog or Catalog()
-    roster = load_roster(path)
+    if isinstance(roster, Imported):
+        roster, text = roster.roster, roster.text
+    elif not isinstance(roster, Roster):
+        from bagm.io.yamlsafe import InputError, read_text
+
+        if text is not None:
+            roster = load_roster(roster, text)
+        else:
+            try:
+                text = read_text(Path(roster))
+                roster = load_roster(roster, text)
+            except InputError:
+                load_roster(roster)  # the error reading the file gives (another tool's list named)
+                raise
+    path = roster.path
     report = validate(roster, catalog)
     if not report.valid:
         first = next(f for f in report.findings if f.severity.name == "ERROR")
@@ -112,4 +137,4 @@ def build_army(player: str, path: str | Path, catalog: Any = None) -> Army:
     notes = list(dict.fromkeys(notes))
     # the Army Roster's combined points total (step 1), not the squads' halves rounded up (step 5)
     return Army(player, str(path), report.title, report.faction or "", report.detachment or "",
-                report.battle_ready, report.points, units, notes)
+                report.battle_ready, report.points, units, notes, text)

@@ -20,6 +20,7 @@ models stand: units move as formations laid out by the engine around a lead mode
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Generator
 from typing import Any
@@ -118,10 +119,16 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         self._wall_vis = _WALL_VIS.setdefault(mission, {})  # shared by the games of a process
         self._geo_cache = _GEO.setdefault(mission, {})
         self.underdog: str | None = None
+        self.destroyed_by: dict[str, str] = {}  # a destroyed unit's uid -> the attacking unit's
         self.finished = False
         self.winner: str | None = None
+        # the rosters' texts and hashes: a replay needs no file (another folder, an import)
+        texts = {p: a.text for p, a in self.armies.items() if a.text is not None}
         self.emit("game", mission=mission, name=self.mission.name, seed=seed,
-                  rosters={p: a.path for p, a in self.armies.items()}, rolloffs=self.rolloffs)
+                  rosters={p: a.path for p, a in self.armies.items()}, rolloffs=self.rolloffs,
+                  **({"roster_text": texts, "roster_sha256": {
+                      p: hashlib.sha256(t.encode()).hexdigest() for p, t in texts.items()}}
+                     if texts else {}))
         self._accepted: tuple[Decision, Action] | None = None  # see passes()
         self._flow: Generator[Decision, Action, None] = self._sequence()
         self.decision: Decision = next(self._flow)
@@ -161,13 +168,25 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         1CP; Battle-shock: never on a Battle-shocked unit)."""
         return may_use(self, p, COMMAND_REROLL, u)
 
-    def score(self, p: str, vp: int, why: str) -> None:
+    def score(self, p: str, vp: int, why: str, units: list[str] | None = None) -> None:
+        """Score VP (capped); ``units``: the units the objective credits, for the log."""
         room = max(0, VP_CAP - self.vp[p])
         got = min(vp, room)
         self.vp[p] += got
         if 1 <= self.round <= 5:
             self.vp_rounds[p][self.round - 1] += got
-        self.emit("vp", player=p, vp=got, total=self.vp[p], why=why)
+        self.emit("vp", player=p, vp=got, total=self.vp[p], why=why,
+                  **({"units": units} if units is not None else {}))
+
+    def controlling_units(self, p: str) -> list[str]:
+        """Player ``p``'s units with OC above 0 and a model within range of a marker that ``p``
+        controls now: the units a control objective credits (for the log; decides no rule)."""
+        mine = [i for i, c in enumerate(self.control) if c == p]
+        out = []
+        for u in self.army_units(p):
+            if u.oc() > 0 and any(self._in_range_counts(u)[i] for i in mine):
+                out.append(u.uid)
+        return out
 
     def destroyed_points(self, p: str) -> int:
         """Points of player ``p``'s units that have been destroyed."""
@@ -294,7 +313,8 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         ud = decide(self.armies["A"].points, self.armies["B"].points).underdog
         self.underdog = ud
         self.emit("muster", points={p: a.points for p, a in self.armies.items()}, underdog=ud,
-                  units={p: [u.label() for u in a.units] for p, a in self.armies.items()})
+                  units={p: [u.label() for u in a.units] for p, a in self.armies.items()},
+                  base_radius={u.uid: round(u.radius, 3) for a in self.armies.values() for u in a.units})
         for p, a in self.armies.items():
             for u in a.units:
                 e = enhancement(u.enhancement)
@@ -516,6 +536,8 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         for q in (p, self.other(p)):  # Command step: both players gain 1CP
             self.gain_cp(q, 1, "Command phase")
         for u in self.army_units(p):
+            if u.battleshocked:
+                self.emit("battleshock_ends", unit=u.uid)
             u.battleshocked = False  # lasts until the start of your next Command phase
             u.set_to_defend = False  # Set to Defend: until the start of your next Command phase
         # Tactical Manoeuvres "Secure Site": at the start of your next Command phase
@@ -566,9 +588,11 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
             groups = self._groups(pts, u.radius)
             keep = max(groups, key=len)
             removed = len(u.models) - len(keep)
+            gone = sorted(set(range(len(u.models))) - set(keep))
             u.models = [u.models[i] for i in keep]
             self._touch(u)
-            self.emit("coherency", unit=u.uid, removed=removed)
+            # removed_models: indices into the unit's models as they stood before the event
+            self.emit("coherency", unit=u.uid, removed=removed, removed_models=gone)
         self._update_control(turn_boundary=True)
         self.mission.run("end_turn", self)
 

@@ -353,32 +353,38 @@ class ShootingPhase:
                         keywords=t.keywords, visible=None if visible is None else len(visible), name=t.uid)
         tu = TargetUnit([m.wounds for m in t.models], t.W, visible, fnp,
                         led_fnp_mortal(t) if t.led is not None else None)
+        mark = self.dice.count
         steps = resolve_steps(AttackProfile(w, n, cond), target, self.dice, tu,
                               self._may_reroll(u.player, u), self._may_reroll(t.player, t))
         res = yield from self._offers(steps, u, t, w.name)
         for m, wl in zip(t.models, tu.wounds):
             m.wounds = wl
-        before = len(t.models)
-        t.models = [m for m in t.models if m.wounds > 0]
-        if len(t.models) != before:  # no cached answer depends on wounds: only on who stands where
+        # removed_models: indices into the target's models as they stood before the attack
+        gone = [i for i, m in enumerate(t.models) if m.wounds <= 0]
+        if gone:  # no cached answer depends on wounds: only on who stands where
+            t.models = [m for m in t.models if m.wounds > 0]
             self._touch(t)
+        # dice: every die of the attack sequence by what it was rolled for (hit, wound, save...)
         self.emit("attack", unit=u.uid, target=t.uid, weapon=w.name, models=n, attacks=res.attacks,
                   hits=res.hits, wounds=res.wounds, unsaved=res.unsaved, lost=res.wounds_lost,
-                  destroyed=res.models_destroyed)
+                  destroyed=res.models_destroyed, removed_models=gone, dice=self.dice.since(mark))
         if res.hazardous_failed and u.models:
+            mark = self.dice.count
             own = TargetUnit([m.wounds for m in u.models], u.W, None, None)
             if u.led is not None:  # Feel No Pain from a conferred Leader ability (mortal wounds)
                 own.fnp, own.fnp_mortal = led_defence(u)[1], led_fnp_mortal(u)
-            own.mortal_wounds(res.hazardous_mortal_wounds, self.dice, spill=False, reason="hazardous")
+            lost = own.mortal_wounds(res.hazardous_mortal_wounds, self.dice, spill=False, reason="hazardous")
             for m, wl in zip(u.models, own.wounds):
                 m.wounds = wl
-            before = len(u.models)
-            u.models = [m for m in u.models if m.wounds > 0]
-            if len(u.models) != before:
+            gone = [i for i, m in enumerate(u.models) if m.wounds <= 0]
+            if gone:
+                u.models = [m for m in u.models if m.wounds > 0]
                 self._touch(u)
-            self.emit("hazardous", unit=u.uid, failed=res.hazardous_failed)
+            self.emit("hazardous", unit=u.uid, failed=res.hazardous_failed,
+                      mortal_wounds=res.hazardous_mortal_wounds, lost=lost, destroyed=len(gone),
+                      removed_models=gone, dice=self.dice.since(mark))
             self._check_destroyed(u)
-        self._check_destroyed(t)
+        self._check_destroyed(t, by=u)
         return res.wounds_lost, res.models_destroyed
 
     def _offers(self, steps: Offers, u: Unit, t: Unit, weapon: str) -> Generator[Decision, Action, AttackResult]:
@@ -405,8 +411,12 @@ class ShootingPhase:
                 info["wounds_left"] = offer.wounds_left
             take = yield from self._command_reroll(who.player, who, info)
 
-    def _check_destroyed(self, u: Unit) -> None:
+    def _check_destroyed(self, u: Unit, by: Unit | None = None) -> None:
+        """``u`` is destroyed once its last model is; ``by``: the unit whose attack did it."""
         if not u.models and u.where == "board":
             u.where = "destroyed"
             self._touch(u)
-            self.emit("destroyed", unit=u.uid, points=u.points)
+            if by is not None:
+                self.destroyed_by[u.uid] = by.uid
+            self.emit("destroyed", unit=u.uid, points=u.points,
+                      **({"by": by.uid} if by is not None else {}))

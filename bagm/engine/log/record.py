@@ -116,6 +116,20 @@ def play_bots(mission: int, a: str, b: str, seed: int, bot_a: str = "greedy",
     return play(game, chooser)
 
 
+def _roster_text(head: dict[str, Any], p: str) -> str | None:
+    """Player ``p``'s roster as the log stores it (checked against its sha256), or None for a
+    log that stores only the roster's path."""
+    text = (head.get("roster_text") or {}).get(p)
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise ReplayError(f"line 1: roster {p}'s text is not a string")
+    want = (head.get("roster_sha256") or {}).get(p)
+    if want is not None and hashlib.sha256(text.encode()).hexdigest() != want:
+        raise ReplayError(f"line 1: roster {p}'s text does not match its sha256 (the log was edited)")
+    return str(text)
+
+
 def replay(lines: list[str]) -> GameRecord:
     """Re-play a logged game from its header (mission, rosters, seed, roll-offs) and its actions,
     and check that it reproduces the log exactly."""
@@ -129,8 +143,9 @@ def replay(lines: list[str]) -> GameRecord:
     if head.get("e") != "game":
         raise ReplayError("line 1: the log does not start with a 'game' event")
     try:
-        game = new_game(int(head["mission"]), head["rosters"]["A"], head["rosters"]["B"],
-                        int(head["seed"]), head.get("rolloffs") or None)
+        armies = [build_army(p, head["rosters"][p], text=_roster_text(head, p)) for p in ("A", "B")]
+        game = Game(int(head["mission"]), armies[0], armies[1], int(head["seed"]),
+                    head.get("rolloffs") or None)
     except KeyError as exc:
         raise ReplayError(f"line 1: the 'game' event lacks {exc}") from None
     actions = [(i, e) for i, e in enumerate(events) if e.get("e") == "action"]

@@ -22,7 +22,8 @@ STEPS = ("muster", "deploy", "start_round", "start_turn", "end_command", "end_mo
          "end_shooting", "end_charge", "end_fight", "end_turn", "end_round", "end_battle")
 
 Hook = Callable[["Game"], None]
-Scorer = Callable[["Game", str], list[tuple[int, str]]]
+# a scorer's VP: (vp, why) or (vp, why, the uids of the units it credits, for the log)
+Scorer = Callable[["Game", str], list[tuple[int, str]] | list[tuple[int, str, list[str]]]]
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,8 @@ class Mission:
                 continue
             players = [game.active] if obj.whose == "active" else ["A", "B"]
             for p in players:
-                for vp, why in obj.score(game, p):
-                    game.score(p, vp, f"{obj.name}: {why}")
+                for got in obj.score(game, p):
+                    game.score(p, got[0], f"{obj.name}: {got[1]}", *got[2:])
 
 
 # --- Mission 11: Access Junction Primus ---------------------------------------------------------
@@ -73,7 +74,7 @@ def _underdog_cp(game: Game) -> None:
         game.gain_cp(game.underdog, 1, "Underdog Bonus")
 
 
-def _capture_the_junction(game: Game, p: str) -> list[tuple[int, str]]:
+def _capture_the_junction(game: Game, p: str) -> list[tuple[int, str, list[str]]]:
     # Mission 11 "Capture the Junction": end of each Command phase, the player whose turn it is
     mine = sum(1 for c in game.control if c == p)
     theirs = sum(1 for c in game.control if c == game.other(p))
@@ -84,13 +85,15 @@ def _capture_the_junction(game: Game, p: str) -> list[tuple[int, str]]:
         out.append((5, "controls 2+ objective markers"))
     if mine > theirs:
         out.append((5, "controls more objective markers than the opponent"))
-    return out
+    units = game.controlling_units(p) if out else []
+    return [(vp, why, units) for vp, why in out]
 
 
-def _purge_the_ship(game: Game, p: str) -> list[tuple[int, str]]:
+def _purge_the_ship(game: Game, p: str) -> list[tuple[int, str, list[str]]]:
     # Mission 11 "Purge the Ship": end of the battle, points of enemy units destroyed
     total = game.destroyed_points(game.other(p))
-    return [(15, f"{total} points of enemy units destroyed (>= {t})") for t in (125, 250, 375)
+    killers = sorted({k for u, k in game.destroyed_by.items() if game.units[u].player != p})
+    return [(15, f"{total} points of enemy units destroyed (>= {t})", killers) for t in (125, 250, 375)
             if total >= t]
 
 

@@ -163,6 +163,7 @@ class Army:
     points: int  # the Army Roster's total (step 1, what the Underdog is decided on)
     units: list[Unit]
     not_modelled: list[str]
+    text: str | None = None  # the roster's text as played (an import: the roster it became)
 
     def clone(self) -> Army:
         """A fresh copy for a new game (datasheets and weapons are shared: they never change)."""
