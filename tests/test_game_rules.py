@@ -485,9 +485,9 @@ def test_capture_the_junction_scoring():
     m = get_mission(11)
     score = m.objectives[0].score
     g.control = ["A", "A", "B"]
-    assert [v for v, _ in score(g, "A")] == [5, 5, 5]
+    assert [v for v, *_ in score(g, "A")] == [5, 5, 5]
     g.control = ["A", None, "B"]
-    assert [v for v, _ in score(g, "A")] == [5]
+    assert [v for v, *_ in score(g, "A")] == [5]
     g.control = [None, None, None]
     assert score(g, "A") == []
 
@@ -496,7 +496,7 @@ def test_capture_the_junction_scoring():
 def test_purge_the_ship_thresholds(points, vp):
     g = new_game()
     g.destroyed_points = lambda p: points  # type: ignore[method-assign]
-    assert sum(v for v, _ in get_mission(11).objectives[1].score(g, "A")) == vp
+    assert sum(v for v, *_ in get_mission(11).objectives[1].score(g, "A")) == vp
 
 
 def test_vp_cap_is_90():
