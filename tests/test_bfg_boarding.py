@@ -24,7 +24,7 @@ from bagm.bfg.boarding import (
     settle,
     side_roll,
 )
-from bagm.bfg.grapple import grapple, one_end_phase, roll_grapple
+from bagm.bfg.grapple import MAX_STATES, allocations, grapple, in_order, roll_grapple, spread
 from bagm.bfg.report import board
 from bagm.bfg.ships import BfgError, Ship, parse_ship
 from bagm.chance.dice import Dice
@@ -255,7 +255,7 @@ def test_grapple_escorts_both_lost_by_hand():
 def test_grapple_is_a_distribution_and_favours_the_bigger_ship():
     g = grapple(ship("Big,damage=8,race=chaos"), ship("Small,damage=4,turrets=1"))
     assert g.attacker_survives + g.defender_survives + g.both_lost == 1
-    assert sum(g.ends.values()) == 1 and all(a == 0 or d == 0 for a, d in g.ends)
+    assert sum(g.ends.values()) == 1 and all(a == (0,) or d == 0 for a, d in g.ends)
     assert g.attacker_survives > F(9, 10)
     assert sum(g.phases.values()) + g.longer == 1
 
@@ -320,14 +320,14 @@ def test_grapple_closed_form_agrees_with_pushing_the_chain_forward(a, d):
     # End Phase must approach it (what is left after 200 phases is below 6**-200)
     g = grapple(a, d)
     assert g.attacker_survives + g.defender_survives + g.both_lost == 1
-    now = {(a.damage, d.damage): F(1)}
-    ended: dict[tuple[int, int], F] = {}
+    start = ((a.damage,), d.damage)
+    now = {start: F(1)}
+    ended: dict[tuple[tuple[int, ...], int], F] = {}
     for _ in range(60):
-        nxt: dict[tuple[int, int], F] = {}
+        nxt: dict[tuple[tuple[int, ...], int], F] = {}
         for s, w in now.items():
-            out, _, _ = one_end_phase(a, d, s)
-            for n, q in out.items():
-                target = ended if (n[0] == 0 or n[1] == 0) else nxt
+            for n, q in g.moves[s].items():
+                target = ended if (n[0] == (0,) or n[1] == 0) else nxt
                 target[n] = target.get(n, F(0)) + w * q
         now = {s: w for s, w in nxt.items() if w > F(1, 10**30)}
     for end, p in g.ends.items():
@@ -366,11 +366,107 @@ def test_lost_now_or_in_the_grapple_by_hand():
 
 
 def test_grapple_chain_has_a_size_limit_said_plainly():
-    from bagm.bfg.grapple import MAX_POINTS
-
-    big, other = ship(f"A,damage={MAX_POINTS // 2 + 1}"), ship(f"B,damage={MAX_POINTS // 2}")
-    with pytest.raises(BfgError, match="damage points in all"):
+    big, other = ship("A,damage=60"), ship(f"B,damage={MAX_STATES // 61 + 1}")
+    with pytest.raises(BfgError, match="states"):
         grapple(big, other)
     r = board([big], other)
     assert r.grapple is None and any("not computed" in n for n in r.notes)
     assert r.together is not None and sum(r.together.outcomes.values()) == 1
+
+
+# --- Multi-Ship Boarding Actions: a party's grapple, its losses shared out by a policy -------
+
+
+def test_sharing_out_lost_points():
+    assert allocations((2, 1), 2) == [(1, 0), (0, 1)]  # the first ships keep the most first
+    assert allocations((1, 1, 1), 3) == [(0, 0, 0)]
+    assert spread((3, 1, 3), 3) == (1, 1, 2)  # the most left first, the first given on a tie
+    assert in_order((2, 3), 3) == (0, 2)
+
+
+def _party_win_by_hand(keep_marines: bool) -> F:
+    """Space Marines A (1) and B (1) against D (2), no turrets; worked by hand in the test's
+    comments below. ``keep_marines``: the party loses B rather than A."""
+    # A alone against D at 1: 1 vs 1, A +2: diff = k + 2; wins on k >= -1 (26/36), draws on
+    # k = -2 (4/36): 26/32; B alone against D at 1: even, 15/30
+    a_d1, b_d1 = F(26, 32), F(15, 30)
+    # A alone against D at 2: D has twice A's value (+2), A +2: diff = k: wins on k >= 2
+    # (10/36), D to 1 on k = 1 (5/36), draws on k = 0 (6/36)
+    a_d2 = (F(10, 36) + F(5, 36) * a_d1) / F(30, 36)
+    # B alone against D at 2: diff = k - 2: wins on k >= 4 (3/36), D to 1 on k = 3 (3/36),
+    # draws on k = 2 (4/36)
+    b_d2 = (F(3, 36) + F(3, 36) * b_d1) / F(32, 36)
+    one_left_d1, one_left_d2 = (a_d1, a_d2) if keep_marines else (b_d1, b_d2)
+    # both against D at 1: twice D's value (+2) and Space Marines (+2): diff = k + 4: wins on
+    # k >= -3 (33/36), draws on k = -4 (2/36), loses a point on k = -5 (1/36)
+    both_d1 = (F(33, 36) + F(1, 36) * one_left_d1) / F(34, 36)
+    # both against D at 2 (2 vs 2): diff = k + 2: wins on k >= 0 (21/36), D to 1 on k = -1
+    # (5/36), draws on k = -2 (4/36), loses a point on k = -3 (3/36), both on k <= -4
+    return (F(21, 36) + F(5, 36) * both_d1 + F(3, 36) * one_left_d2) / F(32, 36)
+
+
+def test_party_grapple_by_hand_the_policy_decides_who_loses_the_point():
+    party = [ship("A,damage=1,crew=space-marines"), ship("B,damage=1")]
+    d = ship("D,damage=2")
+    best = grapple(party, d)  # the default: keep the Space Marines (their +2)
+    assert best.policy == "best"
+    assert best.attacker_survives == _party_win_by_hand(True) == F(7447, 8704)
+    assert best.ship_survives()[0] == best.attacker_survives  # B is always the one lost
+    for policy in ("spread", "order"):  # both take the point from A, given first
+        g = grapple(party, d, policy)
+        assert g.attacker_survives == _party_win_by_hand(False) < best.attacker_survives
+    assert best.attacker_survives + best.defender_survives == 1
+    assert sum(best.ends.values()) == 1
+
+
+def test_party_grapple_of_one_ship_is_the_ship_grapple():
+    a, d = ship("A,damage=3,race=orks"), ship("D,damage=4,turrets=1")
+    assert grapple([a], d) == grapple(a, d)
+    assert grapple([a], d, "spread").ends == grapple(a, d, "order").ends
+
+
+def test_party_grapple_matches_the_sampler():
+    party = [ship("K,damage=3,race=chaos,mark=khorne"), ship("N,damage=3,crippled-at=1"),
+             ship("E,damage=1,kind=escort")]
+    d = ship("D,damage=6,turrets=2")
+    for policy in ("best", "spread"):
+        g = grapple(party, d, policy)
+        dice = Dice(11)
+        n = 3000
+        wins = kept = phases = 0
+        for _ in range(n):
+            r = roll_grapple(dice, party, d, policy, g)
+            wins += r.defender_left == 0 and r.attacker_left > 0
+            kept += r.attackers_left[0] > 0
+            phases += r.phases
+        assert abs(wins / n - float(g.attacker_survives)) < 0.03
+        assert abs(kept / n - float(g.ship_survives()[0])) < 0.03
+        assert abs(phases / n - float(g.expected_phases)) < 0.08
+
+
+party_ships = st.builds(
+    Ship, name=st.just("S"), damage=st.integers(1, 3), kind=st.sampled_from(["capital", "escort"]),
+    race=st.sampled_from(["other", "orks", "tau"]), crew=st.sampled_from(["normal",
+                                                                          "space-marines"]),
+    crippled_at=st.sampled_from([None, 1]))
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(party_ships, min_size=2, max_size=3), ships)
+def test_best_policy_wins_at_least_as_often_as_the_others(party, defender):
+    best = grapple(party, defender)
+    assert best.attacker_survives + best.defender_survives + best.both_lost == 1
+    for policy in ("spread", "order"):
+        other = grapple(party, defender, policy)
+        assert sum(other.ends.values()) == 1
+        assert other.attacker_survives <= best.attacker_survives
+
+
+def test_board_together_grapples_the_party_and_says_how():
+    party = [ship("A,damage=2,crew=space-marines"), ship("B,damage=2")]
+    r = board(party, ship("D,damage=4,turrets=1"), policy="spread")
+    assert r.grapple is not None and r.grapple.policy == "spread"
+    assert any("policy 'spread'" in n for n in r.notes)
+    assert r.as_dict()["grapple_if_drawn"]["attackers"][0]["ship"] == "A"
+    with pytest.raises(BfgError, match="unknown policy"):
+        board(party, ship("D,damage=4"), policy="random")

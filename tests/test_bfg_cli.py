@@ -65,6 +65,23 @@ def test_grapple():
     assert data["expected_end_phases_exact"] == "6/5"
 
 
+def test_grapple_of_a_party_with_a_policy():
+    args = ["grapple", "-a", "A,damage=1,crew=space-marines", "-a", "B,damage=1",
+            "-d", "D,damage=2"]
+    data = json.loads(run(*args, "-f", "json").output)
+    assert data["policy"] == "best" and data["attacker_survives"]["exact"] == "7447/8704"
+    assert [s["ship"] for s in data["attackers"]] == ["A", "B"]
+    assert any("policy 'best'" in n for n in data["notes"])
+    spread = json.loads(run(*args, "--policy", "spread", "-f", "json").output)
+    assert spread["attacker_survives"]["chance"] < data["attacker_survives"]["chance"]
+    r = run(*args)
+    assert r.exit_code == 0 and "Each boarding ship" in r.output and "policy 'best'" in r.output
+    r = run(*args, "--roll", "--seed", "3")
+    assert r.exit_code == 0 and "the grapple ends after" in r.output
+    r = run(*args, "--policy", "random")
+    assert r.exit_code == 2 and "Traceback" not in r.output
+
+
 def test_hit_and_run_with_a_table(tmp_path: Path):
     table = tmp_path / "crits.yaml"
     table.write_text("critical_hits:\n  2: Dorsal [bold]thing[/bold]\n", encoding="utf-8")

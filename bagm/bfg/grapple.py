@@ -1,25 +1,39 @@
-"""The grapple after a drawn boarding action, as an exact absorbing Markov chain.
+"""The grapple after a drawn boarding action, as an exact absorbing Markov chain (a Markov
+decision chain when several ships boarded together).
 
-Drawn Combats: grappled ships fight again in each subsequent End Phase until one of them is at 0
-damage points. A state is the two ships' damage points remaining; every End Phase is one
-boarding action from that state (boarding values and, with ``crippled-at``, crippled states as
-they are then). A draw keeps the state; any other result takes damage points from the loser, so
-every other move leads to a state with fewer points in all. The chain is therefore solved exactly,
-state by state from the smallest: for a transient state ``s`` with draw chance ``p``,
-``end(s) = sum(q * end(s')) / (1 - p)`` over the moves to other states (the geometric series of
-repeated draws, summed in closed form). No sampling, no iteration cut-off.
+Drawn Combats: grappled ships fight again in each subsequent End Phase until one side is at 0
+damage points. A state is every boarding ship's damage points remaining and the boarded ship's;
+every End Phase is one boarding action from that state (boarding values, race modifiers and, with
+``crippled-at``, crippled states as they are then). A draw keeps the state; any other result takes
+damage points from the loser, so every other move leads to a state with fewer points in all. The
+chain is therefore solved exactly, state by state from the smallest: for a state ``s`` with draw
+chance ``p``, ``x(s) = (c(s) + sum q * x(s')) / (1 - p)`` over the moves to other states (the
+geometric series of repeated draws, summed in closed form). No sampling, no iteration cut-off.
 
-Readings: a critical hit on a capital ship is counted (its expected number) but changes nothing in
-the chain, because what it does is on the Critical Hits table the text does not give; a critical
-hit on an escort destroys it (Escorts Ships Boarding), which ends the grapple. Blast Markers,
-special orders and turrets stay as given. One ship against one ship: for a party that boarded
-together the attacker chooses which ship loses each damage point, a choice the chain cannot make.
+A party that boarded together (Multi-Ship Boarding Actions) grapples as one side: "any damage
+points inflicted are distributed amongst the attacking ships by the attacker himself", so each
+lost roll is a choice, made by a policy (:data:`POLICIES`). The default, ``best``, is the choice a
+player makes to win: it maximises the party's chance of reducing the boarded ship to 0, then the
+damage points the party keeps. Because every choice leads to a state with fewer points, already
+solved, choosing the best next state at each lost roll is exactly optimal (backward induction).
+
+Readings (each also in the notes): a critical hit on a capital ship is counted (its expected
+number) but changes nothing in the chain, because what it does is on the Critical Hits table the
+text does not give; a critical hit on an escort destroys it (Escorts Ships Boarding). A party's
+damage is shared out before the critical hits are rolled (the text's order). A boarding ship at 0
+damage points is a drifting hulk and drops out; the grapple goes on while the boarded ship and at
+least one boarding ship have damage points left ("until one of the ships is reduced to zero"
+read, for a party, as one *side*: the boarded ship is still held by the others). Blast Markers,
+special orders and turrets stay as given.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from itertools import product
+from math import prod
 from typing import Any
 
 from bagm.bfg.boarding import (
@@ -36,47 +50,232 @@ from bagm.bfg.ships import BfgError, Ship
 from bagm.chance.dice import Dice
 from bagm.chance.dist import ONE, ZERO, Dist
 
-State = tuple[int, int]  # (attacker's damage points left, defender's)
+Points = tuple[int, ...]  # each boarding ship's damage points left, in the order given
+State = tuple[Points, int]  # (the boarding ships' points, the boarded ship's)
+
+# Multi-Ship Boarding Actions: "distributed amongst the attacking ships by the attacker himself"
+POLICIES = {
+    "best": ("each lost damage point goes where it gives the boarding party the best chance to "
+             "win the grapple, then the most damage points kept (exact backward induction); on "
+             "a tie the ships given first keep the most"),
+    "spread": ("each lost damage point goes to the boarding ship with the most damage points "
+               "left (the one given first on a tie): the ships stay in the fight longest"),
+    "order": ("lost damage points go to the boarding ships in the order given: the first takes "
+              "them until it is at 0, then the next"),
+}
+DEFAULT_POLICY = "best"
 NOTES = (
     HEADER_NOTE,
     ("Grapple: each End Phase is a boarding action from the damage points left; a critical hit "
      "on a capital ship is counted but changes nothing in the chain (its effect is on the "
      "Critical Hits table the text does not give); an escort's destroys it."),
 )
+PARTY_NOTE = ("Grapple of a party: the boarding ships fight as one side (their values added, "
+              "modifiers once); a boarding ship at 0 damage points is a drifting hulk and drops "
+              "out, and the grapple goes on until the boarded ship or every boarding ship is at "
+              "0. The party's lost damage points are shared out before the critical hits are "
+              "rolled (the text's order).")
 PHASES_SHOWN = 12
-MAX_POINTS = 60  # damage points of both ships together: ~5 s of exact fractions at 60
+MAX_STATES = 3500  # states of the chain (points left of every ship): ~5 s of exact fractions
+MAX_WORK = 12_000  # states x 2 ** boarding escorts (each escort's critical hit splits a move)
 MAX_ROLLED_PHASES = 100_000
+
+
+def policy_note(policy: str) -> str:
+    return (f"Sharing out the party's lost damage points (the attacking player's choice): policy "
+            f"'{policy}': {POLICIES[policy]}. Others: "
+            + ", ".join(p for p in POLICIES if p != policy) + " (--policy).")
+
+
+def check_policy(policy: str) -> None:
+    if policy not in POLICIES:
+        raise BfgError(f"unknown policy '{policy}': one of {', '.join(POLICIES)}")
+
+
+def chain_size(party: Sequence[Ship], defender: Ship) -> int:
+    """How many states the chain has (each ship's points left, the boarded ship's above 0)."""
+    return prod(s.damage + 1 for s in party) * defender.damage
+
+
+def too_big(party: Sequence[Ship], defender: Ship) -> str | None:
+    """Why the chain is not computed, or None."""
+    n = chain_size(party, defender)
+    escorts = sum(s.escort for s in party)
+    if n <= MAX_STATES and n * 2**escorts <= MAX_WORK:
+        return None
+    return (f"the grapple chain is computed for up to {MAX_STATES} states (the damage points "
+            f"every ship can have left: {n} here), and up to {MAX_WORK} states x 2 per boarding "
+            f"escort ({n * 2**escorts}); its exact fractions would take minutes")
+
+
+# --- sharing out the party's lost damage points -------------------------------------------
+
+
+def allocations(points: Points, lost: int) -> list[Points]:
+    """Every way of taking ``lost`` damage points from ships with ``points`` left (none below 0),
+    the first ships keeping the most listed first."""
+    out: list[Points] = []
+    rest = [sum(points[i + 1:]) for i in range(len(points))]
+
+    def take(i: int, left: int, acc: list[int]) -> None:
+        if i == len(points):
+            out.append(tuple(acc))
+            return
+        for t in range(max(0, left - rest[i]), min(points[i], left) + 1):
+            acc.append(points[i] - t)
+            take(i + 1, left - t, acc)
+            acc.pop()
+
+    take(0, lost, [])
+    return out
+
+
+def spread(points: Points, lost: int) -> Points:
+    """Each point to the ship with the most points left (the first given on a tie)."""
+    left = list(points)
+    for _ in range(min(lost, sum(points))):
+        i = max(range(len(left)), key=lambda j: (left[j], -j))
+        left[i] -= 1
+    return tuple(left)
+
+
+def in_order(points: Points, lost: int) -> Points:
+    """Points from the first ship given until it is at 0, then the next."""
+    left = list(points)
+    for i, x in enumerate(left):
+        t = min(x, lost)
+        left[i] -= t
+        lost -= t
+    return tuple(left)
+
+
+_FIXED: dict[str, Callable[[Points, int], Points]] = {"spread": spread, "order": in_order}
+
+
+# --- one End Phase ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Roll:
+    """What one End Phase's roll does (several differences merged when they do the same)."""
+
+    p: Fraction
+    diffs: tuple[int, ...]  # attacker's score - defender's
+    lost: int  # damage points the party loses (to share out)
+    defender_left: int
+    crit_a: Fraction  # each boarding ship's chance of a critical hit
+    crit_d: Fraction
+
+
+def end_phase_rolls(party: Sequence[Ship], defender: Ship, s: State
+                    ) -> tuple[list[Roll], Fraction, Fraction]:
+    """One End Phase from ``s``: its rolls, and the expected critical hits on the boarding ships
+    (all of them) and on the boarded ship (Boarding Action Results)."""
+    points, d = s
+    alive = [(ship, x) for ship, x in zip(party, points) if x > 0]
+    ships, dmg = [a for a, _ in alive], [x for _, x in alive]
+    sa = side_roll(ships, dmg, [defender], [d], boarded=False)
+    sd = side_roll([defender], [d], ships, dmg, boarded=True)
+    merged: dict[tuple[int, int, Fraction, Fraction], tuple[Fraction, tuple[int, ...]]] = {}
+    crit_a = crit_d = ZERO
+    for diff, p in sorted(difference(sa.total, sd.total).items()):
+        r = settle(diff, sum(points), d)
+        qa, qd = crit_chance(r.attacker_crit_on), crit_chance(r.defender_crit_on)
+        crit_a += p * qa * len(ships)
+        crit_d += p * qd
+        key = (r.damage_to_attackers, d - r.damage_to_defender, qa, qd)
+        w, diffs = merged.get(key, (ZERO, ()))
+        merged[key] = (w + p, (*diffs, diff))
+    rolls = [Roll(w, diffs, lost, left, qa, qd)
+             for (lost, left, qa, qd), (w, diffs) in merged.items()]
+    return rolls, crit_a, crit_d
+
+
+def after_crits(party: Sequence[Ship], defender: Ship, was: Points, points: Points,
+                d: int, qa: Fraction, qd: Fraction) -> dict[State, Fraction]:
+    """The states after the critical hit rolls: an escort's destroys it (Escorts Ships Boarding);
+    a capital ship's changes nothing here. ``was``: who was boarding when the dice were rolled."""
+    out: dict[State, Fraction] = {((*points,), d): ONE}
+    for i, ship in enumerate(party):
+        if ship.escort and was[i] > 0 and points[i] > 0 and qa:
+            out = _branch(out, qa, lambda st, i=i: ((*st[0][:i], 0, *st[0][i + 1:]), st[1]))
+    if defender.escort and d > 0 and qd:
+        out = _branch(out, qd, lambda st: (st[0], 0))
+    return out
+
+
+def _branch(states: dict[State, Fraction], q: Fraction,
+            hit: Callable[[State], State]) -> dict[State, Fraction]:
+    out: dict[State, Fraction] = {}
+    for st, w in states.items():
+        for nxt, r in ((hit(st), q), (st, 1 - q)):
+            if r:
+                out[nxt] = out.get(nxt, ZERO) + w * r
+    return out
+
+
+def _over(s: State) -> bool:
+    return s[1] == 0 or sum(s[0]) == 0
+
+
+# --- the chain ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class GrappleOdds:
-    """How a grapple between two ships ends, from the End Phase after the draw."""
+    """How a grapple ends, from the End Phase after the draw."""
 
-    attacker: Ship
+    attackers: tuple[Ship, ...]
     defender: Ship
-    ends: dict[State, Fraction]  # the final damage points left (one of them 0)
-    attacker_survives: Fraction
+    policy: str
+    ends: dict[State, Fraction]  # the final damage points left (one side at 0)
+    attacker_survives: Fraction  # the boarded ship reduced to 0, a boarding ship left
     defender_survives: Fraction
     both_lost: Fraction  # only with escorts: the winner destroyed by its critical hit
     expected_phases: Fraction
     phases: Dist  # P(the grapple ends in End Phase t), t = 1..PHASES_SHOWN
     longer: Fraction  # P(it lasts more than PHASES_SHOWN End Phases)
-    attacker_expected_crits: Fraction
+    attacker_expected_crits: Fraction  # on all the boarding ships together
     defender_expected_crits: Fraction
+    moves: dict[State, dict[State, Fraction]] = field(repr=False, compare=False)
+    choices: dict[tuple[State, int], Points] = field(repr=False, compare=False)
+
+    @property
+    def attacker(self) -> Ship:
+        """The boarding ship (the first, for a party)."""
+        return self.attackers[0]
+
+    @property
+    def name(self) -> str:
+        return " + ".join(s.name for s in self.attackers)
 
     @property
     def attacker_left(self) -> Dist:
-        """The attacker's damage points left when it survives (not normalised)."""
-        return {a: p for (a, d), p in sorted(self.ends.items()) if a > 0}
+        """The boarding ships' damage points left in all when the boarded ship is at 0 and they
+        are not (not normalised)."""
+        out: Dist = {}
+        for (a, d), p in self.ends.items():
+            if d == 0 and sum(a) > 0:
+                out[sum(a)] = out.get(sum(a), ZERO) + p
+        return dict(sorted(out.items()))
 
     @property
     def defender_left(self) -> Dist:
-        return {d: p for (a, d), p in sorted(self.ends.items()) if d > 0}
+        out: Dist = {}
+        for (_, d), p in self.ends.items():
+            if d > 0:
+                out[d] = out.get(d, ZERO) + p
+        return dict(sorted(out.items()))
+
+    def ship_survives(self) -> list[Fraction]:
+        """Each boarding ship's chance of ending the grapple with damage points left."""
+        return [sum((p for (a, _), p in self.ends.items() if a[i] > 0), ZERO)
+                for i in range(len(self.attackers))]
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "attacker": self.attacker.name, "defender": self.defender.name,
-            "start": {"attacker_damage": self.attacker.damage,
+        out: dict[str, Any] = {
+            "attacker": self.name, "defender": self.defender.name,
+            "start": {"attacker_damage": sum(s.damage for s in self.attackers),
                       "defender_damage": self.defender.damage},
             "attacker_survives": chance(self.attacker_survives),
             "defender_survives": chance(self.defender_survives),
@@ -90,116 +289,187 @@ class GrappleOdds:
             "attacker_expected_critical_hits": float(self.attacker_expected_crits),
             "defender_expected_critical_hits": float(self.defender_expected_crits),
         }
+        if len(self.attackers) > 1:
+            out["policy"] = self.policy
+            out["attackers"] = [
+                {"ship": s.name, "damage": s.damage, "survives": chance(p)}
+                for s, p in zip(self.attackers, self.ship_survives())]
+        return out
 
 
-def one_end_phase(att: Ship, dfd: Ship, s: State
-                  ) -> tuple[dict[State, Fraction], Fraction, Fraction]:
-    """One End Phase from ``s``: the chance of each next state, and each ship's chance of a
-    critical hit (Boarding Action Results; Escorts Ships Boarding)."""
-    a, d = s
-    sa = side_roll([att], [a], [dfd], [d], boarded=False)
-    sd = side_roll([dfd], [d], [att], [a], boarded=True)
-    out: dict[State, Fraction] = {}
-    crit_a = crit_d = ZERO
-    for diff, p in difference(sa.total, sd.total).items():
-        r = settle(diff, a, d)
-        na, nd = a - r.damage_to_attackers, d - r.damage_to_defender
-        qa, qd = crit_chance(r.attacker_crit_on), crit_chance(r.defender_crit_on)
-        crit_a += p * qa
-        crit_d += p * qd
-        # an escort's critical hit destroys it; a capital ship's changes nothing here
-        for hit_a, wa in (((True, qa), (False, 1 - qa)) if att.escort else ((False, ONE),)):
-            for hit_d, wd in (((True, qd), (False, 1 - qd)) if dfd.escort else ((False, ONE),)):
-                w = p * wa * wd
-                if w:
-                    key = (0 if hit_a else na, 0 if hit_d else nd)
-                    out[key] = out.get(key, ZERO) + w
-    return out, crit_a, crit_d
+@dataclass
+class _Solved:
+    """A state's figures under the policy: chance the party wins, its points kept, End Phases
+    to go, critical hits to come on each side."""
+
+    win: Fraction
+    kept: Fraction
+    phases: Fraction
+    crit_a: Fraction
+    crit_d: Fraction
 
 
-def grapple(attacker: Ship, defender: Ship) -> GrappleOdds:
-    """The exact distribution of how a grapple ends (Drawn Combats)."""
-    check_boarding([attacker], defender)
-    if attacker.damage + defender.damage > MAX_POINTS:
-        raise BfgError(f"the grapple chain is computed for up to {MAX_POINTS} damage points in "
-                       f"all ({attacker.damage} + {defender.damage} given): its exact fractions "
-                       "would take minutes")
-    start = (attacker.damage, defender.damage)
-    ends: dict[State, dict[State, Fraction]] = {}
-    phases_left: dict[State, Fraction] = {}
-    crits: dict[State, tuple[Fraction, Fraction]] = {}
+def grapple(party: Ship | Sequence[Ship], defender: Ship,
+            policy: str = DEFAULT_POLICY) -> GrappleOdds:
+    """The exact distribution of how a grapple ends (Drawn Combats), for one boarding ship or a
+    party that boarded together, the party's losses shared out by ``policy``."""
+    ships = (party,) if isinstance(party, Ship) else tuple(party)
+    check_boarding(list(ships), defender)
+    check_policy(policy)
+    why = too_big(ships, defender)
+    if why:
+        raise BfgError(why)
+    start: State = (tuple(s.damage for s in ships), defender.damage)
+    states = sorted(((a, d) for a in product(*(range(x + 1) for x in start[0]))
+                     for d in range(start[1] + 1)), key=lambda st: sum(st[0]) + st[1])
+    solved: dict[State, _Solved] = {}
     moves: dict[State, dict[State, Fraction]] = {}
-    # every state the chain can reach, solved from the fewest damage points up
-    for total in range(2, sum(start) + 1):
-        for a in range(max(1, total - start[1]), min(start[0], total - 1) + 1):
-            s = (a, total - a)
-            out, ca, cd = one_end_phase(attacker, defender, s)
-            stay = out.pop(s, ZERO)
-            moves[s] = out
-            keep = 1 / (1 - stay)  # the repeated draws, summed: 1 + p + p^2 + ...
-            end: dict[State, Fraction] = {}
-            t = ONE
-            ea, ed = ca, cd
-            for nxt, q in out.items():
-                if nxt[0] == 0 or nxt[1] == 0:
-                    end[nxt] = end.get(nxt, ZERO) + q
-                    continue
-                for e, r in ends[nxt].items():
-                    end[e] = end.get(e, ZERO) + q * r
-                t += q * phases_left[nxt]
-                xa, xd = crits[nxt]
-                ea += q * xa
-                ed += q * xd
-            ends[s] = {e: r * keep for e, r in end.items()}
-            phases_left[s] = t * keep
-            crits[s] = (ea * keep, ed * keep)
-    final = ends[start]
-    att_win = sum((p for (a, d), p in final.items() if a > 0), ZERO)
-    def_win = sum((p for (a, d), p in final.items() if d > 0), ZERO)
-    both = sum((p for (a, d), p in final.items() if a == 0 and d == 0), ZERO)
-    # the chance it ends in each End Phase, by pushing the chain forward
+    choices: dict[tuple[State, int], Points] = {}
+    for s in states:
+        if _over(s):
+            won = s[1] == 0 and sum(s[0]) > 0
+            solved[s] = _Solved(ONE if won else ZERO, Fraction(sum(s[0])), ZERO, ZERO, ZERO)
+            continue
+        rolls, ca, cd = end_phase_rolls(ships, defender, s)
+        out: dict[State, Fraction] = {}
+        for r in rolls:
+            pick = _choose(ships, defender, s, r, policy, solved)
+            if r.lost:
+                for diff in r.diffs:
+                    choices[(s, diff)] = pick
+            for nxt, q in after_crits(ships, defender, s[0], pick, r.defender_left, r.crit_a,
+                                      r.crit_d).items():
+                out[nxt] = out.get(nxt, ZERO) + r.p * q
+        moves[s] = out
+        stay = out.get(s, ZERO)
+        keep = 1 / (1 - stay)  # the repeated draws, summed: 1 + p + p^2 + ...
+        x = _Solved(ZERO, ZERO, ONE, ca, cd)
+        for nxt, q in out.items():
+            if nxt == s:
+                continue
+            n = solved[nxt]
+            x.win += q * n.win
+            x.kept += q * n.kept
+            x.phases += q * n.phases
+            x.crit_a += q * n.crit_a
+            x.crit_d += q * n.crit_d
+        solved[s] = _Solved(x.win * keep, x.kept * keep, x.phases * keep, x.crit_a * keep,
+                            x.crit_d * keep)
+    ends = _ends(start, moves)
+    att_win = sum((p for (a, d), p in ends.items() if d == 0 and sum(a) > 0), ZERO)
+    def_win = sum((p for (a, d), p in ends.items() if d > 0), ZERO)
+    both = sum((p for (a, d), p in ends.items() if d == 0 and sum(a) == 0), ZERO)
+    phases, longer = _by_phase(start, moves)
+    top = solved[start]
+    return GrappleOdds(ships, defender, policy, ends, att_win, def_win, both, top.phases,
+                       phases, longer, top.crit_a, top.crit_d, moves, choices)
+
+
+def _choose(ships: Sequence[Ship], defender: Ship, s: State, r: Roll, policy: str,
+            solved: dict[State, _Solved]) -> Points:
+    """The party's points after sharing out ``r.lost`` (no choice when nothing is lost)."""
+    points = s[0]
+    if not r.lost:
+        return points
+    if policy in _FIXED:
+        return _FIXED[policy](points, r.lost)
+    best: tuple[Fraction, Fraction] | None = None
+    pick = points
+    for cand in allocations(points, r.lost):
+        win = kept = ZERO
+        for nxt, q in after_crits(ships, defender, points, cand, r.defender_left, r.crit_a,
+                                  r.crit_d).items():
+            win += q * solved[nxt].win
+            kept += q * solved[nxt].kept
+        if best is None or (win, kept) > best:  # strictly better: the first listed wins ties
+            best, pick = (win, kept), cand
+    return pick
+
+
+def _ends(start: State, moves: dict[State, dict[State, Fraction]]) -> dict[State, Fraction]:
+    """Where the chance from ``start`` ends: each state passes its chance on, its draws summed
+    (states taken from the most points down, so each has all its chance when it passes it on)."""
+    mass: dict[State, Fraction] = {start: ONE}
+    ends: dict[State, Fraction] = {}
+    for s in sorted(moves, key=lambda st: -(sum(st[0]) + st[1])):
+        m = mass.pop(s, ZERO)
+        if not m:
+            continue
+        out = moves[s]
+        keep = 1 / (1 - out.get(s, ZERO))
+        for nxt, q in out.items():
+            if nxt == s:
+                continue
+            target = ends if _over(nxt) else mass
+            target[nxt] = target.get(nxt, ZERO) + m * q * keep
+    return dict(sorted(ends.items()))
+
+
+def _by_phase(start: State, moves: dict[State, dict[State, Fraction]]) -> tuple[Dist, Fraction]:
+    """The chance the grapple ends in each of the first End Phases, pushing the chain forward."""
     phases: Dist = {}
     now: dict[State, Fraction] = {start: ONE}
     for phase in range(1, PHASES_SHOWN + 1):
         nxt_now: dict[State, Fraction] = {}
         for s, w in now.items():
-            out = moves[s]
-            stay = 1 - sum(out.values(), ZERO)
-            if stay:
-                nxt_now[s] = nxt_now.get(s, ZERO) + w * stay
-            for n, q in out.items():
-                if n[0] == 0 or n[1] == 0:
+            for n, q in moves[s].items():
+                if _over(n):
                     phases[phase] = phases.get(phase, ZERO) + w * q
                 else:
                     nxt_now[n] = nxt_now.get(n, ZERO) + w * q
         now = nxt_now
-    longer = sum(now.values(), ZERO)
-    return GrappleOdds(attacker, defender, dict(sorted(final.items())), att_win, def_win, both,
-                       phases_left[start], phases, longer, *crits[start])
+    return phases, sum(now.values(), ZERO)
+
+
+# --- playing it with dice ----------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class GrappleRoll:
     phases: int
-    attacker_left: int
+    attackers_left: Points
     defender_left: int
 
+    @property
+    def attacker_left(self) -> int:
+        return sum(self.attackers_left)
 
-def roll_grapple(dice: Dice, attacker: Ship, defender: Ship) -> GrappleRoll:
-    """Play a grapple with dice, End Phase after End Phase, until a ship is at 0."""
-    a, d = attacker.damage, defender.damage
+
+def roll_grapple(dice: Dice, party: Ship | Sequence[Ship], defender: Ship,
+                 policy: str = DEFAULT_POLICY, plan: GrappleOdds | None = None) -> GrappleRoll:
+    """Play a grapple with dice, End Phase after End Phase, until a side is at 0; a party's
+    losses are shared out by ``policy`` (``best`` takes its choices from ``plan``, solved once
+    if not given)."""
+    ships = (party,) if isinstance(party, Ship) else tuple(party)
+    check_policy(policy)
+    if policy == "best" and len(ships) > 1 and plan is None:
+        plan = grapple(ships, defender, policy)
+    s: State = (tuple(x.damage for x in ships), defender.damage)
     for phase in range(1, MAX_ROLLED_PHASES + 1):
-        a, d = _phase(dice, attacker, defender, a, d)
-        if a == 0 or d == 0:
-            return GrappleRoll(phase, a, d)
+        s = _phase(dice, ships, defender, s, policy, plan)
+        if _over(s):
+            return GrappleRoll(phase, *s)
     raise BfgError(f"the grapple did not end in {MAX_ROLLED_PHASES} End Phases")
 
 
-def _phase(dice: Dice, attacker: Ship, defender: Ship, a: int, d: int) -> State:
-    r = roll_action(dice, [replace(attacker, damage=a)], defender, d)
-    na, nd = a - r.damage_to_attackers, d - r.damage_to_defender
-    if attacker.escort and r.attacker_crits[0]:
-        na = 0
+def _phase(dice: Dice, ships: Sequence[Ship], defender: Ship, s: State, policy: str,
+           plan: GrappleOdds | None) -> State:
+    points, d = s
+    alive = [i for i, x in enumerate(points) if x > 0]
+    r = roll_action(dice, [replace(ships[i], damage=points[i]) for i in alive], defender, d)
+    new = list(points)
+    if r.damage_to_attackers:
+        if len(ships) == 1:
+            new = [points[0] - r.damage_to_attackers]
+        elif policy in _FIXED:
+            new = list(_FIXED[policy](points, r.damage_to_attackers))
+        else:
+            assert plan is not None
+            new = list(plan.choices[(s, r.difference)])
+    for i, hit in zip(alive, r.attacker_crits):
+        if ships[i].escort and hit:  # an escort's critical hit destroys it
+            new[i] = 0
+    nd = d - r.damage_to_defender
     if defender.escort and r.defender_crit:
         nd = 0
-    return na, nd
+    return tuple(new), nd

@@ -16,7 +16,7 @@ from bagm.bfg.end_phase import (
     roll_blast_removal,
     roll_repairs,
 )
-from bagm.bfg.grapple import roll_grapple
+from bagm.bfg.grapple import DEFAULT_POLICY, check_policy, roll_grapple
 from bagm.bfg.hit_and_run import Attack, hit_and_run, roll_hit_and_run
 from bagm.bfg.ships import Ship
 from bagm.chance.dice import Dice
@@ -45,11 +45,12 @@ def _score(roll: int, total: int) -> str:
 
 
 def play_board(seed: int, attackers: Sequence[Ship], defender: Ship,
-               separately: bool = False) -> Played:
+               separately: bool = False, policy: str = DEFAULT_POLICY) -> Played:
     """Board ``defender`` with dice: together (one roll) or separately (one roll per capital
-    ship or escort squadron, the defender's damage cumulative); a draw between two ships plays
-    the grapple to its end."""
+    ship or escort squadron, the defender's damage cumulative); a draw after boarding together
+    plays the grapple to its end (a party's losses shared out by ``policy``)."""
     check_boarding(list(attackers), defender)
+    check_policy(policy)
     dice = Dice(seed)
     lines: list[str] = []
     parties = parties_of(attackers) if separately else [tuple(attackers)]
@@ -80,17 +81,18 @@ def play_board(seed: int, attackers: Sequence[Ship], defender: Ship,
             for ship, hit in zip(party, r.attacker_crits):
                 lines.append(_crit_line(ship, s.attacker_crit_on, hit))
             lines.append(_crit_line(defender, s.defender_crit_on, r.defender_crit))
-        elif len(party) == 1 and not separately:
-            lines.append(_grapple_line(dice, party[0], replace(defender, damage=left)))
+        elif not separately:
+            lines.append(_grapple_line(dice, party, replace(defender, damage=left), policy))
     return _played(dice, seed, lines)
 
 
-def _grapple_line(dice: Dice, attacker: Ship, defender: Ship) -> str:
-    """Drawn Combats: fight on each End Phase until one ship is at 0."""
-    g = roll_grapple(dice, attacker, defender)
-    who = (f"{attacker.name} survives with {g.attacker_left} damage point(s)" if g.attacker_left
-           else f"{defender.name} survives with {g.defender_left} damage point(s)"
-           if g.defender_left else "neither survives")
+def _grapple_line(dice: Dice, party: Sequence[Ship], defender: Ship, policy: str) -> str:
+    """Drawn Combats: fight on each End Phase until one side is at 0."""
+    g = roll_grapple(dice, party, defender, policy)
+    kept = ", ".join(f"{s.name} {x}" for s, x in zip(party, g.attackers_left) if x)
+    who = (f"{defender.name} survives with {g.defender_left} damage point(s)" if g.defender_left
+           else f"{defender.name} is a drifting hulk; damage points left: {kept}"
+           if g.attacker_left else "neither side survives")
     return f"the grapple ends after {g.phases} more End Phase(s): {who}"
 
 
@@ -101,10 +103,12 @@ def _crit_line(ship: Ship, need: int | None, hit: bool) -> str:
     return f"{ship.name}: {what} on {crit_text(need)}: {'yes' if hit else 'no'}"
 
 
-def play_grapple(seed: int, attacker: Ship, defender: Ship) -> Played:
-    check_boarding([attacker], defender)
+def play_grapple(seed: int, party: Sequence[Ship], defender: Ship,
+                 policy: str = DEFAULT_POLICY) -> Played:
+    check_boarding(list(party), defender)
+    check_policy(policy)
     dice = Dice(seed)
-    return _played(dice, seed, [_grapple_line(dice, attacker, defender)])
+    return _played(dice, seed, [_grapple_line(dice, party, defender, policy)])
 
 
 def play_hit_and_run(seed: int, target_kind: str, attack: Attack, attacks: int,

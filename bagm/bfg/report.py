@@ -15,9 +15,16 @@ from bagm.bfg.boarding import (
     action,
     board_separately,
 )
-from bagm.bfg.grapple import MAX_POINTS as GRAPPLE_MAX_POINTS
+from bagm.bfg.grapple import (
+    DEFAULT_POLICY,
+    PARTY_NOTE,
+    GrappleOdds,
+    check_policy,
+    grapple,
+    policy_note,
+    too_big,
+)
 from bagm.bfg.grapple import NOTES as GRAPPLE_NOTES
-from bagm.bfg.grapple import GrappleOdds, grapple
 from bagm.bfg.jsonable import chance
 from bagm.bfg.ships import Ship
 
@@ -56,10 +63,12 @@ class BoardingReport:
         return out
 
 
-def board(attackers: Sequence[Ship], defender: Ship, separately: bool = False) -> BoardingReport:
+def board(attackers: Sequence[Ship], defender: Ship, separately: bool = False,
+          policy: str = DEFAULT_POLICY) -> BoardingReport:
     """The exact odds of boarding ``defender`` with ``attackers``, together (one roll) or
     separately (one roll per capital ship or escort squadron), and of the grapple a draw starts
-    when one ship boards one ship."""
+    when they board together (a party's losses shared out by ``policy``)."""
+    check_policy(policy)
     notes = list(boarding.NOTES)
     # Moving in for Boarding: conditions only the players know
     notes.append("Taken as given: the ships are in base contact in the End Phase, the boarding was "
@@ -78,12 +87,12 @@ def board(attackers: Sequence[Ship], defender: Ship, separately: bool = False) -
                      "every state the earlier actions leave.")
     else:
         together = action(attackers, defender)
-    if len(attackers) == 1:
-        if attackers[0].damage + defender.damage <= GRAPPLE_MAX_POINTS:
-            g = grapple(attackers[0], defender)
+    if not separately:
+        why = too_big(attackers, defender)
+        if why is None:
+            g = grapple(attackers, defender, policy)
         else:
-            notes.append(f"The grapple chain is not computed beyond {GRAPPLE_MAX_POINTS} damage "
-                         "points in all (its exact fractions would take minutes).")
+            notes.append(f"The grapple after a draw is not computed: {why}.")
     if len(attackers) > 1:
         if not separately:
             notes.append("Boarding together: one roll for the party; its boarding values are "
@@ -92,8 +101,12 @@ def board(attackers: Sequence[Ship], defender: Ship, separately: bool = False) -
                          "Markers, is crippled or is on special orders).")
         notes.append("Damage the boarding ships lose is shared out among them by the attacking "
                      "player; every boarding ship rolls for its own critical hit.")
-        notes.append("The grapple after a draw is computed for one ship against one ship: for a "
-                     "party the attacking player chooses which ship loses each damage point.")
+        if separately:
+            notes.append("The grapple after a draw is not computed for ships boarding "
+                         "separately: the text does not say how several grapples with one ship "
+                         "are fought.")
+        elif g is not None:
+            notes += [PARTY_NOTE, policy_note(policy)]
     if any(s.escort for s in ships):
         notes.append(boarding.ESCORT_NOTE)
     if any(s.race == "tau" for s in ships):

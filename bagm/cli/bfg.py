@@ -45,6 +45,18 @@ class Means(str, Enum):
     teleport = "teleport"
 
 
+class Policy(str, Enum):
+    best = "best"
+    spread = "spread"
+    order = "order"
+
+
+PolicyOpt = Annotated[Policy, typer.Option(
+    "--policy", help="How a boarding party shares out the damage points it loses in a grapple "
+    "(the attacking player's choice): best (the most chance to win, the default), spread (to "
+    "the ship with the most left), order (the ships in the order given).")]
+
+
 class DiceKind(str, Enum):
     d6 = "d6"
     two_d6 = "2d6"
@@ -144,6 +156,7 @@ def board(
         "--separately", help="Several ships board one after another (one roll per capital ship "
         "or escort squadron) instead of together (one roll).")] = False,
     fleet: FleetOpt = None,
+    policy: PolicyOpt = Policy.best,
     roll: RollOpt = False,
     seed: SeedOpt = 0,
     format: FormatOpt = SimpleFormat.text,
@@ -159,37 +172,41 @@ def board(
     if roll:
         from bagm.bfg.play import play_board
 
-        return _show_roll(format, play_board, seed, party, target, separately)
-    report = _run(resolve, party, target, separately)
+        return _show_roll(format, play_board, seed, party, target, separately, policy.value)
+    report = _run(resolve, party, target, separately, policy.value)
     _show(format, report.as_dict, lambda: bfg_render.board(report))
 
 
 @bfg_app.command("grapple")
 def grapple(
-    attacker: Annotated[str, typer.Option("--attacker", "-a", help=SHIP_HELP,
-                                          show_default=False)],
+    attacker: Annotated[list[str], typer.Option(
+        "--attacker", "-a", help=f"A boarding ship (repeat for a party that boarded together). "
+        f"{SHIP_HELP}", show_default=False)],
     defender: Annotated[str, typer.Option("--defender", "-d", help="The boarded ship.",
                                           show_default=False)],
     fleet: FleetOpt = None,
+    policy: PolicyOpt = Policy.best,
     roll: RollOpt = False,
     seed: SeedOpt = 0,
     format: FormatOpt = SimpleFormat.text,
 ) -> None:
-    """How a grapple ends (exact Markov chain): two ships that drew fight each End Phase until
-    one is at 0 damage points."""
-    from bagm.bfg.grapple import NOTES
+    """How a grapple ends (exact Markov chain): ships that drew fight each End Phase until one
+    side is at 0 damage points."""
+    from bagm.bfg.grapple import NOTES, PARTY_NOTE, policy_note
     from bagm.bfg.grapple import grapple as resolve
     from bagm.render import bfg_render
 
     ships = _fleet(fleet)
-    a, d = _ship(attacker, "--attacker", ships), _ship(defender, "--defender", ships)
+    party = [_ship(s, f"--attacker {i}", ships) for i, s in enumerate(attacker, 1)]
+    d = _ship(defender, "--defender", ships)
     if roll:
         from bagm.bfg.play import play_grapple
 
-        return _show_roll(format, play_grapple, seed, a, d)
-    odds = _run(resolve, a, d)
-    _show(format, lambda: {**odds.as_dict(), "notes": list(NOTES)},
-          lambda: bfg_render.grapple(odds, NOTES))
+        return _show_roll(format, play_grapple, seed, party, d, policy.value)
+    odds = _run(resolve, party, d, policy.value)
+    notes = NOTES + ((PARTY_NOTE, policy_note(policy.value)) if len(party) > 1 else ())
+    _show(format, lambda: {**odds.as_dict(), "notes": list(notes)},
+          lambda: bfg_render.grapple(odds, notes))
 
 
 _MEANS_NOTES = {

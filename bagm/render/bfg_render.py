@@ -113,22 +113,33 @@ def grapple(g: GrappleOdds, notes_: tuple[str, ...] = ()) -> Any:
     from rich.console import Group
     from rich.text import Text
 
+    party = len(g.attackers) > 1
     head = Text()
     head.append("Grapple (Drawn Combats): ", style="bold")
-    head.append(f"{g.attacker.name} ({g.attacker.damage}) against {g.defender.name} "
-                f"({g.defender.damage}), fought every End Phase until one is at 0")
+    head.append(" + ".join(f"{s.name} ({s.damage})" for s in g.attackers)
+                + f" against {g.defender.name} ({g.defender.damage}), fought every End Phase "
+                "until one side is at 0")
+    if party:
+        head.append(f"\nlosses shared out by policy '{g.policy}'", style="dim")
     t = _table("How it ends", "", "chance", "exact")
-    for ship, p in ((g.attacker, g.attacker_survives), (g.defender, g.defender_survives)):
-        t.add_row(Text(f"{ship.name} survives"), pct(p), exact(p))
+    for name, p in ((g.name, g.attacker_survives), (g.defender.name, g.defender_survives)):
+        t.add_row(Text(f"{name} survive{'' if party and name == g.name else 's'}"), pct(p),
+                  exact(p))
     if g.both_lost:
         t.add_row("both lost", pct(g.both_lost), exact(g.both_lost))
     t.add_row("expected End Phases", f"{float(g.expected_phases):.3f}", exact(g.expected_phases))
-    t.add_row(Text(f"expected critical hits on {g.attacker.name}"),
+    t.add_row(Text(f"expected critical hits on {g.name}"),
               f"{float(g.attacker_expected_crits):.3f}", "")
     t.add_row(Text(f"expected critical hits on {g.defender.name}"),
               f"{float(g.defender_expected_crits):.3f}", "")
+    parts: list[Any] = [head, t]
+    if party:
+        each = _table("Each boarding ship", "ship", "damage", "keeps damage points")
+        for s, p in zip(g.attackers, g.ship_survives()):
+            each.add_row(Text(s.name), str(s.damage), pct(p))
+        parts.append(each)
     left = _table("Damage points left to the survivor", "ship", "damage", "chance")
-    for name, d in ((g.attacker.name, g.attacker_left), (g.defender.name, g.defender_left)):
+    for name, d in ((g.name, g.attacker_left), (g.defender.name, g.defender_left)):
         for k, p in d.items():
             left.add_row(Text(name), str(k), pct(p))
     phases = _table("Ends in End Phase", "End Phase", "chance")
@@ -137,7 +148,7 @@ def grapple(g: GrappleOdds, notes_: tuple[str, ...] = ()) -> Any:
     from bagm.bfg.grapple import PHASES_SHOWN
 
     phases.add_row(f"later than {PHASES_SHOWN}", pct(g.longer))
-    return Group(head, t, left, phases, *([notes(notes_)] if notes_ else []))
+    return Group(*parts, left, phases, *([notes(notes_)] if notes_ else []))
 
 
 def board(r: BoardingReport) -> Any:

@@ -1,7 +1,8 @@
 """Benchmarks (not part of the test run): ``python tests/bench/bench_bfg.py``.
 
 The exact Battlefleet Gothic resolvers: one boarding action, the grapple chain between two
-battleships (every state of 12 x 12 damage points, solved in fractions), ten Hit-and-Run
+battleships (every state of 12 x 12 damage points, solved in fractions), a party of two cruisers
+grappling one (648 states, the party's choices by each policy), ten Hit-and-Run
 attacks, and the ``bagm bfg board`` command's wall time (median of 11 runs).
 """
 
@@ -37,6 +38,12 @@ def main() -> None:
     print(f"grapple 6 x 3: {best(lambda: grapple(plague, hyperion)) * 1e3:.1f} ms")
     big = best(lambda: grapple(emperor, despoiler))
     print(f"grapple 12 x 12 (crippled-at 6): {big * 1e3:.0f} ms")
+    party = [parse_ship("Murder,damage=8,race=chaos"),
+             parse_ship("Devastation,damage=8,race=chaos,crew=space-marines,crippled-at=4")]
+    lunar = parse_ship("Lunar,damage=8,turrets=2,crippled-at=4")
+    for policy in ("best", "spread"):
+        t = best(lambda: grapple(party, lunar, policy), runs=3)  # noqa: B023
+        print(f"party grapple 8 + 8 x 8, policy {policy}: {t * 1e3:.0f} ms")
     print(f"10 Hit-and-Run attacks, 2D6 twice: "
           f"{best(lambda: hit_and_run('capital', Attack('2d6', tyranids=True), 10)) * 1e3:.2f} ms")
     cmd = [sys.executable, "-m", "bagm", "bfg", "board", "-a", "Plagueclaw,damage=6,race=chaos",
