@@ -114,6 +114,41 @@ def test_dodge_is_a_further_six_in_close_combat_only() -> None:
     assert shot.result[D.UNHARMED] == 1 - F(1, 2) * F(1, 2)
 
 
+def test_a_monstrous_attacker_by_hand() -> None:
+    # S8 v T4, one sure hit: wounds on 2+ (5/6); Damage row 4: Stunned A, OOA 2+, Killed 5+
+    a = Attack(1, 8, close_combat=True, auto_hit=True, monstrous=True)
+    o = odds(a, Target(4, save=2))  # Monstrous Creatures ignore armour saves
+    assert (o.save, o.save_kind) == (None, "none")
+    assert o.result == {D.UNHARMED: F(1, 6), D.STUNNED: F(5, 36), D.OUT_OF_ACTION: F(15, 36),
+                        D.KILLED: F(10, 36)}
+    assert odds(a, Target(4, save=2, invulnerable=4)).save_kind == "invulnerable"
+    # a W2 model: that wound is not its last, so it rolls at once and Killed counts as OOA
+    o = odds(a, Target(4, wounds=2))
+    assert o.result == {D.UNHARMED: F(1, 6), D.STUNNED: F(5, 36), D.OUT_OF_ACTION: F(25, 36)}
+    assert o.wounds_left == {1: F(5, 6), 2: F(1, 6)}
+    assert "never says which models are Monstrous" in o.notes[0]
+    # boundary: not Monstrous, the same wound makes no Damage roll (down to its last wound)
+    assert odds(Attack(1, 8, close_combat=True, auto_hit=True), Target(4, wounds=2)).result == {
+        D.UNHARMED: F(1)}
+    # two sure wounds on W2: the first rolls (Killed -> OOA), the second, its last, as printed
+    o = odds(Attack(2, 8, close_combat=True, auto_hit=True, monstrous=True), Target(1, wounds=2))
+    # S8 v T1: wound 2+, row 6 (OOA A, Killed 3+) +1 for S over 2T: Killed on 2+ at the last
+    both = F(25, 36)
+    assert o.result[D.KILLED] == both * F(5, 6)
+    with pytest.raises(RulesError, match="close combat only"):
+        odds(Attack(1, 8, bs=4, monstrous=True), Target(4))
+
+
+def test_monstrous_on_the_command_line() -> None:
+    result = run("skirmish", "odds", "--cc", "--attacks", "1", "--auto-hit", "--s", "8", "--t", "4",
+                 "--sv", "2", "--w", "2", "--monstrous", "-f", "json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["save"] is None and out["result"]["out of action"] == "25/36"
+    assert any("reading: Monstrous" in n for n in out["notes"])
+    assert run("skirmish", "odds", "--attacks", "1", "--bs", "4", "--monstrous").exit_code == 2
+
+
 def test_close_combat_uses_the_chart() -> None:
     o = odds(Attack(3, 4, close_combat=True, ws=3, ap=None), Target(4, ws=5))
     assert o.hit_needed == 4 and o.hit == F(1, 2)  # a lost row, from the formula
@@ -128,6 +163,7 @@ def test_close_combat_uses_the_chart() -> None:
      Target(4, save=2, ws=4, cover=True)),
     (Attack(2, 4, bs=2, sniper=True, partial=True), Target(3, save=5, invulnerable=6)),
     (Attack(3, 6, close_combat=True, ws=5, stuns_on_hit=True), Target(4, save=3, ws=3, dodge=True, wounds=2)),
+    (Attack(4, 8, close_combat=True, ws=5, monstrous=True), Target(4, save=3, invulnerable=5, ws=4, wounds=3)),
 ])
 def test_exact_odds_agree_with_a_seeded_sampler(attack: Attack, target: Target) -> None:
     trials = 6000

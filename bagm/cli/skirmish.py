@@ -105,6 +105,7 @@ def odds(
     shooter_above: Annotated[bool, typer.Option("--shooter-above", help="The shooter is 6\" or more above: saves -1.")] = False,
     target_above: Annotated[bool, typer.Option("--target-above", help="The target is 6\" or more above: cover +1.")] = False,
     dodge: Annotated[bool, typer.Option("--dodge", help="Dodge: an extra unmodified 6+ save in close combat.")] = False,
+    monstrous: Annotated[bool, typer.Option("--monstrous", help="The attacker is Monstrous (your statement: the text never says which models are): no armour save, a Damage roll for every wound (close combat).")] = False,
     format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
 ) -> None:
     """Exact odds (fractions) of what N shots or close-combat attacks do to one model: hit,
@@ -156,7 +157,8 @@ def odds(
                         pins_on_hit=blast or bool(preset.get("blast")),
                         pins_on_wound=pulse_carbine or bool(preset.get("pins_on_wound")),
                         stuns_on_hit=thunder_hammer or bool(preset.get("stuns_on_hit")),
-                        no_cover=no_cover or template or bool(preset.get("template")), partial=partial)
+                        no_cover=no_cover or template or bool(preset.get("template")), partial=partial,
+                        monstrous=monstrous)
         target = Target(t, sv, invuln, cover, cover_save, w, enemy_ws, shooter_above, target_above,
                         dodge)
         if volley is not None:  # a thrown grenade: one roll to hit, then its hits

@@ -2,7 +2,8 @@
 
 Each attack follows the Shooting Phase sequence (to hit, to wound, saving throw, Damage Table);
 a model keeps only its worst Damage result, rolls once per unsaved wound, and a model with more
-than one wound first loses wounds and rolls only on its last wound point. Everything is in
+than one wound first loses wounds and rolls only on its last wound point (against a Monstrous
+attacker it rolls for every wound). Everything is in
 fractions (:mod:`bagm.chance.dist`); :func:`sample` plays the same rules with dice, so a test can
 hold the two together.
 """
@@ -67,6 +68,11 @@ class Attack:
     stuns_on_hit: bool = False  # Thunder Hammer
     no_cover: bool = False  # Template, Marksman, Soul Seeker Ammunition, Doom Siren
     partial: bool = False  # partly under a Blast or Template: hit on a further 4+
+    # Close Combat Phase: a Monstrous attacker ignores armour saves (Armour Saving Throws) and
+    # a model it wounds rolls on the Damage Table for every unsaved wound, Killed counting as
+    # Out of Action until its last wound (Models With Multiple Wounds). The text never says
+    # which models are Monstrous: the user says so (reading; see MONSTROUS_READING).
+    monstrous: bool = False
 
 
 @dataclass(frozen=True)
@@ -118,6 +124,14 @@ class Odds:
         }
 
 
+MONSTROUS_READING = (
+    "reading: Monstrous is the user's statement (the text never says which models are "
+    "Monstrous); in close combat it ignores armour saves (invulnerable saves still taken), and "
+    "a model with several wounds rolls on the Damage Table for every unsaved wound, a Killed "
+    "result counting as Out of Action until its last wound; the row is still Strength minus "
+    "Toughness")
+
+
 def _chance(needed: int | None) -> Fraction:
     if needed is None:
         return Fraction(1)
@@ -157,7 +171,8 @@ def saving_throw(a: Attack, t: Target) -> tuple[int | None, str]:
     """The best save the target may take against this attack, and which one it is."""
     options: list[tuple[int, str]] = []
     worse = 1 if t.shooter_above and not a.close_combat else 0
-    if t.save is not None and not a.no_armour and not (a.ap is not None and a.ap <= t.save):
+    no_armour = a.no_armour or a.monstrous  # Monstrous Creatures ignore armour saves
+    if t.save is not None and not no_armour and not (a.ap is not None and a.ap <= t.save):
         sv = max(t.save, 4) if a.choppa else t.save  # Choppa: better than 4+ made at 4+
         options.append((sv + worse, "armour"))
     if t.invulnerable is not None:  # taken regardless of AP
@@ -170,18 +185,31 @@ def saving_throw(a: Attack, t: Target) -> tuple[int | None, str]:
     return min(options)
 
 
-def _worst_of(single: dict[Damage, Fraction], m: int) -> dict[Damage, Fraction]:
-    """The worst of ``m`` independent Damage results (m = 0: unharmed)."""
-    if m == 0:
+def _worst_of(*rolls: tuple[dict[Damage, Fraction], int]) -> dict[Damage, Fraction]:
+    """The worst of independent Damage results: ``m`` rolls of each distribution given (no
+    roll at all: unharmed). P(worst <= d) is the product of every roll's P(<= d)."""
+    if all(m == 0 for _, m in rolls):
         return {Damage.UNHARMED: Fraction(1)}
     out: dict[Damage, Fraction] = {}
     below = ZERO
+    upto = [ZERO] * len(rolls)
     for d in Damage:
-        upto = below + single.get(d, ZERO)
-        p = upto**m - below**m
-        if p:
-            out[d] = p
-        below = upto
+        at_most = Fraction(1)
+        for i, (single, m) in enumerate(rolls):
+            upto[i] += single.get(d, ZERO)
+            at_most *= upto[i] ** m
+        if at_most - below:
+            out[d] = at_most - below
+        below = at_most
+    return out
+
+
+def _not_killed(single: dict[Damage, Fraction]) -> dict[Damage, Fraction]:
+    """A Damage roll before the last wound against a Monstrous attacker: Killed is OOA."""
+    out = dict(single)
+    killed = out.pop(Damage.KILLED, ZERO)
+    if killed:
+        out[Damage.OUT_OF_ACTION] = out.get(Damage.OUT_OF_ACTION, ZERO) + killed
     return out
 
 
@@ -220,7 +248,10 @@ def odds(a: Attack, t: Target, strength: Dist | None = None, attacks: Dist | Non
         raise RulesError("strength: from 1 to 20")
     if len(strengths) > 1 and a.reroll_wounds is Reroll.one:
         raise RulesError("one re-rolled wound with a rolled Strength is not modelled")
-    notes: list[str] = []
+    if a.monstrous and not a.close_combat:
+        raise RulesError("the text gives Monstrous attackers rules in close combat only "
+                         "(Armour Saving Throws, Models With Multiple Wounds): add --cc")
+    notes: list[str] = [MONSTROUS_READING] if a.monstrous else []
     if max(strengths) > 10:
         notes.append("reading: the To Wound table stops at Strength 10; a stronger attack "
                      "wounds as Strength 10 and keeps its full Strength on the Damage Table")
@@ -235,6 +266,7 @@ def odds(a: Attack, t: Target, strength: Dist | None = None, attacks: Dist | Non
         ws = w * _wound_chance(a, t, s) / p_wound if p_wound else w
         for d, q in single_damage(a, t, s).items():
             _add(single, d, ws * q)
+    early_single = _not_killed(single)  # Monstrous: the rolls before the last wound
     sv, kind = saving_throw(a, t)
     p_fail = 1 - _chance(sv) if sv is not None else Fraction(1)
     if t.dodge and a.close_combat:
@@ -267,14 +299,15 @@ def odds(a: Attack, t: Target, strength: Dist | None = None, attacks: Dist | Non
                     floor = Damage.PINNED
                 if a.stuns_on_hit and h > 0:
                     floor = Damage.STUNNED
-                for d, q in _worst_of(single, u - lost).items():
+                early = (early_single, lost) if a.monstrous else (single, 0)
+                for d, q in _worst_of(early, (single, u - lost)).items():
                     _add(result, max(d, floor), p * q)
     if a.partial:
         notes.append("partly under the template: each hit needs a further 4+")
     if a.close_combat and not a.sniper and any(s > 2 * t.toughness for s in strengths):
         notes.append("reading: +1 on the Damage Table for Strength over twice the Toughness "
                      "applies in close combat too (the rule is stated with the Shooting Phase)")
-    if t.wounds > 1:
+    if t.wounds > 1 and not a.monstrous:
         notes.append("reading: a model with several wounds rolls on the Damage Table for each "
                      "unsaved wound once it is down to its last wound point")
     wn = wound_needed(a, t) if len(strengths) == 1 else 0
@@ -326,10 +359,15 @@ def sample(a: Attack, t: Target, dice: Dice, trials: int, strength: DiceExpr | N
                 strengths.append(s)
         lost = min(unsaved, t.wounds - 1)
         worst = Damage.UNHARMED
-        for s in strengths[lost:]:  # the wounds after the model is down to its last
+        for i, s in enumerate(strengths):  # the wounds once the model is down to its last
+            if i < lost and not a.monstrous:  # (every wound against a Monstrous attacker)
+                continue
             row = _rows()[damage_row(s, t.toughness, full_strength=a.sniper)]
             bonus = a.damage_bonus + (0 if a.sniper else damage_bonus(s, t.toughness))
-            worst = max(worst, damage_result(row, dice.d6("damage") + bonus))
+            d = damage_result(row, dice.d6("damage") + bonus)
+            if i < lost and d is Damage.KILLED:
+                d = Damage.OUT_OF_ACTION  # not its last wound: Killed counts as OOA
+            worst = max(worst, d)
         if a.sniper or (a.pins_on_hit and hit_any) or (a.pins_on_wound and unsaved > 0):
             worst = max(worst, Damage.PINNED)
         if a.stuns_on_hit and hit_any:
