@@ -3,7 +3,8 @@
 A campaign file (``NAME.skirmish-campaign.yaml``) holds the unit (a roster mapping), the
 after-battle sequence in progress (``pending``) and the history: every change is an event with
 the dice it used (seeded or entered by hand), and the file is rewritten atomically after each
-event, so a crash never leaves half an event. The steps follow AFTER THE BATTLE: record the
+event, so a crash never leaves half an event; the comments a user wrote in it are kept
+(:mod:`.commented`). The steps follow AFTER THE BATTLE: record the
 battle, injuries (Pack casualties, the Injury Table), points into the Points Pool, purchases and
 sales, advances and skills, then ``end``, which validates the unit.
 """
@@ -20,7 +21,9 @@ import yaml
 from bagm.chance.dice import Dice
 from bagm.errors import BagmError
 from bagm.io.atomic import write_atomic
-from bagm.io.yamlsafe import InputError, Located, load
+from bagm.io.roundtrip import LayoutError
+from bagm.io.yamlsafe import InputError, Located, load, read_text
+from bagm.skirmish.commented import has_comments, rewrite
 from bagm.skirmish.data import LostValue, SkirmishData, parse_advance
 from bagm.skirmish.roster import Roster, parse
 from bagm.skirmish.validate import Report, validate
@@ -36,10 +39,15 @@ class CampaignError(BagmError, ValueError):
         super().__init__(message)
 
 
+HEADER = ("# Skirmish Battles campaign, written by bagm (bagm skirmish campaign ...): edit with "
+          "the commands\n")
+
+
 @dataclass
 class Campaign:
     path: Path
     data: dict[str, Any]
+    text: str | None = None  # the file as last read or written: its comments are kept
 
     @property
     def unit(self) -> dict[str, Any]:
@@ -84,9 +92,20 @@ class Campaign:
         return entry
 
     def save(self) -> None:
-        write_atomic(self.path, "# Skirmish Battles campaign, written by bagm (bagm skirmish "
-                     "campaign ...): edit with the commands\n"
-                     + yaml.safe_dump(self.data, sort_keys=False, allow_unicode=True))
+        """Write the file atomically; the comments a user wrote in it are kept."""
+        if self.text is not None and has_comments(self.text, HEADER):
+            try:
+                text = rewrite(str(self.path), self.text, self.data)
+            except (LayoutError, InputError) as exc:
+                raise CampaignError(f"{self.path}: the change was not written, as the file's "
+                                    f"comments could not be kept ({exc}); move the comments "
+                                    "and run the command again") from None
+        else:
+            text = HEADER + yaml.safe_dump(self.data, sort_keys=False, allow_unicode=True)
+        if load(self.path, text, what="a campaign file").data != self.data:  # pragma: no cover
+            raise CampaignError(f"{self.path}: the file would not read back the same; not written")
+        write_atomic(self.path, text)
+        self.text = text
 
 
 PENDING_KEYS = {"step", "scenario", "result", "routed", "out_of_action", "enemy_out_of_action",
@@ -96,7 +115,8 @@ PENDING_KEYS = {"step", "scenario", "result", "routed", "out_of_action", "enemy_
 
 def load_campaign(path: Path) -> Campaign:
     """Read a campaign file (safe YAML) and check the parts bagm wrote."""
-    doc: Located = load(path, what="a campaign file")
+    text = read_text(Path(path), what="a campaign file")
+    doc: Located = load(path, text, what="a campaign file")
     d = doc.data
     if not isinstance(d, dict) or d.get("skirmish") != "campaign" or not isinstance(d.get("unit"), dict) \
             or not isinstance(d.get("history"), list):
@@ -110,7 +130,7 @@ def load_campaign(path: Path) -> Campaign:
                          "version control; bagm writes it, edit it only with the commands")
     if not isinstance(d.get("seed", 0), int):
         raise InputError(str(path), "seed is a whole number", line=doc.line(("seed",)))
-    return Campaign(Path(path), d)
+    return Campaign(Path(path), d, text)
 
 
 def start(roster_path: Path, campaign_path: Path, data: SkirmishData, seed: int = 0) -> tuple[Campaign, Report]:
