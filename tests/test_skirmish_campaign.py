@@ -400,3 +400,88 @@ def test_an_unreplaced_amputated_leg_removes_the_model_at_the_end(tmp_path: Path
     cp.buy(c, data, model="Sarg", item="Bionic Replacement")
     cp.end(c, data, Dice.scripted([]), "hand")
     assert c.unit["leader"]["name"] == "Sarg"  # replaced: stays
+
+
+TYRANIDS = REPO / "rosters" / "skirmish" / "tyranids.skirmish.yaml"
+
+
+def tyranid_spend(tmp_path: Path, data: SkirmishData, injury: list[int] | None = None) -> cp.Campaign:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    c, _ = cp.start(TYRANIDS, tmp_path / "t.skirmish-campaign.yaml", data, seed=1)
+    fight(c, out_of_action=["Kryx"] if injury else [])
+    cp.injuries(c, data, Dice.scripted(injury or []), "hand")
+    cp.points(c, data, Dice.scripted([]), "hand")
+    c.state["pool"] = 100
+    return c
+
+
+@pytest.mark.parametrize("rolls, result", [
+    ([3, 3], "breaking_the_mould"),  # Tyranid Unit: a 6 breaks the mould
+    ([1, 4], "BS+1"),  # boundary: a 5 reads the table (EXAMPLE: 5-6 BS+1)
+    ([3, 4], "none"),  # a 7 reads the table
+])
+def test_a_tyranid_pack_breaks_the_mould_on_a_six(tmp_path: Path, data: SkirmishData, rolls: list[int],
+                                                   result: str) -> None:
+    c = tyranid_spend(tmp_path, data)
+    entry = cp.advance(c, data, Dice.scripted(rolls), "hand", "Termagants", name="Vex")
+    assert entry["result"] == result
+    assert (c.unit.get("upgraded") or []) == ([{"name": "Vex", "from_pack": "Termagants"}]
+                                              if result == "breaking_the_mould" else [])
+    # any other faction's Pack reads the table at 6 (EXAMPLE: BS+1)
+    o = spend(tmp_path / "orks", data)
+    assert cp.advance(o, data, Dice.scripted([3, 3]), "hand", "Da Boyz")["result"] == "BS+1"
+
+
+def test_a_tyranid_pack_rolling_six_takes_command_when_the_leader_dies(tmp_path: Path,
+                                                                       data: SkirmishData) -> None:
+    c, _ = cp.start(TYRANIDS, tmp_path / "t.skirmish-campaign.yaml", data, seed=1)
+    fight(c, killed=["Kryx"])
+    entry = cp.injuries(c, data, Dice.scripted([3, 4, 2, 4]), "hand")  # Termagants 7, Hormagaunts 6
+    assert entry["results"][-1] == {"leader_died": True, "new_leader": "Hormagaunts Leader",
+                                    "from_pack": "Hormagaunts"}
+    c2, _ = cp.start(TYRANIDS, tmp_path / "u.skirmish-campaign.yaml", data, seed=1)
+    fight(c2, killed=["Kryx"])
+    entry = cp.injuries(c2, data, Dice.scripted([2, 5, 3, 4]), "hand")  # a 7 and a 7: disbanded
+    assert entry["results"][-1] == {"leader_died": True, "disbanded": True}
+
+
+def test_a_tyranid_replacement_eye_gives_back_its_bs(tmp_path: Path, data: SkirmishData) -> None:
+    c = tyranid_spend(tmp_path, data, injury=[3, 1])  # 31 Eye Injury: BS -1
+    assert c.state["injuries"]["Kryx"] == ["BS-1"]
+    entry = cp.buy(c, data, model="Kryx", item="Limb Replacement")
+    assert entry["cost"] == 10 and "BS +1 regained" in entry["what"]
+    assert c.state["injuries"]["Kryx"] == ["eye_replaced"] and c.state["pool"] == 90
+    with pytest.raises(CampaignError, match="no lost limb or eye"):
+        cp.buy(c, data, model="Kryx", item="Limb Replacement")
+    assert c.state["pool"] == 90 and c.unit["leader"]["wargear"] == ["Limb Replacement"]
+    entry, report = cp.end(c, data)
+    assert entry["valid"], entry
+
+
+def test_other_races_replace_an_eye_only_when_blind_and_regain_no_bs(tmp_path: Path,
+                                                                     data: SkirmishData) -> None:
+    c = spend(tmp_path, data, SM)
+    c.state["injuries"] = {"Sarg": ["BS-1"]}
+    with pytest.raises(CampaignError, match="no lost limb or eye"):
+        cp.buy(c, data, model="Sarg", item="Bionic Replacement")
+    c.state["injuries"] = {"Sarg": ["BS-1", "BS-1", "eye_lost"]}
+    entry = cp.buy(c, data, model="Sarg", item="Bionic Replacement")
+    assert "replaces the eye" in entry["what"]
+    assert c.state["injuries"]["Sarg"] == ["BS-1", "BS-1", "eye_lost", "eye_replaced"]  # BS not regained
+    entry, _ = cp.end(c, data)
+    assert c.unit["leader"]["name"] == "Sarg" and not entry["notes"]
+
+
+def test_each_lost_limb_is_replaced_and_paid_for(tmp_path: Path, data: SkirmishData) -> None:
+    c = spend(tmp_path, data, SM)
+    c.state["injuries"] = {"Sarg": ["arm_amputated", "leg_amputated"]}
+    with pytest.raises(CampaignError, match="arm and leg to replace: say which with --replaces"):
+        cp.buy(c, data, model="Sarg", item="Bionic Replacement")
+    with pytest.raises(CampaignError, match="no eye to replace"):
+        cp.buy(c, data, model="Sarg", item="Bionic Replacement", replaces="eye")
+    cp.buy(c, data, model="Sarg", item="Bionic Replacement", replaces="leg")
+    entry = cp.buy(c, data, model="Sarg", item="Bionic Replacement")  # the arm is what is left
+    assert "replaces the arm" in entry["what"] and c.state["pool"] == 80
+    assert c.unit["leader"]["wargear"] == ["Bionic Replacement"]  # listed once, paid twice
+    with pytest.raises(CampaignError, match="--replaces is for"):
+        cp.buy(c, data, model="Sarg", item="Frag Grenades", replaces="arm")

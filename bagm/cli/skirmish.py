@@ -548,6 +548,7 @@ def campaign_buy(
     pack_type: Annotated[Optional[str], typer.Option("--type", help="The new Pack's type.")] = None,
     models: Annotated[Optional[int], typer.Option("--models", help="Models of the new Pack, or to bring a Pack back to its minimum.")] = None,
     upgrade_to: Annotated[Optional[str], typer.Option("--upgrade-to", help="Upgrade --pack to this type.")] = None,
+    replaces: Annotated[Optional[str], typer.Option("--replaces", help="arm, leg or eye: what a Bionic (or Limb) Replacement replaces, when the model lost more than one.")] = None,
     data: SkDataOpt = None,
 ) -> None:
     """Spend the Points Pool (refused when the Pool is short or the unit would break a rule)."""
@@ -556,7 +557,7 @@ def campaign_buy(
     c = _open(campaign)
     _print_event(_campaign_call(buy, c, _data(data), model=model, item=item, pack=pack,
                                 new_pack=new_pack, pack_type=pack_type, models=models,
-                                upgrade_to=upgrade_to, crafted=crafted))
+                                upgrade_to=upgrade_to, crafted=crafted, replaces=replaces))
 
 
 @campaign_app.command("sell")

@@ -448,12 +448,23 @@ def _death_of_a_leader(c: Campaign, data: SkirmishData, dice: Dice, successor: s
         if p["models"] < 1:
             continue
         roll = _roll_table(dice, table, f"{p['name']} Pack Advancement (Death Of A Leader)")
-        if table["results"].get(roll) == "breaking_the_mould":
+        if _advance_result(data, _fkey(data, unit), "pack_advancement", table, roll) == "breaking_the_mould":
             p["models"] -= 1
             unit["leader"] = {"name": f"{p['name']} Leader", "type": "upgraded", "from_pack": p["name"]}
             return {"leader_died": True, "new_leader": unit["leader"]["name"], "from_pack": p["name"]}
     c.state["disbanded"] = True
     return {"leader_died": True, "disbanded": True}
+
+
+def _advance_result(data: SkirmishData, fkey: str, table_key: str, table: dict[str, Any],
+                    roll: int) -> str:
+    """The result of a roll on an Advancement table; a faction may fix some rolls (Tyranid
+    Unit: Breaking The Mould on a 6 of the Pack Advancement table)."""
+    if table_key == "pack_advancement":
+        fixed = data.raw["factions"][fkey].get("pack_advancement_rolls") or {}
+        if roll in fixed:
+            return str(fixed[roll])
+    return str(table["results"].get(roll, "none"))
 
 
 def _roll_table(dice: Dice, table: dict[str, Any], reason: str) -> int:
@@ -524,7 +535,7 @@ def _pay(c: Campaign, amount: int) -> None:
 def buy(c: Campaign, data: SkirmishData, *, model: str | None = None, item: str | None = None,
         pack: str | None = None, new_pack: str | None = None, pack_type: str | None = None,
         models: int | None = None, upgrade_to: str | None = None,
-        crafted: str | None = None) -> dict[str, Any]:
+        crafted: str | None = None, replaces: str | None = None) -> dict[str, Any]:
     """Spend the Pool: an armoury item for a model (or wargear or a Heavy/Assault weapon for a
     Pack), a new Pack, a Pack upgrade, or models to bring a Pack back to its minimum size."""
     _need_spend(c)
@@ -543,10 +554,18 @@ def buy(c: Campaign, data: SkirmishData, *, model: str | None = None, item: str 
         path = ("factions", fkey, "armoury" if item in f.get("armoury", {}) else "extra_armoury", item, "cost")
         upgraded = m is not unit.get("leader")
         cost = _cost(data, *path) + (f.get("broken_mould_surcharge", 0) if upgraded else 0)
-        m.setdefault({"weapon": "weapons", "wargear": "wargear", "grenade": "grenades"}[entry["kind"]], []).append(item)
+        what = f"{item} for {model}"
+        if entry.get("requires") == "amputation":  # a Bionic Replacement: one a limb or eye
+            what += _replace(c, f, m, replaces)
+            if item in (m.get("wargear") or []):
+                item = ""  # paid again for another limb; the model lists the item once
+        elif replaces is not None:
+            raise CampaignError("--replaces is for a Bionic (or Limb) Replacement")
+        if item:
+            m.setdefault({"weapon": "weapons", "wargear": "wargear", "grenade": "grenades"}[entry["kind"]],
+                         []).append(item)
         if crafted:
             m["master_crafted"] = crafted
-        what = f"{item} for {model}"
     elif pack is not None and item is not None:
         p = _pack(unit, pack)
         if p is None:
@@ -606,6 +625,40 @@ def buy(c: Campaign, data: SkirmishData, *, model: str | None = None, item: str 
     return c.record("buy", what=what, cost=cost, pool=c.state["pool"])
 
 
+def _replaceable(f: dict[str, Any], injuries: list[str]) -> list[str]:
+    """The limbs and eyes a model lost and has not had replaced (Bionic Replacements)."""
+    out = [part for part in ("arm", "leg")
+           if injuries.count(f"{part}_amputated") > injuries.count(f"{part}_replaced")]
+    # Limb Replacement (Tyranid Unit): a Tyranid replaces an eye lost to Injury 31 (BS-1);
+    # other races replace an eye only when blinded in both (Bionic Replacements)
+    if ("BS-1" in injuries if f.get("replacement_eye_restores_bs") else
+            "eye_lost" in injuries and "eye_replaced" not in injuries):
+        out.append("eye")
+    return out
+
+
+def _replace(c: Campaign, f: dict[str, Any], m: dict[str, Any], replaces: str | None) -> str:
+    """Record which limb or eye a Bionic (or Limb) Replacement replaces; a Tyranid's new eye
+    gives back the BS point the Eye Injury took (Tyranid Unit: Limb Replacement)."""
+    injuries = c.state.setdefault("injuries", {}).setdefault(m["name"], [])
+    parts = _replaceable(f, injuries)
+    if replaces is None:
+        if len(parts) != 1:
+            raise CampaignError(f"{m['name']} has " + (f"{' and '.join(parts)} to replace: say which "
+                                "with --replaces" if parts else "no lost limb or eye to replace"))
+        replaces = parts[0]
+    if replaces not in parts:
+        raise CampaignError(f"{m['name']} has no {replaces} to replace" + (
+            f" (it may replace: {', '.join(parts)})" if parts else ""))
+    injuries.append(f"{replaces}_replaced")
+    if replaces == "eye" and f.get("replacement_eye_restores_bs"):
+        injuries.remove("BS-1")  # the Starting Amount of its BS is back
+        if "eye_lost" in injuries:
+            injuries.remove("eye_lost")
+        return " (replaces an eye: BS +1 regained)"
+    return f" (replaces the {replaces})"
+
+
 def _cost_lists(data: SkirmishData, fkey: str) -> dict[str, Any]:
     try:
         return data.get("factions", fkey, "heavy_assault")  # type: ignore[no-any-return]
@@ -662,7 +715,7 @@ def advance(c: Campaign, data: SkirmishData, dice: Dice, how: str, who: str, *,
         for _ in range(50):  # re-roll results the model cannot use (Advances)
             r = _roll_table(dice, table, f"{target} {table_key.replace('_', ' ')}")
             rolled.append(r)
-            res = table["results"].get(r, "none")
+            res = _advance_result(data, fkey, table_key, table, r)
             if _usable(c, data, fkey, kind, obj, res):
                 result = res
                 break

@@ -20,6 +20,7 @@ from bagm.skirmish.roster import Model, Pack, Roster, load_roster
 
 CATEGORY_NAMES = ("Combat", "Shooting", "Strength", "Agility", "Intelligence")
 AMPUTATIONS = {"arm_amputated", "leg_amputated", "eye_lost"}
+REPLACED = {"arm_replaced", "leg_replaced", "eye_replaced"}  # campaign buy --replaces
 
 
 @dataclass
@@ -195,7 +196,7 @@ class _Checker:
         has = set(m.weapons) | set(m.wargear) | set(m.grenades)
         injuries = set(self.r.state.injuries.get(m.name, ()))
         if req == "amputation":  # Bionic Replacement: only after losing a limb
-            ok = bool(injuries & AMPUTATIONS)
+            ok = bool(injuries & (AMPUTATIONS | REPLACED))
             why = "only a model that lost a limb (an amputation in state.injuries)"
         elif req == "leader_or_broken_mould":  # Hive Node: the Leader or an upgraded model
             ok = True
