@@ -169,6 +169,8 @@ def test_captured_ransom_and_dark_eldar_prisoners(tmp_path: Path, data: Skirmish
     assert c.unit["leader"] is None and c.state["disbanded"]  # the Pool (24) cannot pay
     c = injure(tmp_path / "b", data, [6, 1, 1, 1, 1, *mould], ransom="refuse")
     assert c.unit["leader"] is None
+    said = c.history[-1]["results"][0]["results"][0]  # the lost half-strength rule, said plainly
+    assert "under half strength" in said and "under_half_strength" in said
     c = injure(tmp_path / "c", data, [1, 1, 1, 1, 1, *mould], dark_eldar=True, ransom="refuse")
     assert "ransom" in c.history[-1]["results"][0]["results"][0]  # Dead became Captured
 

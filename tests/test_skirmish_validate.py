@@ -252,6 +252,8 @@ def test_pack_rules(data: SkirmishData, tmp_path: Path) -> None:
     assert check(data, tmp_path, rangers).valid
     assert codes(check(data, tmp_path, rangers.replace("models: 4", "models: 5"))) == ["SK123"]
     assert check(data, tmp_path, rangers.replace("models: 4", "models: 1")).valid
+    two = rangers.replace("state:", "  - {name: S, type: rangers, models: 1}\nstate:")
+    assert codes(check(data, tmp_path, two)) == ["SK122"]  # one Pack of Rangers
 
 
 def test_heavy_and_assault_weapons(data: SkirmishData, tmp_path: Path) -> None:
@@ -395,10 +397,37 @@ def test_skills_per_category(data: SkirmishData, tmp_path: Path) -> None:
     assert r("[Sword Dance]") == ["SK160"]
 
 
+def test_a_pack_with_no_models(data: SkirmishData, tmp_path: Path) -> None:
+    # a new unit's Pack has models; after a battle an emptied Pack is removed by 'campaign end'
+    assert check(data, tmp_path, sm(packs="  - {name: A, type: space_marine, models: 2}")).valid
+    empty = sm(packs="  - {name: A, type: space_marine, models: 2}\n  - {name: B, type: scout, models: 0}")
+    assert "SK124" in codes(check(data, tmp_path, empty))
+    assert "SK124" not in codes(check(data, tmp_path, empty + "state: {battles: 1}\n"))
+
+
+def test_one_master_crafted_weapon_a_model(data: SkirmishData, tmp_path: Path) -> None:
+    one = "weapons: [Power Weapon], wargear: [Master-Crafted Weapon], master_crafted: Power Weapon"
+    assert check(data, tmp_path, sm(leader=one, state="state: {battles: 1}\n")).valid
+    two = one.replace("[Master-Crafted Weapon]", "[Master-Crafted Weapon, Master-Crafted Weapon]")
+    assert "SK134" in codes(check(data, tmp_path, sm(leader=two, state="state: {battles: 1}\n")))
+
+
+def test_replacements_need_a_lost_or_replaced_limb_or_eye(data: SkirmishData, tmp_path: Path) -> None:
+    nids = ("faction: Tyranids\nleader: {name: M, type: mutated_gaunt, wargear: [Limb Replacement]}\n"
+            "packs:\n  - {name: T, type: termagant, models: 4}\nstate: {battles: 1, injuries: {M: INJ}}\n")
+    # a Tyranid's eye replaced through 'campaign buy' (its BS-1 gone, eye_replaced recorded)
+    assert check(data, tmp_path, nids.replace("INJ", "[eye_replaced]")).valid
+    assert check(data, tmp_path, nids.replace("INJ", "[leg_amputated, leg_replaced]")).valid
+    assert codes(check(data, tmp_path, nids.replace("INJ", "[BS-1]"))) == ["SK140"]  # not bought for it
+    assert codes(check(data, tmp_path, nids.replace("INJ", "[]"))) == ["SK140"]
+
+
 def test_psychic_powers(data: SkirmishData, tmp_path: Path) -> None:
     leader = "skills: [Psychic Training, Psychic Training], psychic_powers: POWERS"
     ok = sm(leader=leader.replace("POWERS", "[Shield, Leap]"), state="state: {battles: 3}\n")
     assert check(data, tmp_path, ok).valid  # Psychic Training may be taken again
+    four = leader.replace("POWERS", "[Shield, Leap, Push, Healing]")
+    assert check(data, tmp_path, sm(leader=four, state="state: {battles: 3}\n")).valid  # at most 4
     five = leader.replace("POWERS", "[Shield, Leap, Push, Healing, Slow Time]")
     assert codes(check(data, tmp_path, sm(leader=five, state="state: {battles: 3}\n"))) == ["SK163"]
     assert codes(check(data, tmp_path, sm(leader=leader.replace("POWERS", "[Fireball]")))) == ["SK160"]

@@ -408,7 +408,14 @@ def _apply_injury(c: Campaign, data: SkirmishData, dice: Dice, m: dict[str, Any]
         out["removed"] = True
         out["leader_died"] = _remove_character(c.unit, name)
         why = "not paid" if ransom != "pay" else f"the Pool ({pool}) cannot pay"
-        return f"ransom {amount} {why}: killed, its equipment kept by the captors"
+        # Captured: a Killed model "will affect the unit's Points Pool if it forces the unit
+        # under half strength"; how was lost, so the rule is shown, never applied by a guess
+        try:
+            half = f"; under half strength: {data.get('under_half_strength')} (apply it by hand)"
+        except LostValue as exc:
+            half = (f"; if this puts the unit under half strength it affects the Points Pool, "
+                    f"but {exc} - apply it by hand, or {exc.fix}")
+        return f"ransom {amount} {why}: killed, its equipment kept by the captors{half}"
     return ""  # full recovery
 
 

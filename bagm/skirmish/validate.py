@@ -197,7 +197,8 @@ class _Checker:
         injuries = set(self.r.state.injuries.get(m.name, ()))
         if req == "amputation":  # Bionic Replacement: only after losing a limb
             ok = bool(injuries & (AMPUTATIONS | REPLACED))
-            why = "only a model that lost a limb (an amputation in state.injuries)"
+            why = ("only a model that lost a limb or eye (arm_amputated, leg_amputated, "
+                   "eye_lost, or one replaced by 'campaign buy': arm/leg/eye_replaced)")
         elif req == "leader_or_broken_mould":  # Hive Node: the Leader or an upgraded model
             ok = True
             why = ""
