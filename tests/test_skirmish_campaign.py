@@ -315,11 +315,26 @@ def test_a_skill_from_an_advance_is_chosen_before_the_end(tmp_path: Path, data: 
 
 
 def test_necron_wargear_returns_to_the_pool(tmp_path: Path, data: SkirmishData) -> None:
-    c = spend(tmp_path, data, "faction: Necrons\npacks:\n  - {name: W, type: warrior, models: 4}\n", pool=50)
-    cp.buy(c, data, pack="W", item="Chronometion")
-    assert c.state["pool"] == 10
-    _entry, _ = cp.end(c, data)
-    assert c.state["pool"] == 50 and c.unit["packs"][0]["wargear"] == []
+    necrons = "faction: Necrons\npacks:\n  - {name: W, type: warrior, models: 3}\n  - {name: X, type: warrior, models: 2}\n"
+    c = spend(tmp_path, data, necrons, pool=100)
+    cp.end(c, data)
+    cp.buy(c, data, pack="W", item="Chronometion")  # before the battle: 10 x 3 models
+    cp.buy(c, data, pack="X", item="Solar Pulse")  # 20 x 2
+    assert c.state["pool"] == 100 - 30 - 40
+    fight(c, out_of_action=["W:1"], killed=["X:2"])
+    entry = cp.injuries(c, data, Dice.scripted([1]), "hand")  # W loses a model; X was Killed
+    # Tomb Gifts: after the injuries the points spent come back, whatever the Pack lost since;
+    # a Pack Killed in the game loses its wargear and the points
+    assert {"tomb_gifts": "Chronometion returned from W: +30"} in entry["results"]
+    assert {"tomb_gifts": "Solar Pulse lost with X: no points back"} in entry["results"]
+    assert c.state["pool"] == 60 and c.unit["packs"][0]["wargear"] == []
+    cp.points(c, data, Dice.scripted([]), "hand")
+    pool = c.state["pool"]
+    cp.buy(c, data, pack="W", item="Chronometion")  # bought after the battle: kept for the next
+    with pytest.raises(CampaignError, match="refused: SK13"):  # the unit is below its minimum
+        cp.buy(c, data, pack="W", item="Solar Pulse")  # (2 of 4) and may buy; a new break is refused
+    entry, _ = cp.end(c, data)
+    assert c.unit["packs"][0]["wargear"] == ["Chronometion"] and c.state["pool"] == pool - 20
 
 
 def test_a_missed_game_is_served(tmp_path: Path, data: SkirmishData) -> None:

@@ -65,8 +65,9 @@ class Campaign:
     def state(self) -> dict[str, Any]:
         return self.unit.setdefault("state", {})  # type: ignore[no-any-return]
 
-    def roster(self) -> Roster:
-        text = yaml.safe_dump(self.unit, sort_keys=False, allow_unicode=True)
+    def roster(self, unit: dict[str, Any] | None = None) -> Roster:
+        """The unit (or ``unit``, another state of it) as a roster the validator reads."""
+        text = yaml.safe_dump(self.unit if unit is None else unit, sort_keys=False, allow_unicode=True)
         doc = load(f"{self.path} (unit)", text)
         return parse(f"{self.path} (unit)", doc)
 
@@ -224,6 +225,8 @@ def battle(c: Campaign, *, scenario: str, result: str, routed: bool, out_of_acti
         ooa.append([kind, name, n, spec in fled])
     removed = []
     leader_died = False
+    # Tomb Gifts: the wargear each Pack took into this battle, and for how many models it paid
+    gifts = [[pk["name"], w, pk["models"]] for pk in unit.get("packs") or [] for w in pk.get("wargear") or []]
     for spec in killed:  # Killed: struck from the roster at once
         kind, name, n = _who(unit, spec)
         if kind == "pack":
@@ -239,7 +242,7 @@ def battle(c: Campaign, *, scenario: str, result: str, routed: bool, out_of_acti
                          "routed": routed, "out_of_action": ooa, "enemy_out_of_action": enemy_out_of_action,
                          "enemy_killed": enemy_killed, "bonus": bonus, "pool_bonus": 0,
                          "leader_died": leader_died, "dark_eldar_opponent": dark_eldar_opponent,
-                         "advanced": []}
+                         "advanced": [], "tomb_gifts": gifts}
     return c.record("battle", scenario=scenario, result=result, routed=routed,
                     out_of_action=out_of_action, fled=fled, killed=removed,
                     enemy_out_of_action=enemy_out_of_action, enemy_killed=enemy_killed, bonus=bonus)
@@ -288,8 +291,32 @@ def injuries(c: Campaign, data: SkirmishData, dice: Dice, how: str, *, ransom: s
             results.append(_injure(c, data, dice, m, p, ransom))
     if p.get("leader_died") or any(r.get("leader_died") for r in results):
         results.append(_death_of_a_leader(c, data, dice, successor))
+    if faction.get("pack_wargear"):
+        results.extend(_tomb_gifts(c, data, fkey, p))
     p["step"] = "points"
     return c.record("injuries", dice, how, results=results)
+
+
+def _tomb_gifts(c: Campaign, data: SkirmishData, fkey: str, p: dict[str, Any]) -> list[dict[str, Any]]:
+    """Tomb Gifts (Necron Unit): after the injuries, the wargear the Packs took into the battle
+    comes off the roster and the points spent on it go back into the Pool; a Pack Killed or
+    removed loses it. Wargear bought after the battle stays for the next one."""
+    gifts = p.get("tomb_gifts")
+    if gifts is None:  # a battle recorded before bagm kept this: the Packs' wargear now
+        gifts = [[pk["name"], w, pk["models"]] for pk in c.unit.get("packs") or [] for w in pk.get("wargear") or []]
+    out = []
+    for name, item, models in gifts:
+        pk = _pack(c.unit, name)
+        if pk is None or item not in (pk.get("wargear") or []):
+            continue
+        pk["wargear"].remove(item)
+        if pk["models"] > 0:
+            back = _cost(data, "factions", fkey, "armoury", item, "cost") * models
+            c.state["pool"] = c.state.get("pool", 0) + back
+            out.append({"tomb_gifts": f"{item} returned from {name}: +{back}"})
+        else:
+            out.append({"tomb_gifts": f"{item} lost with {name}: no points back"})
+    return out
 
 
 def _d66(dice: Dice, reason: str) -> int:
@@ -517,9 +544,14 @@ def points(c: Campaign, data: SkirmishData, dice: Dice, how: str) -> dict[str, A
 
 # --- spending -----------------------------------------------------------------------------------
 def _checked(c: Campaign, data: SkirmishData, before: dict[str, Any]) -> None:
-    """Refuse a change that breaks a construction rule (the unit is put back)."""
-    report = validate(c.roster(), data)
-    errors = [f for f in report.findings if f.severity == "error" and f.code != "SK101"]
+    """Refuse a change that breaks a construction rule (the unit is put back). Only what the
+    change broke counts: a unit already below its minimum after its losses may still buy."""
+    def broken(unit: dict[str, Any] | None) -> list[Any]:
+        report = validate(c.roster(unit), data)
+        return [f for f in report.findings if f.severity == "error" and f.code != "SK101"]
+
+    already = {(f.code, f.where) for f in broken(before)}
+    errors = [f for f in broken(None) if (f.code, f.where) not in already]
     if errors:
         c.data["unit"] = before  # the Pool is in the unit's state: it is put back too
         raise CampaignError("refused: " + "; ".join(f"{f.code} {f.message}" for f in errors))
@@ -831,8 +863,7 @@ def skill(c: Campaign, data: SkirmishData, dice: Dice, how: str, who: str, name:
 # --- the end of the sequence ----------------------------------------------------------------------
 def end(c: Campaign, data: SkirmishData, dice: Dice | None = None, how: str = "seeded",
         successor: str | None = None) -> tuple[dict[str, Any], Report]:
-    """Close the after-battle sequence: Necron wargear returned, Packs below their minimum
-    removed, unreplaced amputated legs and lost eyes removed; the unit validated."""
+    """Close the after-battle sequence: Packs below their minimum removed, unreplaced amputated legs and lost eyes removed; the unit validated."""
     p = _need_step(c, "spend")
     if p.get("skills_due"):
         raise CampaignError("choose the new skill(s) first: " + ", ".join(p["skills_due"]))
@@ -840,14 +871,6 @@ def end(c: Campaign, data: SkirmishData, dice: Dice | None = None, how: str = "s
     fkey = _fkey(data, unit)
     f = data.raw["factions"][fkey]
     notes: list[str] = []
-    if f.get("pack_wargear"):  # Tomb Gifts: wargear returns to the Pool after injuries
-        for pk in unit.get("packs") or []:
-            for w in pk.get("wargear") or []:
-                if pk["models"] > 0:
-                    back = f["armoury"][w]["cost"] * pk["models"]
-                    c.state["pool"] = c.state.get("pool", 0) + back
-                    notes.append(f"{w} returned from {pk['name']}: +{back}")
-            pk["wargear"] = []
     kept = []
     for pk in unit.get("packs") or []:
         lo = f["packs"].get(pk["type"], {}).get("min_size")
