@@ -474,3 +474,16 @@ def test_new_writes_a_valid_start_for_every_faction(tmp_path: Path) -> None:
 def test_tables_command_marks_the_lost_rows() -> None:
     result = run("skirmish", "tables")
     assert result.exit_code == 0 and "3 (formula: row lost)" in result.output
+
+
+def test_both_rules_systems_findings_share_one_shape() -> None:
+    from bagm.findings import CodedFinding
+    from bagm.roster.findings import Finding as BoardingFinding
+    from bagm.roster.findings import Severity
+    from bagm.skirmish.findings import Finding
+
+    sk, ba = Finding("SK180", "twice", 3, where="Sarg"), BoardingFinding("BA180", "twice", 4, unit="B3")
+    assert isinstance(sk, CodedFinding) and isinstance(ba, CodedFinding)
+    assert (sk.name, sk.severity, sk.rule) == ("name-twice", "warning", "Roster: tell models and Packs apart")
+    assert (ba.name, ba.severity) == ("label-twice", Severity.WARNING)
+    assert ba.as_dict() == {"code": "BA180", "severity": "warning", "message": "twice", "line": 4, "unit": "B3"}

@@ -5,8 +5,12 @@ Codes never change meaning once published; CI configurations and other tools mat
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any, ClassVar
+
+from bagm.findings import CodedFinding
 
 
 class Severity(str, Enum):
@@ -56,23 +60,14 @@ CODES: dict[str, tuple[str, Severity, str]] = {
 
 
 @dataclass(frozen=True)
-class Finding:
-    code: str
-    message: str
-    line: int | None = None
+class Finding(CodedFinding):
+    CODES: ClassVar[Mapping[str, tuple[str, Any, str]]] = CODES
+
     unit: str | None = None
 
     @property
-    def name(self) -> str:
-        return CODES[self.code][0]
-
-    @property
     def severity(self) -> Severity:
-        return CODES[self.code][1]
-
-    @property
-    def rule(self) -> str:
-        return CODES[self.code][2]
+        return Severity(self.CODES[self.code][1])
 
     def as_dict(self) -> dict[str, object]:
         return {"code": self.code, "severity": self.severity.value, "message": self.message,

@@ -1,13 +1,17 @@
 """Skirmish findings: what the validator and the data report, each with a stable code.
 
 Codes never change meaning once published. The shape (code, name, severity, message, line) is
-the one bagm's renderers read for Boarding Actions findings, so the JSON and GitHub formats of
-:mod:`bagm.render.formats` serve both games.
+:class:`bagm.findings.CodedFinding`, the one Boarding Actions findings have too, so the JSON and
+GitHub formats of :mod:`bagm.render.formats` serve both games.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from bagm.findings import CodedFinding
 
 # code -> (short name, severity, the rule and its section)
 CODES: dict[str, tuple[str, str, str]] = {
@@ -50,26 +54,17 @@ CODES: dict[str, tuple[str, str, str]] = {
 
 
 @dataclass(frozen=True)
-class Finding:
+class Finding(CodedFinding):
     """One finding: a broken rule (or a lost value) with its line and how to fix it."""
 
-    code: str
-    message: str
-    line: int | None = None
+    CODES: ClassVar[Mapping[str, tuple[str, Any, str]]] = CODES
+
     where: str | None = None  # the model or Pack it is about
     fix: str | None = None
 
     @property
-    def name(self) -> str:
-        return CODES[self.code][0]
-
-    @property
     def severity(self) -> str:
-        return CODES[self.code][1]
-
-    @property
-    def rule(self) -> str:
-        return CODES[self.code][2]
+        return str(self.CODES[self.code][1])
 
     def as_dict(self) -> dict[str, object]:
         return {"code": self.code, "name": self.name, "severity": self.severity,
