@@ -58,6 +58,8 @@ class Assault:
     outside_arc: bool = False  # LIMITED FIRING ARC defender assaulted from outside it: 1 SM
     long_distance: bool = False  # LONG DISTANCE ASSAULT: the winner does not enter the square
     defender_assault_bonus: bool = False  # reading: see notes
+    # FLYING: the attacker began the assault in an occupied (or normally impassable) square
+    flying_lost: bool = False
 
     def __post_init__(self) -> None:
         need(self.supporters >= 0, "supporters is 0 or more")
@@ -123,7 +125,15 @@ def _positions(x: Assault, result: str) -> str:
     return "no hits; the defender stays, the attacker stays on the square it launched from"
 
 
-def _loser_fates(loser: Side, winner: Side) -> Chances:
+FLYING_EFFECT = ("FLYING: it began the assault in an occupied or normally impassable square, so "
+                 "losing destroys it")
+
+
+def _loser_fates(x: Assault, res: str, loser: Side, winner: Side) -> Chances:
+    # FLYING: "If the flying unit loses, it is destroyed if it did not begin its assault in an
+    # unoccupied square or if it started the assault in a normally impassable square."
+    if res == DEFENDER and x.flying_lost:
+        return {DESTROYED: Fraction(1)}
     if loser.fragile:
         return {"deserts": Fraction(1)}  # FRAGILE: the unit deserts if it loses an assault
     return hit_fates(loser.victim, piercing=winner.tearing)
@@ -181,10 +191,11 @@ def assault_odds(x: Assault) -> Odds:
             continue
         winner, loser = (a, d) if res == ATTACKER else (d, a)
         who = "defender" if res == ATTACKER else "attacker"
-        for fate, q in _loser_fates(loser, winner).items():
+        for fate, q in _loser_fates(x, res, loser, winner).items():
             key = f"{res}: {who} {fate}"
             add(out, key, p * q)
             text = ("FRAGILE: deserts (destroyed)" if fate == "deserts"
+                    else FLYING_EFFECT if res == DEFENDER and x.flying_lost
                     else fate_effect(fate, loser.victim))
             extra = _terrified(fate, winner, loser)
             effects[key] = "; ".join(t for t in (text, extra,
@@ -204,6 +215,9 @@ def assault_odds(x: Assault) -> Odds:
                         "(--defender-adds-assault-bonus for the other reading)"))
     if x.outside_arc:
         notes.append("LIMITED FIRING ARC: assaulted from outside its arc, the defender has 1 more SM")
+    if x.flying_lost:
+        notes.append("FLYING: the attacker began the assault in an occupied or normally "
+                     "impassable square: it is destroyed if it loses (a tie is not a loss)")
     notes.append("no double hits in an assault: the text gives them for firing actions only")
     return Odds("assault", "ASSAULT; RESOLVING THE ASSAULT", out, effects, tables, notes,
                 _inputs(x))
@@ -212,7 +226,8 @@ def assault_odds(x: Assault) -> Odds:
 def _inputs(x: Assault) -> dict[str, object]:
     return {"attacker": x.attacker.kind.value, "defender": x.defender.kind.value,
             "attacker_combat": x.attacker.combat, "defender_combat": x.defender.combat,
-            "supporters": x.supporters, "defender_sm": x.defender_sm}
+            "supporters": x.supporters, "defender_sm": x.defender_sm,
+            **({"flying_lost": True} if x.flying_lost else {})}
 
 
 def resolve_assault(dice: Dice, x: Assault) -> str:
@@ -235,5 +250,7 @@ def resolve_assault(dice: Dice, x: Assault) -> str:
         return TIE
     winner, loser = (a, d) if res == ATTACKER else (d, a)
     who = "defender" if res == ATTACKER else "attacker"
+    if res == DEFENDER and x.flying_lost:  # FLYING: destroyed, whatever the hit would do
+        return f"{res}: {who} {DESTROYED}"
     fate = "deserts" if loser.fragile else resolve_hit(dice, loser.victim, piercing=winner.tearing)
     return f"{res}: {who} {fate}"

@@ -250,3 +250,97 @@ def resolve_krunch(dice: Dice, k: Krunch) -> str:
     return resolve_hit(dice, k.victim, shot == "double hit", double_saveable=k.double_saveable)
 
 
+
+
+# --- LIBRARIANS: the "again" marker's chain ---------------------------------------------------
+
+AGAIN = "again"
+_ENDS = {
+    "passed": "the last test passed: the power works; the cost's SMs stay on the librarian",
+    "no effect": "a 'no effect' marker: that use fails and the power is discarded for the game; "
+                 "all SMs discarded",
+    "hit": "a 'hit' marker: the power works, then the librarian suffers 1 hit; SMs discarded",
+    "1 SM": "a '1 SM' marker: the power works, then 1 more SM on the librarian",
+    "2 SMs": "a '2 SMs' marker: the power works, then 2 more SMs on the librarian",
+    "no marker left": "a peril with no facedown marker left: the text does not say what happens",
+}
+
+
+def _draw(pool: tuple[tuple[str, int], ...], kind: str) -> tuple[tuple[str, int], ...]:
+    return tuple((k, n - (k == kind)) for k, n in pool if n - (k == kind) > 0)
+
+
+def again_chain(p: Perils) -> Odds:
+    """A librarian that uses the same power again each time an 'again' marker lets it: how many
+    times the power works, and how the chain ends (LIBRARIANS; the peril of the warp markers)."""
+    need(p.psyker == "librarian", "the 'again' marker is a librarian's peril of the warp marker")
+    need(bool(p.pool), "the chain needs the facedown peril markers left: give --pool")
+    need(any(k == AGAIN for k, n in p.pool if n), "the pool has no 'again' marker: the chain "
+         "is the single test (bagm blackreach perils without --again)")
+    out: Chances = {}
+    sms: dict[int, Fraction] = {}
+
+    def end(works: int, how: str, sm: int, w: Fraction) -> None:
+        add(out, f"works {works} time(s), then {how}", w)
+        if w:
+            sms[sm] = sms.get(sm, Fraction(0)) + w
+
+    def use(pool: tuple[tuple[str, int], ...], sm: int, works: int, w: Fraction) -> None:
+        # each use pays the cost, then tests: 1 die + level - 2 per SM on the librarian
+        test = replace(p, sm=sm, pool=())
+        peril = sum((q for r, q in test.total().items() if r <= 1), Fraction(0))
+        end(works + 1, "passed", test.markers, w * (1 - peril))
+        size = sum(n for _, n in pool)
+        if size == 0:
+            end(works, "no marker left", test.markers, w * peril)
+            return
+        for kind, n in pool:
+            q = w * peril * Fraction(n, size)
+            if kind == AGAIN:
+                # "Apply the effects of the psychic power, then discard all SMs from the
+                # librarian. They may immediately use the same psychic power again by paying the
+                # cost normally."
+                if q:
+                    use(_draw(pool, kind), 0, works + 1, q)
+            elif kind == "no effect":
+                end(works, kind, 0, q)
+            elif kind == "hit":
+                end(works + 1, kind, 0, q)
+            else:
+                end(works + 1, kind, test.markers + (1 if kind == "1 SM" else 2), q)
+
+    use(p.pool, p.sm, 0, Fraction(1))
+    times: dict[int, Fraction] = {}
+    for key, q in out.items():
+        n = int(key.split()[1])
+        times[n] = times.get(n, Fraction(0)) + q
+    effects = {k: _ENDS[k.split(", then ", 1)[1]] for k in out}
+    notes = [
+        ("LIBRARIANS, 'again': the power works, all SMs are discarded and the librarian uses "
+         "it again, paying the cost (it 'may': these are the odds when it always does)"),
+        ("reading: a drawn marker is not returned to the facedown markers (the text says to "
+         "draw one and never to put it back), so the chain ends when the 'again' markers do"),
+    ]
+    return Odds("perils of the warp, the 'again' chain (librarian)", "LIBRARIANS", out, effects,
+                {"times the power works": dict(sorted(times.items())),
+                 "SMs on the librarian at the end": dict(sorted(sms.items()))},
+                notes, {"level": p.level, "cost": p.cost, "sm": p.sm,
+                        "pool": {k: n for k, n in p.pool}})
+
+
+def resolve_again_chain(dice: Dice, p: Perils) -> str:
+    """Play the chain; each marker is drawn with a die over the markers left in order (1, 2, 3
+    or 6 of them at each draw)."""
+    pool, sm, works = p.pool, p.sm, 0
+    while True:
+        test = replace(p, sm=sm, pool=())
+        if dice.d6("perils of the warp") + test.modifier >= 2:
+            return f"works {works + 1} time(s), then passed"
+        kinds = [k for k, n in pool for _ in range(n)]
+        if not kinds:
+            return f"works {works} time(s), then no marker left"
+        need(6 % len(kinds) == 0, "resolve_again_chain draws from 1, 2, 3 or 6 markers with a die")
+        kind = kinds[(dice.d6("peril marker") - 1) * len(kinds) // 6]
+        if kind != AGAIN:
+            return f"works {works + (kind != 'no effect')} time(s), then {kind}"
+        pool, sm, works = _draw(pool, kind), 0, works + 1

@@ -297,25 +297,50 @@ def fire(
     prefer: PreferOpt = None, aircraft: AircraftOpt = False, order_tokens: TokensOpt = None,
     prescience: PrescienceOpt = False,
     template: Annotated[bool, typer.Option(
-        "--template", help="HOWITZER (or a flamethrower): a template attack on one unit under "
-        "it.")] = False,
+        "--template", help="HOWITZER (or a flamethrower): a template attack (several units "
+        "under it: --under, --under-defence).")] = False,
     indirect: Annotated[bool, typer.Option(
         "--indirect", help="INDIRECT FIRE: a template attack; obscuring does not count (see "
         "bagm blackreach scatter for where it lands).")] = False,
+    under: Annotated[list[str] | None, typer.Option(
+        "--under", help="With --template/--indirect: another unit under the template, by name in "
+        "the --counters file (repeatable; the other target options are shared).",
+        show_default=False)] = None,
+    under_defence: Annotated[list[int] | None, typer.Option(
+        "--under-defence", help="With --template/--indirect: the DEFENCE of another unit under "
+        "the template (repeatable; the other target options are shared).",
+        show_default=False)] = None,
     format: FormatOpt = SimpleFormat.text,
 ) -> None:
-    """A firing action: 1D6 + COMBAT against DEFENCE, double hits, and what a hit does."""
+    """A firing action: 1D6 + COMBAT against DEFENCE, double hits, and what a hit does. With a
+    template and several units under it: each unit's odds and how many fall."""
     from bagm.blackreach.firing import fire_odds
+    from bagm.blackreach.odds import need
 
     def build() -> Odds:
-        shot = _shot(counters, attacker, target, combat, defence, target_kind, on_hit,
-                     defence_bonus, bonus, penalty, sm, obscured, range_, hawk_eyed or aircraft,
-                     rear, twin_linked, save, save_bonus, target_sm, piercing, damage_set, held,
-                     save_double_hits, front_armour,
-                     _aids(mekaniak, grot_oilers, techmarine, prefer), _speed(order_tokens),
-                     prescience, template, indirect)
-        odds = fire_odds(shot, frightening)
-        return odds
+        def one(name: str | None, value: int | None) -> Odds:
+            shot = _shot(counters, attacker, name, combat, value, target_kind, on_hit,
+                         defence_bonus, bonus, penalty, sm, obscured, range_,
+                         hawk_eyed or aircraft, rear, twin_linked, save, save_bonus, target_sm,
+                         piercing, damage_set, held, save_double_hits, front_armour,
+                         _aids(mekaniak, grot_oilers, techmarine, prefer), _speed(order_tokens),
+                         prescience, template, indirect)
+            return fire_odds(shot, frightening)
+
+        first = one(target, defence)
+        if not under and not under_defence:
+            return first
+        # HOWITZER / INDIRECT FIRE: "Units and structures even partially under the template are
+        # affected by the explosion. Resolve each attack individually."
+        need(template or indirect, "--under and --under-defence are units under a template: "
+             "give --template or --indirect")
+        from bagm.blackreach.templates import template_odds
+
+        units = [(target or f"unit 1 (DEFENCE {defence})", first)]
+        units += [(name, one(name, None)) for name in under or ()]
+        units += [(f"unit {len(units) + i} (DEFENCE {v})", one(None, v))
+                  for i, v in enumerate(under_defence or (), 1)]
+        return template_odds(units)
 
     _answer(build, format)
 
@@ -460,12 +485,34 @@ def assault(
     no_free_square: Annotated[bool, typer.Option(
         "--no-free-square", help="With --teleported: no free square next to the marker.")
     ] = False,
+    flying_from_occupied: Annotated[bool, typer.Option(
+        "--flying-from-occupied", help="FLYING: the attacker began the assault in an occupied "
+        "or normally impassable square, so losing destroys it.")] = False,
+    pursuit: Annotated[bool, typer.Option(
+        "--pursuit", help="PURSUIT: after a win the defender retreated from, a second assault "
+        "against it.")] = False,
+    flipped_combat: Annotated[str | None, typer.Option(
+        "--flipped-combat", help="With --pursuit: the defender's flipped side's COMBAT against "
+        "the attacker (needed when the first hit can flip it).", show_default=False)] = None,
+    flipped_assault: Annotated[int | None, typer.Option(
+        "--flipped-assault", help="With --pursuit: the flipped side's assault bonus, if it has "
+        "the ability.", show_default=False)] = None,
+    flipped_on_hit: Annotated[str | None, typer.Option(
+        "--flipped-on-hit", help="With --pursuit: the flipped side's hit symbol.",
+        show_default=False)] = None,
+    flipped_save: Annotated[int | None, typer.Option(
+        "--flipped-save", help="With --pursuit: the flipped side's armour save.",
+        show_default=False)] = None,
+    retreat_bonus: Annotated[int | None, typer.Option(
+        "--retreat-bonus", help="With --pursuit: the defence bonus of the square the defender "
+        "fell back to [default: the first square's].", show_default=False)] = None,
     format: FormatOpt = SimpleFormat.text,
 ) -> None:
     """An assault: 2D6 keep the best + COMBAT against the defender's roll; who wins, and what
-    that does to each unit."""
+    that does to each unit (--pursuit: and the second assault)."""
     from bagm.blackreach.assault import Assault, Side, assault_odds
     from bagm.blackreach.counters import parse_combat
+    from bagm.blackreach.odds import need
 
     def build() -> Odds:
         file = _file(counters)
@@ -493,8 +540,26 @@ def assault(
                  else (d.assault if d else None), defender_bonus, defender_penalty,
                  defender_sm, defender_tearing, defender_terrifying, defender_fragile),
             supporters=supporters, rear=rear, outside_arc=outside_arc,
-            long_distance=long_distance, defender_assault_bonus=defender_adds_assault_bonus)
-        odds = assault_odds(x)
+            long_distance=long_distance, defender_assault_bonus=defender_adds_assault_bonus,
+            flying_lost=flying_from_occupied)
+        flipped = (flipped_combat, flipped_assault, flipped_on_hit, flipped_save, retreat_bonus)
+        need(pursuit or all(v is None for v in flipped),
+             "--flipped-* and --retreat-bonus describe the second assault: give --pursuit too")
+        if pursuit:
+            from bagm.blackreach.pursuit import Pursuit, pursuit_odds
+
+            side = None
+            if flipped_combat is not None:
+                fv = _victim(None, dv.kind.value, flipped_on_hit, flipped_save, 0, 0, None, None,
+                             None)
+                side = Side(parse_combat(flipped_combat, "--flipped-combat"), fv,
+                            flipped_assault)
+            else:
+                need(flipped_assault is None and flipped_on_hit is None and flipped_save is None,
+                     "give the flipped side's --flipped-combat with its other values")
+            odds = pursuit_odds(x, Pursuit(side, retreat_bonus))
+        else:
+            odds = assault_odds(x)
         if teleported:
             from bagm.blackreach.teleport import Teleport, teleported_assault
 
@@ -610,12 +675,21 @@ def perils(
         "'no effect=1,hit=1,1 SM=2,2 SMs=1,again=1' (the mix is on the components).",
         show_default=False)] = None,
     on_hit: OnHitOpt = None,
+    again: Annotated[bool, typer.Option(
+        "--again", help="LIBRARIAN: follow the 'again' marker's chain (it uses the power again "
+        "each time it may): how many times the power works. Needs --pool.")] = False,
     format: FormatOpt = SimpleFormat.text,
 ) -> None:
     """The perils of the warp test of a librarian or a weirdboy manifesting a power."""
     from bagm.blackreach.hits import Victim
     from bagm.blackreach.odds import need
-    from bagm.blackreach.psychic import Perils, peril_marker, perils_odds, power_named
+    from bagm.blackreach.psychic import (
+        Perils,
+        again_chain,
+        peril_marker,
+        perils_odds,
+        power_named,
+    )
 
     def build() -> Odds:
         who = psyker.strip().lower()
@@ -632,9 +706,9 @@ def perils(
             need(n.strip().isdigit(), f"bad --pool entry '{part}': write kind=count")
             markers.append((peril_marker(name), int(n)))
         victim = _victim(None, None, on_hit, None, 0, 0, None, None, None)
-        odds = perils_odds(Perils(who, level, price, sm, share, bonus, tuple(markers),
-                                  Victim(on_hit=victim.on_hit)))
-        return odds
+        test = Perils(who, level, price, sm, share, bonus, tuple(markers),
+                      Victim(on_hit=victim.on_hit))
+        return again_chain(test) if again else perils_odds(test)
 
     _answer(build, format)
 
