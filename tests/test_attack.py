@@ -489,3 +489,19 @@ def test_command_reroll_offers_follow_the_sequence_and_stop_once_taken():
     res, seen = steps([3, 6, 1, 2], weapon(d="D3", devastating_wounds=True), target(sv=3, w=3),
                       [True], defender=False)
     assert seen == [("damage", "attacker", 1)] and res.wounds_lost == 2
+
+
+def test_profiles_and_conditions_hash_once_and_like_their_values():
+    """WeaponProfile and Conditions key the exact-odds caches: equal values hash alike (also a
+    copy, a replace() and a pickled copy, whose hash is worked out again in its process)."""
+    import pickle
+    from dataclasses import replace as _replace
+
+    from bagm.engine.attack.rules import Conditions
+
+    c = Conditions(half_range=True)
+    for other in (Conditions(half_range=True), _replace(Conditions(), half_range=True),
+                  pickle.loads(pickle.dumps(c))):
+        assert other == c and hash(other) == hash(c)
+    assert "_hash" not in pickle.loads(pickle.dumps(c)).__dict__
+    assert hash(Conditions(half_range=False)) != hash(c) or Conditions(half_range=False) != c

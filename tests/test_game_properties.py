@@ -72,10 +72,8 @@ def check_invariants(g: Game) -> None:
     for u in g.units.values():
         assert u.where in ("army", "board", "reserves", "destroyed")
         assert len(u.models) <= u.starting
-    # every change named the units it moved (_touch): each unit's stamp is read off where it stands
-    g.stamp(next(iter(g.units.values())))
-    for uid, u in g.units.items():
-        assert g._stamp_keys[uid] == (u.where, g._pos(u)), f"{uid} moved without a _touch() naming it"
+    # every change named the units it moved (touch): each unit's stamp is read off where it stands
+    assert not g.untouched(), f"{g.untouched()} moved without a touch() naming them"
 
 
 def play_checked(a: str, b: str, seed: int, bot: str) -> list[str]:

@@ -116,7 +116,7 @@ def test_deploy_one_character_and_one_other_per_entry_zone():
 
 def test_deployed_units_are_wholly_within_their_entry_zone():
     g = at_first_move()
-    zones = g._zones("A")
+    zones = g.entry_zones("A")
     for uid, z in (("A3", 1), ("A4", 2)):
         assert all(zones[z].wholly_within(m.base) for m in g.units[uid].models)
     assert g.units["A2"].where == "reserves" and g.units["B5"].where == "reserves"
@@ -255,7 +255,7 @@ def test_hatchway_needs_a_unit_within_one_inch():
     play(g, "done")
     assert g.decision.step in ("reinforce", "hatch", "manoeuvre")
     with pytest.raises(IllegalAction) as e:
-        g._check_hatch("A", parse("hatch A3 2"))
+        g.check_as("hatch", "A", parse("hatch A3 2"))
     assert "within 1\"" in str(e.value)
 
 
@@ -280,7 +280,7 @@ def test_hatchway_opens_when_unopposed():
     play(g, "done", "hatch A3 2")
     assert g.bf.is_open(1)
     with pytest.raises(IllegalAction, match="already operated"):
-        g._check_hatch("A", parse("hatch A3 2"))
+        g.check_as("hatch", "A", parse("hatch A3 2"))
 
 
 def test_reinforcements_need_an_empty_entry_zone_and_deep_strike_waits_for_round_2():
@@ -294,7 +294,7 @@ def test_reinforcements_need_an_empty_entry_zone_and_deep_strike_waits_for_round
         g.check(parse("deepstrike A2 22,15"))
     assert "second battle round" in str(e.value)
     play(g, "arrive A2 1")
-    assert g.units["A2"].alive and g._zones("A")[0].wholly_within(g.units["A2"].models[0].base)
+    assert g.units["A2"].alive and g.entry_zones("A")[0].wholly_within(g.units["A2"].models[0].base)
 
 
 # --- Shooting -----------------------------------------------------------------------------------
@@ -337,7 +337,7 @@ def test_shooting_needs_visibility():
     place(g, "A3", [(6.5, 2.2), (6.5, 3.6)])
     place(g, "B3", [(11, 2.2), (11, 3.6)])  # a Wall and a closed Hatchway between them
     with pytest.raises(IllegalAction) as e:
-        g._check_shoot("A", parse("shoot A3 B3"))
+        g.check_as("shoot", "A", parse("shoot A3 B3"))
     assert e.value.rule == "Visibility"
 
 
@@ -365,7 +365,7 @@ def _split_fire_game() -> Game:
     a5 = g.units["A5"]
     a5.models = [Model(15, 13.5, a5.radius, a5.W), Model(15, 16.5, a5.radius, a5.W)]
     a5.where = "board"
-    g._touch()
+    g.touch()
     place(g, "B4", block(22, 19.5))
     play(g, "hold A1")
     advance_to(g, "shoot")
@@ -385,11 +385,11 @@ def test_split_fire_each_weapon_at_its_own_target():
 def test_split_fire_is_checked_before_any_attack():
     g = _split_fire_game()
     with pytest.raises(IllegalAction) as e:  # one weapon, two targets
-        g._check_shoot("A", parse("shoot A5 B3 Storm bolter; B4 Storm bolter"))
+        g.check_as("shoot", "A", parse("shoot A5 B3 Storm bolter; B4 Storm bolter"))
     assert "already has a target" in str(e.value) and e.value.rule == "Select Targets"
     with pytest.raises(IllegalAction) as e:  # the second target is not visible
         place(g, "B4", [(6.5, 2.2)])
-        g._check_shoot("A", parse("shoot A5 B3 Storm bolter; B4 Purifying Flame"))
+        g.check_as("shoot", "A", parse("shoot A5 B3 Storm bolter; B4 Purifying Flame"))
     assert e.value.rule == "Visibility"
     with pytest.raises(ActionSyntaxError):  # every group names its weapons
         parse("shoot A5 B3; B4 Purifying Flame")
@@ -400,13 +400,13 @@ def test_split_fire_weapon_must_reach_its_target():
     place(g, "B3", block(38))  # beyond the Purifying Flame's 18"
     assert g.min_straight(g.units["A5"], g.units["B3"]) > 18
     with pytest.raises(IllegalAction) as e:
-        g._check_shoot("A", parse("shoot A5 B4 Storm bolter; B3 Purifying Flame"))
+        g.check_as("shoot", "A", parse("shoot A5 B4 Storm bolter; B3 Purifying Flame"))
     assert "not within range" in str(e.value) and e.value.rule == "Select Targets"
-    g._check_shoot("A", parse("shoot A5 B3 Storm bolter; B4 Purifying Flame"))  # 24" reaches B3
+    g.check_as("shoot", "A", parse("shoot A5 B3 Storm bolter; B4 Purifying Flame"))  # 24" reaches B3
     a5 = g.units["A5"]
     a5.ranged = a5.ranged + [dataclasses.replace(a5.ranged[0], name="Short gun", range=3)]
     with pytest.raises(IllegalAction) as e:  # every weapon a group names must reach its target
-        g._check_shoot("A", parse("shoot A5 B3 Storm bolter+Short gun; B4 Purifying Flame"))
+        g.check_as("shoot", "A", parse("shoot A5 B3 Storm bolter+Short gun; B4 Purifying Flame"))
     assert "'Short gun' cannot shoot B3" in str(e.value)
 
 
@@ -416,16 +416,16 @@ def test_a_weapon_with_several_profiles_fires_one_of_them():
     bolter = a5.ranged[0]
     a5.ranged = [dataclasses.replace(bolter, name="Storm bolter - steady"),
                  dataclasses.replace(bolter, name="Storm bolter - hail", attacks=DiceExpr(0, 6, 4))] + a5.ranged[1:]
-    g._touch()
-    fired = [w.name for w, _, _ in g._weapons_in_range(a5, g.units["B3"])]
+    g.touch()
+    fired = [w.name for w, _, _ in g.weapons_in_range(a5, g.units["B3"])]
     assert fired == ["Storm bolter - steady", "Purifying Flame"]  # the first profile by default
-    named = g._weapons_in_range(a5, g.units["B3"], ("Storm bolter - hail",))
+    named = g.weapons_in_range(a5, g.units["B3"], ("Storm bolter - hail",))
     assert [w.name for w, _, _ in named] == ["Storm bolter - hail"]
     with pytest.raises(IllegalAction) as e:
-        g._check_shoot("A", parse("shoot A5 B3 Storm bolter - steady+Storm bolter - hail"))
+        g.check_as("shoot", "A", parse("shoot A5 B3 Storm bolter - steady+Storm bolter - hail"))
     assert "one of its profiles" in str(e.value)
     with pytest.raises(IllegalAction):  # nor one profile at each of two targets
-        g._check_shoot("A", parse("shoot A5 B3 Storm bolter - steady; B4 Storm bolter - hail"))
+        g.check_as("shoot", "A", parse("shoot A5 B3 Storm bolter - steady; B4 Storm bolter - hail"))
 
 
 # --- Charge and Fight -------------------------------------------------------------------------
@@ -464,7 +464,7 @@ def test_charge_target_must_be_within_12_inches():
     place(g, "A3", block(14))
     place(g, "B3", block(28, dx=1.4))
     with pytest.raises(IllegalAction) as e:
-        g._check_charge("A", parse("charge A3 B3"))
+        g.check_as("charge", "A", parse("charge A3 B3"))
     assert "12" in str(e.value)
 
 
@@ -511,23 +511,23 @@ def test_objective_control_battle_shocked_oc_zero_and_secured():
     g = at_first_move()
     mk = g.map.layout.markers[0]
     place(g, "A3", [(mk.x - 1.2, mk.y), (mk.x - 1.2, mk.y + 1.4)])
-    g._update_control(False)
+    g.update_control(False)
     assert g.control[0] == "A"
     g.units["A3"].battleshocked = True
-    g._update_control(False)
+    g.update_control(False)
     assert g.control[0] is None
     g.units["A3"].battleshocked = False
     g.secured[0] = "B"
-    g._update_control(False)
+    g.update_control(False)
     assert g.control[0] == "B"  # Secured: stays until A controls it at the start or end of a turn
-    g._update_control(True)
+    g.update_control(True)
     assert g.control[0] == "A" and g.secured[0] is None
 
 
 def test_coherency_removes_stragglers_at_end_of_turn():
     g = at_first_move()
     place(g, "A3", [(14, 15), (12.6, 15), (11.2, 15), (3.0, 15.0)])
-    g._end_turn("A")
+    g.end_turn()
     assert len(g.units["A3"].models) == 3
 
 
@@ -609,7 +609,7 @@ def test_counter_offensive_lets_the_enemy_fight_next_for_2cp():
 def test_explosive_clearance_needs_a_blast_weapon():
     g = at_first_move()
     with pytest.raises(IllegalAction) as e:
-        g._check_shoot("A", parse("clearance A3"))
+        g.check_as("shoot", "A", parse("clearance A3"))
     assert e.value.rule == "Explosive Clearance"
 
 
@@ -620,7 +620,7 @@ def test_expert_breacher_operates_a_hatchway_during_the_move_step():
     u = g.units["A2"]  # Brotherhood Champion with Expert Breacher (in Reserves)
     cx, cy = g.map.layout.hatchways[1].centre
     u.models, u.where = [Model(cx - 1.0, cy, u.radius, u.W)], "board"
-    g._touch()
+    g.touch()
     assert Action("hatch", "A2", arg="2") in g.legal_actions()
     play(g, "hatch A2 2")
     assert g.bf.is_open(1) and g.decision.step == "move"
@@ -680,7 +680,7 @@ def test_engagement_range_is_2_inches_through_an_open_hatchway_only():
     place(g, "B1", [(19.0, y)])  # 1.54" apart, through the open Hatchway
     assert g.engaged(g.units["A1"], g.units["B1"])
     g.bf.set_open(2, False)
-    g._touch()
+    g.touch()
     assert not g.engaged(g.units["A1"], g.units["B1"])
 
 
@@ -693,7 +693,7 @@ def test_units_engaged_through_an_opened_hatchway_fight_without_having_charged()
     g.dice = Dice.scripted([6, 1])  # the roll-off: A 6 + T4 beats B 1 + T5
     play(g, "done", "hatch A3 2")
     assert g.bf.is_open(1) and g.engaged(g.units["A3"], g.units["B3"])
-    assert not g.units["A3"].charged and g._can_fight(g.units["A3"]) and g._can_fight(g.units["B3"])
+    assert not g.units["A3"].charged and g.can_fight(g.units["A3"]) and g.can_fight(g.units["B3"])
 
 
 def test_deep_strike_more_than_9_inches_from_enemy_models():
@@ -722,9 +722,9 @@ def test_pistols_only_at_engaged_enemies():
     place(g, "A3", block(10.6, 15))
     place(g, "A1", [(20, 15)])
     b3 = g.units["B3"]
-    assert [w.name for w in g._usable(b3, engaged=True)] == ["Slugga"]
-    assert g._weapons_in_range(b3, g.units["A3"])
-    assert not g._weapons_in_range(b3, g.units["A1"])
+    assert [w.name for w in g.usable_weapons(b3, engaged=True)] == ["Slugga"]
+    assert g.weapons_in_range(b3, g.units["A3"])
+    assert not g.weapons_in_range(b3, g.units["A1"])
 
 
 def test_no_underdog_within_30_points():
@@ -738,7 +738,7 @@ def test_infiltrators_deploy_wholly_within_6_inches_of_their_entry_zone():
     g = Game(11, a, copy.deepcopy(_armies()[1]), dice=Dice.scripted([]),
              rolloffs={"attacker": "A", "first_turn": "A"})
     play(g, "role attacker", "deploy B3 2")
-    zone = g._zones("A")[1]  # Attacker Entry Zone 2, centred on (2.2, 15)
+    zone = g.entry_zones("A")[1]  # Attacker Entry Zone 2, centred on (2.2, 15)
     with pytest.raises(IllegalAction) as e:
         g.check(parse("deploy A3 2 7,15"))  # Incursors lack Infiltrators
     assert e.value.rule == "Deployment (Infiltrators)"
@@ -748,7 +748,7 @@ def test_infiltrators_deploy_wholly_within_6_inches_of_their_entry_zone():
     play(g, "deploy A5 2 8,15")
     models = g.units["A5"].models
     assert len(models) == 5 and not all(zone.wholly_within(m.base) for m in models)
-    assert all(g._zone_gap(zone, (m.x, m.y), m.r) <= 6 + 1e-9 for m in models)
+    assert all(g.zone_gap(zone, (m.x, m.y), m.r) <= 6 + 1e-9 for m in models)
 
 
 # --- Command Re-roll inside the attack sequence -------------------------------------------------
@@ -766,7 +766,7 @@ def _a1_shoots(dice: list[int], cp: dict[str, int], weapon=None, shocked: tuple[
     a1 = g.units["A1"]
     if weapon is not None:
         a1.ranged = [weapon(a1.ranged[0])]
-        g._touch()
+        g.touch()
     for uid in shocked:
         g.units[uid].battleshocked = True
     g.dice = Dice.scripted(dice)
@@ -966,8 +966,10 @@ def test_an_accepted_action_is_applied_without_a_second_check_and_others_are_che
     with pytest.raises(IllegalAction):
         g.apply(bad)  # not the accepted action: checked (and refused)
     g.apply(ok)
-    assert g._accepted is None
     d = g.decision
-    assert g.passes(parse("deploy B3 2")) and g._accepted is not None and g._accepted[0] is d
-    g.apply(parse("deploy B3 2"))  # an equal action: played
-    assert g.decision is not d
+    assert g.passes(parse("deploy B3 2"))
+    checks = []
+    real = g.check
+    g.check = lambda act: (checks.append(act), real(act))[1]  # type: ignore[method-assign]
+    g.apply(parse("deploy B3 2"))  # an equal action: played, not checked again
+    assert g.decision is not d and checks == []

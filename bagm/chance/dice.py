@@ -126,6 +126,26 @@ class Dice:
         self._strict = strict
         self._rolls: list[tuple[int, int, str, bool]] = []  # built into Roll objects when asked
 
+    def copy(self) -> Dice:
+        """Dice in the same state that roll on independently: the same results from here on."""
+        d = Dice.__new__(Dice)
+        d.seed, d.sides, d._strict = self.seed, self.sides, self._strict
+        d._random = random.Random()
+        d._random.setstate(self._random.getstate())
+        d._bits = d._random.getrandbits
+        d._script = list(self._script)
+        d._rolls = list(self._rolls)
+        return d
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        del state["_bits"]  # a bound method: bound again when loaded
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._bits = self._random.getrandbits
+
     @property
     def rolls(self) -> list[Roll]:
         """Every roll so far, in order."""
@@ -151,6 +171,24 @@ class Dice:
     def feed(self, values: Iterable[int]) -> None:
         """Queue scripted results; they are used before any random roll."""
         self._script.extend(values)
+
+    def for_replay(self) -> Dice:
+        """A copy that rolls again, as scripted results, every result rolled so far, then goes
+        on exactly as these dice would (see :meth:`restore_history`)."""
+        d = self.copy()
+        d._script[:0] = [r[1] for r in self._rolls]
+        d._rolls = []
+        return d
+
+    def history(self) -> list[tuple[int, int, str, bool]]:
+        """Every roll so far as (sides, value, reason, scripted), cheaper than :attr:`rolls`."""
+        return list(self._rolls)
+
+    def restore_history(self, rolls: list[tuple[int, int, str, bool]]) -> None:
+        """Replace the record of the rolls made (after replaying them as scripted results)."""
+        if [r[1] for r in rolls] != [r[1] for r in self._rolls]:
+            raise DiceError("the replayed rolls are not the rolls recorded")
+        self._rolls = list(rolls)
 
     @property
     def pending(self) -> tuple[int, ...]:

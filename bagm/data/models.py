@@ -221,6 +221,18 @@ class Leader:
     """Names of the units it can be attached to (datasheet names in the same pack)."""
     abilities: list[LeaderAbility] = field(default_factory=list)
 
+    @cached_property
+    def bodyguard_keys(self) -> frozenset[str]:
+        """Its Bodyguard names as name look-ups compare them (:func:`bagm.data.names.norm`)."""
+        from bagm.data.names import norm
+
+        return frozenset(norm(n) for n in self.bodyguards)
+
+    @cached_property
+    def described(self) -> list[LeaderAbility]:
+        """Its Leader abilities whose effects the pack describes."""
+        return [a for a in self.abilities if a.effects]
+
 
 @_model
 class Correction:
@@ -282,6 +294,13 @@ class Datasheet:
     def __post_init__(self) -> None:
         self.keywords = _upper(self.keywords)
         self.faction_keywords = _upper(self.faction_keywords)
+
+    @cached_property
+    def key(self) -> str:
+        """Its name as name look-ups compare it (:func:`bagm.data.names.norm`)."""
+        from bagm.data.names import norm
+
+        return norm(self.name)
 
     @cached_property
     def all_keywords(self) -> frozenset[str]:

@@ -133,9 +133,27 @@ def _threshold(value: Any, where: str) -> int:
     return int(text)
 
 
+class HashedOnce:
+    """A frozen dataclass whose hash is worked out once: profiles and attack conditions key
+    caches of exact odds, looked up thousands of times a game, and never change. The hash is
+    not pickled (string hashes differ between processes): it is worked out again there."""
+
+    def __hash__(self) -> int:
+        h: int | None = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(tuple(self.__dict__[f] for f in self.__dataclass_fields__))  # type: ignore[attr-defined]
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+
 @dataclass(frozen=True)
-class WeaponProfile:
+class WeaponProfile(HashedOnce):
     """A weapon's characteristics as the attack sequence uses them."""
+
+    __hash__ = HashedOnce.__hash__  # kept by @dataclass, which would write its own
 
     name: str
     melee: bool

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum, IntEnum
 
 from bagm.chance.dice import DiceExpr
-from bagm.data.weapons import AttackError, WeaponProfile
+from bagm.data.weapons import AttackError, HashedOnce, WeaponProfile
 
 FACES = range(1, 7)
 
@@ -41,8 +41,10 @@ class Outcome(IntEnum):
 
 
 @dataclass(frozen=True)
-class Conditions:
+class Conditions(HashedOnce):
     """The situation of an attack, always explicit: the engine never guesses it."""
+
+    __hash__ = HashedOnce.__hash__  # kept by @dataclass, which would write its own
 
     hit_mod: int = 0
     wound_mod: int = 0

@@ -403,7 +403,7 @@ class Battlefield:
 
     # --- measurement --------------------------------------------------------------------
 
-    def _graph(self, closed: int | None = None):  # type: ignore[no-untyped-def]
+    def graph(self, closed: int | None = None):  # type: ignore[no-untyped-def]
         return self.layout.measure_layer.graph(self.closed_mask if closed is None else closed)
 
     @staticmethod
@@ -426,7 +426,7 @@ class Battlefield:
         self._check(q)
         if not self.layout.connected(p, q):
             return INF
-        d = self._graph(closed).distance(p, q)
+        d = self.graph(closed).distance(p, q)
         return max(0.0, d - ra - rb)
 
     def path(self, a: Loc, b: Loc, closed: int | None = None) -> list[Point] | None:
@@ -436,7 +436,7 @@ class Battlefield:
         self._check(q)
         if not self.layout.connected(p, q):
             return None
-        return self._graph(closed).path(p, q)
+        return self.graph(closed).path(p, q)
 
     @staticmethod
     def straight_distance(a: Loc, b: Loc) -> float:
@@ -469,7 +469,7 @@ class Battlefield:
             return False
         if self.straight_distance(a, b) > ENGAGEMENT_RANGE_HATCHWAY + TOLERANCE:
             return False
-        g = self._graph()
+        g = self.graph()
         d = g.distance(a.centre, b.centre) - a.radius - b.radius
         if d <= ENGAGEMENT_RANGE + TOLERANCE:
             return True
@@ -502,7 +502,7 @@ class Battlefield:
         (p, ra) = self._split(a)
         self._check(p)
         door = self.layout.hatchways[hatchway].door
-        g = self._graph()
+        g = self.graph()
         cp = door.closest_point(p)
         if g.clear(p[0], p[1], cp[0], cp[1]):
             return max(0.0, dist(p, cp) - ra)

@@ -21,7 +21,7 @@ from bagm.engine.state.actions import Action
 from bagm.engine.state.army import profile_group
 
 _ODDS: dict[Any, float] = {}
-_ODDS_BY_ID: dict[tuple[Any, ...], tuple[Any, Conditions, float]] = {}  # see GreedyBot.expected
+_CHEAP: dict[tuple[Any, ...], bool] = {}  # see GreedyBot._sees_cheap
 TWO_D6 = DiceExpr(2, 6, 0).distribution
 
 
@@ -48,6 +48,8 @@ def charge_chance(need: float) -> Fraction:
 class GreedyBot:
     def __init__(self, seed: int = 0) -> None:
         self._odds = _ODDS  # exact odds depend only on the profiles: shared by every game
+        self._game: Game | None = None
+        self._seen: dict[tuple[Any, ...], bool] = {}
 
     # --- expected values with the exact odds ----------------------------------------------
 
@@ -59,13 +61,6 @@ class GreedyBot:
         models = len(t.models)
         if not models:
             return 0.0
-        # hashing a weapon profile (a frozen dataclass) costs microseconds each time: a first
-        # look-up by its identity, the profile and conditions kept alongside and checked with `is`
-        # (ids are reused only after an object dies, and the entry keeps them alive)
-        quick = (id(w), n, id(cond), t.T, t.Sv, t.W, t.invuln, models, t.keywords)
-        got = _ODDS_BY_ID.get(quick)
-        if got is not None and got[0] is w and got[1] is cond:
-            return got[2] * t.points / max(1, t.starting)
         key = (w, n, cond, t.T, t.Sv, t.W, t.invuln, models, t.keywords)
         v = self._odds.get(key)
         if v is None:
@@ -76,7 +71,6 @@ class GreedyBot:
             except (ValueError, ArithmeticError):  # a profile the exact odds cannot take
                 v = 0.0
             self._odds[key] = v
-        _ODDS_BY_ID[quick] = (w, cond, v)
         return v * t.points / max(1, t.starting)
 
     def melee_value(self, u: Unit, t: Unit, charged: bool = False) -> float:
@@ -141,7 +135,7 @@ class GreedyBot:
     def _deploy(self, g: Game, legal: list[Action]) -> Action:
         markers = g.map.layout.markers
         # each Entry Zone's distance to its nearest objective marker, worked out once
-        near = [min(math.dist(z.centre, (m.x, m.y)) for m in markers) for z in g._zones(g.decision.player)]
+        near = [min(math.dist(z.centre, (m.x, m.y)) for m in markers) for z in g.entry_zones(g.decision.player)]
 
         def score(a: Action) -> float:
             u = g.unit(a.unit)
@@ -156,8 +150,8 @@ class GreedyBot:
         from bagm.engine.game.sequence import _r
 
         p = g.decision.player
-        if any(g._breacher(u) for u in g.army_units(p)):
-            for a in g._hatch_options(p, breachers=True):
+        if any(g.breacher(u) for u in g.army_units(p)):
+            for a in g.hatch_options(p, breachers=True):
                 if self._wants_hatch(g, g.unit(a.unit), int(a.arg or 1) - 1):
                     return a
         for u in g.army_units(p):
@@ -211,19 +205,25 @@ class GreedyBot:
     def _sees_cheap(self, g: Game, u: Unit, e: Unit, reach: float) -> bool:
         """A cheap guess (for the bot only): some pair of models within ``reach`` with a free
         line between their centres."""
-        clear = g.bf._graph(g.closed).clear
         if g.apart(u, e, reach + 1e-6):  # bounding boxes farther apart than reach: no pair is within it
             return False
-        # kept while neither unit moves (their stamps), and across games too: the answer
-        # depends only on both units' positions and the Hatchways
-        key = ("cheap", u.uid, g.stamp(u), e.uid, g.stamp(e), g.closed, reach)
-        got = g._by_stamp.get(key)
+        if self._game is not g:  # stamps are numbers of one game
+            self._game, self._seen = g, {}
+        # kept while neither unit moves (their stamps); across games, on where both stand
+        key = (u.uid, g.stamp(u), e.uid, g.stamp(e), g.closed, reach)
+        got = self._seen.get(key)
         if got is None:
-            got = g._by_stamp[key] = (g._geo(
-                ("cheap", g._pos(u), g._pos(e), g.closed, reach), lambda: any(
+            where = (g.positions(u), g.positions(e), g.closed, reach)
+            got = _CHEAP.get(where)
+            if got is None:
+                if len(_CHEAP) > 100_000:
+                    _CHEAP.clear()
+                clear = g.bf.graph(g.closed).clear
+                got = _CHEAP[where] = any(
                     math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r <= reach and clear(m.x, m.y, n.x, n.y)
-                    for m in u.models for n in e.models)),)
-        return got[0]
+                    for m in u.models for n in e.models)
+            self._seen[key] = got
+        return got
 
     def _first_legal(self, g: Game, ranked: list[tuple[float, Action]], tries: int = 4) -> Action | None:
         ranked.sort(key=lambda x: -x[0])
@@ -233,13 +233,13 @@ class GreedyBot:
         p = g.decision.player
         enemies = g.army_units(g.other(p))
         for u in g.army_units(p):
-            if g._manoeuvre_reason(u) is not None:
+            if g.manoeuvre_reason(u) is not None:
                 continue
             longest = u.longest_range
             # only whether there is one matters: any() stops at the first (the guess is pure)
             targets = any(self._sees_cheap(g, u, e, longest) for e in enemies)
             if "BATTLELINE" in u.keywords and not targets:
-                held = g._secure_markers(u)
+                held = g.secure_markers(u)
                 if held:
                     return Action("manoeuvre", u.uid, target="secure", arg=str(held[0] + 1))
             if targets:
@@ -259,11 +259,11 @@ class GreedyBot:
         p = g.decision.player
         ranked = []
         for u in g.army_units(p):
-            if g._shoot_reason(u) is not None:
+            if g.shoot_reason(u) is not None:
                 continue
             engaged = bool(g.engaged_with(u))
             # each weapon with its range and the weapon its profile belongs to, worked out once
-            ws = [(w, w.range or 0, profile_group(w.name)) for w in g._usable(u, engaged)]
+            ws = [(w, w.range or 0, profile_group(w.name)) for w in g.usable_weapons(u, engaged)]
             several = len({k for _, _, k in ws}) < len(ws)  # a weapon with profiles
             best: dict[str, tuple[float, str, str]] = {}  # weapon: (value, target, profile) at its best
             count = len(u.models)
@@ -292,7 +292,7 @@ class GreedyBot:
         p = g.decision.player
         ranked = []
         for u in g.army_units(p):
-            if g._charge_reason(u) is not None or not u.melee:
+            if g.charge_reason(u) is not None or not u.melee:
                 continue
             for t in g.army_units(g.other(p)):
                 if g.min_straight(u, t) > 12:
@@ -357,7 +357,7 @@ class GreedyBot:
         opts = [a for a in legal if a.kind == "command"]
         if not opts or g.phase != "command" or g.active != p:
             return Action("pass")
-        free = [a for a in opts if g._peerless_free(g.unit(a.unit))]
+        free = [a for a in opts if g.peerless_free(g.unit(a.unit))]
         if not free and g.cp[p] < 2:
             return Action("pass")
         return max(free or opts, key=lambda a: g.unit(a.target).points)

@@ -18,7 +18,7 @@ class ChargePhase:
 
     # Charge phase ----------------------------------------------------------------------------
 
-    def _charge_reason(self, u: Unit) -> str | None:
+    def charge_reason(self, u: Unit) -> str | None:
         if u.moved == "fallback" or u.moved == "advance" and not (
                 u.led is not None and led_has(u, "charge_after_advance")):  # a Leader ability may allow it
             return "it Advanced or Fell Back this turn"
@@ -39,10 +39,10 @@ class ChargePhase:
                 out.append(e)
         return out
 
-    def _legal_charge(self, p: str) -> list[Action]:
+    def legal_charge(self, p: str) -> list[Action]:
         out = []
         for u in self.army_units(p):
-            if self._charge_reason(u) is None:
+            if self.charge_reason(u) is None:
                 out += [Action("charge", u.uid, target=e.uid) for e in self._charge_targets(u)]
         return out + [Action("done")]
 
@@ -52,7 +52,7 @@ class ChargePhase:
         if act.kind != "charge":
             raise IllegalAction("in the Charge phase: 'charge UNIT ENEMY' or 'done'", "Charge phase")
         u = self.live_unit(act.unit, p, "Charge phase")
-        why = self._charge_reason(u)
+        why = self.charge_reason(u)
         if why:
             raise IllegalAction(f"{u.label()} cannot declare a charge: {why}", "Charge phase", u.uid)
         t = self.unit(act.target)
@@ -64,9 +64,10 @@ class ChargePhase:
             raise IllegalAction(f"{t.label()} is not visible to {u.label()}",
                                 "Charge Phase: Visibility (Rules Adaptations)", u.uid)
 
-    def _charging(self, p: str) -> Iterator[Decision]:
+    def _charging(self) -> Iterator[Decision]:
+        p = self.active
         while self._may_charge(p):
-            act = yield Decision("charge", p)
+            act = yield self.ask("charge", p)
             if act.kind == "done":
                 break
             u, t = self.unit(act.unit, p), self.unit(act.target)
@@ -90,11 +91,7 @@ class ChargePhase:
             ok = roll >= need and self._charge_move(u, t, float(roll))
             u.charged = ok  # made a Charge move
             self.emit("charge", unit=u.uid, target=t.uid, success=ok)
-
-    def _charge(self, p: str) -> Iterator[Decision]:
-        yield from self._new_phase("charge")
-        yield from self._charging(p)
-        self._update_control(False)
+        self.update_control(False)
         self.mission.run("end_charge", self)
 
     def _charge_move(self, u: Unit, t: Unit, roll: float) -> bool:

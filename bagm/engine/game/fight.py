@@ -21,53 +21,58 @@ class FightPhase:
 
     # Fight phase -----------------------------------------------------------------------------
 
-    def _can_fight(self, u: Unit) -> bool:
+    def can_fight(self, u: Unit) -> bool:
         return u.alive and not u.fought and bool(u.melee) and (u.charged or bool(self.engaged_with(u)))
 
     @staticmethod
-    def _first(u: Unit) -> bool:
+    def fights_first(u: Unit) -> bool:
         """Fights First step: units that made a Charge move this turn, and units with the Fights
         First ability (here: conferred by a Leader ability, Battlefield Command)."""
         return u.charged or (u.led is not None and led_has(u, "fights_first"))
 
     @staticmethod
-    def _pile_reach(u: Unit) -> float:
+    def pile_reach(u: Unit) -> float:
         """How far a Pile-in or Consolidation move goes: 3", or a conferred Leader ability's 6"."""
         if u.led is not None:
             return float(led_least(u, "pile_in") or PILE_IN)
         return PILE_IN
 
-    def _fight(self, p: str) -> Iterator[Decision]:
-        yield from self._new_phase("fight")
+    def _fights(self) -> Iterator[Decision]:
         # Fights First (units that made a Charge move or have Fights First), then Remaining
         # Combats, alternating, starting with the player whose turn it is not
-        for first in (True, False):
-            q = self.other(p)
-            while True:
-                pool = {x: [u for u in self.army_units(x) if self._can_fight(u) and (not first or self._first(u))]
-                        for x in ("A", "B")}
-                if not pool["A"] and not pool["B"]:
-                    break
-                if not pool[q]:
-                    q = self.other(q)
-                act = yield Decision("fight", q, {"fights_first": first})
-                u = self.unit(act.unit, q)
-                yield from self._do_fight(u, act.target)
-                yield from self._counter_window(u)
+        p = self.active
+        while self.fight_stage < 2:
+            first = self.fight_stage == 0
+            q = self.fight_next or self.other(p)
+            pool = {x: [u for u in self.army_units(x) if self.can_fight(u) and (not first or self.fights_first(u))]
+                    for x in ("A", "B")}
+            if not pool["A"] and not pool["B"]:
+                self.fight_stage += 1
+                self.fight_next = None
+                continue
+            if not pool[q]:
                 q = self.other(q)
-        self._update_control(False)
+            self.fight_next = q
+            act = yield self.ask("fight", q, {"fights_first": first})
+            u = self.unit(act.unit, q)
+            yield from self._do_fight(u, act.target)
+            yield from self._counter_window(u)
+            self.fight_next = self.other(q)
+        self.fight_stage = 0
+        self.fight_next = None
+        self.update_control(False)
         self.mission.run("end_fight", self)
 
-    def _legal_fight(self, p: str, only: str | None = None) -> list[Action]:
+    def legal_fight(self, p: str, only: str | None = None) -> list[Action]:
         first = self.decision.info.get("fights_first", False) if self.decision.step == "fight" else False
         out = []
         for u in self.army_units(p):
             if only and u.uid != only:
                 continue
-            if not self._can_fight(u) or (first and not self._first(u)):
+            if not self.can_fight(u) or (first and not self.fights_first(u)):
                 continue
             foes = self.engaged_with(u) or [e for e in self.army_units(self.other(p))
-                                            if self.min_straight(u, e) <= self._pile_reach(u) + 2]
+                                            if self.min_straight(u, e) <= self.pile_reach(u) + 2]
             out += [Action("fight", u.uid, target=e.uid) for e in foes]
             if not foes:
                 out.append(Action("fight", u.uid, target="-"))
@@ -77,7 +82,7 @@ class FightPhase:
         if act.kind != "fight":
             raise IllegalAction("in the Fight phase: 'fight UNIT ENEMY'", "Fight phase")
         only = self.decision.info.get("only")
-        legal = self._legal_fight(p, only)
+        legal = self.legal_fight(p, only)
         u = self.unit(act.unit, p)
         if not any(a.unit == u.uid for a in legal):
             why = f"only {only} fights next (Counter-offensive)" if only else \
@@ -92,7 +97,7 @@ class FightPhase:
         if t is None or not t.alive:
             self.emit("fight", unit=u.uid, target=None)
             return
-        self._pile(u, t, "pile_in")
+        self.pile(u, t, "pile_in")
         fighters = self._fighters(u)
         if not self.engaged(u, t) or not fighters:
             self.emit("fight", unit=u.uid, target=t.uid, fighters=0)
@@ -102,18 +107,18 @@ class FightPhase:
                           charged=u.charged,
                           # Close-Quarters Killer (the bearer is the whole unit)
                           reroll_wounds=enhancement(u.enhancement).melee_wound_reroll)
-        yield from self._attack(u, t, w, len(fighters), cond, None, ranged=False)
+        yield from self.attack(u, t, w, len(fighters), cond, None, ranged=False)
         extras = [x for x in u.melee if x.abilities.extra_attacks and x is not w]
         for x in extras:
             if t.alive and u.alive:
-                yield from self._attack(u, t, x, len(fighters), cond, None, ranged=False)
+                yield from self.attack(u, t, x, len(fighters), cond, None, ranged=False)
         self.emit("fight", unit=u.uid, target=t.uid, fighters=len(fighters), weapon=w.name, left=len(t.models))
         if u.alive:
             foes = self.engaged_with(u) or ([t] if t.alive else [])
             nearest = min(self.army_units(self.other(u.player)), key=lambda e: self.min_straight(u, e), default=None)
             goal = foes[0] if foes else nearest
-            if goal is not None and self.min_straight(u, goal) <= self._pile_reach(u) + 2:
-                self._pile(u, goal, "consolidate")
+            if goal is not None and self.min_straight(u, goal) <= self.pile_reach(u) + 2:
+                self.pile(u, goal, "consolidate")
 
     def _fighters(self, u: Unit) -> list[Model]:
         foes = self.engaged_with(u)
@@ -123,7 +128,7 @@ class FightPhase:
         return [m for m in u.models if m in front or any(
             math.hypot(m.x - f.x, m.y - f.y) - m.r - f.r <= COHERENCY for f in front)]
 
-    def _pile(self, u: Unit, t: Unit, what: str) -> None:
+    def pile(self, u: Unit, t: Unit, what: str) -> None:
         # Pile-in / Consolidation (Boarding Actions: toward the closest visible enemy unit)
         # engaged() first: the same answer (both are pure), and it spares most visibility work
         if not t.alive or not self.engaged(u, t) and not self.visible_idx(u, t):
@@ -131,7 +136,7 @@ class FightPhase:
         graph = self.bf.layout.move_layer(u.radius).graph(self.closed)
         others = [(o.x, o.y, o.radius) for o in self.others_bases(u)]
         enemies = [m.base for m in t.models]
-        reach = self._pile_reach(u)
+        reach = self.pile_reach(u)
         old = [(m.x, m.y) for m in u.models]
         moved = False
         hypot = math.hypot
@@ -161,7 +166,7 @@ class FightPhase:
                 for m, (x, y) in zip(u.models, old):
                     m.x, m.y = x, y  # a move that breaks Unit Coherency is not made
                 return
-            self._touch(u)
+            self.touch(u)
             self.emit(what, unit=u.uid, toward=t.uid, at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
 
     def _counter_window(self, fought: Unit) -> Iterator[Decision]:

@@ -27,10 +27,10 @@ class MovementPhase:
 
     # Movement phase --------------------------------------------------------------------------
 
-    def _movement(self, p: str) -> Iterator[Decision]:
-        yield from self._new_phase("movement")
-        while self._legal_move(p, quick=True):
-            act = yield Decision("move", p)
+    def _move_units(self) -> Iterator[Decision]:
+        p = self.active
+        while self.legal_move(p, quick=True):
+            act = yield self.ask("move", p)
             if act.kind == "done":
                 break
             if act.kind == "hatch":
@@ -68,25 +68,31 @@ class MovementPhase:
         for u in self.army_units(p):
             if u.moved is None:
                 u.moved = "stationary"
+
+    def _operate_hatchways(self) -> Iterator[Decision]:
         # Operating Hatchways: at the end of the Move Units step
+        p = self.active
         while self._may_hatch(p):
-            act = yield Decision("hatch", p)
+            act = yield self.ask("hatch", p)
             if act.kind == "done":
                 break
             yield from self._operate(p, act)
+
+    def _reinforcements(self) -> Iterator[Decision]:
         # Reinforcements step
-        while self._legal_reinforce(p):
-            act = yield Decision("reinforce", p)
+        p = self.active
+        while self.legal_reinforce(p):
+            act = yield self.ask("reinforce", p)
             if act.kind == "done":
                 break
             u = self.unit(act.unit, p)
             self._do_reinforce(u, act)
             if u.alive:
                 yield from self._overwatch_window(u, "is set up")
-        self._update_control(False)
+        self.update_control(False)
         self.mission.run("end_movement", self)
 
-    def _legal_move(self, p: str, quick: bool = False) -> list[Action]:
+    def legal_move(self, p: str, quick: bool = False) -> list[Action]:
         out: list[Action] = []
         markers = self.map.layout.markers
         for u in self.army_units(p):
@@ -97,7 +103,7 @@ class MovementPhase:
             out.append(Action("hold", u.uid))
             foes = self.engaged_with(u)
             if foes:
-                for z in self._zones(p):
+                for z in self.entry_zones(p):
                     if self._plan_move(u, _r(z.centre), float(u.move()))[1] is not None:
                         out.append(Action("fallback", u.uid, point=_r(z.centre)))
                 continue
@@ -108,8 +114,8 @@ class MovementPhase:
             if enemies:
                 e = min(enemies, key=lambda e: self.min_straight(u, e))
                 out.append(Action("move", u.uid, point=_r((e.models[0].x, e.models[0].y))))
-        if any(self._breacher(u) for u in self.army_units(p)):
-            out += self._hatch_options(p, breachers=True)
+        if any(self.breacher(u) for u in self.army_units(p)):
+            out += self.hatch_options(p, breachers=True)
         if out:
             out.append(Action("done"))
         return out
@@ -117,7 +123,7 @@ class MovementPhase:
     def layout_ok(self, p: tuple[float, float]) -> bool:
         return self.bf.layout.board_at(p) is not None
 
-    def _breacher(self, u: Unit) -> bool:
+    def breacher(self, u: Unit) -> bool:
         return enhancement(u.enhancement).hatchway_in_move_units  # Expert Breacher
 
     def _check_move(self, p: str, act: Action) -> None:
@@ -125,7 +131,7 @@ class MovementPhase:
             return
         if act.kind == "hatch":
             u = self.unit(act.unit, p)
-            if not self._breacher(u):
+            if not self.breacher(u):
                 raise IllegalAction(f"{u.label()} can only operate a Hatchway at the end of the Move "
                                     "Units step (Expert Breacher lets it do so during it)",
                                     "Operating Hatchways", u.uid)
@@ -224,7 +230,7 @@ class MovementPhase:
         if rolls:  # removed_models: indices into the models as they stood before the tests
             self.emit("desperate_escape", unit=u.uid, tests=len(rolls), destroyed=dead, rolls=rolls,
                       removed_models=list(range(len(u.models), n)))
-            self._touch(u)
+            self.touch(u)
             self._check_destroyed(u)
         return dead
 
@@ -261,13 +267,13 @@ class MovementPhase:
 
     # Hatchways -------------------------------------------------------------------------------
 
-    def _hatch_options(self, p: str, breachers: bool = False) -> list[Action]:
+    def hatch_options(self, p: str, breachers: bool = False) -> list[Action]:
         return self._cached(("hatch", p, self.turn, breachers), lambda: self._hatch_options_now(p, breachers))
 
     def _hatch_options_now(self, p: str, breachers: bool) -> list[Action]:
         out = []
         for u in self.army_units(p):
-            if breachers and not self._breacher(u):
+            if breachers and not self.breacher(u):
                 continue
             if u.hatch_turn == self.turn or self.engaged_with(u):
                 continue
@@ -316,8 +322,8 @@ class MovementPhase:
         return any(u.hatch_turn != self.turn and near(u)
                    and not self.engaged_with(u) for u in self.army_units(p))
 
-    def _legal_hatch(self, p: str) -> list[Action]:
-        return self._hatch_options(p) + [Action("done")]
+    def legal_hatch(self, p: str) -> list[Action]:
+        return self.hatch_options(p) + [Action("done")]
 
     def _check_hatch(self, p: str, act: Action) -> None:
         if act.kind == "done":
@@ -344,7 +350,7 @@ class MovementPhase:
         u = self.unit(act.unit, p)
         i = int(act.arg or 0) - 1
         u.hatch_turn = self.turn
-        self._touch()
+        self.touch()
         h = self.map.layout.hatchways[i]
         # an enemy unit on the opposite side of and within 1" of it may try to prevent it
         blockers = []
@@ -366,7 +372,7 @@ class MovementPhase:
                 self.emit("hatch", unit=u.uid, hatchway=i + 1, name=h.name, open=not opening, prevented=True)
                 return
         self.bf.set_open(i, opening)
-        self._touch()
+        self.touch()
         self.emit("hatch", unit=u.uid, hatchway=i + 1, name=h.name, open=opening)
         if opening:
             yield from self._overwatch_window(u, "opens a Hatchway")
@@ -379,12 +385,12 @@ class MovementPhase:
     def _empty_zones_now(self, p: str) -> list[int]:
         out = []
         everyone = [m.base for v in self.units.values() if v.alive for m in v.models]
-        for z, zone in enumerate(self._zones(p)):
+        for z, zone in enumerate(self.entry_zones(p)):
             if not any(zone.within(b) for b in everyone):
                 out.append(z)
         return out
 
-    def _legal_reinforce(self, p: str) -> list[Action]:
+    def legal_reinforce(self, p: str) -> list[Action]:
         res = self.army_units(p, "reserves")
         if not res:
             return []
@@ -396,7 +402,7 @@ class MovementPhase:
             if u.deep_strike and self.round >= 2 and self.deep_struck_turn.get(p) != self.turn:
                 for m in self.map.layout.markers:
                     out.append(Action("deepstrike", u.uid, point=_r((m.x, m.y))))
-                for z in self._zones(p):
+                for z in self.entry_zones(p):
                     out.append(Action("deepstrike", u.uid, point=_r(z.centre)))
         return out + [Action("done")] if out else []
 
@@ -435,7 +441,7 @@ class MovementPhase:
         p = u.player
         if act.kind == "arrive":
             z = int(act.arg or 0) - 1
-            zone = self._zones(p)[z]
+            zone = self.entry_zones(p)[z]
             ok = self._set_up(u, zone.centre, zone=zone)
         else:
             self.deep_struck_turn[p] = self.turn

@@ -124,7 +124,7 @@ class Positions:
         return v
 
     def _engaged(self, a: Unit, b: Unit) -> bool:
-        key = ("er", self._pos(a), self._pos(b), self.closed)
+        key = ("er", self.positions(a), self.positions(b), self.closed)
 
         def calc() -> bool:
             for m in a.models:
@@ -226,7 +226,7 @@ class Positions:
 
     def _visible_key(self, observer: Unit, target: Unit) -> tuple[Any, ...]:
         """What :meth:`_visible_now` depends on: a key for answers kept across moves and games."""
-        po, pt = self._pos(observer), self._pos(target)
+        po, pt = self.positions(observer), self.positions(target)
         xs = po[0:-1:2] + pt[0:-1:2]
         ys = po[1:-1:2] + pt[1:-1:2]
         r = max(observer.radius, target.radius)
@@ -251,7 +251,7 @@ class Positions:
         bx0, bx1, by0, by1 = min(xs) - reach, max(xs) + reach, min(ys) - reach, max(ys) + reach
         by = [m for m in self.others_bases(observer, target)
               if bx0 - m.radius < m.x < bx1 + m.radius and by0 - m.radius < m.y < by1 + m.radius]
-        clear = self.bf._graph().clear
+        clear = self.bf.graph().clear
         # the models that may block each observer's lines, built once (not per target)
         blockers = [(o, by + [x for x in obs if x is not o]) for o in obs]
         out = []
@@ -314,7 +314,7 @@ class Positions:
         x0, x1, y0, y1 = min(xs) - r, max(xs) + r, min(ys) - r, max(ys) + r
         by = tuple(sorted((b.x, b.y, b.radius) for b in self.others_bases(u, t)
                           if x0 - b.radius < b.x < x1 + b.radius and y0 - b.radius < b.y < y1 + b.radius))
-        key = ("cover", target.x, target.y, target.radius, self._pos(u), self.closed, by)
+        key = ("cover", target.x, target.y, target.radius, self.positions(u), self.closed, by)
         return self._geo(key, lambda: self.bf.has_cover(target, u.bases, [Base(*b) for b in by]))
 
     def min_straight(self, a: Unit, b: Unit) -> float:
@@ -365,7 +365,7 @@ class Positions:
             if got is not None and got[0] == sa and got[1] == sb and got[2] == closed:
                 v = got[3]
             else:
-                v = self._geo(("dist", self._pos(a), self._pos(b), closed),
+                v = self._geo(("dist", self.positions(a), self.positions(b), closed),
                               lambda: self._unit_distance_now(a, b))
                 self._by_stamp[key] = (sa, sb, closed, v)
             cache[key] = v
@@ -511,7 +511,7 @@ class Positions:
             if ds_gap is not None and any(
                     math.hypot(x - e.x, y - e.y) - r - e.radius <= ds_gap for e in enemies):
                 continue
-            if within is not None and self._zone_gap(within[0], (x, y), r) > within[1] + 1e-9:
+            if within is not None and self.zone_gap(within[0], (x, y), r) > within[1] + 1e-9:
                 continue
             if (ox or oy) and not graph.clear(ax, ay, x, y):
                 continue
@@ -554,4 +554,4 @@ class Positions:
     def set_positions(self, unit: Unit, pts: list[tuple[float, float]]) -> None:
         for m, (x, y) in zip(unit.models, pts):
             m.x, m.y = x, y
-        self._touch(unit)
+        self.touch(unit)

@@ -29,9 +29,11 @@ from bagm.chance.dice import Dice
 from bagm.engine.board.battlefield import Battlefield
 from bagm.engine.game.charge import ChargePhase
 from bagm.engine.game.fight import FightPhase
+from bagm.engine.game.flow import program
 from bagm.engine.game.movement import MovementPhase
 from bagm.engine.game.positions import Positions
 from bagm.engine.game.shooting import ShootingPhase
+from bagm.engine.game.snapshot import start_of
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.leaders import LeaderRules, led_has, modelled_abilities
 from bagm.engine.rules.missions import Mission, get_mission
@@ -114,7 +116,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         self._stamp_keys: dict[str, tuple[Any, ...]] = {}
         self._stamp_count = 0
         self._stamp_version = -1
-        self._moved: set[str] | None = None  # units named by _touch() since the stamps were read (None: any)
+        self._moved: set[str] | None = None  # units named by touch() since the stamps were read (None: any)
         self._by_stamp: dict[Any, tuple[Any, ...]] = {}
         self._wall_vis = _WALL_VIS.setdefault(mission, {})  # shared by the games of a process
         self._geo_cache = _GEO.setdefault(mission, {})
@@ -124,14 +126,66 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         self.winner: str | None = None
         # the rosters' texts and hashes: a replay needs no file (another folder, an import)
         texts = {p: a.text for p, a in self.armies.items() if a.text is not None}
+        # where the mission sequence stands (see flow.py): the step, and the loops a step
+        # starts again from (whose turn it is to deploy, to decide in a Battlefield Command
+        # window, to fight)
+        self.program = program(type(self), self.mission.rounds)
+        self.pc = 0
+        self.roles_winner: str | None = None
+        self.deployed: dict[str, list[tuple[int, bool]]] = {"A": [], "B": []}
+        self.deploy_next: str | None = None
+        self.window = 0  # Battlefield Command window: 0 the active player decides, 1 the other
+        self.fight_stage = 0  # 0 Fights First, 1 Remaining Combats
+        self.fight_next: str | None = None
+        self.mission_state: dict[str, Any] = {}  # what mission rules remember (copied by clone)
+        self.resumable = False  # the decision was asked at the top of a step's loop (ask())
+        self.actions: list[Action] = []  # every action applied, in order (with the seed: the game)
+        self.start = start_of(self, army_a, army_b)  # what a replay starts from
         self.emit("game", mission=mission, name=self.mission.name, seed=seed,
                   rosters={p: a.path for p, a in self.armies.items()}, rolloffs=self.rolloffs,
                   **({"roster_text": texts, "roster_sha256": {
                       p: hashlib.sha256(t.encode()).hexdigest() for p, t in texts.items()}}
                      if texts else {}))
         self._accepted: tuple[Decision, Action] | None = None  # see passes()
-        self._flow: Generator[Decision, Action, None] = self._sequence()
+        self._flow: Generator[Decision, Action, None] = self._run()
         self.decision: Decision = next(self._flow)
+
+    # --- the flow (flow.py) ---------------------------------------------------------------
+
+    def _run(self) -> Generator[Decision, Action, None]:
+        """Play the program from step ``pc`` on (a step may jump by setting ``pc``)."""
+        prog = self.program
+        while True:
+            pc = self.pc
+            step = prog[pc]
+            steps = step.run(self, *step.args)
+            if steps is not None:
+                yield from steps
+            if self.pc == pc:
+                self.pc = pc + 1
+
+    def ask(self, step: str, player: str, info: dict[str, Any] | None = None) -> Decision:
+        """A decision asked at the top of a step's loop, before the step has changed anything
+        since it began: the step started again from the state asks it again (see flow.py)."""
+        self.resumable = True
+        return Decision(step, player, info if info is not None else {})
+
+    def clone(self) -> Game:
+        """An independent copy of the game as it stands: the same state, decision, dice and
+        log; playing either one never changes the other."""
+        from bagm.engine.game.snapshot import clone
+
+        return clone(self)
+
+    def __getstate__(self) -> dict[str, Any]:
+        from bagm.engine.game.snapshot import getstate
+
+        return getstate(self)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        from bagm.engine.game.snapshot import setstate
+
+        setstate(self, state)
 
     # --- basics -------------------------------------------------------------------------
 
@@ -195,7 +249,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
     def army_units(self, p: str, where: str = "board") -> list[Unit]:
         if where == "board":
             # kept until anything on the battlefield changes: a unit comes onto or leaves the
-            # battlefield, or loses models, only with a _touch() (callers never change the list)
+            # battlefield, or loses models, only with a touch() (callers never change the list)
             # _now() inlined (a hot path)
             cache = self._cache if self._cache_version == self.version else self._now()
             key = ("board", p)
@@ -222,10 +276,10 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
                                 "a player acts only with units from their army", u.uid)
         return u
 
-    def _touch(self, *moved: Unit) -> None:
+    def touch(self, *moved: Unit) -> None:
         """Something on the battlefield changed: answers kept on ``version`` are dropped.
         ``moved``: the only units whose models moved or were removed, or that came onto or left
-        the battlefield, since the last _touch() (naming none: any unit may have)."""
+        the battlefield, since the last touch() (naming none: any unit may have)."""
         self.version += 1
         if not moved:
             self._moved = None
@@ -243,7 +297,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         return v
 
     @staticmethod
-    def _pos(u: Unit) -> tuple[float, ...]:
+    def positions(u: Unit) -> tuple[float, ...]:
         """The unit's positions as a key: x, y of each model, then the base radius."""
         out: list[float] = []  # a plain loop: twice as fast as a nested generator (a hot path)
         add = out.append
@@ -255,14 +309,14 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
 
     def stamp(self, u: Unit) -> int:
         """A number that changes whenever the unit's models move or are removed, or it comes
-        onto or leaves the battlefield (looked at on the first question after a _touch()):
+        onto or leaves the battlefield (looked at on the first question after a touch()):
         answers about a unit or a pair of units keyed on it survive changes elsewhere."""
         if self._stamp_version != self.version:
             # only the units named since the last look can have new stamps (_touch)
             units = self.units
             for uid in units if self._moved is None else self._moved:
                 v = units[uid]
-                k = (v.where, self._pos(v))
+                k = (v.where, self.positions(v))
                 if self._stamp_keys.get(uid) != k:
                     self._stamp_keys[uid] = k
                     self._stamp_count += 1
@@ -270,6 +324,12 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
             self._stamp_version = self.version
             self._moved = set()
         return self._stamps[u.uid]
+
+    def untouched(self) -> list[str]:
+        """The units that moved, lost models, or came onto or left the battlefield without a
+        :meth:`touch` naming them (their stamps are stale): a check for tests and new rules."""
+        self.stamp(next(iter(self.units.values())))
+        return [uid for uid, u in self.units.items() if self._stamp_keys[uid] != (u.where, self.positions(u))]
 
     def _now(self) -> dict[Any, Any]:
         """The answers kept since the battlefield last changed (``version``): emptied first
@@ -306,7 +366,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
 
     # --- the mission sequence -----------------------------------------------------------------
 
-    def _sequence(self) -> Generator[Decision, Action, None]:
+    def _muster(self) -> None:
         from bagm.roster.underdog import decide
 
         # 1. Muster Boarding Patrol; the Underdog (the validated rosters come in as Armies)
@@ -321,33 +381,42 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
                 if e.start_cp:
                     self.gain_cp(p, e.start_cp, e.name)  # Superior Boarding Tactics: "start the battle with 2CP"
         self.mission.run("muster", self)
-        # 6. Determine Attacker and Defender
-        w = self.rolloff("attacker")
-        act = yield Decision("roles", w)
+        # 6. Determine Attacker and Defender: the roll-off (its winner chooses next)
+        self.roles_winner = self.rolloff("attacker")
+
+    def _roles(self) -> Generator[Decision, Action, None]:
+        w = self.roles_winner
+        assert w is not None
+        act = yield self.ask("roles", w)
         self.role = {w: "Attacker" if act.arg == "attacker" else "Defender"}
         self.role[self.other(w)] = "Defender" if act.arg == "attacker" else "Attacker"
         self.emit("roles", **self.role)
-        # 7. Deploy Armies
+        # 7. Deploy Armies, starting with the Defender
         self.phase = "deploy"
-        yield from self._deploy()
+        self.deploy_next = next(q for q in ("A", "B") if self.role[q] == "Defender")
+
+    def _first_turn(self) -> None:
         self.mission.run("deploy", self)
         # 9. Determine First Turn
         self.first = self.rolloff("first_turn")
+
+    def _start_round(self, rnd: int) -> None:
         # 10-11. five battle rounds
-        for rnd in range(1, self.mission.rounds + 1):
-            self.round = rnd
-            self.emit("round", round=rnd)
-            self.mission.run("start_round", self)
-            for p in (self.first, self.other(self.first)):
-                yield from self._turn(p)
-            if rnd == 3:  # 8. Strategic Reserves not arrived by the end of round 3 are destroyed
-                for u in self.units.values():
-                    if u.where == "reserves":
-                        u.where = "destroyed"
-                        u.models = []
-                        self._touch(u)
-                        self.emit("destroyed", unit=u.uid, why="not arrived from Reserves by the end of battle round 3")
-            self.mission.run("end_round", self)
+        self.round = rnd
+        self.emit("round", round=rnd)
+        self.mission.run("start_round", self)
+
+    def _end_round(self, rnd: int) -> None:
+        if rnd == 3:  # 8. Strategic Reserves not arrived by the end of round 3 are destroyed
+            for u in self.units.values():
+                if u.where == "reserves":
+                    u.where = "destroyed"
+                    u.models = []
+                    self.touch(u)
+                    self.emit("destroyed", unit=u.uid, why="not arrived from Reserves by the end of battle round 3")
+        self.mission.run("end_round", self)
+
+    def _determine_victor(self) -> None:
         # 12. Determine Victor
         self.phase = "end"
         self.mission.run("end_battle", self)
@@ -359,29 +428,33 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         self.winner = "A" if va > vb else "B" if vb > va else None
         self.finished = True
         self.emit("end", vp=dict(self.vp), winner=self.winner)
-        while True:
-            yield Decision("over", "A")
 
-    def _zones(self, p: str) -> list[Any]:
+    def _over(self) -> Generator[Decision, Action, None]:
+        while True:
+            yield self.ask("over", "A")
+
+    def entry_zones(self, p: str) -> list[Any]:
         return self.map.layout.entry_zones_of(self.role[p])
 
-    def _deploy(self) -> Generator[Decision, Action, None]:
-        # Deploy Armies, starting with the Defender; one unit per Entry Zone each
-        self.deployed: dict[str, list[tuple[int, bool]]] = {"A": [], "B": []}
-        p = next(q for q in ("A", "B") if self.role[q] == "Defender")
+    def _deploy_armies(self) -> Generator[Decision, Action, None]:
+        # Deploy Armies: the players alternate, one unit per Entry Zone each
         while True:
+            p = self.deploy_next
+            assert p is not None
             can = [q for q in (p, self.other(p)) if self._may_deploy(q)]
             if not can:
                 break
-            p = can[0]
-            act = yield Decision("deploy", p)
+            p = self.deploy_next = can[0]
+            act = yield self.ask("deploy", p)
             self._do_deploy(p, act)
-            p = self.other(p)
+            self.deploy_next = self.other(p)
+
+    def _determine_reserves(self) -> None:
         # 8. Determine Reserves: everything not set up starts in Strategic Reserves
         for u in self.units.values():
             if u.where == "army":
                 u.where = "reserves"
-                self._touch(u)
+                self.touch(u)
                 self.emit("reserves", unit=u.uid, deep_strike=u.deep_strike_reserve)
 
     def _may_deploy(self, p: str) -> bool:
@@ -389,7 +462,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         (frozen Actions are slow to build, and only whether there is one matters here)."""
         units = self.armies[p].units
         left = [u for u in units if u.where == "army"]
-        zones = self._zones(p)
+        zones = self.entry_zones(p)
         if not left or len(self.deployed[p]) >= len(zones):
             return False
         reserved = sum(1 for x in units if x.deep_strike_reserve)
@@ -402,7 +475,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
 
     def _deploy_options(self, p: str) -> list[Action]:
         left = [u for u in self.armies[p].units if u.where == "army"]
-        zones = self._zones(p)
+        zones = self.entry_zones(p)
         if not left or len(self.deployed[p]) >= len(zones):
             return []
         out = []
@@ -439,7 +512,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
                 raise IllegalAction("at least half the units of an army must be set up normally",
                                     "Deep Strike Ability (Before the Battle)", u.uid)
             return
-        zones = self._zones(p)
+        zones = self.entry_zones(p)
         z = int(act.arg or 0) - 1
         if not 0 <= z < len(zones):
             raise IllegalAction(f"player {p} has Entry Zones 1 to {len(zones)}", "Deploy Armies", u.uid)
@@ -453,7 +526,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
             if not u.infiltrators:
                 raise IllegalAction(f"{u.label()} does not have the Infiltrators ability: it is set up "
                                     "wholly within the Entry Zone", "Deployment (Infiltrators)", u.uid)
-            if not self.layout_ok(act.point) or self._zone_gap(zones[z], act.point, 0.0) > INFILTRATE:
+            if not self.layout_ok(act.point) or self.zone_gap(zones[z], act.point, 0.0) > INFILTRATE:
                 raise IllegalAction(f"{_pt(act.point)} is not within 6\" of Entry Zone {z + 1}",
                                     "Deployment (Infiltrators)", u.uid)
 
@@ -461,23 +534,23 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         u = self.unit(act.unit, p)
         if act.kind == "reserve":
             u.where = "reserves"
-            self._touch(u)
+            self.touch(u)
             u.deep_strike_reserve = True
             self.emit("reserve", unit=u.uid)
             return
         z = int(act.arg or 0) - 1
-        zone = self._zones(p)[z]
+        zone = self.entry_zones(p)[z]
         if act.point is not None:  # Infiltrators: wholly within 6" of the Entry Zone
             ok = self._set_up(u, act.point, infiltrate=zone)
         else:
             ok = self._set_up(u, zone.centre, zone=zone)
         if not ok:
             u.where = "reserves"
-            self._touch(u)
+            self.touch(u)
             self.emit("reserves", unit=u.uid, why=f"does not fit in Entry Zone {z + 1}")
         self.deployed[p].append((z, u.is_character))
 
-    def _zone_gap(self, zone: Any, p: tuple[float, float], r: float) -> float:
+    def zone_gap(self, zone: Any, p: tuple[float, float], r: float) -> float:
         """How far the farthest point of a base at ``p`` is from the Entry Zone (straight line)."""
         return min(zone.zone_rect(c, row).distance_to(p) for c, row in zone.zones) + (r if r else 0.0)
 
@@ -493,13 +566,17 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
             self.set_positions(u, pts)
         u.where = "board"
         u.set_up_turn = self.turn
-        self._touch(u)
+        self.touch(u)
         self.emit("setup", unit=u.uid, at=[[round(x, 2), round(y, 2)] for x, y in pts])
         return True
 
     # --- a turn -------------------------------------------------------------------------
 
-    def _turn(self, p: str) -> Generator[Decision, Action, None]:
+    def _start_turn(self, i: int, after: int) -> None:
+        """The start of the first (``i`` 0) or second player's turn; a turn with nothing to
+        play goes on at step ``after``."""
+        assert self.first is not None
+        p = self.first if i == 0 else self.other(self.first)
         self.active = p
         self.turn += 1
         for u in self.units.values():
@@ -509,30 +586,23 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
             u.clearance = False
         self.emit("turn", player=p, round=self.round, turn=self.turn)
         self.mission.run("start_turn", self)
-        self._update_control(turn_boundary=True)
+        self.update_control(turn_boundary=True)
         if not self.army_units(p) and not self.army_units(p, "reserves"):
             self.emit("skip", player=p, why="no models on the battlefield")
             self.mission.run("end_turn", self)
-            return
-        yield from self._command(p)
-        yield from self._movement(p)
-        yield from self._shooting(p)
-        yield from self._charge(p)
-        yield from self._fight(p)
-        self._end_turn(p)
+            self.pc = after
 
-    def _new_phase(self, name: str) -> Generator[Decision, Action, None]:
+    def _new_phase(self, name: str) -> None:
         self.phase = name
         self.phase_id += 1
         self.emit("phase", phase=name, player=self.active)
         if name == "command":
-            self._end_command(self.active)  # conferred Leader abilities last until now
-        yield from self._battlefield_command()
+            self.end_command(self.active)  # conferred Leader abilities last until now
 
     # Command phase ---------------------------------------------------------------------------
 
-    def _command(self, p: str) -> Generator[Decision, Action, None]:
-        yield from self._new_phase("command")
+    def _command_step(self) -> None:
+        p = self.active
         for q in (p, self.other(p)):  # Command step: both players gain 1CP
             self.gain_cp(q, 1, "Command phase")
         for u in self.army_units(p):
@@ -548,7 +618,9 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
                     any(self.bf.in_objective_range(x.base, self.map.layout.markers[m]) for x in u.models):
                 self.secured[m] = p
                 self.emit("secured", player=p, marker=m + 1, unit=u.uid)
-        # Battle-shock step
+
+    def _battleshock_step(self) -> Generator[Decision, Action, None]:
+        p = self.active
         for u in self.army_units(p):
             if not u.below_half():
                 continue
@@ -571,13 +643,15 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
                         continue
                 u.battleshocked = True
                 self.emit("battleshock", unit=u.uid, shocked=True)
-        self._update_control(turn_boundary=False)
+
+    def _end_command_phase(self) -> None:
+        self.update_control(turn_boundary=False)
         self.mission.run("end_command", self)
-        yield from self._battlefield_command()  # the end of the Command phase (CP gained)
+        # then the end of the Command phase's Battlefield Command window (CP gained)
 
     # End of turn -----------------------------------------------------------------------------
 
-    def _end_turn(self, p: str) -> None:
+    def end_turn(self) -> None:
         # Unit Coherency: remove models until a single coherent group remains
         for u in list(self.units.values()):
             if not u.alive or len(u.models) < 2:
@@ -590,13 +664,13 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
             removed = len(u.models) - len(keep)
             gone = sorted(set(range(len(u.models))) - set(keep))
             u.models = [u.models[i] for i in keep]
-            self._touch(u)
+            self.touch(u)
             # removed_models: indices into the unit's models as they stood before the event
             self.emit("coherency", unit=u.uid, removed=removed, removed_models=gone)
-        self._update_control(turn_boundary=True)
+        self.update_control(turn_boundary=True)
         self.mission.run("end_turn", self)
 
-    def _levels(self) -> list[dict[str, int]]:
+    def levels_of_control(self) -> list[dict[str, int]]:
         """Each player's Level of Control over each objective marker (OC of models within 1")."""
         out = [{"A": 0, "B": 0} for _ in self.map.layout.markers]
         kept, closed = self._by_stamp, self.closed
@@ -609,7 +683,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
             got = kept.get(("objn", u.uid))
             if got is None or got[0] != st or got[1] != closed:
                 got = kept[("objn", u.uid)] = (st, closed, self._geo(
-                    ("objn", self._pos(u), closed), lambda u=u: self._in_range_counts(u)))
+                    ("objn", self.positions(u), closed), lambda u=u: self._in_range_counts(u)))
             counts = got[2]
             oc = u.oc()
             for level, c in zip(out, counts):
@@ -632,13 +706,13 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
             out.append(n)
         return tuple(out)
 
-    def _update_control(self, turn_boundary: bool) -> None:
+    def update_control(self, turn_boundary: bool) -> None:
         """Objective control (Core Rules "Objective Markers"; Rules Adaptations: within 1";
         Battle-shocked OC 0; Secured markers stay until the opponent controls them at the start
         or end of a turn)."""
         new: list[str | None] = []
         # keyed on each unit's OC: Battle-shock and conferred Leader abilities change it
-        levels = self._cached(("levels", tuple(u.oc() for u in self.units.values())), self._levels)
+        levels = self._cached(("levels", tuple(u.oc() for u in self.units.values())), self.levels_of_control)
         for i, level in enumerate(levels):
             raw = "A" if level["A"] > level["B"] else "B" if level["B"] > level["A"] else None
             sec = self.secured[i]
@@ -667,28 +741,28 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         if s == "deploy":
             return self._deploy_options(p)
         if s == "move":
-            return self._legal_move(p)
+            return self.legal_move(p)
         if s == "hatch":
-            return self._legal_hatch(p)
+            return self.legal_hatch(p)
         if s == "reinforce":
-            return self._legal_reinforce(p)
+            return self.legal_reinforce(p)
         if s == "manoeuvre":
-            return self._legal_manoeuvre(p)
+            return self.legal_manoeuvre(p)
         if s == "shoot":
-            return self._legal_shoot(p)
+            return self.legal_shoot(p)
         if s == "charge":
-            return self._legal_charge(p)
+            return self.legal_charge(p)
         if s == "reroll":
             return [Action("reroll"), Action("pass")]
         if s == "fight":
-            return self._legal_fight(p, d.info.get("only"))
+            return self.legal_fight(p, d.info.get("only"))
         if s == "bravery":
             return [Action("bravery", d.info["unit"]), Action("pass")]
         if s == "counter":
             return [Action("counter", u.uid) for u in self.army_units(p)
                     if not u.fought and u.melee and not u.battleshocked and self.engaged_with(u)] + [Action("pass")]
         if s == "command":
-            return self._legal_command(p) + [Action("pass")]
+            return self.legal_command(p) + [Action("pass")]
         if s == "overwatch":
             enemy = self.unit(d.info["enemy"])
             return [Action("overwatch", u.uid, target=enemy.uid) for u in self._overwatchers(enemy)] + [Action("pass")]
@@ -711,14 +785,21 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
                 return
             raise IllegalAction(f"this Command Re-roll offer is for the {d.info.get('what')} roll, not "
                                 f"the {act.arg} roll: 'reroll' or 'pass'", "Command Re-roll")
-        check = _CHECKS.get(s)
-        if check is not None:
-            return getattr(self, check)(p, act)
+        if s in _CHECKS:
+            return self.check_as(s, p, act)
         legal = self.legal_actions()
         if act not in legal:
             raise IllegalAction(f"now player {p} decides {s}: one of " + ", ".join(a.text() for a in legal),
                                 {"reroll": "Command Re-roll", "bravery": "Insane Bravery",
                                  "counter": "Counter-offensive", "overwatch": "Set Overwatch"}[s], act.unit)
+
+    def check_as(self, step: str, player: str, act: Action) -> None:
+        """Raise :class:`IllegalAction` unless ``act`` would be legal for ``player`` at a
+        decision of kind ``step`` (one of the steps checked action by action: deploy, move,
+        hatch, reinforce, manoeuvre, shoot, charge, fight, command), as the game stands."""
+        if step not in _CHECKS:
+            raise ValueError(f"no check for step '{step}'; steps: {', '.join(_CHECKS)}")
+        getattr(self, _CHECKS[step])(player, act)
 
     def passes(self, act: Action) -> bool:
         """Whether :meth:`check` accepts ``act`` now. An accepted action is remembered with
@@ -740,6 +821,8 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         self._accepted = None
         start = len(self.events)
         self.emit("action", player=self.decision.player, step=self.decision.step, action=act.text())
+        self.actions.append(act)
+        self.resumable = False  # until a step asks at the top of its loop again
         self.decision = self._flow.send(act)
         return self.events[start:]
 

@@ -1,7 +1,7 @@
 """The Shooting phase: Tactical Manoeuvres (Secure Site, Set to Defend, Set Overwatch), firing
 Overwatch, selecting targets (visibility, range, Pistols, Big Guns, Blast) and resolving attacks
 with :func:`bagm.engine.attack.resolve_steps` (Command Re-roll offers inside it; the Fight phase
-uses the same :meth:`ShootingPhase._attack`)."""
+uses the same :meth:`ShootingPhase.attack`)."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ class ShootingPhase:
             # out of its longest range, a unit has no weapon in range: the cheap test first
             if u.overwatch_until >= self.turn and u.overwatch_used_turn != self.turn and \
                     not u.battleshocked and self.min_straight(u, enemy) <= u.longest_range and \
-                    not self.engaged_with(u) and self._weapons_in_range(u, enemy, overwatch=True):
+                    not self.engaged_with(u) and self.weapons_in_range(u, enemy, overwatch=True):
                 out.append(u)
         return out
 
@@ -71,15 +71,18 @@ class ShootingPhase:
 
     # Shooting phase --------------------------------------------------------------------------
 
-    def _shooting(self, p: str) -> Iterator[Decision]:
-        yield from self._new_phase("shooting")
+    def _manoeuvres(self) -> Iterator[Decision]:
+        p = self.active
         while self._may_manoeuvre(p):
-            act = yield Decision("manoeuvre", p)
+            act = yield self.ask("manoeuvre", p)
             if act.kind == "done":
                 break
             self._do_manoeuvre(self.unit(act.unit, p), act)
+
+    def _shoot_units(self) -> Iterator[Decision]:
+        p = self.active
         while self._may_shoot(p):
-            act = yield Decision("shoot", p)
+            act = yield self.ask("shoot", p)
             if act.kind == "done":
                 break
             u = self.unit(act.unit, p)
@@ -90,10 +93,10 @@ class ShootingPhase:
             # Select Targets: every target is chosen (and checked) before any attack is resolved
             for target, weapons in ((act.target, act.weapons),) + act.also:
                 yield from self._shoot(u, self.unit(target), weapons=weapons)
-        self._update_control(False)
+        self.update_control(False)
         self.mission.run("end_shooting", self)
 
-    def _manoeuvre_reason(self, u: Unit) -> str | None:
+    def manoeuvre_reason(self, u: Unit) -> str | None:
         # Tactical Manoeuvres: who may perform one
         if u.battleshocked:
             return "it is Battle-shocked"
@@ -107,7 +110,7 @@ class ShootingPhase:
             return "it has already performed a Tactical Manoeuvre or shot"
         return None
 
-    def _secure_markers(self, u: Unit) -> list[int]:
+    def secure_markers(self, u: Unit) -> list[int]:
         markers = self.map.layout.markers
         return self._cached(("secure", u.uid, tuple(self.control)), lambda: [i for i, m in enumerate(markers)
                 if self.control[i] == u.player and any(self.bf.in_objective_range(x.base, m) for x in u.models)])
@@ -116,29 +119,29 @@ class ShootingPhase:
     # the exact legal actions are only worked out when someone asks for them.
 
     def _may_manoeuvre(self, p: str) -> bool:
-        return any(self._manoeuvre_reason(u) is None for u in self.army_units(p))
+        return any(self.manoeuvre_reason(u) is None for u in self.army_units(p))
 
     def _may_shoot(self, p: str) -> bool:
         enemies = self.army_units(self.other(p))
         return bool(enemies) and any(
-            self._shoot_reason(u) is None and any(
+            self.shoot_reason(u) is None and any(
                 self.min_straight(u, e) <= u.longest_range for e in enemies)
             for u in self.army_units(p))
 
     def _may_charge(self, p: str) -> bool:
         enemies = self.army_units(self.other(p))
-        return any(self._charge_reason(u) is None and any(self.min_straight(u, e) <= CHARGE_RANGE for e in enemies)
+        return any(self.charge_reason(u) is None and any(self.min_straight(u, e) <= CHARGE_RANGE for e in enemies)
                    for u in self.army_units(p))
 
-    def _legal_manoeuvre(self, p: str) -> list[Action]:
+    def legal_manoeuvre(self, p: str) -> list[Action]:
         out = []
         for u in self.army_units(p):
-            if self._manoeuvre_reason(u) is not None:
+            if self.manoeuvre_reason(u) is not None:
                 continue
             out.append(Action("manoeuvre", u.uid, target="defend"))
             out.append(Action("manoeuvre", u.uid, target="overwatch"))
             if "BATTLELINE" in u.keywords:
-                out += [Action("manoeuvre", u.uid, target="secure", arg=str(i + 1)) for i in self._secure_markers(u)]
+                out += [Action("manoeuvre", u.uid, target="secure", arg=str(i + 1)) for i in self.secure_markers(u)]
         return out + [Action("done")]
 
     def _check_manoeuvre(self, p: str, act: Action) -> None:
@@ -148,14 +151,14 @@ class ShootingPhase:
             raise IllegalAction("at the start of the Shooting phase: 'manoeuvre UNIT ...' or 'done'",
                                 "Tactical Manoeuvres")
         u = self.live_unit(act.unit, p, "Tactical Manoeuvres")
-        why = self._manoeuvre_reason(u)
+        why = self.manoeuvre_reason(u)
         if why:
             raise IllegalAction(f"{u.label()} cannot perform a Tactical Manoeuvre: {why}", "Tactical Manoeuvres", u.uid)
         if act.target == "secure":
             if "BATTLELINE" not in u.keywords:
                 raise IllegalAction(f"{u.label()} is not BATTLELINE", "Secure Site", u.uid)
             i = int(act.arg or 0) - 1
-            if i not in self._secure_markers(u):
+            if i not in self.secure_markers(u):
                 raise IllegalAction(f"objective marker {i + 1} is not one you control within range of {u.label()}",
                                     "Secure Site", u.uid)
 
@@ -169,7 +172,7 @@ class ShootingPhase:
             u.overwatch_until = self.turn + 1  # until the end of the opponent's next turn
         self.emit("manoeuvre", unit=u.uid, manoeuvre=act.target, marker=act.arg)
 
-    def _shoot_reason(self, u: Unit) -> str | None:
+    def shoot_reason(self, u: Unit) -> str | None:
         if u.shot:
             return "it has already shot this phase"
         if u.manoeuvre is not None:
@@ -182,7 +185,7 @@ class ShootingPhase:
             return "it has no ranged weapon"
         return None
 
-    def _usable(self, u: Unit, engaged: bool) -> list[Any]:
+    def usable_weapons(self, u: Unit, engaged: bool) -> list[Any]:
         big = bool({"MONSTER", "VEHICLE"} & u.keywords)
         ws = u.ranged
         if u.moved == "advance":
@@ -195,7 +198,7 @@ class ShootingPhase:
             return ws
         return rest or pistols
 
-    def _weapons_in_range(self, u: Unit, target: Unit, weapons: tuple[str, ...] = (),
+    def weapons_in_range(self, u: Unit, target: Unit, weapons: tuple[str, ...] = (),
                           overwatch: bool = False) -> list[tuple[Any, int, bool]]:
         """(weapon, models that can fire it, within half range) for each usable weapon."""
         # a conferred Leader ability may change what is in range (ranged attacks only from within X")
@@ -213,7 +216,7 @@ class ShootingPhase:
         engaged = bool(self.engaged_with(u))
         if engaged and target not in self.engaged_with(u) and not ({"MONSTER", "VEHICLE"} & u.keywords):
             return []
-        ws = self._usable(u, engaged)
+        ws = self.usable_weapons(u, engaged)
         if weapons:
             want = {w.lower() for w in weapons}
             ws = [w for w in ws if w.name.lower() in want]
@@ -253,13 +256,13 @@ class ShootingPhase:
                 out.append((w, n, half))
         return out
 
-    def _legal_shoot(self, p: str) -> list[Action]:
+    def legal_shoot(self, p: str) -> list[Action]:
         out = []
         for u in self.army_units(p):
-            if self._shoot_reason(u):
+            if self.shoot_reason(u):
                 continue
             for e in self.army_units(self.other(p)):
-                if self._weapons_in_range(u, e):
+                if self.weapons_in_range(u, e):
                     out.append(Action("shoot", u.uid, target=e.uid))
             if not u.clearance and may_use(self, p, EXPLOSIVE_CLEARANCE, u) \
                     and any(w.abilities.blast for w in u.ranged):
@@ -285,7 +288,7 @@ class ShootingPhase:
                 raise IllegalAction(f"{u.label()} has shot already or has no Blast weapon",
                                     "Explosive Clearance", u.uid)
             return
-        why = self._shoot_reason(u)
+        why = self.shoot_reason(u)
         if why:
             raise IllegalAction(f"{u.label()} is not eligible to shoot: {why}", "Shooting phase", u.uid)
         groups = ((act.target, act.weapons),) + act.also
@@ -306,7 +309,7 @@ class ShootingPhase:
                     chosen.add(profile_group(w))
             if not self.visible_idx(u, t):
                 raise IllegalAction(f"{t.label()} is not visible to {u.label()}", "Visibility", u.uid)
-            plan = self._weapons_in_range(u, t, weapons)
+            plan = self.weapons_in_range(u, t, weapons)
             if not plan:
                 raise IllegalAction(f"{t.label()} is not within range of {u.label()}'s usable weapons",
                                     "Select Targets", u.uid)
@@ -319,7 +322,7 @@ class ShootingPhase:
 
     def _shoot(self, u: Unit, t: Unit, weapons: tuple[str, ...] = (), overwatch: bool = False
                ) -> Iterator[Decision]:
-        plan = self._weapons_in_range(u, t, weapons, overwatch)
+        plan = self.weapons_in_range(u, t, weapons, overwatch)
         if not overwatch:
             u.shot = True
         big_engaged = bool(self.engaged_with(u)) and bool({"MONSTER", "VEHICLE"} & u.keywords)
@@ -336,12 +339,12 @@ class ShootingPhase:
             cond = Conditions(hit_mod=-1 if big_engaged and not w.abilities.pistol else 0,
                               cover=cover, half_range=half, overwatch=overwatch,
                               remained_stationary=u.moved == "stationary")
-            lost, _ = yield from self._attack(u, t, w, n, cond, None if clear else set(vis), ranged=True)
+            lost, _ = yield from self.attack(u, t, w, n, cond, None if clear else set(vis), ranged=True)
             total_lost += lost
         self.emit("shoot", unit=u.uid, target=t.uid, weapons=[w.name for w, _, _ in plan],
                   wounds_lost=total_lost, left=len(t.models), overwatch=overwatch)
 
-    def _attack(self, u: Unit, t: Unit, w: Any, n: int, cond: Conditions, visible: set[int] | None,
+    def attack(self, u: Unit, t: Unit, w: Any, n: int, cond: Conditions, visible: set[int] | None,
                 ranged: bool) -> Generator[Decision, Action, tuple[int, int]]:
         """One weapon's attacks of ``u`` against ``t`` (the attack sequence), offering Command
         Re-roll to either player where the rules allow; returns (wounds lost, models destroyed)."""
@@ -363,7 +366,7 @@ class ShootingPhase:
         gone = [i for i, m in enumerate(t.models) if m.wounds <= 0]
         if gone:  # no cached answer depends on wounds: only on who stands where
             t.models = [m for m in t.models if m.wounds > 0]
-            self._touch(t)
+            self.touch(t)
         # dice: every die of the attack sequence by what it was rolled for (hit, wound, save...)
         self.emit("attack", unit=u.uid, target=t.uid, weapon=w.name, models=n, attacks=res.attacks,
                   hits=res.hits, wounds=res.wounds, unsaved=res.unsaved, lost=res.wounds_lost,
@@ -379,7 +382,7 @@ class ShootingPhase:
             gone = [i for i, m in enumerate(u.models) if m.wounds <= 0]
             if gone:
                 u.models = [m for m in u.models if m.wounds > 0]
-                self._touch(u)
+                self.touch(u)
             self.emit("hazardous", unit=u.uid, failed=res.hazardous_failed,
                       mortal_wounds=res.hazardous_mortal_wounds, lost=lost, destroyed=len(gone),
                       removed_models=gone, dice=self.dice.since(mark))
@@ -415,7 +418,7 @@ class ShootingPhase:
         """``u`` is destroyed once its last model is; ``by``: the unit whose attack did it."""
         if not u.models and u.where == "board":
             u.where = "destroyed"
-            self._touch(u)
+            self.touch(u)
             if by is not None:
                 self.destroyed_by[u.uid] = by.uid
             self.emit("destroyed", unit=u.uid, points=u.points,

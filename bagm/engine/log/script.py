@@ -187,7 +187,7 @@ class ScriptPlayer:
         sk = STEP_OF[kind]
         if kind == "hatch" and d.step == "move":
             u = g.units.get((s.action.unit or "").upper())
-            if u is not None and g._breacher(u):
+            if u is not None and g.breacher(u):
                 sk = "move"  # Expert Breacher: during the Move Units step
         if sk == d.step:
             if kind == "reroll" and s.action.arg not in (None, d.info.get("what")):
@@ -205,7 +205,7 @@ class ScriptPlayer:
             # Battlefield Command waits for the next phase's window: refuse it now if it could
             # not be used then either (rather than carrying it to the end of the battle)
             try:
-                g._check_command(d.player, s.action)
+                g.check_as("command", d.player, s.action)
             except IllegalAction as exc:
                 q.pop(0)
                 raise self._error(s, str(exc), exc.rule, exc.unit) from None

@@ -34,34 +34,11 @@ def _norm(name: str) -> str:
     return norm(name)
 
 
-# Answers about a datasheet, asked at every Battlefield Command window: kept per datasheet
-# (keyed on id(), the datasheet itself stored alongside so a reused id is never mistaken)
-_NAMES: dict[int, tuple[Any, str]] = {}
-_BODYGUARDS: dict[int, tuple[Any, frozenset[str]]] = {}
-_MODELLED: dict[int, tuple[Any, list[Any]]] = {}
-
-
-def _name(ds: Any) -> str:
-    v = _NAMES.get(id(ds))
-    if v is None or v[0] is not ds:
-        v = _NAMES[id(ds)] = (ds, _norm(ds.name))
-    return v[1]
-
-
-def _bodyguard_names(ds: Any) -> frozenset[str]:
-    v = _BODYGUARDS.get(id(ds))
-    if v is None or v[0] is not ds:
-        v = _BODYGUARDS[id(ds)] = (ds, frozenset(_norm(n) for n in ds.leader.bodyguards))
-    return v[1]
-
-
 def modelled_abilities(ds: Any) -> list[Any]:
-    """The Leader abilities of a datasheet whose effects the engine applies."""
-    v = _MODELLED.get(id(ds))
-    if v is None or v[0] is not ds:
-        lead = getattr(ds, "leader", None)
-        v = _MODELLED[id(ds)] = (ds, [a for a in lead.abilities if a.effects] if lead is not None else [])
-    return v[1]
+    """The Leader abilities of a datasheet whose effects the engine applies (those the pack
+    describes; kept on the datasheet, asked at every Battlefield Command window)."""
+    lead = getattr(ds, "leader", None)
+    return lead.described if lead is not None else []
 
 
 def not_modelled_notes(ds: Any) -> list[str]:
@@ -200,23 +177,23 @@ def led_has(u: Unit, field: str) -> bool:
 class LeaderRules:
     """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
 
-    def _peerless_free(self, leader: Unit) -> bool:
+    def peerless_free(self, leader: Unit) -> bool:
         # Peerless Leader: once per battle round, the bearer can be targeted for 0CP
         return enhancement(leader.enhancement).free_battlefield_command and \
             self.peerless_round.get(leader.uid) != self.round
 
     def _bodyguards(self, leader: Unit) -> list[Unit]:
-        names = _bodyguard_names(leader.datasheet)
+        names = leader.datasheet.leader.bodyguard_keys
         return [b for b in self.army_units(leader.player)
-                if b is not leader and not b.commanded and not b.battleshocked and _name(b.datasheet) in names]
+                if b is not leader and not b.commanded and not b.battleshocked and b.datasheet.key in names]
 
-    def _legal_command(self, p: str) -> list[Action]:
+    def legal_command(self, p: str) -> list[Action]:
         """Battlefield Command uses open to player ``p`` now (empty: no window is offered)."""
         # the Leaders that could be targeted now (your Battle-shocked units cannot be affected by
         # your Stratagems; a paid use needs 1CP and none yet this phase, Peerless Leader none)
         paid = may_use(self, p, STRATAGEM)
         leaders = [u for u in self.leaders[p] if u.alive and not u.commanded and not u.battleshocked
-                   and (paid or self._peerless_free(u))]
+                   and (paid or self.peerless_free(u))]
         if not leaders:
             return []  # nothing to work out
         # asked at every window of every phase: kept (for the game) on all it reads: whether a
@@ -249,12 +226,15 @@ class LeaderRules:
         start of each phase and at the end of the Command phase (once CP are gained); the end of
         any other phase meets the start of the next. The player whose turn it is decides first,
         then the opponent, while they have a legal use."""
-        for p in (self.active, self.other(self.active)):
-            while self._legal_command(p):
-                act = yield Decision("command", p, {"phase": self.phase})
-                if act.kind != "command":
-                    break
-                self._do_command(p, act)
+        while self.window < 2:
+            p = self.active if self.window == 0 else self.other(self.active)
+            if self.legal_command(p):
+                act = yield self.ask("command", p, {"phase": self.phase})
+                if act.kind == "command":
+                    self._do_command(p, act)
+                    continue
+            self.window += 1
+        self.window = 0
 
     def _check_command(self, p: str, act: Action) -> None:
         if act.kind == "pass":
@@ -282,7 +262,7 @@ class LeaderRules:
             if u.battleshocked:
                 raise IllegalAction(f"{u.label()} is Battle-shocked: your Stratagems cannot affect it",
                                     "Battle-shock", u.uid)
-        if not self._peerless_free(leader):
+        if not self.peerless_free(leader):
             if used_this_phase(self, p, STRATAGEM):
                 raise IllegalAction("Battlefield Command was already used this phase", "Stratagems: once "
                                     "per phase", leader.uid)
@@ -303,7 +283,7 @@ class LeaderRules:
     def _do_command(self, p: str, act: Action) -> None:
         leader, b = self.unit(act.unit, p), self.unit(act.target, p)
         ability = self._ability(leader, act.arg)
-        free = self._peerless_free(leader)
+        free = self.peerless_free(leader)
         if free:
             self.peerless_round[leader.uid] = self.round
         use(self, p, STRATAGEM, cp=0 if free else None)
@@ -324,7 +304,7 @@ class LeaderRules:
         self.emit("leader_reroll", unit=u.uid, ability=u.led[1], what=info.get("what", "charge"))
         return True
 
-    def _end_command(self, p: str) -> None:
+    def end_command(self, p: str) -> None:
         """Start of player ``p``'s Command phase: their conferred Leader abilities end."""
         for u in self.armies[p].units:
             u.commanded = False
