@@ -4,7 +4,8 @@ move."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Generator
+from typing import TYPE_CHECKING
 
 from bagm.engine.board.battlefield import ENGAGEMENT_RANGE
 from bagm.engine.rules.leaders import led_has, led_sum
@@ -12,8 +13,14 @@ from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import CHARGE_RANGE, Decision, IllegalAction, _along
 
+if TYPE_CHECKING:
+    from bagm.engine.game.interface import GameInterface
+else:
+    GameInterface = object  # the declared interface, checked by mypy only (see interface.py)
 
-class ChargePhase:
+
+
+class ChargePhase(GameInterface):
     """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
 
     # Charge phase ----------------------------------------------------------------------------
@@ -64,7 +71,7 @@ class ChargePhase:
             raise IllegalAction(f"{t.label()} is not visible to {u.label()}",
                                 "Charge Phase: Visibility (Rules Adaptations)", u.uid)
 
-    def _charging(self) -> Iterator[Decision]:
+    def _charging(self) -> Generator[Decision, Action, None]:
         p = self.active
         while self._may_charge(p):
             act = yield self.ask("charge", p)
@@ -92,7 +99,7 @@ class ChargePhase:
             u.charged = ok  # made a Charge move
             self.emit("charge", unit=u.uid, target=t.uid, success=ok)
         self.update_control(False)
-        self.mission.run("end_charge", self)
+        self.mission_step("end_charge")
 
     def _charge_move(self, u: Unit, t: Unit, roll: float) -> bool:
         pairs = [(math.hypot(m.x - n.x, m.y - n.y), m, n) for m in u.models for n in t.models]

@@ -4,7 +4,8 @@ Actions changes them, Counter-offensive."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Generator
+from typing import TYPE_CHECKING
 
 from bagm.engine.attack.rules import Conditions
 from bagm.engine.board.geometry import EPS, Base
@@ -15,8 +16,14 @@ from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Model, Unit
 from bagm.engine.state.core import COHERENCY, PILE_IN, Decision, IllegalAction
 
+if TYPE_CHECKING:
+    from bagm.engine.game.interface import GameInterface
+else:
+    GameInterface = object  # the declared interface, checked by mypy only (see interface.py)
 
-class FightPhase:
+
+
+class FightPhase(GameInterface):
     """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
 
     # Fight phase -----------------------------------------------------------------------------
@@ -37,7 +44,7 @@ class FightPhase:
             return float(led_least(u, "pile_in") or PILE_IN)
         return PILE_IN
 
-    def _fights(self) -> Iterator[Decision]:
+    def _fights(self) -> Generator[Decision, Action, None]:
         # Fights First (units that made a Charge move or have Fights First), then Remaining
         # Combats, alternating, starting with the player whose turn it is not
         p = self.active
@@ -48,7 +55,7 @@ class FightPhase:
                     for x in ("A", "B")}
             if not pool["A"] and not pool["B"]:
                 self.fight_stage += 1
-                self.fight_next = None
+                self.fight_next: str | None = None
                 continue
             if not pool[q]:
                 q = self.other(q)
@@ -58,10 +65,10 @@ class FightPhase:
             yield from self._do_fight(u, act.target)
             yield from self._counter_window(u)
             self.fight_next = self.other(q)
-        self.fight_stage = 0
+        self.fight_stage: int = 0
         self.fight_next = None
         self.update_control(False)
-        self.mission.run("end_fight", self)
+        self.mission_step("end_fight")
 
     def legal_fight(self, p: str, only: str | None = None) -> list[Action]:
         first = self.decision.info.get("fights_first", False) if self.decision.step == "fight" else False
@@ -91,7 +98,7 @@ class FightPhase:
         if act not in legal:
             raise IllegalAction(f"{act.target} is not within reach of {u.label()}", "Fight phase", u.uid)
 
-    def _do_fight(self, u: Unit, target: str | None) -> Iterator[Decision]:
+    def _do_fight(self, u: Unit, target: str | None) -> Generator[Decision, Action, None]:
         u.fought = True
         t = self.units.get(target or "")
         if t is None or not t.alive:
@@ -169,7 +176,7 @@ class FightPhase:
             self.touch(u)
             self.emit(what, unit=u.uid, toward=t.uid, at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
 
-    def _counter_window(self, fought: Unit) -> Iterator[Decision]:
+    def _counter_window(self, fought: Unit) -> Generator[Decision, Action, None]:
         # Counter-offensive: just after an enemy unit has fought
         q = self.other(fought.player)
         if not may_use(self, q, COUNTER_OFFENSIVE):

@@ -5,7 +5,8 @@ Reserves, Deep Strike)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Generator
+from typing import TYPE_CHECKING
 
 from bagm.engine.board.geometry import Base, segment_hits_disk
 from bagm.engine.rules.enhancements import enhancement
@@ -21,13 +22,19 @@ from bagm.engine.state.core import (
     _r,
 )
 
+if TYPE_CHECKING:
+    from bagm.engine.game.interface import GameInterface
+else:
+    GameInterface = object  # the declared interface, checked by mypy only (see interface.py)
 
-class MovementPhase:
+
+
+class MovementPhase(GameInterface):
     """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
 
     # Movement phase --------------------------------------------------------------------------
 
-    def _move_units(self) -> Iterator[Decision]:
+    def _move_units(self) -> Generator[Decision, Action, None]:
         p = self.active
         while self.legal_move(p, quick=True):
             act = yield self.ask("move", p)
@@ -69,7 +76,7 @@ class MovementPhase:
             if u.moved is None:
                 u.moved = "stationary"
 
-    def _operate_hatchways(self) -> Iterator[Decision]:
+    def _operate_hatchways(self) -> Generator[Decision, Action, None]:
         # Operating Hatchways: at the end of the Move Units step
         p = self.active
         while self._may_hatch(p):
@@ -78,7 +85,7 @@ class MovementPhase:
                 break
             yield from self._operate(p, act)
 
-    def _reinforcements(self) -> Iterator[Decision]:
+    def _reinforcements(self) -> Generator[Decision, Action, None]:
         # Reinforcements step
         p = self.active
         while self.legal_reinforce(p):
@@ -90,7 +97,7 @@ class MovementPhase:
             if u.alive:
                 yield from self._overwatch_window(u, "is set up")
         self.update_control(False)
-        self.mission.run("end_movement", self)
+        self.mission_step("end_movement")
 
     def legal_move(self, p: str, quick: bool = False) -> list[Action]:
         out: list[Action] = []
@@ -210,6 +217,7 @@ class MovementPhase:
             return
         u.moved = {"move": "normal", "advance": "advance", "fallback": "fallback"}[k]
         moved = self._move_formation(u, act.point, limit)
+        assert act.point is not None  # checked: a move names its destination
         self.emit("move", unit=u.uid, kind=u.moved, goal=_r(act.point), moved=round(moved, 2),
                   at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
 
@@ -346,7 +354,7 @@ class MovementPhase:
         if why:
             raise IllegalAction(f"{u.label()} cannot operate Hatchway {i + 1}: {why}", "Operating Hatchways", u.uid)
 
-    def _operate(self, p: str, act: Action) -> Iterator[Decision]:
+    def _operate(self, p: str, act: Action) -> Generator[Decision, Action, None]:
         u = self.unit(act.unit, p)
         i = int(act.arg or 0) - 1
         u.hatch_turn = self.turn

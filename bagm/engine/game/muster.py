@@ -54,20 +54,24 @@ def build_army(player: str, roster: str | Path | Roster | Imported, catalog: Any
     from bagm.roster.validate import validate
 
     catalog = catalog or Catalog()
+    loaded: Roster
     if isinstance(roster, Imported):
-        roster, text = roster.roster, roster.text
-    elif not isinstance(roster, Roster):
+        loaded, text = roster.roster, roster.text
+    elif isinstance(roster, Roster):
+        loaded = roster
+    else:
         from bagm.io.yamlsafe import InputError, read_text
 
         if text is not None:
-            roster = load_roster(roster, text)
+            loaded = load_roster(roster, text)
         else:
             try:
                 text = read_text(Path(roster))
-                roster = load_roster(roster, text)
+                loaded = load_roster(roster, text)
             except InputError:
                 load_roster(roster)  # the error reading the file gives (another tool's list named)
                 raise
+    roster = loaded
     path = roster.path
     report = validate(roster, catalog)
     if not report.valid:

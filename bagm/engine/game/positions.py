@@ -4,13 +4,19 @@ formations (cached on the positions they depend on)."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bagm.engine.board.battlefield import ENGAGEMENT_RANGE, IMPASSABLE_AREAS
 from bagm.engine.board.geometry import Base, Block, merge_rects, point_segment_distance
 from bagm.engine.board.visibility import _walled_off
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import COHERENCY, GAP, HEX, HEX_RINGS
+
+if TYPE_CHECKING:
+    from bagm.engine.game.interface import GameInterface
+else:
+    GameInterface = object  # the declared interface, checked by mypy only (see interface.py)
+
 
 
 def _no_disc_on_line(ax: float, ay: float, bx: float, by: float, discs: list[Base]) -> bool:
@@ -35,7 +41,7 @@ def _no_disc_on_line(ax: float, ay: float, bx: float, by: float, discs: list[Bas
     return True
 
 
-class Positions:
+class Positions(GameInterface):
     """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
 
     # --- geometry helpers ----------------------------------------------------------------
@@ -535,12 +541,13 @@ class Positions:
         lay = self.bf.layout
         quick = self._geo_cache.get("quick")
         if quick is None:
-            rects = list(lay.solid_rects) + [h.door for h in lay.hatchways]
+            shapes = list(lay.solid_rects) + [h.door for h in lay.hatchways]
             simple = not lay.gaps and not any(a.kind in IMPASSABLE_AREAS for a in lay.areas)
             # plain tuples: the overlap test below is a hot loop
-            quick = self._geo_cache["quick"] = ([(q.x0, q.x1, q.y0, q.y1) for q in rects], simple,
+            quick = self._geo_cache["quick"] = ([(q.x0, q.x1, q.y0, q.y1) for q in shapes], simple,
                                                 lay.bounds)
-        rects, simple, _ = quick
+        rects: list[tuple[float, float, float, float]] = quick[0]
+        simple = quick[1]
         x, y, r = b.x, b.y, b.radius
         if simple and any(bd.rect.contains_base(b) for bd in lay.boards):
             xl, xh, yl, yh = x - r, x + r, y - r, y + r

@@ -134,8 +134,8 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         self.roles_winner: str | None = None
         self.deployed: dict[str, list[tuple[int, bool]]] = {"A": [], "B": []}
         self.deploy_next: str | None = None
-        self.window = 0  # Battlefield Command window: 0 the active player decides, 1 the other
-        self.fight_stage = 0  # 0 Fights First, 1 Remaining Combats
+        self.window: int = 0  # Battlefield Command window: 0 the active player decides, 1 the other
+        self.fight_stage: int = 0  # 0 Fights First, 1 Remaining Combats
         self.fight_next: str | None = None
         self.mission_state: dict[str, Any] = {}  # what mission rules remember (copied by clone)
         self.resumable = False  # the decision was asked at the top of a step's loop (ask())
@@ -163,6 +163,10 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
                 yield from steps
             if self.pc == pc:
                 self.pc = pc + 1
+
+    def mission_step(self, step: str) -> None:
+        """The mission's rules and objectives of the named step (see missions.STEPS)."""
+        self.mission.run(step, self)
 
     def ask(self, step: str, player: str, info: dict[str, Any] | None = None) -> Decision:
         """A decision asked at the top of a step's loop, before the step has changed anything
@@ -380,7 +384,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
                 e = enhancement(u.enhancement)
                 if e.start_cp:
                     self.gain_cp(p, e.start_cp, e.name)  # Superior Boarding Tactics: "start the battle with 2CP"
-        self.mission.run("muster", self)
+        self.mission_step("muster")
         # 6. Determine Attacker and Defender: the roll-off (its winner chooses next)
         self.roles_winner = self.rolloff("attacker")
 
@@ -396,7 +400,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         self.deploy_next = next(q for q in ("A", "B") if self.role[q] == "Defender")
 
     def _first_turn(self) -> None:
-        self.mission.run("deploy", self)
+        self.mission_step("deploy")
         # 9. Determine First Turn
         self.first = self.rolloff("first_turn")
 
@@ -404,7 +408,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
         # 10-11. five battle rounds
         self.round = rnd
         self.emit("round", round=rnd)
-        self.mission.run("start_round", self)
+        self.mission_step("start_round")
 
     def _end_round(self, rnd: int) -> None:
         if rnd == 3:  # 8. Strategic Reserves not arrived by the end of round 3 are destroyed
@@ -414,12 +418,12 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
                     u.models = []
                     self.touch(u)
                     self.emit("destroyed", unit=u.uid, why="not arrived from Reserves by the end of battle round 3")
-        self.mission.run("end_round", self)
+        self.mission_step("end_round")
 
     def _determine_victor(self) -> None:
         # 12. Determine Victor
         self.phase = "end"
-        self.mission.run("end_battle", self)
+        self.mission_step("end_battle")
         for p, a in self.armies.items():
             if a.battle_ready:
                 self.vp[p] += BATTLE_READY_VP
@@ -585,11 +589,11 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
             u.manoeuvre = None
             u.clearance = False
         self.emit("turn", player=p, round=self.round, turn=self.turn)
-        self.mission.run("start_turn", self)
+        self.mission_step("start_turn")
         self.update_control(turn_boundary=True)
         if not self.army_units(p) and not self.army_units(p, "reserves"):
             self.emit("skip", player=p, why="no models on the battlefield")
-            self.mission.run("end_turn", self)
+            self.mission_step("end_turn")
             self.pc = after
 
     def _new_phase(self, name: str) -> None:
@@ -646,7 +650,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
 
     def _end_command_phase(self) -> None:
         self.update_control(turn_boundary=False)
-        self.mission.run("end_command", self)
+        self.mission_step("end_command")
         # then the end of the Command phase's Battlefield Command window (CP gained)
 
     # End of turn -----------------------------------------------------------------------------
@@ -668,7 +672,7 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
             # removed_models: indices into the unit's models as they stood before the event
             self.emit("coherency", unit=u.uid, removed=removed, removed_models=gone)
         self.update_control(turn_boundary=True)
-        self.mission.run("end_turn", self)
+        self.mission_step("end_turn")
 
     def levels_of_control(self) -> list[dict[str, int]]:
         """Each player's Level of Control over each objective marker (OC of models within 1")."""

@@ -6,8 +6,8 @@ uses the same :meth:`ShootingPhase.attack`)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Generator, Iterator
-from typing import Any
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
 
 from bagm.engine.attack.rules import AttackProfile, Conditions, Target
 from bagm.engine.attack.sequence import (
@@ -35,8 +35,14 @@ from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit, profile_group
 from bagm.engine.state.core import CHARGE_RANGE, Decision, IllegalAction
 
+if TYPE_CHECKING:
+    from bagm.engine.game.interface import GameInterface
+else:
+    GameInterface = object  # the declared interface, checked by mypy only (see interface.py)
 
-class ShootingPhase:
+
+
+class ShootingPhase(GameInterface):
     """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
 
     # Overwatch -------------------------------------------------------------------------------
@@ -52,7 +58,7 @@ class ShootingPhase:
                 out.append(u)
         return out
 
-    def _overwatch_window(self, enemy: Unit, why: str) -> Iterator[Decision]:
+    def _overwatch_window(self, enemy: Unit, why: str) -> Generator[Decision, Action, None]:
         # Set Overwatch: just after an enemy unit is set up, ends a move, declares a charge,
         # or opens a Hatchway
         if not enemy.alive:
@@ -71,7 +77,7 @@ class ShootingPhase:
 
     # Shooting phase --------------------------------------------------------------------------
 
-    def _manoeuvres(self) -> Iterator[Decision]:
+    def _manoeuvres(self) -> Generator[Decision, Action, None]:
         p = self.active
         while self._may_manoeuvre(p):
             act = yield self.ask("manoeuvre", p)
@@ -79,7 +85,7 @@ class ShootingPhase:
                 break
             self._do_manoeuvre(self.unit(act.unit, p), act)
 
-    def _shoot_units(self) -> Iterator[Decision]:
+    def _shoot_units(self) -> Generator[Decision, Action, None]:
         p = self.active
         while self._may_shoot(p):
             act = yield self.ask("shoot", p)
@@ -94,7 +100,7 @@ class ShootingPhase:
             for target, weapons in ((act.target, act.weapons),) + act.also:
                 yield from self._shoot(u, self.unit(target), weapons=weapons)
         self.update_control(False)
-        self.mission.run("end_shooting", self)
+        self.mission_step("end_shooting")
 
     def manoeuvre_reason(self, u: Unit) -> str | None:
         # Tactical Manoeuvres: who may perform one
@@ -321,7 +327,7 @@ class ShootingPhase:
                                             "now)", "Select Targets", u.uid)
 
     def _shoot(self, u: Unit, t: Unit, weapons: tuple[str, ...] = (), overwatch: bool = False
-               ) -> Iterator[Decision]:
+               ) -> Generator[Decision, Action, None]:
         plan = self.weapons_in_range(u, t, weapons, overwatch)
         if not overwatch:
             u.shot = True

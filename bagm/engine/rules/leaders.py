@@ -9,9 +9,9 @@ and every game lists it as not modelled.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Generator
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bagm.chance.dice import DiceExpr
 from bagm.data.weapons import Abilities, WeaponProfile
@@ -22,6 +22,12 @@ from bagm.engine.rules.stratagems import may_use, use, used_this_phase
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import Decision, IllegalAction
+
+if TYPE_CHECKING:
+    from bagm.engine.game.interface import GameInterface
+else:
+    GameInterface = object  # the declared interface, checked by mypy only (see interface.py)
+
 
 RULE = "Battlefield Command Stratagem"
 COMMAND_RANGE = 6.0  # Battlefield Command: a Bodyguard unit within 6" of the Leader unit
@@ -174,7 +180,7 @@ def led_has(u: Unit, field: str) -> bool:
 # --- the Stratagem ------------------------------------------------------------------------------
 
 
-class LeaderRules:
+class LeaderRules(GameInterface):
     """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
 
     def peerless_free(self, leader: Unit) -> bool:
@@ -221,7 +227,7 @@ class LeaderRules:
                     out += [Action("command", leader.uid, target=b.uid, arg=a.name) for a in abilities]
         return out
 
-    def _battlefield_command(self) -> Iterator[Decision]:
+    def _battlefield_command(self) -> Generator[Decision, Action, None]:
         """Stratagems "Battlefield Command": WHEN start or end of any phase. Windows open at the
         start of each phase and at the end of the Command phase (once CP are gained); the end of
         any other phase meets the start of the next. The player whose turn it is decides first,
@@ -234,7 +240,7 @@ class LeaderRules:
                     self._do_command(p, act)
                     continue
             self.window += 1
-        self.window = 0
+        self.window: int = 0
 
     def _check_command(self, p: str, act: Action) -> None:
         if act.kind == "pass":

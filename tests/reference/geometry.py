@@ -1,0 +1,39 @@
+"""Plain references of the optimised segment tests of :mod:`bagm.engine.board`.
+
+``Block.blocks`` clips a segment against a shape's slabs with comparisons written out for speed;
+``_Graph.clear`` (what ``Battlefield.graph(closed).clear`` answers) skips shapes by sorted
+bounding boxes. These are the same tests read plainly: clip the segment's parameter interval
+against every slab with ``max``/``min``; a segment is clear when no shape blocks it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from bagm.engine.board.geometry import EPS, Block
+
+
+def segment_blocked(o: Block, ax: float, ay: float, bx: float, by: float, eps: float = EPS) -> bool:
+    """The segment a-b passes through the inside of ``o`` (Liang-Barsky on each slab)."""
+    slabs = [(ax, bx, o.x0, o.x1), (ay, by, o.y0, o.y1)]
+    if not o.is_rect:
+        slabs += [(ax + ay, bx + by, o.u0, o.u1), (ax - ay, bx - by, o.v0, o.v1)]
+    t0, t1 = 0.0, 1.0
+    for sa, sb, lo, hi in slabs:
+        lo, hi = lo + eps, hi - eps
+        d = sb - sa
+        if d == 0.0:
+            if not lo < sa < hi:
+                return False
+            continue
+        ta, tb = sorted(((lo - sa) / d, (hi - sa) / d))
+        t0, t1 = max(t0, ta), min(t1, tb)
+        if t0 >= t1:
+            return False
+    return t1 - t0 > 1e-12 and not math.isnan(t0)
+
+
+def clear(blocks: Iterable[Block], ax: float, ay: float, bx: float, by: float) -> bool:
+    """No shape lies across the segment a-b."""
+    return not any(segment_blocked(o, ax, ay, bx, by) for o in blocks)
