@@ -24,7 +24,15 @@ from bagm.bfg.boarding import (
     settle,
     side_roll,
 )
-from bagm.bfg.grapple import MAX_STATES, allocations, grapple, in_order, roll_grapple, spread
+from bagm.bfg.grapple import (
+    MAX_STATES,
+    allocations,
+    grapple,
+    grapple_separately,
+    in_order,
+    roll_grapple,
+    spread,
+)
 from bagm.bfg.report import board
 from bagm.bfg.ships import BfgError, Ship, parse_ship
 from bagm.chance.dice import Dice
@@ -279,7 +287,7 @@ def test_board_report_notes_say_how_the_header_was_read():
     assert any("Winners/Losers" in n and "example" in n for n in r.notes)
     assert r.grapple is not None and r.as_dict()["mode"] == "together"
     r = board([ship("A,damage=6"), ship("B,damage=2")], ship("C,damage=3"), separately=True)
-    assert r.grapple is None and len(r.as_dict()["actions"]) == 2
+    assert r.grapple is not None and r.grapple.separately and len(r.as_dict()["actions"]) == 2
 
 
 # --- properties ---------------------------------------------------------------------------
@@ -320,15 +328,17 @@ def test_grapple_closed_form_agrees_with_pushing_the_chain_forward(a, d):
     # End Phase must approach it (what is left after 200 phases is below 6**-200)
     g = grapple(a, d)
     assert g.attacker_survives + g.defender_survives + g.both_lost == 1
-    start = ((a.damage,), d.damage)
+    start = (((a.damage,), d.damage), 0)  # the state, and the party to act next
     now = {start: F(1)}
     ended: dict[tuple[tuple[int, ...], int], F] = {}
     for _ in range(60):
-        nxt: dict[tuple[tuple[int, ...], int], F] = {}
+        nxt: dict[tuple[tuple[tuple[int, ...], int], int], F] = {}
         for s, w in now.items():
             for n, q in g.moves[s].items():
-                target = ended if (n[0] == (0,) or n[1] == 0) else nxt
-                target[n] = target.get(n, F(0)) + w * q
+                if n[0][0] == (0,) or n[0][1] == 0:
+                    ended[n[0]] = ended.get(n[0], F(0)) + w * q
+                else:
+                    nxt[n] = nxt.get(n, F(0)) + w * q
         now = {s: w for s, w in nxt.items() if w > F(1, 10**30)}
     for end, p in g.ends.items():
         assert abs(float(ended.get(end, 0)) - float(p)) < 1e-12
@@ -470,3 +480,60 @@ def test_board_together_grapples_the_party_and_says_how():
     assert r.as_dict()["grapple_if_drawn"]["attackers"][0]["ship"] == "A"
     with pytest.raises(BfgError, match="unknown policy"):
         board(party, ship("D,damage=4"), policy="random")
+
+
+# --- grapples after boarding separately: each party that drew fights on, in turn -------------
+
+
+def test_separate_boarding_says_who_drew_by_hand():
+    # A and B (1 point each) board D (1 point) one after the other, no modifiers: each action
+    # draws 1/6, wins 15/36 (D a hulk: no more actions), loses 15/36
+    r = board([ship("A,damage=1"), ship("B,damage=1")], ship("D,damage=1"), separately=True)
+    assert r.separate is not None
+    assert r.separate.grapple_starts == {(1, (0,)): F(1, 6) * F(15, 36),  # A drew, B lost
+                                         (1, (0, 1)): F(1, 36),  # both drew
+                                         (1, (1,)): F(15, 36) * F(1, 6)}  # A lost, B drew
+    assert r.separate.grapple_chance == F(1, 6)
+    assert r.as_dict()["grapple_follows"]["exact"] == "1/6"
+
+
+def test_separate_grapple_by_hand():
+    # A and B both grappled with D (1 point each): each End Phase A fights, then B; a win ends
+    # it, a loss leaves the other to fight on alone (then even: 1/2). With x the parties' chance
+    # at A's turn and at B's (the same by symmetry): x = 15/36 + 15/36 * 1/2 + 1/6 * x = 3/4
+    a, b, d = ship("A,damage=1"), ship("B,damage=1"), ship("D,damage=1")
+    g = grapple_separately([[a], [b]], d, {(1, (0, 1)): F(1)})
+    assert g.attacker_survives == F(3, 4) and g.defender_survives == F(1, 4)
+    assert g.ship_grappled() == [1, 1]
+    # one grappled alone is the one-ship grapple
+    solo = grapple_separately([[a], [b]], d, {(1, (1,)): F(1)})
+    assert solo.attacker_survives == grapple(b, d).attacker_survives == F(1, 2)
+    assert solo.expected_phases == grapple(b, d).expected_phases
+
+
+def test_separate_grapple_agrees_with_pushing_forward_and_the_sampler():
+    parties = [[ship("A,damage=2,race=orks")], [ship("E,damage=1,kind=escort,squadron=S"),
+                                                ship("F,damage=1,kind=escort,squadron=S")]]
+    d = ship("D,damage=3,turrets=1")
+    g = grapple_separately(parties, d, {(3, (0, 1)): F(1, 2), (2, (1,)): F(1, 2)})
+    assert g.attacker_survives + g.defender_survives + g.both_lost == 1
+    now = {(st, 0): w for st, w in g.starts.items()}
+    ended: dict[tuple[tuple[int, ...], int], F] = {}
+    for _ in range(300):
+        nxt: dict = {}  # type: ignore[type-arg]
+        for sub, w in now.items():
+            for n, q in g.moves[sub].items():
+                if n[0][1] == 0 or sum(n[0][0]) == 0:
+                    ended[n[0]] = ended.get(n[0], F(0)) + w * q
+                else:
+                    nxt[n] = nxt.get(n, F(0)) + w * q
+        now = {s: w for s, w in nxt.items() if w > F(1, 10**30)}
+    for end, p in g.ends.items():
+        assert abs(float(ended.get(end, 0)) - float(p)) < 1e-12
+    ships = (parties[0][0], *parties[1])
+    dice, n, wins = Dice(5), 3000, 0
+    for i in range(n):
+        start = ((2, 1, 1), 3) if i % 2 == 0 else ((0, 1, 1), 2)
+        r = roll_grapple(dice, ships, d, "best", g, start=start, groups=g.groups)
+        wins += r.defender_left == 0 and r.attacker_left > 0
+    assert abs(wins / n - float(g.attacker_survives)) < 0.03

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from bagm.cli.app import app
@@ -41,6 +42,10 @@ def test_board_several_ships_separately():
     data = json.loads(r.output)
     assert data["mode"] == "separately" and len(data["actions"]) == 2
     assert data["actions"][1]["attacker"]["ships"] == ["Iconoclast", "Idolator"]
+    grapple = data["grapple_if_drawn"]
+    assert grapple["parties"] == [["Murder"], ["Iconoclast", "Idolator"]]
+    assert sum(s["chance"] for s in grapple["starts"]) == pytest.approx(1)
+    assert data["grapple_follows"]["chance"] > 0
 
 
 def test_bad_input_exit_2_with_a_message():

@@ -24,9 +24,9 @@ Readings of the text (each also said in the output's notes):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 from typing import Any, NamedTuple
 
 from bagm.bfg.jsonable import chance, distribution, number
@@ -322,12 +322,20 @@ class SeparateOdds:
     actions: tuple[ActionOdds, ...]  # each party's odds, over what the earlier ones did
     defender_damage_left: Dist  # after every action
     defender_hulk: Fraction
+    # (the defender's damage points left, the parties that drew) -> chance, for each way the
+    # End Phase can leave parties grappled with the defender afloat (Drawn Combats)
+    grapple_starts: dict[tuple[int, tuple[int, ...]], Fraction] = field(default_factory=dict)
+
+    @property
+    def grapple_chance(self) -> Fraction:
+        return sum(self.grapple_starts.values(), ZERO)
 
     def as_dict(self) -> dict[str, Any]:
         return {"mode": "separately",
                 "actions": [a.as_dict() for a in self.actions],
                 "defender_damage_left": distribution(self.defender_damage_left),
-                "defender_drifting_hulk": chance(self.defender_hulk)}
+                "defender_drifting_hulk": chance(self.defender_hulk),
+                "grapple_follows": chance(self.grapple_chance)}
 
 
 def parties_of(attackers: Sequence[Ship]) -> list[tuple[Ship, ...]]:
@@ -352,23 +360,41 @@ def board_separately(attackers: Sequence[Ship], defender: Ship) -> SeparateOdds:
     Actions)."""
     parties = parties_of(attackers)
     check_boarding(list(attackers), defender)
-    state: Dist = {defender.damage: ONE}
+    # (the defender's damage points left, the parties that drew so far) -> chance
+    state: dict[tuple[int, tuple[int, ...]], Fraction] = {(defender.damage, ()): ONE}
     actions: list[ActionOdds] = []
-    for party in parties:
+    for j, party in enumerate(parties):
         parts: list[tuple[Fraction, ActionOdds]] = []
-        nxt: Dist = {}
-        for left, w in sorted(state.items(), reverse=True):
+        nxt: dict[tuple[int, tuple[int, ...]], Fraction] = {}
+        put = partial(_put, nxt)
+        by_left: dict[int, ActionOdds] = {}
+        for (left, drawn), w in sorted(state.items(), reverse=True):
             if left == 0:  # a drifting hulk is not boarded again
-                nxt[0] = nxt.get(0, ZERO) + w
+                put((0, drawn), w)
                 parts.append((w, _not_fought(party, defender)))
                 continue
-            a = action(party, defender, left)
+            a = by_left.get(left) or by_left.setdefault(left, action(party, defender, left))
             parts.append((w, a))
             for lost, q in a.damage_to_defender.items():
-                nxt[left - lost] = nxt.get(left - lost, ZERO) + w * q
+                if lost == 0:  # Drawn Combats: a draw leaves this party grappled
+                    put((left, (*drawn, j)), w * a.draw)
+                    put((left, drawn), w * (q - a.draw))
+                else:
+                    put((left - lost, drawn), w * q)
         actions.append(_mix_actions(parts))
         state = nxt
-    return SeparateOdds(tuple(parties), tuple(actions), _clean(state), state.get(0, ZERO))
+    left_dist: Dist = {}
+    for (left, _), w in state.items():
+        left_dist[left] = left_dist.get(left, ZERO) + w
+    starts = {k: w for k, w in sorted(state.items()) if k[0] > 0 and k[1]}
+    return SeparateOdds(tuple(parties), tuple(actions), _clean(left_dist), left_dist.get(0, ZERO),
+                        starts)
+
+
+def _put(into: dict[tuple[int, tuple[int, ...]], Fraction], key: tuple[int, tuple[int, ...]],
+         w: Fraction) -> None:
+    if w:
+        into[key] = into.get(key, ZERO) + w
 
 
 def _not_fought(party: Sequence[Ship], defender: Ship) -> ActionOdds:

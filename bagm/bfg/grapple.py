@@ -17,6 +17,11 @@ player makes to win: it maximises the party's chance of reducing the boarded shi
 damage points the party keeps. Because every choice leads to a state with fewer points, already
 solved, choosing the best next state at each lost roll is exactly optimal (backward induction).
 
+Ships that boarded separately (one roll per capital ship or escort squadron) and drew are each
+grappled with the boarded ship: every End Phase each grappled party fights its own boarding action,
+in the order given, the boarded ship's damage cumulative. The End Phase is then a cycle of
+sub-steps (which party acts next) and a state's figures solve a small cyclic system in closed form.
+
 Readings (each also in the notes): a critical hit on a capital ship is counted (its expected
 number) but changes nothing in the chain, because what it does is on the Critical Hits table the
 text does not give; a critical hit on an escort destroys it (Escorts Ships Boarding). A party's
@@ -32,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import partial
 from itertools import product
 from math import prod
 from typing import Any
@@ -92,14 +98,15 @@ def check_policy(policy: str) -> None:
         raise BfgError(f"unknown policy '{policy}': one of {', '.join(POLICIES)}")
 
 
-def chain_size(party: Sequence[Ship], defender: Ship) -> int:
-    """How many states the chain has (each ship's points left, the boarded ship's above 0)."""
-    return prod(s.damage + 1 for s in party) * defender.damage
+def chain_size(party: Sequence[Ship], defender: Ship, groups: int = 1) -> int:
+    """How many states the chain has (each ship's points left, the boarded ship's above 0, and
+    with parties boarding separately which of them acts next)."""
+    return prod(s.damage + 1 for s in party) * defender.damage * groups
 
 
-def too_big(party: Sequence[Ship], defender: Ship) -> str | None:
+def too_big(party: Sequence[Ship], defender: Ship, groups: int = 1) -> str | None:
     """Why the chain is not computed, or None."""
-    n = chain_size(party, defender)
+    n = chain_size(party, defender, groups)
     escorts = sum(s.escort for s in party)
     if n <= MAX_STATES and n * 2**escorts <= MAX_WORK:
         return None
@@ -157,7 +164,7 @@ _FIXED: dict[str, Callable[[Points, int], Points]] = {"spread": spread, "order":
 
 @dataclass(frozen=True)
 class Roll:
-    """What one End Phase's roll does (several differences merged when they do the same)."""
+    """What one boarding action's roll does (several differences merged when they do the same)."""
 
     p: Fraction
     diffs: tuple[int, ...]  # attacker's score - defender's
@@ -167,10 +174,11 @@ class Roll:
     crit_d: Fraction
 
 
-def end_phase_rolls(party: Sequence[Ship], defender: Ship, s: State
-                    ) -> tuple[list[Roll], Fraction, Fraction]:
-    """One End Phase from ``s``: its rolls, and the expected critical hits on the boarding ships
-    (all of them) and on the boarded ship (Boarding Action Results)."""
+def action_rolls(party: Sequence[Ship], defender: Ship, s: State
+                 ) -> tuple[list[Roll], Fraction, Fraction]:
+    """One boarding action of ``party`` from ``s`` (its ships' points, the boarded ship's): its
+    rolls, and the expected critical hits on the boarding ships (all of them) and on the boarded
+    ship (Boarding Action Results)."""
     points, d = s
     alive = [(ship, x) for ship, x in zip(party, points) if x > 0]
     ships, dmg = [a for a, _ in alive], [x for _, x in alive]
@@ -198,10 +206,15 @@ def after_crits(party: Sequence[Ship], defender: Ship, was: Points, points: Poin
     out: dict[State, Fraction] = {((*points,), d): ONE}
     for i, ship in enumerate(party):
         if ship.escort and was[i] > 0 and points[i] > 0 and qa:
-            out = _branch(out, qa, lambda st, i=i: ((*st[0][:i], 0, *st[0][i + 1:]), st[1]))
+            out = _branch(out, qa, partial(_sunk, i))
     if defender.escort and d > 0 and qd:
         out = _branch(out, qd, lambda st: (st[0], 0))
     return out
+
+
+def _sunk(i: int, st: State) -> State:
+    """Ship ``i`` destroyed by its critical hit."""
+    return (*st[0][:i], 0, *st[0][i + 1:]), st[1]
 
 
 def _branch(states: dict[State, Fraction], q: Fraction,
@@ -220,10 +233,15 @@ def _over(s: State) -> bool:
 
 # --- the chain ---------------------------------------------------------------------------
 
+Groups = tuple[tuple[int, ...], ...]  # the parties, as indices into the boarding ships
+Sub = tuple[State, int]  # a state and the party that acts next in the End Phase
+_N = 5  # the figures solved per state: win, points kept, End Phases, crits on each side
+
 
 @dataclass(frozen=True)
 class GrappleOdds:
-    """How a grapple ends, from the End Phase after the draw."""
+    """How a grapple ends, from the End Phase after the draw (over ``starts`` when several
+    start states are possible: ships boarding separately, some of which drew)."""
 
     attackers: tuple[Ship, ...]
     defender: Ship
@@ -237,13 +255,21 @@ class GrappleOdds:
     longer: Fraction  # P(it lasts more than PHASES_SHOWN End Phases)
     attacker_expected_crits: Fraction  # on all the boarding ships together
     defender_expected_crits: Fraction
-    moves: dict[State, dict[State, Fraction]] = field(repr=False, compare=False)
-    choices: dict[tuple[State, int], Points] = field(repr=False, compare=False)
+    groups: Groups = ((0,),)
+    starts: dict[State, Fraction] = field(default_factory=dict)
+    moves: dict[Sub, dict[Sub, Fraction]] = field(default_factory=dict, repr=False,
+                                                  compare=False)
+    choices: dict[tuple[State, int, int], Points] = field(default_factory=dict, repr=False,
+                                                          compare=False)
 
     @property
     def attacker(self) -> Ship:
         """The boarding ship (the first, for a party)."""
         return self.attackers[0]
+
+    @property
+    def separately(self) -> bool:
+        return len(self.groups) > 1
 
     @property
     def name(self) -> str:
@@ -266,6 +292,11 @@ class GrappleOdds:
             if d > 0:
                 out[d] = out.get(d, ZERO) + p
         return dict(sorted(out.items()))
+
+    def ship_grappled(self) -> list[Fraction]:
+        """Each boarding ship's chance of being in the grapple (1 unless boarding separately)."""
+        return [sum((w for (a, _), w in self.starts.items() if a[i] > 0), ZERO)
+                for i in range(len(self.attackers))]
 
     def ship_survives(self) -> list[Fraction]:
         """Each boarding ship's chance of ending the grapple with damage points left."""
@@ -294,19 +325,14 @@ class GrappleOdds:
             out["attackers"] = [
                 {"ship": s.name, "damage": s.damage, "survives": chance(p)}
                 for s, p in zip(self.attackers, self.ship_survives())]
+        if self.separately:
+            out["parties"] = [[self.attackers[i].name for i in g] for g in self.groups]
+            out["starts"] = [
+                {"grappled": [s.name for s, x in zip(self.attackers, a) if x],
+                 "defender_damage": d, **chance(w)} for (a, d), w in self.starts.items()]
+            for entry, p in zip(out["attackers"], self.ship_grappled()):
+                entry["grappled"] = chance(p)
         return out
-
-
-@dataclass
-class _Solved:
-    """A state's figures under the policy: chance the party wins, its points kept, End Phases
-    to go, critical hits to come on each side."""
-
-    win: Fraction
-    kept: Fraction
-    phases: Fraction
-    crit_a: Fraction
-    crit_d: Fraction
 
 
 def grapple(party: Ship | Sequence[Ship], defender: Ship,
@@ -315,60 +341,135 @@ def grapple(party: Ship | Sequence[Ship], defender: Ship,
     party that boarded together, the party's losses shared out by ``policy``."""
     ships = (party,) if isinstance(party, Ship) else tuple(party)
     check_boarding(list(ships), defender)
+    start: State = (tuple(s.damage for s in ships), defender.damage)
+    return _solve(ships, defender, (tuple(range(len(ships))),), {start: ONE}, policy)
+
+
+def grapple_separately(parties: Sequence[Sequence[Ship]], defender: Ship,
+                       starts: dict[tuple[int, tuple[int, ...]], Fraction],
+                       policy: str = DEFAULT_POLICY) -> GrappleOdds:
+    """The grapples after ships boarded ``defender`` separately: ``starts`` gives, for each
+    (the boarded ship's damage points left, the parties that drew), its chance (they sum to 1).
+    Every End Phase each grappled party fights its own boarding action, in order."""
+    ships = tuple(s for p in parties for s in p)
+    check_boarding(list(ships), defender)
+    groups: list[tuple[int, ...]] = []
+    for p in parties:
+        n = sum(len(g) for g in groups)
+        groups.append(tuple(range(n, n + len(p))))
+    first: dict[State, Fraction] = {}
+    for (left, drawn), w in starts.items():
+        if not 0 < left <= defender.damage or not drawn:
+            raise BfgError("a grapple starts with the boarded ship afloat and a party that drew")
+        points = tuple(ships[i].damage if j in drawn else 0
+                       for j, g in enumerate(groups) for i in g)
+        first[(points, left)] = first.get((points, left), ZERO) + w
+    return _solve(ships, defender, tuple(groups), first, policy)
+
+
+def _flip(value: Callable[[State, int], tuple[Fraction, ...]]
+          ) -> Callable[[int, State], tuple[Fraction, ...]]:
+    return lambda k, st: value(st, k)
+
+
+def _embed(points: Points, group: tuple[int, ...], part: Points) -> Points:
+    out = list(points)
+    for i, x in zip(group, part):
+        out[i] = x
+    return tuple(out)
+
+
+def _terminal(s: State) -> tuple[Fraction, ...]:
+    won = s[1] == 0 and sum(s[0]) > 0
+    return (ONE if won else ZERO, Fraction(sum(s[0])), ZERO, ZERO, ZERO)
+
+
+def _solve(ships: tuple[Ship, ...], defender: Ship, groups: Groups,
+           starts: dict[State, Fraction], policy: str) -> GrappleOdds:
     check_policy(policy)
-    why = too_big(ships, defender)
+    why = too_big(ships, defender, len(groups))
     if why:
         raise BfgError(why)
-    start: State = (tuple(s.damage for s in ships), defender.damage)
-    states = sorted(((a, d) for a in product(*(range(x + 1) for x in start[0]))
-                     for d in range(start[1] + 1)), key=lambda st: sum(st[0]) + st[1])
-    solved: dict[State, _Solved] = {}
-    moves: dict[State, dict[State, Fraction]] = {}
-    choices: dict[tuple[State, int], Points] = {}
+    n = len(groups)
+    top = (tuple(s.damage for s in ships), defender.damage)
+    states = sorted(((a, d) for a in product(*(range(x + 1) for x in top[0]))
+                     for d in range(top[1] + 1)), key=lambda st: sum(st[0]) + st[1])
+    solved: dict[Sub, tuple[Fraction, ...]] = {}
+    moves: dict[Sub, dict[Sub, Fraction]] = {}
+    choices: dict[tuple[State, int, int], Points] = {}
+
+    def value(s: State, i: int) -> tuple[Fraction, ...]:
+        return _terminal(s) if _over(s) else solved[(s, i)]
+
     for s in states:
         if _over(s):
-            won = s[1] == 0 and sum(s[0]) > 0
-            solved[s] = _Solved(ONE if won else ZERO, Fraction(sum(s[0])), ZERO, ZERO, ZERO)
             continue
-        rolls, ca, cd = end_phase_rolls(ships, defender, s)
-        out: dict[State, Fraction] = {}
-        for r in rolls:
-            pick = _choose(ships, defender, s, r, policy, solved)
-            if r.lost:
-                for diff in r.diffs:
-                    choices[(s, diff)] = pick
-            for nxt, q in after_crits(ships, defender, s[0], pick, r.defender_left, r.crit_a,
-                                      r.crit_d).items():
-                out[nxt] = out.get(nxt, ZERO) + r.p * q
-        moves[s] = out
-        stay = out.get(s, ZERO)
-        keep = 1 / (1 - stay)  # the repeated draws, summed: 1 + p + p^2 + ...
-        x = _Solved(ZERO, ZERO, ONE, ca, cd)
-        for nxt, q in out.items():
-            if nxt == s:
-                continue
-            n = solved[nxt]
-            x.win += q * n.win
-            x.kept += q * n.kept
-            x.phases += q * n.phases
-            x.crit_a += q * n.crit_a
-            x.crit_d += q * n.crit_d
-        solved[s] = _Solved(x.win * keep, x.kept * keep, x.phases * keep, x.crit_a * keep,
-                            x.crit_d * keep)
-    ends = _ends(start, moves)
-    att_win = sum((p for (a, d), p in ends.items() if d == 0 and sum(a) > 0), ZERO)
-    def_win = sum((p for (a, d), p in ends.items() if d > 0), ZERO)
+        stay: list[Fraction] = []
+        gain: list[list[Fraction]] = []
+        for i, g in enumerate(groups):
+            nxt_i = (i + 1) % n
+            out, ca, cd = _step(ships, defender, g, s, i, policy, choices,
+                                partial(_flip(value), nxt_i))
+            moves[(s, i)] = {(st, nxt_i): q for st, q in out.items()}
+            stay.append(out.pop(s, ZERO))
+            a = [ZERO, ZERO, ONE if i == 0 else ZERO, ca, cd]  # a phase starts at party 0
+            for st, q in out.items():
+                v = value(st, nxt_i)
+                for m in range(_N):
+                    a[m] += q * v[m]
+            gain.append(a)
+        # the End Phase's cycle of parties: x_i = a_i + stay_i * x_{i+1}, x_n = x_0
+        reach = ONE
+        x0 = [ZERO] * _N
+        for i in range(n):
+            for m in range(_N):
+                x0[m] += reach * gain[i][m]
+            reach *= stay[i]
+        x0 = [x / (1 - reach) for x in x0]
+        x = x0
+        for i in reversed(range(n)):
+            x = [gain[i][m] + stay[i] * x[m] for m in range(_N)]
+            solved[(s, i)] = tuple(x)
+    ends, first = _ends(starts, moves, n)
+    att = sum((p for (a, d), p in ends.items() if d == 0 and sum(a) > 0), ZERO)
+    dfd = sum((p for (a, d), p in ends.items() if d > 0), ZERO)
     both = sum((p for (a, d), p in ends.items() if d == 0 and sum(a) == 0), ZERO)
-    phases, longer = _by_phase(start, moves)
-    top = solved[start]
-    return GrappleOdds(ships, defender, policy, ends, att_win, def_win, both, top.phases,
-                       phases, longer, top.crit_a, top.crit_d, moves, choices)
+    phases, longer = _by_phase(starts, moves, n)
+    mean = [sum((w * solved[(st, 0)][m] for st, w in starts.items()), ZERO)
+            for m in range(_N)]
+    return GrappleOdds(ships, defender, policy, ends, att, dfd, both, mean[2], phases, longer,
+                       mean[3], mean[4], groups, dict(starts), moves, choices)
 
 
-def _choose(ships: Sequence[Ship], defender: Ship, s: State, r: Roll, policy: str,
-            solved: dict[State, _Solved]) -> Points:
+def _step(ships: tuple[Ship, ...], defender: Ship, group: tuple[int, ...], s: State, i: int,
+          policy: str, choices: dict[tuple[State, int, int], Points],
+          value: Callable[[State], tuple[Fraction, ...]]
+          ) -> tuple[dict[State, Fraction], Fraction, Fraction]:
+    """Party ``i``'s boarding action from ``s`` (nothing when it is out): the next states and the
+    expected critical hits on each side."""
+    points, d = s
+    part = tuple(points[j] for j in group)
+    if sum(part) == 0:  # not grappled, or every ship of it a drifting hulk
+        return {s: ONE}, ZERO, ZERO
+    gships = [ships[j] for j in group]
+    rolls, ca, cd = action_rolls(gships, defender, (part, d))
+    out: dict[State, Fraction] = {}
+    for r in rolls:
+        pick = _choose(gships, defender, part, r, policy,
+                       lambda st: value((_embed(points, group, st[0]), st[1])))
+        if r.lost:
+            for diff in r.diffs:
+                choices[(s, i, diff)] = pick
+        for (npart, nd), q in after_crits(gships, defender, part, pick, r.defender_left,
+                                          r.crit_a, r.crit_d).items():
+            nxt = (_embed(points, group, npart), nd)
+            out[nxt] = out.get(nxt, ZERO) + r.p * q
+    return out, ca, cd
+
+
+def _choose(ships: Sequence[Ship], defender: Ship, points: Points, r: Roll, policy: str,
+            value: Callable[[State], tuple[Fraction, ...]]) -> Points:
     """The party's points after sharing out ``r.lost`` (no choice when nothing is lost)."""
-    points = s[0]
     if not r.lost:
         return points
     if policy in _FIXED:
@@ -379,45 +480,61 @@ def _choose(ships: Sequence[Ship], defender: Ship, s: State, r: Roll, policy: st
         win = kept = ZERO
         for nxt, q in after_crits(ships, defender, points, cand, r.defender_left, r.crit_a,
                                   r.crit_d).items():
-            win += q * solved[nxt].win
-            kept += q * solved[nxt].kept
+            v = value(nxt)
+            win += q * v[0]
+            kept += q * v[1]
         if best is None or (win, kept) > best:  # strictly better: the first listed wins ties
             best, pick = (win, kept), cand
     return pick
 
 
-def _ends(start: State, moves: dict[State, dict[State, Fraction]]) -> dict[State, Fraction]:
-    """Where the chance from ``start`` ends: each state passes its chance on, its draws summed
-    (states taken from the most points down, so each has all its chance when it passes it on)."""
-    mass: dict[State, Fraction] = {start: ONE}
+def _ends(starts: dict[State, Fraction], moves: dict[Sub, dict[Sub, Fraction]], n: int
+          ) -> tuple[dict[State, Fraction], dict[Sub, Fraction]]:
+    """Where the chance from ``starts`` ends. States are taken from the most points down, so
+    each has all its chance when it passes it on; within a state the parties' cycle of draws is
+    summed in closed form (expected visits ``v_i = a_i + stay_(i-1) * v_(i-1)``)."""
+    inflow: dict[Sub, Fraction] = {(s, 0): w for s, w in starts.items()}
     ends: dict[State, Fraction] = {}
-    for s in sorted(moves, key=lambda st: -(sum(st[0]) + st[1])):
-        m = mass.pop(s, ZERO)
-        if not m:
+    for s in sorted({s for s, _ in moves}, key=lambda st: -(sum(st[0]) + st[1])):
+        a = [inflow.pop((s, i), ZERO) for i in range(n)]
+        if not any(a):
             continue
-        out = moves[s]
-        keep = 1 / (1 - out.get(s, ZERO))
-        for nxt, q in out.items():
-            if nxt == s:
-                continue
-            target = ends if _over(nxt) else mass
-            target[nxt] = target.get(nxt, ZERO) + m * q * keep
-    return dict(sorted(ends.items()))
-
-
-def _by_phase(start: State, moves: dict[State, dict[State, Fraction]]) -> tuple[Dist, Fraction]:
-    """The chance the grapple ends in each of the first End Phases, pushing the chain forward."""
-    phases: Dist = {}
-    now: dict[State, Fraction] = {start: ONE}
-    for phase in range(1, PHASES_SHOWN + 1):
-        nxt_now: dict[State, Fraction] = {}
-        for s, w in now.items():
-            for n, q in moves[s].items():
-                if _over(n):
-                    phases[phase] = phases.get(phase, ZERO) + w * q
+        stay = [moves[(s, i)].get((s, (i + 1) % n), ZERO) for i in range(n)]
+        # v_i = alpha_i + beta_i * v_0, then v_0 = a_0 + stay_(n-1) * v_(n-1)
+        alpha, beta = [ZERO], [ONE]
+        for i in range(1, n):
+            alpha.append(a[i] + stay[i - 1] * alpha[-1])
+            beta.append(stay[i - 1] * beta[-1])
+        v0 = ((a[0] + stay[-1] * alpha[-1]) / (1 - stay[-1] * beta[-1]) if n > 1
+              else a[0] / (1 - stay[0]))
+        visits = [alpha[i] + beta[i] * v0 for i in range(n)]
+        for i in range(n):
+            for (st, k), q in moves[(s, i)].items():
+                if st == s:
+                    continue
+                if _over(st):
+                    ends[st] = ends.get(st, ZERO) + visits[i] * q
                 else:
-                    nxt_now[n] = nxt_now.get(n, ZERO) + w * q
-        now = nxt_now
+                    inflow[(st, k)] = inflow.get((st, k), ZERO) + visits[i] * q
+    return dict(sorted(ends.items())), inflow
+
+
+def _by_phase(starts: dict[State, Fraction], moves: dict[Sub, dict[Sub, Fraction]], n: int
+              ) -> tuple[Dist, Fraction]:
+    """The chance the grapple ends in each of the first End Phases, pushing the chain forward
+    one party's action at a time."""
+    phases: Dist = {}
+    now: dict[Sub, Fraction] = {(s, 0): w for s, w in starts.items()}
+    for phase in range(1, PHASES_SHOWN + 1):
+        for _ in range(n):
+            nxt_now: dict[Sub, Fraction] = {}
+            for sub, w in now.items():
+                for nsub, q in moves[sub].items():
+                    if _over(nsub[0]):
+                        phases[phase] = phases.get(phase, ZERO) + w * q
+                    else:
+                        nxt_now[nsub] = nxt_now.get(nsub, ZERO) + w * q
+            now = nxt_now
     return phases, sum(now.values(), ZERO)
 
 
@@ -436,39 +553,48 @@ class GrappleRoll:
 
 
 def roll_grapple(dice: Dice, party: Ship | Sequence[Ship], defender: Ship,
-                 policy: str = DEFAULT_POLICY, plan: GrappleOdds | None = None) -> GrappleRoll:
-    """Play a grapple with dice, End Phase after End Phase, until a side is at 0; a party's
-    losses are shared out by ``policy`` (``best`` takes its choices from ``plan``, solved once
-    if not given)."""
+                 policy: str = DEFAULT_POLICY, plan: GrappleOdds | None = None,
+                 start: State | None = None, groups: Groups | None = None) -> GrappleRoll:
+    """Play a grapple with dice, End Phase after End Phase, each party in turn, until a side is
+    at 0; a party's losses are shared out by ``policy`` (``best`` takes its choices from
+    ``plan``, solved once if not given). ``start``: the points at the start (every ship's
+    damage; 0 for a party not grappled)."""
     ships = (party,) if isinstance(party, Ship) else tuple(party)
     check_policy(policy)
-    if policy == "best" and len(ships) > 1 and plan is None:
-        plan = grapple(ships, defender, policy)
-    s: State = (tuple(x.damage for x in ships), defender.damage)
+    groups = groups or (tuple(range(len(ships))),)
+    s: State = start or (tuple(x.damage for x in ships), defender.damage)
+    if policy == "best" and plan is None and any(len(g) > 1 for g in groups):
+        plan = _solve(ships, defender, groups, {s: ONE}, policy)
     for phase in range(1, MAX_ROLLED_PHASES + 1):
-        s = _phase(dice, ships, defender, s, policy, plan)
+        for i, g in enumerate(groups):
+            if not _over(s):
+                s = _phase(dice, ships, defender, g, i, s, policy, plan)
         if _over(s):
             return GrappleRoll(phase, *s)
     raise BfgError(f"the grapple did not end in {MAX_ROLLED_PHASES} End Phases")
 
 
-def _phase(dice: Dice, ships: Sequence[Ship], defender: Ship, s: State, policy: str,
-           plan: GrappleOdds | None) -> State:
+def _phase(dice: Dice, ships: Sequence[Ship], defender: Ship, group: tuple[int, ...], i: int,
+           s: State, policy: str, plan: GrappleOdds | None) -> State:
+    """One party's boarding action in the grapple, played."""
     points, d = s
-    alive = [i for i, x in enumerate(points) if x > 0]
-    r = roll_action(dice, [replace(ships[i], damage=points[i]) for i in alive], defender, d)
-    new = list(points)
+    alive = [j for j in group if points[j] > 0]
+    if not alive:
+        return s
+    r = roll_action(dice, [replace(ships[j], damage=points[j]) for j in alive], defender, d)
+    part = tuple(points[j] for j in group)
     if r.damage_to_attackers:
-        if len(ships) == 1:
-            new = [points[0] - r.damage_to_attackers]
+        if len(group) == 1:
+            part = (part[0] - r.damage_to_attackers,)
         elif policy in _FIXED:
-            new = list(_FIXED[policy](points, r.damage_to_attackers))
+            part = _FIXED[policy](part, r.damage_to_attackers)
         else:
             assert plan is not None
-            new = list(plan.choices[(s, r.difference)])
-    for i, hit in zip(alive, r.attacker_crits):
-        if ships[i].escort and hit:  # an escort's critical hit destroys it
-            new[i] = 0
+            part = plan.choices[(s, i, r.difference)]
+    new = list(_embed(points, group, part))
+    for j, hit in zip(alive, r.attacker_crits):
+        if ships[j].escort and hit:  # an escort's critical hit destroys it
+            new[j] = 0
     nd = d - r.damage_to_defender
     if defender.escort and r.defender_crit:
         nd = 0

@@ -55,7 +55,8 @@ def play_board(seed: int, attackers: Sequence[Ship], defender: Ship,
     lines: list[str] = []
     parties = parties_of(attackers) if separately else [tuple(attackers)]
     left = defender.damage
-    for party in parties:
+    drawn: list[int] = []
+    for j, party in enumerate(parties):
         names = " + ".join(s.name for s in party)
         several = len(party) > 1
         if left == 0:
@@ -83,7 +84,28 @@ def play_board(seed: int, attackers: Sequence[Ship], defender: Ship,
             lines.append(_crit_line(defender, s.defender_crit_on, r.defender_crit))
         elif not separately:
             lines.append(_grapple_line(dice, party, replace(defender, damage=left), policy))
+        else:
+            drawn.append(j)
+    if drawn and left > 0:  # Drawn Combats: the parties that drew fight on, each in turn
+        lines.append(_separate_grapple_line(dice, parties, drawn, defender, left, policy))
     return _played(dice, seed, lines)
+
+
+def _separate_grapple_line(dice: Dice, parties: Sequence[tuple[Ship, ...]], drawn: list[int],
+                           defender: Ship, left: int, policy: str) -> str:
+    ships = tuple(s for p in parties for s in p)
+    groups: list[tuple[int, ...]] = []
+    for p in parties:
+        n = sum(len(g) for g in groups)
+        groups.append(tuple(range(n, n + len(p))))
+    start = (tuple(s.damage if j in drawn else 0 for j, p in enumerate(parties) for s in p), left)
+    g = roll_grapple(dice, ships, defender, policy, start=start, groups=tuple(groups))
+    kept = ", ".join(f"{s.name} {x}" for s, x in zip(ships, g.attackers_left) if x)
+    who = (f"{defender.name} survives with {g.defender_left} damage point(s)" if g.defender_left
+           else f"{defender.name} is a drifting hulk; damage points left: {kept}"
+           if g.attacker_left else "neither side survives")
+    names = "; ".join(" + ".join(s.name for s in parties[j]) for j in drawn)
+    return f"grappled ({names}): the grapple ends after {g.phases} more End Phase(s): {who}"
 
 
 def _grapple_line(dice: Dice, party: Sequence[Ship], defender: Ship, policy: str) -> str:

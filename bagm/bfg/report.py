@@ -21,12 +21,21 @@ from bagm.bfg.grapple import (
     GrappleOdds,
     check_policy,
     grapple,
+    grapple_separately,
     policy_note,
     too_big,
 )
 from bagm.bfg.grapple import NOTES as GRAPPLE_NOTES
 from bagm.bfg.jsonable import chance
 from bagm.bfg.ships import Ship
+
+SEPARATE_NOTE = (
+    "Grapples after boarding separately: each party that drew stays grappled with the boarded "
+    "ship; every later End Phase each grappled party fights its own boarding action, in the "
+    "order given, the boarded ship's damage cumulative, until the boarded ship or every "
+    "grappled party is at 0 (the text's Drawn Combats, read for several grapples with one "
+    "ship). The grapple's odds are given if one follows; its starts (who drew, the boarded "
+    "ship's damage points) are weighted by their chances.")
 
 
 @dataclass(frozen=True)
@@ -56,6 +65,8 @@ class BoardingReport:
         if self.separate is not None:
             out.update(self.separate.as_dict())
         out["grapple_if_drawn"] = self.grapple.as_dict() if self.grapple else None
+        if self.together is not None:
+            out["grapple_follows"] = chance(self.together.draw)
         lost = self.lost_in_the_end
         out["lost_now_or_in_the_grapple"] = None if lost is None else {
             "attacker": chance(lost[0]), "defender": chance(lost[1])}
@@ -93,6 +104,16 @@ def board(attackers: Sequence[Ship], defender: Ship, separately: bool = False,
             g = grapple(attackers, defender, policy)
         else:
             notes.append(f"The grapple after a draw is not computed: {why}.")
+    elif separate is not None and separate.grapple_starts:
+        parties = separate.parties
+        why = too_big(attackers, defender, len(parties))
+        if why is None:
+            total = separate.grapple_chance
+            g = grapple_separately(parties, defender, {k: w / total for k, w in
+                                                       separate.grapple_starts.items()}, policy)
+            notes.append(SEPARATE_NOTE)
+        else:
+            notes.append(f"The grapples after draws are not computed: {why}.")
     if len(attackers) > 1:
         if not separately:
             notes.append("Boarding together: one roll for the party; its boarding values are "
@@ -101,11 +122,7 @@ def board(attackers: Sequence[Ship], defender: Ship, separately: bool = False,
                          "Markers, is crippled or is on special orders).")
         notes.append("Damage the boarding ships lose is shared out among them by the attacking "
                      "player; every boarding ship rolls for its own critical hit.")
-        if separately:
-            notes.append("The grapple after a draw is not computed for ships boarding "
-                         "separately: the text does not say how several grapples with one ship "
-                         "are fought.")
-        elif g is not None:
+        if g is not None and (not separately or any(len(p) > 1 for p in g.groups)):
             notes += [PARTY_NOTE, policy_note(policy)]
     if any(s.escort for s in ships):
         notes.append(boarding.ESCORT_NOTE)

@@ -119,7 +119,12 @@ def grapple(g: GrappleOdds, notes_: tuple[str, ...] = ()) -> Any:
     head.append(" + ".join(f"{s.name} ({s.damage})" for s in g.attackers)
                 + f" against {g.defender.name} ({g.defender.damage}), fought every End Phase "
                 "until one side is at 0")
-    if party:
+    if g.separately:
+        head.append("\nafter boarding separately: each party that drew fights its own action "
+                    "every End Phase, in turn: "
+                    + "; ".join(" + ".join(g.attackers[i].name for i in grp)
+                                for grp in g.groups), style="dim")
+    if party and any(len(grp) > 1 for grp in g.groups):
         head.append(f"\nlosses shared out by policy '{g.policy}'", style="dim")
     t = _table("How it ends", "", "chance", "exact")
     for name, p in ((g.name, g.attacker_survives), (g.defender.name, g.defender_survives)):
@@ -134,9 +139,9 @@ def grapple(g: GrappleOdds, notes_: tuple[str, ...] = ()) -> Any:
               f"{float(g.defender_expected_crits):.3f}", "")
     parts: list[Any] = [head, t]
     if party:
-        each = _table("Each boarding ship", "ship", "damage", "keeps damage points")
-        for s, p in zip(g.attackers, g.ship_survives()):
-            each.add_row(Text(s.name), str(s.damage), pct(p))
+        each = _table("Each boarding ship", "ship", "damage", "grappled", "keeps damage points")
+        for s, p, q in zip(g.attackers, g.ship_survives(), g.ship_grappled()):
+            each.add_row(Text(s.name), str(s.damage), pct(q), pct(p))
         parts.append(each)
     left = _table("Damage points left to the survivor", "ship", "damage", "chance")
     for name, d in ((g.name, g.attacker_left), (g.defender.name, g.defender_left)):
@@ -164,6 +169,11 @@ def board(r: BoardingReport) -> Any:
         parts.append(_dist_table(f"{r.defender.name}: damage points left after every action",
                                  "damage", r.separate.defender_damage_left))
     if r.grapple is not None:
+        follows = (r.together.draw if r.together is not None else
+                   r.separate.grapple_chance if r.separate is not None else None)
+        if follows is not None:
+            parts.append(Text(f"A grapple follows {pct(follows)} of the time; if it does:",
+                              style="bold"))
         parts.append(grapple(r.grapple))
     lost = r.lost_in_the_end
     if lost is not None:
