@@ -18,7 +18,8 @@ Readings of the text (each also said in the output's notes):
   +2 for crippled and +1 for special orders once if *any* boarding ship has that condition.
 - Separate boarding: the defender rolls against each party in the order given, and its damage
   points remaining (so its boarding value, and its crippled state when ``crippled-at`` is given)
-  are those left by the actions before; a defender reduced to 0 is not boarded again.
+  are those left by the actions before; a defender reduced to 0 is not boarded again. A party
+  that draws stays grappled (:func:`bagm.bfg.grapple.grapple_separately` plays the grapples on).
 """
 
 from __future__ import annotations
