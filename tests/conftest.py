@@ -3,9 +3,11 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import struct
 import tempfile
 import textwrap
 import time
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -55,6 +57,18 @@ def cpu_timed(fn: Callable[[], Any]) -> tuple[Any, float]:
     wall = time.perf_counter() - start
     assert wall < HANG, f"a hang: {wall:.0f} s"
     return value, time.process_time() - cpu
+
+
+def raw_zip(name: bytes, data: bytes, flags: int = 0) -> bytes:
+    """A one-member zip written by hand (stored), so that names and flags no zip library would
+    write can be tested: an empty name, the encryption bit."""
+    crc = zlib.crc32(data)
+    local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, flags, 0, 0, 0, crc, len(data), len(data),
+                        len(name), 0) + name + data
+    central = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, flags, 0, 0, 0, crc,
+                          len(data), len(data), len(name), 0, 0, 0, 0, 0, 0) + name
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 1, 1, len(central), len(local), 0)
+    return local + central + end
 
 
 def place(g, uid: str, pts: list[tuple[float, float]]) -> None:

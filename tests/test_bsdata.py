@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import cpu_timed, raw_zip
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -584,6 +585,62 @@ def test_missing_file_and_bad_archive(tmp_path: Path) -> None:
     bad.write_bytes(b"not a zip")
     with pytest.raises(CatalogueError, match="zip"):
         read_catalogues([bad])
+
+
+def _zipped(name: str, data: bytes) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        zf.writestr(name, data)
+    return buf.getvalue()
+
+
+def _declared(encoding: str) -> bytes:
+    body = CATALOGUE.encode()
+    return b'<?xml version="1.0" encoding="%s"?>\n' % encoding.encode() + body[body.index(b"<catalogue"):]
+
+
+_ROOT = b'<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" id="x" name="x">'
+# what the roster reader refuses, a catalogue reader refuses too (one shared reader, its limits)
+HOSTILE_CATALOGUES = {
+    "idna encoding": (".cat", lambda: _declared("idna"), "declares the encoding 'idna'"),
+    "zlib encoding": (".cat", lambda: _declared("zlib"), "declares the encoding 'zlib'"),
+    "encrypted member": (".catz", lambda: raw_zip(b"x.cat", CATALOGUE.encode(), flags=1),
+                         "is encrypted"),
+    "empty member name": (".catz", lambda: raw_zip(b"", CATALOGUE.encode()), "a member with no name"),
+    "cheap archive, costly XML": (".catz", lambda: _zipped("x.cat", _ROOT + b"<a/>" * 1_000_000
+                                                           + b"</catalogue>"), "is this a zip bomb?"),
+    "too many elements": (".cat", lambda: _ROOT + b"<a/>" * 500_000 + b"</catalogue>",
+                          "more than 400,000 XML elements"),
+    "deep elements": (".cat", lambda: _ROOT + b"<a>" * 5_000 + b"</a>" * 5_000 + b"</catalogue>",
+                      "nested more than 200 deep"),
+    "huge tag": (".cat", lambda: b'<catalogue name="x" ' + b" ".join(
+        b'a%d="1"' % i for i in range(300_000)) + b"/>", "XML tag longer"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_CATALOGUES))
+def test_hostile_catalogues_are_refused_quickly(name: str, tmp_path: Path) -> None:
+    suffix, make, message = HOSTILE_CATALOGUES[name]
+    path = tmp_path / ("Imperium - Test Knights" + suffix)
+    path.write_bytes(make())
+    err, cpu = cpu_timed(lambda: read_catalogues([path]))
+    assert isinstance(err, CatalogueError), err
+    assert message in err.message and err.path == str(path), err.message
+    assert cpu < 1.0, cpu
+
+
+def test_special_files_are_refused_and_skipped(catdir: Path) -> None:
+    """A FIFO is never opened (that would wait for a writer); next to real catalogues it is
+    skipped while the folder is indexed."""
+    import os
+
+    fifo = catdir / "Zz pipe.cat"
+    os.mkfifo(fifo)
+    with pytest.raises(CatalogueError, match="not a regular file"):
+        read_catalogues([fifo])
+    assert len(read_catalogues([catdir / "Imperium - Test Knights.cat"])) == 3
 
 
 # --- value and keyword parsing --------------------------------------------------------------

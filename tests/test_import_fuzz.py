@@ -10,15 +10,13 @@ the default suite; ``pytest -m fuzz tests/test_import_fuzz.py`` runs the long on
 from __future__ import annotations
 
 import json
-import struct
 import zipfile
-import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, raw_zip
 from conftest import cpu_timed as timed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -242,18 +240,6 @@ ROS = (IMPORT / "necrons_harbinger_cabal.ros").read_bytes()
 BODY = ROS[ROS.find(b"<roster"):]
 
 
-def _raw_zip(name: bytes, data: bytes, flags: int = 0) -> bytes:
-    """A one-member zip written by hand (stored), so that names and flags no zip library would
-    write can be tested: an empty name, the encryption bit."""
-    crc = zlib.crc32(data)
-    local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, flags, 0, 0, 0, crc, len(data), len(data),
-                        len(name), 0) + name + data
-    central = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, flags, 0, 0, 0, crc,
-                          len(data), len(data), len(name), 0, 0, 0, 0, 0, 0) + name
-    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 1, 1, len(central), len(local), 0)
-    return local + central + end
-
-
 def _declared(encoding: str) -> bytes:
     return b'<?xml version="1.0" encoding="%s"?>\n' % encoding.encode() + BODY
 
@@ -283,10 +269,10 @@ HOSTILE: dict[str, tuple[str, Callable[[], bytes], str]] = {
     "zlib encoding": (".ros", lambda: _declared("zlib"), "declares the encoding 'zlib'"),
     "utf-32 encoding": (".ros", lambda: _declared("utf-32"), "declares the encoding 'utf-32'"),
     "unknown encoding": (".ros", lambda: _declared("klingon"), "declares the encoding 'klingon'"),
-    "encrypted member": (".rosz", lambda: _raw_zip(b"list.ros", ROS, flags=1), "is encrypted"),
-    "empty member name": (".rosz", lambda: _raw_zip(b"", ROS), "a member with no name"),
-    "corrupt member": (".rosz", lambda: _raw_zip(b"list.ros", ROS)[:200] + b"\xff" * 50
-                       + _raw_zip(b"list.ros", ROS)[250:], "not a valid zip archive"),
+    "encrypted member": (".rosz", lambda: raw_zip(b"list.ros", ROS, flags=1), "is encrypted"),
+    "empty member name": (".rosz", lambda: raw_zip(b"", ROS), "a member with no name"),
+    "corrupt member": (".rosz", lambda: raw_zip(b"list.ros", ROS)[:200] + b"\xff" * 50
+                       + raw_zip(b"list.ros", ROS)[250:], "not a valid zip archive"),
     "infinite cost": (".ros", lambda: _with(b"value", b"inf"), "costs \"inf\" points"),
     "nan cost": (".ros", lambda: _with(b"value", b"nan"), "costs \"nan\" points"),
     "huge cost": (".ros", lambda: _with(b"value", b"9" * 5000), "not a number of points"),

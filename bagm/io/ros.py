@@ -8,9 +8,10 @@ nested ``selections``: the models of a unit, their wargear, the Warlord, Enhance
 Detachment is a configuration selection (``Detachment`` holding the chosen one). Elements
 bagm does not know (rules, profiles, publications, a tool's extensions) are ignored.
 
-Parsing is shared with the catalogue importer (:mod:`bagm.io.bsdata`): defusedxml refuses
-entity declarations and external references, files and zip members are size-limited before
-anything is unpacked. Problems raise :class:`bagm.io.bsdata.CatalogueError`.
+Reading is shared with the catalogue importer (:func:`bagm.io.bsdata.xmlfile.read_battlescribe`,
+with the roster's limits, ``ROSTER``): zip members, encodings, element counts and nesting are
+checked before the tree is built, and defusedxml refuses entity declarations and external
+references. Problems raise :class:`bagm.io.bsdata.CatalogueError`.
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ from __future__ import annotations
 import copy
 import math
 import os
-import zlib
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bagm.io.bsdata.xmlfile import CatalogueError, XmlLimits, is_zip, read_battlescribe
 from bagm.io.textlist import ArmyList, Found, ListedUnit
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,9 +40,9 @@ MAX_RATIO = 200  # unpacked / packed size of a .rosz member (real XML: 5 to 30)
 MAX_UNITS = 500  # a 2,000-point army has some 20 units
 MAX_NUMBER = 10_000  # a selection's number: models or copies
 SUFFIXES = (".ros", ".rosz")
-# what expat reads itself; BattleScribe and New Recruit write UTF-8
-_ENCODINGS = {"utf-8", "utf8", "utf-16", "utf16", "us-ascii", "ascii", "iso-8859-1", "latin-1",
-              "latin1"}
+_AGAIN = "; export the roster again from BattleScribe or New Recruit"
+ROSTER = XmlLimits("roster", (".ros",), ("roster",), MAX_BYTES, MAX_ELEMENTS, MAX_XML_DEPTH,
+                   MAX_TAG, MAX_RATIO, again=_AGAIN)
 
 # configuration selections that say nothing a bagm roster records
 _CONFIG_IGNORED = {"battle size", "show legends", "show/hide options", "game type",
@@ -59,129 +60,17 @@ __all__ = ["MAX_BYTES", "read_roster", "roster_from_json", "roster_from_xml"]
 
 
 def read_roster(path: str | os.PathLike[str]) -> ArmyList:
-    """Read a ``.ros`` file, or a ``.rosz`` (any zip) holding one."""
-    from bagm.io.bsdata import parse_xml, read_xml_bytes
-
+    """Read a ``.ros`` file, or a ``.rosz`` (any zip) holding one, with the checks every
+    BattleScribe file gets (:func:`bagm.io.bsdata.xmlfile.read_battlescribe`)."""
     path = Path(path)
-    zipped = path.suffix.lower() == ".rosz" or _is_zip(path)
-    if zipped:
-        _check_zip(path)
-    try:
-        data = read_xml_bytes(path, limit=MAX_BYTES, zipped=zipped, members=(".ros",))
-    except (RuntimeError, ValueError, EOFError, zlib.error) as exc:  # what zipfile lets through
-        raise _error(path, f"is not a valid zip archive ({exc})") from None
-    _check_xml(path, data)
-    root = parse_xml(path, data, ("roster",))
+    root = read_battlescribe(path, ROSTER)
+    zipped = path.suffix.lower() == ".rosz" or is_zip(path)
     return roster_from_xml(str(path), root, "rosz" if zipped else "ros")
-
-
-def _error(path: str | os.PathLike[str], message: str) -> Exception:
-    from bagm.io.bsdata import CatalogueError
-
-    return CatalogueError(path, message)
-
-
-_AGAIN = "; export the roster again from BattleScribe or New Recruit"
-
-
-def _check_zip(path: Path) -> None:
-    """Refuse, before unpacking anything, what no BattleScribe or New Recruit archive holds: a
-    member without a name, an encrypted member, a member that unpacks to far more than it packs
-    (a small archive that would cost seconds and hundreds of MB to read)."""
-    import zipfile
-
-    try:
-        with zipfile.ZipFile(path) as zf:
-            infos = zf.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, RuntimeError) as exc:
-        raise _error(path, f"is not a valid zip archive ({exc})") from None
-    except OSError as exc:
-        raise _error(path, f"cannot be read: {exc.strerror or exc}") from None
-    for info in infos:
-        if not info.filename.strip("/"):
-            raise _error(path, "the archive holds a member with no name" + _AGAIN)
-        if info.flag_bits & 0x1:
-            raise _error(path, f"archive member '{info.filename}' is encrypted" + _AGAIN)
-        if info.filename.lower().endswith(".ros") and info.file_size > 1_000_000 \
-                and info.file_size > MAX_RATIO * max(1, info.compress_size):
-            raise _error(path, f"refused: archive member '{info.filename}' unpacks to "
-                         f"{info.file_size:,} bytes from {info.compress_size:,} (a real roster "
-                         f"packs at most {MAX_RATIO} to 1); is this a zip bomb?")
-
-
-def _check_xml(path: Path, data: bytes) -> None:
-    """One streaming pass before the tree is built: the encoding is one expat reads, and the
-    document holds at most ``MAX_ELEMENTS`` elements nested at most ``MAX_XML_DEPTH`` deep, so a
-    roster that is small on disk cannot cost seconds and hundreds of MB. Entity declarations are
-    left to :func:`bagm.io.bsdata.parse_xml`, which refuses them."""
-    import re
-    from xml.parsers import expat
-
-    head = data[:200]
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        head = data[:400].decode("utf-16", "replace").encode("ascii", "replace")
-    m = re.match(rb"^(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?\bencoding\s*=\s*[\"']([^\"']*)[\"']", head)
-    if m:
-        encoding = m.group(1).decode("ascii", "replace").strip().lower()
-        if encoding not in _ENCODINGS:
-            raise _error(path, f"the XML declares the encoding '{encoding[:40]}', which a roster "
-                         "never uses; save it as UTF-8" + _AGAIN)
-
-    if re.search(rb"<[^<>]{%d}" % MAX_TAG, data):  # "<" never stands inside a tag: linear
-        raise _error(path, f"an XML tag longer than {MAX_TAG:,} bytes" + _AGAIN)
-
-    class Stop(Exception):
-        pass
-
-    depth = count = 0
-
-    def start(_name: str, _attrs: Any) -> None:
-        nonlocal depth, count
-        depth += 1
-        count += 1
-        if depth > MAX_XML_DEPTH:
-            raise _error(path, f"XML elements nested more than {MAX_XML_DEPTH} deep" + _AGAIN)
-        if count > MAX_ELEMENTS:
-            raise _error(path, f"more than {MAX_ELEMENTS:,} XML elements (a real roster has a "
-                         "few thousand)" + _AGAIN)
-
-    def end(_name: str) -> None:
-        nonlocal depth
-        depth -= 1
-
-    def entity(*_args: Any) -> None:
-        raise Stop  # parse_xml refuses it with its own message
-
-    parser = expat.ParserCreate()
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.EntityDeclHandler = entity
-    parser.ExternalEntityRefHandler = entity  # type: ignore[assignment]
-    try:
-        for i in range(0, len(data), 1 << 16):
-            parser.Parse(data[i:i + (1 << 16)], False)
-        parser.Parse(b"", True)
-    except Stop:
-        return
-    except expat.ExpatError:
-        return  # parse_xml reports it, with its line and column
-    except (LookupError, ValueError) as exc:  # an encoding expat cannot use
-        raise _error(path, f"the XML cannot be decoded ({exc})" + _AGAIN) from None
-
-
-def _is_zip(path: Path) -> bool:
-    try:
-        with path.open("rb") as fh:
-            return fh.read(4) == b"PK\x03\x04"
-    except OSError:
-        return False  # read_xml_bytes reports it
 
 
 def roster_from_json(path: str, data: Any) -> ArmyList:
     """A New Recruit JSON export (``{"roster": {...}}``): the same tree as a ``.ros``."""
     from xml.etree.ElementTree import Element
-
-    from bagm.io.bsdata import CatalogueError
 
     tree = data.get("roster") if isinstance(data, dict) else None
     if not isinstance(tree, dict):
@@ -243,7 +132,7 @@ def _number(el: "Element", path: str) -> int:
         value = math.nan
     if not (math.isfinite(value) and value == int(value) and 0 <= value <= MAX_NUMBER):
         name = (el.get("name") or "").strip()[:80]
-        raise _error(path, f"selection '{name}' has number=\"{text[:40]}\", not a whole number "
+        raise CatalogueError(path, f"selection '{name}' has number=\"{text[:40]}\", not a whole number "
                      f"from 0 to {MAX_NUMBER:,}" + _AGAIN)
     return int(value)
 
@@ -259,7 +148,7 @@ def _points(el: "Element", path: str) -> float:
                 continue  # a cost bagm does not need; the points are only compared
             if not (math.isfinite(value) and abs(value) <= 1_000_000):
                 name = (el.get("name") or "").strip()[:80]
-                raise _error(path, f"'{name}' costs \"{text[:40]}\" points, not a number of "
+                raise CatalogueError(path, f"'{name}' costs \"{text[:40]}\" points, not a number of "
                              "points" + _AGAIN)
             total += value
     return total
@@ -301,8 +190,6 @@ class _Reader:
         army.points = int(pts) if pts else None
         forces = _children(root, "forces", "force")
         if not forces:
-            from bagm.io.bsdata import CatalogueError
-
             raise CatalogueError(self.path, "the roster has no force (<forces><force>...)")
         for force in forces:
             self._force(force, 0)
@@ -311,8 +198,6 @@ class _Reader:
         return army
 
     def _force(self, force: "Element", depth: int) -> None:
-        from bagm.io.bsdata import CatalogueError
-
         if depth > MAX_DEPTH:
             raise CatalogueError(self.path, f"forces nested more than {MAX_DEPTH} deep")
         label = (force.get("name") or "force").strip()
@@ -360,7 +245,7 @@ class _Reader:
             return
         copies = _number(sel, self.path) if kind == "unit" else 1
         if len(self.army.units) + max(1, copies) > MAX_UNITS:
-            raise _error(self.path, f"more than {MAX_UNITS} units; an army has a few dozen")
+            raise CatalogueError(self.path, f"more than {MAX_UNITS} units; an army has a few dozen")
         unit = self._unit(sel, where)
         self.army.units.append(unit)
         for _ in range(copies - 1):  # "number" copies of one unit: read once
@@ -392,8 +277,6 @@ class _Reader:
         """Everything below a unit: models, Warlord, Enhancements, wargear, points. Older
         rosters mark models as ``upgrade`` selections with a model profile; those count as
         models too, unless they sit inside a model already counted."""
-        from bagm.io.bsdata import CatalogueError
-
         if depth > MAX_DEPTH:
             raise CatalogueError(self.path, f"'{unit.name}': selections nested more than "
                                  f"{MAX_DEPTH} deep")

@@ -34,25 +34,51 @@ Public API:
 
 from __future__ import annotations
 
-from bagm.io.bsdata.factions import catalogues_for_faction, factions_for_catalogue
-from bagm.io.bsdata.leader import (
-    is_leader_ability,
-    leader_data,
-    parse_leader_effects,
-    parse_leader_units,
-)
-from bagm.io.bsdata.pack import ImportReport, update_pack
-from bagm.io.bsdata.read import read_catalogues
-from bagm.io.bsdata.values import (
-    parse_ap,
-    parse_dice,
-    parse_int,
-    parse_range,
-    parse_skill,
-    parse_weapon_keywords,
-)
-from bagm.io.bsdata.xmlfile import CatalogueError, parse_xml, read_xml_bytes
-from bagm.io.bsdata.yamlout import dump_pack, write_pack
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names for the type checker; at run time each is imported when used
+    from bagm.io.bsdata.factions import catalogues_for_faction, factions_for_catalogue
+    from bagm.io.bsdata.leader import (
+        is_leader_ability,
+        leader_data,
+        parse_leader_effects,
+        parse_leader_units,
+    )
+    from bagm.io.bsdata.pack import ImportReport, update_pack
+    from bagm.io.bsdata.read import read_catalogues
+    from bagm.io.bsdata.values import (
+        parse_ap,
+        parse_dice,
+        parse_int,
+        parse_range,
+        parse_skill,
+        parse_weapon_keywords,
+    )
+    from bagm.io.bsdata.xmlfile import CatalogueError, parse_xml, read_xml_bytes
+    from bagm.io.bsdata.yamlout import dump_pack, write_pack
+
+# which submodule defines each public name: importing the package costs nothing, and reading a
+# roster (bagm.io.ros, through xmlfile) never loads the catalogue importer's modules
+_HOMES = {
+    "catalogues_for_faction": "factions", "factions_for_catalogue": "factions",
+    "is_leader_ability": "leader", "leader_data": "leader", "parse_leader_effects": "leader",
+    "parse_leader_units": "leader", "ImportReport": "pack", "update_pack": "pack",
+    "read_catalogues": "read", "parse_ap": "values", "parse_dice": "values", "parse_int": "values",
+    "parse_range": "values", "parse_skill": "values", "parse_weapon_keywords": "values",
+    "CatalogueError": "xmlfile", "parse_xml": "xmlfile", "read_xml_bytes": "xmlfile",
+    "dump_pack": "yamlout", "write_pack": "yamlout",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # once: later uses are plain lookups
+    return value
+
 
 __all__ = [
     "CatalogueError",
