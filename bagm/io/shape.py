@@ -27,27 +27,31 @@ class ShapeError(BagmError):
 
 
 @lru_cache(maxsize=None)
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls, include_extras=True)
+def _fields(cls: type) -> tuple[dict[str, Any], tuple[tuple[str, tuple[str, Any], Any, Any], ...]]:
+    """A dataclass's fields, each with how to check its value and its default, worked out
+    once per class (validating a folder builds thousands of rosters)."""
+    hints = typing.get_type_hints(cls, include_extras=True)
+    fields = dataclasses.fields(cls)
+    return ({f.name: f for f in fields},
+            tuple((f.name, _plan(hints[f.name]), f.default, f.default_factory) for f in fields))
 
 
 def build(cls: type, data: Any, loc: Loc = ()) -> Any:
     """Check ``data`` against dataclass ``cls`` and construct it."""
     if not isinstance(data, dict):
         raise ShapeError(loc, "type", "must be a mapping of keys to values", data)
-    fields = {f.name: f for f in dataclasses.fields(cls)}
+    known, plans = _fields(cls)
     for key in data:
-        if key not in fields:
+        if key not in known:
             raise ShapeError(loc + (key,), "extra", f"unknown key '{key}'", key)
-    hints = _hints(cls)
     values: dict[str, Any] = {}
-    for name, f in fields.items():
+    for name, plan, default, factory in plans:
         if name in data:
-            values[name] = _value(hints[name], data[name], loc + (name,))
-        elif f.default is not MISSING:
-            values[name] = f.default
-        elif f.default_factory is not MISSING:
-            values[name] = f.default_factory()
+            values[name] = _check(plan, data[name], loc + (name,))
+        elif default is not MISSING:
+            values[name] = default
+        elif factory is not MISSING:
+            values[name] = factory()
         else:
             raise ShapeError(loc + (name,), "missing", f"missing key '{name}'")
     obj: Any = object.__new__(cls)  # as pydantic does: the classes need no generated __init__
@@ -57,25 +61,26 @@ def build(cls: type, data: Any, loc: Loc = ()) -> Any:
 
 @lru_cache(maxsize=None)
 def _plan(hint: Any) -> tuple[str, Any]:
-    """How to check a value of this type, worked out once per type hint."""
+    """How to check a value of this type (the plans of its parts within), worked out once per
+    type hint."""
     if typing.get_origin(hint) is typing.Annotated:
         hint = typing.get_args(hint)[0]
     origin = typing.get_origin(hint)
     if origin in (Union, types.UnionType):
         options = typing.get_args(hint)
         return "union", (type(None) in options,
-                         tuple(o for o in options if o is not type(None)))
+                         tuple(_plan(o) for o in options if o is not type(None)))
     if origin is Literal:
         return "literal", typing.get_args(hint)
     if origin is list:
-        return "list", typing.get_args(hint)[0]
+        return "list", _plan(typing.get_args(hint)[0])
     if dataclasses.is_dataclass(hint):
         return "dataclass", hint
     return "scalar", hint
 
 
-def _value(hint: Any, value: Any, loc: Loc) -> Any:
-    kind, arg = _plan(hint)
+def _check(plan: tuple[str, Any], value: Any, loc: Loc) -> Any:
+    kind, arg = plan
     if kind == "scalar":
         return _scalar(arg, value, loc)
     if kind == "union":
@@ -85,7 +90,7 @@ def _value(hint: Any, value: Any, loc: Loc) -> Any:
         errors: list[ShapeError] = []
         for option in options:
             try:
-                return _value(option, value, loc)
+                return _check(option, value, loc)
             except ShapeError as exc:
                 errors.append(exc)
         raise errors[0]
@@ -97,7 +102,7 @@ def _value(hint: Any, value: Any, loc: Loc) -> Any:
     if kind == "list":
         if not isinstance(value, list):
             raise ShapeError(loc, "type", "must be a list", value)
-        return [_value(arg, v, loc + (i,)) for i, v in enumerate(value)]
+        return [_check(arg, v, loc + (i,)) for i, v in enumerate(value)]
     return build(arg, value, loc)
 
 

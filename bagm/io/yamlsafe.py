@@ -19,9 +19,27 @@ import yaml
 from bagm.errors import BagmError
 
 try:  # libyaml is ~10x faster; fall back to the pure-Python parser when it is missing
-    from yaml import CSafeLoader as _Loader
+    from yaml import CSafeLoader as _Base
 except ImportError:  # pragma: no cover - depends on the PyYAML build
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+    from yaml import SafeLoader as _Base  # type: ignore[assignment]
+
+_PLAIN_TAGS: dict[str, str] = {}  # the tag of each short plain scalar met so far
+
+
+class _Loader(_Base):
+    """The safe loader, remembering the tag it resolved for each plain scalar: a folder of
+    rosters repeats the same keys and values thousands of times, and a plain scalar's tag
+    depends on its text alone (bagm registers no path resolvers)."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        if kind is yaml.ScalarNode and implicit[0]:
+            tag = _PLAIN_TAGS.get(value)
+            if tag is None:
+                tag = super().resolve(kind, value, implicit)
+                if len(value) <= 64 and len(_PLAIN_TAGS) < 50_000:
+                    _PLAIN_TAGS[value] = tag
+            return tag
+        return super().resolve(kind, value, implicit)
 
 MAX_BYTES = 1_000_000  # a 500-point roster is a few hundred bytes; 1 MB is generous
 MAX_NODES = 100_000
@@ -173,7 +191,8 @@ def load(path: Path | str, text: str | None = None, max_bytes: int = MAX_BYTES,
     if node is None:
         raise InputError(str(path), "is empty", line=1, hint=f"give {what}")
     out = Located(None)
-    out.data = _convert(node, (), out.lines, str(path), set(), [max_nodes])
+    out.data = _convert(node, (), out.lines, str(path), set() if "*" in text else None,
+                        [max_nodes])
     return out
 
 
@@ -198,12 +217,18 @@ def _check_depth(text: str, path: str) -> None:
         loader.dispose()
 
 
-def _convert(node: yaml.Node, loc: Loc, lines: dict[Loc, int], path: str, seen: set[int],
+def _convert(node: yaml.Node, loc: Loc, lines: dict[Loc, int], path: str, seen: set[int] | None,
              count: list[int]) -> Any:
-    if id(node) in seen:  # the composer shares the node of an anchor with each of its aliases
-        raise InputError(path, "YAML anchors and aliases are not allowed here",
-                         line=node.start_mark.line + 1, hint="write the value out in full")
-    seen.add(id(node))
+    """The plain value of ``node``, each value's line recorded under its path of keys.
+
+    ``seen`` holds the nodes met so far, to refuse aliases (the composer shares an anchor's node
+    with each of its aliases); None when the text holds no ``*``, so cannot hold an alias.
+    Validating a folder converts thousands of documents, so the common cases come first."""
+    if seen is not None:
+        if id(node) in seen:
+            raise InputError(path, "YAML anchors and aliases are not allowed here",
+                             line=node.start_mark.line + 1, hint="write the value out in full")
+        seen.add(id(node))
     count[0] -= 1
     if count[0] < 0:
         raise InputError(path, "document has too many values", line=node.start_mark.line + 1)
@@ -211,34 +236,41 @@ def _convert(node: yaml.Node, loc: Loc, lines: dict[Loc, int], path: str, seen: 
     if node.tag not in _TAGS:
         raise InputError(path, f"unsupported YAML tag '{node.tag}'", line=node.start_mark.line + 1,
                          hint="remove the tag")
-    if isinstance(node, yaml.MappingNode):
+    kind = type(node)
+    if kind is yaml.ScalarNode:
+        return _scalar(node, path)
+    if kind is yaml.MappingNode:
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode):
+            if type(key_node) is not yaml.ScalarNode:
                 raise InputError(path, "mapping keys must be plain names",
                                  line=key_node.start_mark.line + 1)
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                raise InputError(path, "YAML merge keys ('<<') are not allowed here",
-                                 line=key_node.start_mark.line + 1)
-            key = _scalar(key_node, path)
-            if not isinstance(key, (str, int)):
-                key = str(key)
+            key_tag = key_node.tag
+            if key_tag == _STR:
+                key = key_node.value
+            else:
+                if key_tag == "tag:yaml.org,2002:merge":
+                    raise InputError(path, "YAML merge keys ('<<') are not allowed here",
+                                     line=key_node.start_mark.line + 1)
+                key = _scalar(key_node, path)
+                if not isinstance(key, (str, int)):
+                    key = str(key)
             if key in result:
                 raise InputError(path, f"duplicate key '{key}'", line=key_node.start_mark.line + 1,
                                  hint="remove one of the two")
-            result[key] = _convert(value_node, loc + (key,), lines, path, seen, count)
-            lines.setdefault(loc + (key,), key_node.start_mark.line + 1)
-            lines[loc + (key,)] = key_node.start_mark.line + 1
+            here = loc + (key,)
+            result[key] = _convert(value_node, here, lines, path, seen, count)
+            lines[here] = key_node.start_mark.line + 1  # a key's line, not its value's
         return result
-    if isinstance(node, yaml.SequenceNode):
-        return [_convert(item, loc + (i,), lines, path, seen, count)
-                for i, item in enumerate(node.value)]
-    return _scalar(node, path)
+    return [_convert(item, loc + (i,), lines, path, seen, count)
+            for i, item in enumerate(node.value)]
 
 
 _constructor = yaml.SafeLoader("")
 _TAGS = {f"tag:yaml.org,2002:{t}" for t in
          ("str", "int", "float", "bool", "null", "map", "seq", "merge", "timestamp")}
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
 
 
 _MAX_DIGITS = 100  # no value bagm reads needs more; Python refuses over 4,300
@@ -250,15 +282,19 @@ def _scalar(node: yaml.Node, path: str) -> Any:
     # the common tags directly (a hot path when validating thousands of rosters), the rest
     # through PyYAML's safe constructor
     tag, value = node.tag, node.value
-    if tag == "tag:yaml.org,2002:str":
+    if tag == _STR:
         return value
     if tag == "tag:yaml.org,2002:bool":
         return _BOOLS[value.lower()]
     if tag == "tag:yaml.org,2002:null":
         return None
-    if tag == "tag:yaml.org,2002:int" and len(value) > _MAX_DIGITS:
-        raise InputError(path, f"a number with {len(value):,} digits", line=node.start_mark.line + 1,
-                         hint="write a number of at most 100 digits")
+    if tag == _INT:
+        if len(value) > _MAX_DIGITS:
+            raise InputError(path, f"a number with {len(value):,} digits",
+                             line=node.start_mark.line + 1,
+                             hint="write a number of at most 100 digits")
+        if value.isascii() and value.isdigit() and (value[0] != "0" or value == "0"):
+            return int(value)  # plain decimal (YAML 1.1 reads 010 as octal: left to PyYAML)
     try:
         return _constructor.construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError, OverflowError) as exc:  # ValueError: e.g. a bad date
