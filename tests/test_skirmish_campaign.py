@@ -502,3 +502,10 @@ def test_each_lost_limb_is_replaced_and_paid_for(tmp_path: Path, data: SkirmishD
     assert c.unit["leader"]["wargear"] == ["Bionic Replacement"]  # listed once, paid twice
     with pytest.raises(CampaignError, match="--replaces is for"):
         cp.buy(c, data, model="Sarg", item="Frag Grenades", replaces="arm")
+
+
+def test_a_long_campaign_pool_has_no_upper_limit(tmp_path: Path, data: SkirmishData) -> None:
+    c = spend(tmp_path, data, pool=1001)  # the text sets no limit on the Points Pool
+    cp.buy(c, data, model="Gorzag", item="Bosspole")
+    entry, report = cp.end(c, data)
+    assert entry["valid"] and c.state["pool"] == 998 and report.valid

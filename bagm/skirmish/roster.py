@@ -127,10 +127,17 @@ def _names(path: str, doc: Located, loc: Loc, value: Any) -> list[str]:
     return [v.strip() for v in value]
 
 
-def _count(path: str, doc: Located, loc: Loc, value: Any, what: str, lo: int = 0) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < lo or value > 1000:
-        raise _bad(path, doc, loc, f"{what} is a whole number of at least {lo}")
+def _count(path: str, doc: Located, loc: Loc, value: Any, what: str, lo: int = 0,
+           hi: int = 1000) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < lo or value > hi:
+        raise _bad(path, doc, loc, f"{what} is a whole number from {lo} to {hi:,}")
     return value
+
+
+# a campaign's Points Pool and battles grow without a limit in the text: these bounds only
+# keep a damaged file from passing for a unit
+MAX_POOL = 10_000_000
+MAX_BATTLES = 100_000
 
 
 def _advances(path: str, doc: Located, loc: Loc, value: Any) -> dict[str, int]:
@@ -232,8 +239,10 @@ def parse(path: str, doc: Located) -> Roster:
         if not isinstance(inj, dict) or not isinstance(miss, dict):
             raise _bad(path, doc, ("state",), "injuries and miss_games map a model's name to a value")
         state = State(
-            battles=_count(path, doc, ("state", "battles"), raw_state.get("battles", 0), "battles"),
-            pool=_count(path, doc, ("state", "pool"), raw_state.get("pool", 0), "the Points Pool"),
+            battles=_count(path, doc, ("state", "battles"), raw_state.get("battles", 0), "battles",
+                           hi=MAX_BATTLES),
+            pool=_count(path, doc, ("state", "pool"), raw_state.get("pool", 0), "the Points Pool",
+                        hi=MAX_POOL),
             injuries={str(k): _names(path, doc, ("state", "injuries", k), v) for k, v in inj.items()},
             miss_games={str(k): _count(path, doc, ("state", "miss_games", k), v, "games to miss")
                         for k, v in miss.items()},

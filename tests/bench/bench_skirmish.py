@@ -4,6 +4,7 @@
 2. The library call alone for 50 attacks at a rolled Strength (D6+6) and D3 attacks a turn.
 3. ``bagm skirmish validate`` of the nine example rosters with the example overlay.
 4. A whole campaign battle (battle, injuries, points, end) through the library.
+5. Rewriting a campaign file of 20 battles, plain and keeping a user's comments.
 """
 
 from __future__ import annotations
@@ -72,6 +73,25 @@ def main() -> None:
             cp.end(c, data)
     t = median(battle)
     print(f"library: start + one battle's after-battle sequence (5 atomic writes): {t * 1000:.1f} ms CPU")
+
+    # 5. rewriting a campaign file of 20 battles: plain, and keeping a user's comments
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "c.skirmish-campaign.yaml"
+        c, _ = cp.start(REPO / "rosters" / "skirmish" / "orks.skirmish.yaml", path, data, seed=1)
+        for _ in range(20):
+            cp.battle(c, scenario="hunt", result="won", routed=False, out_of_action=[], killed=[],
+                      fled=[], enemy_out_of_action=2, enemy_killed=1, bonus=0,
+                      dark_eldar_opponent=False)
+            cp.injuries(c, data, Dice(3), "seeded")
+            cp.points(c, data, Dice(3), "seeded")
+            cp.end(c, data)
+        plain = path.read_text()
+        lines = len(plain.splitlines())
+        commented = plain.replace("history:\n", "# what happened\nhistory:\n", 1)
+        for label, text in (("plain", plain), ("with comments", commented)):
+            path.write_text(text)
+            t = median(lambda: cp.load_campaign(path).save())
+            print(f"library: rewrite a campaign file of {lines} lines, {label}: {t * 1000:.0f} ms CPU")
 
 
 if __name__ == "__main__":
