@@ -237,6 +237,13 @@ def test_buying_and_selling(tmp_path: Path, data: SkirmishData) -> None:
     assert entry["points"] == 1 and c.state["pool"] == 74  # half of 2
     cp.sell(c, data, model="Sarg", item="Frag Grenades")
     assert c.state["pool"] == 74  # half of 1, rounded down
+    cp.buy(c, data, model="Sarg", item="Purity Seals")
+    pool = c.state["pool"]
+    with pytest.raises(CampaignError, match="wargear: the text lets a unit sell back weapons only"):
+        cp.sell(c, data, model="Sarg", item="Purity Seals")
+    assert c.state["pool"] == pool and "Purity Seals" in c.unit["leader"]["wargear"]
+    cp.sell(c, data, model="Sarg", item="Bolt Pistol")  # a weapon: half of 1
+    assert c.state["pool"] == pool and "Bolt Pistol" not in c.unit["leader"]["weapons"]
 
 
 def test_upgrading_a_pack_costs_the_upgrade_per_model(tmp_path: Path, data: SkirmishData) -> None:

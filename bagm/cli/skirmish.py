@@ -564,10 +564,10 @@ def campaign_buy(
 def campaign_sell(
     campaign: CampaignArg,
     model: Annotated[str, typer.Option("--model", help="The model selling.")],
-    item: Annotated[str, typer.Option("--item", help="The item sold for half its points value.")],
+    item: Annotated[str, typer.Option("--item", help="The weapon (or grenade) sold for half its points value.")],
     data: SkDataOpt = None,
 ) -> None:
-    """Sell an item back for half its points value."""
+    """Sell a weapon (or grenade) back for half its points value; wargear is kept."""
     from bagm.skirmish.campaign import sell
 
     c = _open(campaign)

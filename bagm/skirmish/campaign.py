@@ -706,13 +706,20 @@ def _cost_lists(data: SkirmishData, fkey: str) -> dict[str, Any]:
 
 
 def sell(c: Campaign, data: SkirmishData, *, model: str, item: str) -> dict[str, Any]:
-    """Sell an item back for half its points value (reading: rounded down)."""
+    """Sell a weapon back for half its points value (reading: rounded down). Purchase New
+    Weaponry says "excess weapons can be sold back"; reading: weapons and grenades (a thrown
+    grenade is a shot like any other), never wargear (armour, a Bionic Replacement...)."""
     _need_spend(c)
     m = _character(c.unit, model)
     if m is None:
         raise CampaignError(f"no Leader or upgraded model '{model}'")
     fkey = _fkey(data, c.unit)
-    for group in ("weapons", "wargear", "grenades"):
+    f = data.raw["factions"][fkey]
+    if item in (m.get("wargear") or []):
+        raise CampaignError(f"'{item}' is wargear: the text lets a unit sell back weapons only "
+                            "(Purchase New Weaponry: excess weapons are sold for half)")
+    before = copy.deepcopy(c.unit)
+    for group in ("weapons", "grenades"):
         if item in (m.get(group) or []):
             m[group].remove(item)
             break
@@ -721,8 +728,16 @@ def sell(c: Campaign, data: SkirmishData, *, model: str, item: str) -> dict[str,
     if m.get("master_crafted") == item:
         m.pop("master_crafted")
     num, den = data.get("sell_fraction")
-    back = _cost(data, "factions", fkey, "armoury", item, "cost") * num // den
+    if item in f.get("armoury", {}):
+        back = _cost(data, "factions", fkey, "armoury", item, "cost") * num // den
+    elif isinstance(f.get("extra_armoury"), dict) and item in f["extra_armoury"]:
+        back = _cost(data, "factions", fkey, "extra_armoury", item, "cost") * num // den
+    else:
+        c.data["unit"] = before
+        _cost(data, "factions", fkey, "extra_armoury")  # lost: says which value to supply
+        raise CampaignError(f"'{item}' is not in the {f['name']} armoury")
     c.state["pool"] = c.state.get("pool", 0) + back
+    _checked(c, data, before)
     return c.record("sell", what=f"{item} from {model}", points=back, pool=c.state["pool"])
 
 
