@@ -477,6 +477,8 @@ def test_a_tyranid_replacement_eye_gives_back_its_bs(tmp_path: Path, data: Skirm
     assert c.state["injuries"]["Kryx"] == ["eye_replaced"] and c.state["pool"] == 90
     with pytest.raises(CampaignError, match="no lost limb or eye"):
         cp.buy(c, data, model="Kryx", item="Limb Replacement")
+    with pytest.raises(CampaignError, match="factions.tyranids.extra_armoury"):  # lost weapons
+        cp.buy(c, data, model="Kryx", item="Fleshborer")
     assert c.state["pool"] == 90 and c.unit["leader"]["wargear"] == ["Limb Replacement"]
     entry, report = cp.end(c, data)
     assert entry["valid"], entry
@@ -507,6 +509,8 @@ def test_each_lost_limb_is_replaced_and_paid_for(tmp_path: Path, data: SkirmishD
     entry = cp.buy(c, data, model="Sarg", item="Bionic Replacement")  # the arm is what is left
     assert "replaces the arm" in entry["what"] and c.state["pool"] == 80
     assert c.unit["leader"]["wargear"] == ["Bionic Replacement"]  # listed once, paid twice
+    with pytest.raises(CampaignError, match="not in the Space Marines armoury$"):
+        cp.buy(c, data, model="Sarg", item="Fleshborer")
     with pytest.raises(CampaignError, match="--replaces is for"):
         cp.buy(c, data, model="Sarg", item="Frag Grenades", replaces="arm")
 

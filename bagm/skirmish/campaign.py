@@ -589,7 +589,10 @@ def buy(c: Campaign, data: SkirmishData, *, model: str | None = None, item: str 
         extra = f.get("extra_armoury") if isinstance(f.get("extra_armoury"), dict) else {}
         entry = f.get("armoury", {}).get(item) or extra.get(item)
         if entry is None:
-            raise CampaignError(f"'{item}' is not in the {f['name']} armoury")
+            lost = "" if "extra_armoury" not in f or extra else (
+                f"; {f['name']} items the text lost are not known until supplied: "
+                f"factions.{fkey}.extra_armoury (items) in a --data overlay")
+            raise CampaignError(f"'{item}' is not in the {f['name']} armoury{lost}")
         path = ("factions", fkey, "armoury" if item in f.get("armoury", {}) else "extra_armoury", item, "cost")
         upgraded = m is not unit.get("leader")
         cost = _cost(data, *path) + (f.get("broken_mould_surcharge", 0) if upgraded else 0)
