@@ -58,7 +58,7 @@ def test_a_comment_survives_every_campaign_command_that_writes(tmp_path: Path) -
         ("points", *D),
         ("buy", "--model", "Gorzag", "--item", "Bosspole", *D),
         ("buy", "--new-pack", "Da Ladz", "--type", "boy", "--models", "1", *D),
-        ("sell", "--model", "Gorzag", "--item", "Bosspole", *D),
+        ("sell", "--model", "Gorzag", "--item", "Slugga", *D),
         ("advance", "Gorzag", "--result", "skill", *D),
         ("skill", "Gorzag", "Iron Will", *D),
         ("advance", "Da Boyz", "--result", "breaking_the_mould", "--name", "Snagga", *D),
