@@ -59,8 +59,12 @@ def test_a_broken_roster_is_still_a_broken_roster(tmp_path: Path) -> None:
         load_roster(path)
 
 
+ORKS = REPO / "rosters" / "orks_kaptin_killers.yaml"
+
+
 @pytest.mark.parametrize("command", [["validate"], ["show"], ["squads"], ["export"],
-                                     ["underdog", REPO / "rosters" / "orks_kaptin_killers.yaml"]])
+                                     ["underdog", ORKS], ["play", "--mission", "11", ORKS],
+                                     ["simulate", "--games", "1", ORKS]])
 def test_every_roster_command_says_what_the_file_is(command: list[object]) -> None:
     result = run(*command, NR_JSON)
     assert result.exit_code == 2
@@ -134,3 +138,58 @@ def test_a_pipe_is_not_opened_to_guess_what_it_is(tmp_path: Path) -> None:
     fifo = tmp_path / "list.ros"
     os.mkfifo(fifo)
     assert kind_of(fifo) is None  # returns at once: opening it would wait for a writer
+
+
+def test_build_army_takes_a_path_a_loaded_roster_or_an_import() -> None:
+    from bagm.data.packs import Catalog
+    from bagm.engine.game.muster import build_army
+    from bagm.roster.foreign import Imported, load_or_import
+
+    text = ORKS.read_text(encoding="utf-8")
+    by_path = build_army("B", ORKS)
+    by_roster = build_army("B", load_roster(ORKS, text), text=text)
+    assert by_path.text == by_roster.text == text
+    assert [u.label() for u in by_path.units] == [u.label() for u in by_roster.units]
+    imported = load_or_import(GK_ROS, Catalog(), True)
+    assert isinstance(imported, Imported)
+    army = build_army("A", imported)
+    assert army.text == imported.text and army.path == str(GK_ROS) and army.units
+
+
+def test_play_with_import_logs_the_imported_roster_and_replays_anywhere(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "game.jsonl"
+    result = run("play", "--mission", "11", "--import", GK_ROS, NR_JSON, "--seed", "3", "--log", log)
+    assert result.exit_code == 0, result.output
+    assert f"{GK_ROS}: imported as BattleScribe roster (.ros)" in result.stderr
+    assert f"{NR_JSON}: imported as New Recruit JSON" in result.stderr
+    head = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
+    assert head["roster_text"]["A"].startswith("# Imported by bagm from grey_knights_void_purge.ros")
+    # the log holds the rosters it was played with: it replays from another folder, no --import
+    away = tmp_path / "elsewhere"
+    away.mkdir()
+    monkeypatch.chdir(away)
+    again = run("replay", log, "-f", "json")
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout)["reproduced"] is True
+
+
+def test_a_script_plays_imported_lists_with_import(tmp_path: Path) -> None:
+    script = tmp_path / "game.yaml"
+    script.write_text(f"mission: 11\nseed: 1\nrosters: {{A: {GK_ROS}, B: {NR_JSON}}}\n"
+                      "rolloffs: {attacker: A}\n"
+                      "steps:\n  - 'A: role attacker'\n", encoding="utf-8")
+    assert run("play", script).exit_code == 2
+    result = run("play", "--import", script, "-f", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["winner"] in ("A", "B", None)
+
+
+def test_simulate_with_import(tmp_path: Path) -> None:
+    result = run("simulate", "--import", GK_ROS, ORKS, "--games", "2", "--jobs", "1", "-f", "json",
+                 "--html", tmp_path / "r.html")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["games"] == 2
+    assert f"{GK_ROS}: imported as BattleScribe roster (.ros)" in result.stderr
+    logs = sorted((tmp_path / "r_games").glob("*.jsonl"))
+    assert logs and "Imported by bagm" in json.loads(logs[0].read_text().splitlines()[0])["roster_text"]["A"]

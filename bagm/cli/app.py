@@ -183,12 +183,10 @@ def _validate_importing(path: Path, catalog: "Catalog"):  # type: ignore[no-unty
 def _read_roster(path: Path, catalog: "Catalog", importing: bool):  # type: ignore[no-untyped-def]
     """A roster, or with ``--import`` another tool's list imported in memory (its notes on
     standard error)."""
-    from bagm.roster.foreign import load_or_import, notes_of, roster_of
+    from bagm.cli.common import read_listed
+    from bagm.roster.foreign import roster_of
 
-    loaded = load_or_import(path, catalog, importing)
-    for note in notes_of(loaded):
-        typer.echo(f"bagm: {path}: {note}", err=True)
-    return roster_of(loaded)
+    return roster_of(read_listed(path, catalog, importing))
 
 
 @app.command()

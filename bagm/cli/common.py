@@ -41,6 +41,18 @@ ImportOpt = Annotated[bool, typer.Option(
     "text) through the importer, in memory.")]
 
 
+def read_listed(path: Path, catalog: "Catalog", importing: bool) -> Any:
+    """A roster file, or with ``--import`` another tool's list imported in memory
+    (:func:`bagm.roster.foreign.load_or_import`): the loaded roster or the import, with the
+    importer's notes printed on standard error (``bagm: PATH: note``)."""
+    from bagm.roster.foreign import load_or_import, notes_of
+
+    loaded = load_or_import(path, catalog, importing)
+    for note in notes_of(loaded):
+        typer.echo(f"bagm: {path}: {note}", err=True)
+    return loaded
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """Report bad input on stderr (``bagm: ...``) and exit (2 unless told otherwise)."""
     typer.echo(f"bagm: {message}", err=True)

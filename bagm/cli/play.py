@@ -8,7 +8,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from bagm.cli.common import SimpleFormat, console
+from bagm.cli.common import ImportOpt, SimpleFormat, console
 
 FORMATS = ("text", "json")  # the one --format vocabulary of every command
 
@@ -137,6 +137,24 @@ def _pictures(events: list[dict[str, Any]], html: Path | None, svg_dir: Path | N
             _fail(f"{svg_dir}: cannot write the pictures ({exc.strerror or type(exc).__name__})")
 
 
+def _source(path: Path | str, importing: bool, quiet: bool = False) -> Any:
+    """What ``build_army`` reads for one roster: its path, or with ``--import`` another tool's
+    list imported in memory (the importer's notes on standard error unless ``quiet``, as the
+    other commands show them)."""
+    if not importing:
+        return str(path)
+    from bagm.data.packs import Catalog
+    from bagm.roster.foreign import Imported, load_or_import
+
+    if quiet:
+        loaded = load_or_import(path, Catalog(), True)
+    else:
+        from bagm.cli.common import read_listed
+
+        loaded = read_listed(Path(path), Catalog(), True)
+    return loaded if isinstance(loaded, Imported) else str(path)
+
+
 def _events(rec: Any) -> list[dict[str, Any]]:
     """The record's events as its log holds them (JSON), whatever the engine keeps in memory."""
     from bagm.render.narration import events_from_lines
@@ -183,10 +201,13 @@ def play(
     notes: NotesOpt = False,
     html: HtmlOpt = None,
     svg: SvgOpt = None,
+    import_: ImportOpt = False,
 ) -> None:
-    """Play a game: `bagm play SCRIPT` or `bagm play --mission 11 A.yaml B.yaml --seed N --bot greedy`."""
+    """Play a game: `bagm play SCRIPT` or `bagm play --mission 11 A.yaml B.yaml --seed N --bot greedy`.
+    With --import, the rosters may be other tools' army lists (imported in memory)."""
     _format(fmt)
     from bagm.engine.bots import BOTS
+    from bagm.engine.game.muster import build_army
     from bagm.engine.log.record import play_bots
     from bagm.engine.log.script import ScriptError, load_script, run_script
     from bagm.engine.state.army import ArmyError
@@ -194,7 +215,9 @@ def play(
 
     try:
         if len(files) == 1 and mission is None:
-            rec = run_script(load_script(files[0]))
+            script = load_script(files[0])
+            rosters = {p: _source(script.rosters[p], import_) for p in ("A", "B")} if import_ else None
+            rec = run_script(script, rosters=rosters)
         elif len(files) == 2:
             if mission is None:
                 _fail("two rosters need --mission N (e.g. --mission 11)")
@@ -203,7 +226,10 @@ def play(
                     _fail(f"unknown bot '{b}'; bots: {', '.join(BOTS)}")
             if seed < 0:
                 _fail("--seed must be 0 or more")
-            rec = play_bots(mission, str(files[0]), str(files[1]), seed, bot, bot_b or bot)
+            armies = None
+            if import_:
+                armies = (build_army("A", _source(files[0], True)), build_army("B", _source(files[1], True)))
+            rec = play_bots(mission, str(files[0]), str(files[1]), seed, bot, bot_b or bot, armies=armies)
         else:
             _fail("give one game script, or two rosters with --mission N")
     except ScriptError as exc:
@@ -260,16 +286,17 @@ def replay(
           after=f"{log}: reproduced exactly ({len(lines)} events, sha256 {rec.log_sha256})")
 
 
-def _one_game(args: tuple[int, str, str, int, str, str, bool]) -> tuple[int, str | None, int, int, Any]:
+def _one_game(args: tuple[int, str, str, int, str, str, bool, bool]) -> tuple[int, str | None, int, int, Any]:
     """One game of a simulation: its seed, winner and VP, and (for the report) what its log
     says about units and VP."""
-    mission, a, b, seed, bot_a, bot_b, facts = args
+    mission, a, b, seed, bot_a, bot_b, facts, importing = args
     from bagm.engine.log.record import play_bots
 
     armies = _ARMIES.get((a, b))
-    if armies is None:
+    if armies is None:  # a worker that did not inherit the parent's armies (spawn)
         from bagm.engine.game.muster import build_army
-        armies = _ARMIES[(a, b)] = (build_army("A", a), build_army("B", b))
+        armies = _ARMIES[(a, b)] = (build_army("A", _source(a, importing, quiet=True)),
+                                    build_army("B", _source(b, importing, quiet=True)))
     from bagm.engine.log.simulation import many_games
 
     with many_games():  # the collector paused for the game (a simulation owns its process)
@@ -375,7 +402,7 @@ def _sample_games(path: Path, report: Any, rows: list[Any], mission: int, a: str
     folder = path.with_name(path.stem + "_games")
     files: dict[Path, str] = {}
     for seed in _samples(rows):
-        rec = play_bots(mission, a, b, seed, *bots)
+        rec = play_bots(mission, a, b, seed, *bots, armies=_ARMIES.get((a, b)))
         log, page = folder / f"seed{seed}.jsonl", folder / f"seed{seed}.html"
         events = _events(rec)
         files[log] = "".join(line + "\n" for line in rec.lines)
@@ -411,6 +438,7 @@ def simulate(
     fmt: Annotated[SimpleFormat, typer.Option("--format", "-f", help="Output format.")] = SimpleFormat.text,
     html: Annotated[Path | None, typer.Option(
         "--html", help="Write a report page (charts, units, sample games to watch beside it)")] = None,
+    import_: ImportOpt = False,
 ) -> None:
     """Bot against bot, many games on all cores: win rates with 95% intervals, mean VP, histogram.
     Progress goes to standard error; Ctrl-C stops and reports the games played so far."""
@@ -437,13 +465,16 @@ def simulate(
         _fail(f"{html}: is a folder; give a file name for the report")
     try:
         get_mission(mission)
-        army_a, army_b = build_army("A", roster_a), build_army("B", roster_b)
+        army_a = build_army("A", _source(roster_a, import_))
+        army_b = build_army("B", _source(roster_b, import_))
     except (ArmyError, InputError, ValueError) as exc:
         _fail(str(exc))
+    _ARMIES[(str(roster_a), str(roster_b))] = (army_a, army_b)  # the workers inherit them (fork)
     cores = _cores()
     jobs = min(jobs or cores, cores, games)  # more processes than cores or games only cost
     facts = html is not None
-    tasks = [(mission, str(roster_a), str(roster_b), seed + i, bot, bot_b or bot, facts) for i in range(games)]
+    tasks = [(mission, str(roster_a), str(roster_b), seed + i, bot, bot_b or bot, facts, import_)
+             for i in range(games)]
     results: list[tuple[int, str | None, int, int, Any]] = []
     start = time.perf_counter()
     interrupted = False

@@ -70,7 +70,7 @@ def not_a_roster(path: Path | str, kind: str) -> InputError:
     p = Path(path)
     return InputError(str(p), f"is {kind}, not a bagm roster",
                       hint=f"import it with 'bagm import {p} -o {p.stem}.yaml'; validate, show, "
-                      "squads, underdog and export also read it as it is with --import")
+                      "squads, underdog, export, play and simulate also read it as it is with --import")
 
 
 @dataclass

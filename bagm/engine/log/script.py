@@ -143,14 +143,17 @@ def load_script(path: str | Path) -> Script:
     return Script(p, mission, paths, seed, {k: str(v) for k, v in rolloffs.items()}, bots, steps)
 
 
-def script_game(script: Script, catalog: Any = None) -> Game:
+def script_game(script: Script, catalog: Any = None, rosters: dict[str, Any] | None = None) -> Game:
+    """The script's game; ``rosters``: the players' rosters already loaded (or imported), in
+    place of the paths the script names (see :func:`~bagm.engine.game.muster.build_army`)."""
     from bagm.engine.game.muster import build_army
     from bagm.engine.state.army import ArmyError
     from bagm.io.yamlsafe import InputError
 
+    given = rosters or {}
     try:
-        a = build_army("A", script.rosters["A"], catalog)
-        b = build_army("B", script.rosters["B"], catalog)
+        a = build_army("A", given.get("A", script.rosters["A"]), catalog)
+        b = build_army("B", given.get("B", script.rosters["B"]), catalog)
         return Game(script.mission, a, b, script.seed, script.rolloffs or None)
     except (ArmyError, InputError, ValueError) as exc:
         raise ScriptError(script.path, str(exc)) from None
@@ -223,12 +226,13 @@ class ScriptPlayer:
         return [s for p in ("A", "B") for s in self.queues[p]]
 
 
-def run_script(script: Script, catalog: Any = None) -> Any:
-    """Play a script to the end; returns the GameRecord. Raises ScriptError."""
+def run_script(script: Script, catalog: Any = None, rosters: dict[str, Any] | None = None) -> Any:
+    """Play a script to the end (``rosters``: as :func:`script_game` takes them); returns the
+    GameRecord. Raises ScriptError."""
     from bagm.engine.bots import make_bot
     from bagm.engine.log.record import play
 
-    game = script_game(script, catalog)
+    game = script_game(script, catalog, rosters)
     player = ScriptPlayer(script, {p: make_bot(b, script.seed * 2 + (1 if p == "A" else 2))
                                    for p, b in script.bots.items()})
     rec = play(game, player)
