@@ -297,6 +297,25 @@ def test_reinforcements_need_an_empty_entry_zone_and_deep_strike_waits_for_round
     assert g.units["A2"].alive and g.entry_zones("A")[0].wholly_within(g.units["A2"].models[0].base)
 
 
+def test_an_arrival_that_cannot_be_set_up_is_neither_offered_nor_accepted():
+    # Entry Zone 1 (the north-west corner Zone) has no models in it, but Orks stand just outside
+    # it: the Purifiers cannot be set up in it out of Engagement Range of them. Offering the
+    # arrival made the greedy bot choose it for ever (issue 16); it is refused like any rule.
+    g = at_first_move()
+    play(g, "done")
+    place(g, "B3", [(5.6, 0.8), (5.6, 2.2), (5.6, 3.6), (3.0, 5.5), (1.2, 5.5)])
+    place(g, "B4", [(7.0, 1.5), (7.0, 2.9), (4.4, 5.5)])
+    assert 0 in g._empty_zones("A")
+    offered = [a.text() for a in g.legal_actions()]
+    assert "arrive A5 1" not in offered and "arrive A2 1" in offered  # one model still fits
+    with pytest.raises(IllegalAction, match="cannot be set up in Entry Zone 1") as e:
+        g.check(parse("arrive A5 1"))
+    assert "Entry Zone" in e.value.rule
+    play(g, "arrive A2 1")
+    assert g.units["A2"].alive and g.units["A5"].where == "reserves"
+    assert "arrive A5 1" not in [a.text() for a in g.legal_actions()]
+
+
 # --- Shooting -----------------------------------------------------------------------------------
 
 
@@ -712,8 +731,12 @@ def test_deep_strike_too_close_stays_in_reserves():
     place(g, "B3", block(22, 15, 1.4))
     advance_to(g, "reinforce")
     g.round = 2
-    play(g, "deepstrike A2 22,18")
-    assert g.units["A2"].where == "reserves"
+    # Deep Strike: more than 9" from enemy models; a point where the unit cannot be set up is
+    # neither offered nor accepted, and the unit stays in Reserves
+    assert "deepstrike A2 22,18" not in [a.text() for a in g.legal_actions()]
+    with pytest.raises(IllegalAction, match="cannot be set up by Deep Strike"):
+        play(g, "deepstrike A2 22,18")
+    assert g.units["A2"].where == "reserves" and g.decision.step == "reinforce"
 
 
 def test_pistols_only_at_engaged_enemies():

@@ -155,6 +155,13 @@ def test_game_facts_and_the_report_sums():
     for uid in f["destroyed"]:
         assert units[uid]["destroyed"] == 2 and units[uid]["destroyed_rate"] == 1.0
     assert rep.histogram()["counts"]["A"][end["vp"]["A"] // 5] == 2
+    # the units each VP credits, and the unit that destroyed each enemy unit, as the log names them
+    for uid in units:
+        credited = sum(e["vp"] for e in events if e["e"] == "vp" and uid in e.get("units", []))
+        assert units[uid]["vp_credited"] == f["scored"].get(uid, 0) == credited
+        finished = sum(1 for e in events if e["e"] == "destroyed" and e.get("by") == uid)
+        assert units[uid]["units_finished"] == finished
+    assert sum(f["scored"].values()) > 0 and sum(f["finished"].values()) > 0
 
 
 def _after_last_round(events: list[dict], p: str) -> int:

@@ -2,8 +2,9 @@
 game's event log, and drawn as one self-contained page with inline SVG charts.
 
 A renderer: it counts what the logs say and decides no rule. The logs name the unit behind
-every attack and every destruction, but not the units behind a VP scored (a ``vp`` event names
-its reason only), so the report gives VP by reason and damage by unit.
+every attack and every destruction (``by``) and the units each VP credits (a ``vp`` event's
+``units``: those the mission's objective names, e.g. the units controlling the markers), so the
+report gives VP by reason, VP by unit and damage by unit.
 """
 
 from __future__ import annotations
@@ -18,19 +19,22 @@ PLAYERS = ("A", "B")
 
 def game_facts(events: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """What one game's log says about its units and its VP, as plain data (small enough to send
-    back from a worker process): VP by round, VP by reason, models each unit destroyed, the
-    enemy units it finished, the units destroyed."""
+    back from a worker process): VP by round, VP by reason, VP credited to each unit, models
+    each unit destroyed, the enemy units it finished, the units destroyed."""
     vp_rounds: dict[str, list[int]] = {p: [] for p in PLAYERS}
     reasons: Counter[tuple[str, str]] = Counter()
     kills: Counter[str] = Counter()
     finished: Counter[str] = Counter()
+    scored: Counter[str] = Counter()  # a VP credited to several units counts for each
     destroyed: list[str] = []
     units: dict[str, str] = {}
     rnd = 0
+    full = False
     last_attacker: dict[str, str] = {}  # target -> the unit that last attacked it
     for e in events:
         kind = e.get("e")
         if kind == "muster":
+            full = isinstance(e.get("base_radius"), dict)  # a log of this bagm (see replay.full_log)
             for labels in (e.get("units") or {}).values():
                 for label in labels:
                     units[str(label).partition(" ")[0]] = str(label)
@@ -41,6 +45,8 @@ def game_facts(events: Iterable[dict[str, Any]]) -> dict[str, Any]:
         elif kind == "vp" and e.get("player") in PLAYERS:
             p, got = str(e["player"]), int(e.get("vp") or 0)
             reasons[(p, str(e.get("why")))] += got
+            for uid in e.get("units") or ():
+                scored[str(uid)] += got
             if rnd and vp_rounds[p]:
                 vp_rounds[p][-1] += got
         elif kind == "attack":
@@ -50,10 +56,12 @@ def game_facts(events: Iterable[dict[str, Any]]) -> dict[str, Any]:
         elif kind == "destroyed":
             uid = str(e.get("unit"))
             destroyed.append(uid)
-            if uid in last_attacker and not e.get("why"):
-                finished[last_attacker[uid]] += 1
+            if e.get("by"):
+                finished[str(e["by"])] += 1
+            elif not full and uid in last_attacker and not e.get("why"):
+                finished[last_attacker[uid]] += 1  # a log of an older bagm names no destroyer
     return {"units": units, "vp_rounds": vp_rounds, "destroyed": destroyed, "kills": dict(kills),
-            "finished": dict(finished), "reasons": [[p, why, vp] for (p, why), vp in sorted(reasons.items())]}
+            "finished": dict(finished), "scored": dict(scored), "reasons": [[p, why, vp] for (p, why), vp in sorted(reasons.items())]}
 
 
 @dataclass
@@ -101,20 +109,23 @@ class Report:
         return sorted(rows, key=lambda r: (-sum(r["mean"].values()), r["rule"]))
 
     def units(self) -> list[dict[str, Any]]:
-        """Per unit: how often it was destroyed, models it destroyed, enemy units it finished."""
+        """Per unit: how often it was destroyed, models it destroyed, enemy units it finished,
+        VP credited to it (mean per game)."""
         labels: dict[str, str] = {}
         died: Counter[str] = Counter()
         kills: Counter[str] = Counter()
         finished: Counter[str] = Counter()
+        scored: Counter[str] = Counter()
         for f in self.facts:
             labels.update(f["units"])
             died.update(set(f["destroyed"]))
             kills.update(f["kills"])
             finished.update(f["finished"])
+            scored.update(f.get("scored") or {})
         n = max(1, self.games)
         return [{"unit": uid, "name": labels[uid], "player": uid[:1], "destroyed": died[uid],
                  "destroyed_rate": died[uid] / n, "models_killed": kills[uid] / n,
-                 "units_finished": finished[uid] / n}
+                 "units_finished": finished[uid] / n, "vp_credited": scored[uid] / n}
                 for uid in sorted(labels, key=lambda u: (u[:1], int(u[1:]) if u[1:].isdigit() else 0))]
 
     def histogram(self, band: int = 5) -> dict[str, Any]:
@@ -191,5 +202,6 @@ def html(report: Report) -> str:
         histogram=_bars(hist["counts"], [str(s) for s in hist["starts"]], fmt="{:.0f}"),
         by_round=_bars(rounds, [f"Round {i + 1}" for i in range(width)], fmt="{:.1f}"),
         reasons=report.vp_reasons(), died=sorted(units, key=lambda u: (-u["destroyed_rate"], u["unit"])),
-        damage=sorted(units, key=lambda u: (-u["models_killed"], u["unit"])), samples=report.samples,
+        damage=sorted(units, key=lambda u: (-u["models_killed"], u["unit"])),
+        scorers=sorted(units, key=lambda u: (-u["vp_credited"], u["unit"])), samples=report.samples,
         colours=COLOURS)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Generator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bagm.engine.board.geometry import Base, segment_hits_disk
 from bagm.engine.rules.enhancements import enhancement
@@ -412,7 +412,22 @@ class MovementPhase(GameInterface):
                     out.append(Action("deepstrike", u.uid, point=_r((m.x, m.y))))
                 for z in self.entry_zones(p):
                     out.append(Action("deepstrike", u.uid, point=_r(z.centre)))
+        # only arrivals that can be set up: one that cannot would be offered again and again
+        out = [a for a in out if self._arrival_fits(self.units[a.unit or ""], a)]
         return out + [Action("done")] if out else []
+
+    def _arrival(self, u: Unit, act: Action) -> tuple[tuple[float, float], dict[str, Any]]:
+        """Where and how a unit arriving from Reserves is set up: an Entry Zone with no models
+        in it (Determine Reserves), or by Deep Strike more than 9" from enemy models."""
+        if act.kind == "arrive":
+            zone = self.entry_zones(u.player)[int(act.arg or 0) - 1]
+            return zone.centre, {"zone": zone}
+        return act.point or (0, 0), {"ds_gap": DEEP_STRIKE_GAP}
+
+    def _arrival_fits(self, u: Unit, act: Action) -> bool:
+        """The unit's models can be set up there (the layout _do_reinforce would use)."""
+        at, how = self._arrival(u, act)
+        return self.formation(u, at, u.starting if not u.models else len(u.models), **how) is not None
 
     def _check_reinforce(self, p: str, act: Action) -> None:
         if act.kind == "done":
@@ -431,6 +446,10 @@ class MovementPhase(GameInterface):
             if z not in self._empty_zones(p):
                 raise IllegalAction(f"Entry Zone {z + 1} has models in it (or does not exist)",
                                     "Determine Reserves: an Entry Zone with no models in it", u.uid)
+            if not self._arrival_fits(u, act):
+                raise IllegalAction(f"{u.label()} cannot be set up in Entry Zone {z + 1}: its models do not "
+                                    "fit there (clear of other bases and of Engagement Range of enemy models)",
+                                    "Determine Reserves: set up wholly within an Entry Zone", u.uid)
         else:
             if not u.deep_strike:
                 raise IllegalAction(f"{u.label()} has no Deep Strike ability", "Deep Strike", u.uid)
@@ -444,16 +463,17 @@ class MovementPhase(GameInterface):
                 self.bf._check(act.point or (-1, -1))
             except ValueError as exc:
                 raise IllegalAction(f"{u.label()}: {exc}", "Deep Strike", u.uid) from None
+            if not self._arrival_fits(u, act):
+                raise IllegalAction(f"{u.label()} cannot be set up by Deep Strike at {_pt(act.point or (0, 0))}: "
+                                    "its models do not fit there more than 9\" from enemy models",
+                                    "Deep Strike", u.uid)
 
     def _do_reinforce(self, u: Unit, act: Action) -> None:
         p = u.player
-        if act.kind == "arrive":
-            z = int(act.arg or 0) - 1
-            zone = self.entry_zones(p)[z]
-            ok = self._set_up(u, zone.centre, zone=zone)
-        else:
+        at, how = self._arrival(u, act)
+        if act.kind != "arrive":
             self.deep_struck_turn[p] = self.turn
-            # Deep Strike: more than 9" from enemy models, measured ignoring Walls and Hatchways
-            ok = self._set_up(u, act.point or (0, 0), ds_gap=DEEP_STRIKE_GAP)
+        # Deep Strike: more than 9" from enemy models, measured ignoring Walls and Hatchways
+        ok = self._set_up(u, at, **how)
         if not ok:
             self.emit("note", text=f"{u.uid} could not be set up there; it stays in Reserves")
