@@ -84,6 +84,91 @@ def test_stepping_forward_and_back_moves_the_bases_to_the_logged_positions(page:
     page.assert_clean()
 
 
+def _logged_board(events: list[dict]) -> list[dict[str, list]]:
+    """Each step's bases as the log gives them, followed here without the page's code: ``at``
+    positions, less the models each event names in ``removed_models``."""
+    removing = {"attack": "target", "hazardous": "unit", "coherency": "unit", "desperate_escape": "unit"}
+    here: dict[str, list] = {}
+    out = []
+    for s in narrate(events):
+        for e in events[s.first:s.last]:
+            if e.get("at") and e["e"] in ("setup", "move", "charge_move", "pile_in", "consolidate"):
+                here[e["unit"]] = e["at"]
+            elif e["e"] in removing and e.get("removed_models"):
+                uid = e[removing[e["e"]]]
+                here[uid] = [p for i, p in enumerate(here[uid]) if i not in e["removed_models"]]
+            elif e["e"] == "destroyed":
+                here.pop(e["unit"], None)
+        out.append({u: list(m) for u, m in here.items() if m})
+    return out
+
+
+def test_every_step_shows_every_base_where_the_log_puts_it(page: BrowserPage, replay_page: Path) -> None:
+    events = _events()
+    want = _logged_board(events)
+    page.open(replay_page)
+    for i, board in enumerate(want):
+        if i:
+            page.raw.keyboard.press("ArrowRight")
+        got = page.raw.eval_on_selector_all(
+            "#bases circle:not(.gone)",
+            "cs => cs.map(c => [c.dataset.unit, Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))])")
+        shown: dict[str, list] = {}
+        for uid, x, y in got:
+            shown.setdefault(uid, []).append([x, y])
+        assert shown == board, f"step {i + 1}"
+    page.assert_clean()
+
+
+def test_a_consolidation_moves_the_bases_and_casualties_fall_where_they_stood(page: BrowserPage,
+                                                                            replay_page: Path) -> None:
+    events = _events()
+    steps = narrate(events)
+    k, con = next((i, e) for i, e in enumerate(events) if e["e"] in ("pile_in", "consolidate"))
+    target = next(s.index for s in steps if s.first <= k < s.last)
+    page.open(replay_page)
+    page.raw.evaluate(f"window.bagmReplay.show({target})")
+    assert _bases(page, con["unit"]) == con["at"]
+    # an attack that removed models of a unit that lived on: they fall in that step, outlined
+    board = _logged_board(events)
+    step_of = {i: s for s in steps for i in range(s.first, s.last)}
+    k, hit = next((i, e) for i, e in enumerate(events) if e["e"] == "attack" and e["removed_models"]
+                  and e["target"] in board[step_of[i].index])
+    s = step_of[k]
+    before = board[s.index - 1][hit["target"]]
+    fell = [p for i, p in enumerate(before) if i in hit["removed_models"]]
+    page.raw.evaluate(f"window.bagmReplay.show({s.index})")
+    shown = page.raw.eval_on_selector_all(
+        f'#bases circle.fell[data-unit="{hit["target"]}"]',
+        "cs => cs.map(c => [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))])")
+    assert all(p in shown for p in fell) and fell
+    page.raw.evaluate(f"window.bagmReplay.show({s.index + 1})")  # the next step: greyed, no longer outlined
+    assert not page.raw.eval_on_selector_all(f'#bases circle.fell[data-unit="{hit["target"]}"]', "cs => cs.length")
+    assert page.raw.eval_on_selector_all(f'#bases circle.gone[data-unit="{hit["target"]}"]', "cs => cs.length") >= len(fell)
+
+
+def test_battle_shock_shows_until_the_log_ends_it(page: BrowserPage, tmp_path: Path) -> None:
+    from bagm.render.narration import mission_map
+    from bagm.render.replay_html import html
+
+    events = _events()
+    steps = narrate(events)
+    # A3 Battle-shocked in one step, the end of it logged some steps later (a renderer test: the
+    # page follows the log whatever it says)
+    a, b = steps[40], steps[60]
+    events = (events[:a.last - 1] + [{"e": "battleshock", "unit": "A3", "shocked": True}] + events[a.last - 1:b.last - 1]
+              + [{"e": "battleshock_ends", "unit": "A3"}] + events[b.last - 1:])
+    path = tmp_path / "shock.html"
+    path.write_text(html(events, mission_map(events)), encoding="utf-8")
+    page.open(path)
+    for i, shocked in ((39, False), (40, True), (59, True), (60, False)):
+        page.raw.evaluate(f"window.bagmReplay.show({i})")
+        n = page.raw.eval_on_selector_all('#bases circle.shocked[data-unit="A3"]', "cs => cs.length")
+        assert (n > 0) == shocked, i
+        assert ("Battle-shocked" in page.raw.inner_text('#units li[data-unit="A3"]')) == shocked
+    page.assert_clean()
+
+
 def test_phase_buttons_and_the_slider(page: BrowserPage, replay_page: Path) -> None:
     steps = narrate(_events())
     page.open(replay_page)
@@ -126,6 +211,13 @@ def test_attack_dice_are_shown_for_a_step_with_attacks(page: BrowserPage, replay
     a = s.attacks[0]
     assert rows[0] == [f"{a['unit']} → {a['target']}: {a['weapon']}", str(a["attacks"]), str(a["hits"]),
                        str(a["wounds"]), str(a["wounds"] - a["unsaved"]), str(a["lost"]), str(a["destroyed"])]
+    # the single dice under it, each as logged, hit rolls before wound rolls before saves
+    from bagm.render.narration import dice_text
+
+    assert rows[1] == [dice_text(a["dice"])]
+    assert rows[1][0].index("hit ") < rows[1][0].index("wound ") < rows[1][0].index("save ")
+    for values in a["dice"].values():
+        assert " ".join(map(str, values)) in rows[1][0]
 
 
 def test_user_text_is_escaped(page: BrowserPage, tmp_path: Path) -> None:

@@ -37,8 +37,8 @@ def test_the_report_loads_clean_with_its_charts(page: BrowserPage, report: tuple
     path, sim = report
     page.open(path)
     page.assert_clean()
-    for section in ("#win-rates", "#vp-histogram", "#vp-by-round", "#vp-reasons", "#units-died",
-                    "#units-damage", "#samples"):
+    for section in ("#win-rates", "#vp-histogram", "#vp-by-round", "#vp-reasons", "#units-scored",
+                    "#units-died", "#units-damage", "#samples"):
         assert page.raw.is_visible(section), section
     # one bar per player and VP band in the histogram, drawn with a height where games fell there
     bars = page.raw.eval_on_selector_all("#vp-histogram rect", "rs => rs.map(r => Number(r.getAttribute('height')))")
@@ -47,6 +47,10 @@ def test_the_report_loads_clean_with_its_charts(page: BrowserPage, report: tuple
     assert [h > 0 for h in bars] == [c > 0 for c in band_counts]
     rows = page.raw.eval_on_selector_all("#units-died tr", "rs => rs.length")
     assert rows == 1 + len(sim["units"])
+    # which units scored most: the units the VP events credit, the most first
+    top = max(sim["units"], key=lambda u: u["vp_credited"])
+    first = page.raw.eval_on_selector_all("#units-scored tr", "rs => [...rs[1].cells].map(c => c.textContent)")
+    assert first == [top["name"], f"{top['vp_credited']:.1f}"] and top["vp_credited"] > 0
 
 
 def test_the_links_open_the_sample_games(page: BrowserPage, report: tuple[Path, dict]) -> None:
