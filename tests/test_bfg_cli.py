@@ -171,3 +171,14 @@ def test_fleet_file_names_ships_and_says_where_it_is_wrong(tmp_path: Path):
         fleet.write_text(text, encoding="utf-8")
         r = run("grapple", "--fleet", str(fleet), "-a", "A", "-d", "A")
         assert r.exit_code == 2 and f"fleet.yaml:{line}" in r.output and what in r.output, text
+
+
+def test_hit_and_run_brace_for_impact():
+    r = run("hit-and-run", "--target", "escort", "--brace", "4", "-f", "json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["escort_destroyed"]["exact"] == "1/4"
+    r = run("hit-and-run", "--brace", "4")
+    assert r.exit_code == 2 and "escorts only" in r.output
+    r = run("hit-and-run", "--target", "escort", "--brace", "4", "--attacks", "2", "--roll",
+            "--seed", "1")
+    assert r.exit_code == 0 and "attack 1" in r.output

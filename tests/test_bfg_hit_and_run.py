@@ -69,6 +69,29 @@ def test_several_attacks_binomial():
     assert o.expected_by_score[6] == F(2, 6)
 
 
+def test_brace_for_impact_saves_an_escort_on_the_users_number():
+    # "an escort which has suffered critical damage is automatically destroyed, though they can
+    # Brace For Impact!": destroyed on 4+ (1/2), saved on the user's 4+ (1/2): 1/4 each attack
+    o = hit_and_run("escort", brace=4)
+    assert o.success == F(1, 4) and o.unsaved == F(1, 2)
+    assert hit_and_run("escort", attacks=2, brace=4).at_least_one == 1 - F(3, 4) ** 2
+    assert hit_and_run("escort", Attack(bonus=True), brace=5).success == F(4, 6) * F(4, 6)
+    assert hit_and_run("escort", brace=7).success == F(1, 2)  # a 7 never comes
+    assert any("no number" in n for n in hit_and_run("escort").notes)
+    with pytest.raises(BfgError, match="escorts only"):
+        hit_and_run("capital", brace=4)
+    with pytest.raises(BfgError, match="from 2 to 7"):
+        hit_and_run("escort", brace=1)
+    dice = Dice.scripted([5, 3])  # destroyed on 5, the brace roll of 3 fails to save (4+)
+    r = roll_hit_and_run(dice, "escort", Attack(), brace=4)
+    assert r.success and r.braced is False
+    dice = Dice.scripted([5, 4])
+    assert not roll_hit_and_run(dice, "escort", Attack(), brace=4).success
+    dice, n = Dice(3), 12_000
+    hits = sum(roll_hit_and_run(dice, "escort", Attack(), brace=4).success for _ in range(n))
+    assert abs(hits / n - 0.25) < 0.02
+
+
 def test_bad_requests():
     with pytest.raises(BfgError):
         hit_and_run("defence")

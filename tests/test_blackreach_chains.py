@@ -12,7 +12,9 @@ from blackreach_dice import agrees
 from typer.testing import CliRunner
 
 from bagm.blackreach.assault import Assault, Side, assault_odds, resolve_assault
+from bagm.blackreach.charge import Charge, charge_odds, resolve_charge
 from bagm.blackreach.counters import Kind, OnHit
+from bagm.blackreach.firing import Shot
 from bagm.blackreach.hits import Victim
 from bagm.blackreach.odds import BlackReachError
 from bagm.blackreach.psychic import Perils, again_chain, resolve_again_chain
@@ -80,6 +82,46 @@ def test_pursuit_refusals():
         pursuit_odds(Assault(Side(0, assault=0), Side(0)), Pursuit())
     with pytest.raises(BlackReachError, match="never retreats"):
         pursuit_odds(Assault(Side(0, assault=0), Side(0, Victim(Kind.light))), Pursuit())
+
+
+# --- CHARGE ---------------------------------------------------------------------------------
+
+def test_charge_by_hand_the_assault_meets_the_flipped_side():
+    # the free attack: 1 die + 3 against DEFENCE 5 hits on 2+ (5/6), never doubles: flipped.
+    # Then best of 2 dice + 3 against 1 die - 1 (the flipped side): the charger wins unless
+    # the die is 5 (max 1: 1/36) or 6 (max 1-2: 4/36): (4 + 35/36 + 32/36) / 6 = 211/216
+    target = Victim(on_hit=OnHit.flipped)
+    x = Assault(Side(3, assault=0), Side(0, target))
+    c = Charge(Shot(3, 5, victim=target), Side(-1, Victim(on_hit=OnHit.destroyed)))
+    o = charge_odds(x, c)
+    assert o.outcomes["charge: flipped; attacker wins: defender destroyed"] == F(5, 6) * F(211, 216)
+    # a miss: the assault against the unflipped side, as without the charge
+    plain = assault_odds(x).outcomes
+    assert o.outcomes["charge: miss; attacker wins: defender flipped"] == (
+        F(1, 6) * plain["attacker wins: defender flipped"])
+    assert sum(o.outcomes.values()) == 1
+    agrees(o, lambda d: resolve_charge(d, x, c), n=2000)
+
+
+def test_charge_a_destroyed_target_is_not_assaulted_and_a_hull_marker_counts():
+    x = Assault(Side(3, assault=0), Side(0, Victim(on_hit=OnHit.destroyed)))
+    o = charge_odds(x, Charge(Shot(3, 2, victim=Victim(on_hit=OnHit.destroyed))))
+    assert o.outcomes == {"charge: destroyed": 1}  # 1 die + 3 against 2 always hits
+    # a heavy vehicle whose every location is a hull marker: the attack's marker gives 2 SMs
+    # (-4 to its roll) and the assault's hit is a second hull marker: destroyed
+    hull = Victim(Kind.heavy, damage_set={k: "hull" for k in range(1, 7)})
+    x = Assault(Side(3, Victim(Kind.infantry, on_hit=OnHit.flipped), assault=0), Side(2, hull))
+    c = Charge(Shot(3, 4, victim=hull))
+    o = charge_odds(x, c)
+    after = next(k for k in o.tables if k.startswith("assault after 'damage marker"))
+    assert o.tables[after]["attacker wins: defender destroyed"] == assault_odds(Assault(
+        x.attacker, Side(2, Victim(Kind.heavy, damage_set=hull.damage_set, sm=2,
+                                   held=frozenset({"hull"})), sm=2))).outcomes[
+        "attacker wins: defender destroyed"]
+    agrees(o, lambda d: resolve_charge(d, x, c), n=2000)
+    with pytest.raises(BlackReachError, match="flipped side"):
+        charge_odds(Assault(Side(3, assault=0), Side(0, Victim(on_hit=OnHit.flipped))),
+                    Charge(Shot(3, 5, victim=Victim(on_hit=OnHit.flipped))))
 
 
 # --- FLYING -----------------------------------------------------------------------------------
@@ -172,6 +214,23 @@ def test_cli_pursuit_flying_again_and_template():
     assert data["tables"]["unit 3 (DEFENCE 6)"]["destroyed"]["exact"] == "2/3"
     r = _run("fire", "--combat", "3", "--defence", "5", "--under-defence", "4")
     assert r.exit_code == 2 and "--template" in r.output
+
+
+def test_cli_charge():
+    r = _run("assault", "--attacker-combat", "3", "--attacker-assault", "0",
+             "--defender-combat", "0", "--defender-on-hit", "flipped", "--charge",
+             "--defender-defence", "5", "--flipped-combat", "-1", "--flipped-on-hit", "destroyed",
+             "-f", "json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    key = "charge: flipped; attacker wins: defender destroyed"
+    assert data["outcomes"][key]["exact"] == str(F(5, 6) * F(211, 216))
+    r = _run("assault", "--attacker-combat", "3", "--attacker-assault", "0",
+             "--defender-combat", "0", "--charge")
+    assert r.exit_code == 2 and "--defender-defence" in r.output
+    r = _run("assault", "--attacker-combat", "3", "--attacker-assault", "0",
+             "--defender-combat", "0", "--charge-penalty", "1")
+    assert r.exit_code == 2 and "--charge" in r.output
 
 
 def test_cli_template_units_from_a_counter_file(tmp_path):

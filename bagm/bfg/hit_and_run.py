@@ -19,6 +19,9 @@ Readings (also in the output's notes):
   may teleport; escorts and defences may too while they have two or more damage points (else that
   last sentence would say nothing).
 - "More hits at that point in the battle than it has itself" is read as damage points remaining.
+- An escort "can Brace For Impact! to counter the effects of the attack", but the text gives no
+  number for it: a braced escort's save is the user's (``brace``: saved on a D6 of that or more),
+  applied to each attack that would destroy it; unbraced, nothing is saved.
 """
 
 from __future__ import annotations
@@ -98,6 +101,8 @@ class HitAndRunOdds:
     critical_scores: Dist  # capital ship: one attack's Critical Hits score (failures left out)
     expected_by_score: dict[int, Fraction]  # capital ship: expected attacks scoring each score
     notes: tuple[str, ...] = field(default=())
+    brace: int | None = None  # a braced escort saves an attack on a D6 of this or more
+    unsaved: Fraction | None = None  # braced: one attack's chance before the save
 
     def as_dict(self, names: dict[int, str] | None = None) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -110,6 +115,9 @@ class HitAndRunOdds:
         }
         if self.target_kind == "escort":
             out["escort_destroyed"] = chance(self.at_least_one)
+            if self.brace is not None and self.unsaved is not None:
+                out["brace_for_impact"] = {"saves_on": self.brace,
+                                           "each_attack_before_the_save": chance(self.unsaved)}
         else:
             out["critical_hits_score"] = [
                 {"score": k, **chance(p), "expected_attacks": float(self.expected_by_score[k]),
@@ -118,9 +126,15 @@ class HitAndRunOdds:
         return out
 
 
-def hit_and_run(target_kind: str, attack: Attack = Attack(), attacks: int = 1) -> HitAndRunOdds:
+def brace_saves(brace: int) -> Fraction:
+    """A braced escort's chance to save an attack: a D6 of ``brace`` or more (the user's number)."""
+    return Fraction(max(0, 7 - max(brace, 1)), 6) if brace <= 6 else ZERO
+
+
+def hit_and_run(target_kind: str, attack: Attack = Attack(), attacks: int = 1,
+                brace: int | None = None) -> HitAndRunOdds:
     """The exact odds of ``attacks`` independent Hit-and-Run attacks on a ship of
-    ``target_kind`` (capital, or escort)."""
+    ``target_kind`` (capital, or escort; ``brace``: a braced escort's save, D6 of that or more)."""
     if target_kind not in ("capital", "escort"):
         raise BfgError(f"target {target_kind!r}: the text resolves Hit-and-Run attacks against "
                        "a capital ship (Critical Hits table) or an escort (destroyed on 4+); "
@@ -129,14 +143,30 @@ def hit_and_run(target_kind: str, attack: Attack = Attack(), attacks: int = 1) -
         raise BfgError(f"dice {attack.dice!r}: use d6 or 2d6")
     if not 1 <= attacks <= MAX_ATTACKS:
         raise BfgError(f"{attacks} attacks: give from 1 to {MAX_ATTACKS}")
+    if brace is not None and target_kind != "escort":
+        raise BfgError("--brace is an escort's Brace For Impact! against a Hit-and-Run attack "
+                       "(the text names it for escorts only)")
+    if brace is not None and not 2 <= brace <= 7:
+        raise BfgError(f"--brace {brace}: the D6 score a braced escort needs, from 2 to 7")
     score = attack.score()
     notes: list[str] = []
+    unsaved = None
     if target_kind == "escort":
         success = sum((p for x, p in score.items() if escort_destroyed(x)), ZERO)
         crit: Dist = {}
         notes.append("An escort has no critical table: a successful attack destroys it "
-                     f"(modified score {ESCORT_DESTROYED_ON}+); it may Brace For Impact! against "
-                     "it, which the text does not detail, so bracing is not counted.")
+                     f"(modified score {ESCORT_DESTROYED_ON}+).")
+        if brace is None:
+            notes.append("Brace For Impact!: the text lets an escort brace against the attack but "
+                         "gives no number, so bracing is not counted; give --brace N (its save "
+                         "on a D6, from your rulebook) if it is braced.")
+        else:
+            # "an escort which has suffered critical damage is automatically destroyed, though
+            # they can Brace For Impact! to counter the effects of the attack"
+            unsaved = success
+            success = success * (1 - brace_saves(brace))
+            notes.append(f"Brace For Impact!: the escort saves each attack that would destroy it "
+                         f"on a D6 of {brace}+ (your number: the text gives none).")
     else:
         crit = {x: p for x, p in score.items() if not fails(x)}
         success = sum(crit.values(), ZERO)
@@ -154,7 +184,8 @@ def hit_and_run(target_kind: str, attack: Attack = Attack(), attacks: int = 1) -
     successes = binomial(attacks, success)
     expected = {k: attacks * p for k, p in crit.items()}
     return HitAndRunOdds(target_kind, attack, attacks, score, success, successes,
-                         1 - (1 - success) ** attacks, crit, expected, tuple(notes))
+                         1 - (1 - success) ** attacks, crit, expected, tuple(notes), brace,
+                         unsaved)
 
 
 @dataclass(frozen=True)
@@ -162,10 +193,12 @@ class HitAndRunRoll:
     natural: int
     score: int
     success: bool
+    braced: bool | None = None  # a braced escort's save: made (True) or not; None: no roll
 
 
-def roll_hit_and_run(dice: Dice, target_kind: str, attack: Attack = Attack()) -> HitAndRunRoll:
-    """Play one Hit-and-Run attack with dice."""
+def roll_hit_and_run(dice: Dice, target_kind: str, attack: Attack = Attack(),
+                     brace: int | None = None) -> HitAndRunRoll:
+    """Play one Hit-and-Run attack with dice (``brace``: a braced escort's save)."""
     if attack.dice == "d6":
         natural = dice.d6("hit-and-run")
     else:
@@ -174,6 +207,9 @@ def roll_hit_and_run(dice: Dice, target_kind: str, attack: Attack = Attack()) ->
             natural = min(natural, dice.d6("hit-and-run again") + dice.d6("hit-and-run again"))
     score = natural + attack.modifier
     ok = escort_destroyed(score) if target_kind == "escort" else not fails(score)
+    if ok and target_kind == "escort" and brace is not None:
+        saved = dice.d6("brace for impact") >= brace
+        return HitAndRunRoll(natural, score, not saved, saved)
     return HitAndRunRoll(natural, score, ok)
 
 
@@ -281,10 +317,10 @@ class TeleportOdds:
 
 
 def teleport(attacker: Ship, target: Ship, range_cm: float, attack: Attack = Attack(),
-             already_teleported: bool = False) -> TeleportOdds:
+             already_teleported: bool = False, brace: int | None = None) -> TeleportOdds:
     """A teleport attack's eligibility and, when it may be made, its one Hit-and-Run attack."""
     checks = tuple(teleport_checks(attacker, target, range_cm, already_teleported))
     kind = "escort" if target.escort else "capital"
-    odds = hit_and_run(kind, attack, 1) if all(c.met for c in checks) else None
+    odds = hit_and_run(kind, attack, 1, brace) if all(c.met for c in checks) else None
     return TeleportOdds(attacker, target, checks, odds)
 

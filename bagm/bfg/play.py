@@ -134,16 +134,19 @@ def play_grapple(seed: int, party: Sequence[Ship], defender: Ship,
 
 
 def play_hit_and_run(seed: int, target_kind: str, attack: Attack, attacks: int,
-                     names: dict[int, str] | None = None) -> Played:
-    hit_and_run(target_kind, attack, attacks)  # the same checks as the odds
+                     names: dict[int, str] | None = None, brace: int | None = None) -> Played:
+    hit_and_run(target_kind, attack, attacks, brace)  # the same checks as the odds
     dice = Dice(seed)
     lines: list[str] = []
     for i in range(1, attacks + 1):
-        r = roll_hit_and_run(dice, target_kind, attack)
+        r = roll_hit_and_run(dice, target_kind, attack, brace)
         score = _score(r.natural, attack.modifier)
         if target_kind == "escort":
-            lines.append(f"attack {i}: {score}: " + ("the escort is destroyed" if r.success
-                                                    else "the escort survives"))
+            saved = (f", braced: {dice.rolls[-1].value} saves it" if r.braced
+                     else f", braced: {dice.rolls[-1].value} does not save it"
+                     if r.braced is False else "")
+            lines.append(f"attack {i}: {score}{saved}: " + ("the escort is destroyed" if r.success
+                                                            else "the escort survives"))
             if r.success:
                 if i < attacks:
                     lines.append(f"the other {attacks - i} attack(s) have no target left")

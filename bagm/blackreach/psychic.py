@@ -141,7 +141,8 @@ def perils_odds(p: Perils) -> Odds:
         add(out, "weirdboy destroyed", low)
         effects["weirdboy destroyed"] = ("the power does not apply; the weirdboy is destroyed and "
                                          "a B template next to it attacks every unit under it "
-                                         "with the template's COMBAT values")
+                                         "with the template's COMBAT values (bagm blackreach "
+                                         "fire --template --combat N, --under for each unit)")
         for fate, q in unsaved_fates(p.victim, double=False).items():
             key = f"power works, weirdboy {fate}"
             add(out, key, mid * q)

@@ -76,6 +76,9 @@ FleetOpt = Annotated[Path | None, typer.Option(
 RollOpt = Annotated[bool, typer.Option(
     "--roll", help="Roll the dice instead (at the table): every roll and what it does.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the dice for --roll.")]
+BraceOpt = Annotated[int | None, typer.Option(
+    "--brace", help="The target escort is on Brace For Impact!: it saves an attack on a D6 of "
+    "this or more (your rulebook's number; the text gives none).", show_default=False)]
 TableOpt = Annotated[Path | None, typer.Option(
     "--table", help="Your Critical Hits table (YAML, 'critical_hits: {2: effect, ...}') to name "
     "the scores; the rules text does not give it.", show_default=False)]
@@ -233,6 +236,7 @@ def hit_and_run(
     minus: MinusOpt = False,
     dice: DiceOpt = DiceKind.d6,
     tyranids: TyranidsOpt = False,
+    brace: BraceOpt = None,
     table: TableOpt = None,
     roll: RollOpt = False,
     seed: SeedOpt = 0,
@@ -249,8 +253,9 @@ def hit_and_run(
     if roll:
         from bagm.bfg.play import play_hit_and_run
 
-        return _show_roll(format, play_hit_and_run, seed, target.value, how, attacks, names)
-    odds = _run(resolve, target.value, how, attacks)
+        return _show_roll(format, play_hit_and_run, seed, target.value, how, attacks, names,
+                          brace)
+    odds = _run(resolve, target.value, how, attacks, brace)
     extra: tuple[str, ...] = (_MEANS_NOTES[by],)
     if by is Means.teleport and attacks > 1:
         extra += (f"{attacks} teleport attacks need {attacks} ships: a ship makes one each turn.",)
@@ -274,6 +279,7 @@ def teleport(
     minus: MinusOpt = False,
     dice: DiceOpt = DiceKind.d6,
     tyranids: TyranidsOpt = False,
+    brace: BraceOpt = None,
     table: TableOpt = None,
     format: FormatOpt = SimpleFormat.text,
 ) -> None:
@@ -285,7 +291,8 @@ def teleport(
     ships = _fleet(fleet)
     a, t = _ship(attacker, "--attacker", ships), _ship(target, "--target", ships)
     names = _names(table)
-    odds = _run(resolve, a, t, range_cm, Attack(dice.value, bonus, minus, tyranids), already)
+    odds = _run(resolve, a, t, range_cm, Attack(dice.value, bonus, minus, tyranids), already,
+                brace)
     _show(format, lambda: {**odds.as_dict(names),
                            "notes": [*TELEPORT_NOTES, *(odds.odds.notes if odds.odds else ())]},
           lambda: bfg_render.teleport(odds, names, TELEPORT_NOTES))

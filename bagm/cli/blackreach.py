@@ -506,6 +506,18 @@ def assault(
     retreat_bonus: Annotated[int | None, typer.Option(
         "--retreat-bonus", help="With --pursuit: the defence bonus of the square the defender "
         "fell back to [default: the first square's].", show_default=False)] = None,
+    charge: Annotated[bool, typer.Option(
+        "--charge", help="CHARGE: a free attack (as a firing action, with the attacker's COMBAT) "
+        "before the assault; --flipped-* give the target's flipped side.")] = False,
+    defender_defence: Annotated[int | None, typer.Option(
+        "--defender-defence", help="With --charge: the defender's DEFENCE [default: the "
+        "counter's].", show_default=False)] = None,
+    charge_defence_bonus: Annotated[int, typer.Option(
+        "--charge-defence-bonus", help="With --charge: the target's terrain DEFENCE bonus against "
+        "the free attack.")] = 0,
+    charge_penalty: Annotated[int, typer.Option(
+        "--charge-penalty", help="With --charge: penalties to the free attack (FIRE ON THE MOVE "
+        "...).")] = 0,
     format: FormatOpt = SimpleFormat.text,
 ) -> None:
     """An assault: 2D6 keep the best + COMBAT against the defender's roll; who wins, and what
@@ -542,22 +554,36 @@ def assault(
             supporters=supporters, rear=rear, outside_arc=outside_arc,
             long_distance=long_distance, defender_assault_bonus=defender_adds_assault_bonus,
             flying_lost=flying_from_occupied)
-        flipped = (flipped_combat, flipped_assault, flipped_on_hit, flipped_save, retreat_bonus)
-        need(pursuit or all(v is None for v in flipped),
-             "--flipped-* and --retreat-bonus describe the second assault: give --pursuit too")
+        flipped = (flipped_combat, flipped_assault, flipped_on_hit, flipped_save)
+        need(pursuit or charge or all(v is None for v in flipped),
+             "--flipped-* describe the target's flipped side: give --pursuit or --charge too")
+        need(pursuit or retreat_bonus is None, "--retreat-bonus is for --pursuit")
+        need(charge or (defender_defence is None and not charge_defence_bonus
+                        and not charge_penalty),
+             "--defender-defence and --charge-* describe the free attack: give --charge too")
+        need(not (pursuit and charge), "--pursuit and --charge together are not modelled: ask "
+             "for each on its own")
+        side = None
+        if flipped_combat is not None:
+            fv = _victim(None, dv.kind.value, flipped_on_hit, flipped_save, 0, 0, None, None,
+                         None)
+            side = Side(parse_combat(flipped_combat, "--flipped-combat"), fv, flipped_assault)
+        else:
+            need(flipped_assault is None and flipped_on_hit is None and flipped_save is None,
+                 "give the flipped side's --flipped-combat with its other values")
         if pursuit:
             from bagm.blackreach.pursuit import Pursuit, pursuit_odds
 
-            side = None
-            if flipped_combat is not None:
-                fv = _victim(None, dv.kind.value, flipped_on_hit, flipped_save, 0, 0, None, None,
-                             None)
-                side = Side(parse_combat(flipped_combat, "--flipped-combat"), fv,
-                            flipped_assault)
-            else:
-                need(flipped_assault is None and flipped_on_hit is None and flipped_save is None,
-                     "give the flipped side's --flipped-combat with its other values")
             odds = pursuit_odds(x, Pursuit(side, retreat_bonus))
+        elif charge:
+            from bagm.blackreach.charge import Charge, charge_odds
+            from bagm.blackreach.firing import Shot
+
+            shot = Shot(a_combat, _value(defender_defence, d.defence if d else None,
+                                         "--defender-defence (the target's DEFENCE)"),
+                        defence_bonus=charge_defence_bonus, penalty=charge_penalty,
+                        sm=attacker_sm, dice=2 if (a and a.twin_linked) else 1, victim=dv)
+            odds = charge_odds(x, Charge(shot, side))
         else:
             odds = assault_odds(x)
         if teleported:
