@@ -328,14 +328,19 @@ def test_grapple_closed_form_agrees_with_pushing_the_chain_forward(a, d):
     # End Phase must approach it (what is left after 200 phases is below 6**-200)
     g = grapple(a, d)
     assert g.attacker_survives + g.defender_survives + g.both_lost == 1
-    start = (((a.damage,), d.damage), 0)  # the state, and the party to act next
-    now = {start: F(1)}
+    assert_pushing_forward_agrees(g, 60)
+
+
+def assert_pushing_forward_agrees(g, steps: int) -> None:  # type: ignore[no-untyped-def]
+    """Push the chance from the grapple's starts through its moves, one party's action at a
+    time, and compare where it ends with the closed form's ends."""
+    now = {(st, 0): w for st, w in g.starts.items()}  # the state, and the party to act next
     ended: dict[tuple[tuple[int, ...], int], F] = {}
-    for _ in range(60):
-        nxt: dict[tuple[tuple[tuple[int, ...], int], int], F] = {}
-        for s, w in now.items():
-            for n, q in g.moves[s].items():
-                if n[0][0] == (0,) or n[0][1] == 0:
+    for _ in range(steps):
+        nxt: dict = {}  # type: ignore[type-arg]
+        for sub, w in now.items():
+            for n, q in g.moves[sub].items():
+                if n[0][1] == 0 or sum(n[0][0]) == 0:
                     ended[n[0]] = ended.get(n[0], F(0)) + w * q
                 else:
                     nxt[n] = nxt.get(n, F(0)) + w * q
@@ -517,19 +522,7 @@ def test_separate_grapple_agrees_with_pushing_forward_and_the_sampler():
     d = ship("D,damage=3,turrets=1")
     g = grapple_separately(parties, d, {(3, (0, 1)): F(1, 2), (2, (1,)): F(1, 2)})
     assert g.attacker_survives + g.defender_survives + g.both_lost == 1
-    now = {(st, 0): w for st, w in g.starts.items()}
-    ended: dict[tuple[tuple[int, ...], int], F] = {}
-    for _ in range(300):
-        nxt: dict = {}  # type: ignore[type-arg]
-        for sub, w in now.items():
-            for n, q in g.moves[sub].items():
-                if n[0][1] == 0 or sum(n[0][0]) == 0:
-                    ended[n[0]] = ended.get(n[0], F(0)) + w * q
-                else:
-                    nxt[n] = nxt.get(n, F(0)) + w * q
-        now = {s: w for s, w in nxt.items() if w > F(1, 10**30)}
-    for end, p in g.ends.items():
-        assert abs(float(ended.get(end, 0)) - float(p)) < 1e-12
+    assert_pushing_forward_agrees(g, 300)
     ships = (parties[0][0], *parties[1])
     dice, n, wins = Dice(5), 3000, 0
     for i in range(n):
