@@ -28,8 +28,10 @@ from typing import Any
 from bagm.chance.dice import Dice
 from bagm.engine.board.battlefield import Battlefield
 from bagm.engine.game.charge import ChargePhase
+from bagm.engine.game.control import ObjectiveControl
 from bagm.engine.game.fight import FightPhase
 from bagm.engine.game.flow import program
+from bagm.engine.game.kept import KeptAnswers
 from bagm.engine.game.movement import MovementPhase
 from bagm.engine.game.positions import Positions
 from bagm.engine.game.shooting import ShootingPhase
@@ -65,16 +67,14 @@ __all__ = [
 ]
 
 
-_MISSING = object()  # a cache miss (None may be a cached answer)
-
-
 # the steps whose actions are checked one by one (the others against their list of legal actions)
 _CHECKS = {"deploy": "_check_deploy", "move": "_check_move", "hatch": "_check_hatch",
            "reinforce": "_check_reinforce", "manoeuvre": "_check_manoeuvre", "shoot": "_check_shoot",
            "charge": "_check_charge", "fight": "_check_fight", "command": "_check_command"}
 
 
-class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, LeaderRules):
+class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase,
+           LeaderRules):
     """One game of a mission between armies A and B."""
 
     def __init__(self, mission: int, army_a: Army, army_b: Army, seed: int = 0,
@@ -279,78 +279,6 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
             raise IllegalAction(f"{u.label()} belongs to player {u.player}, not {player}",
                                 "a player acts only with units from their army", u.uid)
         return u
-
-    def touch(self, *moved: Unit) -> None:
-        """Something on the battlefield changed: answers kept on ``version`` are dropped.
-        ``moved``: the only units whose models moved or were removed, or that came onto or left
-        the battlefield, since the last touch() (naming none: any unit may have)."""
-        self.version += 1
-        if not moved:
-            self._moved = None
-        elif self._moved is not None:
-            self._moved.update(u.uid for u in moved)
-
-    def _geo(self, key: Any, fn: Any) -> Any:
-        """A geometry answer keyed on the positions it depends on (kept across moves)."""
-        cache = self._geo_cache
-        v = cache.get(key)
-        if v is None:
-            if len(cache) > 100000:
-                cache.clear()
-            v = cache[key] = fn()
-        return v
-
-    @staticmethod
-    def positions(u: Unit) -> tuple[float, ...]:
-        """The unit's positions as a key: x, y of each model, then the base radius."""
-        out: list[float] = []  # a plain loop: twice as fast as a nested generator (a hot path)
-        add = out.append
-        for m in u.models:
-            add(m.x)
-            add(m.y)
-        add(u.radius)
-        return tuple(out)
-
-    def stamp(self, u: Unit) -> int:
-        """A number that changes whenever the unit's models move or are removed, or it comes
-        onto or leaves the battlefield (looked at on the first question after a touch()):
-        answers about a unit or a pair of units keyed on it survive changes elsewhere."""
-        if self._stamp_version != self.version:
-            # only the units named since the last look can have new stamps (_touch)
-            units = self.units
-            for uid in units if self._moved is None else self._moved:
-                v = units[uid]
-                k = (v.where, self.positions(v))
-                if self._stamp_keys.get(uid) != k:
-                    self._stamp_keys[uid] = k
-                    self._stamp_count += 1
-                    self._stamps[uid] = self._stamp_count
-            self._stamp_version = self.version
-            self._moved = set()
-        return self._stamps[u.uid]
-
-    def untouched(self) -> list[str]:
-        """The units that moved, lost models, or came onto or left the battlefield without a
-        :meth:`touch` naming them (their stamps are stale): a check for tests and new rules."""
-        self.stamp(next(iter(self.units.values())))
-        return [uid for uid, u in self.units.items() if self._stamp_keys[uid] != (u.where, self.positions(u))]
-
-    def _now(self) -> dict[Any, Any]:
-        """The answers kept since the battlefield last changed (``version``): emptied first
-        when it has changed since. Hot paths read it without building a closure for _cached."""
-        cache = self._cache
-        if self._cache_version != self.version:
-            cache.clear()
-            self._cache_version = self.version
-        return cache
-
-    def _cached(self, key: Any, fn: Any) -> Any:
-        """An answer kept until anything on the battlefield changes (``version``)."""
-        cache = self._now()
-        v = cache.get(key, _MISSING)  # not try/except: a third of the calls miss
-        if v is _MISSING:
-            v = cache[key] = fn()
-        return v
 
     # --- roll-offs ------------------------------------------------------------------------
 
@@ -673,64 +601,6 @@ class Game(Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase, Lea
             self.emit("coherency", unit=u.uid, removed=removed, removed_models=gone)
         self.update_control(turn_boundary=True)
         self.mission_step("end_turn")
-
-    def levels_of_control(self) -> list[dict[str, int]]:
-        """Each player's Level of Control over each objective marker (OC of models within 1")."""
-        out = [{"A": 0, "B": 0} for _ in self.map.layout.markers]
-        kept, closed = self._by_stamp, self.closed
-        for u in self.units.values():
-            if not u.alive:
-                continue
-            # a sum of whole numbers: adding each unit's models at once gives the same levels;
-            # a unit that has not moved since (its stamp), with the same Hatchways: counts kept
-            st = self.stamp(u)
-            got = kept.get(("objn", u.uid))
-            if got is None or got[0] != st or got[1] != closed:
-                got = kept[("objn", u.uid)] = (st, closed, self._geo(
-                    ("objn", self.positions(u), closed), lambda u=u: self._in_range_counts(u)))
-            counts = got[2]
-            oc = u.oc()
-            for level, c in zip(out, counts):
-                if c:
-                    level[u.player] += c * oc
-        return out
-
-    def _in_range_counts(self, u: Unit) -> tuple[int, ...]:
-        """How many models of ``u`` are within range of each objective marker (kept across
-        moves and games: it depends only on where the unit stands and on the Hatchways)."""
-        out = []
-        x0, y0, x1, y1 = self.bbox(u)
-        for mk in self.map.layout.markers:
-            n = 0
-            if not (mk.x < x0 - 2 or mk.x > x1 + 2 or mk.y < y0 - 2 or mk.y > y1 + 2):
-                for m in u.models:
-                    if math.hypot(m.x - mk.x, m.y - mk.y) - m.r - mk.radius <= 1.0 + 1e-9 and \
-                            self.bf.in_objective_range(m.base, mk):
-                        n += 1
-            out.append(n)
-        return tuple(out)
-
-    def update_control(self, turn_boundary: bool) -> None:
-        """Objective control (Core Rules "Objective Markers"; Rules Adaptations: within 1";
-        Battle-shocked OC 0; Secured markers stay until the opponent controls them at the start
-        or end of a turn)."""
-        new: list[str | None] = []
-        # keyed on each unit's OC: Battle-shock and conferred Leader abilities change it
-        levels = self._cached(("levels", tuple(u.oc() for u in self.units.values())), self.levels_of_control)
-        for i, level in enumerate(levels):
-            raw = "A" if level["A"] > level["B"] else "B" if level["B"] > level["A"] else None
-            sec = self.secured[i]
-            if sec is not None:
-                if raw == self.other(sec) and turn_boundary:
-                    self.secured[i] = None
-                    new.append(raw)
-                else:
-                    new.append(sec)
-            else:
-                new.append(raw)
-        if new != self.control:
-            self.emit("control", markers=new)
-        self.control = new
 
     # --- the API --------------------------------------------------------------------------
 

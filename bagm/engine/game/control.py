@@ -1,0 +1,79 @@
+"""Objective control (Core Rules "Objective Markers"; Rules Adaptations: within 1"; a
+Battle-shocked unit has OC 0; Tactical Manoeuvres "Secure Site": a Secured marker stays until the
+opponent controls it at the start or end of a turn)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bagm.engine.game.interface import GameInterface
+else:
+    GameInterface = object  # the declared interface, checked by mypy only (see interface.py)
+
+import math
+from functools import partial
+
+from bagm.engine.state.army import Unit
+
+
+class ObjectiveControl(GameInterface):
+    """Mixed into :class:`~bagm.engine.game.sequence.Game` (its state lives there)."""
+
+    def levels_of_control(self) -> list[dict[str, int]]:
+        """Each player's Level of Control over each objective marker (OC of models within 1")."""
+        out = [{"A": 0, "B": 0} for _ in self.map.layout.markers]
+        kept, closed = self._by_stamp, self.closed
+        for u in self.units.values():
+            if not u.alive:
+                continue
+            # a sum of whole numbers: adding each unit's models at once gives the same levels;
+            # a unit that has not moved since (its stamp), with the same Hatchways: counts kept
+            st = self.stamp(u)
+            got = kept.get(("objn", u.uid))
+            if got is None or got[0] != st or got[1] != closed:
+                got = kept[("objn", u.uid)] = (st, closed, self._geo(
+                    ("objn", self.positions(u), closed), partial(self._in_range_counts, u)))
+            counts = got[2]
+            oc = u.oc()
+            for level, c in zip(out, counts):
+                if c:
+                    level[u.player] += c * oc
+        return out
+
+    def _in_range_counts(self, u: Unit) -> tuple[int, ...]:
+        """How many models of ``u`` are within range of each objective marker (kept across
+        moves and games: it depends only on where the unit stands and on the Hatchways)."""
+        out = []
+        x0, y0, x1, y1 = self.bbox(u)
+        for mk in self.map.layout.markers:
+            n = 0
+            if not (mk.x < x0 - 2 or mk.x > x1 + 2 or mk.y < y0 - 2 or mk.y > y1 + 2):
+                for m in u.models:
+                    if math.hypot(m.x - mk.x, m.y - mk.y) - m.r - mk.radius <= 1.0 + 1e-9 and \
+                            self.bf.in_objective_range(m.base, mk):
+                        n += 1
+            out.append(n)
+        return tuple(out)
+
+    def update_control(self, turn_boundary: bool) -> None:
+        """Objective control (Core Rules "Objective Markers"; Rules Adaptations: within 1";
+        Battle-shocked OC 0; Secured markers stay until the opponent controls them at the start
+        or end of a turn)."""
+        new: list[str | None] = []
+        # keyed on each unit's OC: Battle-shock and conferred Leader abilities change it
+        levels = self._cached(("levels", tuple(u.oc() for u in self.units.values())), self.levels_of_control)
+        for i, level in enumerate(levels):
+            raw = "A" if level["A"] > level["B"] else "B" if level["B"] > level["A"] else None
+            sec = self.secured[i]
+            if sec is not None:
+                if raw == self.other(sec) and turn_boundary:
+                    self.secured[i] = None
+                    new.append(raw)
+                else:
+                    new.append(sec)
+            else:
+                new.append(raw)
+        if new != self.control:
+            self.emit("control", markers=new)
+        self.control: list[str | None] = new
