@@ -397,6 +397,7 @@ def _solve(ships: tuple[Ship, ...], defender: Ship, groups: Groups,
     solved: dict[Sub, tuple[Fraction, ...]] = {}
     moves: dict[Sub, dict[Sub, Fraction]] = {}
     choices: dict[tuple[State, int, int], Points] = {}
+    rolls_of: dict[tuple[int, Points, int], Rolls] = {}
 
     def value(s: State, i: int) -> tuple[Fraction, ...]:
         return _terminal(s) if _over(s) else solved[(s, i)]
@@ -408,7 +409,7 @@ def _solve(ships: tuple[Ship, ...], defender: Ship, groups: Groups,
         gain: list[list[Fraction]] = []
         for i, g in enumerate(groups):
             nxt_i = (i + 1) % n
-            out, ca, cd = _step(ships, defender, g, s, i, policy, choices,
+            out, ca, cd = _step(ships, defender, g, s, i, policy, choices, rolls_of,
                                 partial(_flip(value), nxt_i))
             moves[(s, i)] = {(st, nxt_i): q for st, q in out.items()}
             stay.append(out.pop(s, ZERO))
@@ -441,8 +442,12 @@ def _solve(ships: tuple[Ship, ...], defender: Ship, groups: Groups,
                        mean[3], mean[4], groups, dict(starts), moves, choices)
 
 
+Rolls = tuple[list[Roll], Fraction, Fraction]
+
+
 def _step(ships: tuple[Ship, ...], defender: Ship, group: tuple[int, ...], s: State, i: int,
           policy: str, choices: dict[tuple[State, int, int], Points],
+          rolls_of: dict[tuple[int, Points, int], Rolls],
           value: Callable[[State], tuple[Fraction, ...]]
           ) -> tuple[dict[State, Fraction], Fraction, Fraction]:
     """Party ``i``'s boarding action from ``s`` (nothing when it is out): the next states and the
@@ -452,7 +457,10 @@ def _step(ships: tuple[Ship, ...], defender: Ship, group: tuple[int, ...], s: St
     if sum(part) == 0:  # not grappled, or every ship of it a drifting hulk
         return {s: ONE}, ZERO, ZERO
     gships = [ships[j] for j in group]
-    rolls, ca, cd = action_rolls(gships, defender, (part, d))
+    key = (i, part, d)  # a party's action depends only on its own points and the boarded ship's
+    if key not in rolls_of:
+        rolls_of[key] = action_rolls(gships, defender, (part, d))
+    rolls, ca, cd = rolls_of[key]
     out: dict[State, Fraction] = {}
     for r in rolls:
         pick = _choose(gships, defender, part, r, policy,

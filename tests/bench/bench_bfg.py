@@ -2,7 +2,8 @@
 
 The exact Battlefleet Gothic resolvers: one boarding action, the grapple chain between two
 battleships (every state of 12 x 12 damage points, solved in fractions), a party of two cruisers
-grappling one (648 states, the party's choices by each policy), ten Hit-and-Run
+grappling one (648 states, the party's choices by each policy), the two boarding it separately
+(every draw's grapple, the parties acting in turn), ten Hit-and-Run
 attacks, and the ``bagm bfg board`` command's wall time (median of 11 runs).
 """
 
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from bagm.bfg.boarding import action
 from bagm.bfg.grapple import grapple
 from bagm.bfg.hit_and_run import Attack, hit_and_run
+from bagm.bfg.report import board
 from bagm.bfg.ships import parse_ship
 
 RUNS = 11
@@ -44,6 +46,8 @@ def main() -> None:
     for policy in ("best", "spread"):
         t = best(lambda: grapple(party, lunar, policy), runs=3)  # noqa: B023
         print(f"party grapple 8 + 8 x 8, policy {policy}: {t * 1e3:.0f} ms")
+    both = best(lambda: board(party, lunar, separately=True), runs=3)
+    print(f"board 8 and 8 separately x 8, with the grapples after draws: {both * 1e3:.0f} ms")
     print(f"10 Hit-and-Run attacks, 2D6 twice: "
           f"{best(lambda: hit_and_run('capital', Attack('2d6', tyranids=True), 10)) * 1e3:.2f} ms")
     cmd = [sys.executable, "-m", "bagm", "bfg", "board", "-a", "Plagueclaw,damage=6,race=chaos",
