@@ -780,7 +780,7 @@ def test_update_pack_fills_profiles_and_keeps_the_rest(pack: Path, catdir: Path)
     validate(models.FactionPack, data)
     cap, strike, purifier = data["units"]
     assert list(cap) == ["name", "aliases", "keywords", "faction_keywords", "points", "base",
-                         "models", "weapons", "abilities", "adaptation"]
+                         "models", "weapons", "wargear", "abilities", "adaptation"]
     assert cap["points"] == {1: 90} and cap["adaptation"] == {"loses": ["Hammerhand"]}
     assert cap["abilities"][0] == "Hammerhand (Psychic)"  # replaced
     assert cap["models"][0]["invuln"] == 4
@@ -960,11 +960,36 @@ def _gear_catalogue() -> str:
             None, 2), None, 2)
         + _entry("g-pod", "Missile pod", "upgrade", "", 1, 1, _weapon_xml("pod", "Missile pod", "4+")),
         3, 3, _unit_xml("suit", "Battlesuit", "4")))
+    # wargear options: a "Wargear" folder group (no bounds) holding a fixed item, a bounded
+    # choice with a default (and a nested group it flattens) and an optional item; a hidden
+    # item, a Crusade branch and an entry with max 0 are no options
+    more = _group("grp-more", "More guns", _entry(
+        "g-big", "Big gun", "upgrade", "", None, None,
+        _weapon_xml("big1", "Big gun - short") + _weapon_xml("big2", "Big gun - long"))
+        + _entry("g-combo", "Gun and knife", "upgrade", "", None, None,
+                 _weapon_xml("gk1", "Gun") + _weapon_xml("gk2", "Knife", "3+", "melee")))
+    crusade = _group("grp-crusade", "Crusade", _entry("g-relic", "Relic", "upgrade", "", None,
+                                                      None, _weapon_xml("relic", "Relic")))
+    gun = _group("grp-gun", "Gun", _entry("g-gun", "Gun", "upgrade", "", None, None,
+                                          _weapon_xml("gun", "Gun")) + more + crusade,
+                 1, 1, default="g-gun")
+    folder = _group("grp-folder", "Wargear", _entry(
+        "g-axe", "Axe", "upgrade", "", 1, 1, _weapon_xml("axe", "Axe", "3+", "melee"))
+        + _entry("g-grenade", "Grenade", "upgrade", "", None, 1, _weapon_xml("gren", "Grenade"))
+        + _entry("g-none", "Never", "upgrade", "", None, 0, _weapon_xml("never", "Never")) + gun)
+    warband = _entry("u-war", "Warband", "unit", _entry(
+        "m-boss", "Boss", "model", folder, 1, 1, _unit_xml("boss", "Boss", "3"))
+        + _entry("m-war", "Warrior", "model", _entry("g-knife", "Knife", "upgrade", "", 1, 1,
+                                                     _weapon_xml("knife", "Knife", "3+", "melee")),
+                 4, 9, _unit_xml("war", "Warrior"))
+        + _entry("m-warg", "Warrior w/ Big gun", "model", _entry(
+            "g-big2", "Big gun", "upgrade", "", 1, 1, _weapon_xml("bigw", "Big gun - short")),
+            None, 1, _unit_xml("war2", "Warrior")))
     return ('<?xml version="1.0" encoding="UTF-8"?>'
             '<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" library="false" '
             'id="cat-gear" name="Imperium - Gear Test" gameSystemId="sys-1" revision="1" '
             'battleScribeVersion="2.03" type="catalogue"><selectionEntries>'
-            + horrors + hunters + brutes + chaplain + suits
+            + horrors + hunters + brutes + chaplain + suits + warband
             + "</selectionEntries></catalogue>")
 
 
@@ -1017,3 +1042,65 @@ def test_recorded_corrections_survive_a_re_import(pack: Path, catdir: Path) -> N
     unit = next(u for u in again["units"] if u["name"] == "Strike Squad")
     assert {m["name"]: m["W"] for m in unit["models"]}["Strike Team"] == 9
     assert not [w for w in report.warnings if "correction" in w]
+
+
+# --- wargear options (issue 13 section 1) ----------------------------------------------------
+
+
+def test_wargear_options_per_kind_of_model(gear: dict) -> None:
+    boss, warrior, gunner = gear["Warband"]["wargear"]
+    assert boss == {"model": "Boss", "profile": "Boss", "min": 1, "max": 1, "gear": ["Axe"],
+                    "choices": [{"of": ["Grenade"]},
+                                {"of": ["Gun", "Big gun", "Gun and knife"], "min": 1,
+                                 "default": "Gun"}]}
+    assert warrior == {"model": "Warrior", "profile": "Warrior", "min": 4, "max": 9,
+                       "gear": ["Knife"]}
+    assert gunner == {"model": "Warrior w/ Big gun", "profile": "Warrior", "min": 0, "max": 1,
+                      "gear": ["Big gun"]}
+    # an item whose weapons are not named after it says which it gives
+    assert gear["Warband"]["wargear_items"] == {"Gun and knife": ["Gun", "Knife"]}
+
+
+def test_wargear_options_of_a_choice_without_default_and_of_attendants(gear: dict) -> None:
+    (hunter,) = gear["Head Hunters"]["wargear"]
+    assert hunter["choices"] == [{"of": ["Blade and Storm Shield", "Paired Blades"], "min": 1}]
+    assert gear["Brutes"]["wargear"][0]["choices"] == [
+        {"of": ["Slabshield", "Gauntlet"], "min": 1, "default": "Slabshield"}]
+    chaplain, servitors = gear["Chaplain Morn"]["wargear"]
+    assert (chaplain["profile"], servitors["profile"], servitors["min"]) == ("Morn", "Servitor", 3)
+
+
+def test_wargear_options_validate_and_resolve(gear: dict) -> None:
+    from bagm.roster.wargear import resolve
+
+    unit = dict(gear["Warband"], points={5: 50, 10: 100})
+    sheet = validate(models.Datasheet, unit)
+    got, problems = resolve(sheet, 5, {"big gun": 2})
+    assert problems == []
+    assert {(lo.profile, lo.items): lo.count for lo in got} == {
+        ("Boss", ("Axe", "Big gun")): 1, ("Warrior", ("Knife",)): 3, ("Warrior", ("Big gun",)): 1}
+    assert [p.code for p in resolve(sheet, 5, {"big gun": 3})[1]] == ["BA191"]
+    assert [p.code for p in resolve(sheet, 5, {"relic": 1})[1]] == ["BA190"]  # Crusade: none
+    assert [p.code for p in resolve(sheet, 5, {"never": 1})[1]] == ["BA190"]  # max 0: none
+
+
+@pytest.mark.skipif(not BSDATA.is_dir(), reason="../shared/reference is absent")
+def test_real_wargear_options_match_the_bundled_packs() -> None:
+    """The bundled packs' options are what the catalogues say today (a re-import changes
+    nothing), for a squad with a sergeant and for a character."""
+    from bagm.data.packs import Catalog
+
+    units = read_catalogues(catalogues_for_faction("Adeptus Astartes", BSDATA))
+    pack = Catalog().faction("Adeptus Astartes")
+    for name in ("Tactical Squad", "Intercessor Squad", "Terminator Squad", "Captain"):
+        bundled = pack.units.get(name)
+        got = [{"model": k.model, "profile": k.profile, "gear": k.gear,
+                "choices": [c.of for c in k.choices]} for k in bundled.wargear]
+        want = [{"model": k["model"], "profile": k.get("profile"), "gear": k.get("gear", []),
+                 "choices": [c["of"] for c in k.get("choices", [])]} for k in units[name]["wargear"]]
+        assert got == want, name
+    sergeant = next(k for k in units["Tactical Squad"]["wargear"]
+                    if k["model"] == "Tactical Marine Sergeant")
+    assert {"of": ["Astartes Chainsword", "Storm bolter", "Power fist", "Thunder Hammer",
+                   "Power weapon", "Boltgun", "Combi-weapon"], "min": 1,
+            "default": "Boltgun"} in sergeant["choices"]

@@ -91,8 +91,13 @@ from bagm.roster.model import RosterFile  # noqa: E402
 
 scalar = st.one_of(st.none(), st.booleans(), st.integers(-3, 3000), st.text(max_size=4),
                    st.floats(allow_nan=False))
+# text keys only: JSON (how pydantic is fed here) turns every key into text
+wargear = st.dictionaries(st.text(max_size=3), st.one_of(
+    scalar, st.dictionaries(st.text(max_size=3), st.one_of(scalar, st.integers(0, 3)),
+                            max_size=2)), max_size=3)
 loose_unit = st.dictionaries(st.sampled_from(["unit", "models", "warlord", "label", "enhancement",
-                                              "weapon", "modles"]), scalar, max_size=5)
+                                              "weapon", "wargear", "modles"]),
+                             st.one_of(scalar, wargear), max_size=5)
 loose_roster = st.dictionaries(
     st.sampled_from(["faction", "detachment", "edition", "battle_ready", "name", "units", "x"]),
     st.one_of(scalar, st.lists(st.one_of(loose_unit, scalar), max_size=3)), max_size=6)

@@ -255,6 +255,42 @@ class Correction:
 
 
 @_model
+class WargearChoice:
+    """One choice a model makes: between ``min`` and ``max`` of the items ``of`` (a datasheet's
+    "can be replaced with one of the following"; an optional item is a choice of one)."""
+
+    __pydantic_config__ = CONFIG
+    of: list[str]
+    """The wargear items offered, by name (a weapon, or wargear such as a storm shield)."""
+    min: int = 0
+    """How many it must take (1: the item it replaces, or its default, is always there)."""
+    max: int | None = 1
+    """How many it may take; null: no limit given."""
+    default: str | None = None
+    """The item taken when the roster names none."""
+
+
+@_model
+class ModelWargear:
+    """One kind of model of a unit and its wargear: what it always carries and the choices it
+    makes. Kinds that share a profile are the same model equipped differently ("Tactical Marine"
+    and "Tactical Marine w/Special Weapon")."""
+
+    __pydantic_config__ = CONFIG
+    model: str | None
+    """The kind of model as the catalogues name it; null: the unit as a whole (any model)."""
+    profile: str | None = None
+    """The model profile (``models[].name``) these models use."""
+    min: int = 0
+    """The fewest models of this kind the unit has."""
+    max: int | None = None
+    """The most models of this kind; null: no limit given."""
+    gear: list[str] = field(default_factory=list)
+    """Items each model of this kind always carries."""
+    choices: list[WargearChoice] = field(default_factory=list)
+
+
+@_model
 class Datasheet:
     """A unit's datasheet: keywords, points, profiles, weapons."""
 
@@ -280,6 +316,11 @@ class Datasheet:
     """Where ``base`` comes from (the pack's ``base_source`` gives the full citation)."""
     models: list[ModelProfile] = field(default_factory=list)
     weapons: list[Weapon] = field(default_factory=list)
+    wargear: list[ModelWargear] = field(default_factory=list)
+    """The kinds of model and their wargear options (empty: none recorded)."""
+    wargear_items: dict[str, list[str]] = field(default_factory=dict)
+    """The weapons an item gives, where they are not named after it ('Plasma gun' gives
+    'Plasma gun - standard' and '- supercharge' without an entry here)."""
     abilities: list[str] = field(default_factory=list)
     adaptation: Adaptation | None = None
     leader: Leader | None = None

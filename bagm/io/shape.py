@@ -2,7 +2,7 @@
 
 Rosters are checked on every ``bagm validate``; importing pydantic would triple its start-up
 time, so this interprets the roster dataclasses' type hints directly (str, int, bool, None,
-Literal, list, nested dataclasses). A property test checks it
+Literal, list, dict, nested dataclasses). A property test checks it
 accepts and refuses exactly what pydantic does.
 """
 
@@ -74,6 +74,9 @@ def _plan(hint: Any) -> tuple[str, Any]:
         return "literal", typing.get_args(hint)
     if origin is list:
         return "list", _plan(typing.get_args(hint)[0])
+    if origin is dict:
+        key, value = typing.get_args(hint)
+        return "dict", (_plan(key), _plan(value))
     if dataclasses.is_dataclass(hint):
         return "dataclass", hint
     return "scalar", hint
@@ -103,6 +106,12 @@ def _check(plan: tuple[str, Any], value: Any, loc: Loc) -> Any:
         if not isinstance(value, list):
             raise ShapeError(loc, "type", "must be a list", value)
         return [_check(arg, v, loc + (i,)) for i, v in enumerate(value)]
+    if kind == "dict":
+        if not isinstance(value, dict):
+            raise ShapeError(loc, "type", "must be a mapping", value)
+        key_plan, value_plan = arg
+        return {_check(key_plan, k, loc + (k,)): _check(value_plan, v, loc + (k,))
+                for k, v in value.items()}
     return build(arg, value, loc)
 
 

@@ -56,6 +56,12 @@ CODES: dict[str, tuple[str, Severity, str]] = {
     "BA165": ("excludes", Severity.ERROR, "Detachment's Mustering Rules: a unit excludes others"),
     "BA170": ("points-over", Severity.ERROR, "Start your Army Roster: up to 500 points"),
     "BA180": ("label-twice", Severity.WARNING, "Army Roster: tell units apart"),
+    "BA190": ("wargear-unknown", Severity.ERROR, "Wargear: an option of the datasheet"),
+    "BA191": ("wargear-too-many", Severity.ERROR, "Wargear: how many models can take it"),
+    "BA192": ("wargear-conflict", Severity.ERROR, "Wargear: choices that cannot be combined"),
+    "BA193": ("wargear-profile-unknown", Severity.ERROR, "Wargear: a model profile of the unit"),
+    "BA194": ("wargear-unchecked", Severity.WARNING, "Wargear: no options recorded"),
+    "BA195": ("wargear-count", Severity.ERROR, "Wargear: a count of the unit's models"),
 }
 
 

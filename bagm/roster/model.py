@@ -33,6 +33,10 @@ class RosterUnit:
     enhancement: str | None = None
     weapon: str | None = None
     """The ranged weapon the Trademark Weapon Enhancement improves."""
+    wargear: dict[str, int | dict[str, int]] | None = None
+    """Wargear options taken: item -> how many models carry it (``{storm bolter: 4}``), or a
+    model profile -> such a mapping for those models only (``{Sergeant: {power fist: 1}}``).
+    Items not named keep the datasheet's default wargear."""
 
 
 @dataclass(init=False, eq=False)

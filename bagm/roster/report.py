@@ -22,8 +22,10 @@ class ArmyUnit:
     warlord: bool = False
     enhancement: str | None = None
     weapon: str | None = None
+    wargear: dict[str, Any] | None = None  # the roster's choices as written
     datasheet: Any = None  # Datasheet, or None when the name is unknown
     allowance: Any = None  # the Detachment's Allowance, or None
+    loadouts: list[Any] = field(default_factory=list)  # wargear model by model (roster.wargear)
 
     @property
     def display(self) -> str:

@@ -51,7 +51,7 @@ def validate(roster: Roster, catalog: Catalog) -> ValidationReport:
     army = report.units
     _supplement_points(army)
     checks = [check_units_present, check_unit_maximums, check_epic_heroes, check_warlord,
-              check_labels]
+              check_labels, check_wargear]
     for check in checks:
         report.findings += check(roster, army)
     report.findings += check_enhancements(roster, army, faction, detachment, catalog)
@@ -79,7 +79,7 @@ def _supplement_points(army: list[ArmyUnit]) -> None:
 def _unresolved(roster: Roster, i: int) -> ArmyUnit:
     e = roster.file.units[i]
     return ArmyUnit(i, e.unit, e.label, e.models, None, roster.unit_line(i), e.warlord,
-                    e.enhancement, e.weapon)
+                    e.enhancement, e.weapon, e.wargear)
 
 
 def _unknown_detachment(roster: Roster, faction: Faction, catalog: Catalog) -> Finding:
@@ -236,6 +236,29 @@ def check_labels(roster: Roster, army: list[ArmyUnit]) -> list[Finding]:
                 out.append(Finding("BA180", f"label '{u.label}' is used twice; labels tell units "
                                    "apart", roster.line("units", u.index, "label"), u.display))
             seen.add(norm(u.label))
+    return out
+
+
+def check_wargear(roster: Roster, army: list[ArmyUnit]) -> list[Finding]:
+    """The wargear a unit's entry names is among its datasheet's options (the datasheet's
+    "can be replaced with" lists, from the catalogues); see :mod:`bagm.roster.wargear`."""
+    from bagm.roster.wargear import resolve
+
+    out: list[Finding] = []
+    for u in army:
+        ds = u.datasheet
+        if ds is None or u.models is None:
+            continue
+        if u.wargear and not ds.wargear:
+            out.append(Finding("BA194", f"{ds.name} has no wargear options in the data; its "
+                               "wargear is kept but not checked, and games play its default "
+                               "weapons", roster.line("units", u.index, "wargear"), u.display))
+            continue
+        loadouts, problems = resolve(ds, u.models, u.wargear)
+        u.loadouts = loadouts
+        for p in problems:
+            out.append(Finding(p.code, p.message, roster.line("units", u.index, "wargear", *p.loc),
+                               u.display))
     return out
 
 

@@ -20,6 +20,7 @@ from bagm.io.bsdata.values import (
     parse_skill,
     parse_weapon_keywords,
 )
+from bagm.io.bsdata.wargear import wargear_options
 
 if TYPE_CHECKING:  # pragma: no cover
     from xml.etree.ElementTree import Element
@@ -213,6 +214,12 @@ class Extractor:
             "weapons": weapons,
             "abilities": abilities,
         }
+        options, items = wargear_options(self, node, {name_key(m["name"]): m["name"]
+                                                       for m in models})
+        if options:
+            unit["wargear"] = options
+        if items:
+            unit["wargear_items"] = items
         leader = leader_data(found.texts)
         if leader is not None:
             unit["leader"] = leader

@@ -1,0 +1,201 @@
+"""A datasheet's wargear options read from its selection entries: for each kind of model (a
+BattleScribe ``model`` entry) how many the unit may have, what it always carries and the choices
+it makes (a ``selectionEntryGroup`` with its min/max and default, or an optional entry).
+
+Only names and numbers are taken. Modifiers that change a bound when something else is chosen
+("if the sergeant takes lightning claws, no Weapon 1") are not read: the bounds recorded are the
+ones a plain roster starts with; what that leaves out is said in the README.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from bagm.io.bsdata.names import dedupe, name_key
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bagm.io.bsdata.extract import Extractor, Node
+
+MAX_DEPTH = 8  # model entries below a datasheet, groups below a model (real data: < 5)
+
+
+def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
+                    ) -> tuple[list[dict[str, Any]], dict[str, list[str]]]:
+    """(per model kind ``{model, profile, min, max, gear, choices}``, item -> weapon names where
+    an item's weapons are not named after it). ``profiles``: Unit profile key -> its name."""
+    from bagm.io.bsdata.extract import _SKIP_BRANCH, _named_profile
+
+    kinds: list[dict[str, Any]] = []
+    items: dict[str, list[str]] = {}
+    keys = list(profiles)
+
+    def gear_of(model: "Node", depth: int) -> tuple[list[str], list[dict[str, Any]]]:
+        fixed: list[str] = []
+        choices: list[dict[str, Any]] = []
+        for child in ex._members(model):
+            if _SKIP_BRANCH.search(child.name) or child.hidden \
+                    or child.target.get("type") in ("model", "unit"):
+                continue
+            lo, hi = child.bounds()
+            if child.target.tag == "selectionEntryGroup":
+                if hi == 0:
+                    continue
+                if lo is None and hi is None and not _has_default(child) and depth < MAX_DEPTH:
+                    # a group without bounds is a folder ("Wargear"): its entries and groups
+                    # are the model's own
+                    more_fixed, more_choices = gear_of(child, depth + 1)
+                    fixed += more_fixed
+                    choices += more_choices
+                    continue
+                names, always, default = _group_items(ex, child, items, depth)
+                fixed += always
+                if names:
+                    choice: dict[str, Any] = {"of": names}
+                    if lo:
+                        choice["min"] = lo
+                    if hi != 1:
+                        choice["max"] = hi
+                    if default:
+                        choice["default"] = default
+                    choices.append(choice)
+                continue
+            if hi == 0 or ex._holds_models(child) or not _gives(ex, child, items):
+                continue
+            if (lo or 0) >= 1:
+                fixed.append(child.name)
+            else:
+                choices.append({"of": [child.name], **({} if hi == 1 else {"max": hi})})
+        return dedupe(fixed), choices
+
+    def kind(model: "Node", lo: int | None, hi: int | None, names: list[str], depth: int) -> None:
+        fixed, choices = gear_of(model, depth)
+        entry: dict[str, Any] = {"model": model.name}
+        if len(names) == 1 and names[0] in profiles:
+            entry["profile"] = profiles[names[0]]
+        entry["min"] = lo or 0
+        if hi is not None:
+            entry["max"] = hi
+        if fixed:
+            entry["gear"] = fixed
+        if choices:
+            entry["choices"] = choices
+        kinds.append(entry)
+
+    root_names = ex._unit_profile_names(node)
+    if node.target.get("type") == "model":
+        kind(node, 1, 1, root_names or keys[:1], 0)
+        return kinds, items
+
+    def walk(n: "Node", inherited: list[str], depth: int, stack: set[int]) -> None:
+        if depth > MAX_DEPTH or id(n.target) in stack:
+            return
+        stack = stack | {id(n.target)}
+        for child in ex._members(n):
+            if _SKIP_BRANCH.search(child.name) or child.hidden:
+                continue
+            names = ex._unit_profile_names(child) or inherited
+            if child.target.get("type") == "model":
+                if len(names) != 1:
+                    names = _named_profile(child.name, keys) or names
+                lo, hi = child.bounds()
+                if hi != 0:
+                    kind(child, lo, hi, names, depth)
+            elif child.target.tag == "selectionEntryGroup" or ex._holds_models(child):
+                walk(child, names, depth + 1, stack)
+
+    walk(node, root_names, 0, set())
+    unit_fixed, unit_choices = gear_of(node, 0)  # wargear of the unit as a whole
+    if unit_choices or unit_fixed:
+        entry: dict[str, Any] = {"model": None, "min": 0}
+        if unit_fixed:
+            entry["gear"] = unit_fixed
+        if unit_choices:
+            entry["choices"] = unit_choices
+        kinds.append(entry)
+    return kinds, items
+
+
+def _has_default(group: "Node") -> bool:
+    return any(p.get("defaultSelectionEntryId") for p in group.parts)
+
+
+def _group_items(ex: "Extractor", group: "Node", items: dict[str, list[str]], depth: int
+                 ) -> tuple[list[str], list[str], str | None]:
+    """The items a choice offers (nested groups flattened), the items of the group every model
+    takes (an entry with a minimum of its own: a group used as a folder) and the default."""
+    from bagm.io.bsdata.extract import _SKIP_BRANCH
+    from bagm.io.bsdata.links import id_variants
+
+    defaults: set[str] = set()
+    for p in group.parts:
+        if p.get("defaultSelectionEntryId"):
+            defaults.update(id_variants(p.get("defaultSelectionEntryId", "")))
+    names: list[str] = []
+    always: list[str] = []
+    default: str | None = None
+
+    def visit(g: "Node", d: int) -> None:
+        nonlocal default
+        if d > MAX_DEPTH:
+            return
+        for child in ex._members(g):
+            if _SKIP_BRANCH.search(child.name) or child.hidden or child.bounds()[1] == 0 \
+                    or child.target.get("type") in ("model", "unit"):
+                continue
+            if child.target.tag == "selectionEntryGroup":
+                visit(child, d + 1)
+            elif not _gives(ex, child, items):
+                continue
+            elif (child.bounds()[0] or 0) >= 1:
+                always.append(child.name)
+            else:
+                names.append(child.name)
+                if default is None and child.ids & defaults:
+                    default = child.name
+
+    visit(group, depth)
+    return dedupe(names), dedupe(always), default
+
+
+def _gives(ex: "Extractor", item: "Node", items: dict[str, list[str]]) -> bool:
+    """Whether an entry is wargear (it gives a weapon or an ability); records the weapons it
+    gives in ``items`` when they are not named after it ("Bolt pistol and chainsword")."""
+    from bagm.io.bsdata.extract import _REFERENCE_ONLY, _weapon_name
+
+    weapons: list[str] = []
+    ability = False
+    seen: set[int] = set()
+
+    def visit(n: "Node", d: int) -> None:
+        nonlocal ability
+        if d > 3 or id(n.target) in seen:
+            return
+        seen.add(id(n.target))
+        for kind, el, name in ex._info(n.parts):
+            if kind != "profile":
+                continue
+            type_name = ex.lib.type_name(el)
+            if type_name in ("Ranged Weapons", "Melee Weapons"):
+                if not _REFERENCE_ONLY.search(name):
+                    weapons.append(_weapon_name(el.get("name")))
+            elif type_name == "Abilities":
+                ability = True
+        for child in ex._members(n):
+            if child.target.tag != "selectionEntryGroup" and not child.hidden \
+                    and child.target.get("type") not in ("model", "unit") \
+                    and (child.bounds()[0] or 0) >= 1:
+                visit(child, d + 1)  # an item's own parts (a drone and its gun)
+
+    visit(item, 0)
+    weapons = dedupe(weapons)
+    key = name_key(item.name)
+    if weapons and not all(_named_after(w, key) for w in weapons):
+        items.setdefault(item.name, weapons)
+    return bool(weapons) or ability
+
+
+def _named_after(weapon: str, key: str) -> bool:
+    """'Plasma gun - supercharge' and 'Plasma gun' are named after the item 'Plasma gun'."""
+    own = name_key(re.sub(r"\s+\(melee\)$", "", weapon))
+    return own == key or name_key(weapon.split(" - ", 1)[0]) == key

@@ -1,0 +1,228 @@
+"""Wargear in rosters (issue 13 section 1): choices checked against the datasheet's options,
+with codes BA190-BA195, file lines and suggestions; default wargear when none is named.
+
+The bundled Adeptus Astartes datasheets are the data (their options come from the catalogues):
+Tactical Squad (a sergeant with two weapon choices, one special and one heavy-or-special
+Marine), Sternguard Veteran Squad, Intercessor Squad (up to two grenade launchers).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bagm.data.packs import Catalog
+from bagm.roster.model import load_roster
+from bagm.roster.report import ValidationReport
+from bagm.roster.validate import validate
+from bagm.roster.wargear import default_loadouts, item_weapons, offered, resolve
+
+HEAD = """faction: Adeptus Astartes
+detachment: Shield of the Void
+units:
+  - unit: Captain
+    warlord: true
+  - unit: Tactical Squad
+    models: 10
+"""
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return Catalog()
+
+
+@pytest.fixture
+def check(catalog: Catalog, tmp_path: Path):
+    def run(wargear: str, head: str = HEAD) -> ValidationReport:
+        path = tmp_path / "r.yaml"
+        path.write_text(head + wargear, encoding="utf-8")
+        return validate(load_roster(path), catalog)
+    return run
+
+
+def ds(catalog: Catalog, name: str):
+    return catalog.faction("Adeptus Astartes").units.get(name)
+
+
+def codes(r: ValidationReport) -> list[str]:
+    return [f.code for f in r.findings]
+
+
+def loadouts(r: ValidationReport, index: int = 1) -> dict[tuple[str | None, tuple[str, ...]], int]:
+    return {(lo.profile, lo.items): lo.count for lo in r.units[index].loadouts}
+
+
+# --- passing -------------------------------------------------------------------------------
+
+def test_no_wargear_is_the_default_and_valid(check) -> None:
+    r = check("")
+    assert r.valid and codes(r) == []
+    got = loadouts(r)
+    assert got[("Tactical Marine Sergeant", ("Close combat weapon", "Bolt pistol", "Boltgun"))] == 1
+    assert got[("Tactical Squad", ("Bolt pistol", "Close combat weapon", "Boltgun"))] == 9
+    assert sum(got.values()) == 10
+
+
+def test_a_special_weapon_and_the_sergeants_choices(check) -> None:
+    r = check("    wargear:\n      meltagun: 1\n      missile launcher: 1\n"
+              "      Tactical Marine Sergeant: {power fist: 1, combi-weapon: 1}\n")
+    assert r.valid, r.findings
+    got = loadouts(r)
+    assert got[("Tactical Marine Sergeant", ("Close combat weapon", "Power fist", "Combi-weapon"))] == 1
+    assert got[("Tactical Squad", ("Bolt pistol", "Close combat weapon", "Meltagun"))] == 1
+    assert got[("Tactical Squad", ("Bolt pistol", "Close combat weapon", "Missile Launcher"))] == 1
+    assert got[("Tactical Squad", ("Bolt pistol", "Close combat weapon", "Boltgun"))] == 7
+    assert sum(got.values()) == 10
+
+
+def test_names_are_matched_loosely_and_by_a_weapon_profile(check) -> None:
+    r = check("    wargear: {MELTAGUN: 1, plasma gun - supercharge: 1}\n")
+    assert r.valid, r.findings
+    items = {i for lo in r.units[1].loadouts for i in lo.items}
+    assert {"Meltagun", "Plasma gun"} <= items
+
+
+def test_naming_a_default_with_its_default_count_changes_nothing(check) -> None:
+    plain = loadouts(check(""))
+    r = check("    wargear: {boltgun: 10, bolt pistol: 10}\n")
+    assert r.valid and loadouts(r) == plain
+
+
+def test_zero_of_an_option_is_none_of_it(check) -> None:
+    r = check("    wargear: {meltagun: 0}\n")
+    assert r.valid and loadouts(r) == loadouts(check(""))
+
+
+# --- failing, with codes, lines and suggestions ----------------------------------------------
+
+def test_unknown_item_suggests_the_options(check) -> None:
+    r = check("    wargear:\n      melta gun: 1\n")
+    assert codes(r) == ["BA190"]
+    f = r.findings[0]
+    assert f.line == 9 and f.unit == "Tactical Squad" and "'Meltagun'" in f.message
+
+
+def test_unknown_profile_is_named_with_the_profiles(check) -> None:
+    r = check("    wargear:\n      Sergant: {power fist: 1}\n")
+    assert codes(r) == ["BA193"] and r.findings[0].line == 9
+    assert "Tactical Marine Sergeant" in r.findings[0].message
+
+
+def test_an_item_of_another_profile(check) -> None:
+    # the sergeant's power fist is not an option of the other Marines
+    r = check("    wargear:\n      Tactical Squad: {power fist: 1}\n")
+    assert codes(r) == ["BA191"] and "at most 0" in r.findings[0].message
+    assert r.findings[0].line == 9
+
+
+def test_more_than_the_models_that_can_take_it(check) -> None:
+    r = check("    wargear: {meltagun: 3}\n")  # one special and one heavy-or-special Marine
+    assert codes(r) == ["BA191"] and "at most 2" in r.findings[0].message
+
+
+def test_choices_that_compete_for_the_same_models(check) -> None:
+    # two slots take a special or heavy weapon; three such weapons cannot all be carried
+    r = check("    wargear: {meltagun: 1, flamer: 1, lascannon: 1}\n")
+    assert "BA192" in codes(r) or "BA191" in codes(r)
+    assert not r.valid
+
+
+def test_a_default_item_named_with_a_wrong_count(check) -> None:
+    r = check("    wargear: {boltgun: 8}\n")
+    assert codes(r) == ["BA192"] and "10 model(s) carry Boltgun" in r.findings[0].message
+
+
+def test_negative_and_too_large_counts(check) -> None:
+    assert codes(check("    wargear: {meltagun: -1}\n")) == ["BA195"]
+    assert codes(check("    wargear: {boltgun: 11}\n")) == ["BA195"]
+
+
+def test_a_count_must_be_a_whole_number(tmp_path: Path) -> None:
+    from bagm.io.yamlsafe import InputError
+
+    path = tmp_path / "r.yaml"
+    path.write_text(HEAD + "    wargear: {meltagun: one}\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        load_roster(path)
+    assert err.value.line == 8 and "whole number" in err.value.message
+
+
+def test_no_options_recorded_is_a_warning(check) -> None:
+    head = ("faction: Orks\ndetachment: Ramship Raiders\nunits:\n  - unit: Boss Nob\n"
+            "    warlord: true\n  - unit: Burna Boyz\n    models: 5\n")
+    r = check("    wargear: {burna: 5}\n", head)
+    assert "BA194" in codes(r)
+    assert next(f for f in r.findings if f.code == "BA194").line == 8
+
+
+# --- boundaries -------------------------------------------------------------------------------
+
+def test_the_most_of_an_option_passes_and_one_more_fails(catalog: Catalog) -> None:
+    squad = ds(catalog, "Intercessor Squad")
+    for n in (5, 10):
+        got, problems = resolve(squad, n, {"astartes grenade launcher": 2})
+        assert problems == [] and sum(lo.count for lo in got) == n
+        _, problems = resolve(squad, n, {"astartes grenade launcher": 3})
+        assert [p.code for p in problems] == ["BA191"]
+
+
+def test_every_model_swapped_where_the_datasheet_allows_it(catalog: Catalog) -> None:
+    # Sternguard: any number of Veterans can carry a combi-weapon; the sergeant too
+    squad = ds(catalog, "Sternguard Veteran Squad")
+    got, problems = resolve(squad, 5, {"combi-weapon": 5})
+    assert problems == []
+    assert all("Combi-weapon" in lo.items for lo in got) and sum(lo.count for lo in got) == 5
+    _, problems = resolve(squad, 5, {"combi-weapon": 6})
+    assert [p.code for p in problems] == ["BA195"]
+
+
+def test_default_loadouts_add_up_for_every_datasheet_and_size(catalog: Catalog) -> None:
+    from bagm.roster.points import legal_sizes
+
+    checked = 0
+    for faction in catalog.all():
+        for sheet in faction.pack.units:
+            for n in legal_sizes(sheet.points, sheet.sizes, None):
+                got = default_loadouts(sheet, n)
+                assert not sheet.wargear or sum(lo.count for lo in got) == n, sheet.name
+                checked += bool(sheet.wargear)
+    assert checked > 500
+
+
+def test_every_option_not_carried_by_default_can_be_taken_once(catalog: Catalog) -> None:
+    """A class test over all units: each option the data records can be chosen on its own."""
+    from bagm.roster.points import legal_sizes
+
+    tried = 0
+    for faction in catalog.all():
+        for sheet in faction.pack.units:
+            for n in legal_sizes(sheet.points, sheet.sizes, None):
+                carried = {i for lo in default_loadouts(sheet, n) for i in lo.items}
+                for item in offered(sheet):
+                    if item in carried:
+                        continue
+                    got, problems = resolve(sheet, n, {item: 1})
+                    assert problems == [], (sheet.name, n, item, problems)
+                    assert sum(lo.count for lo in got) == n
+                    tried += 1
+    assert tried > 1000
+
+
+def test_items_name_their_weapons(catalog: Catalog) -> None:
+    tactical = ds(catalog, "Tactical Squad")
+    assert {w.name for w in item_weapons(tactical, "Plasma gun")} == {
+        "Plasma gun - standard", "Plasma gun - supercharge"}
+    intercessors = ds(catalog, "Intercessor Squad")
+    assert "Bolt Rifle" in {w.name for w in item_weapons(intercessors,
+                                                         "Bolt Rifle w/ Grenade Launcher")}
+
+
+def test_rosters_without_wargear_are_unchanged(catalog: Catalog) -> None:
+    """Every bundled roster names no wargear and still validates as before (no BA19x)."""
+    rosters = sorted((Path(__file__).parents[1] / "rosters").glob("*.yaml"))
+    assert rosters
+    for path in rosters:
+        r = validate(load_roster(path), catalog)
+        assert r.valid and not any(f.code.startswith("BA19") for f in r.findings), path
