@@ -78,7 +78,7 @@ def test_validate_with_import_reads_it_in_memory() -> None:
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)[0]["valid"] is True
     assert "imported as BattleScribe roster (.ros)" in result.stderr
-    assert "wargear selection(s) not kept" in result.stderr  # the importer's notes, shown
+    assert "wargear options kept for 1 unit(s)" in result.stderr  # the importer's notes, shown
 
 
 def test_show_squads_underdog_export_with_import() -> None:

@@ -61,7 +61,7 @@ EXPECTED = {
         "units": [U("Brother-Captain", warlord=True, enhancement="Trademark Weapon",
                     weapon="Storm bolter"),
                   U("Brotherhood Chaplain", enhancement="Sigil of Warding"),
-                  U("Strike Squad", models=10)]}),
+                  U("Strike Squad", models=10, wargear={"Psycannon": 1})]}),
     "necrons_harbinger_cabal.ros": ("ros", {
         "name": "Conclave of the Silent Vault", "faction": "Necrons",
         "detachment": "Harbinger Cabal",
@@ -79,7 +79,8 @@ EXPECTED = {
         "detachment": "Boarding Strike",
         "units": [U("Captain", warlord=True, enhancement="Adamantine Mantle"),
                   U("Lieutenant", enhancement="Trademark Weapon", weapon="Master-crafted bolter"),
-                  U("Intercessor Squad", models=10), U("Assault Intercessor Squad", models=5),
+                  U("Intercessor Squad", models=10, wargear={"Astartes grenade launcher": 1}),
+                  U("Assault Intercessor Squad", models=5),
                   U("Hellblaster Squad")]}),
     "wtc_necrons.txt": ("wtc", {
         "faction": "Necrons", "detachment": "Harbinger Cabal",
@@ -88,14 +89,18 @@ EXPECTED = {
                   U("Necron Warriors"), U("Immortals", models=10)]}),
     "wtc_compact_orks.txt": ("wtc", {
         "name": "Da Kaptin Krumpas", "faction": "Orks", "detachment": "Kaptin Killers",
-        "units": [U("Warboss", warlord=True, enhancement="Gnasher Squig Crates"),
-                  U("Big Mek in Mega Armour", enhancement="Tellyporta"),
-                  U("Nobz", models=10), U("Meganobz")]}),
+        "units": [U("Warboss", warlord=True, enhancement="Gnasher Squig Crates",
+                    wargear={"Attack squig": 1}),
+                  U("Big Mek in Mega Armour", enhancement="Tellyporta",
+                    wargear={"Kustom shoota": 1}),
+                  U("Nobz", models=10, wargear={"Power klaw": 5}),
+                  U("Meganobz", wargear={"Kustom shoota": 3, "Power klaw": 3})]}),
     "battlescribe_tyranids.txt": ("battlescribe", {
         "faction": "Tyranids", "detachment": "Tyranid Attack",
         "units": [U("Winged Tyranid Prime", warlord=True, enhancement="Synaptic Goad"),
                   U("Winged Tyranid Prime", enhancement="Personal Teleporter"),
-                  U("Termagants"), U("Tyranid Warriors with Ranged Bio-weapons"),
+                  U("Termagants", wargear={"Termagant spinefist": 1}),
+                  U("Tyranid Warriors with Ranged Bio-weapons", wargear={"Deathspitter": 3}),
                   U("Hormagaunts"), U("Neurogaunts"), U("Ripper Swarms")]}),
 }
 

@@ -43,8 +43,15 @@ def imported(tmp_path: Path, text: str, catalog: Catalog) -> ImportResult:
     return import_file(path, catalog)
 
 
-BUTCHERS = [U("Khârn the Betrayer", warlord=True), U("Khorne Berzerkers"),
+BERZERKERS = {"Plasma pistol": 1, "Icon of Khorne": 1, "Khornate eviscerator": 2}  # the options
+
+
+def butchers(**berzerkers: Any) -> list[dict[str, Any]]:
+    return [U("Khârn the Betrayer", warlord=True), U("Khorne Berzerkers", **berzerkers),
             U("Master of Executions", enhancement="Battle Lust"), U("Chaos Spawn"), U("Jakhals")]
+
+
+BUTCHERS = butchers(wargear=BERZERKERS)
 
 # file: (format, roster, the validation codes the imported roster gets)
 EXPECTED: dict[str, tuple[str, dict[str, Any], list[str]]] = {
@@ -56,7 +63,8 @@ EXPECTED: dict[str, tuple[str, dict[str, Any], list[str]]] = {
         "detachment": "Boarding Butchers", "units": BUTCHERS}, []),
     # New Recruit's WTC header over a body in the app's grammar (a listhammer re-export)
     "listhammer_wtc_world_eaters.txt": ("listhammer", {
-        "faction": "World Eaters", "detachment": "Boarding Butchers", "units": BUTCHERS}, []),
+        "faction": "World Eaters", "detachment": "Boarding Butchers",  # no Icon in this one
+        "units": butchers(wargear={"Plasma pistol": 1, "Khornate eviscerator": 2})}, []),
     # the short mode names no Warlord: the roster says so when validated
     "listhammer_short_world_eaters.txt": ("listhammer-short", {
         "name": "Butchers of the Void", "faction": "World Eaters",
@@ -68,11 +76,14 @@ EXPECTED: dict[str, tuple[str, dict[str, Any], list[str]]] = {
     "app_world_eaters_same_level.txt": ("app", {
         "name": "Twenty Angry Men", "faction": "World Eaters", "detachment": "Boarding Butchers",
         "units": [U("Master of Executions", warlord=True, enhancement="Chosen of Khorne"),
-                  U("Khorne Berzerkers", models=20)]}, ["BA114"]),
+                  U("Khorne Berzerkers", models=20,
+                    wargear={"Khornate eviscerator": 2, "Plasma pistol": 2,
+                             "Icon of Khorne": 1})]}, ["BA114"]),
     "older_grey_knights.ros": ("ros", {
         "name": "Old Sanctic Cell", "faction": "Grey Knights", "detachment": "Void Purge Force",
         "units": [U("Brother-Captain", warlord=True, enhancement="Tactical Haruspexy"),
-                  U("Strike Squad", models=5), U("Strike Squad", models=10)]}, []),
+                  U("Strike Squad", models=5),
+                  U("Strike Squad", models=10, wargear={"Psycannon": 1})]}, []),
     "older_necrons_dynasty.ros": ("ros", {
         "name": "Old Cabal", "faction": "Necrons", "detachment": "Harbinger Cabal",
         "units": [U("Technomancer", warlord=True, enhancement="Cryptometric Enhancement"),

@@ -226,3 +226,166 @@ def test_rosters_without_wargear_are_unchanged(catalog: Catalog) -> None:
     for path in rosters:
         r = validate(load_roster(path), catalog)
         assert r.valid and not any(f.code.startswith("BA19") for f in r.findings), path
+
+
+# --- import, export, edit (issue 13 section 1, second step) ----------------------------------
+
+COMMENTED = HEAD.replace("  - unit: Captain\n", "  # the boss\n  - unit: Captain   # ours\n") + \
+    "    # melta for the doors\n    wargear: {meltagun: 1}   # keep this\n# end\n"
+
+
+def run(*args: object):  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from bagm.cli.app import app
+
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def test_export_text_writes_each_loadout_and_import_reads_it_back(check, catalog: Catalog,
+                                                                  tmp_path: Path) -> None:
+    from bagm.render.export import RosterSheet, to_text
+    from bagm.roster.importer import import_file, roster_yaml
+
+    wargear = ("    wargear:\n      meltagun: 1\n      missile launcher: 1\n"
+               "      Tactical Marine Sergeant: {power fist: 1, combi-weapon: 1}\n")
+    path = tmp_path / "r.yaml"
+    path.write_text(HEAD + wargear, encoding="utf-8")
+    text = to_text(RosterSheet.of(path, catalog))
+    assert "  • 1x Tactical Marine Sergeant\n     ◦ 1x Close combat weapon\n" \
+           "     ◦ 1x Power fist\n     ◦ 1x Combi-weapon\n" in text
+    assert "  • 7x Tactical Squad\n     ◦ 7x Bolt pistol\n" in text
+    listed = tmp_path / "list.txt"
+    listed.write_text(text, encoding="utf-8")
+    result = import_file(listed, catalog)
+    assert result.ok
+    assert result.roster["units"][1]["wargear"] == {
+        "Power fist": 1, "Combi-weapon": 1, "Meltagun": 1, "Missile Launcher": 1}
+    back = tmp_path / "back.yaml"
+    back.write_text(roster_yaml(result), encoding="utf-8")
+    again = validate(load_roster(back), catalog)
+    assert again.valid and loadouts(again) == loadouts(check(wargear))
+
+
+def test_export_without_wargear_is_unchanged(catalog: Catalog, tmp_path: Path) -> None:
+    """A roster that names no wargear exports as before: no loadout lines, no JSON key."""
+    from bagm.render.export import RosterSheet, to_json, to_markdown, to_text
+
+    path = tmp_path / "r.yaml"
+    path.write_text(HEAD, encoding="utf-8")
+    sheet = RosterSheet.of(path, catalog)
+    assert "◦" not in to_text(sheet) and "  • 10 models\n" in to_text(sheet)
+    assert "wargear" not in to_json(sheet) and "Wargear" not in to_markdown(sheet)
+
+
+def test_json_export_carries_the_mapping_and_imports_as_written(catalog: Catalog,
+                                                                tmp_path: Path) -> None:
+    import json
+
+    from bagm.render.export import RosterSheet, to_json
+    from bagm.roster.importer import import_file
+
+    path = tmp_path / "r.yaml"
+    path.write_text(HEAD + "    wargear: {Tactical Marine Sergeant: {power fist: 1}}\n",
+                    encoding="utf-8")
+    exported = to_json(RosterSheet.of(path, catalog))
+    assert json.loads(exported)["units"][1]["wargear"] == {
+        "Tactical Marine Sergeant": {"power fist": 1}}
+    out = tmp_path / "r.json"
+    out.write_text(exported, encoding="utf-8")
+    assert import_file(out, catalog).roster["units"][1]["wargear"] == {
+        "Tactical Marine Sergeant": {"power fist": 1}}
+    bad = json.loads(exported)
+    bad["units"][1]["wargear"] = {"power fist": "one"}
+    out.write_text(json.dumps(bad), encoding="utf-8")
+    result = import_file(out, catalog)
+    assert "wargear" not in result.roster["units"][1] and not result.ok  # said, not dropped
+
+
+@pytest.mark.skipif(not (Path(__file__).parent / "fixtures" / "import").is_dir(),
+                    reason="no import fixtures")
+def test_imported_exports_keep_their_options() -> None:
+    """.ros, the app's text and New Recruit's WTC text: the options that differ from the
+    default are kept (defaults need no line); what is not an option is said."""
+    from bagm.roster.importer import import_file
+
+    fixtures = Path(__file__).parent / "fixtures" / "import"
+    ros = import_file(fixtures / "grey_knights_void_purge.ros")
+    assert ros.roster["units"][2]["wargear"] == {"Psycannon": 1}
+    app_text = import_file(fixtures / "app_ultramarines.txt")
+    assert app_text.roster["units"][2]["wargear"] == {"Astartes grenade launcher": 1}
+    wtc = import_file(fixtures / "wtc_compact_orks.txt")
+    assert wtc.roster["units"][2]["wargear"] == {"Power klaw": 5}  # "5 with Power klaw"
+    assert any("wargear options kept for 4 unit(s)" in n for n in wtc.notes)
+    necrons = import_file(fixtures / "wtc_necrons.txt")
+    assert any("not kept (line 14: Canoptek cloak" in n for n in necrons.notes)
+
+
+def test_from_lines_keeps_what_fits_and_names_the_rest(catalog: Catalog) -> None:
+    from bagm.roster.wargear import from_lines
+
+    squad = ds(catalog, "Tactical Squad")
+    wanted, dropped = from_lines(squad, 10, [(9, "Bolt pistol"), (1, "Meltagun"),
+                                             (1, "Lascannon"), (1, "Flamer"), (2, "Banana")])
+    assert wanted == {"Meltagun": 1, "Lascannon": 1}  # the last line that does not fit goes
+    assert dropped == ["2x Banana", "Flamer"]
+
+
+def test_set_and_add_edit_wargear_and_keep_comments(tmp_path: Path) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text(COMMENTED, encoding="utf-8")
+    result = run("set", path, "Tactical Squad", "--wargear", "flamer=1", "-g", "meltagun=0",
+                 "-g", "Tactical Marine Sergeant: power fist")
+    assert result.exit_code == 0, result.output
+    text = path.read_text(encoding="utf-8")
+    for comment in ("# the boss", "# ours", "# melta for the doors", "# keep this", "# end"):
+        assert comment in text
+    unit = load_roster(path).file.units[1]
+    assert unit.wargear == {"Flamer": 1, "Tactical Marine Sergeant": {"Power fist": 1}}
+    assert run("set", path, "2", "-g", "").exit_code == 0  # '' : back to the default
+    assert load_roster(path).file.units[1].wargear is None
+    assert "# end" in path.read_text(encoding="utf-8")
+    added = run("add", path, "Intercessor Squad", "--models", "5", "-g",
+                "astartes grenade launcher=2")
+    assert added.exit_code == 0, added.output
+    assert load_roster(path).file.units[2].wargear == {"Astartes grenade launcher": 2}
+    assert not [p for p in tmp_path.iterdir() if p.name != "r.yaml"]  # atomic: no leftovers
+
+
+@pytest.mark.parametrize("option, message", [
+    ("melta gun=1", "did you mean 'Meltagun'"),
+    ("meltagun=x", "must be a whole number"),
+    ("meltagun=-1", "cannot be negative"),
+    ("Sargent: power fist=1", "no model profile 'Sargent'"),
+    ("=1", "names no wargear item"),
+])
+def test_bad_wargear_edits_are_refused_with_a_hint(option: str, message: str,
+                                                   tmp_path: Path) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text(COMMENTED, encoding="utf-8")
+    result = run("set", path, "Tactical Squad", "-g", option)
+    assert result.exit_code == 2 and message in result.output
+    assert path.read_text(encoding="utf-8") == COMMENTED
+
+
+def test_an_edit_that_breaks_a_wargear_rule_needs_force(tmp_path: Path) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text(COMMENTED, encoding="utf-8")
+    result = run("set", path, "Tactical Squad", "-g", "meltagun=3")
+    assert result.exit_code != 0 and "BA191" in result.output
+    assert path.read_text(encoding="utf-8") == COMMENTED
+    forced = run("set", path, "Tactical Squad", "-g", "meltagun=3", "--force")
+    assert forced.exit_code == 1 and "written with --force" in forced.output
+
+
+def test_the_datasheet_shows_each_kind_of_model_and_its_choices() -> None:
+    import json
+
+    out = run("datasheet", "Tactical Squad", "--faction", "Adeptus Astartes")
+    assert out.exit_code == 0
+    assert "Tactical Marine w/Special Weapon (0-1): Bolt pistol, Close combat weapon; one of " \
+           "Flamer / Meltagun / Plasma gun / Grav-gun" in " ".join(out.stdout.split())
+    data = json.loads(run("datasheet", "Tactical Squad", "--faction", "Adeptus Astartes",
+                          "-f", "json").stdout)
+    sergeant = next(k for k in data["wargear"] if k["model"] == "Tactical Marine Sergeant")
+    assert sergeant["choices"][1]["default"] == "Bolt pistol" and sergeant["max"] == 1

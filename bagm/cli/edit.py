@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Callable, NoReturn, Optional
 
@@ -207,11 +208,41 @@ def new(
     _show(console, report)
 
 
+WargearOpt = Annotated[Optional[list[str]], typer.Option(
+    "--wargear", "-g", help="Wargear: 'ITEM=N' (N models carry it; 0 takes it back), "
+    "'PROFILE: ITEM=N' for one model profile; repeat for more; '' clears all (default "
+    "wargear).")]
+
+
+def _wargear(ds: Any, given: list[str] | None) -> tuple[list[Any], bool]:
+    """The --wargear options read against the datasheet: (changes, clear first)."""
+    from bagm.roster.edit import parse_wargear, resolve_wargear
+
+    if not given:
+        return [], False
+    clear = any(not g.strip() for g in given)
+    changes = []
+    for g in given:
+        if g.strip():
+            change = _edit_error(partial(parse_wargear, g))
+            if ds is not None:  # an unknown unit: its wargear as typed
+                change = _edit_error(partial(resolve_wargear, ds, change))
+            changes.append(change)
+    return changes, clear
+
+
+def _wargear_text(changes: list[Any], clear: bool) -> str:
+    parts = ["default wargear"] if clear else []
+    parts += [f"{c.count}x {c.item}" + (f" ({c.profile})" if c.profile else "") for c in changes]
+    return "wargear " + ", ".join(parts)
+
+
 def add(
     file: FileArg,
     unit: Annotated[str, typer.Argument(help="Datasheet name (aliases accepted).")],
     models: ModelsOpt = None,
     label: LabelOpt = None,
+    wargear: WargearOpt = None,
     force: ForceOpt = False,
     data: DataOpt = None,
 ) -> None:
@@ -226,8 +257,11 @@ def add(
         if len(sizes) > 1:
             _fail(f"{ds.name} can be taken at {' or '.join(map(str, sizes))} models; "
                   "give --models N")
-    doc = add_unit(s.doc, ds.name, models, label)
+    changes, _ = _wargear(ds, wargear)
+    doc = add_unit(s.doc, ds.name, models, label, changes)
     what = ds.name + (f" ({_models(models)})" if models is not None else "")
+    if changes:
+        what += f" with {_wargear_text(changes, False)}"
     _commit(s, doc, force, f"adding {what}", f"Added {what} to {file}.")
 
 
@@ -257,10 +291,11 @@ def set_(
                                                        "improves; '' removes it.")] = None,
     label: Annotated[Optional[str], typer.Option("--label", "-l",
                                                  help="Display name; '' removes it.")] = None,
+    wargear: WargearOpt = None,
     force: ForceOpt = False,
     data: DataOpt = None,
 ) -> None:
-    """Change a unit: Warlord, Enhancement, Starting Strength, weapon, label."""
+    """Change a unit: Warlord, Enhancement, Starting Strength, weapon, wargear, label."""
     from bagm.roster.edit import find_unit, resolve_enhancement, resolve_weapon, set_unit
 
     s = _open(file, data)
@@ -273,14 +308,17 @@ def set_(
     if weapon and unit.datasheet is not None:
         named = weapon
         weapon = _edit_error(lambda: resolve_weapon(unit.datasheet, named))
+    changes, clear = _wargear(unit.datasheet, wargear)
     doc = _edit_error(lambda: set_unit(s.doc, index, models=models, label=label,
-                                       warlord=warlord, enhancement=enhancement, weapon=weapon))
+                                       warlord=warlord, enhancement=enhancement, weapon=weapon,
+                                       wargear=changes or None, clear_wargear=clear))
     changes = [("Warlord" if warlord else "not the Warlord") if warlord is not None else None,
                _models(models) if models is not None else None,
                (f"Enhancement {enhancement}" if enhancement else "no Enhancement")
                if enhancement is not None else None,
                (f"weapon {weapon}" if weapon else "no weapon") if weapon is not None else None,
-               (f"label {label}" if label else "no label") if label is not None else None]
+               (f"label {label}" if label else "no label") if label is not None else None,
+               _wargear_text(changes, clear) if changes or clear else None]
     what = ", ".join(c for c in changes if c)
     name = f"#{index + 1} {unit.display}"
     _commit(s, doc, force, f"setting {what} on {name}", f"Set {what} on {name} in {file}.")

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = ["ArmyList", "Found", "ListedUnit", "read_text_list", "split_items"]
 
@@ -71,6 +72,8 @@ class ListedUnit:
     attached: list[str] = field(default_factory=list)
     """What the export says the unit is attached as or to ("Leader (Character)"); a bagm
     roster forms its Boarding Squads itself."""
+    wargear: dict[str, Any] | None = None
+    """A bagm JSON export's wargear mapping, as the roster format writes it."""
 
 
 @dataclass

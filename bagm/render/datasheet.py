@@ -95,7 +95,8 @@ class DatasheetView:
             "profiles": [{**profile_row(p), "count": p.count} for p in ds.models],
             "weapons": [weapon_row(w) for w in ds.weapons],
             "wargear_options": [w.name for w in ds.weapons if not w.default],
-            "wargear_note": WARGEAR_NOTE,
+            "wargear_note": WARGEAR_NOTE if not ds.wargear else WARGEAR_KINDS_NOTE,
+            **({"wargear": [kind_dict(k) for k in ds.wargear]} if ds.wargear else {}),
             "abilities": list(ds.abilities),
             "boarding_actions": None if ada is None else {
                 "loses": list(ada.loses), "M": ada.M, "no_split": ada.no_split,
@@ -106,6 +107,32 @@ class DatasheetView:
             "detachments": [{"name": n, "max": m, "sizes": s} for n, m, s in self.detachments],
             "points_note": ds.points_note,
         }
+
+
+WARGEAR_KINDS_NOTE = ("'wargear' gives each kind of model: how many the unit may have, what "
+                      "it always carries and its choices (bounds that depend on another "
+                      "choice are not recorded)")
+
+
+def kind_dict(k: Any) -> dict[str, Any]:
+    return {"model": k.model, "profile": k.profile, "min": k.min, "max": k.max,
+            "gear": list(k.gear), "choices": [{"of": list(c.of), "min": c.min, "max": c.max,
+                                               "default": c.default} for c in k.choices]}
+
+
+def kind_text(k: Any) -> str:
+    """One kind of model on one line: 'Tactical Marine (7-9): Bolt pistol, Boltgun; one of
+    Flamer / Meltagun'."""
+    count = str(k.min) if k.max == k.min else f"{k.min}-{k.max if k.max is not None else ''}"
+    head = f"{k.model} ({count})" if k.model else "The unit"
+    parts = [", ".join(k.gear)] if k.gear else []
+    for c in k.choices:
+        how = "one of" if (c.min, c.max) == (1, 1) else (
+            "up to one of" if (c.min, c.max) == (0, 1) else f"{c.min}-{c.max or 'any'} of")
+        text = f"{how} {' / '.join(c.of)}" if len(c.of) > 1 else (
+            f"optional {c.of[0]}" if c.min == 0 else c.of[0])
+        parts.append(text + (f" (default {c.default})" if c.default else ""))
+    return f"{head}: {'; '.join(parts) or 'no wargear'}"
 
 
 def adaptation_text(ada: Any) -> str:
@@ -182,8 +209,12 @@ def datasheet_text(view: DatasheetView) -> Any:
     if not ds.weapons:
         parts.append(Text("Weapons: none in the data pack"))
     options = [w.name for w in ds.weapons if not w.default]
-    lines = [f"Wargear options: {', '.join(options) + ' (marked †)' if options else 'none'}; "
-             + WARGEAR_NOTE]
+    if ds.wargear:
+        lines = ["Wargear (each kind of model, how many, what it carries, its choices):"]
+        lines += [f"  {kind_text(k)}" for k in ds.wargear]
+    else:
+        lines = [f"Wargear options: {', '.join(options) + ' (marked †)' if options else 'none'}"
+                 "; " + WARGEAR_NOTE]
     lines.append("Abilities: " + (", ".join(ds.abilities) or "none in the data pack"))
     if ds.adaptation is not None:
         lines.append("Boarding Actions: " + adaptation_text(ds.adaptation))

@@ -93,6 +93,19 @@ def _enhancement(u: ArmyUnit) -> str:
     return f"{u.enhancement} ({u.weapon})" if u.weapon else (u.enhancement or "")
 
 
+def _wargear(u: ArmyUnit) -> str:
+    """The wargear a roster names, as written ("1x Meltagun; Sergeant: 1x Power fist")."""
+    if not u.wargear:
+        return ""
+    parts = []
+    for key, value in u.wargear.items():
+        if isinstance(value, dict):
+            parts.append(f"{key}: " + ", ".join(f"{n}x {k}" for k, n in value.items()))
+        else:
+            parts.append(f"{value}x {key}")
+    return "; ".join(parts)
+
+
 def model_lines(u: ArmyUnit) -> list[tuple[int, str]]:
     """The models of a unit as ``(count, name)`` lines: by model profile when the data's
     profiles name the models and their counts add up (1 Justicar, 9 Grey Knights), else one
@@ -167,8 +180,13 @@ def to_text(sheet: RosterSheet) -> str:
                 lines.append(f"  • Label: {_line(u.label)}")
             if u.warlord:
                 lines.append("  • Warlord")
-            lines += [f"  • {n} model{'s' if n != 1 else ''}" if name == "models"
-                      else f"  • {n}x {name}" for n, name in model_lines(u)]
+            if u.wargear and u.loadouts:  # models by loadout, wargear below each (the app's)
+                for lo in u.loadouts:
+                    lines.append(f"  • {lo.count}x {_line(lo.profile or u.name)}")
+                    lines += [f"     ◦ {lo.count}x {_line(item)}" for item in lo.items]
+            else:
+                lines += [f"  • {n} model{'s' if n != 1 else ''}" if name == "models"
+                          else f"  • {n}x {name}" for n, name in model_lines(u)]
             if u.enhancement:
                 lines.append(f"  • Enhancement: {_line(_enhancement(u))}")
     lines += ["", f"Total: {r.points} / {r.limit} points"]
@@ -200,7 +218,9 @@ def to_markdown(sheet: RosterSheet) -> str:
         for u in units:
             name = md(u.display) + (f" ({md(u.name)})" if u.label else "")
             extra = ", ".join(x for x in ("Warlord" if u.warlord else "",
-                                          md(_enhancement(u))) if x)
+                                          md(_enhancement(u)),
+                                          md("Wargear: " + _wargear(u)) if u.wargear else "")
+                             if x)
             lines.append(f"| {name} | {_pts(u.models)} | {_pts(u.points)} | {extra} |")
     left = r.limit - r.points
     state = f"{left} left" if left >= 0 else f"{-left} over"
@@ -236,8 +256,8 @@ def to_json(sheet: RosterSheet) -> str:
         "detachment": r.detachment, "edition": r.edition, "battle_ready": r.battle_ready,
         "points": r.points, "limit": r.limit, "valid": r.valid,
         "units": [{"unit": u.name, "label": u.label, "models": u.models, "points": u.points,
-                   "warlord": u.warlord, "enhancement": u.enhancement, "weapon": u.weapon}
-                  for u in r.units],
+                   "warlord": u.warlord, "enhancement": u.enhancement, "weapon": u.weapon,
+                   **({"wargear": u.wargear} if u.wargear else {})} for u in r.units],
         "squads": [s.as_dict() for s in sheet.squads.units],
         "issues": r.as_dict()["issues"],
     }
@@ -268,8 +288,8 @@ def card(sheet: RosterSheet) -> dict[str, Any]:
                  for n, name in model_lines(u)]
         facts = [(tag, text) for tag, text, shown in (
             ("", u.name, u.label or u.datasheet is None), ("", ", ".join(lines), lines),
-            ("Warlord", "", u.warlord), ("Enhancement", _enhancement(u), u.enhancement))
-            if shown]
+            ("Warlord", "", u.warlord), ("Enhancement", _enhancement(u), u.enhancement),
+            ("Wargear", _wargear(u), u.wargear)) if shown]
         units.append({
             "number": u.index + 1, "name": u.display,
             "known": u.datasheet is not None, "same_as": same_as, "points": _pts(u.points),

@@ -121,6 +121,56 @@ def resolve_weapon(ds: Any, name: str) -> str:
                                                                            or "none"))
 
 
+@dataclass(frozen=True)
+class WargearChange:
+    """One wargear edit: ``count`` models of ``profile`` (None: any) carry ``item``; 0 removes
+    the item from the roster's choices (the unit's default comes back)."""
+
+    item: str
+    count: int
+    profile: str | None = None
+
+
+def parse_wargear(text: str) -> WargearChange:
+    """``[PROFILE:]ITEM[=N]`` as typed on the command line (N: 1 when left out)."""
+    body, _, count = text.rpartition("=") if "=" in text else (text, "", "1")
+    try:
+        n = int(count.strip())
+    except ValueError:
+        raise EditError(f"'{text}': the count after '=' must be a whole number",
+                        "e.g. --wargear 'meltagun=1'") from None
+    if n < 0:
+        raise EditError(f"'{text}': a count of models cannot be negative")
+    profile, _, item = body.rpartition(":")
+    if not item.strip():
+        raise EditError(f"'{text}' names no wargear item", "e.g. --wargear 'meltagun=1' or "
+                        "--wargear 'Intercessor Sergeant: power fist=1'")
+    return WargearChange(item.strip(), n, profile.strip() or None)
+
+
+def resolve_wargear(ds: Any, change: WargearChange) -> WargearChange:
+    """The item and profile as the datasheet names them; an unknown one is an ``EditError``
+    with the options (a datasheet without options recorded takes any name)."""
+    from bagm.roster.wargear import find_item, offered
+
+    if not ds.wargear:
+        return change
+    items = offered(ds)
+    item = find_item(change.item, items, ds)
+    if item is None:
+        raise EditError(f"{ds.name} has no wargear option '{change.item}'",
+                        did_you_mean(change.item, items) or "its options: " + ", ".join(items))
+    profile = change.profile
+    if profile is not None:
+        names = [m.name for m in ds.models]
+        profile = next((n for n in names if norm(n) == norm(profile)), None)
+        if profile is None:
+            raise EditError(f"{ds.name} has no model profile '{change.profile}'",
+                            did_you_mean(change.profile or "", names)
+                            or "its model profiles: " + ", ".join(names))
+    return WargearChange(item, change.count, profile)
+
+
 def _units(doc: Document) -> list[Any]:
     units = doc.data.get("units")
     return list(units) if isinstance(units, list) else []
@@ -179,7 +229,7 @@ def new_roster(faction: str, detachment: str, name: str | None = None,
 
 
 def add_unit(doc: Document, unit: str, models: int | None = None,
-             label: str | None = None) -> Document:
+             label: str | None = None, wargear: list[WargearChange] | None = None) -> Document:
     """Append a unit (``models`` left out when the datasheet has one legal size)."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
@@ -190,6 +240,8 @@ def add_unit(doc: Document, unit: str, models: int | None = None,
         entry["models"] = models
     if label:
         entry["label"] = text_scalar(label)
+    for change in wargear or []:
+        set_wargear(entry, change)
     units = out.data.get("units")
     if isinstance(units, CommentedSeq):
         append_item(units, entry)
@@ -208,14 +260,17 @@ def remove_unit(doc: Document, index: int) -> Document:
 
 def set_unit(doc: Document, index: int, *, models: int | None = None, label: str | None = None,
              warlord: bool | None = None, enhancement: str | None = None,
-             weapon: str | None = None) -> Document:
+             weapon: str | None = None, wargear: list[WargearChange] | None = None,
+             clear_wargear: bool = False) -> Document:
     """Change one unit. ``None`` leaves a choice as it is; an empty string clears a label,
     Enhancement or weapon. Making a unit the Warlord takes the title from every other unit;
-    clearing an Enhancement clears its weapon too."""
-    if all(v is None for v in (models, label, warlord, enhancement, weapon)):
+    clearing an Enhancement clears its weapon too. ``wargear`` changes are applied in order
+    after ``clear_wargear`` (back to the default wargear)."""
+    if all(v is None for v in (models, label, warlord, enhancement, weapon, wargear)) \
+            and not clear_wargear:
         raise EditError("nothing to change",
-                        "give --warlord, --no-warlord, --enhancement, --models, --weapon or "
-                        "--label")
+                        "give --warlord, --no-warlord, --enhancement, --models, --weapon, "
+                        "--wargear or --label")
     out = doc.copy()
     units = out.data["units"]
     entry = units[index]
@@ -236,7 +291,47 @@ def set_unit(doc: Document, index: int, *, models: int | None = None, label: str
             delete_key(entry, "weapon")
     if weapon is not None:
         _set_or_clear(entry, "weapon", weapon)
+    if clear_wargear:
+        delete_key(entry, "wargear")
+    for change in wargear or []:
+        set_wargear(entry, change)
     return out
+
+
+def set_wargear(entry: Any, change: WargearChange) -> None:
+    """Apply one wargear change to a unit's entry in place (comments kept): set the item's
+    count, or with 0 remove it; an emptied profile mapping or ``wargear`` key goes too."""
+    from ruamel.yaml.comments import CommentedMap
+
+    if change.count == 0 and "wargear" not in entry:
+        return
+    if "wargear" not in entry or not isinstance(entry["wargear"], dict):
+        set_key(entry, "wargear", CommentedMap(), UNIT_KEYS)
+    wargear = entry["wargear"]
+    where = wargear
+    if change.profile is not None:
+        key = next((k for k in wargear if isinstance(wargear[k], dict)
+                    and norm(str(k)) == norm(change.profile)), None)
+        if key is None:
+            if change.count == 0:
+                return
+            key = text_scalar(change.profile)
+            set_key(wargear, key, CommentedMap(), list(wargear) + [key])
+        where = wargear[key]
+    old = next((k for k in where if not isinstance(where[k], dict)
+                and norm(str(k)) == norm(change.item)), None)
+    if change.count == 0:
+        if old is not None:
+            delete_key(where, old)
+    elif old is not None:
+        where[old] = change.count
+    else:
+        item = text_scalar(change.item)
+        set_key(where, item, change.count, list(where) + [item])
+    if change.profile is not None and not where:
+        delete_key(wargear, next(k for k in wargear if wargear[k] is where))
+    if not wargear:
+        delete_key(entry, "wargear")
 
 
 def _set_or_clear(entry: Any, key: str, value: str) -> None:

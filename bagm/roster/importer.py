@@ -196,8 +196,26 @@ def _bagm_json(path: str, data: dict[str, Any]) -> ArmyList:
             unit.enhancements.append(entry["enhancement"].strip())
         unit.weapon = _text(entry.get("weapon"))
         unit.label = _text(entry.get("label"))
+        wargear = entry.get("wargear")
+        if wargear is not None:
+            if _wargear_shape(wargear):
+                unit.wargear = wargear
+            else:
+                army.skipped.append(Found(json.dumps(wargear, ensure_ascii=False)[:120],
+                                          where + ".wargear"))
         army.units.append(unit)
     return army
+
+
+def _wargear_shape(value: Any) -> bool:
+    """A roster's wargear mapping: item -> count, or profile -> {item: count}."""
+    def count(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and (count(v) or isinstance(v, dict) and all(
+            isinstance(k2, str) and count(v2) for k2, v2 in v.items()))
+        for k, v in value.items())
 
 
 # --- mapping --------------------------------------------------------------------------------
@@ -225,6 +243,7 @@ def _weapon_key(name: str) -> str:
 
 _LEGENDS = re.compile(r"\s*(?:\[[^\]]*\]|\((?:legends?|forge world)\))\s*", re.I)
 _COUNT = re.compile(r"^\d+\s*x\s*", re.I)
+_WARGEAR_COUNT = re.compile(r"^(?P<n>\d+)\s*(?:x\s*|with\s+)(?P<name>.+)$", re.I)  # 9 with X
 _BRACKETED = re.compile(r"^(?P<name>.+?)\s*\((?P<inner>[^()]+)\)\s*$")
 
 
@@ -255,6 +274,7 @@ class _Mapper:
         self.used_header: set[int] = set()
         self._counted: list[tuple[int, str]] = []  # a unit's "Nx Name" lines read as models
         self._enh: dict[str, Any] | None = None
+        self._dropped: list[str] = []  # wargear lines not kept, "where: line"
 
     def miss(self, found: Found, reason: str, text: str | None = None) -> None:
         self.result.unmapped.append(Unmapped(found.where, text if text is not None else found.text,
@@ -299,12 +319,16 @@ class _Mapper:
             self.result.notes.append(
                 f"{attached} attachment line(s) (Attached as, Leading) not kept: bagm forms the "
                 "Boarding Squads itself")
-        wargear = sum(len(w) for w in self.result.wargear)
-        if wargear > 0:
+        kept = sum(1 for u in out["units"] if u.get("wargear"))
+        if kept:
+            self.result.notes.append(f"wargear options kept for {kept} unit(s) (default "
+                                     "wargear is not written: a roster names what differs)")
+        if self._dropped:
             self.result.notes.append(
-                f"{wargear} wargear selection(s) not kept: a bagm roster records units, sizes, "
-                "the Warlord and Enhancements (and a Trademark Weapon's weapon); the import "
-                "report's JSON lists them")
+                f"{len(self._dropped)} wargear selection(s) not kept ("
+                + "; ".join(self._dropped[:3]) + ("; ..." if len(self._dropped) > 3 else "")
+                + "): not an option of the unit in bagm's data, or not combinable with the "
+                "rest; the import report's JSON lists every unit's wargear lines")
         self.result.unmapped.sort(key=lambda u: (u.line is None, u.line or 0))
         return self.result
 
@@ -536,7 +560,34 @@ class _Mapper:
             else:
                 wargear.append(f"{line[0]}x {line[1]}")
         self.result.wargear.append(wargear)
+        if lu.wargear is not None:  # a bagm export says it as a roster does
+            entry["wargear"] = lu.wargear
+        elif ds is not None and ds.wargear and wargear:
+            self._wargear(lu, ds, entry, wargear)
         return entry
+
+    def _wargear(self, lu: ListedUnit, ds: Any, entry: dict[str, Any],
+                 lines: list[str]) -> None:
+        """The unit's wargear lines as the roster's ``wargear``: the options that differ from
+        the datasheet's default (see :func:`bagm.roster.wargear.from_lines`)."""
+        from bagm.roster.wargear import from_lines
+
+        models = entry.get("models")
+        if models is None:
+            allowance = (self.faction.allowance(self.detachment, ds.name)
+                         if self.faction is not None and self.detachment is not None else None)
+            legal = legal_sizes(ds.points, ds.sizes, allowance.sizes if allowance else None)
+            if len(legal) != 1:
+                return
+            models = legal[0]
+        counted = []
+        for line in lines:
+            m = _WARGEAR_COUNT.match(line)
+            counted.append((int(m.group("n")), m.group("name").strip()) if m else (1, line))
+        wanted, dropped = from_lines(ds, models, counted)
+        if wanted:
+            entry["wargear"] = wanted
+        self._dropped += [f"{lu.at.where}: {line}" for line in dropped]
 
     def _models(self, lu: ListedUnit, ds: Any, entry: dict[str, Any]) -> int | None:
         """The Starting Strength to write: left out when it is the only legal one.
@@ -669,6 +720,17 @@ def _scalar(value: Any) -> str:
     return text.strip()
 
 
+def _mapping_lines(value: dict[str, Any], indent: str) -> list[str]:
+    out: list[str] = []
+    for k, v in value.items():
+        if isinstance(v, dict):
+            out.append(f"{indent}{_scalar(k)}:")
+            out += _mapping_lines(v, indent + "  ")
+        else:
+            out.append(f"{indent}{_scalar(k)}: {_scalar(v)}")
+    return out
+
+
 def roster_yaml(result: ImportResult) -> str:
     """The roster file: a comment naming the source and every unmapped line, then the keys
     in the roster format's order (``bagm schema roster``)."""
@@ -686,6 +748,10 @@ def roster_yaml(result: ImportResult) -> str:
     for unit in units:
         first = True
         for key, value in unit.items():
-            lines.append(f"  {'-' if first else ' '} {key}: {_scalar(value)}")
+            if isinstance(value, dict):  # wargear: one item a line, a profile's items below it
+                lines.append(f"  {'-' if first else ' '} {key}:")
+                lines += _mapping_lines(value, "      ")
+            else:
+                lines.append(f"  {'-' if first else ' '} {key}: {_scalar(value)}")
             first = False
     return "\n".join(lines) + "\n"

@@ -8,19 +8,23 @@ profile (``{Intercessor Sergeant: {power fist: 1}}``). :func:`resolve` turns tha
 
 Reading chosen (the rules leave the form of an Army Roster's wargear to the player): a count is
 the number of the unit's models that carry the item once every choice is made, so naming a
-default item with its default count is accepted and changes nothing. Items are assigned to
-models in a fixed order (the item fewest kinds of model can take first), each model changing
-only what it must; a combination that order cannot place is refused with the item it could not
-place, which can in rare cases refuse a legal combination (the search is greedy, not complete).
+default item with its default count is accepted and changes nothing. Items are given to models
+one request at a time, each model changing only what it must (the item fewest kinds of model
+can take first; then other orders, up to ``MAX_ORDERS``); a combination no order places is
+refused with the item that did not fit, which can in rare cases refuse a legal combination
+(the search is greedy per order, not complete).
 Conditional bounds of the catalogues ("no Weapon 1 if it has lightning claws") are not modelled.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from bagm.data.names import did_you_mean, norm
+
+MAX_ORDERS = 120  # orders of placing the requests tried before one is refused (5! = 120)
 
 
 @dataclass(frozen=True)
@@ -87,13 +91,18 @@ def item_weapons(ds: Any, item: str) -> list[Any]:
     return out
 
 
-def _find_item(name: str, items: list[str], ds: Any) -> str | None:
+def find_item(name: str, items: list[str], ds: Any) -> str | None:
+    """The option ``name`` stands for among ``items``: by its name (case ignored), or by the
+    name of one of its weapon profiles ("Plasma gun - standard"). A weapon that only comes in
+    a bundle ("Heavy bolt pistol, power weapon and relic shield") names no item: taking the
+    bundle would give more than was asked."""
     key = norm(name)
     for item in items:
         if norm(item) == key:
             return item
-    # a weapon profile's name stands for the item that gives it ("Plasma gun - standard")
-    found = [i for i in items if any(norm(w.name) == key for w in item_weapons(ds, i))]
+    head = norm(name.split(" - ", 1)[0])
+    found = [i for i in items if norm(i) == head
+             and any(norm(w.name) == key for w in item_weapons(ds, i))]
     return found[0] if len(found) == 1 else None
 
 
@@ -105,7 +114,7 @@ def requests(ds: Any, wanted: dict[str, Any]) -> tuple[list[Request], list[Probl
     problems: list[Problem] = []
 
     def add(name: str, count: int, profile: str | None, loc: tuple[str, ...]) -> None:
-        item = _find_item(name, items, ds)
+        item = find_item(name, items, ds)
         if item is None:
             hint = did_you_mean(name, items) or ("its options: " + ", ".join(items))
             problems.append(Problem("BA190", f"{ds.name} has no wargear option '{name}'; {hint}",
@@ -205,7 +214,11 @@ class _Unit:
     def _scope(self, m: _Model, r: Request) -> bool:
         return r.profile is None or self.profile(m) == r.profile
 
-    def place(self, r: Request) -> None:
+    def place(self, r: Request, named: dict[str, int] | None = None) -> None:
+        """Give ``r.item`` to models until ``r.count`` carry it. ``named``: every item the
+        roster names, with its count; a kind of model that brings along another of them that
+        still lacks carriers is tried first, one that brings one already placed last."""
+        named = named or {}
         need = r.count - self.carriers(r)
         # 1. a model that can take it in a free choice
         for m in sorted((m for m in self.models if self._scope(m, r)),
@@ -228,9 +241,11 @@ class _Unit:
                 need -= 1
                 break
         # 2. a model that becomes another kind of the same models, one that carries it
-        targets = [i for i, k in enumerate(self.kinds)
-                   if (r.profile is None or k.profile == r.profile)
-                   and (r.item in k.gear or any(r.item in c.of for c in k.choices))]
+        targets = sorted((i for i, k in enumerate(self.kinds)
+                          if (r.profile is None or k.profile == r.profile)
+                          and (r.item in k.gear or any(r.item in c.of for c in k.choices))),
+                         key=lambda i: sum(self._along(g, named) for g in self.kinds[i].gear
+                                           if g != r.item))
         for t in targets:
             while need > 0 and (self.kinds[t].max is None or self.count(t) < self.kinds[t].max):
                 donor = self._donor(t)
@@ -253,6 +268,13 @@ class _Unit:
                         if take > 0:
                             self.shared_picks[r.item] = self.shared_picks.get(r.item, 0) + take
                             need -= take
+
+    def _along(self, item: str, named: dict[str, int]) -> int:
+        """-1: an item the roster wants more of; 1: one it has enough of; 0: not named."""
+        if item not in named:
+            return 0
+        have = sum(1 for m in self.models if self.carries(m, item))
+        return -1 if have < named[item] else 1
 
     def _donor(self, target: int) -> _Model | None:
         """A model to re-equip as ``target``: untouched by any request, of a kind that keeps its
@@ -296,7 +318,8 @@ class _Unit:
         for i, item in enumerate(shared):  # one model each, in order
             if self.models:
                 extra[i % len(self.models)].append(item)
-        for m, more in zip(self.models, extra):
+        models = sorted(self.models, key=lambda m: m.kind)  # in the datasheet's order
+        for m, more in zip(models, extra):
             k = self.kinds[m.kind]
             items = tuple(dict.fromkeys([*k.gear, *(i for p in m.picks for i in p), *more]))
             key = (k.profile, items)
@@ -319,16 +342,27 @@ def resolve(ds: Any, models: int, wanted: dict[str, Any] | None
     reqs, problems = requests(ds, wanted)
     if problems:
         return [], problems
-    unit = _Unit(ds, models)
     for r in reqs:
         if r.count > models:
             problems.append(Problem("BA195", f"{r.count} models carrying {r.item}: the unit has "
                                     f"{models}", r.loc))
     if problems:
         return [], problems
-    order = sorted(reqs, key=lambda r: (_kinds_offering(ds, r.item), r.loc))
+    named: dict[str, int] = {}
+    for r in reqs:
+        named[r.item] = named.get(r.item, 0) + r.count
+    first = sorted(reqs, key=lambda r: (_kinds_offering(ds, r.item), r.loc))
+    # the greedy placement in the first order, then in others (a few requests: cheap)
+    for order in itertools.islice(itertools.permutations(first), MAX_ORDERS):
+        unit = _Unit(ds, models)
+        for r in order:
+            unit.place(r, named)
+        if all(unit.carriers(r) == r.count for r in order):
+            return unit.loadouts(), []
+    unit = _Unit(ds, models)
+    order = tuple(first)
     for r in order:
-        unit.place(r)
+        unit.place(r, named)
     for r in order:
         got = unit.carriers(r)
         if got == r.count:
@@ -352,6 +386,43 @@ def resolve(ds: Any, models: int, wanted: dict[str, Any] | None
 
 def _kinds_offering(ds: Any, item: str) -> int:
     return sum(1 for k in ds.wargear if item in k.gear or any(item in c.of for c in k.choices))
+
+
+def from_lines(ds: Any, models: int, lines: list[tuple[int, str]]
+               ) -> tuple[dict[str, int], list[str]]:
+    """The wargear mapping for an exported list's wargear lines (``(count, name)``, totals over
+    the unit): the items no model carries by default, with their counts, as far as they can
+    be combined; and the lines not kept (not an option of the datasheet, or not placeable).
+    Default items need no mention: a roster names only what differs."""
+    items = offered(ds)
+    carried = {i for lo in default_loadouts(ds, models) for i in lo.items}
+    # a weapon of a default item ("Bolt pistol" of the bundle a character carries): default
+    carried_weapons = {norm(w.name.split(" - ", 1)[0].removesuffix(" (melee)"))
+                       for i in carried for w in item_weapons(ds, i)}
+    totals: dict[str, int] = {}
+    named: dict[str, list[str]] = {}
+    dropped: list[str] = []
+    for n, name in lines:
+        item = find_item(name, items, ds)
+        if item is None:
+            if norm(name.split(" - ", 1)[0]) not in carried_weapons:
+                dropped.append(f"{n}x {name}" if n != 1 else name)
+            continue
+        if item not in carried:
+            totals[item] = totals.get(item, 0) + n
+            named.setdefault(item, []).append(f"{n}x {name}" if n != 1 else name)
+    wanted = dict(totals)
+    while wanted:
+        _, problems = resolve(ds, models, wanted)
+        if not problems:
+            break
+        # one at a time: an item no count of the unit allows, else (choices that cannot be
+        # combined) the last line's, so that the earlier lines are kept
+        bad = {p.loc[0] for p in problems if p.loc and p.code != "BA192"}
+        item = next((i for i in reversed(wanted) if i in bad), next(reversed(wanted)))
+        del wanted[item]
+        dropped += named[item]
+    return wanted, dropped
 
 
 def describe(loadouts: Iterable[Loadout]) -> str:
