@@ -123,7 +123,8 @@ def kind_dict(k: Any) -> dict[str, Any]:
 def kind_text(k: Any) -> str:
     """One kind of model on one line: 'Tactical Marine (7-9): Bolt pistol, Boltgun; one of
     Flamer / Meltagun'."""
-    count = str(k.min) if k.max == k.min else f"{k.min}-{k.max if k.max is not None else ''}"
+    count = str(k.min) if k.max == k.min else (
+        f"{k.min}-{k.max}" if k.max is not None else f"{k.min}+")
     head = f"{k.model} ({count})" if k.model else "The unit"
     parts = [", ".join(k.gear)] if k.gear else []
     for c in k.choices:

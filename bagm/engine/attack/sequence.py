@@ -55,6 +55,9 @@ class TargetUnit:
     fnp: int | None = None
     fnp_mortal: int | None = None
     """Feel No Pain X+ against mortal wounds only (a conferred Leader ability)."""
+    fulls: list[int] | None = None
+    """Each model's own starting Wounds, where its models have different profiles (a sergeant
+    with more wounds, a character with servitors); None: every model has ``full``."""
 
     @classmethod
     def of(cls, target: Target) -> "TargetUnit":
@@ -72,7 +75,7 @@ class TargetUnit:
         sequence ends."""
         alive = [i for i, w in enumerate(self.wounds) if w > 0]
         for i in alive:
-            if self.wounds[i] < self.full:
+            if self.wounds[i] < (self.full if self.fulls is None else self.fulls[i]):
                 return i
         for i in alive:
             if not ranged or self.visible is None or i in self.visible:

@@ -15,6 +15,7 @@ from bagm.engine.rules.stratagems import COUNTER_OFFENSIVE, may_use, use
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Model, Unit
 from bagm.engine.state.core import COHERENCY, PILE_IN, Decision, IllegalAction
+from bagm.engine.state.wargear import melee_plan
 
 if TYPE_CHECKING:
     from bagm.engine.game.interface import GameInterface
@@ -109,16 +110,15 @@ class FightPhase(GameInterface):
         if not self.engaged(u, t) or not fighters:
             self.emit("fight", unit=u.uid, target=t.uid, fighters=0)
             return
-        w = next((x for x in u.melee if not x.abilities.extra_attacks), u.melee[0])
+        plan = melee_plan(u, fighters, t)  # each model's weapon (its own wargear, if chosen)
+        w = plan[0][0] if plan else u.melee[0]
         cond = Conditions(hit_mod=1 if u.set_to_defend else 0,  # Set to Defend
                           charged=u.charged,
                           # Close-Quarters Killer (the bearer is the whole unit)
                           reroll_wounds=enhancement(u.enhancement).melee_wound_reroll)
-        yield from self.attack(u, t, w, len(fighters), cond, None, ranged=False)
-        extras = [x for x in u.melee if x.abilities.extra_attacks and x is not w]
-        for x in extras:
+        for x, n in plan:
             if t.alive and u.alive:
-                yield from self.attack(u, t, x, len(fighters), cond, None, ranged=False)
+                yield from self.attack(u, t, x, n, cond, None, ranged=False)
         self.emit("fight", unit=u.uid, target=t.uid, fighters=len(fighters), weapon=w.name, left=len(t.models))
         if u.alive:
             foes = self.engaged_with(u) or ([t] if t.alive else [])

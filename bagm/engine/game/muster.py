@@ -33,6 +33,52 @@ def _weapon(w: Any, unit: str, notes: list[str]) -> WeaponProfile | None:
         return None
 
 
+def _differs(p: Any, prof: Any) -> bool:
+    """Another profile with characteristics the engine would play differently."""
+    return any(getattr(p, k) != getattr(prof, k) for k in
+               ("M", "T", "Sv", "W", "Ld", "OC", "invuln", "invuln_melee", "base"))
+
+
+def unit_kit(src: Any, prof: Any, sizes: list[int], part: int
+             ) -> tuple[list[tuple[int | None, frozenset[str] | None]], list[str]]:
+    """Each model's (own Wounds where its profile's differ from ``prof``'s, the weapons it
+    carries) for Boarding Squad ``part`` of a unit split into ``sizes``: the unit's loadouts
+    (:mod:`bagm.roster.wargear`) dealt out one model at a time in turn, so each squad gets its
+    share of every loadout. The weapons are given only when the roster names wargear (else
+    each model carries every default weapon, as before); empty: every model alike."""
+    from bagm.roster.wargear import item_weapons
+
+    ds = src.datasheet
+    if not src.loadouts:
+        return [], []
+    walls = {p.name: p.W for p in ds.models}
+    per_model: list[tuple[int | None, frozenset[str] | None]] = []
+    notes: list[str] = []
+    for lo in src.loadouts:
+        full = walls.get(lo.profile or "", prof.W)
+        gear: frozenset[str] | None = None
+        if src.wargear:
+            names = [w.name.lower() for item in lo.items for w in item_weapons(ds, item)]
+            gear = frozenset(names)
+            if not names:
+                notes.append(f"{ds.name}: {lo.count} model(s) carry no weapon the data names "
+                             f"({', '.join(lo.items) or 'nothing'})")
+        per_model += [(full if full != prof.W else None, gear)] * lo.count
+    squads = [[] for _ in sizes]  # type: list[list[tuple[int | None, frozenset[str] | None]]]
+    k = 0
+    for model in per_model:  # one at a time to each squad that has room, in turn
+        for _ in range(len(sizes)):
+            if len(squads[k % len(sizes)]) < sizes[k % len(sizes)]:
+                break
+            k += 1
+        squads[k % len(sizes)].append(model)
+        k += 1
+    kit = squads[part] if part < len(squads) else []
+    if all(full is None and gear is None for full, gear in kit):
+        return [], notes
+    return kit, notes
+
+
 def build_army(player: str, roster: str | Path | Roster | Imported, catalog: Any = None,
                text: str | None = None) -> Army:
     """Validate one roster and form its Boarding Squads (mission sequence 1 and 5).
@@ -85,18 +131,25 @@ def build_army(player: str, roster: str | Path | Roster | Imported, catalog: Any
     det = catalog.faction(report.faction).detachments.get(report.detachment)
     if det is not None and det.rule:
         notes.append(f"Detachment rule '{det.rule}' ({det.name}) is not implemented")
+    dealt: dict[str, int] = {}  # models of a split unit already dealt to its earlier squads
     for i, sq in enumerate(squads.units):
         src = by_display[sq.split_from or sq.name]
         ds = src.datasheet
         prof = _profile(ds)
+        siblings = [s.models or 0 for s in squads.units if s.split_from == sq.split_from] \
+            if sq.split_from else [sq.models or 1]
+        kit, kit_notes = unit_kit(src, prof, siblings, dealt.get(src.display, 0))
+        dealt[src.display] = dealt.get(src.display, 0) + 1
+        notes += kit_notes
         kw = frozenset(ds.all_keywords) - {"FLY"}  # Rules Adaptations "Flying": no FLY
         enh = (src.enhancement or "").strip()
         entry = enhancement(enh)
         ranged: list[WeaponProfile] = []
         melee: list[WeaponProfile] = []
+        carried = {g for _, gear in kit if gear is not None for g in gear}
         for w in ds.weapons:
-            if not w.default:
-                continue
+            if not (w.name.lower() in carried if carried else w.default):
+                continue  # default weapons; with the roster's wargear, what its models carry
             wp = _weapon(w, ds.name, notes)
             if wp is None:
                 continue
@@ -134,10 +187,13 @@ def build_army(player: str, roster: str | Path | Roster | Imported, catalog: Any
             starting=sq.models or 1, points=sq.points or 0, T=prof.T, Sv=prof.Sv, W=prof.W,
             Ld=prof.Ld, OC=prof.OC, M=min(move, MOVE_CAP), invuln=prof.invuln,
             radius=base_radius(ds), keywords=kw, ranged=ranged, melee=melee,
-            warlord=src.warlord, enhancement=enh or None, deep_strike=deep, infiltrators=infil))
-        if len(ds.models) > 1:
-            notes.append(f"{ds.name}: every model uses the '{prof.name}' profile "
-                         f"(other profiles: {', '.join(p.name for p in ds.models if p is not prof)})")
+            warlord=src.warlord, enhancement=enh or None, deep_strike=deep, infiltrators=infil,
+            invuln_melee=prof.invuln_melee, kit=kit))
+        others = [p for p in ds.models if p is not prof and _differs(p, prof)]
+        if others:
+            notes.append(f"{ds.name}: each model has its own profile's Wounds; Move, Toughness, "
+                         f"Save, Leadership, OC and base are the '{prof.name}' profile's "
+                         f"(other profiles: {', '.join(p.name for p in others)})")
     notes = list(dict.fromkeys(notes))
     # the Army Roster's combined points total (step 1), not the squads' halves rounded up (step 5)
     return Army(player, str(path), report.title, report.faction or "", report.detachment or "",

@@ -41,7 +41,7 @@ from bagm.engine.rules.leaders import LeaderRules, led_has, modelled_abilities
 from bagm.engine.rules.missions import Mission, get_mission
 from bagm.engine.rules.stratagems import COMMAND_REROLL, INSANE_BRAVERY, may_use, use
 from bagm.engine.state.actions import Action
-from bagm.engine.state.army import Army, Model, Unit
+from bagm.engine.state.army import Army, Unit
 from bagm.engine.state.core import (
     _GEO,
     _WALL_VIS,
@@ -493,7 +493,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         if pts is None:
             return False
         if not u.models:
-            u.models = [Model(x, y, u.radius, u.W) for x, y in pts]
+            u.models = u.new_models(pts)  # each with its profile's Wounds and its wargear
         else:
             self.set_positions(u, pts)
         u.where = "board"

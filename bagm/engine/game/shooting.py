@@ -200,9 +200,21 @@ class ShootingPhase(GameInterface):
         rest = [w for w in ws if not w.abilities.pistol]
         if engaged and not big:
             return pistols  # Pistols: may shoot while within Engagement Range
-        if big:
+        if big or u.mixed:  # models with their own wargear choose model by model
             return ws
         return rest or pistols
+
+    @staticmethod
+    def _own_weapons(u: Unit, ws: list[Any]) -> list[list[Any]]:
+        """The usable weapons each model fires, for models with their own wargear: its
+        weapons other than Pistols, or its Pistols when it has nothing else usable (Core
+        Rules, Pistols: a model shoots its Pistols or its other weapons, not both)."""
+        out = []
+        for m in u.models:
+            mine = [w for w in ws if m.carries(w.name)]
+            rest = [w for w in mine if not w.abilities.pistol]
+            out.append(rest or mine)
+        return out
 
     def weapons_in_range(self, u: Unit, target: Unit, weapons: tuple[str, ...] = (),
                           overwatch: bool = False) -> list[tuple[Any, int, bool]]:
@@ -241,7 +253,7 @@ class ShootingPhase(GameInterface):
         if not vis:
             return []
         tm = [target.models[i] for i in vis if i < len(target.models)]
-        d = [min(math.hypot(m.x - t.x, m.y - t.y) - m.r - t.r for t in tm) for m in u.models]
+        d = dists = [min(math.hypot(m.x - t.x, m.y - t.y) - m.r - t.r for t in tm) for m in u.models]
         friends_engaged = any(self.engaged(f, target) for f in self.army_units(u.player))
         # a conferred Leader ability: only models (or units) within X" can target that unit with
         # ranged attacks
@@ -251,11 +263,14 @@ class ShootingPhase(GameInterface):
             if near is not None and min(d) > near + 1e-9:
                 return []
         out = []
+        own = self._own_weapons(u, ws) if u.mixed else None
         for w in ws:
             if w.abilities.blast and friends_engaged:
                 continue  # Blast: never against a unit within Engagement Range of the attacker's army
             rng = w.range or 0
             reach = rng if cap is None or cap >= rng else cap
+            if own is not None:  # models with their own wargear: those that carry it
+                d = [x if w in mine else math.inf for x, mine in zip(dists, own)]
             n = sum(1 for x in d if x <= reach + 1e-9)
             if n:
                 half = all(x <= rng / 2 + 1e-9 for x in d if x <= reach + 1e-9)
@@ -358,10 +373,11 @@ class ShootingPhase(GameInterface):
             w = led_weapon(u, w)
             cond = led_conditions(u, t, w, cond)
         invuln, fnp = led_defence(t, w) if t.led is not None else (t.invuln, None)
+        invuln = t.invuln_against(invuln, ranged)  # with a save against melee attacks only
         target = Target(toughness=t.T, save=t.Sv, wounds=t.W, models=len(t.models), invuln=invuln, fnp=fnp,
                         keywords=t.keywords, visible=None if visible is None else len(visible), name=t.uid)
         tu = TargetUnit([m.wounds for m in t.models], t.W, visible, fnp,
-                        led_fnp_mortal(t) if t.led is not None else None)
+                        led_fnp_mortal(t) if t.led is not None else None, t.fulls())
         mark = self.dice.count
         steps = resolve_steps(AttackProfile(w, n, cond), target, self.dice, tu,
                               self._may_reroll(u.player, u), self._may_reroll(t.player, t))
@@ -379,7 +395,7 @@ class ShootingPhase(GameInterface):
                   destroyed=res.models_destroyed, removed_models=gone, dice=self.dice.since(mark))
         if res.hazardous_failed and u.models:
             mark = self.dice.count
-            own = TargetUnit([m.wounds for m in u.models], u.W, None, None)
+            own = TargetUnit([m.wounds for m in u.models], u.W, None, None, None, u.fulls())
             if u.led is not None:  # Feel No Pain from a conferred Leader ability (mortal wounds)
                 own.fnp, own.fnp_mortal = led_defence(u)[1], led_fnp_mortal(u)
             lost = own.mortal_wounds(res.hazardous_mortal_wounds, self.dice, spill=False, reason="hazardous")

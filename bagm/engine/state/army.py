@@ -39,6 +39,11 @@ class Model:
     y: float
     r: float
     wounds: int
+    full: int | None = None  # its own starting Wounds (another profile's); None: the unit's W
+    gear: frozenset[str] | None = None  # the weapons it carries (lower case); None: all
+
+    def carries(self, weapon: str) -> bool:
+        return self.gear is None or weapon.lower() in self.gear
 
     @property
     def base(self) -> Base:
@@ -73,6 +78,9 @@ class Unit:
     enhancement: str | None = None
     deep_strike: bool = False
     infiltrators: bool = False
+    invuln_melee: int | None = None  # an invulnerable save against melee attacks only
+    kit: list[tuple[int | None, frozenset[str] | None]] = field(default_factory=list)
+    """Each model's (own Wounds, weapons) as mustered, in order; empty: every model alike."""
     models: list[Model] = field(default_factory=list)
     where: str = "army"  # army (not yet set up), board, reserves, destroyed
     deep_strike_reserve: bool = False  # placed into Reserves with its Deep Strike ability
@@ -93,6 +101,35 @@ class Unit:
     clearance: bool = False
     commanded: bool = False  # targeted with Battlefield Command since its last Command phase
     led: Any = None  # (Leader uid, ability name, LeaderAbility) conferred by Battlefield Command
+
+    def new_models(self, pts: list[tuple[float, float]]) -> list[Model]:
+        """Its models set up at ``pts``, each with its own profile's Wounds and its weapons."""
+        if not self.kit:
+            return [Model(x, y, self.radius, self.W) for x, y in pts]
+        out = []
+        for i, (x, y) in enumerate(pts):
+            full, gear = self.kit[i] if i < len(self.kit) else (None, None)
+            out.append(Model(x, y, self.radius, full or self.W, full, gear))
+        return out
+
+    def invuln_against(self, invuln: int | None, ranged: bool) -> int | None:
+        """The invulnerable save against an attack: ``invuln`` (its own, or a conferred one),
+        or for a melee attack its save against melee attacks only, when that is better (a
+        datasheet's "4+ invulnerable save against melee attacks")."""
+        if ranged or self.invuln_melee is None:
+            return invuln
+        return self.invuln_melee if invuln is None else min(invuln, self.invuln_melee)
+
+    @property
+    def mixed(self) -> bool:
+        """Its models carry different weapons (the roster names its wargear)."""
+        return any(gear is not None for _, gear in self.kit)
+
+    def fulls(self) -> list[int] | None:
+        """Each model's starting Wounds, where they differ; None: all have W."""
+        if not any(m.full for m in self.models):
+            return None
+        return [m.full or self.W for m in self.models]
 
     @property
     def alive(self) -> bool:
