@@ -56,10 +56,11 @@ def loadouts(r: ValidationReport, index: int = 1) -> dict[tuple[str | None, tupl
 
 # --- passing -------------------------------------------------------------------------------
 
-def test_no_wargear_is_the_default_and_valid(check) -> None:
+def test_no_wargear_is_the_default_and_valid(check, catalog: Catalog) -> None:
     r = check("")
-    assert r.valid and codes(r) == []
-    got = loadouts(r)
+    assert r.valid and codes(r) == [] and r.units[1].loadouts == []  # not worked out
+    got = {(lo.profile, lo.items): lo.count
+           for lo in default_loadouts(ds(catalog, "Tactical Squad"), 10)}
     assert got[("Tactical Marine Sergeant", ("Close combat weapon", "Bolt pistol", "Boltgun"))] == 1
     assert got[("Tactical Squad", ("Bolt pistol", "Close combat weapon", "Boltgun"))] == 9
     assert sum(got.values()) == 10
@@ -84,15 +85,19 @@ def test_names_are_matched_loosely_and_by_a_weapon_profile(check) -> None:
     assert {"Meltagun", "Plasma gun"} <= items
 
 
-def test_naming_a_default_with_its_default_count_changes_nothing(check) -> None:
-    plain = loadouts(check(""))
+def plain(catalog: Catalog) -> dict[tuple[str | None, tuple[str, ...]], int]:
+    return {(lo.profile, lo.items): lo.count
+            for lo in default_loadouts(ds(catalog, "Tactical Squad"), 10)}
+
+
+def test_naming_a_default_with_its_default_count_changes_nothing(check, catalog: Catalog) -> None:
     r = check("    wargear: {boltgun: 10, bolt pistol: 10}\n")
-    assert r.valid and loadouts(r) == plain
+    assert r.valid and loadouts(r) == plain(catalog)
 
 
-def test_zero_of_an_option_is_none_of_it(check) -> None:
+def test_zero_of_an_option_is_none_of_it(check, catalog: Catalog) -> None:
     r = check("    wargear: {meltagun: 0}\n")
-    assert r.valid and loadouts(r) == loadouts(check(""))
+    assert r.valid and loadouts(r) == plain(catalog)
 
 
 # --- failing, with codes, lines and suggestions ----------------------------------------------

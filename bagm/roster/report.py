@@ -25,7 +25,8 @@ class ArmyUnit:
     wargear: dict[str, Any] | None = None  # the roster's choices as written
     datasheet: Any = None  # Datasheet, or None when the name is unknown
     allowance: Any = None  # the Detachment's Allowance, or None
-    loadouts: list[Any] = field(default_factory=list)  # wargear model by model (roster.wargear)
+    loadouts: list[Any] = field(default_factory=list)
+    """Its models by wargear (:mod:`bagm.roster.wargear`), when the roster names wargear."""
 
     @property
     def display(self) -> str:

@@ -247,9 +247,9 @@ def check_wargear(roster: Roster, army: list[ArmyUnit]) -> list[Finding]:
     out: list[Finding] = []
     for u in army:
         ds = u.datasheet
-        if ds is None or u.models is None:
-            continue
-        if u.wargear and not ds.wargear:
+        if ds is None or u.models is None or not u.wargear:
+            continue  # default wargear: worked out where it is needed (the engine)
+        if not ds.wargear:
             out.append(Finding("BA194", f"{ds.name} has no wargear options in the data; its "
                                "wargear is kept but not checked, and games play its default "
                                "weapons", roster.line("units", u.index, "wargear"), u.display))

@@ -46,15 +46,16 @@ def unit_kit(src: Any, prof: Any, sizes: list[int], part: int
     (:mod:`bagm.roster.wargear`) dealt out one model at a time in turn, so each squad gets its
     share of every loadout. The weapons are given only when the roster names wargear (else
     each model carries every default weapon, as before); empty: every model alike."""
-    from bagm.roster.wargear import item_weapons
+    from bagm.roster.wargear import default_loadouts, item_weapons
 
     ds = src.datasheet
-    if not src.loadouts:
+    loadouts = src.loadouts or default_loadouts(ds, src.models or 1)
+    if not loadouts:
         return [], []
     walls = {p.name: p.W for p in ds.models}
     per_model: list[tuple[int | None, frozenset[str] | None]] = []
     notes: list[str] = []
-    for lo in src.loadouts:
+    for lo in loadouts:
         full = walls.get(lo.profile or "", prof.W)
         gear: frozenset[str] | None = None
         if src.wargear:
