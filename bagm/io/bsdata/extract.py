@@ -406,12 +406,7 @@ class Extractor:
             if depth > MAX_DEPTH or id(n.target) in stack:
                 return
             stack = stack | {id(n.target)}
-            for child in self._members(n):
-                if _SKIP_BRANCH.search(child.name) or child.hidden:
-                    continue
-                names = self._unit_profile_names(child) or inherited
-                if len(names) != 1 and child.target.get("type") == "model":
-                    names = _named_profile(child.name, profiles) or names
+            for child, names in self.shown_members(n, inherited, profiles):
                 lo, hi = child.bounds()
                 if child.target.tag == "selectionEntryGroup":
                     sub = _Tree(lo, hi)
@@ -423,6 +418,19 @@ class Extractor:
 
         walk(node, root, root_names, 0, set())
         return root
+
+    def shown_members(self, n: Node, inherited: list[str], profiles: list[str]
+                      ) -> Iterator[tuple[Node, list[str]]]:
+        """The members of an entry a plain roster shows (not hidden, not Crusade and the
+        like), each with the Unit profile names (keys) its models use: its own, else those it
+        inherits; for a model entry without one profile, the one its name names."""
+        for child in self._members(n):
+            if _SKIP_BRANCH.search(child.name) or child.hidden:
+                continue
+            names = self._unit_profile_names(child) or inherited
+            if len(names) != 1 and child.target.get("type") == "model":
+                names = _named_profile(child.name, profiles) or names
+            yield child, names
 
     @staticmethod
     def _ranges(tree: _Tree) -> dict[str, tuple[int, int | None]]:

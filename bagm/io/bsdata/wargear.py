@@ -24,7 +24,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                     ) -> tuple[list[dict[str, Any]], dict[str, list[str]]]:
     """(per model kind ``{model, profile, min, max, gear, choices}``, item -> weapon names where
     an item's weapons are not named after it). ``profiles``: Unit profile key -> its name."""
-    from bagm.io.bsdata.extract import _SKIP_BRANCH, _named_profile
+    from bagm.io.bsdata.extract import _SKIP_BRANCH
 
     kinds: list[dict[str, Any]] = []
     items: dict[str, list[str]] = {}
@@ -91,13 +91,8 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
         if depth > MAX_DEPTH or id(n.target) in stack:
             return
         stack = stack | {id(n.target)}
-        for child in ex._members(n):
-            if _SKIP_BRANCH.search(child.name) or child.hidden:
-                continue
-            names = ex._unit_profile_names(child) or inherited
+        for child, names in ex.shown_members(n, inherited, keys):
             if child.target.get("type") == "model":
-                if len(names) != 1:
-                    names = _named_profile(child.name, keys) or names
                 lo, hi = child.bounds()
                 if hi != 0:
                     kind(child, lo, hi, names, depth)
