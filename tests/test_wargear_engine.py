@@ -148,3 +148,27 @@ def test_a_save_against_melee_attacks_counts_only_in_melee() -> None:
     assert banshees.invuln_against(None, ranged=False) == 4
     assert banshees.invuln_against(3, ranged=False) == 3  # a better conferred one stays
     assert banshees.invuln_against(5, ranged=True) == 5
+
+
+def test_a_fight_splits_the_attacks_by_each_models_weapon(tmp_path: Path) -> None:
+    """The Boarding Squad holding the psycannon gunner fights: four Grey Knights strike with
+    Nemesis force weapons and the gunner with his close combat weapon."""
+    from conftest import advance_to
+    from test_game_rules import play
+
+    g = _game(tmp_path, "    wargear: {psycannon: 1}\n")
+    squads = [u for u in g.units.values() if u.name.startswith("Strike Squad")]
+    assert sum("psycannon" in (m.gear or ()) for u in squads for m in u.models) == 1
+    sq = next(u for u in squads if any("psycannon" in (m.gear or ()) for m in u.models))
+    place(g, sq.uid, block(14))
+    place(g, "B3", block(20, dx=1.4))
+    play(g, f"hold {sq.uid}")
+    advance_to(g, "charge")
+    g.dice = Dice.scripted([6, 6])
+    play(g, f"charge {sq.uid} B3")
+    g.dice = Dice(7)
+    play(g, f"fight {sq.uid} B3")
+    fight = next(e for e in g.events if e["e"] == "fight" and e["unit"] == sq.uid)
+    attacks = [e for e in g.events if e["e"] == "attack" and e["unit"] == sq.uid]
+    by_weapon = {e["weapon"]: e["models"] for e in attacks}
+    assert by_weapon == {"Nemesis force weapon": fight["fighters"] - 1, "Close combat weapon": 1}
