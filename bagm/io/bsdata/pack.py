@@ -273,8 +273,9 @@ def update_pack(pack_path: str | os.PathLike[str], catalogue_dir: str | os.PathL
                 out_path: str | os.PathLike[str] | None = None, *,
                 catalogues: Iterable[str | os.PathLike[str]] | None = None,
                 dry_run: bool = False) -> ImportReport:
-    """Fill each datasheet's ``models``, ``weapons`` and ``abilities`` from BattleScribe data,
-    and the ``leader`` of each CHARACTER with the Leader ability (see :func:`_pack_leader`).
+    """Fill each datasheet's ``models``, ``weapons``, ``wargear`` options and ``abilities`` from
+    BattleScribe data, and the ``leader`` of each CHARACTER with the Leader ability (see
+    :func:`_pack_leader`).
 
     ``catalogues`` (explicit files) wins over finding them in ``catalogue_dir`` by the pack's
     ``faction``. Units are matched by name, then by ``aliases`` (case, punctuation and
