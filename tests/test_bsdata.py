@@ -1104,3 +1104,32 @@ def test_real_wargear_options_match_the_bundled_packs() -> None:
     assert {"of": ["Astartes Chainsword", "Storm bolter", "Power fist", "Thunder Hammer",
                    "Power weapon", "Boltgun", "Combi-weapon"], "min": 1,
             "default": "Boltgun"} in sergeant["choices"]
+
+
+def test_a_kind_of_models_maximum_that_grows_with_the_unit(tmp_path: Path) -> None:
+    """"One more heavy gunner in a unit of 10": a modifier on the model entry's own maximum,
+    with a condition on the unit's number of models, becomes ``max_from``; a modifier with any
+    other condition is not read."""
+    cat = _gear_catalogue()
+    head = '<selectionEntry type="model" name="Warrior w/ Big gun" hidden="false" id="m-warg">'
+    at = cat.index(head) + len(head)
+    close = cat.index("</constraints>", at) + len("</constraints>")
+    mods = ('<modifiers><modifier type="set" value="2" field="c-m-warg-max"><conditions>'
+            '<condition type="atLeast" value="10" field="selections" scope="u-war" '
+            'childId="model" shared="true"/></conditions></modifier>'
+            '<modifier type="set" value="5" field="c-m-warg-max"><conditions>'
+            '<condition type="atLeast" value="1" field="selections" scope="u-war" '
+            'childId="g-big" shared="true"/></conditions></modifier></modifiers>')
+    (tmp_path / "Test 40k.gst").write_text(GST, encoding="utf-8")
+    (tmp_path / "Imperium - Gear Test.cat").write_text(cat[:close] + mods + cat[close:],
+                                                       encoding="utf-8")
+    units = read_catalogues([tmp_path / "Imperium - Gear Test.cat"])
+    gunner = units["Warband"]["wargear"][2]
+    assert (gunner["max"], gunner["max_from"]) == (1, {10: 2})
+
+    from bagm.roster.wargear import resolve
+
+    sheet = validate(models.Datasheet, dict(units["Warband"], points={5: 50, 10: 100}))
+    assert resolve(sheet, 10, {"big gun": 3})[1] == []  # the Boss's choice and two gunners
+    assert [p.code for p in resolve(sheet, 10, {"big gun": 4})[1]] == ["BA191"]
+    assert [p.code for p in resolve(sheet, 5, {"big gun": 3})[1]] == ["BA191"]

@@ -50,7 +50,9 @@ def test_datasheet_text_of_a_bundled_unit() -> None:
     out = result.stdout
     for needle in ("Strike Squad  · Grey Knights", "5 models: ", "10 models: ", "Base: ",
                    "Storm bolter", "Rapid Fire 2", "Nemesis force weapon", "Melee",
-                   "Wargear options: ", "(marked †)", "Keywords: INFANTRY, BATTLELINE",
+                   "Wargear options (weapons marked †): each kind of model",
+                   "Grey Knight with Heavy Weapon (0-1; up to 2 from 10 models)",
+                   "Keywords: INFANTRY, BATTLELINE",
                    "Boarding Actions Detachments: Void Purge Force (up to "):
         assert needle in out, needle
 

@@ -394,3 +394,14 @@ def test_the_datasheet_shows_each_kind_of_model_and_its_choices() -> None:
                           "-f", "json").stdout)
     sergeant = next(k for k in data["wargear"] if k["model"] == "Tactical Marine Sergeant")
     assert sergeant["choices"][1]["default"] == "Bolt pistol" and sergeant["max"] == 1
+
+
+@pytest.mark.parametrize("models, most", [(5, 1), (10, 2)])
+def test_a_strike_squad_takes_a_heavy_weapon_per_five_models(catalog: Catalog, models: int,
+                                                               most: int) -> None:
+    squad = catalog.faction("Grey Knights").units.get("Strike Squad")
+    got, problems = resolve(squad, models, {"psycannon": most})
+    assert problems == [] and sum(lo.count for lo in got) == models
+    assert resolve(squad, models, {"psycannon": 1, "incinerator": most - 1})[1] == []
+    _, problems = resolve(squad, models, {"psycannon": most, "psilencer": 1})
+    assert [p.code for p in problems] in (["BA191"], ["BA192"])

@@ -285,6 +285,8 @@ class ModelWargear:
     """The fewest models of this kind the unit has."""
     max: int | None = None
     """The most models of this kind; null: no limit given."""
+    max_from: dict[int, int] = field(default_factory=dict)
+    """A larger maximum from a unit size on: ``{10: 2}``, two in a unit of 10 or more."""
     gear: list[str] = field(default_factory=list)
     """Items each model of this kind always carries."""
     choices: list[WargearChoice] = field(default_factory=list)

@@ -116,7 +116,7 @@ WARGEAR_KINDS_NOTE = ("'wargear' gives each kind of model: how many the unit may
 
 def kind_dict(k: Any) -> dict[str, Any]:
     return {"model": k.model, "profile": k.profile, "min": k.min, "max": k.max,
-            "gear": list(k.gear), "choices": [{"of": list(c.of), "min": c.min, "max": c.max,
+            "max_from": {str(n): v for n, v in k.max_from.items()}, "gear": list(k.gear), "choices": [{"of": list(c.of), "min": c.min, "max": c.max,
                                                "default": c.default} for c in k.choices]}
 
 
@@ -125,6 +125,7 @@ def kind_text(k: Any) -> str:
     Flamer / Meltagun'."""
     count = str(k.min) if k.max == k.min else (
         f"{k.min}-{k.max}" if k.max is not None else f"{k.min}+")
+    count += "".join(f"; up to {v} from {n} models" for n, v in k.max_from.items())
     head = f"{k.model} ({count})" if k.model else "The unit"
     parts = [", ".join(k.gear)] if k.gear else []
     for c in k.choices:
@@ -211,7 +212,8 @@ def datasheet_text(view: DatasheetView) -> Any:
         parts.append(Text("Weapons: none in the data pack"))
     options = [w.name for w in ds.weapons if not w.default]
     if ds.wargear:
-        lines = ["Wargear (each kind of model, how many, what it carries, its choices):"]
+        lines = ["Wargear options (weapons marked †): each kind of model, how many, what it "
+                 "carries, its choices:"]
         lines += [f"  {kind_text(k)}" for k in ds.wargear]
     else:
         lines = [f"Wargear options: {', '.join(options) + ' (marked †)' if options else 'none'}"

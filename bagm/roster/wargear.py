@@ -171,7 +171,7 @@ class _Unit:
         kinds such as a sergeant first when the unit is smaller), the rest the plainest kind."""
         counts = [0] * len(self.kinds)
         left = n
-        order = sorted(range(len(self.kinds)), key=lambda i: self.kinds[i].max != 1)
+        order = sorted(range(len(self.kinds)), key=lambda i: self.most(i) != 1)
         for i in order:
             take = min(self.kinds[i].min, left)
             counts[i] += take
@@ -189,12 +189,21 @@ class _Unit:
             counts[min(range(len(self.kinds)), key=self._plain)] += left
         return counts
 
+    def most(self, i: int) -> int | None:
+        """The most models of kind ``i`` in a unit of this size."""
+        k = self.kinds[i]
+        hi = k.max
+        for size, value in k.max_from.items():
+            if self.n >= size:
+                hi = value
+        return hi
+
     def _plain(self, i: int) -> int:
         k = self.kinds[i]
         return len(k.gear) + 2 * len(k.choices)
 
     def _room(self, i: int, counts: list[int]) -> int:
-        hi = self.kinds[i].max
+        hi = self.most(i)
         return 10**6 if hi is None else hi - counts[i]
 
     def count(self, kind: int) -> int:
@@ -247,7 +256,7 @@ class _Unit:
                          key=lambda i: sum(self._along(g, named) for g in self.kinds[i].gear
                                            if g != r.item))
         for t in targets:
-            while need > 0 and (self.kinds[t].max is None or self.count(t) < self.kinds[t].max):
+            while need > 0 and (self.most(t) is None or self.count(t) < (self.most(t) or 0)):
                 donor = self._donor(t)
                 if donor is None:
                     break
@@ -303,7 +312,8 @@ class _Unit:
                 continue
             if r.item in k.gear or any(r.item in c.of for c in k.choices):
                 per = max([1] + [c.max or 1 for c in k.choices if r.item in c.of])
-                total += per * (k.max if k.max is not None else self.n)
+                most = self.most(self.kinds.index(k))
+                total += per * (most if most is not None else self.n)
         for k in self.shared:
             for c in k.choices:
                 if r.item in c.of:

@@ -76,6 +76,9 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
         entry["min"] = lo or 0
         if hi is not None:
             entry["max"] = hi
+            grows = _max_by_size(model, hi)
+            if grows:
+                entry["max_from"] = grows
         if fixed:
             entry["gear"] = fixed
         if choices:
@@ -109,6 +112,38 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
             entry["choices"] = unit_choices
         kinds.append(entry)
     return kinds, items
+
+
+def _max_by_size(model: "Node", hi: int) -> dict[int, int]:
+    """How a kind of model's maximum grows with the unit's size, where the catalogue says so
+    on the entry itself: {N: max} from N models ("set 2 if at least 10 models", "add 1 if at
+    least 10"). Other modifiers (of other choices, of Crusade) are not read."""
+    from bagm.io.bsdata.links import child_elements
+
+    ids = {c.get("id") for p in model.parts for c in child_elements(p, "constraints", "constraint")
+           if c.get("type") == "max" and c.get("field") == "selections"}
+    out: dict[int, int] = {}
+    for p in model.parts:
+        for mod in child_elements(p, "modifiers", "modifier"):
+            conds = child_elements(mod, "conditions", "condition")
+            if mod.get("field") not in ids or len(conds) != 1 or mod.find("repeats") is not None \
+                    or mod.find("conditionGroups") is not None:
+                continue
+            cond = conds[0]
+            if cond.get("childId") != "model" or cond.get("field") != "selections" \
+                    or cond.get("type") not in ("atLeast", "greaterThan"):
+                continue
+            try:
+                n = int(float(cond.get("value", "")))
+                value = int(float(mod.get("value", "")))
+            except ValueError:
+                continue
+            n += cond.get("type") == "greaterThan"
+            if mod.get("type") == "set":
+                out[n] = value
+            elif mod.get("type") == "increment":
+                out[n] = hi + value
+    return dict(sorted(out.items()))
 
 
 def _has_default(group: "Node") -> bool:
