@@ -55,7 +55,7 @@ def check_invariants(g: Game) -> None:
     on = [(u, m) for u in g.units.values() if u.where == "board" for m in u.models]
     for u, m in on:
         assert fits(g, m), f"{u.uid} model at ({m.x:.2f}, {m.y:.2f}) is inside a Wall or off the board"
-        assert 1 <= m.wounds <= u.W, f"{u.uid} model has {m.wounds} wounds of {u.W}"
+        assert 1 <= m.wounds <= (m.full or u.W), f"{u.uid} model has {m.wounds} wounds of {m.full or u.W}"
     # bases overlap: a sweep along x (only models closer in x than two radii can overlap)
     on.sort(key=lambda um: um[1].x)
     widest = max((m.r for _, m in on), default=0.0) * 2

@@ -355,7 +355,8 @@ class ShootingPhase(GameInterface):
             clear = u.clearance and w.abilities.blast  # Explosive Clearance
             if not vis and not clear:
                 break
-            first = next((i for i, m in enumerate(t.models) if m.wounds < t.W), vis[0] if vis else 0)
+            first = next((i for i, m in enumerate(t.models) if m.wounds < (m.full or t.W)),
+                         vis[0] if vis else 0)
             cover = self._cover(t.models[first].base, u, t)
             cond = Conditions(hit_mod=-1 if big_engaged and not w.abilities.pistol else 0,
                               cover=cover, half_range=half, overwatch=overwatch,
