@@ -199,3 +199,23 @@ def test_a_step_whose_phase_never_came_is_an_error(tmp_path):
     with pytest.raises(ScriptError) as e:
         run_script(load_script(p))
     assert e.value.step == 9 and "turn it belongs to" in str(e.value)
+
+
+def test_a_log_replays_from_any_folder_from_the_rosters_it_holds(tmp_path, monkeypatch):
+    # the golden log names its rosters relative to the repository; from elsewhere those paths
+    # lead nowhere, and the log's own copies of the rosters (checked by their sha256) serve
+    monkeypatch.chdir(tmp_path)
+    log = GOLDEN / "example_mission11.jsonl"
+    head = json.loads(log.read_text().splitlines()[0])
+    assert not Path(head["rosters"]["A"]).exists()
+    r = runner.invoke(app, ["replay", str(log), "-f", "json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["reproduced"] is True
+    # an edited roster text is caught: the replay differs (exit 1) and says why
+    lines = log.read_text().splitlines()
+    first = json.loads(lines[0])
+    first["roster_text"]["A"] = first["roster_text"]["A"].replace("warlord: true", "warlord: false")
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("\n".join([json.dumps(first)] + lines[1:]) + "\n")
+    r = runner.invoke(app, ["replay", str(edited)])
+    assert r.exit_code == 1 and "does not match its sha256" in r.stderr
