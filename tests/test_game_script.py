@@ -117,7 +117,7 @@ def test_play_json_and_log_and_replay(tmp_path):
 
 def test_play_bad_input_exit_2(tmp_path):
     assert runner.invoke(app, ["play", GK, ORKS]).exit_code == 2  # no --mission
-    assert runner.invoke(app, ["play", "--mission", "12", GK, ORKS]).exit_code == 2  # not playable yet
+    assert runner.invoke(app, ["play", "--mission", "99", GK, ORKS]).exit_code == 2  # no such mission
     assert runner.invoke(app, ["play", "--mission", "11", GK, ORKS, "--bot", "clever"]).exit_code == 2
     assert runner.invoke(app, ["play", str(tmp_path / "missing.yaml")]).exit_code == 2
     r = runner.invoke(app, ["replay", str(tmp_path / "missing.jsonl")])
@@ -151,6 +151,9 @@ def test_wilson_interval():
 GOLDEN_GAMES = {
     "example_mission11": lambda: run_script(load_script(EXAMPLE)),
     "greedy_seed7": lambda: __import__("bagm.engine.log.record", fromlist=["x"]).play_bots(11, GK, ORKS, 7),
+    # one greedy playthrough per mission beyond 11 (its objectives scored in the log)
+    **{f"mission{m:02d}_greedy": (lambda m=m: __import__("bagm.engine.log.record", fromlist=["x"]).play_bots(
+        m, GK, ORKS, 5)) for m in (12, 13, 21, 31, 3, 2, 1, 32, 22, 6, 33)},
 }
 
 

@@ -126,5 +126,6 @@ def test_missions_are_entries_by_name_and_number() -> None:
     assert [r.name for r in get_mission(11).rules] == ["Underdog Bonus"]
     assert get_mission(11) is not get_mission(11)  # a fresh mission for every game
     assert "access junction primus" in MISSIONS
-    with pytest.raises(ValueError, match="not playable yet; playable: 11 Access Junction Primus"):
-        get_mission(12)
+    assert get_mission("12").name == "Deck Sweepers"
+    with pytest.raises(ValueError, match="not playable yet; playable: 11 Access Junction Primus, 12 Deck"):
+        get_mission(99)

@@ -191,7 +191,9 @@ def _show(rec: Any, fmt: str, narrate: bool, notes: bool, extra: dict[str, Any] 
 
 def play(
     files: Annotated[list[Path], typer.Argument(help="A game script (YAML), or two rosters with --mission")],
-    mission: Annotated[int | None, typer.Option("--mission", help="Mission number (with two rosters)")] = None,
+    mission: Annotated[str | None, typer.Option("--mission", help=(
+        "Mission number or name (with two rosters); 'random' rolls a D33 (symmetric), "
+        "'random-asymmetric' a D6"))] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the dice")] = 0,
     bot: Annotated[str, typer.Option("--bot", help="Bot for both players: greedy or random")] = "greedy",
     bot_b: Annotated[str | None, typer.Option("--bot-b", help="Another bot for player B")] = None,
@@ -229,7 +231,8 @@ def play(
             armies = None
             if import_:
                 armies = (build_army("A", _source(files[0], True)), build_army("B", _source(files[1], True)))
-            rec = play_bots(mission, str(files[0]), str(files[1]), seed, bot, bot_b or bot, armies=armies)
+            number = _mission(mission, seed)
+            rec = play_bots(number, str(files[0]), str(files[1]), seed, bot, bot_b or bot, armies=armies)
         else:
             _fail("give one game script, or two rosters with --mission N")
     except ScriptError as exc:
@@ -243,6 +246,16 @@ def play(
     if log is not None:
         _write_log(log, rec.lines)
     _pictures(_events(rec), html, svg)
+
+
+def _mission(text: str, seed: int) -> int:
+    """The mission of --mission (a number, a name, or a random roll told on standard error)."""
+    from bagm.engine.rules.missions import resolve_mission
+
+    number, how = resolve_mission(text, seed)
+    if how:
+        typer.echo(how, err=True)
+    return number
 
 
 def replay(
@@ -429,7 +442,9 @@ def _write_report(path: Path, report: Any, files: dict[Path, str]) -> None:
 def simulate(
     roster_a: Annotated[Path, typer.Argument(help="Roster of player A")],
     roster_b: Annotated[Path, typer.Argument(help="Roster of player B")],
-    mission: Annotated[int, typer.Option("--mission", help="Mission number")] = 11,
+    mission: Annotated[str, typer.Option("--mission", help=(
+        "Mission number or name; 'random' rolls a D33 (symmetric), 'random-asymmetric' a D6 "
+        "(once, with --seed)"))] = "11",
     games: Annotated[int, typer.Option("--games", help="How many games")] = 100,
     jobs: Annotated[int, typer.Option("--jobs", help="Processes (0: every core; never more than the cores or the games)")] = 0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the first game")] = 0,
@@ -447,7 +462,6 @@ def simulate(
 
     from bagm.engine.bots import BOTS
     from bagm.engine.game.muster import build_army
-    from bagm.engine.rules.missions import get_mission
     from bagm.engine.state.army import ArmyError
     from bagm.io.yamlsafe import InputError
     from bagm.render.game_render import wilson
@@ -464,7 +478,7 @@ def simulate(
     if html is not None and html.is_dir():
         _fail(f"{html}: is a folder; give a file name for the report")
     try:
-        get_mission(mission)
+        number = _mission(mission, seed)
         army_a = build_army("A", _source(roster_a, import_))
         army_b = build_army("B", _source(roster_b, import_))
     except (ArmyError, InputError, ValueError) as exc:
@@ -473,7 +487,7 @@ def simulate(
     cores = _cores()
     jobs = min(jobs or cores, cores, games)  # more processes than cores or games only cost
     facts = html is not None
-    tasks = [(mission, str(roster_a), str(roster_b), seed + i, bot, bot_b or bot, facts, import_)
+    tasks = [(number, str(roster_a), str(roster_b), seed + i, bot, bot_b or bot, facts, import_)
              for i in range(games)]
     results: list[tuple[int, str | None, int, int, Any]] = []
     start = time.perf_counter()
@@ -494,7 +508,7 @@ def simulate(
     for _, _, va, vb, _ in results:
         hist["A"][min(10, va // 10)] += 1
         hist["B"][min(10, vb // 10)] += 1
-    sim = {"mission": mission, "games": n, "asked": games, "interrupted": interrupted, "seed": seed,
+    sim = {"mission": number, "games": n, "asked": games, "interrupted": interrupted, "seed": seed,
            "jobs": jobs, "bots": {"A": bot, "B": bot_b or bot}, "armies": {"A": army_a.title, "B": army_b.title},
            "results": {k: {"count": c, "rate": c / n, "ci": list(wilson(c, n))} for k, c in counts.items()},
            "mean_vp": {"A": sum(r[2] for r in results) / n, "B": sum(r[3] for r in results) / n},
@@ -505,7 +519,7 @@ def simulate(
 
         report = Report(sim, [(r[2], r[3]) for r in results], [r[4] for r in results])
         if not interrupted:
-            files = _sample_games(html, report, results, mission, str(roster_a), str(roster_b),
+            files = _sample_games(html, report, results, number, str(roster_a), str(roster_b),
                                   (bot, bot_b or bot))
     # the result first: a report that cannot be written must not cost the figures
     if fmt == "json":

@@ -286,7 +286,8 @@ class Narrator:
     # --- Shooting ----------------------------------------------------------------------------
 
     def _e_manoeuvre(self, e: dict[str, Any]) -> str:
-        what = {"overwatch": "Overwatch", "defend": "Set to Defend", "secure": "Secure Site"}.get(
+        what = {"overwatch": "Overwatch", "defend": "Set to Defend", "secure": "Secure Site",
+                "burners": "Turn on the Burners"}.get(
             str(e.get("manoeuvre")), str(e.get("manoeuvre")))
         mk = f" on {self.marker(int(e['marker']))}" if e.get("marker") not in (None, "") else ""
         return f"{self.unit(e.get('unit'))} performs the Tactical Manoeuvre {what}{mk}."
@@ -393,9 +394,51 @@ class Narrator:
         return f"{self.unit(e.get('unit'))} secures {self.marker(int(e.get('marker') or 0))} for player {e.get('player')}."
 
     def _e_vp(self, e: dict[str, Any]) -> str:
-        units = e.get("units")
+        vp, units = e.get("vp"), e.get("units")
         by = f"; scored by {', '.join(self.unit(u) for u in units)}" if isinstance(units, list) and units else ""
-        return f"Player {e.get('player')} scores {e.get('vp')} VP ({e.get('why')}{by}): {e.get('total')} VP."
+        if isinstance(vp, int) and vp < 0:  # VP passing to the opponent (Destroy Ground Targets)
+            return f"Player {e.get('player')} loses {-vp} VP ({e.get('why')}): {e.get('total')} VP."
+        return f"Player {e.get('player')} scores {vp} VP ({e.get('why')}{by}): {e.get('total')} VP."
+
+    # --- Mission Rules ---------------------------------------------------------------------------
+
+    def _e_first_turn(self, e: dict[str, Any]) -> str:
+        return f"Player {e.get('player')} has the first turn ({e.get('why')})."
+
+    def _e_mission_rule(self, e: dict[str, Any]) -> str:
+        what = f": {self.unit(e.get('unit'))}" if e.get("unit") else ""
+        where = f" is set up in {e.get('area')}" if e.get("area") else ""
+        return f"Player {e.get('player')} uses {e.get('rule')}{what}{where}."
+
+    def _e_mission_roll(self, e: dict[str, Any]) -> str:
+        ok = "" if e.get("needed") is None else (" (success)" if int(e.get("roll") or 0) >= int(e["needed"])
+                                                 else " (failed)")
+        return f"Player {e.get('player')} rolls {e.get('roll')} for {e.get('rule')}{ok}."
+
+    def _e_burners(self, e: dict[str, Any]) -> str:
+        rolls = ", ".join(str(r) for r in e.get("rolls") or [])
+        return (f"The Burners roar over {self.unit(e.get('unit'))}: rolls {rolls}, "
+                f"{count(e.get('mortal_wounds'), 'mortal wound')}.")
+
+    def _e_mortal_wounds(self, e: dict[str, Any]) -> str:
+        return (f"{self.unit(e.get('unit'))} suffers {count(e.get('amount'), 'mortal wound')} "
+                f"({e.get('why')}): {count(e.get('lost'), 'wound')} lost.")
+
+    def _e_lights(self, e: dict[str, Any]) -> str:
+        return f"The lights go {'on' if e.get('on') else 'out'} in {e.get('area')} until the end of the turn."
+
+    def _e_marker_removed(self, e: dict[str, Any]) -> str:
+        return f"{self.marker(int(e.get('marker') or 0)).capitalize()} is removed from the battlefield ({e.get('why')})."
+
+    def _e_cp_blocked(self, e: dict[str, Any]) -> str:
+        return f"Player {e.get('player')} cannot gain {e.get('gain')} CP ({e.get('why')}): the Communications Network is down."
+
+    def _e_rad_exposure(self, e: dict[str, Any]) -> str:
+        return f"{self.unit(e.get('unit'))} suffers {e.get('level')} Rad until the end of the battle round."
+
+    def _e_hatchways(self, e: dict[str, Any]) -> str:
+        which = ", ".join(str(h) for h in e.get("hatchways") or [])
+        return f"{e.get('why')}: Hatchways {which} {'open' if e.get('open') else 'close'}."
 
 
 def steps(events: Sequence[dict[str, Any]], layout: Layout | None = None) -> list[Step]:

@@ -88,6 +88,8 @@ class GreedyBot:
         free = []
         boxes = [(v, g.bbox(v)) for v in mates]
         for i, m in enumerate(markers):
+            if g.mission.removed(g, i):  # a marker a Mission Rule removed (Corrupt the Machine Spirit)
+                continue
             # a model within 3" of the marker: only in a unit whose box (bases included) is
             held = any(x0 - 3.0 <= m.x <= x1 + 3.0 and y0 - 3.0 <= m.y <= y1 + 3.0 and
                        any(math.hypot(x.x - m.x, x.y - m.y) < 3.0 for x in v.models)
@@ -97,11 +99,29 @@ class GreedyBot:
         if free:
             m = min(free, key=lambda m: math.hypot(m.x - me[0], m.y - me[1]))
             return (m.x, m.y)
+        doors = self.airlocks_to_open(g, u.player)
+        if doors:  # Void the Ship: the Attacker goes to open the Airlocks
+            return min((self.beside(g.map.layout.hatchways[i], me) for i in doors),
+                       key=lambda q: math.hypot(q[0] - me[0], q[1] - me[1]))
         enemies = g.army_units(g.other(u.player))
         if enemies:
             e = min(enemies, key=lambda e: g.min_straight(u, e))
             return (e.models[0].x, e.models[0].y)
         return me
+
+    @staticmethod
+    def airlocks_to_open(g: Game, p: str) -> list[int]:
+        """Void the Ship: the closed Airlocks, for the Attacker (who scores 20VP for each open)."""
+        if g.role.get(p) != "Attacker":
+            return []
+        return [h.index for h in g.map.layout.hatchways if h.label == "Airlock" and not g.bf.is_open(h.index)]
+
+    @staticmethod
+    def beside(h: Any, me: tuple[float, float]) -> tuple[float, float]:
+        """The point 1" from a Hatchway's middle, on the side nearer ``me``."""
+        cx, cy = h.centre
+        sides = [(cx, cy - 1.0), (cx, cy + 1.0)] if h.horizontal else [(cx - 1.0, cy), (cx + 1.0, cy)]
+        return min(sides, key=lambda q: math.hypot(q[0] - me[0], q[1] - me[1]))
 
     def on_marker(self, g: Game, u: Unit) -> bool:
         return any(math.hypot(x.x - m.x, x.y - m.y) - x.r - m.radius <= 1.0
@@ -135,7 +155,8 @@ class GreedyBot:
     def _deploy(self, g: Game, legal: list[Action]) -> Action:
         markers = g.map.layout.markers
         # each Entry Zone's distance to its nearest objective marker, worked out once
-        near = [min(math.dist(z.centre, (m.x, m.y)) for m in markers) for z in g.entry_zones(g.decision.player)]
+        near = [min((math.dist(z.centre, (m.x, m.y)) for m in markers), default=0.0)
+                for z in g.entry_zones(g.decision.player)]
 
         def score(a: Action) -> float:
             u = g.unit(a.unit)
@@ -163,7 +184,8 @@ class GreedyBot:
                 return Action("hold", u.uid)
             goal = self.goal(g, u)
             far = math.hypot(u.models[0].x - goal[0], u.models[0].y - goal[1])
-            kind = "advance" if (not u.ranged and far > u.move() + 1) else "move"
+            rush = not u.ranged or bool(self.airlocks_to_open(g, p))  # Airlocks: a race against the clock
+            kind = "advance" if (rush and far > u.move() + 1) else "move"
             return Action(kind, u.uid, point=_r(goal))
         return None
 
@@ -183,7 +205,7 @@ class GreedyBot:
             for h in g.map.layout.hatchways:
                 if g.bf.is_open(h.index) or min(h.door.distance_to((m.x, m.y)) - m.r for m in u.models) > 1.0:
                     continue
-                if self._wants_hatch(g, u, h.index):
+                if h.index in self.airlocks_to_open(g, u.player) or self._wants_hatch(g, u, h.index):
                     a = Action("hatch", u.uid, arg=str(h.index + 1))
                     if g.passes(a):
                         return a
@@ -235,15 +257,19 @@ class GreedyBot:
         for u in g.army_units(p):
             if g.manoeuvre_reason(u) is not None:
                 continue
+            if "burners" in g.mission.manoeuvres(g, u) and self._burners_pay(g, p):
+                return Action("manoeuvre", u.uid, target="burners")
             longest = u.longest_range
             # only whether there is one matters: any() stops at the first (the guess is pure)
             targets = any(self._sees_cheap(g, u, e, longest) for e in enemies)
-            if "BATTLELINE" in u.keywords and not targets:
-                held = g.secure_markers(u)
+            if not targets:  # Secure Site: BATTLELINE units, or any unit a Mission Rule allows
+                held = [i for i in g.secure_markers(u) if g.mission.secure_reason(g, u, i) is None]
                 if held:
                     return Action("manoeuvre", u.uid, target="secure", arg=str(held[0] + 1))
             if targets:
                 continue
+            if g.mission.core_manoeuvre_reason(g, u, "overwatch") is not None:
+                continue  # a Mission Rule bars Set Overwatch and Set to Defend now
             if longest >= 12:
                 # no pair within `longest` had a free line, so none within 12" has: it cannot charge either
                 return Action("manoeuvre", u.uid, target="overwatch")
@@ -254,6 +280,17 @@ class GreedyBot:
             if u.melee and any(g.min_straight(u, e) <= 18 for e in enemies):
                 return Action("manoeuvre", u.uid, target="defend")
         return None
+
+    @staticmethod
+    def _burners_pay(g: Game, p: str) -> bool:
+        """The Furnace: Turn on the Burners when the mortal wounds expected on enemy units in the
+        Furnace (half a wound per model, at most 3 a unit) outweigh those on our own there."""
+        furnace = g.map.layout.areas_of("Furnace")[0]
+
+        def burnt(q: str) -> float:
+            return sum(min(3.0, len(u.models) / 2) * u.points / max(1, u.starting * u.W)
+                       for u in g.army_units(q) if any(furnace.within(m.base) for m in u.models))
+        return burnt(g.other(p)) > burnt(p)
 
     def _shoot(self, g: Game, legal: list[Action] | None = None) -> Action | None:
         p = g.decision.player
@@ -362,8 +399,50 @@ class GreedyBot:
             return Action("pass")
         return max(free or opts, key=lambda a: g.unit(a.target).points)
 
+    def _rule(self, g: Game, legal: list[Action]) -> Action:
+        """A Mission Rule the mission offers (see :data:`RULES`); declined when it has no advice."""
+        advice = RULES.get(str(g.decision.info.get("rule")))
+        choice = advice(g, g.decision.player, legal) if advice is not None else None
+        return choice if choice is not None else _PASS
+
     def _counter(self, g: Game, legal: list[Action]) -> Action:
         return legal[0]
 
     def _overwatch(self, g: Game, legal: list[Action]) -> Action:
         return legal[0]
+
+
+# --- Mission Rules a player may use: what the bot does with each --------------------------------
+
+def _unlock_overrides(g: Game, p: str, legal: list[Action]) -> Action | None:
+    """Control Centre: open every Hatchway while marker A (in its closed room) is not ours, to
+    reach it; while we hold it the doors stay as they are, keeping the enemy out."""
+    a = [i for i, m in enumerate(g.map.layout.markers) if m.label == "A"]
+    return legal[0] if any(g.control[i] != p for i in a) else None
+
+
+def _guard_duty(g: Game, p: str, legal: list[Action]) -> Action | None:
+    """Strongrooms: the unit worth most points guards each Strongroom (its marker is worth 45VP
+    to the Attacker)."""
+    return max(legal, key=lambda a: g.unit(a.arg).points)
+
+
+def _corrupt(g: Game, p: str, legal: list[Action]) -> Action | None:
+    """Corrupt the Machine Spirit: always attempt it (20VP for the Attacker, 30VP fewer for the
+    Defender)."""
+    return legal[0]
+
+
+CONSEQUENCE_ORDER = ("Communications Network", "Gravitational Systems", "Steam Venting Overrides",
+                     "Door Controls")
+
+
+def _consequence(g: Game, p: str, legal: list[Action]) -> Action | None:
+    """Cut the Defender's CP first, then their Overwatch, then their long-range fire; Door
+    Controls last (and, chosen, it is left unused)."""
+    opts = [a for a in legal if a.kind == "rule"]
+    return min(opts, key=lambda a: CONSEQUENCE_ORDER.index(str(a.arg))) if opts else None
+
+
+RULES = {"Unlock Overrides": _unlock_overrides, "Guard Duty": _guard_duty,
+         "Corrupt the Machine Spirit": _corrupt, "Corrupt the Machine Spirit: consequence": _consequence}

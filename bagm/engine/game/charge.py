@@ -42,7 +42,8 @@ class ChargePhase(GameInterface):
         for e in self.army_units(self.other(u.player)):
             if self.min_straight(u, e) > CHARGE_RANGE:
                 continue
-            if self.unit_distance(u, e) <= CHARGE_RANGE + 1e-9 and self.visible_idx(u, e):
+            if self.unit_distance(u, e) <= CHARGE_RANGE + 1e-9 and self.visible_idx(u, e) and \
+                    self.mission.charge(self, u, e)[0] is None:  # e.g. Lights Out
                 out.append(e)
         return out
 
@@ -70,6 +71,8 @@ class ChargePhase(GameInterface):
         if not self.visible_idx(u, t):
             raise IllegalAction(f"{t.label()} is not visible to {u.label()}",
                                 "Charge Phase: Visibility (Rules Adaptations)", u.uid)
+        if (why := self.mission.charge(self, u, t)[0]) is not None:
+            raise IllegalAction(f"{t.label()} cannot be charged: {why}", "Mission Rules", u.uid)
 
     def _charging(self) -> Generator[Decision, Action, None]:
         p = self.active
@@ -85,7 +88,7 @@ class ChargePhase(GameInterface):
                 continue
             need = self.unit_distance(u, t) - ENGAGEMENT_RANGE
             # a conferred Leader ability: "add 1 to Charge rolls", "you can re-roll Charge rolls"
-            mod = led_sum(u, "charge_mod") if u.led is not None else 0
+            mod = (led_sum(u, "charge_mod") if u.led is not None else 0) + self.mission.charge(self, u, t)[1]
             roll = self.dice.d6(f"charge {u.uid}") + self.dice.d6(f"charge {u.uid}") + mod
             self.emit("charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2))
             if roll < need:

@@ -65,6 +65,8 @@ class ObjectiveControl(GameInterface):
         levels = self._cached(("levels", tuple(u.oc() for u in self.units.values())), self.levels_of_control)
         for i, level in enumerate(levels):
             raw = "A" if level["A"] > level["B"] else "B" if level["B"] > level["A"] else None
+            if self.mission.removed(self, i):  # a marker a Mission Rule removed: nobody controls it
+                self.secured[i], raw = None, None
             sec = self.secured[i]
             if sec is not None:
                 if raw == self.other(sec) and turn_boundary:

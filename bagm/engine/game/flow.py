@@ -70,6 +70,7 @@ def _program(game_class: type, rounds: int) -> tuple[Step, ...]:
     out: list[tuple[str, str, tuple[Any, ...]]] = [
         ("Muster Boarding Patrol", "_muster", ()),  # steps 1-5
         ("Determine Attacker and Defender", "_roles", ()),  # step 6
+        ("start of Deploy Armies", "_start_deploy", ()),  # Mission Rules there (Guard Duty)
         ("Deploy Armies", "_deploy_armies", ()),  # step 7
         ("Determine Reserves", "_determine_reserves", ()),  # step 8
         ("Determine First Turn", "_first_turn", ()),  # step 9

@@ -295,6 +295,8 @@ class MovementPhase(GameInterface):
 
     def _hatch_reason(self, u: Unit, index: int) -> str | None:
         door = self.map.layout.hatchways[index].door
+        if (why := self.mission.hatchway_reason(self, u, index)) is not None:  # e.g. Airlocks
+            return why
         if not any(door.distance_to((m.x, m.y)) - m.r <= 1.0 + 1e-9 and
                    self.bf.distance_to_hatchway(m.base, index) <= 1.0 + 1e-9 for m in u.models):
             return "no model of the unit is within 1\" of it"

@@ -202,6 +202,9 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         self.events.append(ev)
 
     def gain_cp(self, p: str, n: int, why: str) -> None:
+        if self.mission.blocks_cp(self, p):  # e.g. Communications Network
+            self.emit("cp_blocked", player=p, gain=n, why=why)
+            return
         self.cp[p] += n
         self.emit("cp", player=p, gain=n, cp=self.cp[p], why=why)
 
@@ -330,7 +333,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
     def _first_turn(self) -> None:
         self.mission_step("deploy")
         # 9. Determine First Turn
-        self.first = self.rolloff("first_turn")
+        self.first = self.mission.first_player(self) or self.rolloff("first_turn")
 
     def _start_round(self, rnd: int) -> None:
         # 10-11. five battle rounds
@@ -366,7 +369,10 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
             yield self.ask("over", "A")
 
     def entry_zones(self, p: str) -> list[Any]:
-        return self.map.layout.entry_zones_of(self.role[p])
+        return self.mission.entry_zones(self, p)  # the Entry Zone kinds of a role, by the mission
+
+    def _start_deploy(self) -> Generator[Decision, Action, None]:
+        yield from self.mission.decide("start_deploy", self)  # e.g. Guard Duty
 
     def _deploy_armies(self) -> Generator[Decision, Action, None]:
         # Deploy Armies: the players alternate, one unit per Entry Zone each
@@ -415,7 +421,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
             for z in range(len(zones)):
                 if (z, u.is_character) not in self.deployed[p]:
                     out.append(Action("deploy", u.uid, arg=str(z + 1)))
-                    if u.infiltrators:  # 5" from the Entry Zone's centre toward the nearest marker
+                    if u.infiltrators and self.map.layout.markers:  # 5" toward the nearest marker (if any)
                         c = zones[z].centre
                         m = min(self.map.layout.markers, key=lambda m: math.dist(c, (m.x, m.y)))
                         d = math.dist(c, (m.x, m.y)) or 1.0
@@ -535,6 +541,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
 
     def _command_step(self) -> None:
         p = self.active
+        self.mission_step("start_command")  # e.g. Destroy Ground Targets
         for q in (p, self.other(p)):  # Command step: both players gain 1CP
             self.gain_cp(q, 1, "Command phase")
         for u in self.army_units(p):
@@ -576,8 +583,9 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
                 u.battleshocked = True
                 self.emit("battleshock", unit=u.uid, shocked=True)
 
-    def _end_command_phase(self) -> None:
+    def _end_command_phase(self) -> Generator[Decision, Action, None]:
         self.update_control(turn_boundary=False)
+        yield from self.mission.decide("command", self)  # Mission Rules a player may use (Unlock Overrides)
         self.mission_step("end_command")
         # then the end of the Command phase's Battlefield Command window (CP gained)
 
@@ -637,6 +645,8 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
                     if not u.fought and u.melee and not u.battleshocked and self.engaged_with(u)] + [Action("pass")]
         if s == "command":
             return self.legal_command(p) + [Action("pass")]
+        if s == "rule":  # a Mission Rule offered by the mission (its options, or pass)
+            return [Action("rule", arg=o) for o in d.info["options"]] + ([] if d.info.get("must") else [Action("pass")])
         if s == "overwatch":
             enemy = self.unit(d.info["enemy"])
             return [Action("overwatch", u.uid, target=enemy.uid) for u in self._overwatchers(enemy)] + [Action("pass")]
@@ -665,7 +675,8 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         if act not in legal:
             raise IllegalAction(f"now player {p} decides {s}: one of " + ", ".join(a.text() for a in legal),
                                 {"reroll": "Command Re-roll", "bravery": "Insane Bravery",
-                                 "counter": "Counter-offensive", "overwatch": "Set Overwatch"}[s], act.unit)
+                                 "counter": "Counter-offensive", "overwatch": "Set Overwatch",
+                                 "rule": str(d.info.get("rule"))}[s], act.unit)
 
     def check_as(self, step: str, player: str, act: Action) -> None:
         """Raise :class:`IllegalAction` unless ``act`` would be legal for ``player`` at a
@@ -703,4 +714,5 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
     # --- summaries --------------------------------------------------------------------------
 
     def not_modelled(self) -> list[str]:
-        return [f"{p}: {n}" for p, a in self.armies.items() for n in a.not_modelled]
+        return [f"{p}: {n}" for p, a in self.armies.items() for n in a.not_modelled] + \
+            [f"mission {self.mission.number}: {n}" for n in self.mission.not_modelled]

@@ -144,10 +144,11 @@ class ShootingPhase(GameInterface):
         for u in self.army_units(p):
             if self.manoeuvre_reason(u) is not None:
                 continue
-            out.append(Action("manoeuvre", u.uid, target="defend"))
-            out.append(Action("manoeuvre", u.uid, target="overwatch"))
-            if "BATTLELINE" in u.keywords:
-                out += [Action("manoeuvre", u.uid, target="secure", arg=str(i + 1)) for i in self.secure_markers(u)]
+            out += [Action("manoeuvre", u.uid, target=t) for t in ("defend", "overwatch")
+                    if self.mission.core_manoeuvre_reason(self, u, t) is None]  # e.g. Gravitational Systems
+            out += [Action("manoeuvre", u.uid, target="secure", arg=str(i + 1)) for i in self.secure_markers(u)
+                    if self.mission.secure_reason(self, u, i) is None]  # BATTLELINE, or a Mission Rule
+            out += [Action("manoeuvre", u.uid, target=t) for t in self.mission.manoeuvres(self, u)]
         return out + [Action("done")]
 
     def _check_manoeuvre(self, p: str, act: Action) -> None:
@@ -161,12 +162,19 @@ class ShootingPhase(GameInterface):
         if why:
             raise IllegalAction(f"{u.label()} cannot perform a Tactical Manoeuvre: {why}", "Tactical Manoeuvres", u.uid)
         if act.target == "secure":
-            if "BATTLELINE" not in u.keywords:
-                raise IllegalAction(f"{u.label()} is not BATTLELINE", "Secure Site", u.uid)
             i = int(act.arg or 0) - 1
+            why = self.mission.secure_reason(self, u, i)  # BATTLELINE, or a Mission Rule
+            if why:
+                raise IllegalAction(f"{u.label()} {why}", "Secure Site", u.uid)
             if i not in self.secure_markers(u):
                 raise IllegalAction(f"objective marker {i + 1} is not one you control within range of {u.label()}",
                                     "Secure Site", u.uid)
+        elif act.target in ("defend", "overwatch"):
+            if (why := self.mission.core_manoeuvre_reason(self, u, act.target)) is not None:
+                raise IllegalAction(f"{u.label()} cannot perform it: {why}", "Tactical Manoeuvres", u.uid)
+        else:  # a Mission Rule's Tactical Manoeuvre
+            if (why := self.mission.manoeuvre_reason(self, u, act.target)) is not None:
+                raise IllegalAction(f"{u.label()} cannot perform it: {why}", "Tactical Manoeuvres", u.uid)
 
     def _do_manoeuvre(self, u: Unit, act: Action) -> None:
         u.manoeuvre = act.target
@@ -177,6 +185,7 @@ class ShootingPhase(GameInterface):
         elif act.target == "overwatch":
             u.overwatch_until = self.turn + 1  # until the end of the opponent's next turn
         self.emit("manoeuvre", unit=u.uid, manoeuvre=act.target, marker=act.arg)
+        self.mission.perform(self, u, act.target)  # a Mission Rule's Tactical Manoeuvre, if it is one
 
     def shoot_reason(self, u: Unit) -> str | None:
         if u.shot:
@@ -257,11 +266,13 @@ class ShootingPhase(GameInterface):
         friends_engaged = any(self.engaged(f, target) for f in self.army_units(u.player))
         # a conferred Leader ability: only models (or units) within X" can target that unit with
         # ranged attacks
-        cap = None
+        cap: float | None = None
         if target.led is not None:
             cap, near = led_least(target, "ranged_within"), led_least(target, "ranged_unit_within")
             if near is not None and min(d) > near + 1e-9:
                 return []
+        if (far := self.mission.ranged(self, u, target)[0]) is not None:  # e.g. Lights Out, Steam Venting
+            cap = far if cap is None else min(cap, far)
         out = []
         own = self._own_weapons(u, ws) if u.mixed else None
         for w in ws:
@@ -358,7 +369,8 @@ class ShootingPhase(GameInterface):
             first = next((i for i, m in enumerate(t.models) if m.wounds < (m.full or t.W)),
                          vis[0] if vis else 0)
             cover = self._cover(t.models[first].base, u, t)
-            cond = Conditions(hit_mod=-1 if big_engaged and not w.abilities.pistol else 0,
+            cond = Conditions(hit_mod=(-1 if big_engaged and not w.abilities.pistol else 0)
+                              + self.mission.ranged(self, u, t)[1],  # e.g. Lights Out
                               cover=cover, half_range=half, overwatch=overwatch,
                               remained_stationary=u.moved == "stationary")
             lost, _ = yield from self.attack(u, t, w, n, cond, None if clear else set(vis), ranged=True)

@@ -6,7 +6,7 @@ How steps meet decisions: each player's steps are queued in order (a step's play
 of its unit, or the ``A:``/``B:`` prefix for ``done``, ``pass``, ``reroll`` and ``role``). While a
 player has steps left, the script plays that player: a step of the kind being decided is played;
 a step of another part of the turn ends the current part (``done``); a reaction the script does
-not ask for (Overwatch, Counter-offensive, Insane Bravery, Command Re-roll, Battlefield Command) is declined; a
+not ask for (Overwatch, Counter-offensive, Insane Bravery, Command Re-roll, Battlefield Command, a Mission Rule) is declined; a
 decision that cannot be declined (Deploy Armies, the roll-off choice, selecting a unit to fight)
 goes to the bot. Once a player's steps run out, the bot plays that player. Command Re-roll is
 offered for rolls inside the attack sequence too (a saving throw to the defender), so
@@ -30,11 +30,11 @@ STEP_OF = {"role": "roles", "deploy": "deploy", "reserve": "deploy", "move": "mo
            "fallback": "move", "hold": "move", "place": "move", "hatch": "hatch", "arrive": "reinforce",
            "deepstrike": "reinforce", "manoeuvre": "manoeuvre", "shoot": "shoot", "clearance": "shoot",
            "charge": "charge", "reroll": "reroll", "fight": "fight", "counter": "counter",
-           "bravery": "bravery", "overwatch": "overwatch", "command": "command"}
+           "bravery": "bravery", "overwatch": "overwatch", "command": "command", "rule": "rule"}
 ORDER = {"bravery": 0, "move": 1, "hatch": 2, "reinforce": 3, "manoeuvre": 4, "shoot": 5, "charge": 6,
          "fight": 7}
 LOOPS = ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge")
-REACTIONS = ("overwatch", "counter", "bravery", "reroll", "command")
+REACTIONS = ("overwatch", "counter", "bravery", "reroll", "command", "rule")
 
 
 class ScriptError(BagmError, ValueError):

@@ -8,12 +8,13 @@ Text forms (unit ids such as ``A3``; points in inches ``x,y``)::
     place A1 3,4;4.5,4;6,4                 (a Normal move with a position per model)
     hatch A1 3                             (operate Hatchway 3, numbered from 1)
     arrive A1 2 | deepstrike A1 20,15      (Reinforcements)
-    manoeuvre A1 secure 2 | manoeuvre A1 defend | manoeuvre A1 overwatch
+    manoeuvre A1 secure 2 | manoeuvre A1 defend | manoeuvre A1 overwatch | manoeuvre A1 burners
     shoot A1 B2 | shoot A1 B2 Storm bolter+Psilencer   clearance A1
     shoot A1 B2 Storm bolter; B3 Psilencer (each weapon at its own target)
     charge A1 B2 | fight A1 B2 | counter A1 | bravery A1 | overwatch A1 B2
     reroll | reroll charge                 (Command Re-roll; naming the roll: only an offer of it)
     command A1 A4 Alpha Warrior            (Battlefield Command: Leader, Bodyguard, Leader ability)
+    rule Unlock Overrides                  (use a Mission Rule the mission offers now)
 """
 
 from __future__ import annotations
@@ -25,8 +26,11 @@ from bagm.errors import BagmError
 
 KINDS = ("role", "deploy", "reserve", "done", "pass", "move", "advance", "fallback", "hold",
          "place", "hatch", "arrive", "deepstrike", "manoeuvre", "shoot", "clearance", "charge",
-         "reroll", "fight", "counter", "bravery", "overwatch", "command")
+         "reroll", "fight", "counter", "bravery", "overwatch", "command", "rule")
 MOVES = ("move", "advance", "fallback", "place")
+MISSION_MANOEUVRES = ("burners",)
+"""The words of the Tactical Manoeuvres Mission Rules add (The Furnace: Turn on the Burners)."""
+MANOEUVRES = ("secure", "defend", "overwatch") + MISSION_MANOEUVRES
 _NO_UNIT = ("role", "done", "pass", "reroll")
 REROLL_ROLLS = ("advance", "charge", "desperate escape", "attacks", "hit", "wound", "save", "damage",
                 "hazardous")
@@ -62,8 +66,8 @@ class Action:
         k = self.kind
         if k in ("done", "pass", "reroll"):
             return f"{k} {self.arg}" if self.arg else k
-        if k == "role":
-            return f"role {self.arg}"
+        if k in ("role", "rule"):
+            return f"{k} {self.arg}"
         out = [k, self.unit or ""]
         if self.target is not None:
             out.append(self.target)
@@ -115,6 +119,10 @@ def parse(text: str) -> Action:
         if len(words) != 1:
             raise ActionSyntaxError(f"'{k}' takes nothing more")
         return Action(k)
+    if k == "rule":  # a Mission Rule by its name (and what it is used on)
+        if len(words) < 2:
+            raise ActionSyntaxError("write 'rule NAME', e.g. 'rule Unlock Overrides'")
+        return Action(k, arg=" ".join(words[1:]))
     if k == "role":
         if len(words) != 2 or words[1].lower() not in ("attacker", "defender"):
             raise ActionSyntaxError("write 'role attacker' or 'role defender'")
@@ -149,8 +157,9 @@ def parse(text: str) -> Action:
             raise ActionSyntaxError(f"'{k}' takes a number from 1, not '{rest[0]}'")
         return Action(k, unit, arg=rest[0])
     if k == "manoeuvre":
-        if not rest or rest[0].lower() not in ("secure", "defend", "overwatch"):
-            raise ActionSyntaxError("write 'manoeuvre UNIT secure N', 'defend' or 'overwatch'")
+        if not rest or rest[0].lower() not in MANOEUVRES:
+            raise ActionSyntaxError("write 'manoeuvre UNIT secure N', 'defend', 'overwatch' or a "
+                                    f"mission's Tactical Manoeuvre ({', '.join(MISSION_MANOEUVRES)})")
         m = rest[0].lower()
         if m == "secure":
             if len(rest) != 2 or not rest[1].isdigit():

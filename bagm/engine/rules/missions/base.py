@@ -1,0 +1,436 @@
+"""The mission machinery: a mission is an entry registered by its book name (and number); its
+Mission Rules are entries hooked on named steps of the mission sequence (or answering the few
+questions the phases ask a mission: which Entry Zones, who takes the first turn); its Mission
+Objectives are Progressive or End Game scorers with their timing.
+
+Named steps the game calls (``Game.mission.run(step, game)``), listed in :data:`STEPS`.
+Decisions a Mission Rule asks of a player come through :meth:`Mission.decide` (a generator the
+phase code runs with ``yield from`` at a named step) as a ``Decision("rule", player, {"rule":
+NAME, "options": [...]})`` whose legal actions are ``rule OPTION`` for each option, and
+``pass`` unless the rule must be used (``"must": True``).
+
+The shared pieces several missions use live here: the "rounds 2-4 at the end of the Command
+phase, in round 5 the second player at the end of their turn" timing (:func:`take_and_hold`),
+first-turn overrides (``MissionRule.first_turn``), Entry Zone kinds by role
+(``MissionRule.zone_kinds``), new Tactical Manoeuvres (``MissionRule.manoeuvre``), mortal
+wounds from a rule (:func:`suffer_mortal_wounds`), starting VP and VP passing between players (:func:`start_vp`,
+:func:`take_vp`), and Hatchways a rule opens or closes (:func:`set_hatchways`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from bagm.engine.rules.registry import Registry
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bagm.engine.game.sequence import Game
+    from bagm.engine.state.actions import Action
+    from bagm.engine.state.army import Unit
+    from bagm.engine.state.core import Decision
+
+STEPS = ("muster", "start_deploy", "deploy", "start_round", "start_turn", "start_command",
+         "command", "end_command", "end_movement", "end_shooting", "end_charge", "end_fight",
+         "end_turn", "end_round", "end_battle")
+"""The named steps of the mission sequence a Mission Rule or Objective may act at
+(``start_deploy``: the start of the Deploy Armies step; ``deploy``: its end; ``start_command``:
+the start of a Command phase; ``command``: the Command phase after its Battle-shock step, where
+a player may use a rule such as Unlock Overrides; ``end_command``: its end, where most
+Progressive Objectives score)."""
+
+Hook = Callable[["Game"], None]
+# a scorer's VP: (vp, why) or (vp, why, the uids of the units it credits, for the log)
+Score = tuple[int, str] | tuple[int, str, list[str]]
+Scorer = Callable[["Game", str], Sequence[Score]]
+# the game as a phase module passes itself (typed by game/interface.py, not as Game): the rules
+# that answer the phases' questions read it as the Game it is
+PhaseGame = Any
+When = Callable[["Game", str, str], bool]  # (game, step, player): does the objective score now
+Ask = Callable[["Game"], "Generator[Decision, Action, None]"]
+
+
+@dataclass(frozen=True)
+class MissionRule:
+    """One of a mission's Mission Rules, by its book name, with the one-line citation of where
+    the book states it, and how it acts: at a named step (``step`` and ``apply``), by asking a
+    player (``ask``, at ``step``), or by answering one of the questions the phases ask (first
+    turn, Entry Zone kinds, Secure Site, operating a Hatchway, a new Tactical Manoeuvre)."""
+
+    name: str
+    section: str
+    step: str | None = None
+    apply: Hook | None = None
+    ask: Ask | None = None  # a decision of a player at ``step`` (see Mission.decide)
+    first_turn: str | None = None  # "Attacker" or "Defender": that player has the first turn
+    # Secure Site: (game, unit, marker) -> "" (allowed), a reason it is not, or None (as usual)
+    secure: Callable[[Game, Unit, int], str | None] | None = None
+    # Operating Hatchways: (game, unit, Hatchway) -> why the unit may not operate it, or None
+    hatchway: Callable[[Game, Unit, int], str | None] | None = None
+    # a Tactical Manoeuvre the rule adds: its word in the action ("manoeuvre A3 burners"), why
+    # a unit may not perform it now (None: it may), and what performing it does
+    manoeuvre: str | None = None
+    manoeuvre_reason: Callable[[Game, Unit], str | None] | None = None
+    perform: Callable[[Game, Unit], None] | None = None
+    # why a core Tactical Manoeuvre ("defend", "overwatch") is barred now (None: it is not)
+    core_manoeuvre: Callable[[Game, Unit, str], str | None] | None = None
+    # ranged attacks of a unit at a target: (the farthest a model may be to make them, or None;
+    # a Hit roll modifier)
+    shooting: Callable[[Game, Unit, Unit], tuple[float | None, int]] | None = None
+    # a charge of a unit at a target: (why it may not be the target, or None; a Charge roll modifier)
+    charging: Callable[[Game, Unit, Unit], tuple[str | None, int]] | None = None
+    # a player cannot gain CP now (Communications Network)
+    blocks_cp: Callable[[Game, str], bool] | None = None
+    # an objective marker removed from the battlefield: no player controls it
+    removed: Callable[[Game, int], bool] | None = None
+    # extra Entry Zone kinds (map ``kind:``) a player may use: (game, player, deploying) -> kinds
+    zone_kinds: Callable[[Game, str, bool], tuple[str, ...]] | None = None
+
+
+@dataclass(frozen=True)
+class Objective:
+    """A Mission Objective: Progressive (scored during the battle at ``steps`` when ``when``
+    says so) or End Game (scored at the end of the battle)."""
+
+    name: str
+    section: str
+    kind: str  # "progressive" or "end_game"
+    steps: tuple[str, ...]
+    score: Scorer | None = None
+    whose: str = "active"  # "active": the player whose turn it is; "both": each player
+    when: When | None = None
+    # an objective that moves VP rather than scoring them (Destroy Ground Targets): run at each step
+    apply: Callable[[Game, str], None] | None = None
+
+    @property
+    def step(self) -> str:
+        return self.steps[0]
+
+
+@dataclass
+class Mission:
+    """One game's mission: its rules, objectives and the state its rules keep."""
+
+    number: int
+    name: str
+    kind: str = "symmetric"
+    rules: list[MissionRule] = field(default_factory=list)
+    objectives: list[Objective] = field(default_factory=list)
+    not_modelled: list[str] = field(default_factory=list)
+    """Mission Rules (or parts) the engine does not play: listed in every game's output."""
+    rounds: int = 5
+    # what the rules remember during a game lives in game.mission_state (copied by a clone):
+    # the Mission itself is shared by clones and never changes
+
+    def run(self, step: str, game: Game) -> None:
+        """Run the mission rules and score the objectives of a named step."""
+        if step == "start_turn" and any(r.shooting or r.charging for r in self.rules):
+            game.touch()  # effects "until the end of the turn" end: answers kept on them go
+        for rule in self.rules:
+            if rule.step == step and rule.apply is not None:
+                rule.apply(game)
+        for obj in self.objectives:
+            if step not in obj.steps:
+                continue
+            if obj.apply is not None:
+                obj.apply(game, step)
+                continue
+            players = [game.active] if obj.whose == "active" else ["A", "B"]
+            for p in players:
+                if obj.when is not None and not obj.when(game, step, p):
+                    continue
+                for got in obj.score(game, p) if obj.score is not None else ():
+                    game.score(p, got[0], f"{obj.name}: {got[1]}", *got[2:])
+
+    def decide(self, step: str, game: Game) -> Generator[Decision, Action, None]:
+        """The Mission Rules of a named step where a player may be asked (``yield from``): in
+        their order, those that ask a player and those that simply act (Desperate Measures)."""
+        for rule in self.rules:
+            if rule.step == step and rule.ask is not None:
+                yield from rule.ask(game)
+            elif rule.step == step and rule.apply is not None:
+                rule.apply(game)
+
+    def secure_reason(self, game: PhaseGame, u: Unit, marker: int) -> str | None:
+        """Why ``u`` may not perform Secure Site on ``marker`` (None: it may, as far as its
+        keywords and the Mission Rules go). Core: only BATTLELINE units; a Mission Rule may lift
+        that (Control Node, Worth Dying For) or forbid a marker."""
+        for rule in self.rules:
+            if rule.secure is not None:
+                why = rule.secure(game, u, marker)
+                if why is not None:
+                    return why or None
+        return None if "BATTLELINE" in u.keywords else "is not BATTLELINE"
+
+    def hatchway_reason(self, game: PhaseGame, u: Unit, index: int) -> str | None:
+        """Why a Mission Rule stops ``u`` operating Hatchway ``index`` (None: it does not)."""
+        for rule in self.rules:
+            if rule.hatchway is not None:
+                why = rule.hatchway(game, u, index)
+                if why:
+                    return why
+        return None
+
+    def manoeuvres(self, game: PhaseGame, u: Unit) -> list[str]:
+        """The Tactical Manoeuvres the Mission Rules let ``u`` perform now (their words)."""
+        return [r.manoeuvre for r in self.rules if r.manoeuvre is not None and
+                (r.manoeuvre_reason is None or r.manoeuvre_reason(game, u) is None)]
+
+    def manoeuvre_reason(self, game: PhaseGame, u: Unit, word: str | None) -> str | None:
+        """Why ``u`` may not perform the Tactical Manoeuvre ``word`` (None: it may)."""
+        for r in self.rules:
+            if r.manoeuvre == word:
+                return r.manoeuvre_reason(game, u) if r.manoeuvre_reason is not None else None
+        return f"there is no Tactical Manoeuvre '{word}' in this mission"
+
+    def perform(self, game: PhaseGame, u: Unit, word: str | None) -> None:
+        """``u`` performs the Mission Rule's Tactical Manoeuvre ``word``."""
+        for r in self.rules:
+            if r.manoeuvre == word and r.perform is not None:
+                r.perform(game, u)
+
+    def core_manoeuvre_reason(self, game: PhaseGame, u: Unit, word: str) -> str | None:
+        """Why a Mission Rule bars ``u`` from the core Tactical Manoeuvre ``word`` now."""
+        for r in self.rules:
+            if r.core_manoeuvre is not None and (why := r.core_manoeuvre(game, u, word)):
+                return why
+        return None
+
+    def ranged(self, game: PhaseGame, u: Unit, t: Unit) -> tuple[float | None, int]:
+        """Mission Rules on ranged attacks of ``u`` at ``t``: the farthest a model may be from
+        the target to make them (None: no limit), and the Hit roll modifier."""
+        cap: float | None = None
+        mod = 0
+        for r in self.rules:
+            if r.shooting is not None:
+                c, m = r.shooting(game, u, t)
+                cap = c if cap is None else (cap if c is None else min(cap, c))
+                mod += m
+        return cap, mod
+
+    def charge(self, game: PhaseGame, u: Unit, t: Unit) -> tuple[str | None, int]:
+        """Mission Rules on a charge of ``u`` at ``t``: why ``t`` may not be its target (None:
+        it may), and the Charge roll modifier."""
+        mod = 0
+        for r in self.rules:
+            if r.charging is not None:
+                why, m = r.charging(game, u, t)
+                if why:
+                    return why, 0
+                mod += m
+        return None, mod
+
+    def blocks_cp(self, game: Game, p: str) -> bool:
+        """A Mission Rule stops player ``p`` gaining CP now."""
+        return any(r.blocks_cp is not None and r.blocks_cp(game, p) for r in self.rules)
+
+    def removed(self, game: Game, marker: int) -> bool:
+        """A Mission Rule has removed objective marker ``marker`` from the battlefield."""
+        return any(r.removed is not None and r.removed(game, marker) for r in self.rules)
+
+    def first_player(self, game: Game) -> str | None:
+        """The player a Mission Rule gives the first turn (None: roll off)."""
+        for rule in self.rules:
+            if rule.first_turn is not None:
+                p = next(q for q in ("A", "B") if game.role.get(q) == rule.first_turn)
+                game.emit("first_turn", player=p, why=rule.name)
+                return p
+        return None
+
+    def entry_zones(self, game: Game, p: str) -> list[Any]:
+        """The Entry Zones player ``p`` may use now: the plain ones of their role, and the
+        kinds a Mission Rule opens to them (in the Deploy Armies step or afterwards)."""
+        deploying = game.phase == "deploy"
+        kinds = {"Entry Zone"}
+        for rule in self.rules:
+            if rule.zone_kinds is not None:
+                kinds.update(rule.zone_kinds(game, p, deploying))
+        return [z for z in game.map.layout.entry_zones_of(game.role[p]) if z.kind in kinds]
+
+
+
+@dataclass(frozen=True)
+class MissionEntry:
+    """A playable mission: its book name and number, and how to set up a fresh one."""
+
+    name: str
+    number: int
+    build: Callable[[], Mission]
+
+
+MISSIONS: Registry[MissionEntry] = Registry("mission")
+
+
+def register(name: str, number: int, build: Callable[[], Mission]) -> MissionEntry:
+    return MISSIONS.register(MissionEntry(name, number, build), aliases=(str(number),))
+
+
+def get_mission(number: int | str) -> Mission:
+    """A fresh mission, by its number or its book name."""
+    entry = MISSIONS.get(str(number))
+    if entry is None:
+        raise ValueError(f"mission {number} is not playable yet; playable: "
+                         f"{', '.join(f'{e.number} {e.name}' for e in sorted(MISSIONS, key=_order))}")
+    return entry.build()
+
+
+def _order(e: MissionEntry) -> tuple[int, int]:
+    return (e.number < 10, e.number)  # the book's order: symmetric 11-33, then asymmetric 1-6
+
+
+# --- shared pieces ------------------------------------------------------------------------------
+
+def underdog_cp(section: str) -> MissionRule:
+    """The usual Underdog Bonus: the Underdog starts the battle with 1 additional CP."""
+    def apply(game: Game) -> None:
+        if game.underdog is not None:
+            game.gain_cp(game.underdog, 1, "Underdog Bonus")
+    return MissionRule("Underdog Bonus", section, "muster", apply)
+
+
+def take_and_hold(game: Game, step: str, p: str) -> bool:
+    """The timing of the symmetric missions' Progressive Objectives (e.g. Mission 12 "Take and
+    Hold"): in battle rounds 2-4 at the end of each player's Command phase; in round 5 the
+    player with the first turn at the end of their Command phase, the player with the second
+    turn at the end of their turn instead."""
+    if step == "end_command":
+        return 2 <= game.round <= 4 or (game.round == 5 and p == game.first)
+    if step == "end_turn":
+        return game.round == 5 and p != game.first
+    return False
+
+
+TAKE_AND_HOLD_STEPS = ("end_command", "end_turn")
+
+
+def controlled(game: Game, p: str) -> list[int]:
+    """The objective markers (indexes) player ``p`` controls."""
+    return [i for i, c in enumerate(game.control) if c == p]
+
+
+def labelled(game: Game, label: str) -> list[int]:
+    """The objective markers (indexes) with a label (case as written on the map)."""
+    return [i for i, m in enumerate(game.map.layout.markers) if m.label == label]
+
+
+def marker_counts(game: Game, p: str, thresholds: Iterable[int] = (1, 2),
+                  more: bool = True) -> list[tuple[int, str]]:
+    """5VP for each of: controlling ``n`` or more markers (each threshold), and (``more``)
+    controlling more markers than the opponent."""
+    mine, theirs = len(controlled(game, p)), len(controlled(game, game.other(p)))
+    out = [(5, f"controls {n}+ objective markers") for n in thresholds if mine >= n]
+    if more and mine > theirs:
+        out.append((5, "controls more objective markers than the opponent"))
+    return out
+
+
+def warlord_destroyed(game: Game, p: str) -> bool:
+    """Player ``p``'s WARLORD is destroyed."""
+    return any(u.warlord and u.where == "destroyed" for u in game.armies[p].units)
+
+
+def cut_off_the_head(section: str, vp: int) -> Objective:
+    """Cut Off the Head (several missions): at the end of the battle, each player scores ``vp``
+    if the opponent's WARLORD is destroyed."""
+    def score(game: Game, p: str) -> list[tuple[int, str]]:
+        return [(vp, "the opponent's WARLORD is destroyed")] if warlord_destroyed(game, game.other(p)) else []
+    return Objective("Cut Off the Head", section, "end_game", ("end_battle",), score, whose="both")
+
+
+def player_of(game: Game, role: str) -> str:
+    """The player ("A" or "B") with a role ("Attacker" or "Defender")."""
+    return next(q for q in ("A", "B") if game.role.get(q) == role)
+
+
+def start_vp(game: Game, p: str, vp: int, why: str) -> None:
+    """A player starts the battle with VP (e.g. Pull Their Teeth: the Attacker's 60VP): they
+    count toward the 90VP cap of mission objectives as every other VP does."""
+    game.score(p, vp, why)
+
+
+def take_vp(game: Game, loser: str, gainer: str, vp: int, why: str) -> None:
+    """VP passing from one player to the other (Destroy Ground Targets): subtract ``vp`` from
+    ``loser`` (to a minimum of 0VP) and ``gainer`` scores ``vp`` (the whole amount: the text
+    gives the Defender the VP whatever the Attacker had left)."""
+    lost = min(vp, game.vp[loser])
+    game.vp[loser] -= lost
+    if 1 <= game.round <= 5:
+        game.vp_rounds[loser][game.round - 1] -= lost
+    game.emit("vp", player=loser, vp=-lost, total=game.vp[loser], why=why)
+    game.score(gainer, vp, why)
+
+
+def within(area: Any, u: Unit) -> bool:
+    """A unit is within an area when any of its models is (Core Rules: "within")."""
+    return any(area.within(m.base) for m in u.models)
+
+
+def suffer_mortal_wounds(game: Game, u: Unit, amount: int, why: str) -> None:
+    """``u`` suffers ``amount`` mortal wounds (Core Rules "Mortal Wounds": allocated one at a
+    time, excess carrying on to the next model), a conferred Feel No Pain taken into account."""
+    from bagm.engine.attack.sequence import TargetUnit
+    from bagm.engine.rules.leaders import led_defence, led_fnp_mortal
+
+    if amount <= 0 or not u.models:
+        return
+    tu = TargetUnit([m.wounds for m in u.models], u.W)
+    if u.led is not None:
+        tu.fnp, tu.fnp_mortal = led_defence(u)[1], led_fnp_mortal(u)
+    lost = tu.mortal_wounds(amount, game.dice, spill=True, reason=why)
+    for m, left in zip(u.models, tu.wounds):
+        m.wounds = left
+    before = len(u.models)
+    u.models = [m for m in u.models if m.wounds > 0]
+    if len(u.models) != before:
+        game.touch(u)
+    game.emit("mortal_wounds", unit=u.uid, amount=amount, lost=lost, why=why)
+    game._check_destroyed(u)
+
+
+def set_hatchways(game: Game, indexes: Iterable[int], open_: bool, why: str) -> None:
+    """Open or close Hatchways by a Mission Rule: it cannot be prevented (no roll-off, no
+    Overwatch window), and it acts on every Hatchway named whoever stands near it."""
+    changed = []
+    for i in indexes:
+        if game.bf.is_open(i) != open_:
+            game.bf.set_open(i, open_)
+            changed.append(i + 1)
+    if changed:
+        game.touch()
+        game.emit("hatchways", open=open_, hatchways=changed, why=why)
+
+
+# --- Determine Mission: the random tables --------------------------------------------------------
+
+RANDOM = {"random": "symmetric", "random-symmetric": "symmetric", "random-asymmetric": "asymmetric"}
+
+
+def roll_mission(kind: str, seed: int) -> tuple[int, str]:
+    """Determine Mission by the book's roll: a D33 for a symmetric mission (two D3s, the first
+    the tens, the second the units), a D6 for an asymmetric one. Rolled on dice of their own
+    seeded with ``seed`` (the game's own dice are untouched): the same seed, the same mission."""
+    from bagm.chance.dice import Dice
+
+    dice = Dice(seed)
+    if kind == "symmetric":  # Symmetric Missions, step 2 "Determine Mission": D33
+        tens, units = dice.d3("D33 tens"), dice.d3("D33 units")
+        n = tens * 10 + units
+        return n, f"D33: {tens} then {units} = {n}"
+    n = dice.d6("D6 mission")  # Asymmetric Missions, step 2 "Determine Mission": D6
+    return n, f"D6: {n}"
+
+
+def resolve_mission(text: str | int, seed: int = 0) -> tuple[int, str | None]:
+    """A mission named on the command line: its number or book name, or ``random`` (a D33 of
+    the symmetric missions) or ``random-asymmetric`` (a D6): (number, how it was rolled or
+    None). A mission that is not playable (named or rolled) is a ValueError saying so."""
+    kind = RANDOM.get(str(text).strip().lower())
+    if kind is None:
+        return get_mission(text).number, None
+    n, how = roll_mission(kind, seed)
+    entry = MISSIONS.get(str(n))
+    if entry is None:
+        raise ValueError(f"the {how.split(':')[0]} rolled mission {n} ({how}), which is not playable yet; "
+                         f"try another --seed, or name a playable mission")
+    return n, f"Determine Mission: {how}, mission {n} {entry.name}"

@@ -1,0 +1,44 @@
+"""Mission 13: The Pipeline (symmetric)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bagm.engine.rules.missions.base import (
+    TAKE_AND_HOLD_STEPS,
+    Mission,
+    Objective,
+    controlled,
+    labelled,
+    marker_counts,
+    register,
+    take_and_hold,
+    underdog_cp,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bagm.engine.game.sequence import Game
+
+BOOK = "Symmetric Mission 13 The Pipeline"
+
+
+def _regulate_the_flow(game: Game, p: str) -> list[tuple[int, str]]:
+    # Mission 13 "Regulate the Flow": 1+, 2+, more than the opponent, both A, both B
+    out = marker_counts(game, p, (1, 2))
+    mine = set(controlled(game, p))
+    for label in ("A", "B"):
+        both = labelled(game, label)
+        if both and set(both) <= mine:
+            out.append((5, f"controls both objective markers labelled {label}"))
+    return out
+
+
+def build() -> Mission:
+    return Mission(13, "The Pipeline", "symmetric",
+                   rules=[underdog_cp(f"{BOOK}, Mission Rules: Underdog Bonus")],
+                   objectives=[
+                       Objective("Regulate the Flow", f"{BOOK}, Mission Objectives: Regulate the Flow",
+                                 "progressive", TAKE_AND_HOLD_STEPS, _regulate_the_flow, when=take_and_hold)])
+
+
+register("The Pipeline", 13, build)
