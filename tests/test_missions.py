@@ -813,3 +813,29 @@ def test_salvation_shrines() -> None:
     assert _salvation_shrines(g, "A") == []
     g.control[crit[1]] = "A"
     assert _salvation_shrines(g, "A") == [(15, "controls both objective markers labelled Critical")]
+
+
+# --- clones: what the mission rules remember goes with the game --------------------------------
+
+@pytest.mark.parametrize("mission", sorted(e.number for e in MISSIONS))
+def test_a_game_played_from_clones_is_the_game_on_every_mission(mission: int) -> None:
+    """Mission Rules keep their memory in game.mission_state (Airlocks, Burners, corrupted
+    markers, Rad Exposure, lights): a game cloned every few actions plays as the game itself."""
+    import random
+
+    def game() -> Game:
+        return Game(mission, _army("A", GK).clone(), _army("B", ORKS).clone(), seed=mission)
+
+    plain = game()
+    rng = random.Random(mission)
+    while not plain.finished:
+        plain.apply(rng.choice(plain.legal_actions()))
+    g = game()
+    rng = random.Random(mission)
+    i = 0
+    while not g.finished:
+        if i % 5 == 0 or not g.resumable:
+            g = g.clone()
+        g.apply(rng.choice(g.legal_actions()))
+        i += 1
+    assert g.events == plain.events
