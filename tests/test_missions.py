@@ -839,3 +839,21 @@ def test_a_game_played_from_clones_is_the_game_on_every_mission(mission: int) ->
         g.apply(rng.choice(g.legal_actions()))
         i += 1
     assert g.events == plain.events
+
+
+def test_a_mission_rule_not_modelled_is_named_in_the_games_output() -> None:
+    # every playable mission models all its rules today; one that did not would say so per game
+    g = new_game(12)
+    assert not any(n.startswith("mission") for n in g.not_modelled())
+    g.mission.not_modelled.append("Some Rule: its effect on X")  # each game builds its own Mission
+    assert "mission 12: Some Rule: its effect on X" in g.not_modelled()
+    assert get_mission(12).not_modelled == []
+
+
+def test_control_objectives_credit_the_units_holding_the_markers() -> None:
+    g = new_game(12)
+    deploy(g)
+    on_marker(g, "A3", 1)
+    to_round(g, 2, "A", "move")
+    ev = [e for e in g.events if e["e"] == "vp" and e["why"].startswith("Take and Hold")]
+    assert ev and all(e["units"] == ["A3"] for e in ev)

@@ -102,6 +102,9 @@ class Objective:
     when: When | None = None
     # an objective that moves VP rather than scoring them (Destroy Ground Targets): run at each step
     apply: Callable[[Game, str], None] | None = None
+    # a control objective: its VP credit the player's units within range of markers it controls
+    # (for the log: game.controlling_units; decides no rule)
+    credit_control: bool = False
 
     @property
     def step(self) -> str:
@@ -140,8 +143,11 @@ class Mission:
             for p in players:
                 if obj.when is not None and not obj.when(game, step, p):
                     continue
-                for got in obj.score(game, p) if obj.score is not None else ():
-                    game.score(p, got[0], f"{obj.name}: {got[1]}", *got[2:])
+                got_all = list(obj.score(game, p)) if obj.score is not None else []
+                units = game.controlling_units(p) if obj.credit_control and got_all else None
+                for got in got_all:
+                    credited = got[2] if len(got) > 2 else units  # type: ignore[misc]
+                    game.score(p, got[0], f"{obj.name}: {got[1]}", credited)
 
     def decide(self, step: str, game: Game) -> Generator[Decision, Action, None]:
         """The Mission Rules of a named step where a player may be asked (``yield from``): in

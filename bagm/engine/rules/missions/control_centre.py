@@ -67,7 +67,7 @@ def build() -> Mission:
                           underdog_cp(f"{BOOK}, Mission Rules: Underdog Bonus")],
                    objectives=[
                        Objective("Secure at All Costs", f"{BOOK}, Mission Objectives: Secure at All Costs",
-                                 "progressive", TAKE_AND_HOLD_STEPS, _secure_at_all_costs, when=take_and_hold),
+                                 "progressive", TAKE_AND_HOLD_STEPS, _secure_at_all_costs, when=take_and_hold, credit_control=True),
                        cut_off_the_head(f"{BOOK}, Mission Objectives: Cut Off the Head", 10)])
 
 

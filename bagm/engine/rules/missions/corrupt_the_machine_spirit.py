@@ -152,7 +152,7 @@ def build() -> Mission:
                        Objective("Humble the Machine", f"{BOOK}, Mission Objectives: Humble the Machine",
                                  "end_game", ("end_battle",), _humble_the_machine, whose="both"),
                        Objective("Thwart the Corrupters", f"{BOOK}, Mission Objectives: Thwart the Corrupters",
-                                 "end_game", ("end_battle",), _thwart_the_corrupters, whose="both")])
+                                 "end_game", ("end_battle",), _thwart_the_corrupters, whose="both", credit_control=True)])
 
 
 register("Corrupt the Machine Spirit", 6, build)

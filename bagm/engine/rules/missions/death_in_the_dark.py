@@ -92,9 +92,9 @@ def build() -> Mission:
                           underdog_cp(f"{BOOK}, Mission Rules: Underdog Bonus")],
                    objectives=[
                        Objective("Lock It Down!", f"{BOOK}, Mission Objectives: Lock It Down!",
-                                 "progressive", TAKE_AND_HOLD_STEPS, _lock_it_down, when=take_and_hold),
+                                 "progressive", TAKE_AND_HOLD_STEPS, _lock_it_down, when=take_and_hold, credit_control=True),
                        Objective("Seek Sanctuary", f"{BOOK}, Mission Objectives: Seek Sanctuary",
-                                 "end_game", ("end_battle",), _seek_sanctuary, whose="both")])
+                                 "end_game", ("end_battle",), _seek_sanctuary, whose="both", credit_control=True)])
 
 
 register("Death in the Dark", 22, build)

@@ -44,9 +44,9 @@ def build() -> Mission:
                                       zone_kinds=_underdog_zone)],
                    objectives=[
                        Objective("Take and Hold", f"{BOOK}, Mission Objectives: Take and Hold",
-                                 "progressive", TAKE_AND_HOLD_STEPS, _take_and_hold, when=take_and_hold),
+                                 "progressive", TAKE_AND_HOLD_STEPS, _take_and_hold, when=take_and_hold, credit_control=True),
                        Objective("Sweep the Decks", f"{BOOK}, Mission Objectives: Sweep the Decks",
-                                 "end_game", ("end_battle",), _sweep_the_decks, whose="both")])
+                                 "end_game", ("end_battle",), _sweep_the_decks, whose="both", credit_control=True)])
 
 
 register("Deck Sweepers", 12, build)

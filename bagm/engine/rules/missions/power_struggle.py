@@ -45,7 +45,7 @@ def build() -> Mission:
                    rules=[underdog_cp(f"{BOOK}, Mission Rules: Underdog Bonus")],
                    objectives=[
                        Objective("Power Network", f"{BOOK}, Mission Objectives: Power Network",
-                                 "progressive", TAKE_AND_HOLD_STEPS, _power_network, when=take_and_hold),
+                                 "progressive", TAKE_AND_HOLD_STEPS, _power_network, when=take_and_hold, credit_control=True),
                        cut_off_the_head(f"{BOOK}, Mission Objectives: Cut Off the Head", 10)])
 
 

@@ -71,7 +71,7 @@ def build() -> Mission:
                                  "progressive", ("deploy", "start_command"),
                                  apply=_destroy_ground_targets),
                        Objective("Seize the Guns", f"{BOOK}, Mission Objectives: Seize the Guns",
-                                 "progressive", ("start_command",), _seize_the_guns)])
+                                 "progressive", ("start_command",), _seize_the_guns, credit_control=True)])
 
 
 def _destroy_ground_targets(game: Game, step: str) -> None:

@@ -87,9 +87,9 @@ def build() -> Mission:
                           underdog_cp(f"{BOOK}, Mission Rules: Underdog Bonus")],
                    objectives=[
                        Objective("Urgent Takeover", f"{BOOK}, Mission Objectives: Urgent Takeover",
-                                 "progressive", TAKE_AND_HOLD_STEPS, _urgent_takeover, when=take_and_hold),
+                                 "progressive", TAKE_AND_HOLD_STEPS, _urgent_takeover, when=take_and_hold, credit_control=True),
                        Objective("Salvation Shrines", f"{BOOK}, Mission Objectives: Salvation Shrines",
-                                 "end_game", ("end_battle",), _salvation_shrines, whose="both"),
+                                 "end_game", ("end_battle",), _salvation_shrines, whose="both", credit_control=True),
                        cut_off_the_head(f"{BOOK}, Mission Objectives: Cut Off the Head", 15)])
 
 

@@ -76,7 +76,7 @@ def build() -> Mission:
                           underdog_cp(f"{BOOK}, Mission Rules: Underdog Bonus")],
                    objectives=[
                        Objective("They Are Ours", f"{BOOK}, Mission Objectives: They Are Ours",
-                                 "end_game", ("end_battle",), _they_are_ours, whose="both"),
+                                 "end_game", ("end_battle",), _they_are_ours, whose="both", credit_control=True),
                        Objective("Purge the Thieves", f"{BOOK}, Mission Objectives: Purge the Thieves",
                                  "end_game", ("end_battle",), _purge_the_thieves, whose="both")])
 

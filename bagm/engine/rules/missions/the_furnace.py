@@ -110,9 +110,9 @@ def build() -> Mission:
                           underdog_cp(f"{BOOK}, Mission Rules: Underdog Bonus")],
                    objectives=[
                        Objective("Promethium Exchangers", f"{BOOK}, Mission Objectives: Promethium Exchangers",
-                                 "progressive", TAKE_AND_HOLD_STEPS, _promethium_exchangers, when=take_and_hold),
+                                 "progressive", TAKE_AND_HOLD_STEPS, _promethium_exchangers, when=take_and_hold, credit_control=True),
                        Objective("Costly Prize", f"{BOOK}, Mission Objectives: Costly Prize",
-                                 "end_game", ("end_battle",), _costly_prize, whose="both")])
+                                 "end_game", ("end_battle",), _costly_prize, whose="both", credit_control=True)])
 
 
 register("The Furnace", 32, build)

@@ -38,7 +38,7 @@ def build() -> Mission:
                    rules=[underdog_cp(f"{BOOK}, Mission Rules: Underdog Bonus")],
                    objectives=[
                        Objective("Regulate the Flow", f"{BOOK}, Mission Objectives: Regulate the Flow",
-                                 "progressive", TAKE_AND_HOLD_STEPS, _regulate_the_flow, when=take_and_hold)])
+                                 "progressive", TAKE_AND_HOLD_STEPS, _regulate_the_flow, when=take_and_hold, credit_control=True)])
 
 
 register("The Pipeline", 13, build)
