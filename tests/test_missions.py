@@ -857,3 +857,61 @@ def test_control_objectives_credit_the_units_holding_the_markers() -> None:
     to_round(g, 2, "A", "move")
     ev = [e for e in g.events if e["e"] == "vp" and e["why"].startswith("Take and Hold")]
     assert ev and all(e["units"] == ["A3"] for e in ev)
+
+
+# --- 23 Hull Breach ------------------------------------------------------------------------------
+
+def test_deadly_decompression_vents_a_compartment() -> None:
+    # Mission 23 "Deadly Decompression": from round 2, the Attacker's D6 3+ vents the Compartment
+    # of the Defender's D6 until the end of the round: its open Hatchways close, each unit in it
+    # suffers D3 mortal wounds, units in it move 1" less, attacks on them improve their AP by 1
+    from bagm.engine.rules.missions.hull_breach import hatchways_of, vented
+
+    g = new_game(23, dice=[3, 2, 2])  # 3: vented; 2: Compartment 2; D3 = 2 for A3
+    deploy(g)
+    room = next(a for a in g.map.layout.areas_of("Compartment") if a.label == "2")
+    (col, row) = sorted(room.zones)[4]
+    cross_at(g, "A3", zone_centre(g, col, row))
+    wounds = sum(m.wounds for m in g.units["A3"].models)
+    to_round(g, 2, "A")
+    assert vented(g) is room and g.dice.pending == ()
+    assert all(not g.bf.is_open(i) for i in hatchways_of(g, room))
+    assert sum(m.wounds for m in g.units["A3"].models) == wounds - 2
+    a3, b3 = g.units["A3"], g.units["B3"]
+    assert g.mission.move_modifier(g, a3, "move") == g.mission.move_modifier(g, a3, "advance") == -1
+    assert g.mission.move_modifier(g, a3, "fallback") == 0 and g.mission.move_modifier(g, b3, "move") == 0
+    w = b3.melee[0]
+    assert g.mission.weapon_against(g, b3, a3, w).ap == w.ap - 1
+    assert g.mission.weapon_against(g, a3, b3, a3.melee[0]) is a3.melee[0]
+    assert any("AP improvement" in n for n in g.not_modelled())  # said plainly in every game
+
+
+def test_deadly_decompression_needs_a_3_and_waits_for_round_2() -> None:
+    from bagm.engine.rules.missions.hull_breach import vented
+
+    g = new_game(23, dice=[2])
+    deploy(g)
+    to_round(g, 2, "A")
+    assert vented(g) is None and g.dice.pending == ()
+    assert [e["roll"] for e in g.events if e["e"] == "mission_roll"] == [2]  # none in round 1
+
+
+def test_download_data_scores_15_at_the_start_of_the_next_command_phase() -> None:
+    # Mission 23 "The Datacores" / "Data Retrieval": once a turn a unit on a marker you control
+    # performs Download Data; at the start of your next Command phase, still in range and not
+    # Battle-shocked, you score 15VP; a marker's data is downloaded once
+    g = new_game(23, dice=[1, 1])  # Deadly Decompression at rounds 2 and 3: nothing
+    deploy(g)
+    on_marker(g, "A3", 1)
+    on_marker(g, "A4", 2)
+    advance_to(g, "manoeuvre", "A")
+    assert "manoeuvre A3 download" in {a.text() for a in g.legal_actions()}
+    g.apply(Action("manoeuvre", "A3", target="download"))
+    with pytest.raises(IllegalAction, match="already performed Download Data this turn"):
+        g.check(Action("manoeuvre", "A4", target="download"))
+    to_round(g, 2, "A")
+    assert [(e["vp"], e["units"]) for e in g.events if e["e"] == "vp" and e["why"].startswith("Data Retrieval")] \
+        == [(15, ["A3"])]
+    advance_to(g, "manoeuvre", "A")
+    legal = {a.text() for a in g.legal_actions()}
+    assert "manoeuvre A3 download" not in legal and "manoeuvre A4 download" in legal

@@ -287,7 +287,7 @@ class Narrator:
 
     def _e_manoeuvre(self, e: dict[str, Any]) -> str:
         what = {"overwatch": "Overwatch", "defend": "Set to Defend", "secure": "Secure Site",
-                "burners": "Turn on the Burners"}.get(
+                "burners": "Turn on the Burners", "download": "Download Data"}.get(
             str(e.get("manoeuvre")), str(e.get("manoeuvre")))
         mk = f" on {self.marker(int(e['marker']))}" if e.get("marker") not in (None, "") else ""
         return f"{self.unit(e.get('unit'))} performs the Tactical Manoeuvre {what}{mk}."
@@ -423,6 +423,9 @@ class Narrator:
     def _e_mortal_wounds(self, e: dict[str, Any]) -> str:
         return (f"{self.unit(e.get('unit'))} suffers {count(e.get('amount'), 'mortal wound')} "
                 f"({e.get('why')}): {count(e.get('lost'), 'wound')} lost.")
+
+    def _e_vented(self, e: dict[str, Any]) -> str:
+        return f"{e.get('area')} is vented to the void until the end of the battle round."
 
     def _e_lights(self, e: dict[str, Any]) -> str:
         return f"The lights go {'on' if e.get('on') else 'out'} in {e.get('area')} until the end of the turn."

@@ -259,6 +259,8 @@ class GreedyBot:
                 continue
             if "burners" in g.mission.manoeuvres(g, u) and self._burners_pay(g, p):
                 return Action("manoeuvre", u.uid, target="burners")
+            if "download" in g.mission.manoeuvres(g, u):  # Hull Breach: 15VP next Command phase
+                return Action("manoeuvre", u.uid, target="download")
             longest = u.longest_range
             # only whether there is one matters: any() stops at the first (the guess is pure)
             targets = any(self._sees_cheap(g, u, e, longest) for e in enemies)

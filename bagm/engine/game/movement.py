@@ -191,7 +191,7 @@ class MovementPhase(GameInterface):
                 raise IllegalAction(f"{u.label()} model {i + 1} at {_pt(q)} would overlap another model",
                                     "Impassable Terrain and Other Models", u.uid)
             length, _ = self.bf.move_path(m.base, q)
-            if length > u.move() + 1e-6:
+            if length > u.move() + self.mission.move_modifier(self, u, "move") + 1e-6:
                 raise IllegalAction(f"{u.label()} model {i + 1} would move {length:.2f}\" (Move {u.move()}\")",
                                     "Normal Move", u.uid)
             if any(self.bf.engaged(b, e) for e in enemies):
@@ -211,7 +211,7 @@ class MovementPhase(GameInterface):
             u.moved = "normal"
             self.emit("move", unit=u.uid, kind="normal", at=[[round(x, 2), round(y, 2)] for x, y in act.points or ()])
             return
-        limit = float(u.move()) + advance_roll
+        limit = max(0.0, float(u.move()) + self.mission.move_modifier(self, u, k)) + advance_roll  # e.g. Deadly Decompression
         if k == "fallback" and not u.models:  # every model failed its Desperate Escape test
             u.moved = "fallback"
             return

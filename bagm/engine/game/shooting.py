@@ -382,6 +382,7 @@ class ShootingPhase(GameInterface):
                 ranged: bool) -> Generator[Decision, Action, tuple[int, int]]:
         """One weapon's attacks of ``u`` against ``t`` (the attack sequence), offering Command
         Re-roll to either player where the rules allow; returns (wounds lost, models destroyed)."""
+        w = self.mission.weapon_against(self, u, t, w)  # e.g. Deadly Decompression's AP
         if u.led is not None or t.led is not None:  # Battlefield Command: conferred Leader abilities
             w = led_weapon(u, w)
             cond = led_conditions(u, t, w, cond)

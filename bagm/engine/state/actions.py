@@ -8,7 +8,7 @@ Text forms (unit ids such as ``A3``; points in inches ``x,y``)::
     place A1 3,4;4.5,4;6,4                 (a Normal move with a position per model)
     hatch A1 3                             (operate Hatchway 3, numbered from 1)
     arrive A1 2 | deepstrike A1 20,15      (Reinforcements)
-    manoeuvre A1 secure 2 | manoeuvre A1 defend | manoeuvre A1 overwatch | manoeuvre A1 burners
+    manoeuvre A1 secure 2 | manoeuvre A1 defend | manoeuvre A1 overwatch | manoeuvre A1 burners | manoeuvre A1 download
     shoot A1 B2 | shoot A1 B2 Storm bolter+Psilencer   clearance A1
     shoot A1 B2 Storm bolter; B3 Psilencer (each weapon at its own target)
     charge A1 B2 | fight A1 B2 | counter A1 | bravery A1 | overwatch A1 B2
@@ -28,8 +28,9 @@ KINDS = ("role", "deploy", "reserve", "done", "pass", "move", "advance", "fallba
          "place", "hatch", "arrive", "deepstrike", "manoeuvre", "shoot", "clearance", "charge",
          "reroll", "fight", "counter", "bravery", "overwatch", "command", "rule")
 MOVES = ("move", "advance", "fallback", "place")
-MISSION_MANOEUVRES = ("burners",)
-"""The words of the Tactical Manoeuvres Mission Rules add (The Furnace: Turn on the Burners)."""
+MISSION_MANOEUVRES = ("burners", "download")
+"""The words of the Tactical Manoeuvres Mission Rules add (The Furnace: Turn on the Burners;
+Hull Breach: Download Data)."""
 MANOEUVRES = ("secure", "defend", "overwatch") + MISSION_MANOEUVRES
 _NO_UNIT = ("role", "done", "pass", "reroll")
 REROLL_ROLLS = ("advance", "charge", "desperate escape", "attacks", "hit", "wound", "save", "damage",

@@ -7,6 +7,7 @@ from bagm.engine.rules.missions import (  # noqa: F401 - each module registers i
     corrupt_the_machine_spirit,
     death_in_the_dark,
     deck_sweepers,
+    hull_breach,
     power_struggle,
     pull_their_teeth,
     rad_leak,

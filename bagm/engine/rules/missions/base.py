@@ -84,6 +84,10 @@ class MissionRule:
     blocks_cp: Callable[[Game, str], bool] | None = None
     # an objective marker removed from the battlefield: no player controls it
     removed: Callable[[Game, int], bool] | None = None
+    # a unit's Move for a move of a kind ("move", "advance", "fallback"): the modifier
+    move_mod: Callable[[Game, Unit, str], int] | None = None
+    # the weapon profile an attack of a unit on a target uses (e.g. its AP improved)
+    weapon: Callable[[Game, Unit, Unit, Any], Any] | None = None
     # extra Entry Zone kinds (map ``kind:``) a player may use: (game, player, deploying) -> kinds
     zone_kinds: Callable[[Game, str, bool], tuple[str, ...]] | None = None
 
@@ -226,6 +230,17 @@ class Mission:
                     return why, 0
                 mod += m
         return None, mod
+
+    def move_modifier(self, game: PhaseGame, u: Unit, kind: str) -> int:
+        """The Mission Rules' modifier to ``u``'s Move for a move of ``kind``."""
+        return sum(r.move_mod(game, u, kind) for r in self.rules if r.move_mod is not None)
+
+    def weapon_against(self, game: PhaseGame, u: Unit, t: Unit, w: Any) -> Any:
+        """The weapon profile ``u`` attacks ``t`` with, after the Mission Rules (e.g. AP)."""
+        for r in self.rules:
+            if r.weapon is not None:
+                w = r.weapon(game, u, t, w)
+        return w
 
     def blocks_cp(self, game: Game, p: str) -> bool:
         """A Mission Rule stops player ``p`` gaining CP now."""
