@@ -246,7 +246,7 @@ class Mission:
         """A Mission Rule stops player ``p`` gaining CP now."""
         return any(r.blocks_cp is not None and r.blocks_cp(game, p) for r in self.rules)
 
-    def removed(self, game: Game, marker: int) -> bool:
+    def removed(self, game: PhaseGame, marker: int) -> bool:
         """A Mission Rule has removed objective marker ``marker`` from the battlefield."""
         return any(r.removed is not None and r.removed(game, marker) for r in self.rules)
 
