@@ -72,12 +72,27 @@ def _is_skirmish(path: Path) -> bool:
     return any(s.startswith(".skirmish") for s in path.suffixes[:-1])
 
 
+def _yaml_files(folder: Path) -> "Iterable[Path]":
+    """The .yaml/.yml files under ``folder``, as ``Path.rglob`` finds them (symbolic links to
+    folders not followed), listed with ``os.scandir``, whose entries know their type without
+    another system call for each file."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            yield from _yaml_files(Path(entry.path))
+        elif (entry.name.lower().endswith((".yaml", ".yml"))
+              and entry.name.lower() not in (".yaml", ".yml") and entry.is_file()):
+            yield Path(entry.path)
+
+
 def _roster_paths(paths: list[Path]) -> list[Path]:
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
-            found = sorted(q for q in p.rglob("*") if q.suffix.lower() in (".yaml", ".yml") and q.is_file()
-                           and not _is_skirmish(q))
+            found = sorted(q for q in _yaml_files(p) if not _is_skirmish(q))
             if not found:
                 fail(f"{p}: no .yaml rosters in this folder")
             out += found
