@@ -114,6 +114,28 @@ _PIPE_WIDTH = 10_000
 
 
 def catalog(data: list[Path] | None) -> "Catalog":
+    """The data packs: the bundled ones and those --data / BAGM_DATA add."""
     from bagm.data.packs import Catalog, data_dirs
 
     return Catalog(data_dirs(data))
+
+
+def read_roster(path: Path, catalog: "Catalog", importing: bool):  # type: ignore[no-untyped-def]
+    """A roster, or with ``--import`` another tool's list imported in memory (its notes on
+    standard error)."""
+    from bagm.roster.foreign import roster_of
+
+    return roster_of(read_listed(path, catalog, importing))
+
+
+def load_one(path: Path, data: list[Path] | None,  # type: ignore[no-untyped-def]
+             catalog_: "Catalog | None" = None, importing: bool = False):
+    """One roster validated (a ValidationReport); unreadable input ends the command (exit 2)."""
+    from bagm.io.yamlsafe import InputError
+    from bagm.roster.validate import validate
+
+    try:
+        cat = catalog_ or catalog(data)
+        return validate(read_roster(path, cat, importing), cat)
+    except InputError as exc:
+        fail(str(exc))
