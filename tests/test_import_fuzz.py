@@ -316,6 +316,25 @@ def test_hostile_battlescribe_files_end_in_a_second_with_one_line(name: str,
     assert "Traceback" not in result.output and not (tmp_path / "out.yaml").exists()
 
 
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_battlescribe_files_are_refused_in_under_200_mb(name: str, tmp_path: Path) -> None:
+    """Issue 16: each hostile file ends under 200 MB (the peak of what Python allocates while
+    reading it, the file's own bytes made before counting starts)."""
+    import tracemalloc
+
+    suffix, make, _ = HOSTILE[name]
+    path = tmp_path / ("list" + suffix)
+    path.write_bytes(make())
+    tracemalloc.start()
+    try:
+        with pytest.raises(InputError):
+            read_army_list(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 200_000_000, f"{peak / 1e6:.0f} MB"
+
+
 def test_a_utf16_roster_with_its_bom_still_reads(tmp_path: Path) -> None:
     path = tmp_path / "list.ros"
     text = '<?xml version="1.0" encoding="utf-16"?>\n' + BODY.decode()
