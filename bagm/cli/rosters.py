@@ -8,14 +8,16 @@ from typing import Annotated, Optional
 
 import typer
 
-from bagm.cli.common import DataOpt, ImportOpt, SimpleFormat, fail, load_one
+from bagm.cli.common import DataOpt, FormatOpt, ImportOpt, SimpleFormat, fail, load_one
 from bagm.cli.common import catalog as open_catalog
 from bagm.cli.common import console as open_console
 
+RosterArg = Annotated[Path, typer.Argument(help="A roster file.")]
+
 
 def show(
-    roster: Annotated[Path, typer.Argument(help="A roster file.")],
-    format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
+    roster: RosterArg,
+    format: FormatOpt = SimpleFormat.text,
     data: DataOpt = None,
     import_: ImportOpt = False,
 ) -> None:
@@ -40,8 +42,8 @@ def show(
 
 
 def squads(
-    roster: Annotated[Path, typer.Argument(help="A roster file.")],
-    format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
+    roster: RosterArg,
+    format: FormatOpt = SimpleFormat.text,
     data: DataOpt = None,
     import_: ImportOpt = False,
 ) -> None:
@@ -69,7 +71,7 @@ def underdog(
     roster_b: Annotated[Path, typer.Argument(metavar="B", help="Player B's roster.")],
     mission: Annotated[Optional[int], typer.Option("--mission", "-m",
                                                    help="Mission number (11-33 or 1-6).")] = None,
-    format: Annotated[SimpleFormat, typer.Option("--format", "-f")] = SimpleFormat.text,
+    format: FormatOpt = SimpleFormat.text,
     data: DataOpt = None,
     import_: ImportOpt = False,
 ) -> None:
