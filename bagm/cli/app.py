@@ -221,12 +221,6 @@ def _command(argv: list[str]) -> str:
 
 
 def main() -> None:
-    import gc
-
-    # a run is short and what it builds (YAML nodes, rosters, reports) lives until it ends: the
-    # cyclic collector's default of a pass every 700 new objects found nothing to free and cost
-    # about 15% of validating a folder of 1,000 rosters
-    gc.set_threshold(20_000, 10, 10)
     argv = sys.argv[1:]
     first = _command(argv)
     module = next((m for m, names in COMMAND_MODULES.items() if first in names), None)
