@@ -9,6 +9,7 @@ from bagm.chance.dice import Dice
 from bagm.data.packs import Catalog
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
+from bagm.engine.state.actions import Action, parse
 from bagm.roster.model import load_roster
 from bagm.roster.squads import form_boarding_squads
 from bagm.roster.underdog import decide
@@ -36,3 +37,67 @@ def test_underdog_compares_roster_totals_not_boarding_squads():
              rolloffs={"attacker": "A", "first_turn": "A"})
     assert cli == g.underdog == "B"
     assert g.cp["B"] == g.cp["A"] + 1  # mission 11's Underdog Bonus: 1 additional CP
+
+
+# --- 3. Deep Strike and occupied Entry Zones ---------------------------------------------------
+
+ORKS = ROSTERS / "orks_kaptin_killers.yaml"
+# Attacker A (Grey Knights) and Defender B (Orks) on mission 11; A2 (Brotherhood Champion, Deep
+# Strike) and A5 stay in Reserves; the Attacker's Entry Zones are the Zones (0,0), (0,3), (0,6).
+DEPLOY = ["role attacker", "deploy B3 2", "deploy A3 2", "deploy B1 2", "deploy A1 2", "deploy B4 3",
+          "deploy A4 3"]
+
+
+def _game(dice: list[int] | None = None) -> Game:
+    g = Game(11, build_army("A", GK_VOID), build_army("B", ORKS), dice=Dice.scripted(dice or []),
+             rolloffs={"attacker": "A", "first_turn": "A"})
+    for text in DEPLOY:
+        _decline(g)
+        g.apply(parse(text))
+    _decline(g)
+    return g
+
+
+def _decline(g: Game, until: str | None = None) -> None:
+    """Decline every decision (``done`` or ``pass``) until the active player must decide ``until``
+    (None: only the Battlefield Command windows)."""
+    for _ in range(200):
+        d = g.decision
+        if d.step == until and d.player == "A":
+            return
+        if d.step == "command" or until is not None and d.step in ("overwatch", "counter", "reroll"):
+            g.apply(Action("pass"))
+        elif until is not None and d.step in ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge"):
+            g.apply(Action("done"))
+        else:
+            return
+
+
+def _at_deep_strike(g: Game) -> Game:
+    _decline(g, "reinforce")
+    g.round = 2  # Deep Strike units arrive from the second battle round
+    return g
+
+
+def test_deep_strike_into_an_empty_entry_zone_is_allowed():
+    g = _at_deep_strike(_game())
+    zone = g.map.layout.entry_zones_of("Attacker")[0]  # Zone (0,0): empty
+    g.apply(parse(f"deepstrike A2 {zone.centre[0]},{zone.centre[1]}"))
+    a2 = g.units["A2"]
+    assert a2.where == "board" and all(zone.within(m.base) for m in a2.models)
+
+
+def test_deep_strike_cannot_set_up_in_an_entry_zone_holding_another_unit():
+    """Rules Adaptations, Deployment: "During the battle, you cannot set up a unit within an Entry
+    Zone if any other unit is within that Entry Zone." Strike Squad A4 stands in the Attacker's
+    Entry Zone (0,0); the Champion's Deep Strike aimed at that Zone must not end within it."""
+    g = _at_deep_strike(_game())
+    zone = g.map.layout.entry_zones_of("Attacker")[0]
+    g.set_positions(g.units["A4"], [(0.8, 0.8), (2.1, 0.8), (0.8, 2.1), (2.1, 2.1), (3.4, 0.8)])
+    g.apply(parse("deepstrike A2 3.5,3.4"))
+    a2 = g.units["A2"]
+    assert not any(zone.within(m.base) for m in a2.models)
+    for z in g.map.layout.entry_zones:  # no Entry Zone now holds A2 and another unit
+        if any(z.within(m.base) for m in a2.models):
+            assert not any(z.within(m.base) for u in g.units.values() if u is not a2 and u.alive
+                           for m in u.models)

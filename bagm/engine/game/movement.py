@@ -389,6 +389,13 @@ class MovementPhase(GameInterface):
 
     # Reinforcements --------------------------------------------------------------------------
 
+    def occupied_entry_zones(self) -> tuple[Any, ...]:
+        """Every Entry Zone on the map (either player's) with a model of some unit within it."""
+        def calc() -> tuple[Any, ...]:
+            everyone = [m.base for v in self.units.values() if v.alive for m in v.models]
+            return tuple(z for z in self.map.layout.entry_zones if any(z.within(b) for b in everyone))
+        return self._cached("occupied zones", calc)
+
     def _empty_zones(self, p: str) -> list[int]:
         return self._cached(("empty", p), lambda: self._empty_zones_now(p))
 
@@ -424,7 +431,9 @@ class MovementPhase(GameInterface):
         if act.kind == "arrive":
             zone = self.entry_zones(u.player)[int(act.arg or 0) - 1]
             return zone.centre, {"zone": zone}
-        return act.point or (0, 0), {"ds_gap": DEEP_STRIKE_GAP}
+        # Deployment adaptation: "During the battle, you cannot set up a unit within an Entry
+        # Zone if any other unit is within that Entry Zone" (either player's Entry Zone)
+        return act.point or (0, 0), {"ds_gap": DEEP_STRIKE_GAP, "barred": self.occupied_entry_zones()}
 
     def _arrival_fits(self, u: Unit, act: Action) -> bool:
         """The unit's models can be set up there (the layout _do_reinforce would use)."""

@@ -446,12 +446,13 @@ class Positions(GameInterface):
 
     def formation(self, unit: Unit, anchor: tuple[float, float], n: int, *, zone: Any = None,
                   avoid: list[Base] | None = None, enemy_gap: float | None = ENGAGEMENT_RANGE,
-                  ds_gap: float | None = None, within: tuple[Any, float] | None = None
-                  ) -> list[tuple[float, float]] | None:
+                  ds_gap: float | None = None, within: tuple[Any, float] | None = None,
+                  barred: tuple[Any, ...] = ()) -> list[tuple[float, float]] | None:
         """Lay ``n`` models of ``unit`` out around ``anchor``: each fits on the battlefield,
         overlaps no other base, is reachable in a straight line from the anchor, keeps Unit
         Coherency, and (``enemy_gap``) is not within Engagement Range of an enemy model
-        (``ds_gap``: more than that many inches from enemy models, in a straight line)."""
+        (``ds_gap``: more than that many inches from enemy models, in a straight line), and is
+        within none of the ``barred`` areas."""
         r = unit.radius
         s = 2 * r + GAP
         ax, ay = anchor
@@ -464,16 +465,18 @@ class Positions(GameInterface):
         # 0.5" at a time): kept across moves and games, keyed on everything it depends on.
         key = ("form", r, anchor, n, tuple([(o.x, o.y, o.radius) for o in others]),
                tuple([(e.x, e.y, e.radius) for e in enemies]), self.closed, zone, enemy_gap is None,
-               ds_gap, within)
+               ds_gap, within, barred)
         def calc() -> tuple[tuple[tuple[float, float], ...] | None]:  # a 1-tuple: None is an answer
-            pts = self._formation_now(r, anchor, n, others, enemies, zone, enemy_gap, ds_gap, within)
+            pts = self._formation_now(r, anchor, n, others, enemies, zone, enemy_gap, ds_gap, within,
+                                      barred)
             return (None if pts is None else tuple(pts),)
         got = self._geo(key, calc)[0]
         return None if got is None else list(got)
 
     def _formation_now(self, r: float, anchor: tuple[float, float], n: int, others: list[Base],
                        enemies: list[Base], zone: Any, enemy_gap: float | None, ds_gap: float | None,
-                       within: tuple[Any, float] | None) -> list[tuple[float, float]] | None:
+                       within: tuple[Any, float] | None, barred: tuple[Any, ...] = ()
+                       ) -> list[tuple[float, float]] | None:
         """:meth:`formation` worked out, given the other bases and enemy models within reach."""
         s = 2 * r + GAP
         ax, ay = anchor
@@ -518,6 +521,8 @@ class Positions(GameInterface):
                     math.hypot(x - e.x, y - e.y) - r - e.radius <= ds_gap for e in enemies):
                 continue
             if within is not None and self.zone_gap(within[0], (x, y), r) > within[1] + 1e-9:
+                continue
+            if barred and any(a.within(b) for a in barred):
                 continue
             if (ox or oy) and not graph.clear(ax, ay, x, y):
                 continue

@@ -493,9 +493,10 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         return min(zone.zone_rect(c, row).distance_to(p) for c, row in zone.zones) + (r if r else 0.0)
 
     def _set_up(self, u: Unit, at: tuple[float, float], zone: Any = None, ds_gap: float | None = None,
-                infiltrate: Any = None) -> bool:
+                infiltrate: Any = None, barred: tuple[Any, ...] = ()) -> bool:
         pts = self.formation(u, at, u.starting if not u.models else len(u.models), zone=zone, ds_gap=ds_gap,
-                             within=(infiltrate, INFILTRATE) if infiltrate is not None else None)
+                             within=(infiltrate, INFILTRATE) if infiltrate is not None else None,
+                             barred=barred)
         if pts is None:
             return False
         if not u.models:
