@@ -3,6 +3,7 @@ scripted dice and the public Game API only."""
 
 from __future__ import annotations
 
+import pytest
 from conftest import REPO
 
 from bagm.chance.dice import Dice
@@ -101,3 +102,45 @@ def test_deep_strike_cannot_set_up_in_an_entry_zone_holding_another_unit():
         if any(z.within(m.base) for m in a2.models):
             assert not any(z.within(m.base) for u in g.units.values() if u is not a2 and u.alive
                            for m in u.models)
+
+
+# --- 4. A charge through an open Hatchway ------------------------------------------------------
+
+
+def _charge_through_hatchway(dice: list[int]) -> Game:
+    """Strike Squad A3 west of the open Hatchway 3 (the Wall at x = 17.6), Nobz B3 just east of
+    it: the nearest pair is 4.24" apart, the line through the open Hatchway."""
+    g = _game(dice)
+    y = g.map.layout.hatchways[2].centre[1]
+    assert g.bf.is_open(2)
+    g.set_positions(g.units["A3"], [(13.5, y), (12.2, y - 0.7), (12.2, y + 0.7), (10.9, y - 0.7),
+                                    (10.9, y + 0.7)])
+    g.set_positions(g.units["B3"], [(19.0, y), (20.3, y - 0.7), (20.3, y + 0.7), (21.6, y - 0.7),
+                                    (21.6, y + 0.7)])
+    _decline(g, "charge")
+    assert g.charge_needed(g.units["A3"], g.units["B3"]) == pytest.approx(4.24 - 2.0, abs=0.01)
+    g.apply(parse("charge A3 B3"))
+    for _ in range(10):  # B's Overwatch offer, A's Command Re-roll offer: declined
+        if g.decision.step in ("overwatch", "reroll", "command"):
+            g.apply(Action("pass"))
+    return g
+
+
+def test_a_charge_through_an_open_hatchway_needs_to_reach_2_inches():
+    """Rules Adaptations, Engagement Range: "When measuring through an open Hatchway, while a
+    model is within 2" horizontally of an enemy model, those models are within Engagement Range of
+    each other." So a Charge roll of 3 is enough for a gap of 4.24" measured through the open
+    Hatchway (4.24 - 2 = 2.24), where 1" would need 3.24; and the charger does not end in the
+    middle of the Hatchway ("a model cannot end a move with its base in the middle of an open
+    Hatchway")."""
+    g = _charge_through_hatchway([2, 1])
+    a3, b3 = g.units["A3"], g.units["B3"]
+    assert a3.charged and g.engaged(a3, b3)
+    assert all(g.bf.fits(m.base) for m in a3.models)
+    assert g.dice.pending == ()
+
+
+def test_a_charge_through_an_open_hatchway_still_fails_short_of_2_inches():
+    g = _charge_through_hatchway([1, 1])  # 2 < 2.24: the charge fails, no model moves
+    a3 = g.units["A3"]
+    assert not a3.charged and (a3.models[0].x, a3.models[0].y)[0] == 13.5

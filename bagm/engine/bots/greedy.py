@@ -336,7 +336,7 @@ class GreedyBot:
             for t in g.army_units(g.other(p)):
                 if g.min_straight(u, t) > 12:
                     continue
-                need = g.unit_distance(u, t) - 1.0
+                need = g.charge_needed(u, t)
                 if u.led is not None:  # a conferred Leader ability: "add 1 to Charge rolls"
                     need -= led_sum(u, "charge_mod")
                 chance = float(charge_chance(need))

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Generator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from bagm.engine.board.battlefield import ENGAGEMENT_RANGE
+from bagm.engine.board.battlefield import ENGAGEMENT_RANGE, ENGAGEMENT_RANGE_HATCHWAY
 from bagm.engine.rules.leaders import led_has, led_sum
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
@@ -86,7 +86,7 @@ class ChargePhase(GameInterface):
             yield from self._overwatch_window(u, "declares a charge")
             if not u.alive or not t.alive:
                 continue
-            need = self.unit_distance(u, t) - ENGAGEMENT_RANGE
+            need = self.charge_needed(u, t)
             # a conferred Leader ability: "add 1 to Charge rolls", "you can re-roll Charge rolls"
             mod = (led_sum(u, "charge_mod") if u.led is not None else 0) + self.mission.charge(self, u, t)[1]
             roll = self.dice.d6(f"charge {u.uid}") + self.dice.d6(f"charge {u.uid}") + mod
@@ -104,12 +104,43 @@ class ChargePhase(GameInterface):
         self.update_control(False)
         self.mission_step("end_charge")
 
+    def charge_needed(self, u: Unit, t: Unit) -> float:
+        """The least Charge roll that can bring a model of ``u`` within Engagement Range of a
+        model of ``t``: the distance between them less 1", or less 2" when that shortest line
+        passes through an open Hatchway (Rules Adaptations "Engagement Range")."""
+        return self._charge_pair(u, t)[0]
+
+    def _charge_pair(self, u: Unit, t: Unit) -> tuple[float, Any, Any]:
+        """(roll needed, charging model, target model) of the pair that needs the least; kept
+        across moves and games on the positions of both units and the Hatchways."""
+        def calc() -> tuple[float, int, int]:
+            pairs = sorted(((math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r, i, j)
+                            for i, m in enumerate(u.models) for j, n in enumerate(t.models)))
+            best = (math.inf, 0, 0)
+            for s, i, j in pairs:  # a path is never shorter than the straight line
+                if s - ENGAGEMENT_RANGE_HATCHWAY >= best[0]:
+                    break
+                m, n = u.models[i].base, t.models[j].base
+                d = self.bf.distance(m, n)
+                if d - ENGAGEMENT_RANGE_HATCHWAY >= best[0]:
+                    continue
+                er = ENGAGEMENT_RANGE
+                if d > ENGAGEMENT_RANGE:
+                    pts = self.bf.path(m, n)
+                    if pts and self.bf.hatchway_crossed(pts):
+                        er = ENGAGEMENT_RANGE_HATCHWAY
+                if d - er < best[0]:
+                    best = (d - er, i, j)
+            return best
+        need, i, j = self._geo(("charge", self.positions(u), self.positions(t), self.closed), calc)
+        return need, u.models[i], t.models[j]
+
     def _charge_move(self, u: Unit, t: Unit, roll: float) -> bool:
-        pairs = [(math.hypot(m.x - n.x, m.y - n.y), m, n) for m in u.models for n in t.models]
-        _, lead, tm = min(pairs, key=lambda x: x[0])
+        need, lead, tm = self._charge_pair(u, t)
         length, pts = self.bf.move_path(lead.base, (tm.x, tm.y))
         if pts is None:
             return False
+        # base to base, or (through an open Hatchway) as far as the roll goes
         stop = max(0.0, length - lead.r - tm.r - 0.05)
         end = _along(pts, min(stop, roll))
         others = self.others_bases(u)
