@@ -8,6 +8,7 @@ from conftest import REPO
 
 from bagm.chance.dice import Dice
 from bagm.data.packs import Catalog
+from bagm.engine.attack.sequence import TargetUnit
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
 from bagm.engine.state.actions import Action, parse
@@ -144,3 +145,24 @@ def test_a_charge_through_an_open_hatchway_still_fails_short_of_2_inches():
     g = _charge_through_hatchway([1, 1])  # 2 < 2.24: the charge fails, no model moves
     a3 = g.units["A3"]
     assert not a3.charged and (a3.models[0].x, a3.models[0].y)[0] == 13.5
+
+
+# --- 5. Hazardous: each failed test one at a time -----------------------------------------------
+
+
+def test_each_failed_hazardous_test_is_resolved_one_at_a_time():
+    """Hazardous: "For each failed test you must resolve the following sequence (resolve each
+    failed test one at a time)": select a model that has lost wounds, otherwise any model; it
+    suffers 3 mortal wounds, the rest lost when it is destroyed (Mortal Wounds). Two failed tests
+    on W2 models destroy two models, not one with the other 4 mortal wounds lost."""
+    unit = TargetUnit([2, 2, 2, 2, 2], 2)
+    assert unit.hazardous(2, Dice.scripted([])) == 4
+    assert unit.wounds == [0, 0, 2, 2, 2] and unit.destroyed == 2
+
+
+def test_a_failed_hazardous_test_selects_a_model_that_has_lost_wounds_first():
+    unit = TargetUnit([4, 4, 1, 4], 4)  # the third model has lost 3 wounds
+    assert unit.hazardous(1, Dice.scripted([])) == 1  # 3 mortal wounds, 2 lost with the model
+    assert unit.wounds == [4, 4, 0, 4]
+    assert unit.hazardous(1, Dice.scripted([])) == 3  # then any model: 3 of its 4 wounds
+    assert unit.wounds == [1, 4, 0, 4]

@@ -99,6 +99,20 @@ class TargetUnit:
             lost += 1
         return lost
 
+    def hazardous(self, failed: int, dice: Dice) -> int:
+        """Hazardous: "resolve each failed test one at a time": select a model that has lost
+        wounds, otherwise any model (every model of an engine unit bears the weapon and has the
+        same keywords, so the CHARACTER order never separates them); that model suffers 3 mortal
+        wounds, the rest lost if it is destroyed. Returns wounds lost."""
+        lost = 0
+        for _ in range(failed):
+            alive = [i for i, w in enumerate(self.wounds) if w > 0]
+            if not alive:
+                break
+            index = next((i for i in alive if self.wounds[i] < self.full), alive[0])
+            lost += self.lose_wounds(index, HAZARDOUS_MORTAL_WOUNDS, dice, "hazardous", mortal=True)
+        return lost
+
     def mortal_wounds(self, amount: int, dice: Dice, spill: bool, ranged: bool = True,
                       reason: str = "mortal wounds") -> int:
         """Mortal Wounds: each inflicts one damage, allocated one at a time like an attack.

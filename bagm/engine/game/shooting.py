@@ -412,7 +412,7 @@ class ShootingPhase(GameInterface):
             own = TargetUnit([m.wounds for m in u.models], u.W, None, None, None, u.fulls())
             if u.led is not None:  # Feel No Pain from a conferred Leader ability (mortal wounds)
                 own.fnp, own.fnp_mortal = led_defence(u)[1], led_fnp_mortal(u)
-            lost = own.mortal_wounds(res.hazardous_mortal_wounds, self.dice, spill=False, reason="hazardous")
+            lost = own.hazardous(res.hazardous_failed, self.dice)  # each failed test one at a time
             for m, wl in zip(u.models, own.wounds):
                 m.wounds = wl
             gone = [i for i, m in enumerate(u.models) if m.wounds <= 0]
