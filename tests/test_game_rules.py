@@ -61,7 +61,7 @@ def at_first_move(dice: list[int] | None = None, before=None) -> Game:
     play(g, *DEPLOY)
     if before:
         before(g)
-    play(g, "deploy A4 3")
+    play(g, "deploy A4 3", "deploy B2 1", "deploy A5 1")  # one unit per Entry Zone
     return g
 
 
@@ -285,7 +285,7 @@ def test_hatchway_opens_when_unopposed():
 
 def test_reinforcements_need_an_empty_entry_zone_and_deep_strike_waits_for_round_2():
     g = at_first_move()
-    play(g, "done")
+    play(g, "move A4 6.6,22", "done")  # Entry Zone 3 left empty
     assert g.decision.step == "reinforce"
     with pytest.raises(IllegalAction) as e:
         g.check(parse("arrive A2 2"))  # A3 and A1 stand in Entry Zone 2
@@ -293,8 +293,8 @@ def test_reinforcements_need_an_empty_entry_zone_and_deep_strike_waits_for_round
     with pytest.raises(IllegalAction) as e:
         g.check(parse("deepstrike A2 22,15"))
     assert "second battle round" in str(e.value)
-    play(g, "arrive A2 1")
-    assert g.units["A2"].alive and g.entry_zones("A")[0].wholly_within(g.units["A2"].models[0].base)
+    play(g, "arrive A2 3")
+    assert g.units["A2"].alive and g.entry_zones("A")[2].wholly_within(g.units["A2"].models[0].base)
 
 
 def test_an_arrival_that_cannot_be_set_up_is_neither_offered_nor_accepted():
@@ -338,7 +338,7 @@ def test_fallback_must_end_outside_engagement_range():
 
 def test_tactical_manoeuvre_refused_after_advancing():
     g = at_first_move([3])
-    play(g, "advance A3 12,15", "pass", "done", "done")
+    play(g, "advance A3 12,15", "pass", "done")  # no Reinforcements step: no empty Entry Zone
     assert g.decision.step == "manoeuvre"
     with pytest.raises(IllegalAction) as e:
         g.check(parse("manoeuvre A3 defend"))

@@ -31,16 +31,16 @@ def script(tmp_path: Path, steps: list[str], **top) -> Path:
 
 
 DEPLOY = ["A: role attacker", "deploy B3 2", "deploy A3 2", "deploy B1 2", "deploy A1 2", "deploy B4 3",
-          "deploy A4 3"]
+          "deploy A4 3", "deploy B2 1", "deploy A5 1"]
 
 
 def test_example_script_plays_to_the_end():
     rec = run_script(load_script(EXAMPLE))
     assert rec.rounds == 5 and set(rec.vp) == {"A", "B"}
     actions = [json.loads(x)["action"] for x in rec.lines if '"e":"action"' in x]
-    assert actions[:7] == ["role attacker", "deploy B3 2", "deploy A3 2", "deploy B1 2", "deploy A1 2",
-                           "deploy B4 3", "deploy A4 3"]
-    assert "hatch A5 2" in actions and "shoot A3 B5" in actions
+    assert actions[:9] == ["role attacker", "deploy B3 2", "deploy A3 2", "deploy B1 2", "deploy A1 2",
+                           "deploy B4 3", "deploy A4 3", "deploy B2 1", "deploy A5 1"]
+    assert "hatch A5 2" in actions and "deploy A5 1" in actions
 
 
 def test_illegal_step_names_step_line_unit_and_rule(tmp_path):
@@ -48,7 +48,7 @@ def test_illegal_step_names_step_line_unit_and_rule(tmp_path):
     with pytest.raises(ScriptError) as e:
         run_script(load_script(p))
     err = e.value
-    assert err.step == 9 and err.line == 16 and err.unit == "A3" and err.rule == "Tactical Manoeuvres"
+    assert err.step == 11 and err.line == 18 and err.unit == "A3" and err.rule == "Tactical Manoeuvres"
     assert "Advanced" in str(err)
 
 
@@ -57,7 +57,7 @@ def test_battlefield_command_steps(tmp_path):
     p = script(tmp_path, DEPLOY + ["move A3 12,15", "command A1 A3 Zealous Path"])
     with pytest.raises(ScriptError) as e:
         run_script(load_script(p))
-    assert e.value.step == 9 and e.value.rule == "Battlefield Command Stratagem"
+    assert e.value.step == 11 and e.value.rule == "Battlefield Command Stratagem"
     assert "could not normally be attached to A3" in str(e.value)  # it leads Terminators, Paladins
     # a legal one is played at the first window it fits (the Orks' Warboss leads the Nobz)
     p = script(tmp_path, DEPLOY + ["command B1 B3 Might is Right"])
@@ -67,10 +67,10 @@ def test_battlefield_command_steps(tmp_path):
 
 
 def test_illegal_step_exit_code_2(tmp_path):
-    p = script(tmp_path, DEPLOY + ["deploy A5 1"])
+    p = script(tmp_path, DEPLOY + ["deploy A2 1"])
     r = runner.invoke(app, ["play", str(p)])
     assert r.exit_code == 2
-    assert "step 8" in r.stderr and "A5" in r.stderr
+    assert "step 10" in r.stderr and "A2" in r.stderr
 
 
 def test_script_errors_for_bad_files(tmp_path):
@@ -201,7 +201,7 @@ def test_a_step_whose_phase_never_came_is_an_error(tmp_path):
     p = script(tmp_path, DEPLOY + ["move A3 8,15", "charge A3 B3"])
     with pytest.raises(ScriptError) as e:
         run_script(load_script(p))
-    assert e.value.step == 9 and "turn it belongs to" in str(e.value)
+    assert e.value.step == 11 and "turn it belongs to" in str(e.value)
 
 
 def test_a_log_replays_from_any_folder_from_the_rosters_it_holds(tmp_path, monkeypatch):

@@ -37,7 +37,7 @@ from bagm.engine.state.actions import Action, ActionSyntaxError, parse
 GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
 ORKS = str(REPO / "rosters" / "orks_kaptin_killers.yaml")
 DEPLOY = ["role attacker", "deploy B3 2", "deploy A3 2", "deploy B1 2", "deploy A1 2", "deploy B4 3",
-          "deploy A4 3"]
+          "deploy A4 3", "deploy B2 1", "deploy A5 1"]
 ZEALOUS = {"name": "Zealous Path", "effects": [
     {"attacks": "melee", "hit_mod": 1, "weapon_abilities": [{"name": "lethal hits"}]}]}
 WARDED = {"name": "Warded", "effects": [{"fnp": 5, "hit_against_mod": -1}]}

@@ -10,7 +10,7 @@ from bagm.chance.dice import Dice
 from bagm.data.packs import Catalog
 from bagm.engine.attack.sequence import TargetUnit
 from bagm.engine.game.muster import build_army
-from bagm.engine.game.sequence import Game
+from bagm.engine.game.sequence import Game, IllegalAction
 from bagm.engine.state.actions import Action, parse
 from bagm.roster.model import load_roster
 from bagm.roster.squads import form_boarding_squads
@@ -47,7 +47,7 @@ ORKS = ROSTERS / "orks_kaptin_killers.yaml"
 # Attacker A (Grey Knights) and Defender B (Orks) on mission 11; A2 (Brotherhood Champion, Deep
 # Strike) and A5 stay in Reserves; the Attacker's Entry Zones are the Zones (0,0), (0,3), (0,6).
 DEPLOY = ["role attacker", "deploy B3 2", "deploy A3 2", "deploy B1 2", "deploy A1 2", "deploy B4 3",
-          "deploy A4 3"]
+          "deploy A4 3", "deploy B5 1", "reserve A5", "reserve A2"]
 
 
 def _game(dice: list[int] | None = None) -> Game:
@@ -166,3 +166,47 @@ def test_a_failed_hazardous_test_selects_a_model_that_has_lost_wounds_first():
     assert unit.wounds == [4, 4, 0, 4]
     assert unit.hazardous(1, Dice.scripted([])) == 3  # then any model: 3 of its 4 wounds
     assert unit.wounds == [1, 4, 0, 4]
+
+
+# --- 6. Deploy Armies: one unit per Entry Zone, a CHARACTER may share ---------------------------
+
+
+def _deploying(*texts: str) -> Game:
+    g = Game(11, build_army("A", GK_VOID), build_army("B", ORKS), dice=Dice.scripted([]),
+             rolloffs={"attacker": "A", "first_turn": "A"})
+    for text in texts:
+        _decline(g)
+        g.apply(parse(text))
+    _decline(g)
+    return g
+
+
+def test_deploy_armies_fills_every_entry_zone_when_characters_share_one():
+    """Deploy Armies (step 7): "For each of a player's Entry Zones ..., that player sets up one
+    unit within that Entry Zone ... until either all players have set up one unit per Entry Zone,
+    or all units have been deployed"; Deployment adaptation: "a maximum of one unit without the
+    CHARACTER keyword and a maximum of one unit with the CHARACTER keyword in each Entry Zone".
+    A CHARACTER joining a used zone does not use up another: all three Entry Zones get a unit
+    and all five units are set up."""
+    g = _deploying("role attacker", "deploy B3 1", "deploy A3 1", "deploy B1 1", "deploy A1 1",
+                   "deploy B4 2", "deploy A4 2", "deploy B2 2", "deploy A2 2", "deploy B5 3",
+                   "deploy A5 3")
+    assert g.decision.step != "deploy"
+    for p, role in (("A", "Attacker"), ("B", "Defender")):
+        assert all(u.where == "board" for u in g.army_units(p, "board") + g.army_units(p, "reserves")) \
+            and not g.army_units(p, "reserves")
+        for zone in g.map.layout.entry_zones_of(role):
+            assert any(zone.within(m.base) for u in g.army_units(p) for m in u.models)
+
+
+def test_deploy_armies_stops_once_every_entry_zone_has_a_unit():
+    g = _deploying("role attacker", "deploy B3 1", "deploy A3 1", "deploy B4 2", "deploy A4 2",
+                   "deploy B5 3")
+    assert g.decision.step == "deploy" and g.decision.player == "A"
+    g.apply(parse("deploy A5 3"))
+    _decline(g)
+    # B sets up one unit per Entry Zone too: both are done, the CHARACTERs go to Reserves
+    assert g.decision.step != "deploy"
+    assert {u.uid for u in g.army_units("A", "reserves")} == {"A1", "A2"}
+    with pytest.raises(IllegalAction):
+        g.check(parse("deploy A1 1"))

@@ -395,13 +395,23 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
                 self.touch(u)
                 self.emit("reserves", unit=u.uid, deep_strike=u.deep_strike_reserve)
 
+    def _every_zone_used(self, p: str) -> bool:
+        """Deploy Armies (step 7) read with the Deployment adaptation: a player sets up units
+        "until ... all players have set up one unit per Entry Zone", so they stop once every one
+        of their Entry Zones has had a unit set up in it; on the way an Entry Zone may take "a
+        maximum of one unit without the CHARACTER keyword and a maximum of one unit with" it, so
+        a CHARACTER may join a zone that already has a unit without using up another zone. (The
+        number of units is not capped at the number of Entry Zones: that left a zone empty and
+        sent units to Strategic Reserves whenever a CHARACTER shared a zone.)"""
+        return len({z for z, _ in self.deployed[p]}) >= len(self.entry_zones(p))
+
     def _may_deploy(self, p: str) -> bool:
         """``bool(self._deploy_options(p))`` by the same tests, without building the actions
         (frozen Actions are slow to build, and only whether there is one matters here)."""
         units = self.armies[p].units
         left = [u for u in units if u.where == "army"]
         zones = self.entry_zones(p)
-        if not left or len(self.deployed[p]) >= len(zones):
+        if not left or self._every_zone_used(p):
             return False
         reserved = sum(1 for x in units if x.deep_strike_reserve)
         for u in left:
@@ -414,7 +424,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
     def _deploy_options(self, p: str) -> list[Action]:
         left = [u for u in self.armies[p].units if u.where == "army"]
         zones = self.entry_zones(p)
-        if not left or len(self.deployed[p]) >= len(zones):
+        if not left or self._every_zone_used(p):
             return []
         out = []
         for u in left:
@@ -458,7 +468,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
             kind = "CHARACTER" if u.is_character else "non-CHARACTER"
             raise IllegalAction(f"Entry Zone {z + 1} already has a {kind} unit",
                                 "Deployment: one CHARACTER and one non-CHARACTER unit per Entry Zone", u.uid)
-        if len(self.deployed[p]) >= len(zones):
+        if self._every_zone_used(p):
             raise IllegalAction("every Entry Zone has been used", "Deploy Armies", u.uid)
         if act.point is not None:
             if not u.infiltrators:
