@@ -74,17 +74,18 @@ def test_the_narration_tells_moves_attacks_vp_and_the_end():
     assert 'A3 Strike Squad A moves 6" to Zone C4.' in told
     assert "A5 Purifier Squad opens Hatchway 2." in told
     assert "Player B uses the Command Re-roll Stratagem for 1 CP (2 CP left)." in told
-    assert ("B1 Warboss attacks A3 Strike Squad A with Big choppa (1 model): 5 attacks, 5 hits, "
-            "5 wounds, 5 saved, 0 wounds lost.") in told
+    assert ("A3 Strike Squad A attacks B1 Warboss with Storm bolter (5 models): 10 attacks, 8 hits, "
+            "4 wounds, 3 saved, 1 wound lost.") in told
     assert "B1 Warboss is destroyed (75 pts) by A3 Strike Squad A." in told
     assert "Player A now controls objective marker 2." in told
     # the attack's single dice, in the order the attack sequence rolls them
-    assert "  Dice: hit 2 6 5 3 2 6 4 6 3 5; wound 2 6 6; save (armour 2+) 4 3." in told
+    assert ("  Dice: hit 2 6 5 3 2 6 4 6 3 5; wound 2 6 6 4 3 4 5 6; save (armour 4+) 5 2 5 6; "
+            "save (armour 4+) command re-roll 3.") in told
     # VP name the units that scored them; Pile-in and Consolidation say where the unit went
-    assert ("Player A scores 15 VP (Purge the Ship: 260 points of enemy units destroyed (>= 250); "
-            "scored by A1 Brotherhood Chaplain, A3 Strike Squad A): 60 VP.") in told
-    assert "A3 Strike Squad A Consolidates toward B5 Meganobz into Zone G5." in told
-    assert "The battle ends: A 60 VP, B 20 VP. Player A wins." in told
+    assert ("Player A scores 15 VP (Purge the Ship: 380 points of enemy units destroyed (>= 375); "
+            "scored by A3 Strike Squad A, A5 Purifier Squad): 75 VP.") in told
+    assert "A3 Strike Squad A Consolidates toward B5 Meganobz into Zone G4." in told
+    assert "The battle ends: A 75 VP, B 15 VP. Player A wins." in told
     assert st[-1].heading == "The end of the battle"
     headings = list(dict.fromkeys(s.heading for s in st))
     assert headings[:3] == ["Before the battle", "Battle round 1, player A's turn, Command phase",
@@ -170,6 +171,6 @@ def test_replay_narrates_in_text_and_json(monkeypatch):
     r = runner.invoke(app, ["replay", log, "--narrate", "--format", "json"])
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
-    assert out["reproduced"] is True and out["winner"] == "B"
+    assert out["reproduced"] is True and out["winner"] == "A"
     want = [s.as_dict() for s in narrate(_events("greedy_seed7"))]
     assert out["narration"] == want

@@ -3,6 +3,8 @@ scripted dice and the public Game API only."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from conftest import REPO
 
@@ -210,3 +212,66 @@ def test_deploy_armies_stops_once_every_entry_zone_has_a_unit():
     assert {u.uid for u in g.army_units("A", "reserves")} == {"A1", "A2"}
     with pytest.raises(IllegalAction):
         g.check(parse("deploy A1 1"))
+
+
+# --- 2. Other models are impassable; Normal moves keep out of Engagement Range --------------------
+
+DOORWAY = ["role attacker", "deploy B3 2", "deploy A3 2", "deploy B1 2", "deploy A1 2", "deploy B4 3",
+           "deploy A4 3", "deploy B5 1", "deploy A5 1"]
+# Hatchway 5 (open) is the only open way out of the north-west room (Zones x 0-1, y 0-1) of
+# mission 11: the Wall runs along y = 8.57 with the opening from x = 5.35 to 7.85.
+PURIFIERS_NORTH = [(6.6, 5.5), (5.3, 5.5), (7.9, 5.5), (5.95, 4.3), (7.25, 4.3)]
+MEGANOBZ_IN_THE_DOORWAY = [(5.0, 9.62), (6.6, 9.62), (8.2, 9.62)]  # 40mm bases, side by side
+
+
+def _doorway(meganobz: list[tuple[float, float]]) -> Game:
+    g = _deploying(*DOORWAY)
+    g.set_positions(g.units["A5"], PURIFIERS_NORTH)
+    g.set_positions(g.units["B5"], meganobz)
+    assert not g.engaged_with(g.units["A5"])
+    return g
+
+
+def _move(g: Game, text: str) -> None:
+    g.apply(parse(text))
+    for _ in range(10):  # B's Overwatch offer: declined
+        if g.decision.step in ("overwatch", "reroll", "command"):
+            g.apply(Action("pass"))
+
+
+def test_three_meganobz_filling_the_only_doorway_stop_a_squad():
+    """Rules Adaptations, Impassable Terrain and Other Models: "Walls, closed Hatchways and
+    other models are considered impassable, meaning models cannot move through or end a move
+    overlapping them"; Normal Moves: "no model can be moved within Engagement Range of any
+    enemy models". Three Meganobz standing side by side in the mouth of the room's only open
+    Hatchway: the Purifier Squad cannot get out that way, so none of its models ends south of
+    the Wall."""
+    g = _doorway(MEGANOBZ_IN_THE_DOORWAY)
+    _move(g, "move A5 6.6,13")
+    a5 = g.units["A5"]
+    assert all(m.y < 8.57 for m in a5.models)
+    assert not g.engaged_with(a5)
+
+
+def test_the_same_squad_walks_through_when_the_doorway_is_clear():
+    g = _doorway([(20.0, 10.5), (21.6, 10.5), (23.2, 10.5)])  # the Meganobz stand well aside
+    _move(g, "move A5 6.6,13")
+    assert any(m.y > 8.57 for m in g.units["A5"].models)
+
+
+def test_a_move_goes_around_engagement_range_not_through_it():
+    """Normal Moves: "no model can be moved within Engagement Range of any enemy models". The
+    Warboss stands on the straight line from the Strike Squad's lead model to its goal 5.5"
+    away: the route bends around his Engagement Range, so the squad spends its whole 6" Move and
+    still falls short of the goal (straight through, 5.5" would have reached it)."""
+    g = _deploying(*DOORWAY)
+    y = 15.0
+    g.set_positions(g.units["A3"], [(8.0, y), (6.7, y - 0.7), (6.7, y + 0.7), (5.4, y - 0.7), (5.4, y + 0.7)])
+    g.set_positions(g.units["B1"], [(11.0, y)])  # the Warboss, in the way
+    events = g.apply(parse("move A3 13.5,15"))
+    move = next(e for e in events if e.get("e") == "move")
+    a3, boss = g.units["A3"], g.units["B1"].models[0]
+    assert move["moved"] == 6.0
+    assert not any(math.hypot(m.x - 13.5, m.y - y) < 0.01 for m in a3.models)
+    assert not g.engaged_with(a3)
+    assert all(math.hypot(m.x - boss.x, m.y - boss.y) - m.r - boss.r > 1.0 for m in a3.models)

@@ -33,7 +33,7 @@ from bagm.engine.board.geometry import (
     polyline_length,
     segments_cross,
 )
-from bagm.engine.board.pathing import Layer, Portal
+from bagm.engine.board.pathing import Disc, Layer, Portal, route
 
 ENGAGEMENT_RANGE = 1.0  # Core Rules "Engagement Range": 1" horizontally
 ENGAGEMENT_RANGE_HATCHWAY = 2.0  # Rules Adaptations "Engagement Range": 2" through an open Hatchway
@@ -543,16 +543,19 @@ class Battlefield:
                 return False
         return not any(a.within(base) for a in lay.areas if a.kind in IMPASSABLE_AREAS)
 
-    def move_path(self, base: Base, to: Point) -> tuple[float, list[Point] | None]:
+    def move_path(self, base: Base, to: Point, discs: Sequence[Disc] = (), within: float = INF
+                  ) -> tuple[float, list[Point] | None]:
         """The shortest route for the base's centre to ``to``, keeping the base clear of
         Walls, closed Hatches and the battlefield edge (through open Hatchways however wide
-        the base: "Open Hatchways"). Other models are not obstacles here."""
+        the base: "Open Hatchways") and out of ``discs`` (other models, Engagement Range:
+        "Impassable Terrain and Other Models"; see :func:`pathing.route`, which also says how
+        a destination inside a disc cuts the route short; ``within``: how far the move goes)."""
         self._check(base.centre)
         self._check(to)
         if not self.layout.connected(base.centre, to):
             return INF, None
         g = self.layout.move_layer(base.radius).graph(self.closed_mask)
-        pts = g.path(base.centre, to)
+        pts = route(g, base.centre, to, discs, within) if discs else g.path(base.centre, to)
         if pts is None:
             return INF, None
         return polyline_length(pts), pts

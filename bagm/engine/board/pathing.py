@@ -17,8 +17,9 @@ from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from bagm.engine.board.geometry import EPS, INF, Block, Point, dist
+from bagm.engine.board.geometry import EPS, INF, Block, Point, Rect, dist
 
 _STATE_CACHE = 64  # graphs kept per layer (one per set of closed Hatchways)
 _POINT_CACHE = 4096  # points whose seen corners and distances are kept per graph
@@ -196,6 +197,7 @@ class _Graph:
         self._rows: list[list[float] | None] = [None] * n
         self._seen: OrderedDict[Point, list[tuple[int, float]]] = OrderedDict()
         self._from: OrderedDict[Point, list[float]] = OrderedDict()
+        self._near: OrderedDict[tuple[Point, float], list[tuple[int, float]]] = OrderedDict()
 
     def clear(self, ax: float, ay: float, bx: float, by: float) -> bool:
         """No Wall, Pillar or closed Hatch lies across the segment a-b. (A bounding-box test
@@ -299,3 +301,263 @@ class _Graph:
             cur = nxt
         out.append(q)
         return out
+
+
+# --- routes around other models ("Impassable Terrain and Other Models") ----------------------
+
+Disc = tuple[float, float, float]
+"""A circle the centre of a moving base may not enter: (x, y, radius). Another model's base is
+the sum of both radii; an enemy model on a Normal or Advance move adds Engagement Range."""
+
+
+_INRADIUS = math.cos(math.pi / 8)  # a regular octagon's inradius over its circumradius
+
+
+def disc_block(d: Disc) -> Block:
+    """The octagon circumscribing disc ``d`` (the shape the path search bends around)."""
+    x, y, r = d
+    return Block.octagon(Rect(x, y, x, y), r)
+
+
+def _segment_enters_disc(ax: float, ay: float, bx: float, by: float, d: Disc) -> float | None:
+    """Where (0..1 along a-b) the segment first comes strictly inside the circle, or None."""
+    cx, cy, r = d
+    dx, dy = bx - ax, by - ay
+    fx, fy = ax - cx, ay - cy
+    a = dx * dx + dy * dy
+    c = fx * fx + fy * fy - r * r
+    if c < -EPS:
+        return 0.0
+    if a == 0.0:
+        return None
+    b = 2 * (fx * dx + fy * dy)
+    disc = b * b - 4 * a * c
+    if disc <= 0.0:
+        return None
+    s = math.sqrt(disc)
+    t0, t1 = (-b - s) / (2 * a), (-b + s) / (2 * a)
+    if t1 - t0 <= 1e-9 or t1 <= 0.0 or t0 >= 1.0:
+        return None
+    return max(t0, 0.0)
+
+
+def cut_at_discs(pts: list[Point], discs: Sequence[Disc]) -> list[Point]:
+    """The polyline up to where it first enters one of the circles (all of it if none)."""
+    if not discs:
+        return pts
+    out = [pts[0]]
+    for (ax, ay), (bx, by) in zip(pts, pts[1:]):
+        first = None
+        for d in discs:
+            t = _segment_enters_disc(ax, ay, bx, by, d)
+            if t is not None and (first is None or t < first):
+                first = t
+        if first is not None:
+            out.append((ax + (bx - ax) * first, ay + (by - ay) * first))
+            return out
+        out.append((bx, by))
+    return out
+
+
+def route(graph: _Graph, p: Point, q: Point, discs: Sequence[Disc], within: float = INF
+          ) -> list[Point] | None:
+    """The shortest path from ``p`` to ``q`` around the graph's Walls and closed Hatches and
+    around the octagons of ``discs`` (None if there is none). A disc whose octagon holds ``p``
+    shrinks until it does not (the base may start between the circle and the octagon's
+    corners). The disc whose octagon holds ``q``, with every disc overlapping it and so on (a
+    unit and the Engagement Range around it), is left out of the search and the path is cut
+    where it first enters one of those circles: a move toward a point inside them ends as close
+    as that route allows.
+
+    Obstacles are added lazily: the path without them first (the graph's cached answer), then
+    again with the octagons it went through, until it goes through none. Each search is exact
+    for the octagons it includes, and a path avoiding every octagon that was left out is also
+    the shortest avoiding all of them (a superset of constraints cannot shorten it), so the
+    answer equals the search with every octagon at once (``tests/reference/pathing.py``).
+
+    ``within``: a move goes no farther than that, so only the first ``within`` inches of the
+    path must be free; octagons beyond are not looked for (the route heads the shortest way
+    around Walls and keeps clear of models only where it is actually walked: much faster, and
+    the same wherever it matters)."""
+    px, py = p
+    if within != INF:  # a disc out of reach of the walked part cannot matter
+        discs = [d for d in discs if math.hypot(d[0] - px, d[1] - py) < within + d[2] + 0.1]
+    # a disc whose octagon holds the start shrinks until it does not (the base may stand
+    # within the octagon's corners and still outside the circle)
+    discs = [d if not _octagon(d).touches(p) else
+             (d[0], d[1], math.hypot(d[0] - px, d[1] - py) * _INRADIUS - 1e-6) for d in discs]
+    blocks = [_octagon(d) for d in discs]
+    # the discs around the destination: those holding it and every disc overlapping them,
+    # and so on (a unit's models and their Engagement Range form one cluster around it)
+    at_goal = [b.touches(q) for b in blocks]
+    grow = [i for i, g in enumerate(at_goal) if g]
+    while grow:
+        x, y, r = discs[grow.pop()]
+        for j, d in enumerate(discs):
+            if not at_goal[j] and math.hypot(d[0] - x, d[1] - y) < d[2] + r:
+                at_goal[j] = True
+                grow.append(j)
+    goal = [d for d, g in zip(discs, at_goal) if g]
+    live = [(d, b) for d, b, g in zip(discs, blocks, at_goal) if not g and d[2] > 0 and not b.touches(p)]
+    included: list[Block] = []
+    while True:
+        pts = graph.path(p, q) if not included else _search(graph, p, q, included, within)
+        if pts is None:
+            return None
+        walked = _head(pts, within)
+        hit = [b for _, b in live if b not in included and
+               any(_crosses(b, a, c) for a, c in zip(walked, walked[1:]))]
+        if not hit:
+            return cut_at_discs(pts, goal)
+        included += hit
+
+
+def _head(pts: list[Point], length: float) -> list[Point]:
+    """The first ``length`` inches of the polyline (a little more: rounding never hides a
+    model at the very end)."""
+    if length == INF:
+        return pts
+    left = length + 0.05
+    out = [pts[0]]
+    for a, b in zip(pts, pts[1:]):
+        seg = dist(a, b)
+        if seg >= left:
+            t = left / seg if seg else 0.0
+            out.append((a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t))
+            return out
+        out.append(b)
+        left -= seg
+    return out
+
+
+def _crosses(b: Block, a: Point, c: Point) -> bool:
+    ax, ay = a
+    cx, cy = c
+    # the bounding boxes first: most octagons lie nowhere near a segment
+    if (ax if ax > cx else cx) <= b.x0 or (ax if ax < cx else cx) >= b.x1 or \
+            (ay if ay > cy else cy) <= b.y0 or (ay if ay < cy else cy) >= b.y1:
+        return False
+    return b.blocks(ax, ay, cx, cy)
+
+
+@lru_cache(maxsize=4096)
+def _octagon(d: Disc) -> Block:
+    return disc_block(d)
+
+
+def _search(graph: _Graph, p: Point, q: Point, octagons: list[Block], reach: float = INF
+            ) -> list[Point] | None:
+    """A* from ``p`` to ``q`` over the graph's corners, the corners of ``octagons``, ``p`` and
+    ``q``: an edge is the graph's (or a clear straight line) that crosses no octagon. An
+    octagon's corner is joined to the graph's corners within ``reach`` of it only (all of them
+    when it is infinite; a move's route needs no more)."""
+    layer = graph.layer
+    verts = layer.vertices
+    n = len(verts)
+    extra: list[Point] = []
+    sides: list[tuple[Point, Point]] = []  # each extra corner's neighbours on its octagon
+    boxes = graph._boxes[:bisect_left(graph._box_x0, max(o.x1 for o in octagons))]
+    for o in octagons:
+        cs = o.corners()
+        for i, c in enumerate(cs):
+            cx, cy = c
+            if any(x0 < cx < x1 and y0 < cy < y1 and s.contains(c) for x0, y0, x1, y1, s in boxes) or \
+                    any(x is not o and x.contains(c) for x in octagons):
+                continue
+            extra.append(c)
+            sides.append((cs[i - 1], cs[(i + 1) % len(cs)]))
+    nodes = verts + extra + [p, q]
+    src, dst = len(nodes) - 2, len(nodes) - 1
+
+    def bends(k: int, a: Point) -> bool:
+        """A shortest path coming from ``a`` can bend at node ``k``: for an octagon's corner,
+        the line from ``a`` does not cut that octagon (as :meth:`Layer.tangent`)."""
+        if k >= src:
+            return True
+        (ax, ay), (bx, by) = sides[k - n]
+        vx, vy = nodes[k]
+        dx, dy = vx - a[0], vy - a[1]
+        s1 = dx * (ay - vy) - dy * (ax - vx)
+        s2 = dx * (by - vy) - dy * (bx - vx)
+        return s1 * s2 >= -1e-12
+
+    def free(a: Point, c: Point) -> bool:
+        for o in octagons:
+            if _crosses(o, a, c):
+                return False
+        return True
+
+    # the links of the points that are not the graph's corners: to the corners each sees
+    # (cached per point by the graph) and to each other
+    def seen(k: int) -> list[tuple[int, float]]:
+        a = nodes[k]
+        if k >= src or reach == INF:
+            return graph.seen(a)  # kept per point by the graph
+        got = graph._near.get((a, reach))  # a model's corners come back while it stands still
+        if got is not None:
+            return got
+        ax, ay = a
+        tangent, clear = layer.tangent, graph.clear
+        out = []
+        for i, (vx, vy) in enumerate(verts):
+            d = math.hypot(vx - ax, vy - ay)
+            if d <= reach and tangent(i, a) and clear(ax, ay, vx, vy):
+                out.append((i, d))
+        graph._near[(a, reach)] = out
+        if len(graph._near) > _POINT_CACHE:
+            graph._near.popitem(last=False)
+        return out
+
+    loose = list(range(n, len(nodes)))
+    links: dict[int, list[tuple[int, float]]] = {k: [] for k in loose}
+    clear = graph.clear
+    for k in loose:
+        a = nodes[k]
+        links[k] += [(i, d) for i, d in seen(k) if bends(k, verts[i]) and free(a, verts[i])]
+        for j in loose:
+            if j > k:
+                c = nodes[j]
+                if bends(k, c) and bends(j, a) and clear(a[0], a[1], c[0], c[1]) and free(a, c):
+                    d = dist(a, c)
+                    links[k].append((j, d))
+                    links[j].append((k, d))
+    back: dict[int, list[tuple[int, float]]] = {}
+    for k, out in links.items():
+        for i, d in out:
+            if i < n:
+                back.setdefault(i, []).append((k, d))
+    qx, qy = q
+    best = {src: 0.0}
+    prev: dict[int, int] = {}
+    heap = [(math.hypot(p[0] - qx, p[1] - qy), 0.0, src)]
+    done: set[int] = set()
+    adj = graph.adj
+    while heap:
+        _, g, u = heapq.heappop(heap)
+        if u in done:
+            continue
+        if u == dst:
+            break
+        done.add(u)
+        a = nodes[u]
+        if u < n:
+            nbrs: list[tuple[int, float]] = [(w, d) for w, d in adj[u].items() if free(a, verts[w])]
+            nbrs += back.get(u, [])
+        else:
+            nbrs = links[u]
+        for w, d in nbrs:
+            nd = g + d
+            if nd < best.get(w, INF) - 1e-12:
+                best[w] = nd
+                prev[w] = u
+                x, y = nodes[w]
+                heapq.heappush(heap, (nd + math.hypot(x - qx, y - qy), nd, w))
+    if dst not in best:
+        return None
+    out_pts = [q]
+    k = dst
+    while k != src:
+        k = prev[k]
+        out_pts.append(nodes[k])
+    out_pts.reverse()
+    return out_pts

@@ -137,14 +137,16 @@ class ChargePhase(GameInterface):
 
     def _charge_move(self, u: Unit, t: Unit, roll: float) -> bool:
         need, lead, tm = self._charge_pair(u, t)
-        length, pts = self.bf.move_path(lead.base, (tm.x, tm.y))
+        # around other models and the Engagement Range of enemy units not charged, to base
+        # contact with the target model (where the route is cut), or as far as the roll goes
+        discs = self.move_discs(u, "charge", (t.uid,))
+        length, pts = self.bf.move_path(lead.base, (tm.x, tm.y), discs, roll)
         if pts is None:
             return False
-        # base to base, or (through an open Hatchway) as far as the roll goes
-        stop = max(0.0, length - lead.r - tm.r - 0.05)
+        stop = max(0.0, length - 0.05)
         end = _along(pts, min(stop, roll))
         others = self.others_bases(u)
-        placed = self.formation(u, end, len(u.models), avoid=others, enemy_gap=None)
+        placed = self.formation(u, end, len(u.models), avoid=others, enemy_gap=None, discs=discs)
         if placed is None:
             return False
         old = [(m.x, m.y) for m in u.models]

@@ -111,7 +111,7 @@ class MovementPhase(GameInterface):
             foes = self.engaged_with(u)
             if foes:
                 for z in self.entry_zones(p):
-                    if self._plan_move(u, _r(z.centre), float(u.move()))[1] is not None:
+                    if self._plan_move(u, _r(z.centre), float(u.move()), "fallback")[1] is not None:
                         out.append(Action("fallback", u.uid, point=_r(z.centre)))
                 continue
             for m in markers:
@@ -158,7 +158,7 @@ class MovementPhase(GameInterface):
             raise IllegalAction(f"{u.label()} is not within Engagement Range of an enemy unit",
                                 "Fall Back Moves", u.uid)
         if act.kind == "fallback" and act.point is not None and self.layout_ok(act.point) and \
-                self._plan_move(u, act.point, float(u.move()))[1] is None:
+                self._plan_move(u, act.point, float(u.move()), "fallback")[1] is None:
             raise IllegalAction(f"{u.label()} cannot end a Fall Back move toward {_pt(act.point)} outside "
                                 "Engagement Range, so it cannot Fall Back that way", "Fall Back Moves", u.uid)
         if act.point is not None:
@@ -190,7 +190,11 @@ class MovementPhase(GameInterface):
                     b.overlaps(Base(x, y, u.radius)) for j, (x, y) in enumerate(pts) if j != i):
                 raise IllegalAction(f"{u.label()} model {i + 1} at {_pt(q)} would overlap another model",
                                     "Impassable Terrain and Other Models", u.uid)
-            length, _ = self.bf.move_path(m.base, q)
+            length, route = self.bf.move_path(m.base, q, self.move_discs(u, "normal"))
+            if route is None or route[-1] != q:
+                raise IllegalAction(f"{u.label()} model {i + 1} cannot reach {_pt(q)} without moving "
+                                    "through another model or within Engagement Range of an enemy",
+                                    "Impassable Terrain and Other Models / Normal Moves", u.uid)
             if length > u.move() + self.mission.move_modifier(self, u, "move") + 1e-6:
                 raise IllegalAction(f"{u.label()} model {i + 1} would move {length:.2f}\" (Move {u.move()}\")",
                                     "Normal Move", u.uid)
@@ -216,7 +220,7 @@ class MovementPhase(GameInterface):
             u.moved = "fallback"
             return
         u.moved = {"move": "normal", "advance": "advance", "fallback": "fallback"}[k]
-        moved = self._move_formation(u, act.point, limit)
+        moved = self._move_formation(u, act.point, limit, u.moved)
         assert act.point is not None  # checked: a move names its destination
         self.emit("move", unit=u.uid, kind=u.moved, goal=_r(act.point), moved=round(moved, 2),
                   at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
@@ -242,31 +246,35 @@ class MovementPhase(GameInterface):
             self._check_destroyed(u)
         return dead
 
-    def _plan_move(self, u: Unit, to: tuple[float, float], limit: float
+    def _plan_move(self, u: Unit, to: tuple[float, float], limit: float, kind: str = "normal"
                    ) -> tuple[float, list[tuple[float, float]] | None]:
         """Where a move toward ``to`` of up to ``limit`` inches ends: the lead model's path
-        (around Walls and closed Hatchways), then the formation; stepping back 0.5" at a time
-        while the formation does not fit (never within Engagement Range of an enemy)."""
+        (around Walls, closed Hatchways and other models, and on a Normal or Advance move
+        around enemy Engagement Range: :meth:`move_discs`), then the formation spreading from
+        where it stops; stepping back 0.5" at a time while the formation does not fit (never
+        within Engagement Range of an enemy)."""
         def calc() -> tuple[float, list[tuple[float, float]] | None]:
             lead = min(u.models, key=lambda m: math.hypot(m.x - to[0], m.y - to[1]))
-            length, pts = self.bf.move_path(lead.base, to)
+            discs = self.move_discs(u, kind)
+            length, pts = self.bf.move_path(lead.base, to, discs, limit)
             if pts is None:
                 return 0.0, None
             reach = min(limit, length)
             tries = 0
             while reach > 0 and tries < 30:
-                placed = self.formation(u, _along(pts, reach), len(u.models))
+                placed = self.formation(u, _along(pts, reach), len(u.models), discs=discs)
                 if placed is not None:
                     return reach, placed
                 reach -= 0.5
                 tries += 1
             return 0.0, None
-        return self._cached(("plan", u.uid, to, limit), calc)
+        return self._cached(("plan", u.uid, to, limit, kind), calc)
 
-    def _move_formation(self, u: Unit, to: tuple[float, float] | None, limit: float) -> float:
+    def _move_formation(self, u: Unit, to: tuple[float, float] | None, limit: float,
+                        kind: str = "normal") -> float:
         """Move the unit toward ``to`` up to ``limit`` inches; returns the lead model's move."""
         assert to is not None
-        reach, placed = self._plan_move(u, to, limit)
+        reach, placed = self._plan_move(u, to, limit, kind)
         if placed is None:
             self.emit("note", text=f"{u.uid}: cannot move toward {_pt(to)}")
             return 0.0

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from bagm.engine.board.battlefield import ENGAGEMENT_RANGE, IMPASSABLE_AREAS
 from bagm.engine.board.geometry import Base, Block, merge_rects, point_segment_distance
+from bagm.engine.board.pathing import Disc, cut_at_discs
 from bagm.engine.board.visibility import _walled_off
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import COHERENCY, GAP, HEX, HEX_RINGS
@@ -109,6 +110,31 @@ class Positions(GameInterface):
         ax0, ay0, ax1, ay1 = self.bbox(a)
         bx0, by0, bx1, by1 = self.bbox(b)
         return bx0 - ax1 > gap or ax0 - bx1 > gap or by0 - ay1 > gap or ay0 - by1 > gap
+
+    def move_discs(self, u: Unit, kind: str, targets: tuple[str, ...] = ()) -> tuple[Disc, ...]:
+        """What the centre of a moving model of ``u`` may not enter (Rules Adaptations
+        "Impassable Terrain and Other Models": other models are impassable): every other unit's
+        bases (grown by the mover's radius); on a Normal or Advance move also Engagement Range
+        of every enemy model (Core Rules: "no model can be moved within Engagement Range of any
+        enemy models"); on a Charge move Engagement Range of every enemy unit but the
+        ``targets``. On a Fall Back move enemy models may be moved over (Core Rules, Desperate
+        Escape Tests: the one exception the adaptation leaves). Engagement Range is 1" here; the
+        2" through an open Hatchway is checked where a move ends, not along the way."""
+        def calc() -> tuple[Disc, ...]:
+            r = u.radius
+            out: list[Disc] = []
+            for v in self.units.values():
+                if v is u or v.where != "board":
+                    continue
+                enemy = v.player != u.player
+                if enemy and kind == "fallback":
+                    continue
+                er = enemy and (kind in ("normal", "advance") or kind == "charge" and v.uid not in targets)
+                grow = r + (ENGAGEMENT_RANGE if er else 0.0)
+                for m in v.models:
+                    out.append((m.x, m.y, m.r + grow))
+            return tuple(out)
+        return self._cached(("discs", u.uid, kind, targets), calc)
 
     @property
     def closed(self) -> int:
@@ -447,12 +473,15 @@ class Positions(GameInterface):
     def formation(self, unit: Unit, anchor: tuple[float, float], n: int, *, zone: Any = None,
                   avoid: list[Base] | None = None, enemy_gap: float | None = ENGAGEMENT_RANGE,
                   ds_gap: float | None = None, within: tuple[Any, float] | None = None,
-                  barred: tuple[Any, ...] = ()) -> list[tuple[float, float]] | None:
+                  barred: tuple[Any, ...] = (), discs: tuple[Disc, ...] = ()
+                  ) -> list[tuple[float, float]] | None:
         """Lay ``n`` models of ``unit`` out around ``anchor``: each fits on the battlefield,
         overlaps no other base, is reachable in a straight line from the anchor, keeps Unit
         Coherency, and (``enemy_gap``) is not within Engagement Range of an enemy model
         (``ds_gap``: more than that many inches from enemy models, in a straight line), and is
-        within none of the ``barred`` areas."""
+        within none of the ``barred`` areas; with ``discs`` (a move: :meth:`move_discs`), the
+        straight line from the anchor to each model enters none of them (models spread out
+        from where the lead model stopped, never through other models)."""
         r = unit.radius
         s = 2 * r + GAP
         ax, ay = anchor
@@ -465,22 +494,24 @@ class Positions(GameInterface):
         # 0.5" at a time): kept across moves and games, keyed on everything it depends on.
         key = ("form", r, anchor, n, tuple([(o.x, o.y, o.radius) for o in others]),
                tuple([(e.x, e.y, e.radius) for e in enemies]), self.closed, zone, enemy_gap is None,
-               ds_gap, within, barred)
+               ds_gap, within, barred, discs)
         def calc() -> tuple[tuple[tuple[float, float], ...] | None]:  # a 1-tuple: None is an answer
             pts = self._formation_now(r, anchor, n, others, enemies, zone, enemy_gap, ds_gap, within,
-                                      barred)
+                                      barred, discs)
             return (None if pts is None else tuple(pts),)
         got = self._geo(key, calc)[0]
         return None if got is None else list(got)
 
     def _formation_now(self, r: float, anchor: tuple[float, float], n: int, others: list[Base],
                        enemies: list[Base], zone: Any, enemy_gap: float | None, ds_gap: float | None,
-                       within: tuple[Any, float] | None, barred: tuple[Any, ...] = ()
-                       ) -> list[tuple[float, float]] | None:
+                       within: tuple[Any, float] | None, barred: tuple[Any, ...] = (),
+                       discs: tuple[Disc, ...] = ()) -> list[tuple[float, float]] | None:
         """:meth:`formation` worked out, given the other bases and enemy models within reach."""
         s = 2 * r + GAP
         ax, ay = anchor
         graph = self.bf.layout.move_layer(r).graph(self.closed)
+        reach = HEX_RINGS * s + r + 2.0
+        near_discs = [d for d in discs if abs(d[0] - ax) < reach + d[2] and abs(d[1] - ay) < reach + d[2]]
         chosen: list[tuple[float, float]] = []
         spare: list[tuple[float, float]] = []
         # hot loop: locals, and the other bases as tuples with the same thresholds as before
@@ -525,6 +556,8 @@ class Positions(GameInterface):
             if barred and any(a.within(b) for a in barred):
                 continue
             if (ox or oy) and not graph.clear(ax, ay, x, y):
+                continue
+            if (ox or oy) and near_discs and cut_at_discs([(ax, ay), (x, y)], near_discs)[-1] != (x, y):
                 continue
             if zone is not None and not zone.wholly_within(b):
                 spare.append((x, y))

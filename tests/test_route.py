@@ -1,0 +1,83 @@
+"""Paths around other models ("Impassable Terrain and Other Models"): the lazy search of
+:func:`bagm.engine.board.pathing.route` against its plain reference (one search with every
+obstacle), and the cases the rules turn on."""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bagm.engine.board.geometry import polyline_length
+from bagm.engine.board.maps import bundled
+from bagm.engine.board.pathing import route
+
+R = 0.63  # a 32mm base
+
+
+@cache
+def _graph(closed: int = 0):  # type: ignore[no-untyped-def]
+    return bundled(11).layout.move_layer(R).graph(closed)
+
+
+def _free(p: tuple[float, float]) -> bool:
+    return not any(b.touches(p) for b in _graph().blocks)
+
+
+coord = st.tuples(st.floats(0.7, 43.3), st.floats(0.7, 29.3))
+
+
+@st.composite
+def cases(draw):  # type: ignore[no-untyped-def]
+    p = draw(coord.filter(_free))
+    q = draw(coord.filter(_free))
+    discs = []
+    for _ in range(draw(st.integers(0, 6))):
+        t = draw(st.floats(0.0, 1.0))
+        dx, dy = draw(st.floats(-3, 3)), draw(st.floats(-3, 3))
+        x, y = p[0] + (q[0] - p[0]) * t + dx, p[1] + (q[1] - p[1]) * t + dy
+        discs.append((x, y, draw(st.floats(1.0, 2.8))))
+    return p, q, discs
+
+
+@settings(max_examples=60, deadline=None)
+@given(cases())
+def test_route_equals_its_plain_reference(case) -> None:  # type: ignore[no-untyped-def]
+    from reference.pathing import route as plain
+
+    p, q, discs = case
+    got, want = route(_graph(), p, q, discs), plain(_graph(), p, q, discs)
+    assert (got is None) == (want is None)
+    if got is not None and want is not None:
+        assert math.isclose(polyline_length(got), polyline_length(want), abs_tol=1e-6)
+        assert got[0] == p
+
+
+@settings(max_examples=60, deadline=None)
+@given(cases(), st.floats(1.0, 12.0))
+def test_the_walked_part_of_a_route_enters_no_disc(case, within) -> None:  # type: ignore[no-untyped-def]
+    """A move walks at most ``within`` inches: however far the route looks, no circle but those
+    around the destination (where it is cut) or holding the start is entered on the way."""
+    p, q, discs = case
+    got = route(_graph(), p, q, discs, within)
+    if got is None:
+        return
+    walked, left = [got[0]], within
+    for a, b in zip(got, got[1:]):
+        seg = math.dist(a, b)
+        t = min(1.0, left / seg) if seg else 1.0
+        walked.append((a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t))
+        left -= seg
+        if left <= 0:
+            break
+    near_goal = {d for d in discs if math.dist(d[:2], q) < d[2] * 1.09}  # its octagon may hold q
+    for d in discs:
+        if d in near_goal or math.dist(d[:2], p) < d[2] * 1.09:
+            continue
+        for (ax, ay), (bx, by) in zip(walked, walked[1:]):
+            # sampled: no point of the walked line strictly inside the circle
+            for k in range(101):
+                x, y = ax + (bx - ax) * k / 100, ay + (by - ay) * k / 100
+                assert math.hypot(x - d[0], y - d[1]) > d[2] - 1e-6
