@@ -275,3 +275,28 @@ def test_a_move_goes_around_engagement_range_not_through_it():
     assert not any(math.hypot(m.x - 13.5, m.y - y) < 0.01 for m in a3.models)
     assert not g.engaged_with(a3)
     assert all(math.hypot(m.x - boss.x, m.y - boss.y) - m.r - boss.r > 1.0 for m in a3.models)
+
+
+# --- Also: Rapid Fire and Melta count per model ----------------------------------------------------
+
+
+def test_rapid_fire_adds_attacks_only_for_the_models_within_half_range():
+    """Rapid Fire: "Each time such a weapon targets a unit within half that weapon's range, the
+    Attacks characteristic of that weapon is increased by x" - each model's own weapon. Two of
+    the five Strike Squad models stand within 12" of the Nobz, three beyond: 2 x (2 + 2) + 3 x 2
+    = 14 storm bolter attacks (all 1s here: every one misses)."""
+    g = _deploying(*DOORWAY)
+    y = 15.0
+    g.set_positions(g.units["A3"], [(14.0, y - 0.7), (14.0, y + 0.7), (9.0, y - 0.7), (9.0, y + 0.7),
+                                    (7.7, y)])
+    g.set_positions(g.units["B3"], [(25.0, y - 0.7), (25.0, y + 0.7), (26.3, y - 0.7), (26.3, y + 0.7),
+                                    (27.6, y)])
+    _decline(g, "shoot")
+    g.dice.feed([1] * 14)
+    events = g.apply(parse("shoot A3 B3 Storm bolter"))
+    for _ in range(20):
+        if g.decision.step in ("reroll", "command"):
+            events += g.apply(Action("pass"))
+    attacks = [e for e in events if e.get("e") == "attack"]
+    assert [e["attacks"] for e in attacks] == [8, 6] and [e["models"] for e in attacks] == [2, 3]
+    assert g.dice.pending == ()

@@ -227,7 +227,8 @@ class ShootingPhase(GameInterface):
 
     def weapons_in_range(self, u: Unit, target: Unit, weapons: tuple[str, ...] = (),
                           overwatch: bool = False) -> list[tuple[Any, int, bool]]:
-        """(weapon, models that can fire it, within half range) for each usable weapon."""
+        """(weapon, models that can fire it, how many of those are within half range) for each
+        usable weapon."""
         # a conferred Leader ability may change what is in range (ranged attacks only from within X")
         key = ("wir", u.uid, target.uid, weapons, u.moved, u.led and u.led[:2], target.led and target.led[:2])
         cache = self._now()
@@ -283,9 +284,8 @@ class ShootingPhase(GameInterface):
             if own is not None:  # models with their own wargear: those that carry it
                 d = [x if w in mine else math.inf for x, mine in zip(dists, own)]
             n = sum(1 for x in d if x <= reach + 1e-9)
-            if n:
-                half = all(x <= rng / 2 + 1e-9 for x in d if x <= reach + 1e-9)
-                out.append((w, n, half))
+            if n:  # and how many of them are within half range (Rapid Fire, Melta: per model)
+                out.append((w, n, sum(1 for x in d if x <= reach + 1e-9 and x <= rng / 2 + 1e-9)))
         return out
 
     def legal_shoot(self, p: str) -> list[Action]:
@@ -359,22 +359,27 @@ class ShootingPhase(GameInterface):
             u.shot = True
         big_engaged = bool(self.engaged_with(u)) and bool({"MONSTER", "VEHICLE"} & u.keywords)
         total_lost = 0
-        for w, n, half in plan:
-            if not t.alive or not u.alive:
-                break
-            vis = self.visible_idx(u, t)
-            clear = u.clearance and w.abilities.blast  # Explosive Clearance
-            if not vis and not clear:
-                break
-            first = next((i for i, m in enumerate(t.models) if m.wounds < (m.full or t.W)),
-                         vis[0] if vis else 0)
-            cover = self._cover(t.models[first].base, u, t)
-            cond = Conditions(hit_mod=(-1 if big_engaged and not w.abilities.pistol else 0)
-                              + self.mission.ranged(self, u, t)[1],  # e.g. Lights Out
-                              cover=cover, half_range=half, overwatch=overwatch,
-                              remained_stationary=u.moved == "stationary")
-            lost, _ = yield from self.attack(u, t, w, n, cond, None if clear else set(vis), ranged=True)
-            total_lost += lost
+        for w, n, near in plan:
+            # Rapid Fire and Melta count per attacking model: the models within half range make
+            # their attacks with the bonus, the others without (two runs of the attack sequence)
+            per_model = w.abilities.rapid_fire is not None or w.abilities.melta is not None
+            groups = [(near, True), (n - near, False)] if per_model and 0 < near < n else [(n, near == n)]
+            for k, half in groups:
+                if not t.alive or not u.alive:
+                    break
+                vis = self.visible_idx(u, t)
+                clear = u.clearance and w.abilities.blast  # Explosive Clearance
+                if not vis and not clear:
+                    break
+                first = next((i for i, m in enumerate(t.models) if m.wounds < (m.full or t.W)),
+                             vis[0] if vis else 0)
+                cover = self._cover(t.models[first].base, u, t)
+                cond = Conditions(hit_mod=(-1 if big_engaged and not w.abilities.pistol else 0)
+                                  + self.mission.ranged(self, u, t)[1],  # e.g. Lights Out
+                                  cover=cover, half_range=half, overwatch=overwatch,
+                                  remained_stationary=u.moved == "stationary")
+                lost, _ = yield from self.attack(u, t, w, k, cond, None if clear else set(vis), ranged=True)
+                total_lost += lost
         self.emit("shoot", unit=u.uid, target=t.uid, weapons=[w.name for w, _, _ in plan],
                   wounds_lost=total_lost, left=len(t.models), overwatch=overwatch)
 
