@@ -300,3 +300,35 @@ def test_rapid_fire_adds_attacks_only_for_the_models_within_half_range():
     attacks = [e for e in events if e.get("e") == "attack"]
     assert [e["attacks"] for e in attacks] == [8, 6] and [e["models"] for e in attacks] == [2, 3]
     assert g.dice.pending == ()
+
+
+# --- Also: Expert Breacher at the start or the end of Move Units -----------------------------------
+
+
+def _breacher_at_hatchway_2() -> Game:
+    from bagm.engine.state.army import Model
+
+    g = _deploying(*DOORWAY)
+    u = g.units["A2"]  # Brotherhood Champion with Expert Breacher (in Strategic Reserves)
+    cx, cy = g.map.layout.hatchways[1].centre
+    u.models, u.where = [Model(cx - 1.0, cy, u.radius, u.W)], "board"
+    g.touch()
+    return g
+
+
+def test_expert_breacher_operates_a_hatchway_at_the_start_of_move_units():
+    """Expert Breacher: "The bearer's unit can attempt to operate a Hatchway at the start or end
+    of the Move Units step of your Movement phase" - at the start, before any unit moves."""
+    g = _breacher_at_hatchway_2()
+    assert Action("hatch", "A2", arg="2") in g.legal_actions()
+    g.apply(parse("hatch A2 2"))
+    assert g.bf.is_open(1) and g.decision.step == "move"
+
+
+def test_expert_breacher_cannot_operate_a_hatchway_once_units_have_moved():
+    g = _breacher_at_hatchway_2()
+    g.apply(parse("hold A3"))
+    _decline(g)
+    assert Action("hatch", "A2", arg="2") not in g.legal_actions()
+    with pytest.raises(IllegalAction, match="start or the end"):
+        g.check(parse("hatch A2 2"))

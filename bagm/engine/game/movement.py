@@ -121,11 +121,17 @@ class MovementPhase(GameInterface):
             if enemies:
                 e = min(enemies, key=lambda e: self.min_straight(u, e))
                 out.append(Action("move", u.uid, point=_r((e.models[0].x, e.models[0].y))))
-        if any(self.breacher(u) for u in self.army_units(p)):
+        if self.move_units_starting(p) and any(self.breacher(u) for u in self.army_units(p)):
             out += self.hatch_options(p, breachers=True)
         if out:
             out.append(Action("done"))
         return out
+
+    def move_units_starting(self, p: str) -> bool:
+        """No unit of ``p`` has been selected to move yet: the start of the Move Units step
+        (Expert Breacher: "at the start or end of the Move Units step"; the end is the step of
+        Operating Hatchways every unit has)."""
+        return all(u.moved is None for u in self.army_units(p))
 
     def layout_ok(self, p: tuple[float, float]) -> bool:
         return self.bf.layout.board_at(p) is not None
@@ -140,8 +146,12 @@ class MovementPhase(GameInterface):
             u = self.unit(act.unit, p)
             if not self.breacher(u):
                 raise IllegalAction(f"{u.label()} can only operate a Hatchway at the end of the Move "
-                                    "Units step (Expert Breacher lets it do so during it)",
+                                    "Units step (Expert Breacher lets it do so at the start too)",
                                     "Operating Hatchways", u.uid)
+            if not self.move_units_starting(p):
+                raise IllegalAction(f"{u.label()}: Expert Breacher operates a Hatchway at the start or "
+                                    "the end of the Move Units step, not once units have moved",
+                                    "Enhancements: Expert Breacher", u.uid)
             return self._check_hatch(p, act)
         if act.kind not in ("move", "advance", "fallback", "hold", "place"):
             raise IllegalAction("in the Move Units step: move, advance, fallback, place, hold or done, "
