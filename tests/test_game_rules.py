@@ -302,6 +302,8 @@ def test_an_arrival_that_cannot_be_set_up_is_neither_offered_nor_accepted():
     # it: the Purifiers cannot be set up in it out of Engagement Range of them. Offering the
     # arrival made the greedy bot choose it for ever (issue 16); it is refused like any rule.
     g = at_first_move()
+    g.units["A5"].where = "reserves"  # (set up in Entry Zone 1 at deployment): back in Reserves
+    g.touch()
     play(g, "done")
     place(g, "B3", [(5.6, 0.8), (5.6, 2.2), (5.6, 3.6), (3.0, 5.5), (1.2, 5.5)])
     place(g, "B4", [(7.0, 1.5), (7.0, 2.9), (4.4, 5.5)])
