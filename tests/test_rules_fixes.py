@@ -332,3 +332,17 @@ def test_expert_breacher_cannot_operate_a_hatchway_once_units_have_moved():
     assert Action("hatch", "A2", arg="2") not in g.legal_actions()
     with pytest.raises(IllegalAction, match="start or the end"):
         g.check(parse("hatch A2 2"))
+
+
+# --- Also: Battle-shock on the best Leadership in the unit -----------------------------------------
+
+
+def test_battle_shock_uses_the_best_leadership_in_the_unit():
+    """Battle-shock step: "if the result is greater than or equal to the best Leadership
+    characteristic in that unit, the test is passed". A Repentia Squad is nine Sisters Repentia
+    (Ld 8+) and a Repentia Superior (Ld 7+): split into two Boarding Squads, the half with the
+    Superior tests on 7+, the other on 8+; a unit of one profile keeps its own."""
+    army = build_army("A", ROSTERS / "adepta_sororitas_penitents_and_pilgrims.yaml")
+    ld = {u.name: u.Ld for u in army.units}
+    assert ld["Repentia Squad A"] == 7 and ld["Repentia Squad B"] == 8
+    assert ld["Ministorum Priest"] == 7

@@ -80,6 +80,24 @@ def unit_kit(src: Any, prof: Any, sizes: list[int], part: int
     return kit, notes
 
 
+def _best_leadership(ds: Any, ld: int, first_half: bool = True) -> int:
+    """Battle-shock tests use "the best Leadership characteristic in that unit" (Core Rules,
+    Battle-shock step): the lowest of the profiles every such unit has (a count that may be 0
+    is optional, so left out). Form Boarding Squads leaves the notes of who goes where to the
+    players: here a single model (count 1: the Sergeant, the Superior) goes with the first half
+    of a split unit. The engine does not follow which model carries which profile: the unit
+    keeps this Leadership after that model is destroyed."""
+    def always(count: Any) -> bool:
+        if count is None:
+            return True
+        first = str(count).split("-")[0].strip()
+        if not first_half and str(count).strip() == "1":
+            return False
+        return not first.isdigit() or int(first) >= 1
+    lds = [p.Ld for p in ds.models if p.Ld is not None and always(p.count)]
+    return min(lds, default=ld)
+
+
 def build_army(player: str, roster: str | Path | Roster | Imported, catalog: Any = None,
                text: str | None = None) -> Army:
     """Validate one roster and form its Boarding Squads (mission sequence 1 and 5).
@@ -186,7 +204,8 @@ def build_army(player: str, roster: str | Path | Roster | Imported, catalog: Any
         units.append(Unit(
             uid=f"{player}{i + 1}", player=player, name=sq.name, datasheet=ds,
             starting=sq.models or 1, points=sq.points or 0, T=prof.T, Sv=prof.Sv, W=prof.W,
-            Ld=prof.Ld, OC=prof.OC, M=min(move, MOVE_CAP), invuln=prof.invuln,
+            Ld=_best_leadership(ds, prof.Ld, sq.split_from is None or sq.name.endswith(" A")),
+            OC=prof.OC, M=min(move, MOVE_CAP), invuln=prof.invuln,
             radius=base_radius(ds), keywords=kw, ranged=ranged, melee=melee,
             warlord=src.warlord, enhancement=enh or None, deep_strike=deep, infiltrators=infil,
             invuln_melee=prof.invuln_melee, kit=kit))
