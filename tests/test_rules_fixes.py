@@ -346,3 +346,35 @@ def test_battle_shock_uses_the_best_leadership_in_the_unit():
     ld = {u.name: u.Ld for u in army.units}
     assert ld["Repentia Squad A"] == 7 and ld["Repentia Squad B"] == 8
     assert ld["Ministorum Priest"] == 7
+
+
+# --- Also: Explosive Clearance for one model's Blast weapon ----------------------------------------
+
+
+def test_explosive_clearance_is_for_one_models_blast_weapon():
+    """Explosive Clearance: "Select one model in your unit that is equipped with a weapon with the
+    [BLAST] ability ... attacks made with that weapon can be allocated to models that are not
+    visible to the attacking model": one model's weapon, not every model's. The Strike Squad's
+    storm bolters made Blast here: one model fires with the Stratagem, the other four without
+    (2 attacks + 1 for Blast against five models each; all 1s: every one misses)."""
+    import dataclasses
+
+    g = _deploying(*DOORWAY)
+    a3 = g.units["A3"]
+    a3.ranged = [dataclasses.replace(w, abilities=dataclasses.replace(w.abilities, blast=True))
+                 for w in a3.ranged]
+    y = 15.0
+    g.set_positions(a3, [(9.0, y - 0.7), (9.0, y + 0.7), (7.7, y - 0.7), (7.7, y + 0.7), (6.4, y)])
+    g.set_positions(g.units["B3"], [(25.0, y - 0.7), (25.0, y + 0.7), (26.3, y - 0.7), (26.3, y + 0.7),
+                                    (27.6, y)])
+    g.touch()
+    _decline(g, "shoot")
+    g.apply(parse("clearance A3"))
+    g.dice.feed([1] * 15)
+    events = g.apply(parse("shoot A3 B3 Storm bolter"))
+    for _ in range(20):
+        if g.decision.step in ("reroll", "command"):
+            events += g.apply(Action("pass"))
+    attacks = [e for e in events if e.get("e") == "attack"]
+    assert [(e["models"], e["attacks"]) for e in attacks] == [(1, 3), (4, 12)]
+    assert g.dice.pending == ()

@@ -359,18 +359,25 @@ class ShootingPhase(GameInterface):
             u.shot = True
         big_engaged = bool(self.engaged_with(u)) and bool({"MONSTER", "VEHICLE"} & u.keywords)
         total_lost = 0
+        cleared = False  # Explosive Clearance: "Select one model ... equipped with a weapon with [BLAST]"
         for w, n, near in plan:
             # Rapid Fire and Melta count per attacking model: the models within half range make
             # their attacks with the bonus, the others without (two runs of the attack sequence)
             per_model = w.abilities.rapid_fire is not None or w.abilities.melta is not None
             groups = [(near, True), (n - near, False)] if per_model and 0 < near < n else [(n, near == n)]
+            parts: list[tuple[int, bool, bool]] = []  # (models, within half range, Explosive Clearance)
             for k, half in groups:
+                if u.clearance and w.abilities.blast and not cleared and k:
+                    parts.append((1, half, True))  # the one model's Blast weapon
+                    cleared, k = True, k - 1
+                if k:
+                    parts.append((k, half, False))
+            for k, half, clear in parts:
                 if not t.alive or not u.alive:
                     break
                 vis = self.visible_idx(u, t)
-                clear = u.clearance and w.abilities.blast  # Explosive Clearance
                 if not vis and not clear:
-                    break
+                    continue
                 first = next((i for i, m in enumerate(t.models) if m.wounds < (m.full or t.W)),
                              vis[0] if vis else 0)
                 cover = self._cover(t.models[first].base, u, t)
