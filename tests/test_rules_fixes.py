@@ -378,3 +378,23 @@ def test_explosive_clearance_is_for_one_models_blast_weapon():
     attacks = [e for e in events if e.get("e") == "attack"]
     assert [(e["models"], e["attacks"]) for e in attacks] == [(1, 3), (4, 12)]
     assert g.dice.pending == ()
+
+
+# --- Also: Battlefield Command at the start and the end of every phase -----------------------------
+
+
+def test_battlefield_command_has_a_window_at_the_start_and_the_end_of_every_phase():
+    """Battlefield Command: "WHEN: Start or end of any phase." In the mission sequence's program
+    every phase opens with a window and ends with one, the Fight phase included (before the end
+    of the turn)."""
+    from bagm.engine.game.flow import program
+
+    steps = [s.name for s in program(Game, 5)]
+    starts = {"command phase", "movement phase", "shooting phase", "charge phase", "fight phase"}
+    phases = [i for i, name in enumerate(steps) if name in starts]
+    assert len(phases) == 5 * 2 * 5
+    for i in phases:
+        assert steps[i + 1] == "Battlefield Command"
+        end = next(j for j in range(i + 1, len(steps)) if steps[j] in starts or steps[j] == "end of turn")
+        assert steps[end - 1] == "Battlefield Command", (steps[i], steps[end - 1])
+        assert end - 1 > i + 1  # two windows, not one

@@ -35,16 +35,17 @@ class Step:
 
 
 def _phase(name: str, *steps: tuple[str, str]) -> list[tuple[str, str, tuple[Any, ...]]]:
-    """A phase: its start (Battlefield Command window), then its own steps."""
+    """A phase: its start, its own steps, its end; Battlefield Command ("WHEN: Start or end of
+    any phase") has a window at both."""
     return [(f"{name} phase", "_new_phase", (name,)), ("Battlefield Command", "_battlefield_command", ())] + \
-        [(label, method, ()) for label, method in steps]
+        [(label, method, ()) for label, method in steps] + \
+        [("Battlefield Command", "_battlefield_command", ())]
 
 
 def _turn() -> list[tuple[str, str, tuple[Any, ...]]]:
     return (
         _phase("command", ("Command step", "_command_step"), ("Battle-shock step", "_battleshock_step"),
-               ("end of the Command phase", "_end_command_phase"),
-               ("Battlefield Command", "_battlefield_command"))
+               ("end of the Command phase", "_end_command_phase"))
         + _phase("movement", ("Move Units", "_move_units"), ("Operating Hatchways", "_operate_hatchways"),
                  ("Reinforcements", "_reinforcements"))
         + _phase("shooting", ("Tactical Manoeuvres", "_manoeuvres"), ("shoot", "_shoot_units"))

@@ -228,10 +228,10 @@ class LeaderRules(GameInterface):
         return out
 
     def _battlefield_command(self) -> Generator[Decision, Action, None]:
-        """Stratagems "Battlefield Command": WHEN start or end of any phase. Windows open at the
-        start of each phase and at the end of the Command phase (once CP are gained); the end of
-        any other phase meets the start of the next. The player whose turn it is decides first,
-        then the opponent, while they have a legal use."""
+        """Stratagems "Battlefield Command": WHEN start or end of any phase. A window opens at
+        the start and at the end of every phase (the program of :mod:`bagm.engine.game.flow`).
+        The player whose turn it is decides first, then the opponent, while they have a legal
+        use."""
         while self.window < 2:
             p = self.active if self.window == 0 else self.other(self.active)
             if self.legal_command(p):
