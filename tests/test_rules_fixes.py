@@ -53,13 +53,7 @@ DEPLOY = ["role attacker", "deploy B3 2", "deploy A3 2", "deploy B1 2", "deploy 
 
 
 def _game(dice: list[int] | None = None) -> Game:
-    g = Game(11, build_army("A", GK_VOID), build_army("B", ORKS), dice=Dice.scripted(dice or []),
-             rolloffs={"attacker": "A", "first_turn": "A"})
-    for text in DEPLOY:
-        _decline(g)
-        g.apply(parse(text))
-    _decline(g)
-    return g
+    return _deploying(*DEPLOY, dice=dice)
 
 
 def _decline(g: Game, until: str | None = None) -> None:
@@ -173,8 +167,9 @@ def test_a_failed_hazardous_test_selects_a_model_that_has_lost_wounds_first():
 # --- 6. Deploy Armies: one unit per Entry Zone, a CHARACTER may share ---------------------------
 
 
-def _deploying(*texts: str) -> Game:
-    g = Game(11, build_army("A", GK_VOID), build_army("B", ORKS), dice=Dice.scripted([]),
+def _deploying(*texts: str, dice: list[int] | None = None) -> Game:
+    """Mission 11, Grey Knights (A, the Attacker) against Orks (B), after ``texts``."""
+    g = Game(11, build_army("A", GK_VOID), build_army("B", ORKS), dice=Dice.scripted(dice or []),
              rolloffs={"attacker": "A", "first_turn": "A"})
     for text in texts:
         _decline(g)

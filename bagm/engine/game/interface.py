@@ -22,6 +22,7 @@ from bagm.engine.attack.rules import Conditions
 from bagm.engine.board.battlefield import Battlefield
 from bagm.engine.board.geometry import Base
 from bagm.engine.board.maps import MissionMap
+from bagm.engine.board.pathing import Disc
 from bagm.engine.rules.missions import Mission
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Army, Unit
@@ -106,8 +107,10 @@ class GameInterface(Protocol):
     def set_positions(self, unit: Unit, pts: list[tuple[float, float]]) -> None: ...
     def formation(self, unit: Unit, anchor: tuple[float, float], n: int, *, zone: Any = None,
                   avoid: list[Base] | None = None, enemy_gap: float | None = ...,
-                  ds_gap: float | None = None, within: tuple[Any, float] | None = None
+                  ds_gap: float | None = None, within: tuple[Any, float] | None = None,
+                  barred: tuple[Any, ...] = (), discs: tuple[Disc, ...] = ()
                   ) -> list[tuple[float, float]] | None: ...
+    def move_discs(self, u: Unit, kind: str, targets: tuple[str, ...] = ()) -> tuple[Disc, ...]: ...
     def _cover(self, target: Base, u: Unit, t: Unit) -> bool: ...
 
     # --- what one phase lends another -----------------------------------------------------------

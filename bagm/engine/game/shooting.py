@@ -226,7 +226,7 @@ class ShootingPhase(GameInterface):
         return out
 
     def weapons_in_range(self, u: Unit, target: Unit, weapons: tuple[str, ...] = (),
-                          overwatch: bool = False) -> list[tuple[Any, int, bool]]:
+                          overwatch: bool = False) -> list[tuple[Any, int, int]]:
         """(weapon, models that can fire it, how many of those are within half range) for each
         usable weapon."""
         # a conferred Leader ability may change what is in range (ranged attacks only from within X")
@@ -238,7 +238,7 @@ class ShootingPhase(GameInterface):
         return v
 
     def _weapons_in_range_now(self, u: Unit, target: Unit, weapons: tuple[str, ...]
-                              ) -> list[tuple[Any, int, bool]]:
+                              ) -> list[tuple[Any, int, int]]:
         if not u.alive or not target.alive:
             return []
         engaged = bool(self.engaged_with(u))
