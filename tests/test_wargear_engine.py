@@ -19,7 +19,7 @@ from bagm.engine.state.wargear import expected, melee_plan
 GK = REPO / "rosters" / "grey_knights_void_purge_force.yaml"
 ORKS = str(REPO / "rosters" / "orks_kaptin_killers.yaml")
 DEPLOY = ["role attacker", "deploy B3 2", "deploy A3 2", "deploy B1 2", "deploy A1 2", "deploy B4 3",
-          "deploy A4 3"]
+          "deploy A4 3", "deploy B2 1", "deploy A5 1"]  # one unit per Entry Zone
 
 
 def roster(tmp_path: Path, wargear: str) -> Path:
