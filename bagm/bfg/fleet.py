@@ -18,22 +18,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from bagm.bfg.ships import SHIP_KEYS, BfgError, Fleet, make_ship
-from bagm.io.yamlsafe import InputError, load
+from bagm.bfg.tables import read_one_mapping
+from bagm.io.yamlsafe import InputError
 
 HINT = "write 'ships:' then one 'NAME: {damage: N, turrets: N, race: chaos, ...}' per ship"
 
 
 def load_fleet(path: Path | str) -> Fleet:
     """Ship name -> its fields, each ship checked as a spec would be."""
-    doc = load(path)
-    name = str(path)
-    data = doc.data
-    if not isinstance(data, dict) or "ships" not in data:
-        raise InputError(name, "no 'ships' mapping", line=doc.line(()), hint=HINT)
-    extra = [k for k in data if k != "ships"]
-    if extra:
-        raise InputError(name, f"unknown key '{extra[0]}'", line=doc.line((extra[0],)), hint=HINT)
-    ships = data["ships"]
+    doc, name, ships = read_one_mapping(path, "ships", "mapping", HINT)
     if not isinstance(ships, dict) or not ships:
         raise InputError(name, "'ships' must map ship names to their values",
                          line=doc.line(("ships",)), hint=HINT)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from bagm.io.yamlsafe import InputError, load
 
@@ -25,19 +26,27 @@ _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 HINT = "write 'critical_hits:' then one 'SCORE: effect' (or 'LOW-HIGH: effect') per line"
 
 
-def load_critical_hits(path: Path | str) -> dict[int, str]:
-    """Score -> effect name, from the ``critical_hits`` mapping of a YAML file."""
+def read_one_mapping(path: Path | str, key: str, what: str, hint: str, extra_hint: str | None = None
+                     ) -> tuple[Any, str, Any]:
+    """A YAML file whose top is the one mapping ``key``: (the document, the file's name, the
+    value under ``key``); a missing ``key`` or any other key is refused with its line."""
     doc = load(path)
     name = str(path)
     data = doc.data
-    if not isinstance(data, dict) or "critical_hits" not in data:
-        raise InputError(name, "no 'critical_hits' table", line=doc.line(()), hint=HINT)
-    extra = [k for k in data if k != "critical_hits"]
+    if not isinstance(data, dict) or key not in data:
+        raise InputError(name, f"no '{key}' {what}", line=doc.line(()), hint=hint)
+    extra = [k for k in data if k != key]
     if extra:
         raise InputError(name, f"unknown key '{extra[0]}'", line=doc.line((extra[0],)),
-                         hint="only 'critical_hits' is read: the text has no procedure that "
-                              "rolls on another table")
-    table = data["critical_hits"]
+                         hint=extra_hint or hint)
+    return doc, name, data[key]
+
+
+def load_critical_hits(path: Path | str) -> dict[int, str]:
+    """Score -> effect name, from the ``critical_hits`` mapping of a YAML file."""
+    doc, name, table = read_one_mapping(path, "critical_hits", "table", HINT,
+                                    "only 'critical_hits' is read: the text has no procedure that "
+                                    "rolls on another table")
     if not isinstance(table, dict) or not table:
         raise InputError(name, "'critical_hits' must map scores to effects",
                          line=doc.line(("critical_hits",)), hint=HINT)
