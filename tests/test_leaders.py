@@ -12,7 +12,7 @@ import pytest
 from conftest import REPO, advance_to, block, place
 
 from bagm.chance.dice import Dice, DiceExpr
-from bagm.data.models import Leader, LeaderAbility, LeaderEffect, WeaponAbility
+from bagm.data.models import Effect, Leader, LeaderAbility, WeaponAbility
 from bagm.data.schema import validate
 from bagm.data.weapons import Abilities, WeaponProfile
 from bagm.engine.attack.rules import (
@@ -25,13 +25,13 @@ from bagm.engine.attack.rules import (
 from bagm.engine.attack.sequence import resolve
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game, IllegalAction
-from bagm.engine.rules.leaders import (
-    led_conditions,
-    led_defence,
-    led_fnp_mortal,
-    led_weapon,
-    not_modelled_notes,
+from bagm.engine.rules.effects import (
+    effect_conditions,
+    effect_defence,
+    effect_fnp_mortal,
+    effect_weapon,
 )
+from bagm.engine.rules.leaders import not_modelled_notes
 from bagm.engine.state.actions import Action, ActionSyntaxError, parse
 
 GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
@@ -199,12 +199,12 @@ def test_effects_change_only_the_attacks_they_name():
     g = new_game(cp={"A": 5})
     play(g, *DEPLOY, "command A1 A3 Zealous Path")
     a3, b3 = g.units["A3"], g.units["B3"]
-    w = led_weapon(a3, WEAPON)
+    w = effect_weapon(a3, WEAPON)
     assert w.abilities.lethal_hits and not WEAPON.abilities.lethal_hits
-    assert led_conditions(a3, b3, w, Conditions()).hit_mod == 1
-    assert led_weapon(a3, GUN) is GUN  # melee only
-    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions()
-    assert led_weapon(g.units["A4"], WEAPON) is WEAPON  # not led
+    assert effect_conditions(a3, b3, w, Conditions()).hit_mod == 1
+    assert effect_weapon(a3, GUN) is GUN  # melee only
+    assert effect_conditions(a3, b3, GUN, Conditions()) == Conditions()
+    assert effect_weapon(g.units["A4"], WEAPON) is WEAPON  # not led
 
 
 def test_characteristics_rerolls_and_defence():
@@ -216,15 +216,15 @@ def test_characteristics_rerolls_and_defence():
     g = new_game(lead=lead, cp={"A": 5})
     play(g, *DEPLOY, "command A1 A3 All of it")
     a3, b3 = g.units["A3"], g.units["B3"]
-    w = led_weapon(a3, GUN)
+    w = effect_weapon(a3, GUN)
     assert (w.attacks.bonus, w.strength, w.ap, w.damage.bonus) == (3, 5, -1, 2)
     assert w.abilities.sustained_hits == DiceExpr(0, 6, 1)
-    c = led_conditions(a3, b3, w, Conditions(reroll_wounds=Reroll.ones))
+    c = effect_conditions(a3, b3, w, Conditions(reroll_wounds=Reroll.ones))
     assert (c.reroll_hits, c.reroll_wounds, c.wound_mod) == (Reroll.ones, Reroll.failed, 1)
     # attacks that target the led unit: -1 to wound; the better invulnerable save; Feel No Pain
-    assert led_conditions(b3, a3, WEAPON, Conditions()).wound_mod == -1
-    assert led_defence(a3) == (4, 6)
-    assert led_defence(g.units["A4"]) == (None, None)  # not led: its own characteristics
+    assert effect_conditions(b3, a3, WEAPON, Conditions()).wound_mod == -1
+    assert effect_defence(a3) == (4, 6)
+    assert effect_defence(g.units["A4"]) == (None, None)  # not led: its own characteristics
 
 
 def declined(steps):
@@ -265,7 +265,7 @@ def test_leader_abilities_without_effects_are_listed_as_not_modelled():
     notes = not_modelled_notes(ds)
     assert notes == ["Brotherhood Chaplain: Leader ability 'Litanies of Sanctity' has no modelled effect "
                      "(Battlefield Command cannot confer it)"]
-    assert isinstance(ds.leader.abilities[0].effects[0], LeaderEffect)
+    assert isinstance(ds.leader.abilities[0].effects[0], Effect)
 
 
 def test_bots_use_it_and_games_stay_deterministic():
@@ -307,7 +307,7 @@ HAZARDOUS = replace(GUN, name="Test hazardous gun", attacks=DiceExpr(0, 6, 1), a
 def test_feel_no_pain_against_mortal_wounds_devastating_wounds_and_hazardous():
     g = led_game({"fnp_mortal": 4})
     a3, a4, b3 = g.units["A3"], g.units["A4"], g.units["B3"]
-    assert led_fnp_mortal(a3) == 4 and led_fnp_mortal(a4) is None and led_defence(a3) == (None, None)
+    assert effect_fnp_mortal(a3) == 4 and effect_fnp_mortal(a4) is None and effect_defence(a3) == (None, None)
     # Devastating Wounds: hit 4, wound 6 (a Critical Wound: 1 mortal wound); Feel No Pain 4: not lost
     g.dice = Dice.scripted([4, 6, 4])
     assert declined(g.attack(b3, a3, DEVASTATING, 1, Conditions(), None, ranged=True)) == (0, 0)
@@ -334,7 +334,7 @@ def test_feel_no_pain_against_mortal_wounds_devastating_wounds_and_hazardous():
 def test_feel_no_pain_against_psychic_attacks_only():
     g = led_game({"fnp_psychic": 4})
     a3, b3 = g.units["A3"], g.units["B3"]
-    assert led_defence(a3, PSYCHIC) == (None, 4) and led_defence(a3, GUN) == (None, None)
+    assert effect_defence(a3, PSYCHIC) == (None, 4) and effect_defence(a3, GUN) == (None, None)
     # a [PSYCHIC] weapon: 2 attacks hit (4, 4), wound (4, 4), saves fail (1, 1); FNP 4 and 3
     g.dice = Dice.scripted([4, 4, 4, 4, 1, 4, 1, 3])
     assert declined(g.attack(b3, a3, PSYCHIC, 1, Conditions(), None, ranged=True)) == (1, 0)
@@ -349,11 +349,11 @@ def test_critical_hits_on_5_plus_for_the_attacks_it_names():
     g = led_game({"attacks": "melee", "crit_hit": 5})
     a3, b3 = g.units["A3"], g.units["B3"]
     lethal = WEAPON.with_abilities(lethal_hits=True)
-    cond = led_conditions(a3, b3, lethal, Conditions())
+    cond = effect_conditions(a3, b3, lethal, Conditions())
     assert cond.critical_hit == 5 and critical_hit_on(lethal, cond) == 5
     assert critical_hit_on(lethal, replace(cond, overwatch=True)) == 6  # Overwatch: only a 6
-    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions()  # melee only
-    assert led_conditions(g.units["A4"], b3, lethal, Conditions()) == Conditions()  # not led
+    assert effect_conditions(a3, b3, GUN, Conditions()) == Conditions()  # melee only
+    assert effect_conditions(g.units["A4"], b3, lethal, Conditions()) == Conditions()  # not led
     # two attacks, hit rolls 5 and 5: Critical Hits, so Lethal Hits wound automatically (no save)
     target = Target(toughness=4, save=7, wounds=10)
     g.dice = Dice.scripted([5, 5])
@@ -476,9 +476,9 @@ def confer(g: Game, uid: str, *effects: dict[str, Any]) -> None:
 def test_attacks_that_target_the_unit_by_kind_and_benefit_of_cover():
     g = led_game({"hit_against_mod": -1, "against": "melee"}, {"cover": True})
     a3, b3 = g.units["A3"], g.units["B3"]
-    assert led_conditions(b3, a3, WEAPON, Conditions()) == Conditions(hit_mod=-1)  # melee: -1, no cover
-    assert led_conditions(b3, a3, GUN, Conditions()) == Conditions(cover=True)  # ranged: cover only
-    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions()  # its own attacks: nothing
+    assert effect_conditions(b3, a3, WEAPON, Conditions()) == Conditions(hit_mod=-1)  # melee: -1, no cover
+    assert effect_conditions(b3, a3, GUN, Conditions()) == Conditions(cover=True)  # ranged: cover only
+    assert effect_conditions(a3, b3, GUN, Conditions()) == Conditions()  # its own attacks: nothing
 
 
 def test_ranged_attacks_only_from_models_within_range():
@@ -523,35 +523,35 @@ def test_effects_with_a_condition_on_the_led_unit():
                  {"fnp": 4, "only_keyword": "STRIKE"}, {"fnp": 6, "only_keyword": "GREY KNIGHTS"})
     a3, b3 = g.units["A3"], g.units["B3"]
     assert "GREY KNIGHTS" in a3.keywords and "STRIKE" not in a3.keywords
-    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions()  # at Starting Strength (5)
-    assert led_defence(a3) == (None, 6)  # the keyword it has
+    assert effect_conditions(a3, b3, GUN, Conditions()) == Conditions()  # at Starting Strength (5)
+    assert effect_defence(a3) == (None, 6)  # the keyword it has
     a3.models = a3.models[:4]  # below its Starting Strength
-    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions(hit_mod=1)
+    assert effect_conditions(a3, b3, GUN, Conditions()) == Conditions(hit_mod=1)
     a3.models = a3.models[:2]  # and Below Half-strength
-    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions(hit_mod=1, wound_mod=1)
+    assert effect_conditions(a3, b3, GUN, Conditions()) == Conditions(hit_mod=1, wound_mod=1)
     a3.keywords = a3.keywords | {"STRIKE"}
-    assert led_defence(a3) == (None, 4)  # the better of the two
+    assert effect_defence(a3) == (None, 4)  # the better of the two
 
 
 def test_a_weapon_change_with_a_condition_follows_the_unit():
     g = led_game({"attacks": "melee", "A_mod": 1, "only_while": "below_half"})
     a3 = g.units["A3"]
-    assert led_weapon(a3, WEAPON) is WEAPON
+    assert effect_weapon(a3, WEAPON) is WEAPON
     a3.models = a3.models[:2]
-    assert led_weapon(a3, WEAPON).attacks.bonus == 3
+    assert effect_weapon(a3, WEAPON).attacks.bonus == 3
     a3.models = a3.models + [copy.copy(a3.models[0]) for _ in range(3)]  # back to 5 (not in play)
-    assert led_weapon(a3, WEAPON) is WEAPON
+    assert effect_weapon(a3, WEAPON) is WEAPON
 
 
 def test_conditions_on_the_target_of_the_attack():
     g = led_game({"hit_mod": 1, "target_while": "below_half"},
                  {"wound_mod": 1, "target_lacks": ["IMPERIUM", "CHAOS"]})
     a3, b3 = g.units["A3"], g.units["B3"]
-    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions(wound_mod=1)  # Orks: no IMPERIUM
-    assert led_weapon(a3, GUN) is GUN
+    assert effect_conditions(a3, b3, GUN, Conditions()) == Conditions(wound_mod=1)  # Orks: no IMPERIUM
+    assert effect_weapon(a3, GUN) is GUN
     b3.models = b3.models[:2]  # Below Half-strength
-    assert led_conditions(a3, b3, GUN, Conditions()) == Conditions(hit_mod=1, wound_mod=1)
-    assert led_conditions(a3, g.units["A4"], GUN, Conditions()) == Conditions()  # IMPERIUM
+    assert effect_conditions(a3, b3, GUN, Conditions()) == Conditions(hit_mod=1, wound_mod=1)
+    assert effect_conditions(a3, g.units["A4"], GUN, Conditions()) == Conditions()  # IMPERIUM
 
 
 def test_a_free_reroll_of_a_failed_battle_shock_test():

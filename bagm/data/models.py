@@ -114,10 +114,13 @@ class Adaptation:
 
 
 @_model
-class LeaderEffect:
-    """What a Leader ability confers on the unit it leads, as structured facts (never prose).
-    Only effects the engine applies are written here; an ability whose effect cannot be said
-    this way has ``effects: null`` and every game lists it as not modelled."""
+class Effect:
+    """One effect on a unit, as structured facts (never prose): the one vocabulary of what a
+    Leader ability confers on the unit it leads, a Detachment rule gives the units of its army,
+    an Enhancement gives its bearer's unit, and a datasheet ability gives its own unit. Only
+    effects the engine applies are written here; a rule whose effect cannot be said this way has
+    ``effects: null`` and every game lists it as not modelled. "The led unit" below reads as
+    "the unit the effect applies to"."""
 
     __pydantic_config__ = CONFIG
     attacks: Literal["ranged", "melee", "all"] = "all"
@@ -207,7 +210,7 @@ class LeaderAbility:
 
     __pydantic_config__ = CONFIG
     name: str
-    effects: list[LeaderEffect] | None = None
+    effects: list[Effect] | None = None
     """Its effects; null when the engine does not model it (games list it as such)."""
 
 
@@ -488,6 +491,9 @@ class Enhancement:
     """Weapon abilities that make a weapon ineligible, e.g. torrent."""
     editions: list[int] = field(default_factory=lambda: [2023, 2024])
     """The editions it exists in."""
+    effects: list[Effect] | None = None
+    """What it gives the bearer's unit in the engine; null when the engine does not model it
+    (every game lists it as not modelled)."""
 
 
 @_model
@@ -501,6 +507,10 @@ class Detachment:
     aliases: list[str] = field(default_factory=list)
     rule: str | None = None
     """The Detachment rule's name (no prose)."""
+    rule_effects: list[Effect] | None = None
+    """What the Detachment rule gives the units of the army that uses it, in the engine (a
+    keyword condition, ``only_keyword``, says which units); null when the engine does not model
+    it (every game lists it as not modelled)."""
     enhancements: list[Enhancement] = field(default_factory=list)
     rules: list[Annotated[MusteringRule, "discriminator:rule"]] = field(default_factory=list)
     note: str | None = None

@@ -16,7 +16,7 @@ from typing import Any
 from bagm.chance.dice import DiceExpr
 from bagm.engine.attack.rules import AttackProfile, Conditions, Target
 from bagm.engine.game.sequence import Game, Unit
-from bagm.engine.rules.leaders import led_sum
+from bagm.engine.rules.effects import effect_sum
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import profile_group
 
@@ -337,8 +337,8 @@ class GreedyBot:
                 if g.min_straight(u, t) > 12:
                     continue
                 need = g.charge_needed(u, t)
-                if u.led is not None:  # a conferred Leader ability: "add 1 to Charge rolls"
-                    need -= led_sum(u, "charge_mod")
+                if u.affected:  # an effect: "add 1 to Charge rolls"
+                    need -= effect_sum(u, "charge_mod")
                 chance = float(charge_chance(need))
                 if chance < 0.4:
                     continue

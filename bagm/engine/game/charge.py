@@ -8,7 +8,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.board.battlefield import ENGAGEMENT_RANGE, ENGAGEMENT_RANGE_HATCHWAY
-from bagm.engine.rules.leaders import led_has, led_sum
+from bagm.engine.rules.effects import effect_has, effect_sum
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import CHARGE_RANGE, Decision, IllegalAction, _along
@@ -27,7 +27,7 @@ class ChargePhase(GameInterface):
 
     def charge_reason(self, u: Unit) -> str | None:
         if u.moved == "fallback" or u.moved == "advance" and not (
-                u.led is not None and led_has(u, "charge_after_advance")):  # a Leader ability may allow it
+                u.affected and effect_has(u, "charge_after_advance")):  # a Leader ability may allow it
             return "it Advanced or Fell Back this turn"
         if u.manoeuvre is not None:
             return "it performed a Tactical Manoeuvre this turn"
@@ -88,12 +88,12 @@ class ChargePhase(GameInterface):
                 continue
             need = self.charge_needed(u, t)
             # a conferred Leader ability: "add 1 to Charge rolls", "you can re-roll Charge rolls"
-            mod = (led_sum(u, "charge_mod") if u.led is not None else 0) + self.mission.charge(self, u, t)[1]
+            mod = (effect_sum(u, "charge_mod") if u.affected else 0) + self.mission.charge(self, u, t)[1]
             roll = self.dice.d6(f"charge {u.uid}") + self.dice.d6(f"charge {u.uid}") + mod
             self.emit("charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2))
             if roll < need:
                 info = {"what": "charge", "roll": roll - mod, "needed": round(need - mod, 2)}  # what the dice need
-                again = (yield from self._leader_reroll(p, u, info)) if led_has(u, "reroll_charge") \
+                again = (yield from self._effect_reroll(p, u, "reroll_charge", info)) if effect_has(u, "reroll_charge") \
                     else (yield from self._command_reroll(p, u, info))
                 if again:
                     roll = self.dice.d6(f"charge {u.uid} re-roll") + self.dice.d6(f"charge {u.uid} re-roll") + mod

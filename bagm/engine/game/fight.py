@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from bagm.engine.attack.rules import Conditions
 from bagm.engine.board.geometry import EPS, Base
+from bagm.engine.rules.effects import effect_has, effect_least
 from bagm.engine.rules.enhancements import enhancement
-from bagm.engine.rules.leaders import led_has, led_least
 from bagm.engine.rules.stratagems import COUNTER_OFFENSIVE, may_use, use
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Model, Unit
@@ -36,13 +36,13 @@ class FightPhase(GameInterface):
     def fights_first(u: Unit) -> bool:
         """Fights First step: units that made a Charge move this turn, and units with the Fights
         First ability (here: conferred by a Leader ability, Battlefield Command)."""
-        return u.charged or (u.led is not None and led_has(u, "fights_first"))
+        return u.charged or (u.affected and effect_has(u, "fights_first"))
 
     @staticmethod
     def pile_reach(u: Unit) -> float:
         """How far a Pile-in or Consolidation move goes: 3", or a conferred Leader ability's 6"."""
-        if u.led is not None:
-            return float(led_least(u, "pile_in") or PILE_IN)
+        if u.affected:
+            return float(effect_least(u, "pile_in") or PILE_IN)
         return PILE_IN
 
     def _fights(self) -> Generator[Decision, Action, None]:

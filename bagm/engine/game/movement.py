@@ -9,8 +9,8 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.board.geometry import Base, segment_hits_disk
+from bagm.engine.rules.effects import effect_has, effect_least, effect_sum
 from bagm.engine.rules.enhancements import enhancement
-from bagm.engine.rules.leaders import led_has, led_least, led_sum
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import (
@@ -45,7 +45,7 @@ class MovementPhase(GameInterface):
                 continue
             u = self.unit(act.unit)
             roll = 0
-            fixed = led_least(u, "advance_fixed") if act.kind == "advance" and u.led is not None else None
+            fixed = effect_least(u, "advance_fixed") if act.kind == "advance" and u.affected else None
             if fixed is not None:  # a conferred Leader ability: no Advance roll, add X" instead
                 roll = fixed
                 self.emit("advance_roll", unit=u.uid, roll=roll, fixed=True)
@@ -53,14 +53,14 @@ class MovementPhase(GameInterface):
                 roll = self.dice.d6(f"advance {u.uid}")
                 self.emit("advance_roll", unit=u.uid, roll=roll)
                 info = {"roll": roll, "what": "advance"}
-                # a conferred Leader ability: "you can re-roll Advance rolls made for that unit"
-                again = (yield from self._leader_reroll(p, u, info)) if led_has(u, "reroll_advance") \
+                # an effect: "you can re-roll Advance rolls made for that unit"
+                again = (yield from self._effect_reroll(p, u, "reroll_advance", info)) if effect_has(u, "reroll_advance") \
                     else (yield from self._command_reroll(p, u, info))
                 if again:
-                    roll = self.dice.d6(f"advance {u.uid} re-roll")  # Command Re-roll or the Leader ability
+                    roll = self.dice.d6(f"advance {u.uid} re-roll")  # Command Re-roll or the effect
                     self.emit("advance_roll", unit=u.uid, roll=roll, reroll=True)
-                if u.led is not None:  # a conferred Leader ability: "add 1 to Advance rolls"
-                    roll += led_sum(u, "advance_mod")
+                if u.affected:  # an effect: "add 1 to Advance rolls"
+                    roll += effect_sum(u, "advance_mod")
             if act.kind == "fallback":  # Desperate Escape tests, before any model is moved
                 rolls = self._escape_rolls(u, act.point)
                 failed = [i for i, r in enumerate(rolls) if r <= 2]

@@ -148,8 +148,14 @@ def build_army(player: str, roster: str | Path | Roster | Imported, catalog: Any
     units: list[Unit] = []
     notes: list[str] = []
     det = catalog.faction(report.faction).detachments.get(report.detachment)
+    # Boarding Actions "Detachment Rules": the rule applies to the units of the army it names
+    army_rule: tuple[tuple[str, Any], ...] = ()
     if det is not None and det.rule:
-        notes.append(f"Detachment rule '{det.rule}' ({det.name}) is not implemented")
+        if det.rule_effects is None:
+            notes.append(f"Detachment rule '{det.rule}' ({det.name}) is not implemented")
+        else:
+            army_rule = tuple((det.rule, e) for e in det.rule_effects)
+    pack_enh = {_norm(e.name): e for e in det.enhancements} if det is not None else {}
     dealt: dict[str, int] = {}  # models of a split unit already dealt to its earlier squads
     for i, sq in enumerate(squads.units):
         src = by_display[sq.split_from or sq.name]
@@ -196,8 +202,13 @@ def build_army(player: str, roster: str | Path | Roster | Imported, catalog: Any
             notes.append(f"{ds.name}: ability '{a}' is not implemented")
         if ds.adaptation and ds.adaptation.note:
             notes.append(f"{ds.name}: Boarding Actions adaptation note not modelled: {ds.adaptation.note}")
+        standing = army_rule
         if enh and enh not in ENHANCEMENTS:
-            notes.append(f"{ds.name}: Enhancement '{enh}' is not implemented")
+            data = pack_enh.get(_norm(enh))
+            if data is None or data.effects is None:
+                notes.append(f"{ds.name}: Enhancement '{enh}' is not implemented")
+            else:  # a Detachment's Enhancement: its effects on the bearer's unit
+                standing += tuple((data.name, e) for e in data.effects)
         move = prof.M if prof.M is not None else 0
         if ds.adaptation and ds.adaptation.M is not None:
             move = ds.adaptation.M
@@ -208,7 +219,7 @@ def build_army(player: str, roster: str | Path | Roster | Imported, catalog: Any
             OC=prof.OC, M=min(move, MOVE_CAP), invuln=prof.invuln,
             radius=base_radius(ds), keywords=kw, ranged=ranged, melee=melee,
             warlord=src.warlord, enhancement=enh or None, deep_strike=deep, infiltrators=infil,
-            invuln_melee=prof.invuln_melee, kit=kit))
+            invuln_melee=prof.invuln_melee, kit=kit, standing=standing))
         others = [p for p in ds.models if p is not prof and _differs(p, prof)]
         if others:
             notes.append(f"{ds.name}: each model has its own profile's Wounds; Move, Toughness, "

@@ -36,8 +36,9 @@ from bagm.engine.game.movement import MovementPhase
 from bagm.engine.game.positions import Positions
 from bagm.engine.game.shooting import ShootingPhase
 from bagm.engine.game.snapshot import start_of
+from bagm.engine.rules.effects import effect_has
 from bagm.engine.rules.enhancements import enhancement
-from bagm.engine.rules.leaders import LeaderRules, led_has, modelled_abilities
+from bagm.engine.rules.leaders import LeaderRules, modelled_abilities
 from bagm.engine.rules.missions import Mission, get_mission
 from bagm.engine.rules.stratagems import COMMAND_REROLL, INSANE_BRAVERY, may_use, use
 from bagm.engine.state.actions import Action
@@ -577,9 +578,9 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
             roll = self.dice.d6(f"battle-shock {u.uid}") + self.dice.d6(f"battle-shock {u.uid}")
             ok = roll >= u.Ld
             self.emit("battleshock_test", unit=u.uid, roll=roll, ld=u.Ld, passed=ok)
-            # a conferred Leader ability: "you can re-roll Leadership tests taken for that unit"
-            if not ok and u.led is not None and led_has(u, "reroll_leadership") and (
-                    yield from self._leader_reroll(p, u, {"roll": roll, "needed": u.Ld,
+            # an effect: "you can re-roll Leadership tests taken for that unit"
+            if not ok and u.affected and effect_has(u, "reroll_leadership") and (
+                    yield from self._effect_reroll(p, u, "reroll_leadership", {"roll": roll, "needed": u.Ld,
                                                           "what": "battle-shock"})):
                 roll = self.dice.d6(f"battle-shock {u.uid} re-roll") + self.dice.d6(f"battle-shock {u.uid} re-roll")
                 ok = roll >= u.Ld

@@ -17,13 +17,13 @@ from bagm.engine.attack.sequence import (
     TargetUnit,
     resolve_steps,
 )
-from bagm.engine.rules.leaders import (
-    led_conditions,
-    led_defence,
-    led_fnp_mortal,
-    led_has,
-    led_least,
-    led_weapon,
+from bagm.engine.rules.effects import (
+    effect_conditions,
+    effect_defence,
+    effect_fnp_mortal,
+    effect_has,
+    effect_least,
+    effect_weapon,
 )
 from bagm.engine.rules.stratagems import (
     EXPLOSIVE_CLEARANCE,
@@ -192,7 +192,7 @@ class ShootingPhase(GameInterface):
             return "it has already shot this phase"
         if u.manoeuvre is not None:
             return "it performed a Tactical Manoeuvre this turn"
-        if u.moved == "fallback" and not (u.led is not None and led_has(u, "shoot_after_fall_back")):
+        if u.moved == "fallback" and not (u.affected and effect_has(u, "shoot_after_fall_back")):
             return "it Fell Back this turn"  # unless a conferred Leader ability lets it shoot
         if u.moved == "advance" and not any(w.abilities.assault for w in u.ranged):
             return "it Advanced this turn (and has no Assault weapon)"
@@ -268,8 +268,8 @@ class ShootingPhase(GameInterface):
         # a conferred Leader ability: only models (or units) within X" can target that unit with
         # ranged attacks
         cap: float | None = None
-        if target.led is not None:
-            cap, near = led_least(target, "ranged_within"), led_least(target, "ranged_unit_within")
+        if target.affected:
+            cap, near = effect_least(target, "ranged_within"), effect_least(target, "ranged_unit_within")
             if near is not None and min(d) > near + 1e-9:
                 return []
         if (far := self.mission.ranged(self, u, target)[0]) is not None:  # e.g. Lights Out, Steam Venting
@@ -395,15 +395,15 @@ class ShootingPhase(GameInterface):
         """One weapon's attacks of ``u`` against ``t`` (the attack sequence), offering Command
         Re-roll to either player where the rules allow; returns (wounds lost, models destroyed)."""
         w = self.mission.weapon_against(self, u, t, w)  # e.g. Deadly Decompression's AP
-        if u.led is not None or t.led is not None:  # Battlefield Command: conferred Leader abilities
-            w = led_weapon(u, w)
-            cond = led_conditions(u, t, w, cond)
-        invuln, fnp = led_defence(t, w) if t.led is not None else (t.invuln, None)
+        if u.affected or t.affected:  # Battlefield Command: conferred Leader abilities
+            w = effect_weapon(u, w)
+            cond = effect_conditions(u, t, w, cond)
+        invuln, fnp = effect_defence(t, w) if t.affected else (t.invuln, None)
         invuln = t.invuln_against(invuln, ranged)  # with a save against melee attacks only
         target = Target(toughness=t.T, save=t.Sv, wounds=t.W, models=len(t.models), invuln=invuln, fnp=fnp,
                         keywords=t.keywords, visible=None if visible is None else len(visible), name=t.uid)
         tu = TargetUnit([m.wounds for m in t.models], t.W, visible, fnp,
-                        led_fnp_mortal(t) if t.led is not None else None, t.fulls())
+                        effect_fnp_mortal(t) if t.affected else None, t.fulls())
         mark = self.dice.count
         steps = resolve_steps(AttackProfile(w, n, cond), target, self.dice, tu,
                               self._may_reroll(u.player, u), self._may_reroll(t.player, t))
@@ -422,8 +422,8 @@ class ShootingPhase(GameInterface):
         if res.hazardous_failed and u.models:
             mark = self.dice.count
             own = TargetUnit([m.wounds for m in u.models], u.W, None, None, None, u.fulls())
-            if u.led is not None:  # Feel No Pain from a conferred Leader ability (mortal wounds)
-                own.fnp, own.fnp_mortal = led_defence(u)[1], led_fnp_mortal(u)
+            if u.affected:  # Feel No Pain from an effect (mortal wounds)
+                own.fnp, own.fnp_mortal = effect_defence(u)[1], effect_fnp_mortal(u)
             lost = own.hazardous(res.hazardous_failed, self.dice)  # each failed test one at a time
             for m, wl in zip(u.models, own.wounds):
                 m.wounds = wl

@@ -3,19 +3,15 @@ Leader ability on a Bodyguard unit instead, and Peerless Leader makes that free 
 
 Rules Adaptations "Leaders" and "Leader Abilities"; Stratagems "Battlefield Command";
 Enhancements "Peerless Leader". The abilities' effects come from the data packs
-(:class:`bagm.data.models.LeaderEffect`); an ability without modelled effects is never offered
+(:class:`bagm.data.models.Effect`); an ability without modelled effects is never offered
 and every game lists it as not modelled.
 """
 
 from __future__ import annotations
 
 from collections.abc import Generator
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from bagm.chance.dice import DiceExpr
-from bagm.data.weapons import Abilities, WeaponProfile
-from bagm.engine.attack.rules import Conditions, Reroll
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.stratagems import BATTLEFIELD_COMMAND as STRATAGEM
 from bagm.engine.rules.stratagems import may_use, use, used_this_phase
@@ -31,7 +27,6 @@ else:
 
 RULE = "Battlefield Command Stratagem"
 COMMAND_RANGE = 6.0  # Battlefield Command: a Bodyguard unit within 6" of the Leader unit
-_REROLL_ORDER = {Reroll.none: 0, Reroll.ones: 1, Reroll.failed: 2}
 
 
 def _norm(name: str) -> str:
@@ -59,122 +54,6 @@ def not_modelled_notes(ds: Any) -> list[str]:
 def leader_ability_names(ds: Any) -> set[str]:
     lead = getattr(ds, "leader", None)
     return {_norm(a.name) for a in lead.abilities} if lead is not None else set()
-
-
-# --- effects in the attack sequence ------------------------------------------------------------
-
-_WEAPONS: dict[tuple[Any, ...], WeaponProfile] = {}  # (weapon, *its effects): the weapon changed
-
-
-def _effects(u: Unit, melee: bool) -> list[Any]:
-    if u.led is None:
-        return []
-    want = "melee" if melee else "ranged"
-    return [e for e in u.led_effects() if e.attacks in ("all", want)]
-
-
-def _better(a: Reroll, b: str | None) -> Reroll:
-    r = Reroll(b) if b else Reroll.none
-    return r if _REROLL_ORDER[r] > _REROLL_ORDER[a] else a
-
-
-def led_weapon(u: Unit, w: WeaponProfile) -> WeaponProfile:
-    """The weapon as the unit's conferred Leader ability changes it (characteristics, abilities)."""
-    # an effect with a condition on the target changes Hit and Wound rolls only (led_conditions)
-    effects = [e for e in _effects(u, w.melee) if e.target_while is None and not e.target_lacks]
-    if not effects:
-        return w
-    key = (w, *effects)  # effects hash by identity; a condition may leave some out
-    out = _WEAPONS.get(key)
-    if out is None:
-        out = w
-        for e in effects:
-            a = out.attacks
-            d = out.damage
-            out = replace(out, attacks=DiceExpr(a.count, a.sides, a.bonus + e.A_mod),
-                          strength=max(1, min(30, out.strength + e.S_mod)),
-                          ap=max(-6, min(0, out.ap + e.AP_mod)),
-                          damage=DiceExpr(d.count, d.sides, d.bonus + e.D_mod),
-                          abilities=out.abilities.plus(Abilities.from_data(e.weapon_abilities)))
-        _WEAPONS[key] = out
-    return out
-
-
-def led_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions) -> Conditions:
-    """The attack's conditions with the attacker's and the target's conferred Leader abilities."""
-    mine = _effects(u, w.melee)
-    theirs = t.led_effects() if t.led is not None else []
-    if not mine and not theirs:
-        return cond
-    hit, wound, crit, cover = cond.hit_mod, cond.wound_mod, cond.critical_hit, cond.cover
-    rh, rw = cond.reroll_hits, cond.reroll_wounds
-    for e in mine:
-        if e.target_while is not None and not (
-                t.below_starting() if e.target_while == "below_starting" else t.below_half()):
-            continue  # "an attack that targets a unit that is Below Half-strength"
-        if e.target_lacks and any(k in t.keywords for k in e.target_lacks):
-            continue  # "... that targets an enemy unit that does not have the X keyword"
-        hit += e.hit_mod
-        wound += e.wound_mod
-        rh, rw = _better(rh, e.reroll_hits), _better(rw, e.reroll_wounds)
-        if e.crit_hit is not None:  # "an unmodified Hit roll of 5+ scores a Critical Hit"
-            crit = min(crit, e.crit_hit)
-    for e in theirs:  # attacks that target the led unit
-        if e.against != "all" and (e.against == "melee") != w.melee:
-            continue  # e.g. Stealth: ranged attacks only
-        hit += e.hit_against_mod
-        wound += e.wound_against_mod
-        cover = cover or (e.cover and not w.melee)  # Benefit of Cover: against ranged attacks
-    return replace(cond, hit_mod=hit, wound_mod=wound, reroll_hits=rh, reroll_wounds=rw,
-                   critical_hit=crit, cover=cover)
-
-
-def _best(a: int | None, b: int | None) -> int | None:
-    return b if a is None else a if b is None else min(a, b)
-
-
-def led_defence(t: Unit, w: WeaponProfile | None = None) -> tuple[int | None, int | None]:
-    """The target's invulnerable save and Feel No Pain with its conferred Leader ability; with
-    the attacking weapon ``w``, Feel No Pain against Psychic Attacks counts for a [PSYCHIC] one."""
-    inv, fnp = t.invuln, None
-    if t.led is not None:
-        psychic = w is not None and w.abilities.psychic
-        for e in t.led_effects():
-            inv, fnp = _best(inv, e.invuln), _best(fnp, e.fnp)
-            if psychic:
-                fnp = _best(fnp, e.fnp_psychic)
-    return inv, fnp
-
-
-def led_fnp_mortal(t: Unit) -> int | None:
-    """Feel No Pain against mortal wounds only, from the unit's conferred Leader ability."""
-    return led_least(t, "fnp_mortal")
-
-
-# --- effects outside the attack sequence ---------------------------------------------------------
-# Callers check ``u.led is not None`` first, so units not led pay nothing.
-
-
-def led_sum(u: Unit, field: str) -> int:
-    """A numeric field (OC_mod, M_mod, advance_mod, charge_mod) summed over the unit's conferred
-    Leader ability: 0 when it has none."""
-    return sum(getattr(e, field) for e in u.led_effects()) if u.led is not None else 0
-
-
-def led_least(u: Unit, field: str) -> int | None:
-    """The smallest value of an optional field (ranged_within, pile_in) over the unit's conferred
-    Leader ability: None when no effect sets it."""
-    out = None
-    if u.led is not None:
-        for e in u.led_effects():
-            out = _best(out, getattr(e, field))
-    return out
-
-
-def led_has(u: Unit, field: str) -> bool:
-    """Whether the unit's conferred Leader ability grants a flag (fights_first, reroll_charge,
-    reroll_advance, charge_after_advance)."""
-    return u.led is not None and any(getattr(e, field) for e in u.led_effects())
 
 
 # --- the Stratagem ------------------------------------------------------------------------------
@@ -299,15 +178,15 @@ class LeaderRules(GameInterface):
         self.emit("battlefield_command", leader=leader.uid, unit=b.uid, ability=ability.name,
                   peerless=free)
 
-    def _leader_reroll(self, p: str, u: Unit, info: dict[str, Any]) -> Generator[Decision, Action, bool]:
-        """A re-roll a conferred Leader ability gives ("you can re-roll Charge rolls made for
-        that unit"), offered just after the roll in place of Command Re-roll (a dice is re-rolled
+    def _effect_reroll(self, p: str, u: Unit, field: str, info: dict[str, Any]) -> Generator[Decision, Action, bool]:
+        """A re-roll an effect ``field`` gives (a conferred Leader ability's or a standing
+        rule's: "you can re-roll Charge rolls made for that unit"), offered just after the roll in place of Command Re-roll (a dice is re-rolled
         once at most): free, and Battle-shock does not stop it (no Stratagem is used). True when
         the player re-rolls."""
         act = yield Decision("reroll", p, {"unit": u.uid, "free": True, **info})
         if act.kind != "reroll":
             return False
-        self.emit("leader_reroll", unit=u.uid, ability=u.led[1], what=info.get("what", "charge"))
+        self.emit("leader_reroll", unit=u.uid, ability=u.source(field), what=info.get("what", "charge"))
         return True
 
     def end_command(self, p: str) -> None:

@@ -101,6 +101,9 @@ class Unit:
     clearance: bool = False
     commanded: bool = False  # targeted with Battlefield Command since its last Command phase
     led: Any = None  # (Leader uid, ability name, LeaderAbility) conferred by Battlefield Command
+    standing: tuple[tuple[str, Any], ...] = ()
+    """Effects (:class:`bagm.data.models.Effect`) that apply to it all battle, each with the rule
+    that gives it: its Detachment rule, its Enhancement, its own datasheet abilities."""
 
     def new_models(self, pts: list[tuple[float, float]]) -> list[Model]:
         """Its models set up at ``pts``, each with its own profile's Wounds and its weapons."""
@@ -159,11 +162,19 @@ class Unit:
         """Below Starting Strength (Core Rules): fewer models than its Starting Strength."""
         return len(self.models) < self.starting
 
-    def led_effects(self) -> list[Any]:
-        """The effects of its conferred Leader ability (Battlefield Command) that apply now: one
-        with a condition (below Starting Strength or Half-strength, a keyword) only while it
-        holds. Callers check ``led is not None`` first."""
-        effects = self.led[2].effects
+    @property
+    def affected(self) -> bool:
+        """Some effect applies to it (a conferred Leader ability or a standing rule): callers
+        ask this first, so units without any pay nothing."""
+        return self.led is not None or bool(self.standing)
+
+    def effects(self) -> list[Any]:
+        """The effects that apply to it now: its standing rules' and its conferred Leader
+        ability's (Battlefield Command). One with a condition (below Starting Strength or
+        Half-strength, a keyword) applies only while it holds."""
+        effects = [e for _, e in self.standing]
+        if self.led is not None:
+            effects += self.led[2].effects
         if not any(e.only_while or e.only_keyword for e in effects):
             return effects
         return [e for e in effects if (
@@ -171,19 +182,25 @@ class Unit:
                                      else self.below_half())) and (
             e.only_keyword is None or e.only_keyword in self.keywords)]
 
+    def source(self, field: str) -> str:
+        """The name of the rule that gives it ``field`` (an effect's flag): for events."""
+        if self.led is not None and any(getattr(e, field) for e in self.led[2].effects):
+            return str(self.led[1])
+        return next((name for name, e in self.standing if getattr(e, field)), "")
+
     def oc(self) -> int:
         if self.battleshocked:
             return 0  # Battle-shock: OC 0
-        if self.led is not None:  # Battlefield Command: a conferred Leader ability's OC modifier
-            return max(0, self.OC + sum(e.OC_mod for e in self.led_effects()))
+        if self.affected:  # a conferred Leader ability's or a standing rule's OC modifier
+            return max(0, self.OC + sum(e.OC_mod for e in self.effects()))
         return self.OC
 
     def move(self) -> int:
-        """The Move characteristic, with a conferred Leader ability's modifier (Battlefield
-        Command); the Flying cap applies at the start of the battle only (Rules Adaptations)."""
-        if self.led is None:
+        """The Move characteristic, with its effects' modifiers (a conferred Leader ability, a
+        standing rule); the Flying cap applies at the start of the battle only (Rules Adaptations)."""
+        if not self.affected:
             return self.M
-        return max(0, self.M + sum(e.M_mod for e in self.led_effects()))
+        return max(0, self.M + sum(e.M_mod for e in self.effects()))
 
     def label(self) -> str:
         return f"{self.uid} {self.name}"

@@ -264,7 +264,7 @@ def _engine_knows(ability: dict[str, Any]) -> bool:
 
 
 def parse_leader_effects(text: str | None) -> list[dict[str, Any]] | None:
-    """A Leader ability's text as :class:`bagm.data.models.LeaderEffect` dicts, or None.
+    """A Leader ability's text as :class:`bagm.data.models.Effect` dicts, or None.
 
     Every sentence and clause must be understood. A condition the engine checks is kept as a
     field (the led unit below its Starting Strength or Half-strength, or with a keyword; the

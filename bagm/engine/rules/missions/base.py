@@ -391,13 +391,13 @@ def suffer_mortal_wounds(game: Game, u: Unit, amount: int, why: str) -> None:
     """``u`` suffers ``amount`` mortal wounds (Core Rules "Mortal Wounds": allocated one at a
     time, excess carrying on to the next model), a conferred Feel No Pain taken into account."""
     from bagm.engine.attack.sequence import TargetUnit
-    from bagm.engine.rules.leaders import led_defence, led_fnp_mortal
+    from bagm.engine.rules.effects import effect_defence, effect_fnp_mortal
 
     if amount <= 0 or not u.models:
         return
     tu = TargetUnit([m.wounds for m in u.models], u.W)
-    if u.led is not None:
-        tu.fnp, tu.fnp_mortal = led_defence(u)[1], led_fnp_mortal(u)
+    if u.affected:
+        tu.fnp, tu.fnp_mortal = effect_defence(u)[1], effect_fnp_mortal(u)
     lost = tu.mortal_wounds(amount, game.dice, spill=True, reason=why)
     for m, left in zip(u.models, tu.wounds):
         m.wounds = left
