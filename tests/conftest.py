@@ -94,7 +94,7 @@ def advance_to(g, step: str, player: str = "A") -> None:
             return
         if d.step in ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge"):
             g.apply(Action("done"))
-        elif d.step in ("overwatch", "counter", "bravery", "reroll", "command", "rule"):
+        elif d.step in ("overwatch", "counter", "bravery", "reroll", "command", "rule", "use"):
             g.apply(Action("pass"))
         else:
             raise AssertionError(f"stuck at {d}")

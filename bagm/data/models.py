@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Annotated, Any, Literal, Union
 
+from bagm.data.timings import Phase, Timing
+
 Keyword = str
 Dice = Union[int, str]  # a number, or a dice expression such as "D6+1"
 
@@ -497,6 +499,35 @@ class Enhancement:
 
 
 @_model
+class Stratagem:
+    """A Detachment Stratagem a user supplies (no source the project has lists them): the card's
+    facts as values, and its effect in the :class:`Effect` vocabulary on its target unit."""
+
+    __pydantic_config__ = CONFIG
+    name: str
+    cp: int
+    """Its cost in CP (0 to 3)."""
+    category: Literal["Battle Tactic", "Strategic Ploy", "Epic Deed", "Wargear"]
+    when: Timing
+    """Its WHEN, a moment of :mod:`bagm.data.timings` (e.g. selected_to_shoot, targeted)."""
+    phase: Phase | None = None
+    """Only in this phase (WHEN "your Shooting phase"); null: any phase the moment happens in."""
+    turn: Literal["yours", "opponents", "either"] = "either"
+    """Whose turn it must be."""
+    target_keywords: list[Keyword] = field(default_factory=list)
+    """TARGET: one unit from your army with all of these keywords (the unit the moment is about,
+    for selected_to_shoot, selected_to_fight and targeted)."""
+    effects: list[Effect] | None = None
+    """EFFECT on the target unit; null when the engine cannot play it (games list it)."""
+    until: Literal["phase", "turn"] = "phase"
+    """How long the effect lasts: until the end of the phase or of the turn."""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.cp <= 3:
+            raise ValueError(f"Stratagem '{self.name}': cp must be 0 to 3, not {self.cp}")
+
+
+@_model
 class Detachment:
     """A Boarding Actions Detachment and its Mustering Rules."""
 
@@ -512,6 +543,8 @@ class Detachment:
     keyword condition, ``only_keyword``, says which units); null when the engine does not model
     it (every game lists it as not modelled)."""
     enhancements: list[Enhancement] = field(default_factory=list)
+    stratagems: list[Stratagem] = field(default_factory=list)
+    """Its Detachment Stratagems, as a user supplies them (the sources have none)."""
     rules: list[Annotated[MusteringRule, "discriminator:rule"]] = field(default_factory=list)
     note: str | None = None
 

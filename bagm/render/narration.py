@@ -248,6 +248,12 @@ class Narrator:
     def _e_leader_ability_ends(self, e: dict[str, Any]) -> str:
         return f"{e.get('ability')} ends for {self.unit(e.get('unit'))}."
 
+    def _e_effect(self, e: dict[str, Any]) -> str:
+        return f"{e.get('rule')} takes effect on {self.unit(e.get('unit'))} until the end of the {e.get('until')}."
+
+    def _e_effect_ends(self, e: dict[str, Any]) -> str:
+        return f"{e.get('rule')} ends for {self.unit(e.get('unit'))}."
+
     def _e_leader_reroll(self, e: dict[str, Any]) -> str:
         return f"{self.unit(e.get('unit'))} re-rolls its {e.get('what')} roll ({e.get('ability')})."
 

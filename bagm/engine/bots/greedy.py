@@ -149,6 +149,20 @@ class GreedyBot:
                 return a
         return legal[0]
 
+    def _use(self, g: Game, legal: list[Action]) -> Action | None:
+        """A supplied Stratagem: on the unit a moment is about (just selected to shoot or to
+        fight, just targeted), or at the start of one of its own phases on its costliest unit
+        that could use it; never at the end of a phase."""
+        uses = [a for a in legal if a.kind == "use"]
+        d = g.decision
+        if not uses or d.info.get("timing") == "phase_end":
+            return None
+        if "unit" in d.info:
+            return uses[0]
+        if g.active != d.player:
+            return None
+        return max(uses, key=lambda a: g.unit(a.unit).points)
+
     def _roles(self, g: Game, legal: list[Action]) -> Action:
         return Action("role", arg="attacker")
 

@@ -101,6 +101,7 @@ class FightPhase(GameInterface):
 
     def _do_fight(self, u: Unit, target: str | None) -> Generator[Decision, Action, None]:
         u.fought = True
+        yield from self.moment("selected_to_fight", u.player, u)
         t = self.units.get(target or "")
         if t is None or not t.alive:
             self.emit("fight", unit=u.uid, target=None)
@@ -110,6 +111,7 @@ class FightPhase(GameInterface):
         if not self.engaged(u, t) or not fighters:
             self.emit("fight", unit=u.uid, target=t.uid, fighters=0)
             return
+        yield from self.moment("targeted", t.player, t)  # just after it selected its targets
         plan = melee_plan(u, fighters, t)  # each model's weapon (its own wargear, if chosen)
         w = plan[0][0] if plan else u.melee[0]
         cond = Conditions(hit_mod=1 if u.set_to_defend else 0,  # Set to Defend
@@ -179,6 +181,7 @@ class FightPhase(GameInterface):
     def _counter_window(self, fought: Unit) -> Generator[Decision, Action, None]:
         # Counter-offensive: just after an enemy unit has fought
         q = self.other(fought.player)
+        yield from self.moment("after_enemy_fought", q)
         if not may_use(self, q, COUNTER_OFFENSIVE):
             return
         cands = [u for u in self.army_units(q) if not u.fought and u.melee and not u.battleshocked

@@ -36,10 +36,10 @@ class Step:
 
 def _phase(name: str, *steps: tuple[str, str]) -> list[tuple[str, str, tuple[Any, ...]]]:
     """A phase: its start, its own steps, its end; Battlefield Command ("WHEN: Start or end of
-    any phase") has a window at both."""
-    return [(f"{name} phase", "_new_phase", (name,)), ("Battlefield Command", "_battlefield_command", ())] + \
+    any phase") and supplied Stratagems of those moments have a window at both."""
+    return [(f"{name} phase", "_new_phase", (name,)), ("start of the phase", "_battlefield_command", ("start",))] + \
         [(label, method, ()) for label, method in steps] + \
-        [("Battlefield Command", "_battlefield_command", ())]
+        [("end of the phase", "_battlefield_command", ("end",))]
 
 
 def _turn() -> list[tuple[str, str, tuple[Any, ...]]]:

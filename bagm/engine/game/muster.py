@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 from bagm.data.weapons import AttackError, WeaponProfile
 from bagm.engine.board.bases import base_radius
+from bagm.engine.game.moments import OFFERED
 from bagm.engine.rules.enhancements import ENHANCEMENTS, enhancement
+from bagm.engine.rules.stratagems import Stratagem
 from bagm.engine.state.army import (
     IMPLEMENTED_ABILITIES,
     MOVE_CAP,
@@ -156,6 +158,7 @@ def build_army(player: str, roster: str | Path | Roster | Imported, catalog: Any
         else:
             army_rule = tuple((det.rule, e) for e in det.rule_effects)
     pack_enh = {_norm(e.name): e for e in det.enhancements} if det is not None else {}
+    stratagems = _stratagems(det, notes)
     dealt: dict[str, int] = {}  # models of a split unit already dealt to its earlier squads
     for i, sq in enumerate(squads.units):
         src = by_display[sq.split_from or sq.name]
@@ -228,4 +231,26 @@ def build_army(player: str, roster: str | Path | Roster | Imported, catalog: Any
     notes = list(dict.fromkeys(notes))
     # the Army Roster's combined points total (step 1), not the squads' halves rounded up (step 5)
     return Army(player, str(path), report.title, report.faction or "", report.detachment or "",
-                report.battle_ready, report.points, units, notes, text)
+                report.battle_ready, report.points, units, notes, text, stratagems)
+
+
+def _stratagems(det: Any, notes: list[str]) -> tuple[Stratagem, ...]:
+    """The Detachment's Stratagems supplied as data that the game can offer; the others, and
+    the lack of any, are listed (Boarding Actions Detachments have Stratagems no source lists)."""
+    if det is None:
+        return ()
+    if not det.stratagems:
+        notes.append(f"Detachment Stratagems of {det.name}: none supplied (no source the project has "
+                     "lists them; a data pack can add them, see the README)")
+        return ()
+    out = []
+    for data in det.stratagems:
+        entry = Stratagem.supplied(data, det.name)
+        if entry.effects is None:
+            notes.append(f"Detachment Stratagem '{entry.name}' ({det.name}) has no modelled effect")
+        elif entry.when not in OFFERED:
+            notes.append(f"Detachment Stratagem '{entry.name}' ({det.name}): the engine does not offer "
+                         f"supplied Stratagems at '{entry.when}'")
+        else:
+            out.append(entry)
+    return tuple(out)

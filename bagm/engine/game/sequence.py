@@ -32,6 +32,7 @@ from bagm.engine.game.control import ObjectiveControl
 from bagm.engine.game.fight import FightPhase
 from bagm.engine.game.flow import program
 from bagm.engine.game.kept import KeptAnswers
+from bagm.engine.game.moments import Moments
 from bagm.engine.game.movement import MovementPhase
 from bagm.engine.game.positions import Positions
 from bagm.engine.game.shooting import ShootingPhase
@@ -75,7 +76,7 @@ _CHECKS = {"deploy": "_check_deploy", "move": "_check_move", "hatch": "_check_ha
 
 
 class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase,
-           LeaderRules):
+           LeaderRules, Moments):
     """One game of a mission between armies A and B."""
 
     def __init__(self, mission: int, army_a: Army, army_b: Army, seed: int = 0,
@@ -543,6 +544,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
             self.pc = after
 
     def _new_phase(self, name: str) -> None:
+        self.end_timed("phase")  # effects used "until the end of the phase" end with it
         self.phase = name
         self.phase_id += 1
         self.emit("phase", phase=name, player=self.active)
@@ -586,6 +588,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
                 ok = roll >= u.Ld
                 self.emit("battleshock_test", unit=u.uid, roll=roll, ld=u.Ld, passed=ok, reroll=True)
             if not ok:
+                yield from self.moment("battleshock_failed", p, u)
                 if may_use(self, p, INSANE_BRAVERY, u):
                     act = yield Decision("bravery", p, {"unit": u.uid})
                     if act.kind == "bravery":
@@ -619,6 +622,8 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
             self.touch(u)
             # removed_models: indices into the unit's models as they stood before the event
             self.emit("coherency", unit=u.uid, removed=removed, removed_models=gone)
+        self.end_timed("phase")
+        self.end_timed("turn")  # ... and those "until the end of the turn"
         self.update_control(turn_boundary=True)
         self.mission_step("end_turn")
 
@@ -657,6 +662,8 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
                     if not u.fought and u.melee and not u.battleshocked and self.engaged_with(u)] + [Action("pass")]
         if s == "command":
             return self.legal_command(p) + [Action("pass")]
+        if s == "use":  # a supplied Stratagem at its moment
+            return self.usable(p, d.info["timing"], d.info.get("unit")) + [Action("pass")]
         if s == "rule":  # a Mission Rule offered by the mission (its options, or pass)
             return [Action("rule", arg=o) for o in d.info["options"]] + ([] if d.info.get("must") else [Action("pass")])
         if s == "overwatch":
@@ -688,7 +695,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
             raise IllegalAction(f"now player {p} decides {s}: one of " + ", ".join(a.text() for a in legal),
                                 {"reroll": "Command Re-roll", "bravery": "Insane Bravery",
                                  "counter": "Counter-offensive", "overwatch": "Set Overwatch",
-                                 "rule": str(d.info.get("rule"))}[s], act.unit)
+                                 "rule": str(d.info.get("rule")), "use": "Stratagems"}[s], act.unit)
 
     def check_as(self, step: str, player: str, act: Action) -> None:
         """Raise :class:`IllegalAction` unless ``act`` would be legal for ``player`` at a

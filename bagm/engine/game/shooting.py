@@ -97,7 +97,11 @@ class ShootingPhase(GameInterface):
                 u.clearance = True
                 continue
             # Select Targets: every target is chosen (and checked) before any attack is resolved
-            for target, weapons in ((act.target, act.weapons),) + act.also:
+            yield from self.moment("selected_to_shoot", p, u)
+            groups = ((act.target, act.weapons),) + act.also
+            for target in dict.fromkeys(t for t, _ in groups):  # just after it selected its targets
+                yield from self.moment("targeted", self.other(p), self.unit(target))
+            for target, weapons in groups:
                 yield from self._shoot(u, self.unit(target), weapons=weapons)
         self.update_control(False)
         self.mission_step("end_shooting")
@@ -229,8 +233,8 @@ class ShootingPhase(GameInterface):
                           overwatch: bool = False) -> list[tuple[Any, int, int]]:
         """(weapon, models that can fire it, how many of those are within half range) for each
         usable weapon."""
-        # a conferred Leader ability may change what is in range (ranged attacks only from within X")
-        key = ("wir", u.uid, target.uid, weapons, u.moved, u.led and u.led[:2], target.led and target.led[:2])
+        # an effect may change what is in range (ranged attacks only from within X")
+        key = ("wir", u.uid, target.uid, weapons, u.moved, u.effect_key(), target.effect_key())
         cache = self._now()
         v = cache.get(key)
         if v is None:

@@ -30,11 +30,12 @@ STEP_OF = {"role": "roles", "deploy": "deploy", "reserve": "deploy", "move": "mo
            "fallback": "move", "hold": "move", "place": "move", "hatch": "hatch", "arrive": "reinforce",
            "deepstrike": "reinforce", "manoeuvre": "manoeuvre", "shoot": "shoot", "clearance": "shoot",
            "charge": "charge", "reroll": "reroll", "fight": "fight", "counter": "counter",
-           "bravery": "bravery", "overwatch": "overwatch", "command": "command", "rule": "rule"}
+           "bravery": "bravery", "overwatch": "overwatch", "command": "command", "rule": "rule",
+           "use": "use"}
 ORDER = {"bravery": 0, "move": 1, "hatch": 2, "reinforce": 3, "manoeuvre": 4, "shoot": 5, "charge": 6,
          "fight": 7}
 LOOPS = ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge")
-REACTIONS = ("overwatch", "counter", "bravery", "reroll", "command", "rule")
+REACTIONS = ("overwatch", "counter", "bravery", "reroll", "command", "rule", "use")
 
 
 class ScriptError(BagmError, ValueError):

@@ -106,17 +106,24 @@ class LeaderRules(GameInterface):
                     out += [Action("command", leader.uid, target=b.uid, arg=a.name) for a in abilities]
         return out
 
-    def _battlefield_command(self) -> Generator[Decision, Action, None]:
+    def _battlefield_command(self, when: str) -> Generator[Decision, Action, None]:
         """Stratagems "Battlefield Command": WHEN start or end of any phase. A window opens at
-        the start and at the end of every phase (the program of :mod:`bagm.engine.game.flow`).
-        The player whose turn it is decides first, then the opponent, while they have a legal
-        use."""
-        while self.window < 2:
-            p = self.active if self.window == 0 else self.other(self.active)
-            if self.legal_command(p):
+        the start and at the end of every phase (``when``; the program of
+        :mod:`bagm.engine.game.flow`). The player whose turn it is decides first, then the
+        opponent, while they have a legal use; then each may use supplied Stratagems of that
+        moment (``phase_start``, ``phase_end``: :mod:`bagm.engine.game.moments`)."""
+        timing = "phase_start" if when == "start" else "phase_end"
+        while self.window < 4:
+            p = self.active if self.window % 2 == 0 else self.other(self.active)
+            if self.window < 2 and self.legal_command(p):
                 act = yield self.ask("command", p, {"phase": self.phase})
                 if act.kind == "command":
                     self._do_command(p, act)
+                    continue
+            elif self.window >= 2 and self.usable(p, timing):
+                act = yield self.ask("use", p, {"timing": timing})
+                if act.kind == "use":
+                    self.use_stratagem(p, act)
                     continue
             self.window += 1
         self.window: int = 0

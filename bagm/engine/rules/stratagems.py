@@ -3,8 +3,8 @@
 Each entry says what the book's card says, as values: its cost, its category, when it can be
 used, what it targets and its restrictions. The phase code offers a Stratagem at its timing and
 asks :func:`may_use` and :func:`use` here, never comparing names. Detachment Stratagems are not
-in any source the project has; a user-supplied entry registers the same way, and every game
-lists those it does not model.
+in any source the project has; a user supplies them in a data pack (a Detachment's
+``stratagems:``), the army carries them, and the game offers them at their moments.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bagm.data.timings import TIMINGS
 from bagm.engine.rules.registry import Registry
 
 BOTH_EDITIONS = frozenset({"2023", "2024"})
@@ -19,32 +20,42 @@ BOTH_EDITIONS = frozenset({"2023", "2024"})
 
 @dataclass(frozen=True)
 class Stratagem:
-    """One Stratagem card. ``when`` is the card's timing, one of TIMINGS; today each modelled
-    Stratagem is offered by the phase code at that moment (an event per timing, so that a
-    user-supplied Detachment Stratagem needs no phase code, is issue 13's work)."""
+    """One Stratagem card. ``when`` is the card's timing, one of :data:`TIMINGS`.
+
+    The book's five Stratagems have effects no vocabulary says (a re-roll, a unit fighting
+    next); the phase code offers each at its timing. A Detachment Stratagem supplied as data
+    has ``effects`` in the :class:`bagm.data.models.Effect` vocabulary: the game offers it at
+    every moment of its timing (:mod:`bagm.engine.game.moments`) and applies its effects to
+    the target unit ``until`` the end of the phase or turn; adding one touches no phase code."""
 
     name: str
     cp: int
-    category: str  # "Epic Deed", "Strategic Ploy", "Battle Tactic"
+    category: str  # "Epic Deed", "Strategic Ploy", "Battle Tactic", "Wargear"
     when: str
     target: str
     section: str
     battleshocked: bool = False  # may affect a Battle-shocked unit (Insane Bravery says so)
     editions: frozenset[str] = BOTH_EDITIONS
+    effects: tuple[Any, ...] | None = None  # a supplied entry's effects on its target
+    phase: str | None = None  # only in this phase
+    turn: str = "either"  # "yours", "opponents" or "either"
+    target_keywords: frozenset[str] = frozenset()  # the target has all of these
+    until: str = "phase"  # its effects last until the end of the "phase" or "turn"
 
     def __post_init__(self) -> None:
         if self.when not in TIMINGS:
             raise ValueError(f"Stratagem '{self.name}': no timing '{self.when}' ({', '.join(TIMINGS)})")
 
+    @classmethod
+    def supplied(cls, data: Any, detachment: str) -> Stratagem:
+        """A Detachment Stratagem from a data pack (:class:`bagm.data.models.Stratagem`)."""
+        keywords = f" ({', '.join(data.target_keywords)})" if data.target_keywords else ""
+        return cls(data.name, data.cp, data.category, data.when, "one unit from your army" + keywords,
+                   f"Detachment: {detachment}",
+                   effects=tuple(data.effects) if data.effects is not None else None,
+                   phase=data.phase, turn=data.turn, target_keywords=frozenset(data.target_keywords),
+                   until=data.until)
 
-# the moments the phase code offers Stratagems at (Core Rules "Stratagems": WHEN)
-TIMINGS = {
-    "after_roll": "just after a roll or test of a unit or model from your army",
-    "phase_start_end": "the start or end of any phase",
-    "after_enemy_fought": "Fight phase, just after an enemy unit has fought",
-    "battleshock_failed": "Battle-shock step, just after a Battle-shock test was failed",
-    "your_shooting": "your Shooting phase",
-}
 
 STRATAGEMS: Registry[Stratagem] = Registry("Stratagem")
 
@@ -54,7 +65,7 @@ COMMAND_REROLL = STRATAGEMS.register(Stratagem(
     "Command Re-roll", 1, "Epic Deed", "after_roll", "that unit or model from your army",
     "Stratagems: Command Re-roll"))
 BATTLEFIELD_COMMAND = STRATAGEMS.register(Stratagem(
-    "Battlefield Command", 1, "Strategic Ploy", "phase_start_end",
+    "Battlefield Command", 1, "Strategic Ploy", "phase_start_or_end",
     "one Leader unit and one friendly Bodyguard unit within 6\" it could be attached to",
     "Stratagems: Battlefield Command"))
 COUNTER_OFFENSIVE = STRATAGEMS.register(Stratagem(

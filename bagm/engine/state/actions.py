@@ -15,6 +15,7 @@ Text forms (unit ids such as ``A3``; points in inches ``x,y``)::
     reroll | reroll charge                 (Command Re-roll; naming the roll: only an offer of it)
     command A1 A4 Alpha Warrior            (Battlefield Command: Leader, Bodyguard, Leader ability)
     rule Unlock Overrides                  (use a Mission Rule the mission offers now)
+    use A3 Ere We Go                       (use a supplied Stratagem on unit A3)
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from bagm.errors import BagmError
 
 KINDS = ("role", "deploy", "reserve", "done", "pass", "move", "advance", "fallback", "hold",
          "place", "hatch", "arrive", "deepstrike", "manoeuvre", "shoot", "clearance", "charge",
-         "reroll", "fight", "counter", "bravery", "overwatch", "command", "rule")
+         "reroll", "fight", "counter", "bravery", "overwatch", "command", "rule", "use")
 MOVES = ("move", "advance", "fallback", "place")
 MISSION_MANOEUVRES = ("burners", "download")
 """The words of the Tactical Manoeuvres Mission Rules add (The Furnace: Turn on the Burners;
@@ -175,6 +176,10 @@ def parse(text: str) -> Action:
         if len(rest) < 2:
             raise ActionSyntaxError("write 'command LEADER UNIT ABILITY', e.g. 'command A1 A4 Alpha Warrior'")
         return Action(k, unit, target=rest[0], arg=" ".join(rest[1:]))
+    if k == "use":
+        if not rest:
+            raise ActionSyntaxError("write 'use UNIT STRATAGEM', e.g. 'use A3 Ere We Go'")
+        return Action(k, unit, arg=" ".join(rest))
     if k == "shoot":
         if not rest:
             raise ActionSyntaxError("write 'shoot UNIT ENEMY [weapon+weapon]'")

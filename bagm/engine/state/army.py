@@ -104,6 +104,9 @@ class Unit:
     standing: tuple[tuple[str, Any], ...] = ()
     """Effects (:class:`bagm.data.models.Effect`) that apply to it all battle, each with the rule
     that gives it: its Detachment rule, its Enhancement, its own datasheet abilities."""
+    timed: tuple[tuple[str, Any, str], ...] = ()
+    """Effects that last until the end of the phase or turn: (rule name, Effect, "phase" or
+    "turn"), from a Stratagem used on it (or another rule used at a moment)."""
 
     def new_models(self, pts: list[tuple[float, float]]) -> list[Model]:
         """Its models set up at ``pts``, each with its own profile's Wounds and its weapons."""
@@ -166,13 +169,15 @@ class Unit:
     def affected(self) -> bool:
         """Some effect applies to it (a conferred Leader ability or a standing rule): callers
         ask this first, so units without any pay nothing."""
-        return self.led is not None or bool(self.standing)
+        return self.led is not None or bool(self.standing) or bool(self.timed)
 
     def effects(self) -> list[Any]:
-        """The effects that apply to it now: its standing rules' and its conferred Leader
-        ability's (Battlefield Command). One with a condition (below Starting Strength or
+        """The effects that apply to it now: its standing rules', those used on it for a phase or
+        turn, and its conferred Leader ability's (Battlefield Command). One with a condition (below Starting Strength or
         Half-strength, a keyword) applies only while it holds."""
         effects = [e for _, e in self.standing]
+        if self.timed:
+            effects += [e for _, e, _ in self.timed]
         if self.led is not None:
             effects += self.led[2].effects
         if not any(e.only_while or e.only_keyword for e in effects):
@@ -186,7 +191,12 @@ class Unit:
         """The name of the rule that gives it ``field`` (an effect's flag): for events."""
         if self.led is not None and any(getattr(e, field) for e in self.led[2].effects):
             return str(self.led[1])
-        return next((name for name, e in self.standing if getattr(e, field)), "")
+        return next((name for name, e in self.standing if getattr(e, field)), None) or \
+            next((name for name, e, _ in self.timed if getattr(e, field)), "")
+
+    def effect_key(self) -> tuple[Any, ...]:
+        """What of its effects can change during a game, for the keys of answers kept on it."""
+        return (self.led and self.led[:2], tuple(name for name, _, _ in self.timed))
 
     def oc(self) -> int:
         if self.battleshocked:
@@ -218,6 +228,8 @@ class Army:
     units: list[Unit]
     not_modelled: list[str]
     text: str | None = None  # the roster's text as played (an import: the roster it became)
+    stratagems: tuple[Any, ...] = ()
+    """Its Detachment's Stratagems supplied as data, that the game offers at their moments."""
 
     def clone(self) -> Army:
         """A fresh copy for a new game (datasheets and weapons are shared: they never change)."""
