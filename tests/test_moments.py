@@ -145,7 +145,7 @@ def test_notes_list_what_is_not_supplied_or_not_modelled(tmp_path):
     roll = "{name: Grim Roll, cp: 1, category: Epic Deed, when: after_roll, effects: [{hit_mod: 1}]}"
     blank = "{name: Unknown Card, cp: 1, category: Epic Deed, when: targeted}"
     a = build_army("A", GK, pack(tmp_path, AIM, roll, blank))
-    assert [s.name for s in a.stratagems] == ["Sanctified Aim"]
+    assert [s.name for s in a.uses] == ["Sanctified Aim"]
     notes = " ".join(a.not_modelled)
     assert "'Grim Roll'" in notes and "after_roll" in notes and "'Unknown Card'" in notes
 
@@ -186,3 +186,57 @@ def test_a_game_without_supplied_stratagems_never_asks(tmp_path):
     while g.decision.step != "over":
         assert g.decision.step != "use"
         g.apply(bot(g))
+
+
+def rule_game(tmp_path: Path, detachment: str) -> Game:
+    (tmp_path / "gk.yaml").write_text("faction: Grey Knights\ndetachments:\n  - name: Void Purge Force\n"
+                                      + detachment, encoding="utf-8")
+    a = build_army("A", GK, Catalog(data_dirs([tmp_path])))
+    g = Game(11, a, build_army("B", ORKS), dice=Dice(7), rolloffs={"attacker": "A", "first_turn": "A"})
+    for t in DEPLOY:
+        g.apply(parse(t))
+    return g
+
+
+def test_an_enhancement_used_once_per_battle_on_its_bearers_unit_only(tmp_path):
+    # e.g. "Once per battle, when the bearer's unit is selected as the target of one or more
+    # attacks ... until the end of the phase, the bearer has a 3+ invulnerable save"
+    g = rule_game(tmp_path, "    enhancements:\n      - {name: Sigil of Warding, moments: [{when: targeted, "
+                            "effects: [{invuln: 3}]}]}\n      - {name: Tactical Haruspexy}\n")
+    bearer = next(u for u in g.army_units("A") if u.enhancement == "Sigil of Warding")
+    assert not any("Sigil of Warding" in n for n in g.armies["A"].not_modelled)
+    other = next(u for u in g.army_units("A") if u is not bearer)
+    assert g.usable("A", "targeted", other.uid) == []
+    assert g.usable("A", "targeted", bearer.uid) == [Action("use", bearer.uid, arg="Sigil of Warding")]
+    bearer.battleshocked = True  # not a Stratagem: Battle-shock does not stop it
+    assert g.usable("A", "targeted", bearer.uid)
+    cp = dict(g.cp)
+    g.use_rule("A", Action("use", bearer.uid, arg="Sigil of Warding"))
+    assert g.cp == cp  # free
+    from bagm.engine.rules.effects import effect_defence
+    assert effect_defence(bearer)[0] == 3
+    assert g.usable("A", "targeted", bearer.uid) == []  # once per battle
+    g.end_timed("phase")
+    assert effect_defence(bearer)[0] == bearer.invuln
+    assert any(e["e"] == "rule_used" and e["kind"] == "Enhancement" for e in g.events)
+
+
+def test_a_detachment_rule_used_once_per_battle_at_the_start_of_your_command_phase(tmp_path):
+    g = rule_game(tmp_path, "    rule_moments: [{when: phase_start, phase: command, turn: yours, once: battle, "
+                            "until: turn, target_keywords: [INFANTRY], effects: [{OC_mod: 1}]}]\n")
+    assert not any("Detachment rule" in n for n in g.armies["A"].not_modelled)
+    advance_to(g, "use")
+    assert g.phase == "command" and g.active == "A" and g.round == 1
+    act = next(a for a in g.legal_actions() if a.kind == "use")
+    u = g.units[act.unit]
+    oc = u.oc()
+    g.apply(act)
+    assert u.oc() == oc + 1 and g.decision.step != "use"  # once: no second unit
+    advance_to(g, "move", "B")
+    assert u.oc() == oc  # until the end of the turn
+    for _ in range(400):  # never offered again in the battle
+        d = g.decision
+        if d.step == "over":
+            break
+        assert d.step != "use"
+        g.apply(GreedyBot()(g))

@@ -479,6 +479,48 @@ MusteringRule = Union[Limit, Ratio, Requires, Exclusive, Excludes, KeywordGroup]
 
 
 @_model
+class Moment:
+    """A rule used at a moment of the game (a Stratagem's WHEN; an Enhancement or a Detachment
+    rule used "once per battle, at the start of your Command phase..."): when, on which unit,
+    and its effect in the :class:`Effect` vocabulary on that unit for a while."""
+
+    __pydantic_config__ = CONFIG
+    when: Timing
+    """Its moment, one of :mod:`bagm.data.timings` (e.g. phase_start, selected_to_shoot, targeted)."""
+    phase: Phase | None = None
+    """Only in this phase (WHEN "your Shooting phase"); null: any phase the moment happens in."""
+    turn: Literal["yours", "opponents", "either"] = "either"
+    """Whose turn it must be."""
+    target_keywords: list[Keyword] = field(default_factory=list)
+    """TARGET: one unit from your army with all of these keywords (the unit the moment is about,
+    for selected_to_shoot, selected_to_fight and targeted; an Enhancement's: its bearer's unit)."""
+    effects: list[Effect] | None = None
+    """EFFECT on the target unit; null when the engine cannot play it (games list it)."""
+    until: Literal["phase", "turn"] = "phase"
+    """How long the effect lasts: until the end of the phase or of the turn."""
+    once: Literal["phase", "round", "battle"] = "battle"
+    """How often it can be used: once per phase, battle round or battle."""
+
+
+@_model
+class Stratagem(Moment):
+    """A Detachment Stratagem a user supplies (no source the project has lists them): the card's
+    name, cost and category, and when, on what and with what effect it is used (Core Rules
+    "Stratagems": once per phase)."""
+
+    __pydantic_config__ = CONFIG
+    name: str
+    cp: int
+    """Its cost in CP (0 to 3)."""
+    category: Literal["Battle Tactic", "Strategic Ploy", "Epic Deed", "Wargear"]
+    once: Literal["phase", "round", "battle"] = "phase"
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.cp <= 3:
+            raise ValueError(f"Stratagem '{self.name}': cp must be 0 to 3, not {self.cp}")
+
+
+@_model
 class Enhancement:
     """An Enhancement and who may take it."""
 
@@ -495,36 +537,10 @@ class Enhancement:
     """The editions it exists in."""
     effects: list[Effect] | None = None
     """What it gives the bearer's unit in the engine; null when the engine does not model it
-    (every game lists it as not modelled)."""
-
-
-@_model
-class Stratagem:
-    """A Detachment Stratagem a user supplies (no source the project has lists them): the card's
-    facts as values, and its effect in the :class:`Effect` vocabulary on its target unit."""
-
-    __pydantic_config__ = CONFIG
-    name: str
-    cp: int
-    """Its cost in CP (0 to 3)."""
-    category: Literal["Battle Tactic", "Strategic Ploy", "Epic Deed", "Wargear"]
-    when: Timing
-    """Its WHEN, a moment of :mod:`bagm.data.timings` (e.g. selected_to_shoot, targeted)."""
-    phase: Phase | None = None
-    """Only in this phase (WHEN "your Shooting phase"); null: any phase the moment happens in."""
-    turn: Literal["yours", "opponents", "either"] = "either"
-    """Whose turn it must be."""
-    target_keywords: list[Keyword] = field(default_factory=list)
-    """TARGET: one unit from your army with all of these keywords (the unit the moment is about,
-    for selected_to_shoot, selected_to_fight and targeted)."""
-    effects: list[Effect] | None = None
-    """EFFECT on the target unit; null when the engine cannot play it (games list it)."""
-    until: Literal["phase", "turn"] = "phase"
-    """How long the effect lasts: until the end of the phase or of the turn."""
-
-    def __post_init__(self) -> None:
-        if not 0 <= self.cp <= 3:
-            raise ValueError(f"Stratagem '{self.name}': cp must be 0 to 3, not {self.cp}")
+    (every game lists it as not modelled, unless ``moments`` say what it does)."""
+    moments: list[Moment] = field(default_factory=list)
+    """What the bearer's unit can use it for at a moment ("once per battle, when the bearer's
+    unit is selected as the target of attacks..."): the target is always the bearer's unit."""
 
 
 @_model
@@ -541,7 +557,10 @@ class Detachment:
     rule_effects: list[Effect] | None = None
     """What the Detachment rule gives the units of the army that uses it, in the engine (a
     keyword condition, ``only_keyword``, says which units); null when the engine does not model
-    it (every game lists it as not modelled)."""
+    it (every game lists it as not modelled, unless ``rule_moments`` say what it does)."""
+    rule_moments: list[Moment] = field(default_factory=list)
+    """What the army can use the Detachment rule for at a moment ("once per battle, at the start
+    of your Command phase, select one unit..."), on a unit with ``target_keywords``."""
     enhancements: list[Enhancement] = field(default_factory=list)
     stratagems: list[Stratagem] = field(default_factory=list)
     """Its Detachment Stratagems, as a user supplies them (the sources have none)."""

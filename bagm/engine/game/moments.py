@@ -1,13 +1,14 @@
 """Moments: the points of the game at which a rule can be used (a Stratagem's WHEN), fired by
-the phase code, one call per place, and the Stratagems supplied as data offered there.
+the phase code, one call per place, and the rules used at a moment offered there (Detachment
+Stratagems supplied as data; Enhancements and Detachment rules used "once per battle...").
 
 Core Rules "Stratagems": a Stratagem is used at its WHEN on its TARGET for its CP, once per
 phase. The phase code calls :meth:`Moments.moment` where each moment of
 :mod:`bagm.data.timings` happens (just after a unit is selected to shoot or to fight, just after
 an enemy unit has selected its targets, ...); the Battlefield Command windows at the start and
-end of every phase are the ``phase_start`` and ``phase_end`` moments. A supplied Stratagem's
-effects join its target's effects (``Unit.timed``) until the end of the phase or turn. An army
-without supplied Stratagems is never asked, and pays one look-up per moment.
+end of every phase are the ``phase_start`` and ``phase_end`` moments. A used rule's effects join
+its target's effects (``Unit.timed``) until the end of the phase or turn. An army without such
+rules is never asked, and pays one look-up per moment.
 
 Reading: WHEN "your Shooting phase" (``your_shooting``) is offered at the start of your
 Shooting phase: its TARGET is a unit that has not shot, and nothing a unit does before it is
@@ -19,8 +20,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
-from bagm.engine.rules.stratagems import Stratagem, used_this_phase
-from bagm.engine.rules.stratagems import use as pay
+from bagm.engine.rules.uses import Use
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import Decision
@@ -30,19 +30,19 @@ if TYPE_CHECKING:
 else:
     GameInterface = object  # the declared interface, checked by mypy only (see interface.py)
 
-OFFERED = frozenset({"phase_start", "phase_end", "phase_start_or_end", "your_shooting", "selected_to_shoot", "selected_to_fight",
-                     "targeted", "after_enemy_fought", "battleshock_failed"})
-"""The timings at which supplied Stratagems are offered ("after_roll" is Command Re-roll's alone)."""
+OFFERED = frozenset({"phase_start", "phase_end", "phase_start_or_end", "your_shooting", "selected_to_shoot",
+                     "selected_to_fight", "targeted", "after_enemy_fought", "battleshock_failed"})
+"""The timings at which rules used at a moment are offered ("after_roll" is Command Re-roll's alone)."""
 
 
 class Moments(GameInterface):
     """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
 
-    def _entries(self, p: str, timing: str) -> list[Stratagem]:
-        """Player ``p``'s supplied Stratagems whose WHEN is ``timing`` now (phase and turn)."""
+    def _entries(self, p: str, timing: str) -> list[Use]:
+        """Player ``p``'s rules used at a moment whose WHEN is ``timing`` now (phase and turn)."""
         out = []
         yours = self.active == p
-        for s in self.armies[p].stratagems:
+        for s in self.armies[p].uses:
             when = s.when
             if when == "your_shooting":  # offered at the start of your Shooting phase (module note)
                 if timing != "phase_start" or self.phase != "shooting" or not yours:
@@ -56,28 +56,35 @@ class Moments(GameInterface):
             out.append(s)
         return out
 
+    def _once(self, p: str, s: Use) -> tuple[str, str, int]:
+        """The mark in ``used`` that a use of ``s`` leaves: per phase (Stratagems: the phase's
+        id, as every Stratagem's), per battle round (minus the round) or per battle (0)."""
+        return (p, s.name, self.phase_id if s.once == "phase" else -self.round if s.once == "round" else 0)
+
     def usable(self, p: str, timing: str, unit: str | None = None) -> list[Action]:
-        """'use UNIT STRATAGEM' actions open to player ``p`` at the moment ``timing`` (about
-        their unit ``unit``, for the moments that are about one unit)."""
-        if not self.armies[p].stratagems:
+        """'use UNIT NAME' actions open to player ``p`` at the moment ``timing`` (about their
+        unit ``unit``, for the moments that are about one unit)."""
+        if not self.armies[p].uses:
             return []
         out = []
         for s in self._entries(p, timing):
-            # Core Rules "Stratagems": enough CP, once per phase
-            if self.cp[p] < s.cp or used_this_phase(self, p, s):
+            # Core Rules "Stratagems": enough CP, once per phase; a rule: as often as it says
+            if self.cp[p] < s.cp or self._once(p, s) in self.used:
                 continue
             targets = [self.unit(unit)] if unit is not None else self.army_units(p)
             for u in targets:
-                if u.player != p or not u.alive or u.battleshocked and not s.battleshocked:
+                if u.player != p or not u.alive or s.bearer is not None and u.uid != s.bearer:
+                    continue
+                if u.battleshocked and s.stratagem:
                     continue  # Battle-shock: your Stratagems cannot affect the unit
                 if s.target_keywords <= u.keywords:
                     out.append(Action("use", u.uid, arg=s.name))
         return out
 
     def moment(self, timing: str, p: str, unit: Unit | None = None) -> Generator[Decision, Action, None]:
-        """The moment ``timing`` for player ``p``: while they have a usable Stratagem, they
-        may use one (or pass)."""
-        if not self.armies[p].stratagems:
+        """The moment ``timing`` for player ``p``: while they have a rule usable now, they may
+        use one (or pass)."""
+        if not self.armies[p].uses:
             return
         uid = unit.uid if unit is not None else None
         while self.usable(p, timing, uid):
@@ -87,14 +94,17 @@ class Moments(GameInterface):
             act = yield Decision("use", p, info)
             if act.kind != "use":
                 return
-            self.use_stratagem(p, act)
+            self.use_rule(p, act)
 
-    def use_stratagem(self, p: str, act: Action) -> None:
-        """Pay for the supplied Stratagem ``act`` names and give its target its effects."""
-        s = next(x for x in self.armies[p].stratagems if x.name == act.arg)
+    def use_rule(self, p: str, act: Action) -> None:
+        """Use the rule ``act`` names (a Stratagem: pay its CP) and give its target its effects."""
+        s = next(x for x in self.armies[p].uses if x.name == act.arg)
         u = self.unit(act.unit, p)
-        pay(self, p, s)
-        assert s.effects is not None  # entries without effects are never carried (muster)
+        if s.stratagem:
+            self.spend_cp(p, s.cp, s.name)  # marks it used this phase and records the Stratagem
+        else:
+            self.emit("rule_used", player=p, name=s.name, kind=s.kind)
+        self.used.add(self._once(p, s))
         u.timed += tuple((s.name, e, s.until) for e in s.effects)
         self.emit("effect", unit=u.uid, rule=s.name, until=s.until)
 

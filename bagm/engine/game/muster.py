@@ -11,7 +11,7 @@ from bagm.data.weapons import AttackError, WeaponProfile
 from bagm.engine.board.bases import base_radius
 from bagm.engine.game.moments import OFFERED
 from bagm.engine.rules.enhancements import ENHANCEMENTS, enhancement
-from bagm.engine.rules.stratagems import Stratagem
+from bagm.engine.rules.uses import Use, use_of
 from bagm.engine.state.army import (
     IMPLEMENTED_ABILITIES,
     MOVE_CAP,
@@ -152,13 +152,14 @@ def build_army(player: str, roster: str | Path | Roster | Imported, catalog: Any
     det = catalog.faction(report.faction).detachments.get(report.detachment)
     # Boarding Actions "Detachment Rules": the rule applies to the units of the army it names
     army_rule: tuple[tuple[str, Any], ...] = ()
+    uses = _stratagems(det, notes)
     if det is not None and det.rule:
-        if det.rule_effects is None:
+        rule_uses = _uses(det.rule_moments, det.rule, "Detachment rule")
+        if det.rule_effects is None and not rule_uses:
             notes.append(f"Detachment rule '{det.rule}' ({det.name}) is not implemented")
-        else:
-            army_rule = tuple((det.rule, e) for e in det.rule_effects)
+        army_rule = tuple((det.rule, e) for e in det.rule_effects or ())
+        uses += rule_uses
     pack_enh = {_norm(e.name): e for e in det.enhancements} if det is not None else {}
-    stratagems = _stratagems(det, notes)
     dealt: dict[str, int] = {}  # models of a split unit already dealt to its earlier squads
     for i, sq in enumerate(squads.units):
         src = by_display[sq.split_from or sq.name]
@@ -208,10 +209,14 @@ def build_army(player: str, roster: str | Path | Roster | Imported, catalog: Any
         standing = army_rule
         if enh and enh not in ENHANCEMENTS:
             data = pack_enh.get(_norm(enh))
-            if data is None or data.effects is None:
+            # a Detachment's Enhancement: its effects on the bearer's unit, and what the bearer's
+            # unit can use it for at a moment
+            enh_uses = _uses(data.moments, data.name, "Enhancement", f"{player}{i + 1}") if data else ()
+            if data is None or data.effects is None and not enh_uses:
                 notes.append(f"{ds.name}: Enhancement '{enh}' is not implemented")
-            else:  # a Detachment's Enhancement: its effects on the bearer's unit
-                standing += tuple((data.name, e) for e in data.effects)
+            else:
+                standing += tuple((data.name, e) for e in data.effects or ())
+                uses += enh_uses
         move = prof.M if prof.M is not None else 0
         if ds.adaptation and ds.adaptation.M is not None:
             move = ds.adaptation.M
@@ -231,10 +236,17 @@ def build_army(player: str, roster: str | Path | Roster | Imported, catalog: Any
     notes = list(dict.fromkeys(notes))
     # the Army Roster's combined points total (step 1), not the squads' halves rounded up (step 5)
     return Army(player, str(path), report.title, report.faction or "", report.detachment or "",
-                report.battle_ready, report.points, units, notes, text, stratagems)
+                report.battle_ready, report.points, units, notes, text, uses)
 
 
-def _stratagems(det: Any, notes: list[str]) -> tuple[Stratagem, ...]:
+def _uses(moments: list[Any], name: str, kind: str, bearer: str | None = None) -> tuple[Use, ...]:
+    """The uses at a moment of a rule's ``moments`` that the engine plays (with effects, at a
+    timing it offers)."""
+    out = (use_of(m, name, kind, bearer) for m in moments)
+    return tuple(u for u in out if u is not None and u.when in OFFERED)
+
+
+def _stratagems(det: Any, notes: list[str]) -> tuple[Use, ...]:
     """The Detachment's Stratagems supplied as data that the game can offer; the others, and
     the lack of any, are listed (Boarding Actions Detachments have Stratagems no source lists)."""
     if det is None:
@@ -245,11 +257,11 @@ def _stratagems(det: Any, notes: list[str]) -> tuple[Stratagem, ...]:
         return ()
     out = []
     for data in det.stratagems:
-        entry = Stratagem.supplied(data, det.name)
-        if entry.effects is None:
-            notes.append(f"Detachment Stratagem '{entry.name}' ({det.name}) has no modelled effect")
+        entry = use_of(data, data.name, "Stratagem")
+        if entry is None:
+            notes.append(f"Detachment Stratagem '{data.name}' ({det.name}) has no modelled effect")
         elif entry.when not in OFFERED:
-            notes.append(f"Detachment Stratagem '{entry.name}' ({det.name}): the engine does not offer "
+            notes.append(f"Detachment Stratagem '{data.name}' ({det.name}): the engine does not offer "
                          f"supplied Stratagems at '{entry.when}'")
         else:
             out.append(entry)

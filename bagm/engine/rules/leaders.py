@@ -123,7 +123,7 @@ class LeaderRules(GameInterface):
             elif self.window >= 2 and self.usable(p, timing):
                 act = yield self.ask("use", p, {"timing": timing})
                 if act.kind == "use":
-                    self.use_stratagem(p, act)
+                    self.use_rule(p, act)
                     continue
             self.window += 1
         self.window: int = 0

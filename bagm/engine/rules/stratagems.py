@@ -4,7 +4,8 @@ Each entry says what the book's card says, as values: its cost, its category, wh
 used, what it targets and its restrictions. The phase code offers a Stratagem at its timing and
 asks :func:`may_use` and :func:`use` here, never comparing names. Detachment Stratagems are not
 in any source the project has; a user supplies them in a data pack (a Detachment's
-``stratagems:``), the army carries them, and the game offers them at their moments.
+``stratagems:``): they become :class:`bagm.engine.rules.uses.Use` entries the army carries,
+offered at their moments (:mod:`bagm.engine.game.moments`).
 """
 
 from __future__ import annotations
@@ -20,13 +21,10 @@ BOTH_EDITIONS = frozenset({"2023", "2024"})
 
 @dataclass(frozen=True)
 class Stratagem:
-    """One Stratagem card. ``when`` is the card's timing, one of :data:`TIMINGS`.
-
-    The book's five Stratagems have effects no vocabulary says (a re-roll, a unit fighting
-    next); the phase code offers each at its timing. A Detachment Stratagem supplied as data
-    has ``effects`` in the :class:`bagm.data.models.Effect` vocabulary: the game offers it at
-    every moment of its timing (:mod:`bagm.engine.game.moments`) and applies its effects to
-    the target unit ``until`` the end of the phase or turn; adding one touches no phase code."""
+    """One of the book's Stratagem cards. ``when`` is the card's timing, one of :data:`TIMINGS`.
+    Their effects are beyond any vocabulary (a re-roll, a unit fighting next): the phase code
+    offers each at its timing. A Detachment Stratagem supplied as data is a
+    :class:`bagm.engine.rules.uses.Use`, offered at its moments by the game."""
 
     name: str
     cp: int
@@ -36,25 +34,10 @@ class Stratagem:
     section: str
     battleshocked: bool = False  # may affect a Battle-shocked unit (Insane Bravery says so)
     editions: frozenset[str] = BOTH_EDITIONS
-    effects: tuple[Any, ...] | None = None  # a supplied entry's effects on its target
-    phase: str | None = None  # only in this phase
-    turn: str = "either"  # "yours", "opponents" or "either"
-    target_keywords: frozenset[str] = frozenset()  # the target has all of these
-    until: str = "phase"  # its effects last until the end of the "phase" or "turn"
 
     def __post_init__(self) -> None:
         if self.when not in TIMINGS:
             raise ValueError(f"Stratagem '{self.name}': no timing '{self.when}' ({', '.join(TIMINGS)})")
-
-    @classmethod
-    def supplied(cls, data: Any, detachment: str) -> Stratagem:
-        """A Detachment Stratagem from a data pack (:class:`bagm.data.models.Stratagem`)."""
-        keywords = f" ({', '.join(data.target_keywords)})" if data.target_keywords else ""
-        return cls(data.name, data.cp, data.category, data.when, "one unit from your army" + keywords,
-                   f"Detachment: {detachment}",
-                   effects=tuple(data.effects) if data.effects is not None else None,
-                   phase=data.phase, turn=data.turn, target_keywords=frozenset(data.target_keywords),
-                   until=data.until)
 
 
 STRATAGEMS: Registry[Stratagem] = Registry("Stratagem")

@@ -228,8 +228,9 @@ class Army:
     units: list[Unit]
     not_modelled: list[str]
     text: str | None = None  # the roster's text as played (an import: the roster it became)
-    stratagems: tuple[Any, ...] = ()
-    """Its Detachment's Stratagems supplied as data, that the game offers at their moments."""
+    uses: tuple[Any, ...] = ()
+    """Its rules used at a moment (:class:`bagm.engine.rules.uses.Use`): Detachment Stratagems
+    supplied as data, Enhancements and its Detachment rule used "once per battle..."."""
 
     def clone(self) -> Army:
         """A fresh copy for a new game (datasheets and weapons are shared: they never change)."""

@@ -1,0 +1,51 @@
+"""Rules used at a moment, as the game offers them: a Detachment Stratagem supplied as data, an
+Enhancement or a Detachment rule used "once per battle, at the start of your Command phase...".
+
+Each is one small value built at muster from the pack's facts (:class:`bagm.data.models.Moment`
+and its :class:`~bagm.data.models.Stratagem`): when, on which unit, how often, and the effects
+(the :class:`bagm.data.models.Effect` vocabulary) it gives that unit until the end of the phase or
+turn. :mod:`bagm.engine.game.moments` offers them; adding one touches no phase code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bagm.data.timings import TIMINGS
+
+
+@dataclass(frozen=True)
+class Use:
+    """One rule used at a moment. ``kind``: "Stratagem" (Core Rules "Stratagems": CP, once per
+    phase, never on a Battle-shocked unit), "Enhancement" or "Detachment rule" (free, as often
+    as ``once`` says)."""
+
+    name: str
+    kind: str
+    when: str
+    effects: tuple[Any, ...]
+    cp: int = 0
+    phase: str | None = None  # only in this phase
+    turn: str = "either"  # "yours", "opponents" or "either"
+    target_keywords: frozenset[str] = frozenset()  # the target has all of these
+    bearer: str | None = None  # an Enhancement's: only its bearer's unit (uid)
+    until: str = "phase"  # its effects last until the end of the "phase" or "turn"
+    once: str = "phase"  # once per "phase", "round" or "battle"
+
+    def __post_init__(self) -> None:
+        if self.when not in TIMINGS:
+            raise ValueError(f"{self.kind} '{self.name}': no timing '{self.when}' ({', '.join(TIMINGS)})")
+
+    @property
+    def stratagem(self) -> bool:
+        return self.kind == "Stratagem"
+
+
+def use_of(data: Any, name: str, kind: str, bearer: str | None = None) -> Use | None:
+    """The :class:`Use` of a pack's Moment or Stratagem entry ``data`` (None: no modelled effects)."""
+    if data.effects is None:
+        return None
+    return Use(name, kind, data.when, tuple(data.effects), cp=getattr(data, "cp", 0), phase=data.phase,
+               turn=data.turn, target_keywords=frozenset(data.target_keywords), bearer=bearer,
+               until=data.until, once=data.once)
