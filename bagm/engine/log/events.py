@@ -1,0 +1,492 @@
+"""The event vocabulary: every event a game records, by kind, with its fields and their types.
+
+A game's log is a list of events, plain dicts ``{"e": kind, ...}`` (JSON as written, a game's
+replay with its seed). Each kind is declared here once, as a ``TypedDict``: what a renderer,
+the replay page or another tool may read. ``Game.emit(kind, **fields)`` writes them; the tests
+play games of every mission and check that each event is declared here and matches its
+declaration (tests/test_events.py), so a new event or field is written here first.
+
+Units are named by id ("A3"), players "A" / "B", points ``[x, y]`` in inches.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict, Union, get_args, get_type_hints
+
+Player = Literal["A", "B"]
+Point = list[float]  # [x, y] in inches
+Positions = list[Point]  # a unit's models, in order
+
+
+# --- the game and its set-up ------------------------------------------------------------------
+
+
+class Game(TypedDict):
+    e: Literal["game"]
+    mission: int
+    name: str
+    seed: int
+    rosters: dict[str, str]
+    rolloffs: dict[str, Any]
+    roster_text: dict[str, str | None]
+    roster_sha256: dict[str, str | None]
+
+
+class Muster(TypedDict):
+    e: Literal["muster"]
+    points: dict[str, int]
+    underdog: Player | None
+    units: dict[str, Any]
+    base_radius: dict[str, float]
+
+
+class Rolloff(TypedDict):
+    e: Literal["rolloff"]
+    what: str
+    A: int
+    B: int
+    winner: Player
+
+
+class Roles(TypedDict):
+    e: Literal["roles"]
+    A: str
+    B: str
+
+
+class Setup(TypedDict):
+    e: Literal["setup"]
+    unit: str
+    at: Positions
+
+
+class Reserve(TypedDict):
+    e: Literal["reserve"]
+    unit: str
+
+
+class Reserves(TypedDict):
+    e: Literal["reserves"]
+    unit: str
+    deep_strike: bool
+
+
+class FirstTurn(TypedDict):
+    e: Literal["first_turn"]
+    player: Player
+    why: str
+
+
+class Note(TypedDict):
+    e: Literal["note"]
+    text: str
+
+
+# --- rounds, turns, phases, actions ---------------------------------------------------------
+
+
+class Round(TypedDict):
+    e: Literal["round"]
+    round: int
+
+
+class Turn(TypedDict):
+    e: Literal["turn"]
+    player: Player
+    round: int
+    turn: int
+
+
+class Skip(TypedDict):
+    e: Literal["skip"]
+    player: Player
+    why: str
+
+
+class Phase(TypedDict):
+    e: Literal["phase"]
+    phase: str
+    player: Player
+
+
+class ActionTaken(TypedDict):
+    e: Literal["action"]
+    player: Player
+    step: str
+    action: str
+
+
+class End(TypedDict):
+    e: Literal["end"]
+    vp: dict[str, int]
+    winner: Player | None
+
+
+# --- CP, Stratagems, rules used, effects ------------------------------------------------------
+
+
+class Cp(TypedDict):
+    e: Literal["cp"]
+    player: Player
+    gain: int
+    cp: int
+    why: str
+
+
+class CpBlocked(TypedDict):
+    e: Literal["cp_blocked"]
+    player: Player
+    gain: int
+    why: str
+
+
+class StratagemUsed(TypedDict):
+    e: Literal["stratagem"]
+    player: Player
+    name: str
+    cost: int
+    cp: int
+
+
+class RuleUsed(TypedDict):
+    e: Literal["rule_used"]
+    player: Player
+    name: str
+    kind: str
+
+
+class Effect(TypedDict):
+    e: Literal["effect"]
+    unit: str
+    rule: str
+    until: Literal["phase", "turn"]
+
+
+class EffectEnds(TypedDict):
+    e: Literal["effect_ends"]
+    unit: str
+    rule: str
+
+
+class BattlefieldCommand(TypedDict):
+    e: Literal["battlefield_command"]
+    leader: str
+    unit: str
+    ability: str
+    peerless: bool
+
+
+class LeaderAbilityEnds(TypedDict):
+    e: Literal["leader_ability_ends"]
+    unit: str
+    ability: str
+
+
+class LeaderReroll(TypedDict):
+    e: Literal["leader_reroll"]
+    unit: str
+    ability: str
+    what: str
+
+
+class CommandReroll(TypedDict):
+    e: Literal["command_reroll"]
+    unit: str
+    what: str
+    roll: int
+    new: int
+    weapon: NotRequired[str]
+
+
+# --- Battle-shock ----------------------------------------------------------------------------
+
+
+class BattleshockTest(TypedDict):
+    e: Literal["battleshock_test"]
+    unit: str
+    roll: int
+    ld: int
+    passed: bool
+    reroll: NotRequired[bool]
+
+
+class Battleshock(TypedDict):
+    e: Literal["battleshock"]
+    unit: str
+    shocked: bool
+    why: NotRequired[str]
+
+
+class BattleshockEnds(TypedDict):
+    e: Literal["battleshock_ends"]
+    unit: str
+
+
+# --- movement --------------------------------------------------------------------------------
+
+
+class Move(TypedDict):
+    e: Literal["move"]
+    unit: str
+    kind: str  # normal, advance, fallback, remain stationary
+    goal: NotRequired[Point]
+    moved: NotRequired[float]
+    at: NotRequired[Positions]
+
+
+class AdvanceRoll(TypedDict):
+    e: Literal["advance_roll"]
+    unit: str
+    roll: int
+    reroll: NotRequired[bool]
+
+
+class DesperateEscape(TypedDict):
+    e: Literal["desperate_escape"]
+    unit: str
+    tests: int
+    destroyed: int
+    rolls: list[int]
+    removed_models: list[int]
+
+
+class Hatch(TypedDict):
+    e: Literal["hatch"]
+    unit: str
+    hatchway: int
+    name: str
+    open: bool
+    prevented: NotRequired[bool]  # an enemy won the roll-off: the Hatchway stays as it was
+
+
+class HatchRolloff(TypedDict):
+    e: Literal["hatch_rolloff"]
+    unit: str
+    against: str
+    roll: int
+    enemy: int
+
+
+class Hatchways(TypedDict):
+    e: Literal["hatchways"]
+    open: bool
+    hatchways: list[int]
+    why: str
+
+
+class Coherency(TypedDict):
+    e: Literal["coherency"]
+    unit: str
+    removed: int
+    removed_models: list[int]
+
+
+# --- shooting and fighting ---------------------------------------------------------------------
+
+
+class Manoeuvre(TypedDict):
+    e: Literal["manoeuvre"]
+    unit: str
+    manoeuvre: str
+    marker: str | int | None
+
+
+class Overwatch(TypedDict):
+    e: Literal["overwatch"]
+    unit: str
+    target: str
+    why: str
+
+
+class Shoot(TypedDict):
+    e: Literal["shoot"]
+    unit: str
+    target: str
+    weapons: list[str]
+    wounds_lost: int
+    left: int
+    overwatch: bool
+
+
+class Attack(TypedDict):
+    e: Literal["attack"]
+    unit: str
+    target: str
+    weapon: str
+    models: int
+    attacks: int
+    hits: int
+    wounds: int
+    unsaved: int
+    lost: int
+    destroyed: int
+    removed_models: list[int]
+    dice: dict[str, Any]
+
+
+class Hazardous(TypedDict):
+    e: Literal["hazardous"]
+    unit: str
+    failed: int
+    mortal_wounds: int
+    lost: int
+    destroyed: int
+    removed_models: list[int]
+    dice: dict[str, Any]
+
+
+class MortalWounds(TypedDict):
+    e: Literal["mortal_wounds"]
+    unit: str
+    amount: int
+    lost: int
+    why: str
+
+
+class Destroyed(TypedDict):
+    e: Literal["destroyed"]
+    unit: str
+    why: NotRequired[str]
+    points: NotRequired[int]
+    by: NotRequired[str | None]
+
+
+class ChargeDeclared(TypedDict):
+    e: Literal["charge_declared"]
+    unit: str
+    target: str
+
+
+class ChargeRoll(TypedDict):
+    e: Literal["charge_roll"]
+    unit: str
+    roll: int
+    needed: float
+    reroll: NotRequired[bool]
+
+
+class Charge(TypedDict):
+    e: Literal["charge"]
+    unit: str
+    target: str
+    success: bool
+
+
+class ChargeMove(TypedDict):
+    e: Literal["charge_move"]
+    unit: str
+    at: Positions
+
+
+class PileIn(TypedDict):
+    e: Literal["pile_in"]
+    unit: str
+    toward: str
+    at: Positions
+
+
+class Consolidate(TypedDict):
+    e: Literal["consolidate"]
+    unit: str
+    toward: str
+    at: Positions
+
+
+class Fight(TypedDict):
+    e: Literal["fight"]
+    unit: str
+    target: str | None
+    fighters: NotRequired[int]
+    weapon: NotRequired[str]
+    left: NotRequired[int]
+
+
+# --- objectives and victory points --------------------------------------------------------------
+
+
+class Control(TypedDict):
+    e: Literal["control"]
+    markers: list[Player | None]
+
+
+class Secured(TypedDict):
+    e: Literal["secured"]
+    player: Player
+    marker: int
+    unit: str
+
+
+class Vp(TypedDict):
+    e: Literal["vp"]
+    player: Player
+    vp: int
+    total: int
+    why: str
+    units: NotRequired[list[str]]
+
+
+# --- mission rules -----------------------------------------------------------------------------
+
+
+class MissionRule(TypedDict):
+    e: Literal["mission_rule"]
+    player: Player
+    rule: str
+    unit: NotRequired[str]
+    area: NotRequired[str]
+
+
+class MissionRoll(TypedDict):
+    e: Literal["mission_roll"]
+    player: Player
+    rule: str
+    roll: int
+    needed: NotRequired[int]
+
+
+class MarkerRemoved(TypedDict):
+    e: Literal["marker_removed"]
+    marker: int
+    why: str
+
+
+class Lights(TypedDict):
+    e: Literal["lights"]
+    area: str
+    on: bool
+
+
+class Vented(TypedDict):
+    e: Literal["vented"]
+    area: str
+
+
+class RadExposure(TypedDict):
+    e: Literal["rad_exposure"]
+    unit: str
+    level: str
+
+
+class Burners(TypedDict):
+    e: Literal["burners"]
+    unit: str
+    rolls: list[int]
+    mortal_wounds: int
+
+
+Event = Union[
+    Game, Muster, Rolloff, Roles, Setup, Reserve, Reserves, FirstTurn, Note, Round, Turn, Skip, Phase,
+    ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, Effect, EffectEnds, BattlefieldCommand,
+    LeaderAbilityEnds, LeaderReroll, CommandReroll, BattleshockTest, Battleshock, BattleshockEnds, Move,
+    AdvanceRoll, DesperateEscape, Hatch, HatchRolloff, Hatchways, Coherency, Manoeuvre, Overwatch, Shoot,
+    Attack, Hazardous, MortalWounds, Destroyed, ChargeDeclared, ChargeRoll, Charge, ChargeMove, PileIn,
+    Consolidate, Fight, Control, Secured, Vp, MissionRule, MissionRoll, MarkerRemoved, Lights, Vented,
+    RadExposure, Burners,
+]
+"""Any event of a game's log."""
+
+
+
+def kinds() -> dict[str, type]:
+    """Each event's declaration by its kind (its ``e``)."""
+    return {get_args(get_type_hints(t)["e"])[0]: t for t in get_args(Event)}
