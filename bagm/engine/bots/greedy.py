@@ -19,6 +19,7 @@ from bagm.engine.game.sequence import Game, Unit
 from bagm.engine.rules.effects import effect_sum
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import profile_group
+from bagm.engine.state.core import Player
 
 _ODDS: dict[Any, float] = {}
 _CHEAP: dict[tuple[Any, ...], bool] = {}  # see GreedyBot._sees_cheap
@@ -110,7 +111,7 @@ class GreedyBot:
         return me
 
     @staticmethod
-    def airlocks_to_open(g: Game, p: str) -> list[int]:
+    def airlocks_to_open(g: Game, p: Player) -> list[int]:
         """Void the Ship: the closed Airlocks, for the Attacker (who scores 20VP for each open)."""
         if g.role.get(p) != "Attacker":
             return []
@@ -298,12 +299,12 @@ class GreedyBot:
         return None
 
     @staticmethod
-    def _burners_pay(g: Game, p: str) -> bool:
+    def _burners_pay(g: Game, p: Player) -> bool:
         """The Furnace: Turn on the Burners when the mortal wounds expected on enemy units in the
         Furnace (half a wound per model, at most 3 a unit) outweigh those on our own there."""
         furnace = g.map.layout.areas_of("Furnace")[0]
 
-        def burnt(q: str) -> float:
+        def burnt(q: Player) -> float:
             return sum(min(3.0, len(u.models) / 2) * u.points / max(1, u.starting * u.W)
                        for u in g.army_units(q) if any(furnace.within(m.base) for m in u.models))
         return burnt(g.other(p)) > burnt(p)
@@ -430,20 +431,20 @@ class GreedyBot:
 
 # --- Mission Rules a player may use: what the bot does with each --------------------------------
 
-def _unlock_overrides(g: Game, p: str, legal: list[Action]) -> Action | None:
+def _unlock_overrides(g: Game, p: Player, legal: list[Action]) -> Action | None:
     """Control Centre: open every Hatchway while marker A (in its closed room) is not ours, to
     reach it; while we hold it the doors stay as they are, keeping the enemy out."""
     a = [i for i, m in enumerate(g.map.layout.markers) if m.label == "A"]
     return legal[0] if any(g.control[i] != p for i in a) else None
 
 
-def _guard_duty(g: Game, p: str, legal: list[Action]) -> Action | None:
+def _guard_duty(g: Game, p: Player, legal: list[Action]) -> Action | None:
     """Strongrooms: the unit worth most points guards each Strongroom (its marker is worth 45VP
     to the Attacker)."""
     return max(legal, key=lambda a: g.unit(a.arg).points)
 
 
-def _corrupt(g: Game, p: str, legal: list[Action]) -> Action | None:
+def _corrupt(g: Game, p: Player, legal: list[Action]) -> Action | None:
     """Corrupt the Machine Spirit: always attempt it (20VP for the Attacker, 30VP fewer for the
     Defender)."""
     return legal[0]
@@ -453,7 +454,7 @@ CONSEQUENCE_ORDER = ("Communications Network", "Gravitational Systems", "Steam V
                      "Door Controls")
 
 
-def _consequence(g: Game, p: str, legal: list[Action]) -> Action | None:
+def _consequence(g: Game, p: Player, legal: list[Action]) -> Action | None:
     """Cut the Defender's CP first, then their Overwatch, then their long-range fire; Door
     Controls last (and, chosen, it is left unused)."""
     opts = [a for a in legal if a.kind == "rule"]

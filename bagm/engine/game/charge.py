@@ -11,7 +11,7 @@ from bagm.engine.board.battlefield import ENGAGEMENT_RANGE, ENGAGEMENT_RANGE_HAT
 from bagm.engine.rules.effects import effect_has, effect_sum
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
-from bagm.engine.state.core import CHARGE_RANGE, Decision, IllegalAction, _along
+from bagm.engine.state.core import CHARGE_RANGE, Decision, IllegalAction, Player, _along
 
 if TYPE_CHECKING:
     from bagm.engine.game.interface import GameInterface
@@ -47,14 +47,14 @@ class ChargePhase(GameInterface):
                 out.append(e)
         return out
 
-    def legal_charge(self, p: str) -> list[Action]:
+    def legal_charge(self, p: Player) -> list[Action]:
         out = []
         for u in self.army_units(p):
             if self.charge_reason(u) is None:
                 out += [Action("charge", u.uid, target=e.uid) for e in self._charge_targets(u)]
         return out + [Action("done")]
 
-    def _check_charge(self, p: str, act: Action) -> None:
+    def _check_charge(self, p: Player, act: Action) -> None:
         if act.kind == "done":
             return
         if act.kind != "charge":

@@ -15,6 +15,7 @@ import math
 from functools import partial
 
 from bagm.engine.state.army import Unit
+from bagm.engine.state.core import Player
 
 
 class ObjectiveControl(GameInterface):
@@ -60,11 +61,11 @@ class ObjectiveControl(GameInterface):
         """Objective control (Core Rules "Objective Markers"; Rules Adaptations: within 1";
         Battle-shocked OC 0; Secured markers stay until the opponent controls them at the start
         or end of a turn)."""
-        new: list[str | None] = []
+        new: list[Player | None] = []
         # keyed on each unit's OC: Battle-shock and conferred Leader abilities change it
         levels = self._cached(("levels", tuple(u.oc() for u in self.units.values())), self.levels_of_control)
         for i, level in enumerate(levels):
-            raw = "A" if level["A"] > level["B"] else "B" if level["B"] > level["A"] else None
+            raw: Player | None = "A" if level["A"] > level["B"] else "B" if level["B"] > level["A"] else None
             if self.mission.removed(self, i):  # a marker a Mission Rule removed: nobody controls it
                 self.secured[i], raw = None, None
             sec = self.secured[i]
@@ -78,4 +79,4 @@ class ObjectiveControl(GameInterface):
                 new.append(raw)
         if new != self.control:
             self.emit("control", markers=new)
-        self.control: list[str | None] = new
+        self.control: list[Player | None] = new

@@ -14,7 +14,7 @@ from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.stratagems import COUNTER_OFFENSIVE, may_use, use
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Model, Unit
-from bagm.engine.state.core import COHERENCY, PILE_IN, Decision, IllegalAction
+from bagm.engine.state.core import COHERENCY, PILE_IN, PLAYERS, Decision, IllegalAction, Player
 from bagm.engine.state.wargear import melee_plan
 
 if TYPE_CHECKING:
@@ -53,10 +53,10 @@ class FightPhase(GameInterface):
             first = self.fight_stage == 0
             q = self.fight_next or self.other(p)
             pool = {x: [u for u in self.army_units(x) if self.can_fight(u) and (not first or self.fights_first(u))]
-                    for x in ("A", "B")}
+                    for x in PLAYERS}
             if not pool["A"] and not pool["B"]:
                 self.fight_stage += 1
-                self.fight_next: str | None = None
+                self.fight_next: Player | None = None
                 continue
             if not pool[q]:
                 q = self.other(q)
@@ -71,7 +71,7 @@ class FightPhase(GameInterface):
         self.update_control(False)
         self.mission_step("end_fight")
 
-    def legal_fight(self, p: str, only: str | None = None) -> list[Action]:
+    def legal_fight(self, p: Player, only: str | None = None) -> list[Action]:
         first = self.decision.info.get("fights_first", False) if self.decision.step == "fight" else False
         out = []
         for u in self.army_units(p):
@@ -86,7 +86,7 @@ class FightPhase(GameInterface):
                 out.append(Action("fight", u.uid, target="-"))
         return out
 
-    def _check_fight(self, p: str, act: Action) -> None:
+    def _check_fight(self, p: Player, act: Action) -> None:
         if act.kind != "fight":
             raise IllegalAction("in the Fight phase: 'fight UNIT ENEMY'", "Fight phase")
         only = self.decision.info.get("only")

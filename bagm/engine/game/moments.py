@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from bagm.engine.rules.uses import Use
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
-from bagm.engine.state.core import Decision
+from bagm.engine.state.core import Decision, Player
 
 if TYPE_CHECKING:
     from bagm.engine.game.interface import GameInterface
@@ -38,7 +38,7 @@ OFFERED = frozenset({"phase_start", "phase_end", "phase_start_or_end", "your_sho
 class Moments(GameInterface):
     """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
 
-    def _entries(self, p: str, timing: str) -> list[Use]:
+    def _entries(self, p: Player, timing: str) -> list[Use]:
         """Player ``p``'s rules used at a moment whose WHEN is ``timing`` now (phase and turn)."""
         out = []
         yours = self.active == p
@@ -56,12 +56,12 @@ class Moments(GameInterface):
             out.append(s)
         return out
 
-    def _once(self, p: str, s: Use) -> tuple[str, str, int]:
+    def _once(self, p: Player, s: Use) -> tuple[str, str, int]:
         """The mark in ``used`` that a use of ``s`` leaves: per phase (Stratagems: the phase's
         id, as every Stratagem's), per battle round (minus the round) or per battle (0)."""
         return (p, s.name, self.phase_id if s.once == "phase" else -self.round if s.once == "round" else 0)
 
-    def usable(self, p: str, timing: str, unit: str | None = None) -> list[Action]:
+    def usable(self, p: Player, timing: str, unit: str | None = None) -> list[Action]:
         """'use UNIT NAME' actions open to player ``p`` at the moment ``timing`` (about their
         unit ``unit``, for the moments that are about one unit)."""
         if not self.armies[p].uses:
@@ -81,7 +81,7 @@ class Moments(GameInterface):
                     out.append(Action("use", u.uid, arg=s.name))
         return out
 
-    def moment(self, timing: str, p: str, unit: Unit | None = None) -> Generator[Decision, Action, None]:
+    def moment(self, timing: str, p: Player, unit: Unit | None = None) -> Generator[Decision, Action, None]:
         """The moment ``timing`` for player ``p``: while they have a rule usable now, they may
         use one (or pass)."""
         if not self.armies[p].uses:
@@ -96,7 +96,7 @@ class Moments(GameInterface):
                 return
             self.use_rule(p, act)
 
-    def use_rule(self, p: str, act: Action) -> None:
+    def use_rule(self, p: Player, act: Action) -> None:
         """Use the rule ``act`` names (a Stratagem: pay its CP) and give its target its effects."""
         s = next(x for x in self.armies[p].uses if x.name == act.arg)
         u = self.unit(act.unit, p)

@@ -17,6 +17,7 @@ from bagm.engine.state.core import (
     DEEP_STRIKE_GAP,
     Decision,
     IllegalAction,
+    Player,
     _along,
     _pt,
     _r,
@@ -99,7 +100,7 @@ class MovementPhase(GameInterface):
         self.update_control(False)
         self.mission_step("end_movement")
 
-    def legal_move(self, p: str, quick: bool = False) -> list[Action]:
+    def legal_move(self, p: Player, quick: bool = False) -> list[Action]:
         out: list[Action] = []
         markers = self.map.layout.markers
         for u in self.army_units(p):
@@ -127,7 +128,7 @@ class MovementPhase(GameInterface):
             out.append(Action("done"))
         return out
 
-    def move_units_starting(self, p: str) -> bool:
+    def move_units_starting(self, p: Player) -> bool:
         """No unit of ``p`` has been selected to move yet: the start of the Move Units step
         (Expert Breacher: "at the start or end of the Move Units step"; the end is the step of
         Operating Hatchways every unit has)."""
@@ -139,7 +140,7 @@ class MovementPhase(GameInterface):
     def breacher(self, u: Unit) -> bool:
         return enhancement(u.enhancement).hatchway_in_move_units  # Expert Breacher
 
-    def _check_move(self, p: str, act: Action) -> None:
+    def _check_move(self, p: Player, act: Action) -> None:
         if act.kind == "done":
             return
         if act.kind == "hatch":
@@ -293,10 +294,10 @@ class MovementPhase(GameInterface):
 
     # Hatchways -------------------------------------------------------------------------------
 
-    def hatch_options(self, p: str, breachers: bool = False) -> list[Action]:
+    def hatch_options(self, p: Player, breachers: bool = False) -> list[Action]:
         return self._cached(("hatch", p, self.turn, breachers), lambda: self._hatch_options_now(p, breachers))
 
-    def _hatch_options_now(self, p: str, breachers: bool) -> list[Action]:
+    def _hatch_options_now(self, p: Player, breachers: bool) -> list[Action]:
         out = []
         for u in self.army_units(p):
             if breachers and not self.breacher(u):
@@ -334,7 +335,7 @@ class MovementPhase(GameInterface):
                     return f"models of {v.label()} are on opposite sides of it"
         return None
 
-    def _may_hatch(self, p: str) -> bool:
+    def _may_hatch(self, p: Player) -> bool:
         """A unit that has not operated a Hatchway this turn stands within 1" (in a straight
         line) of one: the step is offered ("done" is always among its actions)."""
         doors = [h.door for h in self.map.layout.hatchways]
@@ -350,10 +351,10 @@ class MovementPhase(GameInterface):
         return any(u.hatch_turn != self.turn and near(u)
                    and not self.engaged_with(u) for u in self.army_units(p))
 
-    def legal_hatch(self, p: str) -> list[Action]:
+    def legal_hatch(self, p: Player) -> list[Action]:
         return self.hatch_options(p) + [Action("done")]
 
-    def _check_hatch(self, p: str, act: Action) -> None:
+    def _check_hatch(self, p: Player, act: Action) -> None:
         if act.kind == "done":
             return
         if act.kind != "hatch":
@@ -374,7 +375,7 @@ class MovementPhase(GameInterface):
         if why:
             raise IllegalAction(f"{u.label()} cannot operate Hatchway {i + 1}: {why}", "Operating Hatchways", u.uid)
 
-    def _operate(self, p: str, act: Action) -> Generator[Decision, Action, None]:
+    def _operate(self, p: Player, act: Action) -> Generator[Decision, Action, None]:
         u = self.unit(act.unit, p)
         i = int(act.arg or 0) - 1
         u.hatch_turn = self.turn
@@ -414,10 +415,10 @@ class MovementPhase(GameInterface):
             return tuple(z for z in self.map.layout.entry_zones if any(z.within(b) for b in everyone))
         return self._cached("occupied zones", calc)
 
-    def _empty_zones(self, p: str) -> list[int]:
+    def _empty_zones(self, p: Player) -> list[int]:
         return self._cached(("empty", p), lambda: self._empty_zones_now(p))
 
-    def _empty_zones_now(self, p: str) -> list[int]:
+    def _empty_zones_now(self, p: Player) -> list[int]:
         out = []
         everyone = [m.base for v in self.units.values() if v.alive for m in v.models]
         for z, zone in enumerate(self.entry_zones(p)):
@@ -425,7 +426,7 @@ class MovementPhase(GameInterface):
                 out.append(z)
         return out
 
-    def legal_reinforce(self, p: str) -> list[Action]:
+    def legal_reinforce(self, p: Player) -> list[Action]:
         res = self.army_units(p, "reserves")
         if not res:
             return []
@@ -458,7 +459,7 @@ class MovementPhase(GameInterface):
         at, how = self._arrival(u, act)
         return self.formation(u, at, u.starting if not u.models else len(u.models), **how) is not None
 
-    def _check_reinforce(self, p: str, act: Action) -> None:
+    def _check_reinforce(self, p: Player, act: Action) -> None:
         if act.kind == "done":
             return
         if act.kind not in ("arrive", "deepstrike"):

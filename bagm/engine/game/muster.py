@@ -21,6 +21,7 @@ from bagm.engine.state.army import (
     Unit,
     _profile,
 )
+from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.roster.foreign import Imported
@@ -100,7 +101,7 @@ def _best_leadership(ds: Any, ld: int, first_half: bool = True) -> int:
     return min(lds, default=ld)
 
 
-def build_army(player: str, roster: str | Path | Roster | Imported, catalog: Any = None,
+def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: Any = None,
                text: str | None = None) -> Army:
     """Validate one roster and form its Boarding Squads (mission sequence 1 and 5).
 

@@ -49,10 +49,14 @@ from bagm.engine.state.core import (
     _WALL_VIS,
     BATTLE_READY_VP,
     INFILTRATE,
+    PLAYERS,
     SIMPLIFICATIONS,
     VP_CAP,
     Decision,
     IllegalAction,
+    Player,
+    Step,
+    Where,
     _pt,
     _r,
 )
@@ -88,20 +92,20 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         self.bf = Battlefield(self.map.layout)
         self.dice = dice if dice is not None else Dice(seed)
         self.seed = seed
-        self.armies = {"A": army_a, "B": army_b}
+        self.armies: dict[Player, Army] = {"A": army_a, "B": army_b}
         self.units: dict[str, Unit] = {u.uid: u for a in (army_a, army_b) for u in a.units}
         self.rolloffs = dict(rolloffs or {})
-        self.cp = {"A": 0, "B": 0}
-        self.vp = {"A": 0, "B": 0}
-        self.vp_rounds: dict[str, list[int]] = {"A": [0] * 5, "B": [0] * 5}
+        self.cp: dict[Player, int] = {"A": 0, "B": 0}
+        self.vp: dict[Player, int] = {"A": 0, "B": 0}
+        self.vp_rounds: dict[Player, list[int]] = {"A": [0] * 5, "B": [0] * 5}
         self.role: dict[str, str] = {}
         self.round = 0
         self.turn = 0  # player turns played, from 1
-        self.active = "A"
+        self.active: Player = "A"
         self.phase = "setup"
-        self.first: str | None = None
-        self.control: list[str | None] = [None] * len(self.map.layout.markers)
-        self.secured: list[str | None] = [None] * len(self.map.layout.markers)
+        self.first: Player | None = None
+        self.control: list[Player | None] = [None] * len(self.map.layout.markers)
+        self.secured: list[Player | None] = [None] * len(self.map.layout.markers)
         self.events: list[dict[str, Any]] = []
         self.used: set[tuple[str, str, int]] = set()  # (player, Stratagem, phase id)
         self.phase_id = 0
@@ -122,10 +126,10 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         self._by_stamp: dict[Any, tuple[Any, ...]] = {}
         self._wall_vis = _WALL_VIS.setdefault(mission, {})  # shared by the games of a process
         self._geo_cache = _GEO.setdefault(mission, {})
-        self.underdog: str | None = None
+        self.underdog: Player | None = None
         self.destroyed_by: dict[str, str] = {}  # a destroyed unit's uid -> the attacking unit's
         self.finished = False
-        self.winner: str | None = None
+        self.winner: Player | None = None
         # the rosters' texts and hashes: a replay needs no file (another folder, an import)
         texts = {p: a.text for p, a in self.armies.items() if a.text is not None}
         # where the mission sequence stands (see flow.py): the step, and the loops a step
@@ -133,12 +137,12 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         # window, to fight)
         self.program = program(type(self), self.mission.rounds)
         self.pc = 0
-        self.roles_winner: str | None = None
+        self.roles_winner: Player | None = None
         self.deployed: dict[str, list[tuple[int, bool]]] = {"A": [], "B": []}
-        self.deploy_next: str | None = None
+        self.deploy_next: Player | None = None
         self.window: int = 0  # Battlefield Command window: 0 the active player decides, 1 the other
         self.fight_stage: int = 0  # 0 Fights First, 1 Remaining Combats
-        self.fight_next: str | None = None
+        self.fight_next: Player | None = None
         self.mission_state: dict[str, Any] = {}  # what mission rules remember (copied by clone)
         self.resumable = False  # the decision was asked at the top of a step's loop (ask())
         self.actions: list[Action] = []  # every action applied, in order (with the seed: the game)
@@ -170,7 +174,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         """The mission's rules and objectives of the named step (see missions.STEPS)."""
         self.mission.run(step, self)
 
-    def ask(self, step: str, player: str, info: dict[str, Any] | None = None) -> Decision:
+    def ask(self, step: Step, player: Player, info: dict[str, Any] | None = None) -> Decision:
         """A decision asked at the top of a step's loop, before the step has changed anything
         since it began: the step started again from the state asks it again (see flow.py)."""
         self.resumable = True
@@ -196,26 +200,26 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
     # --- basics -------------------------------------------------------------------------
 
     @staticmethod
-    def other(p: str) -> str:
+    def other(p: Player) -> Player:
         return "B" if p == "A" else "A"
 
     def emit(self, name: str, /, **data: Any) -> None:
         ev = {"e": name, **data}
         self.events.append(ev)
 
-    def gain_cp(self, p: str, n: int, why: str) -> None:
+    def gain_cp(self, p: Player, n: int, why: str) -> None:
         if self.mission.blocks_cp(self, p):  # e.g. Communications Network
             self.emit("cp_blocked", player=p, gain=n, why=why)
             return
         self.cp[p] += n
         self.emit("cp", player=p, gain=n, cp=self.cp[p], why=why)
 
-    def spend_cp(self, p: str, n: int, what: str) -> None:
+    def spend_cp(self, p: Player, n: int, what: str) -> None:
         self.cp[p] -= n
         self.used.add((p, what, self.phase_id))
         self.emit("stratagem", player=p, name=what, cost=n, cp=self.cp[p])
 
-    def _command_reroll(self, p: str, u: Unit, info: dict[str, Any]) -> Generator[Decision, Action, bool]:
+    def _command_reroll(self, p: Player, u: Unit, info: dict[str, Any]) -> Generator[Decision, Action, bool]:
         """Command Re-roll (1CP, once per phase, never for a Battle-shocked unit), offered just
         after a roll of ``u``; True when the player re-rolls (the CP is then spent)."""
         if not self._may_reroll(p, u):
@@ -226,12 +230,12 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         use(self, p, COMMAND_REROLL)
         return True
 
-    def _may_reroll(self, p: str, u: Unit) -> bool:
+    def _may_reroll(self, p: Player, u: Unit) -> bool:
         """Command Re-roll could be used now on a roll of ``u`` (Stratagems: once per phase,
         1CP; Battle-shock: never on a Battle-shocked unit)."""
         return may_use(self, p, COMMAND_REROLL, u)
 
-    def score(self, p: str, vp: int, why: str, units: list[str] | None = None) -> None:
+    def score(self, p: Player, vp: int, why: str, units: list[str] | None = None) -> None:
         """Score VP (capped); ``units``: the units the objective credits, for the log."""
         room = max(0, VP_CAP - self.vp[p])
         got = min(vp, room)
@@ -241,7 +245,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         self.emit("vp", player=p, vp=got, total=self.vp[p], why=why,
                   **({"units": units} if units is not None else {}))
 
-    def controlling_units(self, p: str) -> list[str]:
+    def controlling_units(self, p: Player) -> list[str]:
         """Player ``p``'s units with OC above 0 and a model within range of a marker that ``p``
         controls now: the units a control objective credits (for the log; decides no rule)."""
         mine = [i for i, c in enumerate(self.control) if c == p]
@@ -251,11 +255,11 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
                 out.append(u.uid)
         return out
 
-    def destroyed_points(self, p: str) -> int:
+    def destroyed_points(self, p: Player) -> int:
         """Points of player ``p``'s units that have been destroyed."""
         return sum(u.points for u in self.armies[p].units if u.where == "destroyed")
 
-    def army_units(self, p: str, where: str = "board") -> list[Unit]:
+    def army_units(self, p: Player, where: Where = "board") -> list[Unit]:
         if where == "board":
             # kept until anything on the battlefield changes: a unit comes onto or leaves the
             # battlefield, or loses models, only with a touch() (callers never change the list)
@@ -268,14 +272,14 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
             return v
         return [u for u in self.armies[p].units if u.where == where]
 
-    def live_unit(self, uid: str | None, player: str, rule: str) -> Unit:
+    def live_unit(self, uid: str | None, player: Player, rule: str) -> Unit:
         """The player's unit ``uid``, refused under ``rule`` unless it is on the battlefield."""
         u = self.unit(uid, player)
         if not u.alive:
             raise IllegalAction(f"{u.label()} is not on the battlefield", rule, u.uid)
         return u
 
-    def unit(self, uid: str | None, player: str | None = None) -> Unit:
+    def unit(self, uid: str | None, player: Player | None = None) -> Unit:
         u = self.units.get((uid or "").upper())
         if u is None:
             raise IllegalAction(f"no unit '{uid}' in this game (units: {', '.join(self.units)})",
@@ -287,11 +291,12 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
 
     # --- roll-offs ------------------------------------------------------------------------
 
-    def rolloff(self, what: str) -> str:
+    def rolloff(self, what: str) -> Player:
         """Roll-offs (Core Rules): each player rolls a D6, ties roll again; a script may give
         the winner instead."""
+        w: Player
         if what in self.rolloffs:
-            w = self.rolloffs[what]
+            w = "A" if self.rolloffs[what] == "A" else "B"  # a script's, checked when read
             self.emit("rolloff", what=what, winner=w, given=True)
             return w
         while True:
@@ -330,7 +335,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         self.emit("roles", **self.role)
         # 7. Deploy Armies, starting with the Defender
         self.phase = "deploy"
-        self.deploy_next = next(q for q in ("A", "B") if self.role[q] == "Defender")
+        self.deploy_next = next(q for q in PLAYERS if self.role[q] == "Defender")
 
     def _first_turn(self) -> None:
         self.mission_step("deploy")
@@ -370,7 +375,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         while True:
             yield self.ask("over", "A")
 
-    def entry_zones(self, p: str) -> list[Any]:
+    def entry_zones(self, p: Player) -> list[Any]:
         return self.mission.entry_zones(self, p)  # the Entry Zone kinds of a role, by the mission
 
     def _start_deploy(self) -> Generator[Decision, Action, None]:
@@ -397,7 +402,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
                 self.touch(u)
                 self.emit("reserves", unit=u.uid, deep_strike=u.deep_strike_reserve)
 
-    def _every_zone_used(self, p: str) -> bool:
+    def _every_zone_used(self, p: Player) -> bool:
         """Deploy Armies (step 7) read with the Deployment adaptation: a player sets up units
         "until ... all players have set up one unit per Entry Zone", so they stop once every one
         of their Entry Zones has had a unit set up in it; on the way an Entry Zone may take "a
@@ -407,7 +412,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         sent units to Strategic Reserves whenever a CHARACTER shared a zone.)"""
         return len({z for z, _ in self.deployed[p]}) >= len(self.entry_zones(p))
 
-    def _may_deploy(self, p: str) -> bool:
+    def _may_deploy(self, p: Player) -> bool:
         """``bool(self._deploy_options(p))`` by the same tests, without building the actions
         (frozen Actions are slow to build, and only whether there is one matters here)."""
         units = self.armies[p].units
@@ -423,7 +428,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
                 return True
         return False
 
-    def _deploy_options(self, p: str) -> list[Action]:
+    def _deploy_options(self, p: Player) -> list[Action]:
         left = [u for u in self.armies[p].units if u.where == "army"]
         zones = self.entry_zones(p)
         if not left or self._every_zone_used(p):
@@ -446,7 +451,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
                 out.append(Action("reserve", u.uid))
         return out
 
-    def _check_deploy(self, p: str, act: Action) -> None:
+    def _check_deploy(self, p: Player, act: Action) -> None:
         if act.kind not in ("deploy", "reserve"):
             raise IllegalAction(f"now player {p} sets up a unit: 'deploy UNIT ZONE' or 'reserve UNIT'",
                                 "Deploy Armies")
@@ -480,7 +485,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
                 raise IllegalAction(f"{_pt(act.point)} is not within 6\" of Entry Zone {z + 1}",
                                     "Deployment (Infiltrators)", u.uid)
 
-    def _do_deploy(self, p: str, act: Action) -> None:
+    def _do_deploy(self, p: Player, act: Action) -> None:
         u = self.unit(act.unit, p)
         if act.kind == "reserve":
             u.where = "reserves"
@@ -697,7 +702,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
                                  "counter": "Counter-offensive", "overwatch": "Set Overwatch",
                                  "rule": str(d.info.get("rule")), "use": "Stratagems"}[s], act.unit)
 
-    def check_as(self, step: str, player: str, act: Action) -> None:
+    def check_as(self, step: str, player: Player, act: Action) -> None:
         """Raise :class:`IllegalAction` unless ``act`` would be legal for ``player`` at a
         decision of kind ``step`` (one of the steps checked action by action: deploy, move,
         hatch, reinforce, manoeuvre, shoot, charge, fight, command), as the game stands."""

@@ -33,7 +33,7 @@ from bagm.engine.rules.stratagems import (
 )
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit, profile_group
-from bagm.engine.state.core import CHARGE_RANGE, Decision, IllegalAction
+from bagm.engine.state.core import CHARGE_RANGE, Decision, IllegalAction, Player
 
 if TYPE_CHECKING:
     from bagm.engine.game.interface import GameInterface
@@ -128,22 +128,22 @@ class ShootingPhase(GameInterface):
     # Cheap tests of whether a step is offered at all ("done" is always among its actions);
     # the exact legal actions are only worked out when someone asks for them.
 
-    def _may_manoeuvre(self, p: str) -> bool:
+    def _may_manoeuvre(self, p: Player) -> bool:
         return any(self.manoeuvre_reason(u) is None for u in self.army_units(p))
 
-    def _may_shoot(self, p: str) -> bool:
+    def _may_shoot(self, p: Player) -> bool:
         enemies = self.army_units(self.other(p))
         return bool(enemies) and any(
             self.shoot_reason(u) is None and any(
                 self.min_straight(u, e) <= u.longest_range for e in enemies)
             for u in self.army_units(p))
 
-    def _may_charge(self, p: str) -> bool:
+    def _may_charge(self, p: Player) -> bool:
         enemies = self.army_units(self.other(p))
         return any(self.charge_reason(u) is None and any(self.min_straight(u, e) <= CHARGE_RANGE for e in enemies)
                    for u in self.army_units(p))
 
-    def legal_manoeuvre(self, p: str) -> list[Action]:
+    def legal_manoeuvre(self, p: Player) -> list[Action]:
         out = []
         for u in self.army_units(p):
             if self.manoeuvre_reason(u) is not None:
@@ -155,7 +155,7 @@ class ShootingPhase(GameInterface):
             out += [Action("manoeuvre", u.uid, target=t) for t in self.mission.manoeuvres(self, u)]
         return out + [Action("done")]
 
-    def _check_manoeuvre(self, p: str, act: Action) -> None:
+    def _check_manoeuvre(self, p: Player, act: Action) -> None:
         if act.kind == "done":
             return
         if act.kind != "manoeuvre":
@@ -292,7 +292,7 @@ class ShootingPhase(GameInterface):
                 out.append((w, n, sum(1 for x in d if x <= reach + 1e-9 and x <= rng / 2 + 1e-9)))
         return out
 
-    def legal_shoot(self, p: str) -> list[Action]:
+    def legal_shoot(self, p: Player) -> list[Action]:
         out = []
         for u in self.army_units(p):
             if self.shoot_reason(u):
@@ -305,7 +305,7 @@ class ShootingPhase(GameInterface):
                 out.append(Action("clearance", u.uid))
         return out + [Action("done")]
 
-    def _check_shoot(self, p: str, act: Action) -> None:
+    def _check_shoot(self, p: Player, act: Action) -> None:
         if act.kind == "done":
             return
         if act.kind not in ("shoot", "clearance"):

@@ -12,6 +12,7 @@ from typing import Any
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import SIMPLIFICATIONS, Game
 from bagm.engine.state.actions import Action, parse
+from bagm.engine.state.core import Player
 from bagm.errors import BagmError
 
 MAX_DECISIONS = 20000  # a guard: no game needs this many
@@ -28,7 +29,7 @@ class GameRecord:
     mission: int
     name: str
     seed: int
-    winner: str | None
+    winner: Player | None
     vp: dict[str, int]
     vp_rounds: dict[str, list[int]]
     rounds: int
@@ -87,12 +88,12 @@ def play(game: Game, chooser: Callable[[Game], Action]) -> GameRecord:
 
 
 def record(game: Game) -> GameRecord:
-    destroyed = {p: [u.label() for u in a.units if u.where == "destroyed"] for p, a in game.armies.items()}
-    return GameRecord(game.mission.number, game.mission.name, game.seed, game.winner, dict(game.vp),
+    destroyed: dict[str, list[str]] = {p: [u.label() for u in a.units if u.where == "destroyed"] for p, a in game.armies.items()}
+    return GameRecord(game.mission.number, game.mission.name, game.seed, game.winner, {p: v for p, v in game.vp.items()},
                       {p: list(v) for p, v in game.vp_rounds.items()}, game.round, destroyed,
                       {p: f"{a.title} ({a.faction}, {a.detachment}, {a.points} pts)"
                        for p, a in game.armies.items()},
-                      dict(game.cp), game.events, game.not_modelled())
+                      {p: v for p, v in game.cp.items()}, game.events, game.not_modelled())
 
 
 def bots_chooser(bots: dict[str, Callable[[Game], Action]]) -> Callable[[Game], Action]:
@@ -116,7 +117,7 @@ def play_bots(mission: int, a: str, b: str, seed: int, bot_a: str = "greedy",
     return play(game, chooser)
 
 
-def _roster_text(head: dict[str, Any], p: str) -> str | None:
+def _roster_text(head: dict[str, Any], p: Player) -> str | None:
     """Player ``p``'s roster as the log stores it (checked against its sha256), or None for a
     log that stores only the roster's path."""
     text = (head.get("roster_text") or {}).get(p)

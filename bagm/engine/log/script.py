@@ -23,6 +23,7 @@ from typing import Any
 
 from bagm.engine.game.sequence import Game, IllegalAction
 from bagm.engine.state.actions import Action, ActionSyntaxError, parse
+from bagm.engine.state.core import Player
 from bagm.errors import BagmError
 
 KEYS = {"mission", "seed", "rosters", "rolloffs", "bot", "steps"}
@@ -58,7 +59,7 @@ class ScriptError(BagmError, ValueError):
 class Step:
     index: int  # from 1
     line: int | None
-    player: str
+    player: Player
     action: Action
     text: str
 
@@ -140,7 +141,7 @@ def load_script(path: str | Path) -> Script:
             player = owner
         if player is None:
             raise ScriptError(p, f"'{text}' needs its player: write 'A: {text}' or 'B: {text}'", line, i + 1)
-        steps.append(Step(i + 1, line, player, act, raw))
+        steps.append(Step(i + 1, line, "A" if player == "A" else "B", act, raw))
     return Script(p, mission, paths, seed, {k: str(v) for k, v in rolloffs.items()}, bots, steps)
 
 

@@ -17,7 +17,7 @@ from bagm.engine.rules.stratagems import BATTLEFIELD_COMMAND as STRATAGEM
 from bagm.engine.rules.stratagems import may_use, use, used_this_phase
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
-from bagm.engine.state.core import Decision, IllegalAction
+from bagm.engine.state.core import Decision, IllegalAction, Player
 
 if TYPE_CHECKING:
     from bagm.engine.game.interface import GameInterface
@@ -72,7 +72,7 @@ class LeaderRules(GameInterface):
         return [b for b in self.army_units(leader.player)
                 if b is not leader and not b.commanded and not b.battleshocked and b.datasheet.key in names]
 
-    def legal_command(self, p: str) -> list[Action]:
+    def legal_command(self, p: Player) -> list[Action]:
         """Battlefield Command uses open to player ``p`` now (empty: no window is offered)."""
         # the Leaders that could be targeted now (your Battle-shocked units cannot be affected by
         # your Stratagems; a paid use needs 1CP and none yet this phase, Peerless Leader none)
@@ -128,7 +128,7 @@ class LeaderRules(GameInterface):
             self.window += 1
         self.window: int = 0
 
-    def _check_command(self, p: str, act: Action) -> None:
+    def _check_command(self, p: Player, act: Action) -> None:
         if act.kind == "pass":
             return
         if act.kind != "command":
@@ -172,7 +172,7 @@ class LeaderRules(GameInterface):
         raise IllegalAction(f"{leader.label()} has no Leader ability '{name}' (has: "
                             f"{', '.join(a.name for a in abilities) or 'none'})", RULE, leader.uid)
 
-    def _do_command(self, p: str, act: Action) -> None:
+    def _do_command(self, p: Player, act: Action) -> None:
         leader, b = self.unit(act.unit, p), self.unit(act.target, p)
         ability = self._ability(leader, act.arg)
         free = self.peerless_free(leader)
@@ -185,7 +185,7 @@ class LeaderRules(GameInterface):
         self.emit("battlefield_command", leader=leader.uid, unit=b.uid, ability=ability.name,
                   peerless=free)
 
-    def _effect_reroll(self, p: str, u: Unit, field: str, info: dict[str, Any]) -> Generator[Decision, Action, bool]:
+    def _effect_reroll(self, p: Player, u: Unit, field: str, info: dict[str, Any]) -> Generator[Decision, Action, bool]:
         """A re-roll an effect ``field`` gives (a conferred Leader ability's or a standing
         rule's: "you can re-roll Charge rolls made for that unit"), offered just after the roll in place of Command Re-roll (a dice is re-rolled
         once at most): free, and Battle-shock does not stop it (no Stratagem is used). True when
@@ -196,7 +196,7 @@ class LeaderRules(GameInterface):
         self.emit("leader_reroll", unit=u.uid, ability=u.source(field), what=info.get("what", "charge"))
         return True
 
-    def end_command(self, p: str) -> None:
+    def end_command(self, p: Player) -> None:
         """Start of player ``p``'s Command phase: their conferred Leader abilities end."""
         for u in self.armies[p].units:
             u.commanded = False

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from bagm.data.timings import TIMINGS
 from bagm.engine.rules.registry import Registry
+from bagm.engine.state.core import Player
 
 BOTH_EDITIONS = frozenset({"2023", "2024"})
 
@@ -68,19 +69,19 @@ EXPLOSIVE_CLEARANCE = STRATAGEMS.register(Stratagem(
 class StratagemUser(Protocol):
     """What using a Stratagem reads and changes in a game."""
 
-    cp: dict[str, int]
+    cp: dict[Player, int]
     used: set[tuple[str, str, int]]
     phase_id: int
 
-    def spend_cp(self, p: str, n: int, what: str) -> None: ...
+    def spend_cp(self, p: Player, n: int, what: str) -> None: ...
 
 
-def used_this_phase(game: StratagemUser, player: str, s: Stratagem) -> bool:
+def used_this_phase(game: StratagemUser, player: Player, s: Stratagem) -> bool:
     # Core Rules "Stratagems": the same Stratagem at most once per phase
     return (player, s.name, game.phase_id) in game.used
 
 
-def may_use(game: StratagemUser, player: str, s: Stratagem, unit: Any = None, cp: int | None = None) -> bool:
+def may_use(game: StratagemUser, player: Player, s: Stratagem, unit: Any = None, cp: int | None = None) -> bool:
     """``player`` could use ``s`` now (on ``unit``): enough CP, not yet used this phase, and
     not on a Battle-shocked unit unless the card says so (Battle-shock: "their controlling
     player cannot use Stratagems to affect them"). ``cp``: a cost changed by a rule."""
@@ -90,6 +91,6 @@ def may_use(game: StratagemUser, player: str, s: Stratagem, unit: Any = None, cp
     return not (unit is not None and not s.battleshocked and unit.battleshocked)
 
 
-def use(game: StratagemUser, player: str, s: Stratagem, cp: int | None = None) -> None:
+def use(game: StratagemUser, player: Player, s: Stratagem, cp: int | None = None) -> None:
     """Pay for ``s`` and mark it used this phase (the game records the event)."""
     game.spend_cp(player, s.cp if cp is None else cp, s.name)

@@ -13,6 +13,7 @@ from typing import Any
 
 from bagm.data.weapons import WeaponProfile
 from bagm.engine.board.geometry import Base
+from bagm.engine.state.core import Player, Where
 from bagm.errors import BagmError
 
 MOVE_CAP = 9  # Rules Adaptations "Flying": a Move over 9" is reduced to 9"
@@ -58,7 +59,7 @@ class Model:
 @dataclass
 class Unit:
     uid: str  # "A1", "B3"
-    player: str  # "A" or "B"
+    player: Player  # "A" or "B"
     name: str  # the Boarding Squad's display name
     datasheet: Any
     starting: int  # Starting Strength
@@ -82,7 +83,7 @@ class Unit:
     kit: list[tuple[int | None, frozenset[str] | None]] = field(default_factory=list)
     """Each model's (own Wounds, weapons) as mustered, in order; empty: every model alike."""
     models: list[Model] = field(default_factory=list)
-    where: str = "army"  # army (not yet set up), board, reserves, destroyed
+    where: Where = "army"  # army (not yet set up), board, reserves, destroyed
     deep_strike_reserve: bool = False  # placed into Reserves with its Deep Strike ability
     # state of the turn and of lasting effects
     moved: str | None = None  # normal / advance / fallback / stationary
@@ -218,7 +219,7 @@ class Unit:
 
 @dataclass
 class Army:
-    player: str
+    player: Player
     path: str
     title: str
     faction: str

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from bagm.errors import BagmError
 
@@ -64,11 +64,20 @@ class IllegalAction(BagmError, ValueError):
         self.unit = unit
 
 
+Player = Literal["A", "B"]
+"""A player: A (the first roster) or B."""
+Where = Literal["army", "board", "reserves", "destroyed"]
+"""Where a unit is: not yet set up, on the battlefield, in Reserves, destroyed."""
+Step = Literal["roles", "deploy", "move", "hatch", "reinforce", "manoeuvre", "shoot", "charge", "fight",
+               "reroll", "counter", "bravery", "overwatch", "command", "rule", "use", "over"]
+"""The kinds of decision a game asks for (a Decision's ``step``)."""
+PLAYERS: tuple[Player, Player] = ("A", "B")
+
+
 @dataclass(slots=True)  # not frozen: built for every decision of a game, and never changed
 class Decision:
-    step: str  # roles, deploy, move, hatch, reinforce, manoeuvre, shoot, charge, reroll,
-    # fight, counter, bravery, overwatch, over
-    player: str
+    step: Step
+    player: Player
     info: dict[str, Any] = field(default_factory=dict)
 
 

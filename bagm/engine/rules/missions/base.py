@@ -24,12 +24,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.rules.registry import Registry
+from bagm.engine.state.core import PLAYERS
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.engine.game.sequence import Game
     from bagm.engine.state.actions import Action
     from bagm.engine.state.army import Unit
-    from bagm.engine.state.core import Decision
+    from bagm.engine.state.core import Decision, Player
 
 STEPS = ("muster", "start_deploy", "deploy", "start_round", "start_turn", "start_command",
          "command", "end_command", "end_movement", "end_shooting", "end_charge", "end_fight",
@@ -43,11 +44,11 @@ Progressive Objectives score)."""
 Hook = Callable[["Game"], None]
 # a scorer's VP: (vp, why) or (vp, why, the uids of the units it credits, for the log)
 Score = tuple[int, str] | tuple[int, str, list[str]]
-Scorer = Callable[["Game", str], Sequence[Score]]
+Scorer = Callable[["Game", "Player"], Sequence[Score]]
 # the game as a phase module passes itself (typed by game/interface.py, not as Game): the rules
 # that answer the phases' questions read it as the Game it is
 PhaseGame = Any
-When = Callable[["Game", str, str], bool]  # (game, step, player): does the objective score now
+When = Callable[["Game", str, "Player"], bool]  # (game, step, player): does the objective score now
 Ask = Callable[["Game"], "Generator[Decision, Action, None]"]
 
 
@@ -81,7 +82,7 @@ class MissionRule:
     # a charge of a unit at a target: (why it may not be the target, or None; a Charge roll modifier)
     charging: Callable[[Game, Unit, Unit], tuple[str | None, int]] | None = None
     # a player cannot gain CP now (Communications Network)
-    blocks_cp: Callable[[Game, str], bool] | None = None
+    blocks_cp: Callable[[Game, Player], bool] | None = None
     # an objective marker removed from the battlefield: no player controls it
     removed: Callable[[Game, int], bool] | None = None
     # a unit's Move for a move of a kind ("move", "advance", "fallback"): the modifier
@@ -89,7 +90,7 @@ class MissionRule:
     # the weapon profile an attack of a unit on a target uses (e.g. its AP improved)
     weapon: Callable[[Game, Unit, Unit, Any], Any] | None = None
     # extra Entry Zone kinds (map ``kind:``) a player may use: (game, player, deploying) -> kinds
-    zone_kinds: Callable[[Game, str, bool], tuple[str, ...]] | None = None
+    zone_kinds: Callable[[Game, Player, bool], tuple[str, ...]] | None = None
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,7 @@ class Mission:
             if obj.apply is not None:
                 obj.apply(game, step)
                 continue
-            players = [game.active] if obj.whose == "active" else ["A", "B"]
+            players: list[Player] = [game.active] if obj.whose == "active" else list(PLAYERS)
             for p in players:
                 if obj.when is not None and not obj.when(game, step, p):
                     continue
@@ -242,7 +243,7 @@ class Mission:
                 w = r.weapon(game, u, t, w)
         return w
 
-    def blocks_cp(self, game: Game, p: str) -> bool:
+    def blocks_cp(self, game: Game, p: Player) -> bool:
         """A Mission Rule stops player ``p`` gaining CP now."""
         return any(r.blocks_cp is not None and r.blocks_cp(game, p) for r in self.rules)
 
@@ -250,16 +251,16 @@ class Mission:
         """A Mission Rule has removed objective marker ``marker`` from the battlefield."""
         return any(r.removed is not None and r.removed(game, marker) for r in self.rules)
 
-    def first_player(self, game: Game) -> str | None:
+    def first_player(self, game: Game) -> Player | None:
         """The player a Mission Rule gives the first turn (None: roll off)."""
         for rule in self.rules:
             if rule.first_turn is not None:
-                p = next(q for q in ("A", "B") if game.role.get(q) == rule.first_turn)
+                p = next(q for q in PLAYERS if game.role.get(q) == rule.first_turn)
                 game.emit("first_turn", player=p, why=rule.name)
                 return p
         return None
 
-    def entry_zones(self, game: Game, p: str) -> list[Any]:
+    def entry_zones(self, game: Game, p: Player) -> list[Any]:
         """The Entry Zones player ``p`` may use now: the plain ones of their role, and the
         kinds a Mission Rule opens to them (in the Deploy Armies step or afterwards)."""
         deploying = game.phase == "deploy"
@@ -310,7 +311,7 @@ def underdog_cp(section: str) -> MissionRule:
     return MissionRule("Underdog Bonus", section, "muster", apply)
 
 
-def take_and_hold(game: Game, step: str, p: str) -> bool:
+def take_and_hold(game: Game, step: str, p: Player) -> bool:
     """The timing of the symmetric missions' Progressive Objectives (e.g. Mission 12 "Take and
     Hold"): in battle rounds 2-4 at the end of each player's Command phase; in round 5 the
     player with the first turn at the end of their Command phase, the player with the second
@@ -325,7 +326,7 @@ def take_and_hold(game: Game, step: str, p: str) -> bool:
 TAKE_AND_HOLD_STEPS = ("end_command", "end_turn")
 
 
-def controlled(game: Game, p: str) -> list[int]:
+def controlled(game: Game, p: Player) -> list[int]:
     """The objective markers (indexes) player ``p`` controls."""
     return [i for i, c in enumerate(game.control) if c == p]
 
@@ -335,7 +336,7 @@ def labelled(game: Game, label: str) -> list[int]:
     return [i for i, m in enumerate(game.map.layout.markers) if m.label == label]
 
 
-def marker_counts(game: Game, p: str, thresholds: Iterable[int] = (1, 2),
+def marker_counts(game: Game, p: Player, thresholds: Iterable[int] = (1, 2),
                   more: bool = True) -> list[tuple[int, str]]:
     """5VP for each of: controlling ``n`` or more markers (each threshold), and (``more``)
     controlling more markers than the opponent."""
@@ -346,7 +347,7 @@ def marker_counts(game: Game, p: str, thresholds: Iterable[int] = (1, 2),
     return out
 
 
-def warlord_destroyed(game: Game, p: str) -> bool:
+def warlord_destroyed(game: Game, p: Player) -> bool:
     """Player ``p``'s WARLORD is destroyed."""
     return any(u.warlord and u.where == "destroyed" for u in game.armies[p].units)
 
@@ -354,23 +355,23 @@ def warlord_destroyed(game: Game, p: str) -> bool:
 def cut_off_the_head(section: str, vp: int) -> Objective:
     """Cut Off the Head (several missions): at the end of the battle, each player scores ``vp``
     if the opponent's WARLORD is destroyed."""
-    def score(game: Game, p: str) -> list[tuple[int, str]]:
+    def score(game: Game, p: Player) -> list[tuple[int, str]]:
         return [(vp, "the opponent's WARLORD is destroyed")] if warlord_destroyed(game, game.other(p)) else []
     return Objective("Cut Off the Head", section, "end_game", ("end_battle",), score, whose="both")
 
 
-def player_of(game: Game, role: str) -> str:
+def player_of(game: Game, role: str) -> Player:
     """The player ("A" or "B") with a role ("Attacker" or "Defender")."""
-    return next(q for q in ("A", "B") if game.role.get(q) == role)
+    return next(q for q in PLAYERS if game.role.get(q) == role)
 
 
-def start_vp(game: Game, p: str, vp: int, why: str) -> None:
+def start_vp(game: Game, p: Player, vp: int, why: str) -> None:
     """A player starts the battle with VP (e.g. Pull Their Teeth: the Attacker's 60VP): they
     count toward the 90VP cap of mission objectives as every other VP does."""
     game.score(p, vp, why)
 
 
-def take_vp(game: Game, loser: str, gainer: str, vp: int, why: str) -> None:
+def take_vp(game: Game, loser: Player, gainer: Player, vp: int, why: str) -> None:
     """VP passing from one player to the other (Destroy Ground Targets): subtract ``vp`` from
     ``loser`` (to a minimum of 0VP) and ``gainer`` scores ``vp`` (the whole amount: the text
     gives the Defender the VP whatever the Attacker had left)."""

@@ -18,7 +18,7 @@ from bagm.engine.rules.missions.base import (
     take_and_hold,
     underdog_cp,
 )
-from bagm.engine.state.core import Decision
+from bagm.engine.state.core import Decision, Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.engine.game.sequence import Game
@@ -28,7 +28,7 @@ BOOK = "Symmetric Mission 31 Control Centre"
 UNLOCK = "Unlock Overrides"
 
 
-def may_unlock(game: Game, p: str) -> bool:
+def may_unlock(game: Game, p: Player) -> bool:
     """Mission 31 "Unlock Overrides": ``p`` controls marker B and has a unit within range of it
     (not Battle-shocked), at least one of them not within Engagement Range of enemy models.
     Offered only while some Hatchway is closed (unlocking then would change nothing)."""
@@ -52,7 +52,7 @@ def _unlock_overrides(game: Game) -> Generator[Decision, Action, None]:
         set_hatchways(game, range(len(game.map.layout.hatchways)), True, UNLOCK)
 
 
-def _secure_at_all_costs(game: Game, p: str) -> list[tuple[int, str]]:
+def _secure_at_all_costs(game: Game, p: Player) -> list[tuple[int, str]]:
     # Mission 31 "Secure at All Costs": 1+, 2+, more than the opponent, marker A
     out = marker_counts(game, p, (1, 2))
     if any(game.control[i] == p for i in labelled(game, "A")):

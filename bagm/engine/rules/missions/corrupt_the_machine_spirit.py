@@ -15,7 +15,7 @@ from bagm.engine.rules.missions.base import (
     set_hatchways,
     underdog_cp,
 )
-from bagm.engine.state.core import Decision
+from bagm.engine.state.core import Decision, Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.engine.game.sequence import Game
@@ -73,7 +73,7 @@ def _corrupt(game: Game) -> Generator[Decision, Action, None]:
             yield from _consequence(game, p, str(act.arg))
 
 
-def _consequence(game: Game, p: str, what: str) -> Generator[Decision, Action, None]:
+def _consequence(game: Game, p: Player, what: str) -> Generator[Decision, Action, None]:
     game.mission_state["chosen"].append(what)
     game.emit("mission_rule", player=p, rule=what)
     if what == DOORS:  # open or close up to three Hatchways
@@ -114,7 +114,7 @@ def _gravity(game: Game, u: Unit, word: str) -> str | None:
     return None
 
 
-def _comms(game: Game, p: str) -> bool:
+def _comms(game: Game, p: Player) -> bool:
     # Communications Network: until the end of the Attacker's next Command phase, the Defender
     # cannot gain CP (chosen in the Attacker's turn t: through turn t + 2's Command phase)
     t = _since(game, COMMS)
@@ -127,14 +127,14 @@ def _removed(game: Game, marker: int) -> bool:
     return marker in game.mission_state.get("removed", set())
 
 
-def _humble_the_machine(game: Game, p: str) -> list[tuple[int, str]]:
+def _humble_the_machine(game: Game, p: Player) -> list[tuple[int, str]]:
     # Mission 6 "Humble the Machine": end of the battle, the Attacker scores 20VP per corrupted marker
     if game.role[p] != "Attacker":
         return []
     return [(20, f"objective marker {i + 1} corrupted") for i in corrupted(game)]
 
 
-def _thwart_the_corrupters(game: Game, p: str) -> list[tuple[int, str]]:
+def _thwart_the_corrupters(game: Game, p: Player) -> list[tuple[int, str]]:
     # Mission 6 "Thwart the Corrupters": end of the battle, the Defender scores 30VP per marker controlled
     if game.role[p] != "Defender":
         return []

@@ -14,6 +14,7 @@ from bagm.engine.rules.missions.base import (
     take_and_hold,
     underdog_cp,
 )
+from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.engine.game.sequence import Game
@@ -69,12 +70,12 @@ def _charging(game: Game, u: Unit, t: Unit) -> tuple[str | None, int]:
     return None, -1
 
 
-def _lock_it_down(game: Game, p: str) -> list[tuple[int, str]]:
+def _lock_it_down(game: Game, p: Player) -> list[tuple[int, str]]:
     # Mission 22 "Lock It Down!": 1+, 2+, more markers than the opponent
     return marker_counts(game, p, (1, 2))
 
 
-def _seek_sanctuary(game: Game, p: str) -> list[tuple[int, str]]:
+def _seek_sanctuary(game: Game, p: Player) -> list[tuple[int, str]]:
     # Mission 22 "Seek Sanctuary": end of the battle, 15VP for each Lighting Area both of whose
     # objective markers the player controls
     out = []

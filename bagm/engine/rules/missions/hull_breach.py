@@ -19,6 +19,7 @@ from bagm.engine.rules.missions.base import (
     underdog_cp,
     within,
 )
+from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.engine.game.sequence import Game
@@ -131,7 +132,7 @@ def _data_retrieval(game: Game, step: str) -> None:
         game.emit("note", text=f"{uid} did not download the data of objective marker {marker + 1}")
 
 
-def _temporary_stabilisation(game: Game, p: str) -> list[tuple[int, str]]:
+def _temporary_stabilisation(game: Game, p: Player) -> list[tuple[int, str]]:
     # Mission 23 "Temporary Stabilisation": 1+, 2+, more markers than the opponent
     return marker_counts(game, p, (1, 2))
 

@@ -15,6 +15,7 @@ from bagm.engine.rules.missions.base import (
     take_and_hold,
     underdog_cp,
 )
+from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.engine.game.sequence import Game
@@ -29,7 +30,7 @@ def linked_pairs(game: Game) -> list[tuple[int, int]]:
     return [(index[a], index[b]) for a, b in game.map.layout.power_lines]
 
 
-def _power_network(game: Game, p: str) -> list[tuple[int, str]]:
+def _power_network(game: Game, p: Player) -> list[tuple[int, str]]:
     # Mission 21 "Power Network": 1+, 2+, more than the opponent, 2+ markers directly linked
     out = marker_counts(game, p, (1, 2))
     mine = set(controlled(game, p))

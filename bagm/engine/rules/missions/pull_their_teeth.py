@@ -15,6 +15,7 @@ from bagm.engine.rules.missions.base import (
     take_vp,
     underdog_cp,
 )
+from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.engine.game.sequence import Game
@@ -53,7 +54,7 @@ def _loaders(game: Game) -> None:
                     + (" with the Control Node" if node else ""))
 
 
-def _seize_the_guns(game: Game, p: str) -> list[tuple[int, str]]:
+def _seize_the_guns(game: Game, p: Player) -> list[tuple[int, str]]:
     # Mission 2 "Seize the Guns": start of the Attacker's Command phase, 5VP for the Control Node
     if game.role[p] != "Attacker":
         return []

@@ -17,6 +17,7 @@ from bagm.engine.rules.missions.base import (
     underdog_cp,
     within,
 )
+from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.engine.game.sequence import Game
@@ -64,12 +65,12 @@ def _exposure_ends(game: Game) -> None:
     game.touch()
 
 
-def _urgent_takeover(game: Game, p: str) -> list[tuple[int, str]]:
+def _urgent_takeover(game: Game, p: Player) -> list[tuple[int, str]]:
     # Mission 33 "Urgent Takeover": 1+, 2+, more markers than the opponent
     return marker_counts(game, p, (1, 2))
 
 
-def _salvation_shrines(game: Game, p: str) -> list[tuple[int, str]]:
+def _salvation_shrines(game: Game, p: Player) -> list[tuple[int, str]]:
     # Mission 33 "Salvation Shrines": end of the battle, 15VP for controlling both Critical markers
     critical = labelled(game, "Critical")
     if critical and all(game.control[i] == p for i in critical):

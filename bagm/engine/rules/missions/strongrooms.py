@@ -14,7 +14,7 @@ from bagm.engine.rules.missions.base import (
     register,
     underdog_cp,
 )
-from bagm.engine.state.core import Decision
+from bagm.engine.state.core import Decision, Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.engine.game.sequence import Game
@@ -47,7 +47,7 @@ def _guard_duty(game: Game) -> Generator[Decision, Action, None]:
         game._set_up(u, room.centre, zone=room)
 
 
-def _they_are_ours(game: Game, p: str) -> list[tuple[int, str]]:
+def _they_are_ours(game: Game, p: Player) -> list[tuple[int, str]]:
     # Mission 3 "They Are Ours": end of the battle, the Attacker scores 45VP per marker controlled
     if game.role[p] != "Attacker":
         return []
@@ -57,7 +57,7 @@ def _they_are_ours(game: Game, p: str) -> list[tuple[int, str]]:
 PURGE_TABLE = ((375, 90), (250, 60), (125, 30), (0, 0))  # points of Attacker units destroyed: VP
 
 
-def _purge_the_thieves(game: Game, p: str) -> list[tuple[int, str]]:
+def _purge_the_thieves(game: Game, p: Player) -> list[tuple[int, str]]:
     # Mission 3 "Purge the Thieves": end of the battle, the Defender scores by the points of the
     # Attacker's units destroyed: 0-124: 0VP, 125-249: 30VP, 250-374: 60VP, 375+: 90VP
     if game.role[p] != "Defender":

@@ -16,6 +16,7 @@ from bagm.engine.rules.missions.base import (
     underdog_cp,
     within,
 )
+from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.engine.game.sequence import Game
@@ -84,7 +85,7 @@ def _desperate_measures(game: Game) -> None:
         game.gain_cp(p, 1, "Desperate Measures")
 
 
-def _promethium_exchangers(game: Game, p: str) -> list[tuple[int, str]]:
+def _promethium_exchangers(game: Game, p: Player) -> list[tuple[int, str]]:
     # Mission 32 "Promethium Exchangers": 1+, 2+, more than the opponent, 1+ within the Furnace
     out = marker_counts(game, p, (1, 2))
     if any(game.control[i] == p for i in furnace_markers(game)):
@@ -92,7 +93,7 @@ def _promethium_exchangers(game: Game, p: str) -> list[tuple[int, str]]:
     return out
 
 
-def _costly_prize(game: Game, p: str) -> list[tuple[int, str]]:
+def _costly_prize(game: Game, p: Player) -> list[tuple[int, str]]:
     # Mission 32 "Costly Prize": end of the battle, 10VP for 1+ markers within the Furnace
     held = [i for i in furnace_markers(game) if game.control[i] == p]
     return [(10, "controls an objective marker within the Furnace")] if held else []

@@ -15,6 +15,7 @@ from bagm.engine.rules.missions.base import (
     take_and_hold,
     underdog_cp,
 )
+from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.engine.game.sequence import Game
@@ -22,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 BOOK = "Symmetric Mission 13 The Pipeline"
 
 
-def _regulate_the_flow(game: Game, p: str) -> list[tuple[int, str]]:
+def _regulate_the_flow(game: Game, p: Player) -> list[tuple[int, str]]:
     # Mission 13 "Regulate the Flow": 1+, 2+, more than the opponent, both A, both B
     out = marker_counts(game, p, (1, 2))
     mine = set(controlled(game, p))

@@ -12,6 +12,7 @@ from bagm.engine.rules.missions.base import (
     register,
     underdog_cp,
 )
+from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.engine.game.sequence import Game
@@ -26,7 +27,7 @@ def airlocks(game: Game) -> list[int]:
     return [h.index for h in game.map.layout.hatchways if h.label == AIRLOCK]
 
 
-def _patrol_zone(game: Game, p: str, deploying: bool) -> tuple[str, ...]:
+def _patrol_zone(game: Game, p: Player, deploying: bool) -> tuple[str, ...]:
     # Mission 1 "Security Patrol": the Patrol Entry Zone is the Defender's in Deploy Armies only
     # (never for Strategic Reserves once the battle has begun)
     return ("Patrol",) if deploying and game.role.get(p) == "Defender" else ()
@@ -43,7 +44,7 @@ def _airlocks(game: Game, u: Unit, index: int) -> str | None:
     return None
 
 
-def _maintain_ship_integrity(game: Game, p: str) -> list[tuple[int, str]]:
+def _maintain_ship_integrity(game: Game, p: Player) -> list[tuple[int, str]]:
     # Mission 1 "Maintain Ship Integrity": end of the battle, the Attacker scores 20VP per open
     # Airlock, the Defender 20VP per Airlock still closed
     name = {h.index: h.name for h in game.map.layout.hatchways}
