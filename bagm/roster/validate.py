@@ -241,9 +241,8 @@ def check_labels(roster: Roster, army: list[ArmyUnit]) -> list[Finding]:
 
 def check_wargear(roster: Roster, army: list[ArmyUnit]) -> list[Finding]:
     """The wargear a unit's entry names is among its datasheet's options (the datasheet's
-    "can be replaced with" lists, from the catalogues); see :mod:`bagm.roster.wargear`."""
-    from bagm.roster.wargear import resolve
-
+    "can be replaced with" lists, from the catalogues); see :mod:`bagm.roster.wargear`
+    (imported only for a roster that names wargear: most name none)."""
     out: list[Finding] = []
     for u in army:
         ds = u.datasheet
@@ -254,6 +253,8 @@ def check_wargear(roster: Roster, army: list[ArmyUnit]) -> list[Finding]:
                                "wargear is kept but not checked, and games play its default "
                                "weapons", roster.line("units", u.index, "wargear"), u.display))
             continue
+        from bagm.roster.wargear import resolve
+
         loadouts, problems = resolve(ds, u.models, u.wargear)
         u.loadouts = loadouts
         for p in problems:
