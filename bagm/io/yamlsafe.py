@@ -213,6 +213,15 @@ def _check_depth(text: str, path: str) -> None:
                                      line=line, hint="is this really the file you meant?")
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
+    except yaml.MarkedYAMLError as exc:
+        # libyaml 0.2.6 (PyYAML 6.0.4) refuses flow nesting past 1,000 levels itself, while
+        # scanning ahead of the first event: deeper than MAX_DEPTH all the same
+        if exc.problem != "exceeded maximum nesting depth":
+            raise
+        mark = exc.problem_mark
+        raise InputError(path, f"nested more than {MAX_DEPTH} levels deep",
+                         line=mark.line + 1 if mark else None,
+                         hint="is this really the file you meant?") from None
     finally:
         loader.dispose()
 
