@@ -880,10 +880,9 @@ def test_deadly_decompression_vents_a_compartment() -> None:
     a3, b3 = g.units["A3"], g.units["B3"]
     assert g.mission.move_modifier(g, a3, "move") == g.mission.move_modifier(g, a3, "advance") == -1
     assert g.mission.move_modifier(g, a3, "fallback") == 0 and g.mission.move_modifier(g, b3, "move") == 0
-    w = b3.melee[0]
-    assert g.mission.weapon_against(g, b3, a3, w).ap == w.ap - 1
-    assert g.mission.weapon_against(g, a3, b3, a3.melee[0]) is a3.melee[0]
-    assert any("AP improvement" in n for n in g.not_modelled())  # said plainly in every game
+    # attacks allocated to a model in it: AP improved by 1, model by model (test_mission_items.py)
+    assert g.mission.allocated_ap(g, a3) == [1] * len(a3.models)
+    assert g.mission.allocated_ap(g, b3) is None
 
 
 def test_deadly_decompression_needs_a_3_and_waits_for_round_2() -> None:

@@ -16,12 +16,18 @@ def game_summary(rec: Any, verbose_notes: bool = False) -> Group:
     counting them, or (``verbose_notes``) the full lists."""
     t = Table(title=Text(f"Mission {rec.mission}: {rec.name} (seed {rec.seed})"), title_justify="left")
     t.add_column("Player")
+    start = any(rec.vp_start.values())  # a mission's starting VP (Pull Their Teeth)
+    if start:
+        t.add_column("Start", justify="right")
     for r in range(1, 6):
         t.add_column(f"R{r}", justify="right")
     t.add_column("Total", justify="right", style="bold")
     t.add_column("CP left", justify="right")
     for p in ("A", "B"):
-        t.add_row(Text(f"{p}: {rec.armies[p]}"), *[str(v) for v in rec.vp_rounds[p]], str(rec.vp[p]), str(rec.cp[p]))
+        # each round: the VP scored in it, and (in brackets) any VP taken away in it
+        cells = [str(v) + (f" (-{x})" if x else "") for v, x in zip(rec.vp_rounds[p], rec.vp_taken[p])]
+        t.add_row(Text(f"{p}: {rec.armies[p]}"), *([str(rec.vp_start[p])] if start else []), *cells,
+                  str(rec.vp[p]), str(rec.cp[p]))
     d = Table(title="Units destroyed", title_justify="left", show_header=True)
     d.add_column("Player")
     d.add_column("Units")

@@ -22,6 +22,8 @@ def game_facts(events: Iterable[dict[str, Any]]) -> dict[str, Any]:
     back from a worker process): VP by round, VP by reason, VP credited to each unit, models
     each unit destroyed, the enemy units it finished, the units destroyed."""
     vp_rounds: dict[str, list[int]] = {p: [] for p in PLAYERS}
+    vp_taken: dict[str, list[int]] = {p: [] for p in PLAYERS}
+    vp_start: dict[str, int] = {p: 0 for p in PLAYERS}
     reasons: Counter[tuple[str, str]] = Counter()
     kills: Counter[str] = Counter()
     finished: Counter[str] = Counter()
@@ -42,13 +44,21 @@ def game_facts(events: Iterable[dict[str, Any]]) -> dict[str, Any]:
             rnd = int(e.get("round") or 0)
             for p in PLAYERS:
                 vp_rounds[p].append(0)
+                vp_taken[p].append(0)
         elif kind == "vp" and e.get("player") in PLAYERS:
             p, got = str(e["player"]), int(e.get("vp") or 0)
             reasons[(p, str(e.get("why")))] += got
             for uid in e.get("units") or ():
                 scored[str(uid)] += got
+            # VP scored in a round count in its column; VP taken away (negative, Pull Their
+            # Teeth) are counted apart, never as negative VP scored; before round 1: starting VP
             if rnd and vp_rounds[p]:
-                vp_rounds[p][-1] += got
+                if got >= 0:
+                    vp_rounds[p][-1] += got
+                else:
+                    vp_taken[p][-1] -= got
+            elif not rnd:
+                vp_start[p] += got
         elif kind == "attack":
             unit, target = str(e.get("unit")), str(e.get("target"))
             kills[unit] += int(e.get("destroyed") or 0)
@@ -60,7 +70,7 @@ def game_facts(events: Iterable[dict[str, Any]]) -> dict[str, Any]:
                 finished[str(e["by"])] += 1
             elif not full and uid in last_attacker and not e.get("why"):
                 finished[last_attacker[uid]] += 1  # a log of an older bagm names no destroyer
-    return {"units": units, "vp_rounds": vp_rounds, "destroyed": destroyed, "kills": dict(kills),
+    return {"units": units, "vp_rounds": vp_rounds, "vp_taken": vp_taken, "vp_start": vp_start, "destroyed": destroyed, "kills": dict(kills),
             "finished": dict(finished), "scored": dict(scored), "reasons": [[p, why, vp] for (p, why), vp in sorted(reasons.items())]}
 
 

@@ -16,7 +16,7 @@ saving throw, just after a random Damage roll, just after a failed Hazardous tes
 from __future__ import annotations
 
 from collections.abc import Generator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bagm.chance.dice import Dice
@@ -58,6 +58,9 @@ class TargetUnit:
     fulls: list[int] | None = None
     """Each model's own starting Wounds, where its models have different profiles (a sergeant
     with more wounds, a character with servitors); None: every model has ``full``."""
+    ap_better: list[int] | None = None
+    """For each model, by how much the Armour Penetration of an attack allocated to it improves
+    (a Mission Rule: Hull Breach's vented Compartment); None: for no model."""
 
     @classmethod
     def of(cls, target: Target) -> "TargetUnit":
@@ -77,6 +80,8 @@ class TargetUnit:
         for i in alive:
             if self.wounds[i] < (self.full if self.fulls is None else self.fulls[i]):
                 return i
+        if self.ap_better is not None:  # the defender's choice: a model the AP is not improved against first
+            alive = sorted(alive, key=lambda i: self.ap_better[i] if self.ap_better is not None else 0)
         for i in alive:
             if not ranged or self.visible is None or i in self.visible:
                 return i
@@ -338,13 +343,17 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
                    f"{auto_wounds} from Lethal Hits)")
 
     # Saving Throw; Allocating Attacks; damage to one model, excess lost
-    save = saving_throw(w, target, cond)
-    save_reason = f"save ({save})"  # the reason of each saving throw's die, written once
+    save = plain_save = saving_throw(w, target, cond)
+    save_reason = plain_reason = f"save ({save})"  # the reason of each saving throw's die, written once
     random_damage = not damage.is_constant
     for _ in range(normal):
         index = unit.allocate(ranged)
         if index is None:
             break  # Allocating Attacks: no visible model, the attack sequence ends
+        if unit.ap_better is not None:  # its AP improved for an attack allocated to this model
+            better = unit.ap_better[index]
+            save = saving_throw(replace(w, ap=w.ap - better), target, cond) if better else plain_save
+            save_reason = f"save ({save})" if better else plain_reason
         if save.kind != "none":
             u = dice.d6(save_reason)
             if not save.succeeds(u) and defender:  # Command Re-roll: the defender's saving throw

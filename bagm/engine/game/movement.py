@@ -254,7 +254,7 @@ class MovementPhase(GameInterface):
             self.emit("desperate_escape", unit=u.uid, tests=len(rolls), destroyed=dead, rolls=rolls,
                       removed_models=list(range(len(u.models), n)))
             self.touch(u)
-            self._check_destroyed(u)
+            self.check_destroyed(u)
         return dead
 
     def _plan_move(self, u: Unit, to: tuple[float, float], limit: float, kind: str = "normal"
@@ -504,6 +504,6 @@ class MovementPhase(GameInterface):
         if act.kind != "arrive":
             self.deep_struck_turn[p] = self.turn
         # Deep Strike: more than 9" from enemy models, measured ignoring Walls and Hatchways
-        ok = self._set_up(u, at, **how)
+        ok = self.set_up(u, at, **how)
         if not ok:
             self.emit("note", text=f"{u.uid} could not be set up there; it stays in Reserves")

@@ -97,7 +97,12 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         self.rolloffs = dict(rolloffs or {})
         self.cp: dict[Player, int] = {"A": 0, "B": 0}
         self.vp: dict[Player, int] = {"A": 0, "B": 0}
+        # the VP record: scored in each battle round; a mission's starting VP (scored before the
+        # first round); taken away in each round (Destroy Ground Targets): total = start + scored
+        # - taken (+ Battle Ready); every column is a count, never negative
         self.vp_rounds: dict[Player, list[int]] = {"A": [0] * 5, "B": [0] * 5}
+        self.vp_start: dict[Player, int] = {"A": 0, "B": 0}
+        self.vp_taken: dict[Player, list[int]] = {"A": [0] * 5, "B": [0] * 5}
         self.role: dict[str, str] = {}
         self.round = 0
         self.turn = 0  # player turns played, from 1
@@ -242,8 +247,20 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         self.vp[p] += got
         if 1 <= self.round <= 5:
             self.vp_rounds[p][self.round - 1] += got
+        elif self.round == 0:
+            self.vp_start[p] += got
         self.emit("vp", player=p, vp=got, total=self.vp[p], why=why,
                   **({"units": units} if units is not None else {}))
+
+    def lose_vp(self, p: Player, vp: int, why: str) -> int:
+        """Take ``vp`` from player ``p`` (to a minimum of 0VP); the VP taken, recorded against
+        the battle round (``vp_taken``), never as negative VP scored in it."""
+        lost = min(vp, self.vp[p])
+        self.vp[p] -= lost
+        if 1 <= self.round <= 5:
+            self.vp_taken[p][self.round - 1] += lost
+        self.emit("vp", player=p, vp=-lost, total=self.vp[p], why=why)
+        return lost
 
     def controlling_units(self, p: Player) -> list[str]:
         """Player ``p``'s units with OC above 0 and a model within range of a marker that ``p``
@@ -496,9 +513,9 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         z = int(act.arg or 0) - 1
         zone = self.entry_zones(p)[z]
         if act.point is not None:  # Infiltrators: wholly within 6" of the Entry Zone
-            ok = self._set_up(u, act.point, infiltrate=zone)
+            ok = self.set_up(u, act.point, infiltrate=zone)
         else:
-            ok = self._set_up(u, zone.centre, zone=zone)
+            ok = self.set_up(u, zone.centre, zone=zone)
         if not ok:
             u.where = "reserves"
             self.touch(u)
@@ -509,8 +526,11 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         """How far the farthest point of a base at ``p`` is from the Entry Zone (straight line)."""
         return min(zone.zone_rect(c, row).distance_to(p) for c, row in zone.zones) + (r if r else 0.0)
 
-    def _set_up(self, u: Unit, at: tuple[float, float], zone: Any = None, ds_gap: float | None = None,
-                infiltrate: Any = None, barred: tuple[Any, ...] = ()) -> bool:
+    def set_up(self, u: Unit, at: tuple[float, float], zone: Any = None, ds_gap: float | None = None,
+               infiltrate: Any = None, barred: tuple[Any, ...] = ()) -> bool:
+        """Set ``u``'s models up as a formation around ``at`` (within ``zone``, more than
+        ``ds_gap`` from enemy models, within 6" of ``infiltrate``, in none of ``barred``); False
+        when they do not fit. Public: Mission Rules set units up too (Guard Duty, Imprisoned)."""
         pts = self.formation(u, at, u.starting if not u.models else len(u.models), zone=zone, ds_gap=ds_gap,
                              within=(infiltrate, INFILTRATE) if infiltrate is not None else None,
                              barred=barred)

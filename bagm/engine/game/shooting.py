@@ -398,7 +398,6 @@ class ShootingPhase(GameInterface):
                 ranged: bool) -> Generator[Decision, Action, tuple[int, int]]:
         """One weapon's attacks of ``u`` against ``t`` (the attack sequence), offering Command
         Re-roll to either player where the rules allow; returns (wounds lost, models destroyed)."""
-        w = self.mission.weapon_against(self, u, t, w)  # e.g. Deadly Decompression's AP
         if u.affected or t.affected:  # Battlefield Command: conferred Leader abilities
             w = effect_weapon(u, w)
             cond = effect_conditions(u, t, w, cond)
@@ -407,7 +406,8 @@ class ShootingPhase(GameInterface):
         target = Target(toughness=t.T, save=t.Sv, wounds=t.W, models=len(t.models), invuln=invuln, fnp=fnp,
                         keywords=t.keywords, visible=None if visible is None else len(visible), name=t.uid)
         tu = TargetUnit([m.wounds for m in t.models], t.W, visible, fnp,
-                        effect_fnp_mortal(t) if t.affected else None, t.fulls())
+                        effect_fnp_mortal(t) if t.affected else None, t.fulls(),
+                        self.mission.allocated_ap(self, t))  # e.g. Deadly Decompression, per model
         mark = self.dice.count
         steps = resolve_steps(AttackProfile(w, n, cond), target, self.dice, tu,
                               self._may_reroll(u.player, u), self._may_reroll(t.player, t))
@@ -438,8 +438,8 @@ class ShootingPhase(GameInterface):
             self.emit("hazardous", unit=u.uid, failed=res.hazardous_failed,
                       mortal_wounds=res.hazardous_mortal_wounds, lost=lost, destroyed=len(gone),
                       removed_models=gone, dice=self.dice.since(mark))
-            self._check_destroyed(u)
-        self._check_destroyed(t, by=u)
+            self.check_destroyed(u)
+        self.check_destroyed(t, by=u)
         return res.wounds_lost, res.models_destroyed
 
     def _offers(self, steps: Offers, u: Unit, t: Unit, weapon: str) -> Generator[Decision, Action, AttackResult]:
@@ -466,7 +466,7 @@ class ShootingPhase(GameInterface):
                 info["wounds_left"] = offer.wounds_left
             take = yield from self._command_reroll(who.player, who, info)
 
-    def _check_destroyed(self, u: Unit, by: Unit | None = None) -> None:
+    def check_destroyed(self, u: Unit, by: Unit | None = None) -> None:
         """``u`` is destroyed once its last model is; ``by``: the unit whose attack did it."""
         if not u.models and u.where == "board":
             u.where = "destroyed"

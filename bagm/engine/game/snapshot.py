@@ -36,10 +36,10 @@ PLAIN = frozenset({"round", "turn", "active", "phase", "first", "phase_id", "ver
                    "underdog", "finished", "winner", "pc", "roles_winner", "deploy_next", "window",
                    "fight_stage", "fight_next", "resumable", "decision"})
 # containers of plain values: one level copied
-FLAT = frozenset({"cp", "vp", "role", "control", "secured", "used", "deep_struck_turn", "peerless_round", "destroyed_by",
+FLAT = frozenset({"cp", "vp", "vp_start", "role", "control", "secured", "used", "deep_struck_turn", "peerless_round", "destroyed_by",
                   "actions", "events"})
 # copied with care below
-DEEP = frozenset({"dice", "bf", "armies", "units", "leaders", "vp_rounds", "deployed", "mission_state",
+DEEP = frozenset({"dice", "bf", "armies", "units", "leaders", "vp_rounds", "vp_taken", "deployed", "mission_state",
                   "_flow"})
 ALL = SHARED | set(CACHES) | PLAIN | FLAT | DEEP
 
@@ -95,6 +95,7 @@ def _copy_state(game: Game) -> dict[str, Any]:
     out["dice"] = src["dice"].copy()
     out["bf"] = src["bf"].copy()
     out["vp_rounds"] = {p: list(v) for p, v in src["vp_rounds"].items()}
+    out["vp_taken"] = {p: list(v) for p, v in src["vp_taken"].items()}
     out["deployed"] = {p: list(v) for p, v in src["deployed"].items()}
     out["mission_state"] = copy.deepcopy(src["mission_state"])
     return out

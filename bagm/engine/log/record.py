@@ -39,6 +39,10 @@ class GameRecord:
     events: list[dict[str, Any]] = field(default_factory=list, repr=False)
     not_modelled: list[str] = field(default_factory=list)
     simplifications: list[str] = field(default_factory=lambda: list(SIMPLIFICATIONS))
+    # a mission's starting VP, and VP taken away in each round (Pull Their Teeth): vp_rounds
+    # counts only VP scored in each round, so total = start + scored - taken (+ Battle Ready)
+    vp_start: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    vp_taken: dict[str, list[int]] = field(default_factory=lambda: {"A": [0] * 5, "B": [0] * 5})
 
     @cached_property
     def lines(self) -> list[str]:
@@ -53,7 +57,8 @@ class GameRecord:
     def as_dict(self) -> dict[str, Any]:
         return {"winner": self.winner, "vp": self.vp, "rounds": self.rounds,
                 "log_sha256": self.log_sha256, "mission": self.mission, "seed": self.seed,
-                "vp_by_round": self.vp_rounds, "destroyed": self.destroyed, "armies": self.armies,
+                "vp_by_round": self.vp_rounds, "vp_start": self.vp_start, "vp_taken_by_round": self.vp_taken,
+                "destroyed": self.destroyed, "armies": self.armies,
                 "cp": self.cp, "events": len(self.events), "not_modelled": self.not_modelled,
                 "simplifications": self.simplifications}
 
@@ -93,7 +98,8 @@ def record(game: Game) -> GameRecord:
                       {p: list(v) for p, v in game.vp_rounds.items()}, game.round, destroyed,
                       {p: f"{a.title} ({a.faction}, {a.detachment}, {a.points} pts)"
                        for p, a in game.armies.items()},
-                      {p: v for p, v in game.cp.items()}, game.events, game.not_modelled())
+                      {p: v for p, v in game.cp.items()}, game.events, game.not_modelled(),
+                      vp_start={p: v for p, v in game.vp_start.items()}, vp_taken={p: list(v) for p, v in game.vp_taken.items()})
 
 
 def bots_chooser(bots: dict[str, Callable[[Game], Action]]) -> Callable[[Game], Action]:

@@ -27,6 +27,7 @@ from bagm.engine.rules.registry import Registry
 from bagm.engine.state.core import PLAYERS
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bagm.engine.game.interface import GameInterface
     from bagm.engine.game.sequence import Game
     from bagm.engine.state.actions import Action
     from bagm.engine.state.army import Unit
@@ -45,11 +46,11 @@ Hook = Callable[["Game"], None]
 # a scorer's VP: (vp, why) or (vp, why, the uids of the units it credits, for the log)
 Score = tuple[int, str] | tuple[int, str, list[str]]
 Scorer = Callable[["Game", "Player"], Sequence[Score]]
-# the game as a phase module passes itself (typed by game/interface.py, not as Game): the rules
-# that answer the phases' questions read it as the Game it is
-PhaseGame = Any
 When = Callable[["Game", str, "Player"], bool]  # (game, step, player): does the objective score now
 Ask = Callable[["Game"], "Generator[Decision, Action, None]"]
+# the rules that answer the phases' questions (secure, hatchway, manoeuvres, shooting, charging,
+# move_mod, weapon, removed) are given the game as the phases see it: the declared interface
+# (game/interface.py), so they use only what it declares
 
 
 @dataclass(frozen=True)
@@ -66,29 +67,30 @@ class MissionRule:
     ask: Ask | None = None  # a decision of a player at ``step`` (see Mission.decide)
     first_turn: str | None = None  # "Attacker" or "Defender": that player has the first turn
     # Secure Site: (game, unit, marker) -> "" (allowed), a reason it is not, or None (as usual)
-    secure: Callable[[Game, Unit, int], str | None] | None = None
+    secure: Callable[[GameInterface, Unit, int], str | None] | None = None
     # Operating Hatchways: (game, unit, Hatchway) -> why the unit may not operate it, or None
-    hatchway: Callable[[Game, Unit, int], str | None] | None = None
+    hatchway: Callable[[GameInterface, Unit, int], str | None] | None = None
     # a Tactical Manoeuvre the rule adds: its word in the action ("manoeuvre A3 burners"), why
     # a unit may not perform it now (None: it may), and what performing it does
     manoeuvre: str | None = None
-    manoeuvre_reason: Callable[[Game, Unit], str | None] | None = None
-    perform: Callable[[Game, Unit], None] | None = None
+    manoeuvre_reason: Callable[[GameInterface, Unit], str | None] | None = None
+    perform: Callable[[GameInterface, Unit], None] | None = None
     # why a core Tactical Manoeuvre ("defend", "overwatch") is barred now (None: it is not)
-    core_manoeuvre: Callable[[Game, Unit, str], str | None] | None = None
+    core_manoeuvre: Callable[[GameInterface, Unit, str], str | None] | None = None
     # ranged attacks of a unit at a target: (the farthest a model may be to make them, or None;
     # a Hit roll modifier)
-    shooting: Callable[[Game, Unit, Unit], tuple[float | None, int]] | None = None
+    shooting: Callable[[GameInterface, Unit, Unit], tuple[float | None, int]] | None = None
     # a charge of a unit at a target: (why it may not be the target, or None; a Charge roll modifier)
-    charging: Callable[[Game, Unit, Unit], tuple[str | None, int]] | None = None
+    charging: Callable[[GameInterface, Unit, Unit], tuple[str | None, int]] | None = None
     # a player cannot gain CP now (Communications Network)
     blocks_cp: Callable[[Game, Player], bool] | None = None
     # an objective marker removed from the battlefield: no player controls it
-    removed: Callable[[Game, int], bool] | None = None
+    removed: Callable[[GameInterface, int], bool] | None = None
     # a unit's Move for a move of a kind ("move", "advance", "fallback"): the modifier
-    move_mod: Callable[[Game, Unit, str], int] | None = None
-    # the weapon profile an attack of a unit on a target uses (e.g. its AP improved)
-    weapon: Callable[[Game, Unit, Unit, Any], Any] | None = None
+    move_mod: Callable[[GameInterface, Unit, str], int] | None = None
+    # attacks allocated to a model of a unit: for each model, by how much their AP improves
+    # (Deadly Decompression: a model in the vented Compartment); None: for no model
+    allocated_ap: Callable[[GameInterface, Unit], list[int] | None] | None = None
     # extra Entry Zone kinds (map ``kind:``) a player may use: (game, player, deploying) -> kinds
     zone_kinds: Callable[[Game, Player, bool], tuple[str, ...]] | None = None
 
@@ -163,7 +165,7 @@ class Mission:
             elif rule.step == step and rule.apply is not None:
                 rule.apply(game)
 
-    def secure_reason(self, game: PhaseGame, u: Unit, marker: int) -> str | None:
+    def secure_reason(self, game: GameInterface, u: Unit, marker: int) -> str | None:
         """Why ``u`` may not perform Secure Site on ``marker`` (None: it may, as far as its
         keywords and the Mission Rules go). Core: only BATTLELINE units; a Mission Rule may lift
         that (Control Node, Worth Dying For) or forbid a marker."""
@@ -174,7 +176,7 @@ class Mission:
                     return why or None
         return None if "BATTLELINE" in u.keywords else "is not BATTLELINE"
 
-    def hatchway_reason(self, game: PhaseGame, u: Unit, index: int) -> str | None:
+    def hatchway_reason(self, game: GameInterface, u: Unit, index: int) -> str | None:
         """Why a Mission Rule stops ``u`` operating Hatchway ``index`` (None: it does not)."""
         for rule in self.rules:
             if rule.hatchway is not None:
@@ -183,32 +185,32 @@ class Mission:
                     return why
         return None
 
-    def manoeuvres(self, game: PhaseGame, u: Unit) -> list[str]:
+    def manoeuvres(self, game: GameInterface, u: Unit) -> list[str]:
         """The Tactical Manoeuvres the Mission Rules let ``u`` perform now (their words)."""
         return [r.manoeuvre for r in self.rules if r.manoeuvre is not None and
                 (r.manoeuvre_reason is None or r.manoeuvre_reason(game, u) is None)]
 
-    def manoeuvre_reason(self, game: PhaseGame, u: Unit, word: str | None) -> str | None:
+    def manoeuvre_reason(self, game: GameInterface, u: Unit, word: str | None) -> str | None:
         """Why ``u`` may not perform the Tactical Manoeuvre ``word`` (None: it may)."""
         for r in self.rules:
             if r.manoeuvre == word:
                 return r.manoeuvre_reason(game, u) if r.manoeuvre_reason is not None else None
         return f"there is no Tactical Manoeuvre '{word}' in this mission"
 
-    def perform(self, game: PhaseGame, u: Unit, word: str | None) -> None:
+    def perform(self, game: GameInterface, u: Unit, word: str | None) -> None:
         """``u`` performs the Mission Rule's Tactical Manoeuvre ``word``."""
         for r in self.rules:
             if r.manoeuvre == word and r.perform is not None:
                 r.perform(game, u)
 
-    def core_manoeuvre_reason(self, game: PhaseGame, u: Unit, word: str) -> str | None:
+    def core_manoeuvre_reason(self, game: GameInterface, u: Unit, word: str) -> str | None:
         """Why a Mission Rule bars ``u`` from the core Tactical Manoeuvre ``word`` now."""
         for r in self.rules:
             if r.core_manoeuvre is not None and (why := r.core_manoeuvre(game, u, word)):
                 return why
         return None
 
-    def ranged(self, game: PhaseGame, u: Unit, t: Unit) -> tuple[float | None, int]:
+    def ranged(self, game: GameInterface, u: Unit, t: Unit) -> tuple[float | None, int]:
         """Mission Rules on ranged attacks of ``u`` at ``t``: the farthest a model may be from
         the target to make them (None: no limit), and the Hit roll modifier."""
         cap: float | None = None
@@ -220,7 +222,7 @@ class Mission:
                 mod += m
         return cap, mod
 
-    def charge(self, game: PhaseGame, u: Unit, t: Unit) -> tuple[str | None, int]:
+    def charge(self, game: GameInterface, u: Unit, t: Unit) -> tuple[str | None, int]:
         """Mission Rules on a charge of ``u`` at ``t``: why ``t`` may not be its target (None:
         it may), and the Charge roll modifier."""
         mod = 0
@@ -232,22 +234,24 @@ class Mission:
                 mod += m
         return None, mod
 
-    def move_modifier(self, game: PhaseGame, u: Unit, kind: str) -> int:
+    def move_modifier(self, game: GameInterface, u: Unit, kind: str) -> int:
         """The Mission Rules' modifier to ``u``'s Move for a move of ``kind``."""
         return sum(r.move_mod(game, u, kind) for r in self.rules if r.move_mod is not None)
 
-    def weapon_against(self, game: PhaseGame, u: Unit, t: Unit, w: Any) -> Any:
-        """The weapon profile ``u`` attacks ``t`` with, after the Mission Rules (e.g. AP)."""
+    def allocated_ap(self, game: GameInterface, t: Unit) -> list[int] | None:
+        """For each model of ``t``, by how much the Mission Rules improve the AP of an attack
+        allocated to it (None: for no model)."""
+        out: list[int] | None = None
         for r in self.rules:
-            if r.weapon is not None:
-                w = r.weapon(game, u, t, w)
-        return w
+            if r.allocated_ap is not None and (got := r.allocated_ap(game, t)) is not None:
+                out = got if out is None else [a + b for a, b in zip(out, got)]
+        return out
 
     def blocks_cp(self, game: Game, p: Player) -> bool:
         """A Mission Rule stops player ``p`` gaining CP now."""
         return any(r.blocks_cp is not None and r.blocks_cp(game, p) for r in self.rules)
 
-    def removed(self, game: PhaseGame, marker: int) -> bool:
+    def removed(self, game: GameInterface, marker: int) -> bool:
         """A Mission Rule has removed objective marker ``marker`` from the battlefield."""
         return any(r.removed is not None and r.removed(game, marker) for r in self.rules)
 
@@ -326,12 +330,12 @@ def take_and_hold(game: Game, step: str, p: Player) -> bool:
 TAKE_AND_HOLD_STEPS = ("end_command", "end_turn")
 
 
-def controlled(game: Game, p: Player) -> list[int]:
+def controlled(game: GameInterface, p: Player) -> list[int]:
     """The objective markers (indexes) player ``p`` controls."""
     return [i for i, c in enumerate(game.control) if c == p]
 
 
-def labelled(game: Game, label: str) -> list[int]:
+def labelled(game: GameInterface, label: str) -> list[int]:
     """The objective markers (indexes) with a label (case as written on the map)."""
     return [i for i, m in enumerate(game.map.layout.markers) if m.label == label]
 
@@ -360,7 +364,7 @@ def cut_off_the_head(section: str, vp: int) -> Objective:
     return Objective("Cut Off the Head", section, "end_game", ("end_battle",), score, whose="both")
 
 
-def player_of(game: Game, role: str) -> Player:
+def player_of(game: GameInterface, role: str) -> Player:
     """The player ("A" or "B") with a role ("Attacker" or "Defender")."""
     return next(q for q in PLAYERS if game.role.get(q) == role)
 
@@ -375,11 +379,7 @@ def take_vp(game: Game, loser: Player, gainer: Player, vp: int, why: str) -> Non
     """VP passing from one player to the other (Destroy Ground Targets): subtract ``vp`` from
     ``loser`` (to a minimum of 0VP) and ``gainer`` scores ``vp`` (the whole amount: the text
     gives the Defender the VP whatever the Attacker had left)."""
-    lost = min(vp, game.vp[loser])
-    game.vp[loser] -= lost
-    if 1 <= game.round <= 5:
-        game.vp_rounds[loser][game.round - 1] -= lost
-    game.emit("vp", player=loser, vp=-lost, total=game.vp[loser], why=why)
+    game.lose_vp(loser, vp, why)  # recorded as VP taken in the round, not negative VP scored
     game.score(gainer, vp, why)
 
 
@@ -407,7 +407,7 @@ def suffer_mortal_wounds(game: Game, u: Unit, amount: int, why: str) -> None:
     if len(u.models) != before:
         game.touch(u)
     game.emit("mortal_wounds", unit=u.uid, amount=amount, lost=lost, why=why)
-    game._check_destroyed(u)
+    game.check_destroyed(u)
 
 
 def set_hatchways(game: Game, indexes: Iterable[int], open_: bool, why: str) -> None:

@@ -18,6 +18,7 @@ from bagm.engine.rules.missions.base import (
 from bagm.engine.state.core import Decision, Player
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bagm.engine.game.interface import GameInterface
     from bagm.engine.game.sequence import Game
     from bagm.engine.state.actions import Action
     from bagm.engine.state.army import Unit
@@ -32,18 +33,18 @@ DOORS_MAX = 3
 DOOR_CLEAR = 2.0  # Door Controls closes only a Hatchway with no model within 2" of it (our reading)
 
 
-def _since(game: Game, what: str) -> int | None:
+def _since(game: GameInterface, what: str) -> int | None:
     return game.mission_state.get(what)
 
 
-def _until_next_command(game: Game, what: str) -> bool:
+def _until_next_command(game: GameInterface, what: str) -> bool:
     """A consequence lasting "until the start of the Attacker's next Command phase": chosen in
     the Attacker's turn t, it lasts through turn t and the Defender's turn t + 1."""
     t = _since(game, what)
     return t is not None and game.turn <= t + 1
 
 
-def corrupted(game: Game) -> list[int]:
+def corrupted(game: GameInterface) -> list[int]:
     return sorted(game.mission_state.get("removed", set()))
 
 
@@ -102,12 +103,12 @@ def _may_toggle(game: Game, h: object) -> bool:
                for u in game.units.values() if u.alive for m in u.models)
 
 
-def _steam(game: Game, u: Unit, t: Unit) -> tuple[float | None, int]:
+def _steam(game: GameInterface, u: Unit, t: Unit) -> tuple[float | None, int]:
     # Steam Venting Overrides: ranged attacks cannot target units more than 6" away
     return (STEAM_RANGE, 0) if _until_next_command(game, STEAM) else (None, 0)
 
 
-def _gravity(game: Game, u: Unit, word: str) -> str | None:
+def _gravity(game: GameInterface, u: Unit, word: str) -> str | None:
     # Gravitational Systems: no Set to Defend or Set Overwatch
     if word in ("defend", "overwatch") and _until_next_command(game, GRAVITY):
         return "Gravitational Systems are down (Corrupt the Machine Spirit)"
@@ -123,7 +124,7 @@ def _comms(game: Game, p: Player) -> bool:
     return game.turn <= t + 1 or (game.turn == t + 2 and game.phase == "command")
 
 
-def _removed(game: Game, marker: int) -> bool:
+def _removed(game: GameInterface, marker: int) -> bool:
     return marker in game.mission_state.get("removed", set())
 
 

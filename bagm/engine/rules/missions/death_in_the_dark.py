@@ -17,6 +17,7 @@ from bagm.engine.rules.missions.base import (
 from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bagm.engine.game.interface import GameInterface
     from bagm.engine.game.sequence import Game
     from bagm.engine.state.army import Unit
 
@@ -24,17 +25,17 @@ BOOK = "Symmetric Mission 22 Death in the Dark"
 DARK_RANGE = 9.0  # Lights Out: nothing beyond 9", -1 within it
 
 
-def lighting_areas(game: Game) -> list[Any]:
+def lighting_areas(game: GameInterface) -> list[Any]:
     return sorted(game.map.layout.areas_of("Lighting Area"), key=lambda a: str(a.label))
 
 
-def dark(game: Game) -> list[Any]:
+def dark(game: GameInterface) -> list[Any]:
     """The Lighting Areas whose lights are off now (until the end of the turn they went off)."""
     off = game.mission_state.get("lights_off", {})
     return [a for a in lighting_areas(game) if off.get(str(a.label)) == game.turn]
 
 
-def in_the_dark(game: Game, u: Unit) -> bool:
+def in_the_dark(game: GameInterface, u: Unit) -> bool:
     """``u`` is wholly within a Lighting Area that has the lights off."""
     return any(all(a.wholly_within(m.base) for m in u.models) for a in dark(game)) if u.models else False
 
@@ -52,7 +53,7 @@ def _lights_out(game: Game) -> None:
     game.touch()  # what may be shot or charged has changed
 
 
-def _shooting(game: Game, u: Unit, t: Unit) -> tuple[float | None, int]:
+def _shooting(game: GameInterface, u: Unit, t: Unit) -> tuple[float | None, int]:
     # Mission 22 "Lights Out": attacker or target wholly within a dark Lighting Area: no ranged
     # attack beyond 9", -1 to the Hit roll within 9"
     if in_the_dark(game, u) or in_the_dark(game, t):
@@ -60,7 +61,7 @@ def _shooting(game: Game, u: Unit, t: Unit) -> tuple[float | None, int]:
     return None, 0
 
 
-def _charging(game: Game, u: Unit, t: Unit) -> tuple[str | None, int]:
+def _charging(game: GameInterface, u: Unit, t: Unit) -> tuple[str | None, int]:
     # Mission 22 "Lights Out": charger or target wholly within a dark Lighting Area: no target
     # beyond 9", -1 to the Charge roll within 9" (at most -1)
     if not (in_the_dark(game, u) or in_the_dark(game, t)):

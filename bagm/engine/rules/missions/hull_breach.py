@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.rules.missions.base import (
@@ -22,6 +21,7 @@ from bagm.engine.rules.missions.base import (
 from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bagm.engine.game.interface import GameInterface
     from bagm.engine.game.sequence import Game
     from bagm.engine.state.army import Unit
 
@@ -32,7 +32,7 @@ DATA_VP = 15
 
 # --- Deadly Decompression ---------------------------------------------------------------------
 
-def vented(game: Game) -> Any:
+def vented(game: GameInterface) -> Any:
     """The Compartment vented this battle round, or None."""
     got = game.mission_state.get("vented")
     if got is None or got[0] != game.round:
@@ -40,7 +40,7 @@ def vented(game: Game) -> Any:
     return next(a for a in game.map.layout.areas_of("Compartment") if str(a.label) == got[1])
 
 
-def hatchways_of(game: Game, area: Any) -> list[int]:
+def hatchways_of(game: GameInterface, area: Any) -> list[int]:
     """The Hatchways within a Compartment: those on the edge of one of its Zones."""
     out = []
     for h in game.map.layout.hatchways:
@@ -74,31 +74,34 @@ def _decompression(game: Game) -> None:
             suffer_mortal_wounds(game, u, game.dice.d3(f"Deadly Decompression {u.uid}"), "Deadly Decompression")
 
 
-def _decompression_move(game: Game, u: Unit, kind: str) -> int:
+def _decompression_move(game: GameInterface, u: Unit, kind: str) -> int:
     # while vented: a unit within it selected for a Normal or Advance move has 1" less Move
     area = vented(game)
     return -1 if area is not None and kind in ("move", "advance") and within(area, u) else 0
 
 
-def _decompression_ap(game: Game, u: Unit, t: Unit, w: Any) -> Any:
-    # while vented: attacks allocated to a model within it improve their AP by 1 (applied to
-    # every attack on a unit with a model in it: see NOT_MODELLED)
+def _decompression_ap(game: GameInterface, t: Unit) -> list[int] | None:
+    # while vented: "each time an attack is allocated to a model in that Compartment, improve
+    # the Armour Penetration characteristic of that attack by 1": model by model (a model in it:
+    # some part of its base within the Compartment, as "within" reads for an area), the others
+    # of the unit untouched; the defender allocates to a model outside it first (their choice)
     area = vented(game)
-    if area is None or not within(area, t):
-        return w
-    return dataclasses.replace(w, ap=w.ap - 1)
+    if area is None:
+        return None
+    out = [1 if area.within(m.base) else 0 for m in t.models]
+    return out if any(out) else None
 
 
 # --- The Datacores: Download Data ----------------------------------------------------------------
 
-def _download_options(game: Game, u: Unit) -> list[int]:
+def _download_options(game: GameInterface, u: Unit) -> list[int]:
     done = game.mission_state.get("downloaded", {}).get(u.player, [])
     return [i for i, m in enumerate(game.map.layout.markers)
             if game.control[i] == u.player and i not in done and
             any(game.bf.in_objective_range(x.base, m) for x in u.models)]
 
 
-def _download_reason(game: Game, u: Unit) -> str | None:
+def _download_reason(game: GameInterface, u: Unit) -> str | None:
     # Mission 23 "The Datacores": once in each player's turn, one unit can perform Download Data
     # on an objective marker it is within range of, that you control and have not downloaded from
     if game.mission_state.get("download_turn") == game.turn:
@@ -108,7 +111,7 @@ def _download_reason(game: Game, u: Unit) -> str | None:
     return None
 
 
-def _download(game: Game, u: Unit) -> None:
+def _download(game: GameInterface, u: Unit) -> None:
     marker = _download_options(game, u)[0]  # the lowest-numbered one (a unit is rarely in range of two)
     game.mission_state["download_turn"] = game.turn
     game.mission_state.setdefault("pending", {})[u.player] = (u.uid, marker)
@@ -137,17 +140,11 @@ def _temporary_stabilisation(game: Game, p: Player) -> list[tuple[int, str]]:
     return marker_counts(game, p, (1, 2))
 
 
-NOT_MODELLED = [
-    "Deadly Decompression: the AP improvement applies to every attack on a unit with a model in "
-    "the vented Compartment (the book: only to attacks allocated to a model there)",
-]
-
-
 def build() -> Mission:
     return Mission(23, "Hull Breach", "symmetric",
                    rules=[MissionRule("Deadly Decompression", f"{BOOK}, Mission Rules: Deadly Decompression",
                                       "start_round", _decompression, move_mod=_decompression_move,
-                                      weapon=_decompression_ap),
+                                      allocated_ap=_decompression_ap),
                           MissionRule("The Datacores", f"{BOOK}, Mission Rules: The Datacores",
                                       manoeuvre=DOWNLOAD, manoeuvre_reason=_download_reason, perform=_download),
                           underdog_cp(f"{BOOK}, Mission Rules: Underdog Bonus")],
@@ -156,8 +153,7 @@ def build() -> Mission:
                                  "progressive", ("start_command",), apply=_data_retrieval),
                        Objective("Temporary Stabilisation", f"{BOOK}, Mission Objectives: Temporary Stabilisation",
                                  "progressive", TAKE_AND_HOLD_STEPS, _temporary_stabilisation, when=take_and_hold,
-                                 credit_control=True)],
-                   not_modelled=list(NOT_MODELLED))
+                                 credit_control=True)])
 
 
 register("Hull Breach", 23, build)

@@ -18,6 +18,7 @@ from bagm.engine.rules.missions.base import (
 from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bagm.engine.game.interface import GameInterface
     from bagm.engine.game.sequence import Game
     from bagm.engine.state.army import Unit
 
@@ -26,7 +27,7 @@ NODE, LOADER = "Control Node", "Loader"
 START_VP = 60
 
 
-def _control_node(game: Game, u: Unit, marker: int) -> str | None:
+def _control_node(game: GameInterface, u: Unit, marker: int) -> str | None:
     # Mission 2 "Control Node": only the Control Node can be Secured (by either army); any unit
     # can perform Secure Site on it, BATTLELINE or not
     if marker in labelled(game, NODE):

@@ -44,7 +44,7 @@ def _guard_duty(game: Game) -> Generator[Decision, Action, None]:
                                          "area": room.name})
         u = game.unit(act.arg, d)
         game.emit("mission_rule", player=d, rule=GUARD_DUTY, unit=u.uid, area=room.name)
-        game._set_up(u, room.centre, zone=room)
+        game.set_up(u, room.centre, zone=room)
 
 
 def _they_are_ours(game: Game, p: Player) -> list[tuple[int, str]]:

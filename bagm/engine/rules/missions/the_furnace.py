@@ -19,6 +19,7 @@ from bagm.engine.rules.missions.base import (
 from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bagm.engine.game.interface import GameInterface
     from bagm.engine.game.sequence import Game
     from bagm.engine.state.army import Unit
 
@@ -27,18 +28,18 @@ BURNERS = "burners"  # the action word: 'manoeuvre A3 burners'
 MAX_BURNER_WOUNDS = 3  # "to a maximum of 3 mortal wounds per unit per turn"
 
 
-def furnace(game: Game) -> Any:
+def furnace(game: GameInterface) -> Any:
     (area,) = game.map.layout.areas_of("Furnace")
     return area
 
 
-def furnace_markers(game: Game) -> list[int]:
+def furnace_markers(game: GameInterface) -> list[int]:
     """The objective markers (indexes) within the Furnace."""
     area = furnace(game)
     return [i for i, m in enumerate(game.map.layout.markers) if area.contains_point((m.x, m.y))]
 
 
-def _burners_reason(game: Game, u: Unit) -> str | None:
+def _burners_reason(game: GameInterface, u: Unit) -> str | None:
     # Mission 32 "Rites of Incineration": once in each player's turn, one unit within a Furnace
     # Control Zone can perform Turn on the Burners
     if game.mission_state.get("burners") == game.turn:
@@ -48,7 +49,7 @@ def _burners_reason(game: Game, u: Unit) -> str | None:
     return None
 
 
-def _turn_on_the_burners(game: Game, u: Unit) -> None:
+def _turn_on_the_burners(game: GameInterface, u: Unit) -> None:
     game.mission_state["burners"] = game.turn
     game.emit("mission_rule", player=u.player, rule="Turn on the Burners", unit=u.uid)
 
@@ -68,7 +69,7 @@ def _burn(game: Game) -> None:
         suffer_mortal_wounds(game, u, hits, "Turn on the Burners")
 
 
-def _worth_dying_for(game: Game, u: Unit, marker: int) -> str | None:
+def _worth_dying_for(game: GameInterface, u: Unit, marker: int) -> str | None:
     # Mission 32 "Worth Dying For": any unit can Secure Site a marker within the Furnace
     return "" if marker in furnace_markers(game) else None
 

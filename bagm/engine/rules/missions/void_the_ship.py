@@ -15,6 +15,7 @@ from bagm.engine.rules.missions.base import (
 from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bagm.engine.game.interface import GameInterface
     from bagm.engine.game.sequence import Game
     from bagm.engine.state.army import Unit
 
@@ -22,7 +23,7 @@ BOOK = "Asymmetric Mission 1 Void the Ship"
 AIRLOCK = "Airlock"
 
 
-def airlocks(game: Game) -> list[int]:
+def airlocks(game: GameInterface) -> list[int]:
     """The Hatchways (indexes) labelled 'Airlock' on the map."""
     return [h.index for h in game.map.layout.hatchways if h.label == AIRLOCK]
 
@@ -33,7 +34,7 @@ def _patrol_zone(game: Game, p: Player, deploying: bool) -> tuple[str, ...]:
     return ("Patrol",) if deploying and game.role.get(p) == "Defender" else ()
 
 
-def _airlocks(game: Game, u: Unit, index: int) -> str | None:
+def _airlocks(game: GameInterface, u: Unit, index: int) -> str | None:
     # Mission 1 "Airlocks": only the Attacker can open an Airlock; once opened it cannot be closed
     if index not in airlocks(game):
         return None
