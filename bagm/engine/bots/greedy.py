@@ -27,6 +27,7 @@ TWO_D6 = DiceExpr(2, 6, 0).distribution
 
 
 _CHARGE_CHANCE: dict[int, Fraction] = {}
+JAILBREAK = 4  # the mission whose objectives the bot plays by jailbreak_goal
 _REROLL, _PASS = Action("reroll"), Action("pass")
 _IN_ATTACK = frozenset(("attacks", "hit", "wound", "save", "damage", "hazardous"))
 # the few Conditions the bot asks about, built once (a frozen dataclass is slow to build;
@@ -100,8 +101,12 @@ class GreedyBot:
         if free:
             m = min(free, key=lambda m: math.hypot(m.x - me[0], m.y - me[1]))
             return (m.x, m.y)
-        doors = self.airlocks_to_open(g, u.player)
-        if doors:  # Void the Ship: the Attacker goes to open the Airlocks
+        if g.mission.number == JAILBREAK:
+            jail = self.jailbreak_goal(g, u, me)
+            if jail is not None:
+                return jail
+        doors = self.doors_to_open(g, u.player)
+        if doors:  # Void the Ship: the Attacker opens the Airlocks; Jailbreak: the Prison Cells
             return min((self.beside(g.map.layout.hatchways[i], me) for i in doors),
                        key=lambda q: math.hypot(q[0] - me[0], q[1] - me[1]))
         enemies = g.army_units(g.other(u.player))
@@ -111,11 +116,56 @@ class GreedyBot:
         return me
 
     @staticmethod
-    def airlocks_to_open(g: Game, p: Player) -> list[int]:
-        """Void the Ship: the closed Airlocks, for the Attacker (who scores 20VP for each open)."""
+    def doors_to_open(g: Game, p: Player) -> list[int]:
+        """The closed Hatchways the Attacker races to open: Void the Ship's Airlocks (20VP each
+        open), Jailbreak's Prison Cells' Hatchway (the imprisoned unit's way out)."""
         if g.role.get(p) != "Attacker":
             return []
-        return [h.index for h in g.map.layout.hatchways if h.label == "Airlock" and not g.bf.is_open(h.index)]
+        return [h.index for h in g.map.layout.hatchways
+                if h.label in ("Airlock", "Prison Cells' Hatchway") and not g.bf.is_open(h.index)]
+
+    def jailbreak_goal(self, g: Game, u: Unit, me: tuple[float, float]) -> tuple[float, float] | None:
+        """Jailbreak: the imprisoned unit heads for the Prison Cells' Hatchway, then once it is
+        open for the Attacker's nearest Entry Zone (out of the cells, away from its guards); the
+        Defender keeps a unit wholly within the Guard Entry Zone while the Hatchway is closed
+        (the nearest unit goes there when none is), and once it is open goes for the imprisoned
+        unit (kept in the cells, or destroyed, it scores the Defender 90VP or 60VP). None: as usual."""
+        from bagm.engine.rules.missions.jailbreak import guard_zone, prison_hatch, prisoner
+
+        pr = prisoner(g)
+        opened = g.bf.is_open(prison_hatch(g))
+        if u is pr:
+            if not opened:
+                return self.beside(g.map.layout.hatchways[prison_hatch(g)], me)
+            home = g.map.layout.entry_zones_of("Attacker")
+            return min((z.centre for z in home), key=lambda c: math.dist(c, me)) if home else None
+        if g.role.get(u.player) != "Defender":
+            return None  # the Attacker's others: the Hatchway (doors_to_open), then the enemy
+        if opened:
+            return (pr.models[0].x, pr.models[0].y) if pr is not None and pr.alive else None
+        zone = guard_zone(g)
+        guards = [v for v in g.army_units(u.player) if self.guarding(g, v)]
+        if not guards:
+            nearest = min(g.army_units(u.player), key=lambda v: math.dist(zone.centre, (v.models[0].x, v.models[0].y)))
+            if nearest is u:
+                return zone.centre
+        # the nearest enemy but the imprisoned unit (out of reach behind the closed Hatchway)
+        enemies = [e for e in g.army_units(g.other(u.player)) if e is not pr]
+        if enemies:
+            e = min(enemies, key=lambda e: g.min_straight(u, e))
+            return (e.models[0].x, e.models[0].y)
+        return me
+
+    @staticmethod
+    def guarding(g: Game, u: Unit) -> bool:
+        """Jailbreak: ``u`` is the Defender's unit wholly within the Guard Entry Zone while the
+        Prison Cells' Hatchway is closed (the imprisoned unit cannot try it while one is)."""
+        if g.mission.number != JAILBREAK or g.role.get(u.player) != "Defender":
+            return False
+        from bagm.engine.rules.missions.jailbreak import guard_zone, prison_hatch
+
+        zone = guard_zone(g)
+        return not g.bf.is_open(prison_hatch(g)) and all(zone.wholly_within(m.base) for m in u.models)
 
     @staticmethod
     def beside(h: Any, me: tuple[float, float]) -> tuple[float, float]:
@@ -194,15 +244,29 @@ class GreedyBot:
             if u.moved is not None:
                 continue
             if g.engaged_with(u):
+                if g.mission.number == JAILBREAK and self._escaping(g, u):  # out of the cells: away
+                    a = Action("fallback", u.uid, point=_r(self.goal(g, u)))
+                    if g.passes(a):
+                        return a
                 return Action("hold", u.uid)
-            if self.on_marker(g, u):
+            if self.on_marker(g, u) or self.guarding(g, u):
                 return Action("hold", u.uid)
             goal = self.goal(g, u)
             far = math.hypot(u.models[0].x - goal[0], u.models[0].y - goal[1])
-            rush = not u.ranged or bool(self.airlocks_to_open(g, p))  # Airlocks: a race against the clock
+            if g.mission.number == JAILBREAK and min(math.dist((m.x, m.y), goal) for m in u.models) < 1.0:
+                return Action("hold", u.uid)  # there already (the imprisoned unit at its Hatchway)
+            rush = not u.ranged or bool(self.doors_to_open(g, p))  # Airlocks, Prison Cells: a race against the clock
             kind = "advance" if (rush and far > u.move() + 1) else "move"
             return Action(kind, u.uid, point=_r(goal))
         return None
+
+    @staticmethod
+    def _escaping(g: Game, u: Unit) -> bool:
+        """Jailbreak: ``u`` is the imprisoned unit, out of the Prison Cells (Escape scores the
+        Attacker 90VP out of Engagement Range of the Defender's army, 60VP within it)."""
+        from bagm.engine.rules.missions.jailbreak import cells, prisoner
+
+        return u is prisoner(g) and not any(cells(g).within(m.base) for m in u.models)
 
     def _wants_hatch(self, g: Game, u: Unit, i: int) -> bool:
         if g.bf.is_open(i):
@@ -220,7 +284,7 @@ class GreedyBot:
             for h in g.map.layout.hatchways:
                 if g.bf.is_open(h.index) or min(h.door.distance_to((m.x, m.y)) - m.r for m in u.models) > 1.0:
                     continue
-                if h.index in self.airlocks_to_open(g, u.player) or self._wants_hatch(g, u, h.index):
+                if h.index in self.doors_to_open(g, u.player) or self._wants_hatch(g, u, h.index):
                     a = Action("hatch", u.uid, arg=str(h.index + 1))
                     if g.passes(a):
                         return a
@@ -461,5 +525,34 @@ def _consequence(g: Game, p: Player, legal: list[Action]) -> Action | None:
     return min(opts, key=lambda a: CONSEQUENCE_ORDER.index(str(a.arg))) if opts else None
 
 
+def _imprisoned(g: Game, p: str, legal: list[Action]) -> Action | None:
+    """Jailbreak: imprison the toughest unit (its D6 to open the Prison Cells' Hatchway must roll
+    under its Toughness), the cheapest of those (it is out of the fight until freed)."""
+    return max(legal, key=lambda a: (g.unit(a.arg).T, -g.unit(a.arg).points))
+
+
+def _infiltrate(g: Game, p: str, legal: list[Action]) -> Action | None:
+    """Jailbreak: Silent Infiltration costs nothing when the alarm goes off: infiltrate every unit
+    but the imprisoned one, the costliest first."""
+    from bagm.engine.rules.missions.jailbreak import prisoner
+
+    opts = [a for a in legal if a.kind == "rule" and g.unit(a.arg) is not prisoner(g)]
+    return max(opts, key=lambda a: g.unit(a.arg).points) if opts else None
+
+
+def _infiltration_move(g: Game, p: str, legal: list[Action]) -> Action | None:
+    """Jailbreak: the Silent Infiltration move toward the point nearest the unit's goal."""
+    u = g.unit(g.decision.info["unit"])
+    goal = GreedyBot().goal(g, u)
+
+    def far(a: Action) -> float:
+        x, y = (float(v) for v in str(a.arg).split(","))
+        return math.dist((x, y), goal)
+    opts = [a for a in legal if a.kind == "rule"]
+    return min(opts, key=far) if opts else None
+
+
 RULES = {"Unlock Overrides": _unlock_overrides, "Guard Duty": _guard_duty,
+         "Imprisoned": _imprisoned, "Silent Infiltration": _infiltrate,
+         "Silent Infiltration: move": _infiltration_move,
          "Corrupt the Machine Spirit": _corrupt, "Corrupt the Machine Spirit: consequence": _consequence}

@@ -39,6 +39,8 @@ class KeptAnswers(GameInterface):
             self._moved = None
         elif self._moved is not None:
             self._moved.update(u.uid for u in moved)
+        if self.mission.watching:  # a Mission Rule following where a unit stands (Imprisoned)
+            self.mission.watch(self, moved)
 
     def _geo(self, key: Any, fn: Any) -> Any:
         """A geometry answer keyed on the positions it depends on (kept across moves)."""

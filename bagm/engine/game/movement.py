@@ -292,6 +292,15 @@ class MovementPhase(GameInterface):
         self.set_positions(u, placed)
         return reach
 
+    def normal_move(self, u: Unit, to: tuple[float, float], limit: float, why: str) -> float:
+        """A Normal Move a Mission Rule grants outside the Movement phase (Silent Infiltration:
+        up to 6"), toward ``to`` by the rules of moves (around Walls, closed Hatchways, other
+        models and enemy Engagement Range); how far the lead model went."""
+        moved = self._move_formation(u, to, limit, "normal")
+        self.emit("move", unit=u.uid, kind="normal", goal=_r(to), moved=round(moved, 2), why=why,
+                  at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
+        return moved
+
     # Hatchways -------------------------------------------------------------------------------
 
     def hatch_options(self, p: Player, breachers: bool = False) -> list[Action]:
@@ -381,6 +390,8 @@ class MovementPhase(GameInterface):
         u.hatch_turn = self.turn
         self.touch()
         h = self.map.layout.hatchways[i]
+        if not self.mission.attempt(self, u, i):  # e.g. Imprisoned: a D6 below its Toughness
+            return
         # an enemy unit on the opposite side of and within 1" of it may try to prevent it
         blockers = []
         for e in self.army_units(self.other(p)):
@@ -452,7 +463,8 @@ class MovementPhase(GameInterface):
             return zone.centre, {"zone": zone}
         # Deployment adaptation: "During the battle, you cannot set up a unit within an Entry
         # Zone if any other unit is within that Entry Zone" (either player's Entry Zone)
-        return act.point or (0, 0), {"ds_gap": DEEP_STRIKE_GAP, "barred": self.occupied_entry_zones()}
+        return act.point or (0, 0), {"ds_gap": DEEP_STRIKE_GAP,
+                                     "barred": self.occupied_entry_zones() + self.mission.barred(self, u)}
 
     def _arrival_fits(self, u: Unit, act: Action) -> bool:
         """The unit's models can be set up there (the layout _do_reinforce would use)."""

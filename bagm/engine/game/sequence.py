@@ -359,11 +359,12 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         # 9. Determine First Turn
         self.first = self.mission.first_player(self) or self.rolloff("first_turn")
 
-    def _start_round(self, rnd: int) -> None:
+    def _start_round(self, rnd: int) -> Generator[Decision, Action, None]:
         # 10-11. five battle rounds
         self.round = rnd
         self.emit("round", round=rnd)
         self.mission_step("start_round")
+        yield from self.mission.decide("start_round", self, act=False)  # e.g. Silent Infiltration
 
     def _end_round(self, rnd: int) -> None:
         if rnd == 3:  # 8. Strategic Reserves not arrived by the end of round 3 are destroyed
@@ -451,9 +452,11 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         if not left or self._every_zone_used(p):
             return []
         out = []
+        # a Mission Rule may bar an Entry Zone (z) or Reserves (None) now (e.g. Prison Guards)
+        no: set[int | None] = {z for z in (*range(len(zones)), None) if self.mission.deploy_reason(self, p, z)}
         for u in left:
             for z in range(len(zones)):
-                if (z, u.is_character) not in self.deployed[p]:
+                if (z, u.is_character) not in self.deployed[p] and z not in no:
                     out.append(Action("deploy", u.uid, arg=str(z + 1)))
                     if u.infiltrators and self.map.layout.markers:  # 5" toward the nearest marker (if any)
                         c = zones[z].centre
@@ -464,7 +467,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
                                           point=_r((c[0] + (m.x - c[0]) * k, c[1] + (m.y - c[1]) * k))))
             n = len(self.armies[p].units)
             reserved = sum(1 for x in self.armies[p].units if x.deep_strike_reserve)
-            if u.deep_strike and (reserved + 1) * 2 <= n:
+            if u.deep_strike and (reserved + 1) * 2 <= n and None not in no:
                 out.append(Action("reserve", u.uid))
         return out
 
@@ -483,6 +486,8 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
             if (reserved + 1) * 2 > n:
                 raise IllegalAction("at least half the units of an army must be set up normally",
                                     "Deep Strike Ability (Before the Battle)", u.uid)
+            if (why := self.mission.deploy_reason(self, p, None)) is not None:  # e.g. Prison Guards
+                raise IllegalAction(why[1], why[0], u.uid)
             return
         zones = self.entry_zones(p)
         z = int(act.arg or 0) - 1
@@ -494,6 +499,8 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
                                 "Deployment: one CHARACTER and one non-CHARACTER unit per Entry Zone", u.uid)
         if self._every_zone_used(p):
             raise IllegalAction("every Entry Zone has been used", "Deploy Armies", u.uid)
+        if (why := self.mission.deploy_reason(self, p, z)) is not None:  # e.g. Prison Guards
+            raise IllegalAction(why[1], why[0], u.uid)
         if act.point is not None:
             if not u.infiltrators:
                 raise IllegalAction(f"{u.label()} does not have the Infiltrators ability: it is set up "
@@ -531,6 +538,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         """Set ``u``'s models up as a formation around ``at`` (within ``zone``, more than
         ``ds_gap`` from enemy models, within 6" of ``infiltrate``, in none of ``barred``); False
         when they do not fit. Public: Mission Rules set units up too (Guard Duty, Imprisoned)."""
+        barred = barred + self.mission.barred(self, u)  # e.g. the Prison Cells (Jailbreak)
         pts = self.formation(u, at, u.starting if not u.models else len(u.models), zone=zone, ds_gap=ds_gap,
                              within=(infiltrate, INFILTRATE) if infiltrate is not None else None,
                              barred=barred)

@@ -8,6 +8,7 @@ from bagm.engine.rules.missions import (  # noqa: F401 - each module registers i
     death_in_the_dark,
     deck_sweepers,
     hull_breach,
+    jailbreak,
     power_struggle,
     pull_their_teeth,
     rad_leak,

@@ -93,6 +93,16 @@ class MissionRule:
     allocated_ap: Callable[[GameInterface, Unit], list[int] | None] | None = None
     # extra Entry Zone kinds (map ``kind:``) a player may use: (game, player, deploying) -> kinds
     zone_kinds: Callable[[Game, Player, bool], tuple[str, ...]] | None = None
+    # Deploy Armies: why player p may not set a unit up in their Entry Zone z now (z None: place
+    # it into Reserves), or None (Prison Guards: the last unit goes to the Guard Entry Zone)
+    deploying: Callable[[Game, Player, int | None], str | None] | None = None
+    # areas a unit may not be set up within, by any rule (the Prison Cells, but for the prisoner)
+    barred: Callable[[GameInterface, Unit], tuple[Any, ...]] | None = None
+    # a unit attempts to operate a Hatchway: False when the attempt fails (the rule's own roll)
+    attempt: Callable[[GameInterface, Unit, int], bool] | None = None
+    # told of the units whose models moved, were removed or were set up (touch(); none named:
+    # any unit may have): a rule that follows where a unit stands (Imprisoned)
+    watch: Callable[[GameInterface, tuple[Unit, ...]], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -132,6 +142,12 @@ class Mission:
     rounds: int = 5
     # what the rules remember during a game lives in game.mission_state (copied by a clone):
     # the Mission itself is shared by clones and never changes
+    watching: bool = field(init=False, default=False)
+    """A Mission Rule follows where units stand (``MissionRule.watch``): set once, read on every
+    change of the battlefield."""
+
+    def __post_init__(self) -> None:
+        self.watching = any(r.watch is not None for r in self.rules)
 
     def run(self, step: str, game: Game) -> None:
         """Run the mission rules and score the objectives of a named step."""
@@ -156,13 +172,14 @@ class Mission:
                     credited = got[2] if len(got) > 2 else units  # type: ignore[misc]
                     game.score(p, got[0], f"{obj.name}: {got[1]}", credited)
 
-    def decide(self, step: str, game: Game) -> Generator[Decision, Action, None]:
+    def decide(self, step: str, game: Game, act: bool = True) -> Generator[Decision, Action, None]:
         """The Mission Rules of a named step where a player may be asked (``yield from``): in
-        their order, those that ask a player and those that simply act (Desperate Measures)."""
+        their order, those that ask a player and (``act``) those that simply act (Desperate
+        Measures); ``act`` False at a step whose acting rules :meth:`run` has run already."""
         for rule in self.rules:
             if rule.step == step and rule.ask is not None:
                 yield from rule.ask(game)
-            elif rule.step == step and rule.apply is not None:
+            elif act and rule.step == step and rule.apply is not None:
                 rule.apply(game)
 
     def secure_reason(self, game: GameInterface, u: Unit, marker: int) -> str | None:
@@ -247,6 +264,33 @@ class Mission:
                 out = got if out is None else [a + b for a, b in zip(out, got)]
         return out
 
+    def deploy_reason(self, game: Game, p: Player, zone: int | None) -> tuple[str, str] | None:
+        """(the rule, why) a Mission Rule bars player ``p`` from setting a unit up in their
+        Entry Zone ``zone`` (None: placing it into Reserves) in Deploy Armies now; None: it does not."""
+        for r in self.rules:
+            if r.deploying is not None and (why := r.deploying(game, p, zone)):
+                return r.name, why
+        return None
+
+    def barred(self, game: GameInterface, u: Unit) -> tuple[Any, ...]:
+        """The areas a Mission Rule bars ``u`` from being set up within (by any rule)."""
+        out: tuple[Any, ...] = ()
+        for r in self.rules:
+            if r.barred is not None:
+                out += r.barred(game, u)
+        return out
+
+    def attempt(self, game: GameInterface, u: Unit, index: int) -> bool:
+        """``u`` attempts to operate Hatchway ``index``: False when a Mission Rule makes the
+        attempt fail (its roll, e.g. Imprisoned's D6 against Toughness)."""
+        return all(r.attempt(game, u, index) for r in self.rules if r.attempt is not None)
+
+    def watch(self, game: GameInterface, moved: tuple[Unit, ...]) -> None:
+        """Tell the rules that follow where units stand of a change (see ``watching``)."""
+        for r in self.rules:
+            if r.watch is not None:
+                r.watch(game, moved)
+
     def blocks_cp(self, game: Game, p: Player) -> bool:
         """A Mission Rule stops player ``p`` gaining CP now."""
         return any(r.blocks_cp is not None and r.blocks_cp(game, p) for r in self.rules)
@@ -267,7 +311,7 @@ class Mission:
     def entry_zones(self, game: Game, p: Player) -> list[Any]:
         """The Entry Zones player ``p`` may use now: the plain ones of their role, and the
         kinds a Mission Rule opens to them (in the Deploy Armies step or afterwards)."""
-        deploying = game.phase == "deploy"
+        deploying = game.phase == "deploy" and game.round == 0  # the Deploy Armies step, not round 1
         kinds = {"Entry Zone"}
         for rule in self.rules:
             if rule.zone_kinds is not None:
