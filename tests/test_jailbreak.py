@@ -22,6 +22,7 @@ from bagm.engine.rules.missions.jailbreak import (
     situation,
 )
 from bagm.engine.state.actions import Action
+from bagm.render.narration import narrate, text
 
 HATCH = "Prison Cells' Hatchway"
 
@@ -124,6 +125,8 @@ def test_the_imprisoned_unit_tries_the_hatchway_only_while_the_guard_entry_zone_
     to_round(g, 3, "A", "hatch")
     g.apply(Action("hatch", "A1", arg=str(i + 1)))
     assert g.bf.is_open(i) and g.dice.pending == ()
+    told = text(narrate(g.events))  # the narration tells the rolls as the rule judged them
+    assert "rolls 5 for Imprisoned (failed)" in told and "rolls 4 for Imprisoned (success)" in told
 
 
 def test_prison_cells_hatchway_defender_never_operates_it_and_it_never_closes_again() -> None:
@@ -234,8 +237,11 @@ def test_silent_infiltration_until_the_alarm_goes_off() -> None:
     g.apply(Action("rule", arg="A5"))
     rolls = [(e["unit"], e["roll"], e["modifier"], e["passed"]) for e in g.events if e["e"] == "mission_roll"]
     assert rolls == [("A3", 2, 0, True), ("A4", 3, -1, True), ("A5", 3, -2, False)]
-    assert any(e["e"] == "mission_rule" and e.get("text") == "the alarm goes off" for e in g.events)
+    assert any(e["e"] == "note" and "the alarm goes off" in e["text"] for e in g.events)
     assert g.decision.info.get("rule") != "Silent Infiltration" and g.dice.pending == ()
+    told = text(narrate(g.events))
+    assert "rolls 3 (-1) for Silent Infiltration (success)" in told
+    assert "rolls 3 (-2) for Silent Infiltration (failed)" in told
 
 
 def test_silent_infiltration_a_first_roll_of_1_sets_the_alarm_off_and_only_in_round_1() -> None:

@@ -417,9 +417,13 @@ class Narrator:
         return f"Player {e.get('player')} uses {e.get('rule')}{what}{where}."
 
     def _e_mission_roll(self, e: dict[str, Any]) -> str:
-        ok = "" if e.get("needed") is None else (" (success)" if int(e.get("roll") or 0) >= int(e["needed"])
-                                                 else " (failed)")
-        return f"Player {e.get('player')} rolls {e.get('roll')} for {e.get('rule')}{ok}."
+        if "passed" in e:  # the rule said whether it succeeded (a modified roll, a roll under a value)
+            ok = " (success)" if e["passed"] else " (failed)"
+        else:
+            ok = "" if e.get("needed") is None else (" (success)" if int(e.get("roll") or 0) >= int(e["needed"])
+                                                     else " (failed)")
+        mod = f" ({int(e['modifier']):+d})" if e.get("modifier") else ""
+        return f"Player {e.get('player')} rolls {e.get('roll')}{mod} for {e.get('rule')}{ok}."
 
     def _e_burners(self, e: dict[str, Any]) -> str:
         rolls = ", ".join(str(r) for r in e.get("rolls") or [])

@@ -116,7 +116,7 @@ def _watch(game: GameInterface, moved: tuple[Unit, ...]) -> None:
     # Escape judges a destroyed imprisoned unit by where it stood when destroyed: where its
     # models stood after the last change before its last model was removed
     u = prisoner(game)
-    if u is None or not u.models or (moved and u not in moved):
+    if u is None or not u.models or (moved and all(v is not u for v in moved)):
         return
     game.mission_state["in_cells"] = within(cells(game), u)
 
@@ -143,8 +143,7 @@ def _attempt(game: GameInterface, u: Unit, index: int) -> bool:
         return True
     roll = game.dice.d6(f"{IMPRISONED}: {HATCH}")
     ok = roll < u.T
-    game.emit("mission_roll", player=u.player, rule=IMPRISONED, unit=u.uid, roll=roll, needed=f"below {u.T}",
-              passed=ok)
+    game.emit("mission_roll", player=u.player, rule=IMPRISONED, unit=u.uid, roll=roll, toughness=u.T, passed=ok)
     if not ok:
         game.emit("hatch", unit=u.uid, hatchway=index + 1, name=HATCH, open=False, prevented=True)
     return ok
@@ -231,7 +230,7 @@ def _silent_infiltration(game: Game) -> Generator[Decision, Action, None]:
         game.emit("mission_roll", player=a, rule=INFILTRATION, unit=u.uid, roll=roll, modifier=1 - len(chosen),
                   needed=2, passed=ok)
         if not ok:
-            game.emit("mission_rule", player=a, rule=INFILTRATION, unit=u.uid, text="the alarm goes off")
+            game.emit("note", text=f"{INFILTRATION}: the alarm goes off ({u.uid} rolled {roll}, {modified} modified)")
             return
         move = yield Decision("rule", a, {"rule": INFILTRATION_MOVE, "unit": u.uid,
                                           "options": infiltration_points(game, u)})
