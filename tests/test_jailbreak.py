@@ -317,3 +317,14 @@ def test_the_greedy_bot_guards_and_frees() -> None:
     h = g.map.layout.hatchways[i]
     goal = bot.goal(g, g.units["A3"])
     assert abs(goal[0] - (h.centre[0] - 1.0)) < 1e-9 and abs(goal[1] - h.centre[1]) < 1e-9
+
+
+def test_the_greedy_bot_offers_expert_breacher_only_at_the_start_of_move_units() -> None:
+    # seed 15 once crashed: the bot proposed its Expert Breacher's Hatchway after units had
+    # moved ("at the start or end of the Move Units step"; the end is the Operating Hatchways step)
+    from test_missions import GK, ORKS
+
+    from bagm.engine.log.record import play_bots
+
+    rec = play_bots(4, GK, ORKS, 15)
+    assert rec.events[-1]["e"] == "end"

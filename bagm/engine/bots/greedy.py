@@ -236,9 +236,10 @@ class GreedyBot:
         from bagm.engine.game.sequence import _r
 
         p = g.decision.player
-        if any(g.breacher(u) for u in g.army_units(p)):
+        # Expert Breacher: only at the start of the Move Units step (before any unit has moved)
+        if g.move_units_starting(p) and any(g.breacher(u) for u in g.army_units(p)):
             for a in g.hatch_options(p, breachers=True):
-                if self._wants_hatch(g, g.unit(a.unit), int(a.arg or 1) - 1):
+                if self._wants_hatch(g, g.unit(a.unit), int(a.arg or 1) - 1) and g.passes(a):
                     return a
         for u in g.army_units(p):
             if u.moved is not None:
