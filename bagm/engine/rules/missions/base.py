@@ -14,7 +14,11 @@ phase, in round 5 the second player at the end of their turn" timing (:func:`tak
 first-turn overrides (``MissionRule.first_turn``), Entry Zone kinds by role
 (``MissionRule.zone_kinds``), new Tactical Manoeuvres (``MissionRule.manoeuvre``), mortal
 wounds from a rule (:func:`suffer_mortal_wounds`), starting VP and VP passing between players (:func:`start_vp`,
-:func:`take_vp`), and Hatchways a rule opens or closes (:func:`set_hatchways`).
+:func:`take_vp`), and Hatchways a rule opens or closes (:func:`set_hatchways`). Jailbreak added:
+a rule barring a set-up in Deploy Armies (``MissionRule.deploying``), areas no unit is set up
+within (``barred``), a rule's own roll when a unit tries a Hatchway (``attempt``), following
+where a unit stands as it moves and loses models (``watch``), and asking a player at the start
+of a battle round (``step="start_round"`` with ``ask``).
 """
 
 from __future__ import annotations
