@@ -232,6 +232,7 @@ class Move(TypedDict):
     goal: NotRequired[Point]
     moved: NotRequired[float]
     at: NotRequired[Positions]
+    why: NotRequired[str]  # a move a Mission Rule grants (Silent Infiltration)
 
 
 class AdvanceRoll(TypedDict):
@@ -442,6 +443,10 @@ class MissionRoll(TypedDict):
     rule: str
     roll: int
     needed: NotRequired[int]
+    unit: NotRequired[str]  # the unit the roll is for (Silent Infiltration, Imprisoned)
+    modifier: NotRequired[int]  # added to the roll (Silent Infiltration: -1 per unit before it)
+    toughness: NotRequired[int]  # Imprisoned: the roll must be below it
+    passed: NotRequired[bool]  # the rule's verdict on the roll
 
 
 class MarkerRemoved(TypedDict):
