@@ -86,6 +86,25 @@ def test_imprisoned_a_unit_of_60_points_or_more_set_up_in_the_prison_cells() -> 
     assert prisoner(g) is u and g.decision.step == "deploy" and g.decision.player == "A"  # the Defender deploys first
 
 
+def test_the_imprisoned_unit_stays_on_the_battlefield_and_in_the_cells_while_their_hatchway_is_closed() -> None:
+    # "The imprisoned unit: Cannot be removed from the battlefield at any point, unless
+    # destroyed. Cannot make use of any rule that would allow it to move through Walls or
+    # terrain features while the Prison Cells' Hatchway is still closed." No rule the engine
+    # plays removes a unit or moves it through Walls: it is never offered to Reserves, and a
+    # move toward the way out ends within the cells
+    g = new_game(4, rolloffs={"attacker": "A"})
+    g.apply(Action("role", arg="attacker"))
+    g.apply(Action("rule", arg="A1"))
+    g.apply(Action("deploy", "B3", arg="1"))
+    assert not any(a.unit == "A1" for a in g.legal_actions())  # set up already: no Reserves, no Entry Zone
+    bot = make_bot("greedy", 0)
+    while g.decision.step == "deploy":
+        g.apply(bot(g))
+    advance_to(g, "move", "A")
+    g.apply(Action("move", "A1", point=(20.0, 15.0)))
+    assert all(cells(g).within(m.base) for m in g.units["A1"].models) and g.units["A1"].where == "board"
+
+
 def test_rapid_offence_the_attacker_has_the_first_turn() -> None:
     # "Rapid Offence: The Attacker has the first turn." (no roll-off for it)
     g = start()
