@@ -1133,3 +1133,32 @@ def test_a_kind_of_models_maximum_that_grows_with_the_unit(tmp_path: Path) -> No
     assert resolve(sheet, 10, {"big gun": 3})[1] == []  # the Boss's choice and two gunners
     assert [p.code for p in resolve(sheet, 10, {"big gun": 4})[1]] == ["BA191"]
     assert [p.code for p in resolve(sheet, 5, {"big gun": 3})[1]] == ["BA191"]
+
+
+@pytest.mark.skipif(not BSDATA.is_dir(), reason="../shared/reference is absent")
+def test_units_whose_models_come_as_fixed_bundles_have_their_kinds_of_model() -> None:
+    """"1 Runtherd and 10 Gretchin" or "2 Runtherds and 20 Gretchin": the default bundle's
+    models are the kinds of model, the larger bundle how far their maxima grow."""
+    orks = read_catalogues(catalogues_for_faction("Orks", BSDATA))
+    kinds = {k["model"]: k for k in orks["Gretchin"]["wargear"]}
+    assert {m: (k["min"], k["max"], k.get("max_from")) for m, k in kinds.items()} == {
+        "Gretchin": (10, 10, {22: 20}), "Runtherd": (1, 1, {22: 2})}
+    assert kinds["Runtherd"]["gear"] == ["Grot-smacka", "Slugga"]
+    burna = {k["model"]: k for k in orks["Burna Boyz"]["wargear"]}
+    assert burna["Spanner"]["choices"] == [{"of": ["Big shoota", "Kustom mega-blasta", "Rokkit launcha"], "min": 1}]
+    guard = read_catalogues(catalogues_for_faction("Astra Militarum", BSDATA))
+    for name in ("Cadian Shock Troops", "Catachan Jungle Fighters", "Death Korps of Krieg"):
+        assert guard[name].get("wargear"), name
+
+
+def test_bundled_units_play_their_models_own_wargear() -> None:
+    from bagm.data.packs import Catalog
+    from bagm.roster.wargear import default_loadouts
+
+    orks = Catalog().faction("Orks")
+    got = {(lo.profile, lo.items): lo.count for lo in default_loadouts(orks.units.get("Burna Boyz"), 10)}
+    assert got == {("Burna Boyz", ("Burna", "Cuttin’ flames")): 8,
+                   ("Burna Boyz", ("Close combat weapon", "Big shoota")): 2}
+    got = {(lo.profile, lo.items): lo.count for lo in default_loadouts(orks.units.get("Gretchin"), 11)}
+    assert got == {("Gretchin", ("Close combat weapon", "Grot blasta")): 10,
+                   ("Runtherd", ("Grot-smacka", "Slugga")): 1}

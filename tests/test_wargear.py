@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bagm.data.packs import Catalog
+from bagm.data.packs import Catalog, data_dirs
 from bagm.roster.model import load_roster
 from bagm.roster.report import ValidationReport
 from bagm.roster.validate import validate
@@ -154,12 +154,29 @@ def test_a_count_must_be_a_whole_number(tmp_path: Path) -> None:
     assert err.value.line == 8 and "whole number" in err.value.message
 
 
-def test_no_options_recorded_is_a_warning(check) -> None:
-    head = ("faction: Orks\ndetachment: Ramship Raiders\nunits:\n  - unit: Boss Nob\n"
-            "    warlord: true\n  - unit: Burna Boyz\n    models: 5\n")
-    r = check("    wargear: {burna: 5}\n", head)
+BURNAS = ("faction: Orks\ndetachment: Ramship Raiders\nunits:\n  - unit: Boss Nob\n"
+          "    warlord: true\n  - unit: Burna Boyz\n    models: 5\n")
+
+
+def test_no_options_recorded_is_a_warning(tmp_path: Path) -> None:
+    # a pack whose datasheet records no options (here an overlay that removes them)
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "orks.yaml").write_text("faction: Orks\nunits:\n  - {name: Burna Boyz, wargear: []}\n",
+                                    encoding="utf-8")
+    path = tmp_path / "r.yaml"
+    path.write_text(BURNAS + "    wargear: {burna: 5}\n", encoding="utf-8")
+    r = validate(load_roster(path), Catalog(data_dirs([data])))
     assert "BA194" in codes(r)
     assert next(f for f in r.findings if f.code == "BA194").line == 8
+
+
+def test_a_bundled_unit_checks_its_models_wargear(check) -> None:
+    # Burna Boyz come as "4 Burna Boyz and 1 Spanner": the Spanner carries no burna
+    r = check("    wargear: {burna: 5}\n", BURNAS)
+    found = next(f for f in r.findings if f.code == "BA191")
+    assert "at most 4" in found.message and found.line == 8
+    assert not [c for c in codes(check("    wargear: {rokkit launcha: 1}\n", BURNAS)) if c.startswith("BA19")]
 
 
 # --- boundaries -------------------------------------------------------------------------------

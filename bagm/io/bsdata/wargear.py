@@ -1,6 +1,7 @@
 """A datasheet's wargear options read from its selection entries: for each kind of model (a
 BattleScribe ``model`` entry) how many the unit may have, what it always carries and the choices
-it makes (a ``selectionEntryGroup`` with its min/max and default, or an optional entry).
+it makes (a ``selectionEntryGroup`` with its min/max and default, or an optional entry). Units
+whose models come as fixed bundles ("1 Runtherd and 10 Gretchin") take the default bundle's.
 
 Only names and numbers are taken. Modifiers that change a bound when something else is chosen
 ("if the sergeant takes lightning claws, no Weapon 1") are not read: the bounds recorded are the
@@ -99,10 +100,24 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                 lo, hi = child.bounds()
                 if hi != 0:
                     kind(child, lo, hi, names, depth)
-            elif child.target.tag == "selectionEntryGroup" or ex._holds_models(child):
+            elif child.target.tag == "selectionEntryGroup" or ex._holds_models(child) \
+                    or _bundle(ex, n, child, default=True):
                 walk(child, names, depth + 1, stack)
+            elif _bundle(ex, n, child, default=False):  # a larger bundle: how far maxima grow
+                start = len(kinds)
+                walk(child, names, depth + 1, stack)
+                size = sum(int(x) for x in re.findall(r"\d+", child.name))
+                if size:
+                    larger.append((size, kinds[start:]))
+                del kinds[start:]
 
+    larger: list[tuple[int, list[dict[str, Any]]]] = []  # (models, kinds) of the other bundles
     walk(node, root_names, 0, set())
+    for size, bundle in larger:  # "2 Runtherds and 20 Gretchin": from 22 models, up to 2 Runtherds
+        for k in kinds:
+            more = next((b.get("max") for b in bundle if b["model"] == k["model"]), None)
+            if more is not None and k.get("max") is not None and more > k["max"]:
+                k.setdefault("max_from", {})[size] = more
     unit_fixed, unit_choices = gear_of(node, 0)  # wargear of the unit as a whole
     if unit_choices or unit_fixed:
         entry: dict[str, Any] = {"model": None, "min": 0}
@@ -112,6 +127,25 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
             entry["choices"] = unit_choices
         kinds.append(entry)
     return kinds, items
+
+
+def _bundle(ex: "Extractor", group: "Node", child: "Node", default: bool) -> bool:
+    """Whether ``child`` is one of a group of fixed bundles of models ("Unit Composition":
+    "1 Runtherd and 10 Gretchin" or "2 Runtherds and 20 Gretchin"), an upgrade entry holding
+    model entries (and groups of them), and the group's default one (``default``) or another.
+    The default bundle's models are the unit's kinds of model; the others say how far each
+    kind's maximum grows with the unit's size (``max_from``)."""
+    first = group.target.get("defaultSelectionEntryId")
+    if group.target.tag != "selectionEntryGroup" or not first or (first in child.ids) != default \
+            or child.target.get("type") != "upgrade":
+        return False
+    members = ex._members(child)
+
+    def models_in(n: "Node", depth: int) -> bool:
+        return n.target.get("type") == "model" or depth < 2 and n.target.tag == "selectionEntryGroup" \
+            and any(models_in(m, depth + 1) for m in ex._members(n))
+    return any(models_in(m, 0) for m in members) and \
+        all(m.target.get("type") == "model" or m.target.tag == "selectionEntryGroup" for m in members)
 
 
 def _max_by_size(model: "Node", hi: int) -> dict[int, int]:
