@@ -100,8 +100,10 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                 lo, hi = child.bounds()
                 if hi != 0:
                     kind(child, lo, hi, names, depth)
-            elif child.target.tag == "selectionEntryGroup" or ex._holds_models(child) \
-                    or _bundle(ex, n, child, default=True):
+            elif _bundle(ex, n, child, default=True):
+                base.append(sum(int(x) for x in re.findall(r"\d+", child.name)))
+                walk(child, names, depth + 1, stack)
+            elif child.target.tag == "selectionEntryGroup" or ex._holds_models(child):
                 walk(child, names, depth + 1, stack)
             elif _bundle(ex, n, child, default=False):  # a larger bundle: how far maxima grow
                 start = len(kinds)
@@ -112,12 +114,9 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                 del kinds[start:]
 
     larger: list[tuple[int, list[dict[str, Any]]]] = []  # (models, kinds) of the other bundles
+    base: list[int] = []  # the models the default bundle's name counts
     walk(node, root_names, 0, set())
-    for size, bundle in larger:  # "2 Runtherds and 20 Gretchin": from 22 models, up to 2 Runtherds
-        for k in kinds:
-            more = next((b.get("max") for b in bundle if b["model"] == k["model"]), None)
-            if more is not None and k.get("max") is not None and more > k["max"]:
-                k.setdefault("max_from", {})[size] = more
+    _merge_bundles(kinds, larger, base[0] if base else 0)
     unit_fixed, unit_choices = gear_of(node, 0)  # wargear of the unit as a whole
     if unit_choices or unit_fixed:
         entry: dict[str, Any] = {"model": None, "min": 0}
@@ -127,6 +126,30 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
             entry["choices"] = unit_choices
         kinds.append(entry)
     return kinds, items
+
+
+def _merge_bundles(kinds: list[dict[str, Any]], others: list[tuple[int, list[dict[str, Any]]]],
+                   base: int) -> None:
+    """The other bundles of a unit's models, merged into the default bundle's kinds: a larger
+    bundle ("2 Runtherds and 20 Gretchin", 22 models by its name) raises a kind's maximum from
+    that size (``max_from``); a kind only another bundle has ("1 mauler chainblade, 7
+    chainblades") is an option, up to its count in a bundle of the default's size and, from a
+    larger bundle's size, up to its count there."""
+    for size, bundle in others:
+        for b in bundle:
+            k = next((x for x in kinds if x["model"] == b["model"]), None)
+            more = b.get("max")
+            if more is None:
+                continue
+            if k is None:
+                k = {**b, "min": 0, "max": 0}
+                k.pop("max_from", None)
+                kinds.append(k)
+            if size <= base:
+                k["max"] = max(k["max"], more)
+            elif more > (k.get("max") or 0):
+                grown = k.setdefault("max_from", {})
+                grown[size] = max(grown.get(size, 0), more)
 
 
 def _bundle(ex: "Extractor", group: "Node", child: "Node", default: bool) -> bool:
