@@ -395,6 +395,31 @@ def test_emoji_codes_in_user_text_print_as_themselves(marked: Path) -> None:
     assert f"Da :skull: {MARK}" in clean(run("show", str(marked)), 0)
 
 
+# --- start-up: a run imports what its command needs -----------------------------------------
+
+STARTUP_PROBE = """
+import sys
+from bagm.cli.app import main
+sys.argv = ["bagm", "validate", sys.argv[1]]
+try:
+    main()
+except SystemExit:
+    pass
+heavy = ("bagm.roster.wargear", "bagm.roster.importer", "bagm.io.bsdata", "bagm.engine",
+         "bagm.data.schema", "ruamel", "jinja2")
+print(sorted(m for m in sys.modules if m.startswith(heavy)), file=sys.stderr)
+"""
+
+
+def test_validating_one_roster_imports_no_heavy_part(tmp_path: Path) -> None:
+    env = dict(os.environ, BAGM_CACHE_DIR=str(tmp_path))
+    for _ in range(2):  # the first run fills the pack cache (pydantic's schema), the second reads it
+        p = subprocess.run([sys.executable, "-c", STARTUP_PROBE, str(ORKS)], env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and "Da Kaptin" in p.stdout, p.stderr
+    assert p.stderr.strip() == "[]"  # no wargear named: the wargear checker is not imported
+
+
 # --- what an install ships ------------------------------------------------------------------
 
 def test_every_package_and_data_file_ships() -> None:
