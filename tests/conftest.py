@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import atexit
+import functools
 import os
 import shutil
 import struct
@@ -17,7 +18,7 @@ from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
 from bagm.cli.app import register_all
-from bagm.data.packs import Catalog
+from bagm.data.packs import Catalog, data_dirs
 from bagm.roster.model import load_roster
 from bagm.roster.report import ValidationReport
 from bagm.roster.validate import validate
@@ -99,6 +100,13 @@ def advance_to(g, step: str, player: str = "A") -> None:
         else:
             raise AssertionError(f"stuck at {d}")
     raise AssertionError(f"never reached {step}")
+
+
+@functools.cache
+def without_rules() -> Catalog:
+    """The bundled packs with the Detachment rules of the Grey Knights' Void Purge Force and
+    the Orks' Kaptin Killers left out: for tests of other rules with those two armies."""
+    return Catalog(data_dirs([FIXTURES / "without_rules"]))
 
 
 @pytest.fixture(scope="session")

@@ -20,8 +20,7 @@ def catalog(tmp_path: Path, rule: str | None, sigil: str | None) -> Catalog:
     """Grey Knights with the Void Purge Force's rule and Sigil of Warding given ``effects``
     (YAML flow text; None: not modelled)."""
     lines = ["faction: Grey Knights", "detachments:", "  - name: Void Purge Force"]
-    if rule is not None:
-        lines.append(f"    rule_effects: {rule}")
+    lines.append(f"    rule_effects: {rule if rule is not None else 'null'}")
     lines += ["    enhancements:",
               "      - {name: Sigil of Warding" + (f", effects: {sigil}" if sigil is not None else "") + "}",
               "      - {name: Tactical Haruspexy}"]

@@ -8,7 +8,7 @@ import math
 from functools import cache
 
 import pytest
-from conftest import REPO, advance_to, block, place
+from conftest import REPO, advance_to, block, place, without_rules
 
 from bagm.chance.dice import Dice, DiceError, DiceExpr
 from bagm.engine.game.muster import build_army
@@ -24,7 +24,8 @@ DEPLOY = ["role attacker", "deploy B3 2", "deploy A3 2", "deploy B1 2", "deploy 
 
 @cache
 def _armies() -> tuple:
-    return build_army("A", GK), build_army("B", ORKS)
+    # without the two armies' Detachment rules: the rules under test alone
+    return build_army("A", GK, without_rules()), build_army("B", ORKS, without_rules())
 
 
 def new_game(dice: list[int] | None = None, **kw) -> Game:

@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any
 
 import pytest
-from conftest import REPO, advance_to, block, place
+from conftest import REPO, advance_to, block, place, without_rules
 
 from bagm.chance.dice import Dice, DiceExpr
 from bagm.data.models import Effect, Leader, LeaderAbility, WeaponAbility
@@ -46,7 +46,8 @@ UNMODELLED = {"name": "Litanies of Sanctity"}
 
 @cache
 def _armies() -> tuple:
-    return build_army("A", GK), build_army("B", ORKS)
+    # without the two armies' Detachment rules: the rules under test alone
+    return build_army("A", GK, without_rules()), build_army("B", ORKS, without_rules())
 
 
 def leader(**data: Any) -> Leader:

@@ -16,6 +16,10 @@ from typing import Annotated, Any, Literal, Union
 from bagm.data.timings import Phase, Timing
 
 Keyword = str
+UnitState = Literal["below_starting", "below_half", "set_to_defend", "near_objective", "secured_site"]
+"""A state of a unit an effect's condition names (:attr:`Effect.only_while`)."""
+TargetState = Literal["below_starting", "below_half", "near_objective"]
+"""A state of an attack's target an effect's condition names (:attr:`Effect.target_while`)."""
 Dice = Union[int, str]  # a number, or a dice expression such as "D6+1"
 
 # pydantic reads this from each class: unknown keys are errors in every data file
@@ -187,17 +191,49 @@ class Effect:
     """Charge rolls made for the led unit can be re-rolled."""
     charge_after_advance: bool = False
     """The led unit is eligible to declare a charge in a turn in which it Advanced."""
-    only_while: Literal["below_starting", "below_half"] | None = None
+    only_while: UnitState | list[UnitState] | None = None
     """A condition: this effect applies only while the led unit is below its Starting Strength
-    ('below_starting') or Below Half-strength ('below_half')."""
+    ('below_starting'), Below Half-strength ('below_half'), Set to Defend ('set_to_defend'),
+    within range of an objective marker ('near_objective': one of its models is), or has
+    performed Secure Site in its player's most recent Shooting phase ('secured_site'); a list:
+    all of them. The last two need the game: asked without it, they do not hold."""
     only_keyword: Keyword | None = None
     """A condition: this effect applies only while the led unit has this keyword."""
-    target_while: Literal["below_starting", "below_half"] | None = None
-    """A condition on the target, for the Hit and Wound roll fields: only attacks that target a
-    unit below its Starting Strength ('below_starting') or Below Half-strength ('below_half')."""
+    only_lacks: list[Keyword] = field(default_factory=list)
+    """A condition: this effect applies only to a unit with none of these keywords ("excluding
+    GROTS units")."""
+    only_units: list[str] = field(default_factory=list)
+    """A condition: this effect applies only to units of these datasheets, by name
+    ("Infiltrator Squad and Incursor Squad units")."""
+    except_units: list[str] = field(default_factory=list)
+    """A condition: this effect applies to no unit of these datasheets, by name ("excluding
+    Arco-flagellants and Repentia Squad units")."""
+    target_while: TargetState | None = None
+    """A condition on the target, for the Hit and Wound roll fields and the weapon fields: only
+    attacks that target a unit below its Starting Strength ('below_starting'), Below
+    Half-strength ('below_half') or within range of an objective marker ('near_objective')."""
     target_lacks: list[Keyword] = field(default_factory=list)
-    """A condition on the target, for the Hit and Wound roll fields: only attacks that target a
-    unit with none of these keywords."""
+    """A condition on the target, for the Hit and Wound roll fields and the weapon fields: only
+    attacks that target a unit with none of these keywords."""
+    against_stronger: bool = False
+    """A condition for the fields on attacks that target the led unit (hit_against_mod,
+    wound_against_mod): only attacks whose Strength is greater than its Toughness."""
+    secure_site: Literal["battleline", "never"] | None = None
+    """The led unit can perform the Secure Site Tactical Manoeuvre as if it had the BATTLELINE
+    keyword ('battleline'), or cannot perform it at all ('never', whatever a Mission Rule says)."""
+    shoot_after_advance: bool = False
+    """The led unit is eligible to shoot in a turn in which it Advanced (any weapon, not only
+    Assault ones)."""
+    manoeuvre_after_move: bool = False
+    """The led unit can perform a Tactical Manoeuvre in a turn in which it Advanced or Fell Back."""
+    overwatch_hit: int | None = None
+    """The led unit's attacks while firing Overwatch hit on an unmodified Hit roll of X+ instead
+    of only a 6 (5: 'an unmodified Hit roll of 5+ is required')."""
+    save_mod: int = 0
+    """Added to armour saving throws made for the led unit's models (+1; never to invulnerable
+    saves)."""
+    battleshock_mod: int = 0
+    """Added to Battle-shock tests taken for the led unit (+1)."""
     reroll_leadership: bool = False
     """Leadership tests (Battle-shock tests) taken for the led unit can be re-rolled."""
     shoot_after_fall_back: bool = False
@@ -561,6 +597,9 @@ class Detachment:
     rule_moments: list[Moment] = field(default_factory=list)
     """What the army can use the Detachment rule for at a moment ("once per battle, at the start
     of your Command phase, select one unit..."), on a unit with ``target_keywords``."""
+    rule_left: list[str] = field(default_factory=list)
+    """Parts of a modelled rule the engine does not play, each by a short name (no prose): every
+    game lists them as not modelled."""
     enhancements: list[Enhancement] = field(default_factory=list)
     stratagems: list[Stratagem] = field(default_factory=list)
     """Its Detachment Stratagems, as a user supplies them (the sources have none)."""

@@ -156,7 +156,7 @@ def steps(profile: AttackProfile, target: Target) -> Steps:
         hit = {Outcome.fail: ZERO, Outcome.success: ONE, Outcome.critical: ZERO}
     else:
         modifier, crit_hit = hit_modifier(w, cond), critical_hit_on(w, cond)
-        hit = roll_chances(lambda u: hit_roll(u, w.skill or 7, modifier, cond.overwatch, crit_hit),
+        hit = roll_chances(lambda u: hit_roll(u, w.skill or 7, modifier, cond.overwatch, crit_hit, cond.overwatch_hit),
                            cond.reroll_hits)
     needed = wound_threshold(w.strength, target.toughness)
     crit_on = critical_wound_on(w, target)

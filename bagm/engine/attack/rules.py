@@ -62,6 +62,8 @@ class Conditions(HashedOnce):
     """The attacking model made a Charge move this turn: Lance."""
     overwatch: bool = False
     """Fire Overwatch / Set Overwatch: only an unmodified 6 hits."""
+    overwatch_hit: int = 6
+    """While firing Overwatch, the unmodified Hit roll that hits (5: a Detachment rule's 5+)."""
     beyond_12: bool = False
     """The target is more than 12" away: Conversion."""
     critical_hit: int = 6
@@ -162,14 +164,17 @@ def critical_hit_on(weapon: WeaponProfile, cond: Conditions) -> int:
 
 
 def hit_roll(unmodified: int, skill: int, modifier: int, overwatch: bool = False,
-             critical_on: int = 6) -> Outcome:
+             critical_on: int = 6, overwatch_on: int = 6) -> Outcome:
     """Hit Roll: an unmodified 6 (or Conversion's 4+) is a Critical Hit and always hits, an
     unmodified 1 always fails, otherwise hit on BS/WS or more after the (capped) modifier.
-    Overwatch (Set Overwatch): only an unmodified 6 hits."""
+    Overwatch (Set Overwatch): only an unmodified 6 hits (or ``overwatch_on``+: an effect's
+    "an unmodified Hit roll of 5+ is required to score a hit")."""
     if unmodified >= critical_on:
         return Outcome.critical
-    if unmodified == 1 or overwatch:
+    if unmodified == 1:
         return Outcome.fail
+    if overwatch:
+        return Outcome.success if unmodified >= overwatch_on else Outcome.fail
     return Outcome.success if unmodified + cap_modifier(modifier) >= skill else Outcome.fail
 
 

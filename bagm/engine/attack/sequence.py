@@ -289,7 +289,7 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
     skill, hit_mod, crit_hit, overwatch = w.skill or 7, hit_modifier(w, cond), critical_hit_on(w, cond), cond.overwatch
 
     def judge_hit(u: int) -> Outcome:
-        return hit_roll(u, skill, hit_mod, overwatch, crit_hit)
+        return hit_roll(u, skill, hit_mod, overwatch, crit_hit, cond.overwatch_hit)
 
     def score_hit(outcome: Outcome) -> None:
         nonlocal hits, auto_wounds

@@ -20,6 +20,7 @@ from bagm.engine.state.army import (
     ArmyError,
     Unit,
     _profile,
+    fits,
 )
 from bagm.engine.state.core import Player
 
@@ -160,6 +161,9 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
             notes.append(f"Detachment rule '{det.rule}' ({det.name}) is not implemented")
         army_rule = tuple((det.rule, e) for e in det.rule_effects or ())
         uses += rule_uses
+        if det.rule_effects is not None or rule_uses:
+            notes += [f"Detachment rule '{det.rule}' ({det.name}): {part} is not implemented"
+                      for part in det.rule_left]
     pack_enh = {_norm(e.name): e for e in det.enhancements} if det is not None else {}
     dealt: dict[str, int] = {}  # models of a split unit already dealt to its earlier squads
     for i, sq in enumerate(squads.units):
@@ -207,7 +211,8 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
             notes.append(f"{ds.name}: ability '{a}' is not implemented")
         if ds.adaptation and ds.adaptation.note:
             notes.append(f"{ds.name}: Boarding Actions adaptation note not modelled: {ds.adaptation.note}")
-        standing = army_rule
+        # the rule's effects whose fixed conditions (keywords, datasheets) the unit meets
+        standing = tuple((n, e) for n, e in army_rule if fits(e, ds.name, kw))
         if enh and enh not in ENHANCEMENTS:
             data = pack_enh.get(_norm(enh))
             # a Detachment's Enhancement: its effects on the bearer's unit, and what the bearer's

@@ -37,7 +37,7 @@ from bagm.engine.game.movement import MovementPhase
 from bagm.engine.game.positions import Positions
 from bagm.engine.game.shooting import ShootingPhase
 from bagm.engine.game.snapshot import start_of
-from bagm.engine.rules.effects import effect_has
+from bagm.engine.rules.effects import effect_has, effect_sum
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.leaders import LeaderRules, modelled_abilities
 from bagm.engine.rules.missions import Mission, get_mission
@@ -610,14 +610,15 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         for u in self.army_units(p):
             if not u.below_half():
                 continue
-            roll = self.dice.d6(f"battle-shock {u.uid}") + self.dice.d6(f"battle-shock {u.uid}")
+            mod = effect_sum(u, "battleshock_mod")  # an effect: "add 1 to Battle-shock tests"
+            roll = self.dice.d6(f"battle-shock {u.uid}") + self.dice.d6(f"battle-shock {u.uid}") + mod
             ok = roll >= u.Ld
             self.emit("battleshock_test", unit=u.uid, roll=roll, ld=u.Ld, passed=ok)
             # an effect: "you can re-roll Leadership tests taken for that unit"
             if not ok and u.affected and effect_has(u, "reroll_leadership") and (
                     yield from self._effect_reroll(p, u, "reroll_leadership", {"roll": roll, "needed": u.Ld,
                                                           "what": "battle-shock"})):
-                roll = self.dice.d6(f"battle-shock {u.uid} re-roll") + self.dice.d6(f"battle-shock {u.uid} re-roll")
+                roll = self.dice.d6(f"battle-shock {u.uid} re-roll") + self.dice.d6(f"battle-shock {u.uid} re-roll") + mod
                 ok = roll >= u.Ld
                 self.emit("battleshock_test", unit=u.uid, roll=roll, ld=u.Ld, passed=ok, reroll=True)
             if not ok:

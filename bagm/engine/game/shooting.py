@@ -24,6 +24,7 @@ from bagm.engine.rules.effects import (
     effect_has,
     effect_least,
     effect_weapon,
+    holds_in,
 )
 from bagm.engine.rules.stratagems import (
     EXPLOSIVE_CLEARANCE,
@@ -112,7 +113,7 @@ class ShootingPhase(GameInterface):
             return "it is Battle-shocked"
         if self.engaged_with(u):
             return "it is within Engagement Range of an enemy unit"
-        if u.moved in ("advance", "fallback"):
+        if u.moved in ("advance", "fallback") and not (u.affected and effect_has(u, "manoeuvre_after_move")):
             return "it Advanced or Fell Back this turn"
         if u.set_up_turn == self.turn:
             return "it was set up on the battlefield this turn"
@@ -184,6 +185,7 @@ class ShootingPhase(GameInterface):
         u.manoeuvre = act.target
         if act.target == "secure":
             u.secure_marker = int(act.arg or 0) - 1
+            u.secured_turn = self.turn
         elif act.target == "defend":
             u.set_to_defend = True
         elif act.target == "overwatch":
@@ -198,7 +200,8 @@ class ShootingPhase(GameInterface):
             return "it performed a Tactical Manoeuvre this turn"
         if u.moved == "fallback" and not (u.affected and effect_has(u, "shoot_after_fall_back")):
             return "it Fell Back this turn"  # unless a conferred Leader ability lets it shoot
-        if u.moved == "advance" and not any(w.abilities.assault for w in u.ranged):
+        if u.moved == "advance" and not any(w.abilities.assault for w in u.ranged) and not (
+                u.affected and effect_has(u, "shoot_after_advance")):  # e.g. Relentless Salvoes
             return "it Advanced this turn (and has no Assault weapon)"
         if not u.ranged:
             return "it has no ranged weapon"
@@ -398,10 +401,12 @@ class ShootingPhase(GameInterface):
                 ranged: bool) -> Generator[Decision, Action, tuple[int, int]]:
         """One weapon's attacks of ``u`` against ``t`` (the attack sequence), offering Command
         Re-roll to either player where the rules allow; returns (wounds lost, models destroyed)."""
-        if u.affected or t.affected:  # Battlefield Command: conferred Leader abilities
-            w = effect_weapon(u, w)
-            cond = effect_conditions(u, t, w, cond)
-        invuln, fnp = effect_defence(t, w) if t.affected else (t.invuln, None)
+        holds = None
+        if u.affected or t.affected:  # effects: Leader abilities, Detachment rules, Enhancements
+            holds = holds_in(self)  # their conditions on the game (within range of a marker)
+            w = effect_weapon(u, w, t, holds)
+            cond = effect_conditions(u, t, w, cond, holds)
+        invuln, fnp = effect_defence(t, w, holds) if t.affected else (t.invuln, None)
         invuln = t.invuln_against(invuln, ranged)  # with a save against melee attacks only
         target = Target(toughness=t.T, save=t.Sv, wounds=t.W, models=len(t.models), invuln=invuln, fnp=fnp,
                         keywords=t.keywords, visible=None if visible is None else len(visible), name=t.uid)

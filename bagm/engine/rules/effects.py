@@ -12,6 +12,7 @@ touches no code here: it is data.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -27,11 +28,51 @@ _REROLL_ORDER = {Reroll.none: 0, Reroll.ones: 1, Reroll.failed: 2}
 _WEAPONS: dict[tuple[Any, ...], WeaponProfile] = {}  # (weapon, *its effects): the weapon changed
 
 
-def _effects(u: Unit, melee: bool) -> list[Any]:
+Holds = Callable[[Unit, str], bool]
+"""Answers whether a unit is in a state that needs the game ('near_objective', 'secured_site')."""
+
+
+def holds_in(game: Any) -> Holds:
+    """The answer to the effect conditions that need the game, in ``game``'s present state."""
+    return lambda u, cond: _holds(game, u, cond)
+
+
+def _holds(game: Any, u: Unit, cond: str) -> bool:
+    if cond == "near_objective":  # Core Rules "Objective Markers": a model within range of one
+        markers = game.map.layout.markers
+        return any(game.bf.in_objective_range(m.base, mk) for mk in markers for m in u.models)
+    if cond == "secured_site":  # "performed Secure Site in your previous Shooting phase"
+        return u.secured_turn >= 0 and u.secured_turn == last_shooting_turn(game, u.player)
+    return False
+
+
+def last_shooting_turn(game: Any, player: str) -> int:
+    """The turn of ``player``'s most recent Shooting phase that has begun (-1: none yet). Reading:
+    in its own turn after its Shooting phase began, that phase; otherwise its previous turn's."""
+    if game.active == player:
+        begun = game.phase in ("shooting", "charge", "fight")
+        return game.turn if begun else game.turn - 2
+    return game.turn - 1
+
+
+def _effects(u: Unit, melee: bool, holds: Holds | None = None) -> list[Any]:
     if not u.affected:
         return []
     want = "melee" if melee else "ranged"
-    return [e for e in u.effects() if e.attacks in ("all", want)]
+    return [e for e in u.effects(holds) if e.attacks in ("all", want)]
+
+
+def _target_fits(e: Any, t: Unit | None, holds: Holds | None) -> bool:
+    """Whether an effect's conditions on the attack's target hold (None: no target known, so
+    only effects without such a condition apply)."""
+    if e.target_while is None and not e.target_lacks:
+        return True
+    if t is None:
+        return False
+    if e.target_while is not None and not t.state(e.target_while, holds):
+        return False  # "an attack that targets a unit that is Below Half-strength"
+    # "... that targets an enemy unit that does not have the X keyword"
+    return not (e.target_lacks and any(k in t.keywords for k in e.target_lacks))
 
 
 def _better(a: Reroll, b: str | None) -> Reroll:
@@ -39,10 +80,16 @@ def _better(a: Reroll, b: str | None) -> Reroll:
     return r if _REROLL_ORDER[r] > _REROLL_ORDER[a] else a
 
 
-def effect_weapon(u: Unit, w: WeaponProfile) -> WeaponProfile:
-    """The weapon as the unit's effects change it (characteristics, abilities)."""
-    # an effect with a condition on the target changes Hit and Wound rolls only (effect_conditions)
-    effects = [e for e in _effects(u, w.melee) if e.target_while is None and not e.target_lacks]
+def _changes_weapon(e: Any) -> bool:
+    return bool(e.A_mod or e.S_mod or e.AP_mod or e.D_mod or e.weapon_abilities)
+
+
+def effect_weapon(u: Unit, w: WeaponProfile, t: Unit | None = None,
+                  holds: Holds | None = None) -> WeaponProfile:
+    """The weapon as the unit's effects change it (characteristics, abilities) in its attacks
+    on ``t`` ("... while targeting a unit within range of an objective marker"); without a
+    target, effects with a condition on it are left out."""
+    effects = [e for e in _effects(u, w.melee, holds) if _changes_weapon(e) and _target_fits(e, t, holds)]
     if not effects:
         return w
     key = (w, *effects)  # effects hash by identity; a condition may leave some out
@@ -61,46 +108,51 @@ def effect_weapon(u: Unit, w: WeaponProfile) -> WeaponProfile:
     return out
 
 
-def effect_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions) -> Conditions:
-    """The attack's conditions with the attacker's and the target's effects."""
-    mine = _effects(u, w.melee)
-    theirs = t.effects() if t.affected else []
+def effect_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions,
+                      holds: Holds | None = None) -> Conditions:
+    """The attack's conditions with the attacker's and the target's effects (``holds``: the
+    answer to conditions that need the game, :func:`holds_in`)."""
+    mine = _effects(u, w.melee, holds)
+    theirs = t.effects(holds) if t.affected else []
     if not mine and not theirs:
         return cond
     hit, wound, crit, cover = cond.hit_mod, cond.wound_mod, cond.critical_hit, cond.cover
-    rh, rw = cond.reroll_hits, cond.reroll_wounds
+    rh, rw, save, ow = cond.reroll_hits, cond.reroll_wounds, cond.save_mod, cond.overwatch_hit
     for e in mine:
-        if e.target_while is not None and not (
-                t.below_starting() if e.target_while == "below_starting" else t.below_half()):
-            continue  # "an attack that targets a unit that is Below Half-strength"
-        if e.target_lacks and any(k in t.keywords for k in e.target_lacks):
-            continue  # "... that targets an enemy unit that does not have the X keyword"
+        if not _target_fits(e, t, holds):
+            continue
         hit += e.hit_mod
         wound += e.wound_mod
         rh, rw = _better(rh, e.reroll_hits), _better(rw, e.reroll_wounds)
         if e.crit_hit is not None:  # "an unmodified Hit roll of 5+ scores a Critical Hit"
             crit = min(crit, e.crit_hit)
+        if e.overwatch_hit is not None:  # "an unmodified Hit roll of 5+ is required to score a hit"
+            ow = min(ow, e.overwatch_hit)
     for e in theirs:  # attacks that target the affected unit
         if e.against != "all" and (e.against == "melee") != w.melee:
             continue  # e.g. Stealth: ranged attacks only
+        if e.against_stronger and not w.strength > t.T:
+            continue  # "if the Strength characteristic of the attack is greater than the Toughness"
         hit += e.hit_against_mod
         wound += e.wound_against_mod
+        save += e.save_mod  # "add 1 to any armour saving throw made against that attack"
         cover = cover or (e.cover and not w.melee)  # Benefit of Cover: against ranged attacks
     return replace(cond, hit_mod=hit, wound_mod=wound, reroll_hits=rh, reroll_wounds=rw,
-                   critical_hit=crit, cover=cover)
+                   critical_hit=crit, cover=cover, save_mod=save, overwatch_hit=ow)
 
 
 def _best(a: int | None, b: int | None) -> int | None:
     return b if a is None else a if b is None else min(a, b)
 
 
-def effect_defence(t: Unit, w: WeaponProfile | None = None) -> tuple[int | None, int | None]:
+def effect_defence(t: Unit, w: WeaponProfile | None = None,
+                   holds: Holds | None = None) -> tuple[int | None, int | None]:
     """The target's invulnerable save and Feel No Pain with its effects; with
     the attacking weapon ``w``, Feel No Pain against Psychic Attacks counts for a [PSYCHIC] one."""
     inv, fnp = t.invuln, None
     if t.affected:
         psychic = w is not None and w.abilities.psychic
-        for e in t.effects():
+        for e in t.effects(holds):
             inv, fnp = _best(inv, e.invuln), _best(fnp, e.fnp)
             if psychic:
                 fnp = _best(fnp, e.fnp_psychic)

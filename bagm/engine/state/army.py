@@ -7,6 +7,7 @@ validated with :func:`bagm.roster.validate.validate` and an invalid one is refus
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -22,6 +23,28 @@ MOVE_CAP = 9  # Rules Adaptations "Flying": a Move over 9" is reduced to 9"
 IMPLEMENTED_ABILITIES = {"deep strike", "leader", "infiltrators"}
 # Abilities Boarding Actions removes (Rules Adaptations "Scouts Ability", "Flying").
 REMOVED_ABILITIES = ("scouts",)
+
+
+def _listed(x: Any) -> list[Any]:
+    return x if isinstance(x, list) else [x]
+
+
+def fits(e: Any, name: str, keywords: frozenset[str]) -> bool:
+    """Whether an effect's conditions that never change in a game (a keyword it needs or must
+    lack, the datasheets it names or leaves out) let it apply to a unit of datasheet ``name``."""
+    if e.only_keyword is not None and e.only_keyword not in keywords:
+        return False
+    if e.only_lacks and any(k in keywords for k in e.only_lacks):
+        return False
+    if e.only_units or e.except_units:
+        from bagm.data.names import norm
+
+        n = norm(name)
+        if e.only_units and n not in {norm(x) for x in e.only_units}:
+            return False
+        if n in {norm(x) for x in e.except_units}:
+            return False
+    return True
 
 
 def profile_group(name: str) -> str:
@@ -98,6 +121,7 @@ class Unit:
     overwatch_until: int = -1  # the turn number through which Set Overwatch lasts
     overwatch_used_turn: int = -1
     secure_marker: int | None = None
+    secured_turn: int = -1  # the turn it last performed Secure Site
     hatch_turn: int = -1
     clearance: bool = False
     commanded: bool = False  # targeted with Battlefield Command since its last Command phase
@@ -172,21 +196,33 @@ class Unit:
         ask this first, so units without any pay nothing."""
         return self.led is not None or bool(self.standing) or bool(self.timed)
 
-    def effects(self) -> list[Any]:
+    def effects(self, holds: Callable[[Unit, str], bool] | None = None) -> list[Any]:
         """The effects that apply to it now: its standing rules', those used on it for a phase or
-        turn, and its conferred Leader ability's (Battlefield Command). One with a condition (below Starting Strength or
-        Half-strength, a keyword) applies only while it holds."""
+        turn, and its conferred Leader ability's (Battlefield Command). One with a condition (below
+        Starting Strength or Half-strength, a keyword, a datasheet) applies only while it holds;
+        ``holds(unit, state)`` answers the states that need the game ('near_objective',
+        'secured_site'), which do not hold without it."""
         effects = [e for _, e in self.standing]
         if self.timed:
             effects += [e for _, e, _ in self.timed]
         if self.led is not None:
             effects += self.led[2].effects
-        if not any(e.only_while or e.only_keyword for e in effects):
+        if not any(e.only_while or e.only_keyword or e.only_lacks or e.only_units or e.except_units
+                   for e in effects):
             return effects
-        return [e for e in effects if (
-            e.only_while is None or (self.below_starting() if e.only_while == "below_starting"
-                                     else self.below_half())) and (
-            e.only_keyword is None or e.only_keyword in self.keywords)]
+        return [e for e in effects if fits(e, getattr(self.datasheet, "name", self.name), self.keywords) and (
+            e.only_while is None or all(self.state(c, holds) for c in _listed(e.only_while)))]
+
+    def state(self, cond: str, holds: Callable[[Unit, str], bool] | None = None) -> bool:
+        """Whether the unit is in a state an effect's condition names (Effect.only_while,
+        target_while); ``holds`` answers those that need the game."""
+        if cond == "below_starting":
+            return self.below_starting()
+        if cond == "below_half":
+            return self.below_half()
+        if cond == "set_to_defend":
+            return self.set_to_defend
+        return holds is not None and holds(self, cond)
 
     def source(self, field: str) -> str:
         """The name of the rule that gives it ``field`` (an effect's flag): for events."""

@@ -189,13 +189,17 @@ class Mission:
     def secure_reason(self, game: GameInterface, u: Unit, marker: int) -> str | None:
         """Why ``u`` may not perform Secure Site on ``marker`` (None: it may, as far as its
         keywords and the Mission Rules go). Core: only BATTLELINE units; a Mission Rule may lift
-        that (Control Node, Worth Dying For) or forbid a marker."""
+        that (Control Node, Worth Dying For) or forbid a marker; an effect may let it act as if
+        BATTLELINE or forbid it (a Detachment rule)."""
+        secure = _secure_effect(u)
+        if secure == "never":
+            return "cannot perform Secure Site (its Detachment rule)"
         for rule in self.rules:
             if rule.secure is not None:
                 why = rule.secure(game, u, marker)
                 if why is not None:
                     return why or None
-        return None if "BATTLELINE" in u.keywords else "is not BATTLELINE"
+        return None if "BATTLELINE" in u.keywords or secure == "battleline" else "is not BATTLELINE"
 
     def hatchway_reason(self, game: GameInterface, u: Unit, index: int) -> str | None:
         """Why a Mission Rule stops ``u`` operating Hatchway ``index`` (None: it does not)."""
@@ -504,3 +508,11 @@ def resolve_mission(text: str | int, seed: int = 0) -> tuple[int, str | None]:
         raise ValueError(f"the {how.split(':')[0]} rolled mission {n} ({how}), which is not playable yet; "
                          f"try another --seed, or name a playable mission")
     return n, f"Determine Mission: {how}, mission {n} {entry.name}"
+
+
+def _secure_effect(u: Unit) -> str | None:
+    """What the unit's effects say of Secure Site: 'never' beats 'battleline' (None: nothing)."""
+    if not u.affected:
+        return None
+    says = {e.secure_site for e in u.effects()}
+    return "never" if "never" in says else "battleline" if "battleline" in says else None

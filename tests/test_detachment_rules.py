@@ -1,0 +1,369 @@
+"""Detachment rules in play (Boarding Actions "Detachment Rules"; issue 13 s4): each rule the
+packs encode (``rule_effects``) changes the game where the rule says, shown with scripted dice
+or the game's state. Armies are the bundled rosters, or a small roster written here."""
+
+from __future__ import annotations
+
+import copy
+from functools import cache
+from pathlib import Path
+
+import pytest
+from conftest import REPO, advance_to, block, place
+
+from bagm.chance.dice import Dice, DiceExpr
+from bagm.data.packs import Catalog
+from bagm.data.weapons import WeaponProfile
+from bagm.engine.attack.rules import Conditions
+from bagm.engine.game.muster import build_army
+from bagm.engine.game.sequence import Game
+from bagm.engine.rules.effects import effect_conditions, effect_defence, effect_weapon, holds_in
+from bagm.engine.state.actions import Action, parse
+from bagm.engine.state.army import Army, Unit
+
+ROSTERS = REPO / "rosters"
+BLADE = WeaponProfile("Test blade", True, DiceExpr(0, 6, 2), 3, 4, 0, DiceExpr(0, 6, 1))
+GUN = WeaponProfile("Test gun", False, DiceExpr(0, 6, 2), 3, 4, 0, DiceExpr(0, 6, 1), range=24)
+SHOT = WeaponProfile("Test shot", False, DiceExpr(0, 6, 1), 3, 4, 0, DiceExpr(0, 6, 1), range=24)
+PRE_BATTLE = ("roles", "deploy")
+
+
+@cache
+def _bundled(name: str, player: str) -> Army:
+    return build_army(player, str(ROSTERS / f"{name}.yaml"))
+
+
+@cache
+def _catalog() -> Catalog:
+    return Catalog()
+
+
+def army(name: str, player: str = "A") -> Army:
+    return copy.deepcopy(_bundled(name, player))
+
+
+def roster(tmp_path: Path, faction: str, detachment: str, *units: str, player: str = "A") -> Army:
+    """An army of ``units`` (roster lines such as 'unit: Hormagaunts', the smallest legal size
+    unless 'models: N' is given); the first CHARACTER, or the first unit, is the Warlord."""
+    lines = [f"name: Test\nfaction: {faction}\ndetachment: {detachment}\nunits:"]
+    sheets = {u.name: u for u in _catalog().faction(faction).pack.units}
+    names = [u.split(",")[0].split(":", 1)[1].strip() for u in units]
+    chars = [i for i, n in enumerate(names) if "CHARACTER" in sheets[n].keywords]
+    warlord = chars[0] if chars else 0
+    for i, u in enumerate(units):
+        if "models:" not in u:
+            ds = sheets[names[i]]
+            u += f", models: {min(ds.sizes or ds.points)}"
+        lines.append(f"  - {{{u}{', warlord: true' if i == warlord else ''}}}")
+    path = tmp_path / f"{player}.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return build_army(player, str(path))
+
+
+def game(a: Army, b: Army | None = None, dice: list[int] | None = None) -> Game:
+    """A game of ``a`` (A, the Attacker, first turn) against ``b`` (Orks by default), deployed
+    with the first legal choices; it waits at A's first decision of the battle."""
+    g = Game(11, a, b or army("orks_kaptin_killers", "B"), dice=Dice(5),
+             rolloffs={"attacker": "A", "first_turn": "A"})
+    for _ in range(100):
+        if g.decision.step not in PRE_BATTLE:
+            break
+        legal = g.legal_actions()
+        g.apply(next((x for x in legal if x.kind == "deploy"), legal[0]))  # none in Reserves
+    g.dice = Dice.scripted(dice or [])
+    return g
+
+
+def unit(g: Game, name: str, player: str = "A") -> Unit:
+    return next(u for u in g.units.values() if u.player == player and u.datasheet.name == name)
+
+
+def declined(steps):
+    """Run an attack sequence, declining every Command Re-roll offer; its result."""
+    try:
+        d = next(steps)
+        while True:
+            assert d.step == "reroll"
+            d = steps.send(Action("pass"))
+    except StopIteration as stop:
+        return stop.value
+
+
+def on_marker(g: Game, u: Unit, i: int = 0) -> None:
+    mk = g.map.layout.markers[i]
+    place(g, u.uid, [(mk.x, mk.y), (mk.x, mk.y + 1.3), (mk.x, mk.y - 1.3)])
+
+
+def off_markers(g: Game, u: Unit) -> None:
+    """Put ``u`` (three models) where no objective marker is in range."""
+    mk = g.map.layout.markers
+    for x in range(2, 60):
+        for y in range(2, 30):
+            if all(abs(x - m.x) > 4 or abs(y - m.y) > 4 for m in mk):
+                place(g, u.uid, [(float(x), float(y)), (x + 1.3, float(y)), (x + 2.6, float(y))])
+                if not holds_in(g)(u, "near_objective"):
+                    return
+    raise AssertionError("no place away from the markers")
+
+
+# --- Secure Site as if BATTLELINE, or never ------------------------------------------------------
+
+
+SECURE = [  # (faction, Detachment, a unit the rule names, a unit of the faction it does not name)
+    ("Adeptus Astartes", "Pilum Strike Team", "Infiltrator Squad", "Reiver Squad"),
+    ("Adeptus Astartes", "Terminator Assault", "Terminator Squad", "Deathwatch Terminator Squad"),
+    ("Adeptus Mechanicus", "Machine Cult", "Corpuscarii Electro-Priests", "Tech-Priest Dominus"),
+    ("Astra Militarum", "Tempestus Boarding Regiment", "Tempestus Scions", None),
+    ("Death Guard", "Arch-Contaminators", "Blightlord Terminators", None),
+    ("Emperor's Children", "Sublime Strike", "Chaos Terminators", None),
+    ("Great Devourer", "Infestation Swarm", "Genestealers", None),
+    ("Heretic Astartes", "Champions of Chaos", "Chaos Terminator Squad", None),
+    ("Leagues of Votann", "Hearthfire Strike", "Einhyr Hearthguard", None),
+    ("Necrons", "Canoptek Harvesters", "Technomancer", None),
+    ("T'au Empire", "Kroot Raiding Party", "Kroot Carnivores", None),
+    ("Thousand Sons", "Fateseekers", "Scarab Occult Terminators", None),
+    ("Tyranids", "Tyranid Attack", "Tyranid Warriors with Melee Bio-weapons", None),
+    ("World Eaters", "Skullsworn", "Chaos Terminators", None),
+]
+
+
+@pytest.mark.parametrize(("faction", "detachment", "named", "other"), SECURE)
+def test_named_units_secure_sites_as_if_battleline(tmp_path, faction, detachment, named, other):
+    units = [f"unit: {named}"] + ([f"unit: {other}"] if other else [])
+    g = game(roster(tmp_path, faction, detachment, *units))
+    u = unit(g, named)
+    assert "BATTLELINE" not in u.keywords
+    assert g.mission.secure_reason(g, u, 0) is None
+    if other:
+        assert g.mission.secure_reason(g, unit(g, other), 0) == "is not BATTLELINE"
+
+
+def test_secure_site_as_battleline_in_play(tmp_path):
+    # Relentless Salvoes: an Infiltrator Squad on a marker A controls performs Secure Site
+    g = game(roster(tmp_path, "Adeptus Astartes", "Pilum Strike Team", "unit: Infiltrator Squad"))
+    u = unit(g, "Infiltrator Squad")
+    on_marker(g, u)
+    g.control[0] = "A"
+    advance_to(g, "manoeuvre")
+    act = Action("manoeuvre", u.uid, target="secure", arg="1")
+    assert act in g.legal_actions()
+    g.apply(act)
+    assert u.secure_marker == 0
+
+
+def test_units_that_cannot_secure_sites_even_where_a_mission_rule_lets_any_unit(tmp_path):
+    # Priority Predation: Hormagaunts cannot; Xeno-Terror: ENDLESS MULTITUDE units cannot
+    g = game(roster(tmp_path, "Tyranids", "Boarding Swarm", "unit: Hormagaunts, models: 10"))
+    u = unit(g, "Hormagaunts")
+    assert "BATTLELINE" in u.keywords
+    assert g.mission.secure_reason(g, u, 0) == "cannot perform Secure Site (its Detachment rule)"
+    g2 = game(roster(tmp_path, "Tyranids", "Tyranid Attack", "unit: Hormagaunts, models: 10",
+                     "unit: Tyranid Warriors with Ranged Bio-weapons"))
+    assert g2.mission.secure_reason(g2, unit(g2, "Hormagaunts"), 0) is not None
+    assert g2.mission.secure_reason(g2, unit(g2, "Tyranid Warriors with Ranged Bio-weapons"), 0) is None
+    # without the Detachment rule a BATTLELINE unit may
+    g3 = game(roster(tmp_path, "Tyranids", "Biotide", "unit: Hormagaunts, models: 10"))
+    assert g3.mission.secure_reason(g3, unit(g3, "Hormagaunts"), 0) is None
+
+
+def test_parts_of_a_rule_not_modelled_are_listed():
+    a = army("adeptus_astartes_terminator_assault")
+    assert any("Detachment rule 'Sacred Oath'" in n and "Oath of Moment" in n and "not implemented" in n
+               for n in a.not_modelled)
+    assert not any("Relentless Salvoes" in n for n in army("adeptus_astartes_pilum_strike_team").not_modelled)
+
+
+# --- shooting and Tactical Manoeuvres after moving -------------------------------------------------
+
+
+def test_relentless_salvoes_shoot_after_advancing_or_falling_back():
+    g = game(army("adeptus_astartes_pilum_strike_team"))
+    orks = game(army("orks_kaptin_killers"), army("adeptus_astartes_pilum_strike_team", "B"))
+    for gg, p in ((g, "A"), (orks, "B")):
+        u = next(x for x in gg.army_units(p) if x.ranged and not any(w.abilities.assault for w in x.ranged))
+        u.moved = "advance"
+        assert gg.shoot_reason(u) is None
+        u.moved = "fallback"
+        assert gg.shoot_reason(u) is None
+    o = next(x for x in orks.army_units("A") if x.ranged and not any(w.abilities.assault for w in x.ranged))
+    o.moved = "advance"  # the Orks have no such rule
+    assert orks.shoot_reason(o) == "it Advanced this turn (and has no Assault weapon)"
+
+
+def test_unnatural_energies_tactical_manoeuvres_after_advancing():
+    g = game(army("legiones_daemonica_daemonic_incursion"), army("legiones_daemonica_dread_carnival", "B"))
+    for p, ok in (("A", True), ("B", False)):
+        u = g.army_units(p)[-1]
+        for moved in ("advance", "fallback"):
+            u.moved = moved
+            assert (g.manoeuvre_reason(u) is None) is ok
+
+
+# --- the attack sequence -------------------------------------------------------------------------
+
+
+def test_focused_response_overwatch_hits_on_5_plus():
+    g = game(army("adeptus_astartes_shield_of_the_void"), army("adeptus_astartes_boarding_strike", "B"))
+    a, b = g.army_units("A")[-1], g.army_units("B")[-1]
+    cond = effect_conditions(a, b, GUN, Conditions(overwatch=True))
+    assert cond.overwatch_hit == 5
+    assert effect_conditions(b, a, GUN, Conditions(overwatch=True)).overwatch_hit == 6
+    # 2 attacks firing Overwatch: hit rolls 5 and 4; the 5 hits; wound roll 6; save roll 1
+    g.dice = Dice.scripted([5, 4, 6, 1])
+    lost, _ = declined(g.attack(a, b, GUN, 1, Conditions(overwatch=True), None, ranged=True))
+    assert lost == 1
+    g.dice.assert_consumed()
+    g.dice = Dice.scripted([5, 4])  # Boarding Strike has no such rule: neither hits
+    assert declined(g.attack(b, a, GUN, 1, Conditions(overwatch=True), None, ranged=True)) == (0, 0)
+    g.dice.assert_consumed()
+
+
+def test_focused_response_minus_1_to_hit_a_unit_set_to_defend():
+    g = game(army("adeptus_astartes_shield_of_the_void"), army("orks_kaptin_killers", "B"))
+    a, b = g.army_units("A")[-1], g.army_units("B")[-1]
+    assert effect_conditions(b, a, GUN, Conditions()).hit_mod == 0
+    a.set_to_defend = True
+    assert effect_conditions(b, a, GUN, Conditions()).hit_mod == -1
+    # BS 3+ with -1: a hit roll of 3 misses, 4 hits; wound roll 6; save roll 1
+    g.dice = Dice.scripted([3, 4, 6, 1])
+    lost, _ = declined(g.attack(b, a, GUN, 1, Conditions(), None, ranged=True))
+    assert lost == 1
+    g.dice.assert_consumed()
+
+
+def test_the_emperor_protects_invulnerable_save_on_a_marker_and_after_securing_it(tmp_path):
+    g = game(roster(tmp_path, "Adepta Sororitas", "Pious Protectors", "unit: Canoness",
+                    "unit: Battle Sisters Squad, models: 10"))
+    sisters = unit(g, "Battle Sisters Squad")
+    off_markers(g, sisters)
+    holds = holds_in(g)
+    assert effect_defence(sisters, GUN, holds) == (6, None)  # its own 6+
+    on_marker(g, sisters)
+    assert effect_defence(sisters, GUN, holds) == (4, None)
+    assert effect_defence(sisters, GUN) == (6, None)  # asked without the game: not in range
+    sisters.secured_turn = g.turn  # it performed Secure Site in this, A's, turn
+    g.phase = "fight"  # after A's Shooting phase: that was its most recent one
+    assert effect_defence(sisters, GUN, holds) == (3, None)
+    g.phase = "movement"  # before it: the most recent is two turns ago
+    assert effect_defence(sisters, GUN, holds) == (4, None)
+    # in play: AP -3 against Sv 3+; the 4+ invulnerable save roll of 4 saves
+    g.phase = "shooting"
+    ap3 = WeaponProfile("Test melta", False, DiceExpr(0, 6, 1), 3, 4, -3, DiceExpr(0, 6, 1), range=24)
+    orks = g.army_units("B")[-1]
+    g.dice = Dice.scripted([4, 6, 3])  # hit, wound, save 3: fails the 4+ ...
+    g.phase = "movement"
+    assert declined(g.attack(orks, sisters, ap3, 1, Conditions(), None, ranged=True))[0] == 1
+    g.phase = "fight"
+    g.dice = Dice.scripted([4, 6, 3])  # ... and passes the 3+
+    assert declined(g.attack(orks, sisters, ap3, 1, Conditions(), None, ranged=True))[0] == 0
+    g.dice.assert_consumed()
+
+
+def test_the_emperor_protects_leaves_out_penitent_units(tmp_path):
+    g = game(roster(tmp_path, "Adepta Sororitas", "Pious Protectors", "unit: Canoness",
+                    "unit: Repentia Squad, models: 5"))
+    repentia = unit(g, "Repentia Squad")
+    assert not repentia.standing
+    on_marker(g, repentia)
+    assert effect_defence(repentia, GUN, holds_in(g)) == (repentia.invuln, None)
+
+
+def test_determined_defence_plus_1_armour_save_on_a_marker(tmp_path):
+    g = game(roster(tmp_path, "Aeldari", "Protector Host", "unit: Farseer", "unit: Guardian Defenders",
+                    "unit: Dire Avengers, models: 5"))
+    orks = g.army_units("B")[-1]
+    for name in ("Guardian Defenders", "Dire Avengers"):
+        u = unit(g, name)
+        off_markers(g, u)
+        need = u.Sv
+        # hit 4, wound 6, save roll one below the save characteristic: fails away from a marker
+        g.dice = Dice.scripted([4, 6, need - 1])
+        assert declined(g.attack(orks, u, SHOT, 1, Conditions(), None, ranged=True))[0] == 1
+        on_marker(g, u)
+        g.dice = Dice.scripted([4, 6, need - 1])  # and passes within range of one (+1)
+        assert declined(g.attack(orks, u, SHOT, 1, Conditions(), None, ranged=True))[0] == 0
+        g.dice.assert_consumed()
+    assert not unit(g, "Farseer").standing
+
+
+def test_belligerent_boarders_minus_1_to_wound_from_stronger_attacks(tmp_path):
+    g = game(army("orks_ramship_raiders"), army("grey_knights_void_purge_force", "B"))
+    boyz, grots = unit(g, "Boyz"), unit(g, "Gretchin")
+    gk = g.army_units("B")[-1]
+    s5 = WeaponProfile("S5", False, DiceExpr(0, 6, 1), 3, 5, 0, DiceExpr(0, 6, 1), range=24)
+    s6 = WeaponProfile("S6", False, DiceExpr(0, 6, 1), 3, 6, 0, DiceExpr(0, 6, 1), range=24)
+    assert boyz.T == 5
+    assert effect_conditions(gk, boyz, s5, Conditions()).wound_mod == 0  # not greater
+    assert effect_conditions(gk, boyz, s6, Conditions()).wound_mod == -1
+    assert not grots.standing and effect_conditions(gk, grots, s6, Conditions()).wound_mod == 0
+    # S6 against T5 wounds on 3+; with -1 a wound roll of 3 fails
+    g.dice = Dice.scripted([4, 3])
+    assert declined(g.attack(gk, boyz, s6, 1, Conditions(), None, ranged=True)) == (0, 0)
+    g.dice.assert_consumed()
+
+
+def test_witchsight_ranged_weapons_ignore_cover():
+    g = game(army("thousand_sons_chosen_cabal"), army("orks_kaptin_killers", "B"))
+    a, b = g.army_units("A")[-1], g.army_units("B")[-1]
+    assert effect_weapon(a, GUN).abilities.ignores_cover and not GUN.abilities.ignores_cover
+    assert not effect_weapon(a, BLADE).abilities.ignores_cover  # melee: unchanged
+    assert not effect_weapon(b, GUN).abilities.ignores_cover
+    # the target in cover: AP 0 against Sv 6+ with cover would save on 5; ignoring it, a 5 fails
+    b.Sv = 6
+    g.dice = Dice.scripted([4, 6, 5])
+    assert declined(g.attack(a, b, SHOT, 1, Conditions(cover=True), None, ranged=True))[0] == 1
+    g.dice.assert_consumed()
+
+
+# --- Advance, Charge and Battle-shock ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["grey_knights_void_purge_force", "leagues_of_votann_hearthfire_strike"])
+def test_plus_1_to_advance_and_charge_rolls(name):
+    g = game(army(name))
+    advance_to(g, "move")
+    u = g.army_units("A")[-1]
+    place(g, u.uid, block(14))
+    g.dice = Dice.scripted([3])
+    g.apply(parse(f"advance {u.uid} 40,15"))
+    while g.decision.step == "reroll":
+        g.apply(Action("pass"))
+    moved = [e for e in g.events if e["e"] == "move"][-1]["moved"]
+    assert u.move() < moved <= u.move() + 3 + 1 + 1e-9  # Move + the roll of 3 + 1
+    g.dice.assert_consumed()
+
+
+def test_charge_roll_plus_1_in_play():
+    g = game(army("grey_knights_void_purge_force"))
+    u, e = g.army_units("A")[-1], g.army_units("B")[-1]
+    place(g, u.uid, block(14))
+    place(g, e.uid, block(20, dx=1.4))
+    advance_to(g, "move")
+    g.apply(parse(f"hold {u.uid}"))
+    advance_to(g, "charge")
+    need = g.unit_distance(u, e) - 1.0
+    assert 3 < need <= 4
+    g.dice = Dice.scripted([1, 2])  # 3 + 1 reaches
+    g.apply(parse(f"charge {u.uid} {e.uid}"))
+    while g.decision.step == "reroll":
+        g.apply(Action("pass"))
+    assert u.charged
+    g.dice.assert_consumed()
+
+
+def test_canticles_battle_shock_tests_plus_1(tmp_path):
+    # B's Electro-Priests are Below Half-strength in B's first Command phase
+    g = game(army("orks_kaptin_killers"), roster(tmp_path, "Adeptus Mechanicus", "Machine Cult",
+                                                 "unit: Tech-Priest Dominus",
+                                                 "unit: Corpuscarii Electro-Priests, models: 10",
+                                                 player="B"))
+    priests = unit(g, "Corpuscarii Electro-Priests", "B")
+    priests.models = priests.models[:1]
+    g.touch(priests)
+    need = priests.Ld
+    g.dice = Dice.scripted([1, need - 2])  # one short of its Leadership: passes with the +1
+    advance_to(g, "move", "B")
+    test = [e for e in g.events if e["e"] == "battleshock_test"][-1]
+    assert test["unit"] == priests.uid and test["roll"] == need and test["passed"]
+    assert not priests.battleshocked
+    g.dice.assert_consumed()
