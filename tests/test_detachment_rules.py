@@ -367,3 +367,40 @@ def test_canticles_battle_shock_tests_plus_1(tmp_path):
     assert test["unit"] == priests.uid and test["roll"] == need and test["passed"]
     assert not priests.battleshocked
     g.dice.assert_consumed()
+
+
+def test_fervent_devotees_melee_sustained_hits_against_a_unit_on_a_marker():
+    g = game(army("thousand_sons_devoted_thralls"), army("orks_kaptin_killers", "B"))
+    a, b = g.army_units("A")[-1], g.army_units("B")[-1]
+    holds = holds_in(g)
+    off_markers(g, b)
+    assert effect_weapon(a, BLADE, b, holds) is BLADE
+    on_marker(g, b)
+    assert effect_weapon(a, BLADE, b, holds).abilities.sustained_hits == DiceExpr(0, 6, 1)
+    assert effect_weapon(a, GUN, b, holds) is GUN  # melee weapons only
+    assert effect_weapon(a, BLADE) is BLADE  # no target known: no condition on it holds
+    # in play: one attack, a Critical Hit (6) scores one more hit; wound rolls 6 and 6; saves 1, 1
+    one = WeaponProfile("Test blade", True, DiceExpr(0, 6, 1), 3, 4, 0, DiceExpr(0, 6, 1))
+    g.dice = Dice.scripted([6, 6, 6, 1, 1])
+    assert declined(g.attack(a, b, one, 1, Conditions(), None, ranged=False))[0] == 2
+    g.dice.assert_consumed()
+
+
+def test_canticles_reading_no_unit_has_both_keywords():
+    # the rule names TECH-PRIEST and ELECTRO-PRIESTS units: two entries, which never add up
+    pack = _catalog().faction("Adeptus Mechanicus").pack
+    assert not [u.name for u in pack.units if {"TECH-PRIEST", "ELECTRO-PRIESTS"} <= set(u.keywords)]
+
+
+def test_every_datasheet_and_keyword_a_rule_names_is_in_its_pack():
+    from bagm.data.names import norm
+
+    cat = _catalog()
+    for fname in cat.faction_names():
+        pack = cat.faction(fname).pack
+        names = {norm(u.name) for u in pack.units}
+        kws = {k for u in pack.units for k in u.keywords + u.faction_keywords}
+        for d in pack.detachments:
+            for e in d.rule_effects or ():
+                assert {norm(x) for x in e.only_units + e.except_units} <= names, d.name
+                assert {k for k in [e.only_keyword, *e.only_lacks] if k} <= kws, d.name
