@@ -404,3 +404,171 @@ def test_every_datasheet_and_keyword_a_rule_names_is_in_its_pack():
             for e in d.rule_effects or ():
                 assert {norm(x) for x in e.only_units + e.except_units} <= names, d.name
                 assert {k for k in [e.only_keyword, *e.only_lacks] if k} <= kws, d.name
+
+
+# --- tests a charge calls for --------------------------------------------------------------------
+
+
+def _charge(g: Game, u: Unit, e: Unit, dice: list[int]) -> None:
+    """``u`` (A) declares a charge at ``e`` from 5" away in A's first Charge phase, with
+    ``dice`` scripted from the declaration on."""
+    advance_to(g, "move")
+    place(g, u.uid, block(14))
+    place(g, e.uid, block(20, dx=1.4))
+    g.apply(parse(f"hold {u.uid}"))
+    advance_to(g, "charge")
+    g.dice = Dice.scripted(dice)
+    g.apply(parse(f"charge {u.uid} {e.uid}"))
+    while g.decision.step == "reroll":
+        g.apply(Action("pass"))
+
+
+def test_terrifying_charge_a_failed_leadership_test_gives_the_target_minus_1_to_hit():
+    g = game(army("necrons_deranged_outcasts"))
+    u, e = unit(g, "Flayed Ones"), unit(g, "Nobz", "B")
+    # the target's Leadership test: 1 + 1 fails; then the Charge roll 6 + 6
+    _charge(g, u, e, [1, 1, 6, 6])
+    test = next(x for x in g.events if x["e"] == "leadership_test")
+    assert test == {"e": "leadership_test", "unit": e.uid, "roll": 2, "ld": e.Ld, "passed": False,
+                    "why": "Terrifying Charge"}
+    assert effect_conditions(e, u, BLADE, Conditions()).hit_mod == -1
+    assert u.charged
+    g.dice.assert_consumed()
+    g.end_timed("turn")  # "until the end of the turn"
+    assert effect_conditions(e, u, BLADE, Conditions()).hit_mod == 0
+
+
+def test_terrifying_charge_a_passed_test_does_nothing():
+    g = game(army("necrons_deranged_outcasts"))
+    u, e = unit(g, "Flayed Ones"), unit(g, "Nobz", "B")
+    _charge(g, u, e, [6, 6, 6, 6])
+    assert not e.timed and effect_conditions(e, u, BLADE, Conditions()).hit_mod == 0
+    g.dice.assert_consumed()
+
+
+def test_focused_ferocity_the_target_takes_a_battle_shock_test():
+    g = game(army("world_eaters_boarding_butchers"))
+    u, e = unit(g, "Khorne Berzerkers"), unit(g, "Nobz", "B")
+    _charge(g, u, e, [2, 3, 6, 6])
+    assert e.battleshocked and e.oc() == 0
+    assert [x for x in g.events if x["e"] == "battleshock_test"][-1]["why"] == "Focused Ferocity"
+    g.dice.assert_consumed()
+
+
+def test_blessed_visages_a_unit_that_charges_them_takes_the_test():
+    g = game(army("orks_kaptin_killers"), army("genestealer_cults_genespawn_onslaught", "B"))
+    u, e = unit(g, "Nobz"), unit(g, "Aberrants", "B")
+    _charge(g, u, e, [1, 2, 6, 6])
+    assert effect_conditions(u, e, BLADE, Conditions()).hit_mod == -1  # the charging Orks
+    assert not e.timed
+    g.dice.assert_consumed()
+
+
+# --- auras ---------------------------------------------------------------------------------------
+
+
+def test_chastisor_auto_vox_battle_shock_tests_within_3_inches():
+    g = game(army("agents_of_the_imperium_interdiction_team"))
+    arbites = unit(g, "Exaction Squad")
+    near, far = unit(g, "Nobz", "B"), unit(g, "Meganobz", "B")
+    advance_to(g, "move")
+    place(g, arbites.uid, block(14))
+    place(g, near.uid, block(17.5, dx=1.4))  # about 2" away
+    assert 1 < g.unit_distance(arbites, near) <= 3
+    assert g.unit_distance(arbites, far) > 3
+    need = near.Ld
+    g.dice = Dice.scripted([1, need - 2])  # one short: Battle-shocked
+    advance_to(g, "move", "B")
+    test = [x for x in g.events if x["e"] == "battleshock_test"]
+    assert test == [{"e": "battleshock_test", "unit": near.uid, "roll": need - 1, "ld": need, "passed": False,
+                     "why": "Chastisor Auto-Vox"}]
+    assert near.battleshocked and not far.battleshocked
+    g.dice.assert_consumed()
+
+
+def test_chastisor_auto_vox_minus_1_below_half_strength_and_one_test_only():
+    g = game(army("agents_of_the_imperium_interdiction_team"))
+    arbites = unit(g, "Exaction Squad")
+    near = unit(g, "Nobz", "B")
+    advance_to(g, "move")
+    place(g, arbites.uid, block(14))
+    place(g, near.uid, [(17.5, 15.0)])  # one model left: Below Half-strength
+    assert near.below_half()
+    g.dice = Dice.scripted([3, near.Ld - 3])  # exactly its Leadership, less 1: fails
+    advance_to(g, "move", "B")
+    tests = [x for x in g.events if x["e"] == "battleshock_test"]
+    assert len(tests) == 1 and tests[0]["roll"] == near.Ld - 1 and near.battleshocked
+    g.dice.assert_consumed()
+
+
+def test_overwhelming_magnificence_minus_1_oc_in_engagement_range():
+    g = game(army("adeptus_custodes_voyagers_into_darkness"))
+    guard, boyz = unit(g, "Custodian Guard"), unit(g, "Nobz", "B")
+    mk = g.map.layout.markers[0]
+    place(g, boyz.uid, [(mk.x, mk.y), (mk.x, mk.y + 1.3)])
+    others = [u for u in g.units.values() if u is not boyz and u.alive]
+    for u in others:  # everyone else off the markers
+        if u is not guard:
+            off_markers(g, u)
+    off_markers(g, guard)
+    i = 0
+    assert g.levels_of_control()[i]["B"] == 2 * boyz.OC
+    place(g, guard.uid, [(mk.x + 1.9, mk.y)])  # engaged, out of the marker's range
+    assert g.engaged(guard, boyz)
+    assert g.levels_of_control()[i]["B"] == 2 * (boyz.OC - 1)
+
+
+# --- conditions on the target --------------------------------------------------------------------
+
+
+def test_retribution_protocols_rerolls_against_the_unit_that_destroyed_a_cryptek():
+    from bagm.engine.attack.rules import Reroll
+
+    g = game(army("necrons_canoptek_harvesters"))
+    cryptek, warriors = unit(g, "Technomancer"), unit(g, "Necron Warriors")
+    boyz, grots = unit(g, "Nobz", "B"), unit(g, "Meganobz", "B")
+    assert effect_conditions(warriors, boyz, GUN, Conditions()).reroll_hits == Reroll.none
+    big = WeaponProfile("Test cannon", False, DiceExpr(0, 6, 1), 3, 8, -4, DiceExpr(0, 6, 9), range=24)
+    g.dice = Dice.scripted([4, 6])  # hit, wound (AP -4: no save): 9 damage destroys the Technomancer
+    assert declined(g.attack(boyz, cryptek, big, 1, Conditions(), None, ranged=True))[1] == 1
+    g.dice.assert_consumed()
+    assert "CRYPTEK" in boyz.slew
+    assert effect_conditions(warriors, boyz, GUN, Conditions()).reroll_hits == Reroll.failed
+    assert effect_conditions(warriors, grots, GUN, Conditions()).reroll_hits == Reroll.none
+
+
+def test_markerlight_precision_against_a_unit_a_markerlight_unit_sees():
+    g = game(army("tau_empire_starfire_cadre"))
+    spotter, *more = [u for u in g.army_units("A") if "MARKERLIGHT" in u.keywords]
+    for u in more:  # one MARKERLIGHT unit on the battlefield
+        u.models = []
+        g.touch(u)
+    shooter = next(u for u in g.army_units("A") if u is not spotter and u.ranged)
+    boyz = unit(g, "Nobz", "B")
+    place(g, spotter.uid, block(14))
+    place(g, boyz.uid, block(22, dx=1.4))
+    holds = holds_in(g)
+    assert g.visible_idx(spotter, boyz) and not g.engaged_with(spotter)
+    w = effect_weapon(shooter, GUN, boyz, holds)
+    assert (w.skill, w.abilities.sustained_hits) == (2, DiceExpr(0, 6, 1))
+    assert effect_weapon(shooter, GUN, boyz) is GUN  # without the game: not known to hold
+    grots = unit(g, "Meganobz", "B")
+    place(g, grots.uid, [(15.5, 15.0)])  # an enemy model in Engagement Range of the spotter
+    assert g.engaged_with(spotter)
+    assert effect_weapon(shooter, GUN, boyz, holds) is GUN
+
+
+def test_methodical_conquest_set_overwatch_after_secure_site():
+    g = game(army("thousand_sons_fateseekers"))
+    scarabs = unit(g, "Scarab Occult Terminators")
+    spawn = unit(g, "Chaos Spawn")
+    on_marker(g, scarabs)
+    g.control[0] = "A"
+    advance_to(g, "manoeuvre")
+    g.apply(Action("manoeuvre", scarabs.uid, target="secure", arg="1"))
+    mine = [a.text() for a in g.legal_actions() if a.unit == scarabs.uid]
+    assert mine == [f"manoeuvre {scarabs.uid} overwatch"]  # Set Overwatch only
+    g.apply(Action("manoeuvre", scarabs.uid, target="overwatch"))
+    assert scarabs.secure_marker == 0 and scarabs.overwatch_until > g.turn
+    assert not [a for a in g.legal_actions() if a.unit == scarabs.uid]
+    assert spawn.uid  # a unit without the rule: one Tactical Manoeuvre (the core rule)

@@ -18,7 +18,7 @@ from bagm.data.timings import Phase, Timing
 Keyword = str
 UnitState = Literal["below_starting", "below_half", "set_to_defend", "near_objective", "secured_site"]
 """A state of a unit an effect's condition names (:attr:`Effect.only_while`)."""
-TargetState = Literal["below_starting", "below_half", "near_objective"]
+TargetState = Literal["below_starting", "below_half", "near_objective", "markerlight"]
 """A state of an attack's target an effect's condition names (:attr:`Effect.target_while`)."""
 Dice = Union[int, str]  # a number, or a dice expression such as "D6+1"
 
@@ -211,7 +211,9 @@ class Effect:
     target_while: TargetState | None = None
     """A condition on the target, for the Hit and Wound roll fields and the weapon fields: only
     attacks that target a unit below its Starting Strength ('below_starting'), Below
-    Half-strength ('below_half') or within range of an objective marker ('near_objective')."""
+    Half-strength ('below_half'), within range of an objective marker ('near_objective') or
+    visible to a MARKERLIGHT unit of the attacker's army not within Engagement Range of an
+    enemy unit ('markerlight')."""
     target_lacks: list[Keyword] = field(default_factory=list)
     """A condition on the target, for the Hit and Wound roll fields and the weapon fields: only
     attacks that target a unit with none of these keywords."""
@@ -234,6 +236,28 @@ class Effect:
     saves)."""
     battleshock_mod: int = 0
     """Added to Battle-shock tests taken for the led unit (+1)."""
+    charge_test: Literal["battle-shock", "leadership"] | None = None
+    """Each time the led unit declares a charge, each enemy unit that is a target of it takes
+    this test at once: a Battle-shock test, or a Leadership test whose failure gives it -1 to
+    its Hit rolls until the end of the turn."""
+    charger_test: Literal["battle-shock", "leadership"] | None = None
+    """Each time an enemy unit declares a charge that targets the led unit, that enemy unit
+    takes this test at once (as ``charge_test`` says)."""
+    shock_aura: int | None = None
+    """In the opponent's Command phase, each enemy unit within X inches of the led unit takes a
+    Battle-shock test (with -1 if it is also Below Half-strength; one test in the phase at most)."""
+    engaged_enemy_OC_mod: int = 0
+    """Added to the Objective Control characteristic of the models of each enemy unit within
+    Engagement Range of the led unit (once, however many such units)."""
+    target_slew: Keyword | None = None
+    """A condition on the target, for the Hit and Wound roll fields and the weapon fields: only
+    attacks that target an enemy unit that has destroyed a model with this keyword from the led
+    unit's army."""
+    skill_mod: int = 0
+    """Added to the Ballistic or Weapon Skill of those weapons: -1 improves it by 1."""
+    overwatch_after_secure: bool = False
+    """The led unit can perform the Set Overwatch Tactical Manoeuvre in a turn in which it
+    performed Secure Site."""
     reroll_leadership: bool = False
     """Leadership tests (Battle-shock tests) taken for the led unit can be re-rolled."""
     shoot_after_fall_back: bool = False

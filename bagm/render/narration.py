@@ -369,7 +369,14 @@ class Narrator:
     def _e_battleshock_test(self, e: dict[str, Any]) -> str:
         again = " (re-rolled)" if e.get("reroll") else ""
         res = "passes" if e.get("passed") else "fails"
-        return f"{self.unit(e.get('unit'))} {res} a Battle-shock test{again}: {e.get('roll')} against Ld {e.get('ld')}+."
+        why = f" ({e['why']})" if e.get("why") else ""
+        return (f"{self.unit(e.get('unit'))} {res} a Battle-shock test{why}{again}: {e.get('roll')} "
+                f"against Ld {e.get('ld')}+.")
+
+    def _e_leadership_test(self, e: dict[str, Any]) -> str:
+        res = "passes" if e.get("passed") else "fails"
+        return (f"{self.unit(e.get('unit'))} {res} a Leadership test ({e.get('why')}): {e.get('roll')} "
+                f"against Ld {e.get('ld')}+.")
 
     def _e_battleshock(self, e: dict[str, Any]) -> str:
         if e.get("shocked"):

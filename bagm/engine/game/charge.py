@@ -8,7 +8,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.board.battlefield import ENGAGEMENT_RANGE, ENGAGEMENT_RANGE_HATCHWAY
-from bagm.engine.rules.effects import effect_has, effect_sum
+from bagm.engine.rules.effects import charge_tests, effect_has, effect_sum
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import CHARGE_RANGE, Decision, IllegalAction, Player, _along
@@ -83,6 +83,7 @@ class ChargePhase(GameInterface):
             u, t = self.unit(act.unit, p), self.unit(act.target)
             u.declared = True
             self.emit("charge_declared", unit=u.uid, target=t.uid)
+            charge_tests(self, u, t)  # e.g. Terrifying Charge: the target's Leadership test
             yield from self._overwatch_window(u, "declares a charge")
             if not u.alive or not t.alive:
                 continue

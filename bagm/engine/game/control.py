@@ -14,6 +14,7 @@ else:
 import math
 from functools import partial
 
+from bagm.engine.rules.effects import effect_sum, engaged_oc_mod
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import Player
 
@@ -25,6 +26,9 @@ class ObjectiveControl(GameInterface):
         """Each player's Level of Control over each objective marker (OC of models within 1")."""
         out = [{"A": 0, "B": 0} for _ in self.map.layout.markers]
         kept, closed = self._by_stamp, self.closed
+        # Overwhelming Magnificence: enemy units in Engagement Range of such a unit lose OC
+        auras = {u.player for u in self.units.values() if u.alive and u.affected
+                 and effect_sum(u, "engaged_enemy_OC_mod")}
         for u in self.units.values():
             if not u.alive:
                 continue
@@ -37,6 +41,8 @@ class ObjectiveControl(GameInterface):
                     ("objn", self.positions(u), closed), partial(self._in_range_counts, u)))
             counts = got[2]
             oc = u.oc()
+            if auras and self.other(u.player) in auras and oc:
+                oc = max(0, oc + engaged_oc_mod(self, u))
             for level, c in zip(out, counts):
                 if c:
                     level[u.player] += c * oc

@@ -117,9 +117,15 @@ class ShootingPhase(GameInterface):
             return "it Advanced or Fell Back this turn"
         if u.set_up_turn == self.turn:
             return "it was set up on the battlefield this turn"
-        if u.manoeuvre is not None or u.shot:
+        if u.manoeuvre is not None and not self._overwatch_too(u) or u.shot:
             return "it has already performed a Tactical Manoeuvre or shot"
         return None
+
+    @staticmethod
+    def _overwatch_too(u: Unit) -> bool:
+        """It performed Secure Site this turn and an effect lets it Set Overwatch as well
+        (Methodical Conquest); that is then the only Tactical Manoeuvre it may perform."""
+        return u.manoeuvre == "secure" and u.affected and effect_has(u, "overwatch_after_secure")
 
     def secure_markers(self, u: Unit) -> list[int]:
         markers = self.map.layout.markers
@@ -149,6 +155,10 @@ class ShootingPhase(GameInterface):
         for u in self.army_units(p):
             if self.manoeuvre_reason(u) is not None:
                 continue
+            if self._overwatch_too(u):
+                if self.mission.core_manoeuvre_reason(self, u, "overwatch") is None:
+                    out.append(Action("manoeuvre", u.uid, target="overwatch"))
+                continue
             out += [Action("manoeuvre", u.uid, target=t) for t in ("defend", "overwatch")
                     if self.mission.core_manoeuvre_reason(self, u, t) is None]  # e.g. Gravitational Systems
             out += [Action("manoeuvre", u.uid, target="secure", arg=str(i + 1)) for i in self.secure_markers(u)
@@ -164,6 +174,8 @@ class ShootingPhase(GameInterface):
                                 "Tactical Manoeuvres")
         u = self.live_unit(act.unit, p, "Tactical Manoeuvres")
         why = self.manoeuvre_reason(u)
+        if not why and self._overwatch_too(u) and act.target != "overwatch":
+            why = "it performed Secure Site this turn (only Set Overwatch as well)"
         if why:
             raise IllegalAction(f"{u.label()} cannot perform a Tactical Manoeuvre: {why}", "Tactical Manoeuvres", u.uid)
         if act.target == "secure":
@@ -182,7 +194,7 @@ class ShootingPhase(GameInterface):
                 raise IllegalAction(f"{u.label()} cannot perform it: {why}", "Tactical Manoeuvres", u.uid)
 
     def _do_manoeuvre(self, u: Unit, act: Action) -> None:
-        u.manoeuvre = act.target
+        u.manoeuvre = "secure+overwatch" if self._overwatch_too(u) else act.target
         if act.target == "secure":
             u.secure_marker = int(act.arg or 0) - 1
             u.secured_turn = self.turn
@@ -424,6 +436,7 @@ class ShootingPhase(GameInterface):
         if gone:  # no cached answer depends on wounds: only on who stands where
             t.models = [m for m in t.models if m.wounds > 0]
             self.touch(t)
+            u.slew |= t.keywords  # what it has destroyed models of (Retribution Protocols)
         # dice: every die of the attack sequence by what it was rolled for (hit, wound, save...)
         self.emit("attack", unit=u.uid, target=t.uid, weapon=w.name, models=n, attacks=res.attacks,
                   hits=res.hits, wounds=res.wounds, unsaved=res.unsaved, lost=res.wounds_lost,

@@ -208,6 +208,19 @@ class BattleshockTest(TypedDict):
     ld: int
     passed: bool
     reroll: NotRequired[bool]
+    why: NotRequired[str]  # the rule that calls for it, outside the Battle-shock step's own
+
+
+class LeadershipTest(TypedDict):
+    """A Leadership test a rule calls for (not a Battle-shock test): its failure does only what
+    the rule says."""
+
+    e: Literal["leadership_test"]
+    unit: str
+    roll: int
+    ld: int
+    passed: bool
+    why: str
 
 
 class Battleshock(TypedDict):
@@ -482,7 +495,7 @@ class Burners(TypedDict):
 Event = Union[
     Game, Muster, Rolloff, Roles, Setup, Reserve, Reserves, FirstTurn, Note, Round, Turn, Skip, Phase,
     ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, Effect, EffectEnds, BattlefieldCommand,
-    LeaderAbilityEnds, LeaderReroll, CommandReroll, BattleshockTest, Battleshock, BattleshockEnds, Move,
+    LeaderAbilityEnds, LeaderReroll, CommandReroll, BattleshockTest, LeadershipTest, Battleshock, BattleshockEnds, Move,
     AdvanceRoll, DesperateEscape, Hatch, HatchRolloff, Hatchways, Coherency, Manoeuvre, Overwatch, Shoot,
     Attack, Hazardous, MortalWounds, Destroyed, ChargeDeclared, ChargeRoll, Charge, ChargeMove, PileIn,
     Consolidate, Fight, Control, Secured, Vp, MissionRule, MissionRoll, MarkerRemoved, Lights, Vented,

@@ -43,6 +43,10 @@ def _holds(game: Any, u: Unit, cond: str) -> bool:
         return any(game.bf.in_objective_range(m.base, mk) for mk in markers for m in u.models)
     if cond == "secured_site":  # "performed Secure Site in your previous Shooting phase"
         return u.secured_turn >= 0 and u.secured_turn == last_shooting_turn(game, u.player)
+    if cond == "markerlight":  # "visible to one or more friendly MARKERLIGHT units that are not
+        # within Engagement range of one or more enemy models" (friendly: to the attacker)
+        return any("MARKERLIGHT" in m.keywords and not game.engaged_with(m) and game.visible_idx(m, u)
+                   for m in game.army_units(game.other(u.player)))
     return False
 
 
@@ -65,12 +69,14 @@ def _effects(u: Unit, melee: bool, holds: Holds | None = None) -> list[Any]:
 def _target_fits(e: Any, t: Unit | None, holds: Holds | None) -> bool:
     """Whether an effect's conditions on the attack's target hold (None: no target known, so
     only effects without such a condition apply)."""
-    if e.target_while is None and not e.target_lacks:
+    if e.target_while is None and not e.target_lacks and e.target_slew is None:
         return True
     if t is None:
         return False
     if e.target_while is not None and not t.state(e.target_while, holds):
         return False  # "an attack that targets a unit that is Below Half-strength"
+    if e.target_slew is not None and e.target_slew not in t.slew:
+        return False  # "... targets that enemy unit" (the one that destroyed a CRYPTEK model)
     # "... that targets an enemy unit that does not have the X keyword"
     return not (e.target_lacks and any(k in t.keywords for k in e.target_lacks))
 
@@ -81,7 +87,7 @@ def _better(a: Reroll, b: str | None) -> Reroll:
 
 
 def _changes_weapon(e: Any) -> bool:
-    return bool(e.A_mod or e.S_mod or e.AP_mod or e.D_mod or e.weapon_abilities)
+    return bool(e.A_mod or e.S_mod or e.AP_mod or e.D_mod or e.skill_mod or e.weapon_abilities)
 
 
 def effect_weapon(u: Unit, w: WeaponProfile, t: Unit | None = None,
@@ -99,7 +105,8 @@ def effect_weapon(u: Unit, w: WeaponProfile, t: Unit | None = None,
         for e in effects:
             a = out.attacks
             d = out.damage
-            out = replace(out, attacks=DiceExpr(a.count, a.sides, a.bonus + e.A_mod),
+            skill = out.skill if out.skill is None else max(2, min(6, out.skill + e.skill_mod))
+            out = replace(out, attacks=DiceExpr(a.count, a.sides, a.bonus + e.A_mod), skill=skill,
                           strength=max(1, min(30, out.strength + e.S_mod)),
                           ap=max(-6, min(0, out.ap + e.AP_mod)),
                           damage=DiceExpr(d.count, d.sides, d.bonus + e.D_mod),
@@ -188,3 +195,65 @@ def effect_has(u: Unit, field: str) -> bool:
     """Whether one of the unit's effects grants a flag (fights_first, reroll_charge,
     reroll_advance, charge_after_advance)."""
     return u.affected and any(getattr(e, field) for e in u.effects())
+
+
+# --- effects on other units: tests a charge calls for, auras -------------------------------------
+
+
+_MINUS_1_TO_HIT: list[Any] = []  # the Effect a failed Leadership test of a charge gives (built once)
+
+
+def charge_tests(game: Any, u: Unit, t: Unit) -> None:
+    """The tests a declared charge of ``u`` at ``t`` calls for, at once: each target of a unit
+    with ``charge_test`` (Terrifying Charge, Focused Ferocity) and a unit charging one with
+    ``charger_test`` (Blessed Visages). The charging player's rule first (sequencing)."""
+    tests = []
+    if u.affected and (kind := _least_str(u, "charge_test")):
+        tests.append((t, kind, u.source("charge_test")))
+    if t.affected and (kind := _least_str(t, "charger_test")):
+        tests.append((u, kind, t.source("charger_test")))
+    for who, kind, rule in tests:
+        if not who.alive:
+            continue
+        roll = game.dice.d6(f"{kind} {who.uid}") + game.dice.d6(f"{kind} {who.uid}")
+        ok = roll >= who.Ld
+        game.emit("battleshock_test" if kind == "battle-shock" else "leadership_test", unit=who.uid, roll=roll,
+                  ld=who.Ld, passed=ok, why=rule)
+        if ok:
+            continue
+        if kind == "battle-shock":  # a failed Battle-shock test: Battle-shocked
+            who.battleshocked = True
+            game.emit("battleshock", unit=who.uid, shocked=True)
+        else:  # "each time a model in that unit makes an attack, subtract 1 from the Hit roll"
+            if not _MINUS_1_TO_HIT:
+                from bagm.data.models import Effect
+                from bagm.data.schema import validate
+
+                _MINUS_1_TO_HIT.append(validate(Effect, {"hit_mod": -1}))
+            who.timed += ((rule, _MINUS_1_TO_HIT[0], "turn"),)
+            game.emit("effect", unit=who.uid, rule=rule, until="turn")
+
+
+def _least_str(u: Unit, field: str) -> str | None:
+    """A text field of the unit's effects ('battle-shock' before 'leadership'); None: unset."""
+    vals = sorted(v for e in u.effects() if (v := getattr(e, field)) is not None)
+    return vals[0] if vals else None
+
+
+def shock_aura(game: Any, p: str) -> dict[str, str]:
+    """The units of player ``p`` within range of an enemy unit's ``shock_aura``, each with the
+    rule's name (Chastisor Auto-Vox: they take a Battle-shock test in ``p``'s Command phase)."""
+    out: dict[str, str] = {}
+    for e in game.army_units(game.other(p)):
+        reach = effect_least(e, "shock_aura")
+        if reach is not None:
+            out.update((u.uid, e.source("shock_aura")) for u in game.army_units(p)
+                       if game.unit_distance(u, e) <= reach + 1e-9)
+    return out
+
+
+def engaged_oc_mod(game: Any, u: Unit) -> int:
+    """The change to the OC of ``u``'s models from enemy units within Engagement Range of it
+    (Overwhelming Magnificence: -1, however many such units)."""
+    mods = [m for e in game.engaged_with(u) if e.affected and (m := effect_sum(e, "engaged_enemy_OC_mod"))]
+    return min(mods, default=0)

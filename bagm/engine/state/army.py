@@ -122,6 +122,7 @@ class Unit:
     overwatch_used_turn: int = -1
     secure_marker: int | None = None
     secured_turn: int = -1  # the turn it last performed Secure Site
+    slew: frozenset[str] = frozenset()  # the keywords of enemy units it has destroyed models of
     hatch_turn: int = -1
     clearance: bool = False
     commanded: bool = False  # targeted with Battlefield Command since its last Command phase
