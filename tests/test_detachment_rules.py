@@ -572,3 +572,141 @@ def test_methodical_conquest_set_overwatch_after_secure_site():
     assert scarabs.secure_marker == 0 and scarabs.overwatch_until > g.turn
     assert not [a for a in g.legal_actions() if a.unit == scarabs.uid]
     assert spawn.uid  # a unit without the rule: one Tactical Manoeuvre (the core rule)
+
+
+# --- moving through models, Desperate Escape, Hatchway roll-offs, Consolidation ----------------
+
+
+def _path(g: Game, u: Unit, kind: str, to: tuple[float, float]) -> float:
+    length, route = g.bf.move_path(u.models[0].base, to, g.move_discs(u, kind))
+    return length if route is not None and route[-1] == to else float("inf")
+
+
+def test_dark_radiance_moves_through_models_on_normal_advance_and_charge_moves():
+    g = game(army("emperors_children_sublime_strike"), army("orks_ramship_raiders", "B"))
+    mover, friend = g.army_units("A")[-1], g.army_units("A")[-2]
+    place(g, mover.uid, [(14.0, 15.0)])
+    place(g, friend.uid, [(17.0, 15.0)])  # in the way
+    to = (20.0, 15.0)
+    for kind in ("normal", "advance", "charge"):
+        assert _path(g, mover, kind, to) == pytest.approx(6.0)  # straight through
+    assert _path(g, mover, "fallback", to) > 6.0 + 1e-6  # not on a Fall Back move
+    # the Orks of Ramship Raiders (no such rule) go around
+    boyz, more = g.units["B3"], g.units["B4"]
+    place(g, more.uid, [(33.0, 15.0)])
+    place(g, boyz.uid, [(36.0, 15.0)])
+    assert _path(g, boyz, "normal", (30.0, 15.0)) > 6.0 + 1e-6
+
+
+def test_comin_through_moves_through_units_with_a_lower_toughness():
+    g = game(army("orks_kaptin_killers"), army("orks_ramship_raiders", "B"))
+    meganobz, nobz, warboss = unit(g, "Meganobz"), unit(g, "Nobz"), unit(g, "Warboss")
+    assert nobz.T < meganobz.T and warboss.T == nobz.T
+    place(g, meganobz.uid, [(14.0, 15.0)])
+    place(g, nobz.uid, [(17.0, 15.0)])
+    assert _path(g, meganobz, "normal", (20.0, 15.0)) == pytest.approx(6.0)  # through the Nobz
+    assert _path(g, meganobz, "charge", (20.0, 15.0)) > 6.0 + 1e-6  # not on a Charge move
+    place(g, nobz.uid, [(14.0, 15.0)])
+    place(g, meganobz.uid, [(40.0, 25.0)])
+    place(g, warboss.uid, [(17.0, 15.0)])  # the same Toughness: not through it
+    assert _path(g, nobz, "normal", (20.0, 15.0)) > 6.0 + 1e-6
+
+
+def test_comin_through_desperate_escape_tests_are_passed():
+    for name, tested in (("orks_kaptin_killers", False), ("orks_ramship_raiders", True)):
+        g = game(army(name))
+        advance_to(g, "move")
+        u = next(x for x in g.army_units("A") if len(x.models) > 1)
+        e = g.army_units("B")[-1]
+        place(g, u.uid, block(14))
+        place(g, e.uid, block(15.6, dx=1.4))
+        assert g.engaged(u, e)
+        u.battleshocked = True  # every model takes a test
+        g.dice = Dice(3)
+        n = len(u.models)
+        fall = next(a for a in g.legal_actions() if a.kind == "fallback" and a.unit == u.uid)
+        g.apply(fall)
+        while g.decision.step == "reroll":
+            g.apply(Action("pass"))
+        escapes = [x for x in g.events if x["e"] == "desperate_escape"]
+        assert bool(escapes) is tested
+        if not tested:
+            assert len(u.models) == n
+
+
+def test_relentless_spread_consolidation_d3_plus_3():
+    g = game(army("death_guard_unclean_uprising"))
+    u, e = unit(g, "Poxwalkers"), g.army_units("B")[-1]
+    advance_to(g, "move")
+    # one model of u engaged with e (one model, which has fought: it stays out of this); the
+    # other 6.5" from the first, too far for a 3" move to bring it back into Unit Coherency;
+    # u swings one blade
+    place(g, e.uid, [(20.0, 15.0)])
+    front = 20.0 - e.radius - u.radius - 0.2
+    place(g, u.uid, [(front, 15.0), (12.0, 15.0)])
+    assert g.engaged(u, e)
+    e.fought = True
+    u.melee = [WeaponProfile("Test blade", True, DiceExpr(0, 6, 1), 3, 4, 0, DiceExpr(0, 6, 1))]
+    for _ in range(50):
+        d = g.decision
+        if d.step == "fight" and d.player == "A":
+            break
+        g.apply(Action("done") if d.step in ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge")
+                else Action("pass"))
+    g.dice = Dice.scripted([1, 1])  # the hit roll misses; the Consolidation's D3 rolls 1: up to 4"
+    g.apply(parse(f"fight {u.uid} {e.uid}"))
+    while g.decision.step in ("reroll", "counter"):
+        g.apply(Action("pass"))
+    g.dice.assert_consumed()
+    assert not [x for x in g.events if x["e"] == "pile_in" and x["unit"] == u.uid]  # 3": not coherent
+    ev = [x for x in g.events if x["e"] == "consolidate" and x["unit"] == u.uid][-1]
+    assert ev["at"][-1][0] == pytest.approx(16.0, abs=0.01)  # 4": back in Unit Coherency
+
+
+def _beside(g: Game, i: int, u: Unit, side: int) -> None:
+    """Put ``u`` (one model) 0.1" from closed Hatchway ``i``'s door, on one side (+1 or -1)."""
+    h = g.map.layout.hatchways[i]
+    cx, cy = h.centre
+    off = u.radius + 0.35
+    pt = (cx, cy + side * off) if h.horizontal else (cx + side * off, cy)
+    place(g, u.uid, [pt])
+
+
+def test_unstoppable_swarm_moves_through_friendly_models_and_plus_1_to_the_hatchway_roll_off():
+    g = game(army("tyranids_biotide"), army("orks_kaptin_killers", "B"))
+    gaunts, friend = g.army_units("A")[-1], g.army_units("A")[-2]
+    place(g, gaunts.uid, [(14.0, 15.0)])
+    place(g, friend.uid, [(17.0, 15.0)])
+    assert _path(g, gaunts, "normal", (20.0, 15.0)) == pytest.approx(6.0)  # through a friendly unit
+    # the roll-off to open a closed Hatchway an enemy unit tries to keep shut
+    advance_to(g, "move")
+    i = next(h.index for h in g.map.layout.hatchways if not g.bf.is_open(h.index))
+    enemy = g.army_units("B")[-1]
+    _beside(g, i, gaunts, 1)
+    _beside(g, i, enemy, -1)
+    assert g.bf.wholly_opposite_sides(gaunts.bases[:1], enemy.bases[:1], i)
+    g.apply(Action("done"))  # Operating Hatchways: at the end of the Move Units step
+    assert g.decision.step == "hatch"
+    g.dice = Dice.scripted([4, 4 + gaunts.T - enemy.T])  # D6 + T: a tie without the +1; won with it
+    g.apply(Action("hatch", gaunts.uid, arg=str(i + 1)))
+    roll = next(x for x in g.events if x["e"] == "hatch_rolloff")
+    assert roll["roll"] == 4 + gaunts.T + 1 and roll["enemy"] == 4 + gaunts.T
+    assert g.bf.is_open(i)
+    g.dice.assert_consumed()
+
+
+def test_living_flame_sustained_hits_against_a_unit_in_engagement_range_of_friendly_models():
+    # Reading: its first sentence (targeting units engaged with friendly TZEENTCH units) the core
+    # rules already allow (only [BLAST] cannot), so only the Sustained Hits is modelled
+    g = game(army("legiones_daemonica_pandaemoniac_inferno"))
+    flamer = next(u for u in g.army_units("A") if "TZEENTCH" in u.keywords and u.ranged)
+    other = next(u for u in g.army_units("A") if u is not flamer)
+    e = g.army_units("B")[-1]
+    holds = holds_in(g)
+    place(g, e.uid, [(30.0, 15.0)])
+    place(g, other.uid, [(40.0, 25.0)])
+    assert effect_weapon(flamer, GUN, e, holds) is GUN
+    place(g, other.uid, [(30.0 - e.radius - other.radius - 0.3, 15.0)])
+    assert g.engaged(other, e)
+    assert effect_weapon(flamer, GUN, e, holds).abilities.sustained_hits == DiceExpr(0, 6, 1)
+    assert effect_weapon(flamer, BLADE, e, holds) is BLADE  # ranged weapons only

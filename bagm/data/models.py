@@ -18,7 +18,7 @@ from bagm.data.timings import Phase, Timing
 Keyword = str
 UnitState = Literal["below_starting", "below_half", "set_to_defend", "near_objective", "secured_site"]
 """A state of a unit an effect's condition names (:attr:`Effect.only_while`)."""
-TargetState = Literal["below_starting", "below_half", "near_objective", "markerlight"]
+TargetState = Literal["below_starting", "below_half", "near_objective", "markerlight", "engaged"]
 """A state of an attack's target an effect's condition names (:attr:`Effect.target_while`)."""
 Dice = Union[int, str]  # a number, or a dice expression such as "D6+1"
 
@@ -213,7 +213,8 @@ class Effect:
     attacks that target a unit below its Starting Strength ('below_starting'), Below
     Half-strength ('below_half'), within range of an objective marker ('near_objective') or
     visible to a MARKERLIGHT unit of the attacker's army not within Engagement Range of an
-    enemy unit ('markerlight')."""
+    enemy unit ('markerlight'), or within Engagement Range of a unit of the attacker's army
+    ('engaged')."""
     target_lacks: list[Keyword] = field(default_factory=list)
     """A condition on the target, for the Hit and Wound roll fields and the weapon fields: only
     attacks that target a unit with none of these keywords."""
@@ -258,6 +259,32 @@ class Effect:
     overwatch_after_secure: bool = False
     """The led unit can perform the Set Overwatch Tactical Manoeuvre in a turn in which it
     performed Secure Site."""
+    move_through: Literal["models", "friendly", "weaker"] | None = None
+    """On the moves ``move_through_moves`` names, the led unit's models can move through other
+    models as if they were not there: every model ('models'), friendly models ('friendly'), or
+    the models of units with a lower Toughness than its own ('weaker'). Reading: the Engagement
+    Range of enemy models it may move through does not stop it either; it still cannot end a
+    move on another model or, on a Normal or Advance move, within Engagement Range."""
+    move_through_moves: list[Literal["normal", "advance", "fallback", "charge"]] = field(
+        default_factory=lambda: ["normal", "advance", "fallback", "charge"])
+    """The moves ``move_through`` applies to (all by default)."""
+    escape_pass: bool = False
+    """Desperate Escape tests taken for the led unit's models are passed automatically."""
+    hatch_rolloff_mod: int = 0
+    """Added to the led unit's result of the roll-off when an enemy unit tries to prevent it
+    opening a closed Hatchway."""
+    consolidate: Dice | None = None
+    """The led unit's Consolidation moves are up to this many inches, a dice expression rolled
+    for each ("D3+3"), instead of 3"."""
+
+    def __post_init__(self) -> None:
+        if self.consolidate is not None:
+            from bagm.chance.dice import DiceError, parse_dice
+
+            try:
+                parse_dice(self.consolidate, "consolidate")
+            except DiceError as exc:
+                raise ValueError(str(exc)) from None
     reroll_leadership: bool = False
     """Leadership tests (Battle-shock tests) taken for the led unit can be re-rolled."""
     shoot_after_fall_back: bool = False

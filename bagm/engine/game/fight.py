@@ -126,8 +126,12 @@ class FightPhase(GameInterface):
             foes = self.engaged_with(u) or ([t] if t.alive else [])
             nearest = min(self.army_units(self.other(u.player)), key=lambda e: self.min_straight(u, e), default=None)
             goal = foes[0] if foes else nearest
-            if goal is not None and self.min_straight(u, goal) <= self.pile_reach(u) + 2:
-                self.pile(u, goal, "consolidate")
+            reach = self.pile_reach(u)
+            if u.affected and (dice := next((e.consolidate for e in u.effects() if e.consolidate), None)):
+                # an effect: "it can move up to D3+3\" instead of up to 3\"" (Relentless Spread)
+                reach = float(self.dice.roll_expr(dice, f"consolidate {u.uid}"))
+            if goal is not None and self.min_straight(u, goal) <= reach + 2:
+                self.pile(u, goal, "consolidate", reach)
 
     def _fighters(self, u: Unit) -> list[Model]:
         foes = self.engaged_with(u)
@@ -137,7 +141,7 @@ class FightPhase(GameInterface):
         return [m for m in u.models if m in front or any(
             math.hypot(m.x - f.x, m.y - f.y) - m.r - f.r <= COHERENCY for f in front)]
 
-    def pile(self, u: Unit, t: Unit, what: str) -> None:
+    def pile(self, u: Unit, t: Unit, what: str, reach: float | None = None) -> None:
         # Pile-in / Consolidation (Boarding Actions: toward the closest visible enemy unit)
         # engaged() first: the same answer (both are pure), and it spares most visibility work
         if not t.alive or not self.engaged(u, t) and not self.visible_idx(u, t):
@@ -145,7 +149,7 @@ class FightPhase(GameInterface):
         graph = self.bf.layout.move_layer(u.radius).graph(self.closed)
         others = [(o.x, o.y, o.radius) for o in self.others_bases(u)]
         enemies = [m.base for m in t.models]
-        reach = self.pile_reach(u)
+        reach = self.pile_reach(u) if reach is None else reach
         old = [(m.x, m.y) for m in u.models]
         moved = False
         hypot = math.hypot

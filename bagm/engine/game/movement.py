@@ -62,7 +62,8 @@ class MovementPhase(GameInterface):
                     self.emit("advance_roll", unit=u.uid, roll=roll, reroll=True)
                 if u.affected:  # an effect: "add 1 to Advance rolls"
                     roll += effect_sum(u, "advance_mod")
-            if act.kind == "fallback":  # Desperate Escape tests, before any model is moved
+            if act.kind == "fallback" and not effect_has(u, "escape_pass"):
+                # Desperate Escape tests, before any model is moved (an effect may pass them)
                 rolls = self._escape_rolls(u, act.point)
                 failed = [i for i, r in enumerate(rolls) if r <= 2]
                 # Command Re-roll: a Desperate Escape test
@@ -403,7 +404,8 @@ class MovementPhase(GameInterface):
         if blockers:
             e = max(blockers, key=lambda x: x.T)
             while True:
-                a = self.dice.d6(f"hatchway roll-off {p}") + u.T
+                # an effect: "add 1 to your result of the roll-off" (opening a closed Hatchway)
+                a = self.dice.d6(f"hatchway roll-off {p}") + u.T + (effect_sum(u, "hatch_rolloff_mod") if opening else 0)
                 b = self.dice.d6(f"hatchway roll-off {e.player}") + e.T
                 if a != b:
                     break

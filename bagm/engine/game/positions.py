@@ -10,6 +10,7 @@ from bagm.engine.board.battlefield import ENGAGEMENT_RANGE, IMPASSABLE_AREAS
 from bagm.engine.board.geometry import Base, Block, merge_rects, point_segment_distance
 from bagm.engine.board.pathing import Disc, cut_at_discs
 from bagm.engine.board.visibility import _walled_off
+from bagm.engine.rules.effects import moves_through
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import COHERENCY, GAP, HEX, HEX_RINGS
 
@@ -123,9 +124,12 @@ class Positions(GameInterface):
         def calc() -> tuple[Disc, ...]:
             r = u.radius
             out: list[Disc] = []
+            through = u.affected and any(e.move_through for e in u.effects())
             for v in self.units.values():
                 if v is u or v.where != "board":
                     continue
+                if through and moves_through(u, v, kind):
+                    continue  # an effect: "can move through other models as if they were not there"
                 enemy = v.player != u.player
                 if enemy and kind == "fallback":
                     continue

@@ -43,6 +43,8 @@ def _holds(game: Any, u: Unit, cond: str) -> bool:
         return any(game.bf.in_objective_range(m.base, mk) for mk in markers for m in u.models)
     if cond == "secured_site":  # "performed Secure Site in your previous Shooting phase"
         return u.secured_turn >= 0 and u.secured_turn == last_shooting_turn(game, u.player)
+    if cond == "engaged":  # "a unit within Engagement Range of one or more friendly models"
+        return bool(game.engaged_with(u))
     if cond == "markerlight":  # "visible to one or more friendly MARKERLIGHT units that are not
         # within Engagement range of one or more enemy models" (friendly: to the attacker)
         return any("MARKERLIGHT" in m.keywords and not game.engaged_with(m) and game.visible_idx(m, u)
@@ -257,3 +259,17 @@ def engaged_oc_mod(game: Any, u: Unit) -> int:
     (Overwhelming Magnificence: -1, however many such units)."""
     mods = [m for e in game.engaged_with(u) if e.affected and (m := effect_sum(e, "engaged_enemy_OC_mod"))]
     return min(mods, default=0)
+
+
+def moves_through(u: Unit, v: Unit, kind: str) -> bool:
+    """Whether ``u``'s models can move through ``v``'s on a move of ``kind`` (normal, advance,
+    fallback, charge): an effect's ``move_through`` (Dark Radiance, Comin' Through)."""
+    if not u.affected:
+        return False
+    for e in u.effects():
+        if e.move_through is None or kind not in e.move_through_moves:
+            continue
+        if e.move_through == "models" or e.move_through == "friendly" and v.player == u.player or \
+                e.move_through == "weaker" and v.T < u.T:
+            return True
+    return False
