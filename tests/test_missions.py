@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any
 
 import pytest
-from conftest import REPO, advance_to, place
+from conftest import REPO, advance_to, place, without_rules
 
 from bagm.chance.dice import Dice
 from bagm.engine.bots import make_bot
@@ -25,7 +25,8 @@ NECRONS = REPO / "rosters" / "necrons_harbinger_cabal.yaml"  # 440 pts: the Unde
 
 @cache
 def _army(player: str, path: Any) -> Any:
-    return build_army(player, path)
+    # without the test armies' Detachment rules: the Mission Rules under test alone
+    return build_army(player, path, without_rules())
 
 
 def new_game(mission: int, b: Any = ORKS, dice: list[int] | None = None,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from conftest import REPO
+from conftest import REPO, without_rules
 
 from bagm.chance.dice import Dice
 from bagm.data.packs import Catalog
@@ -37,7 +37,7 @@ def test_underdog_compares_roster_totals_not_boarding_squads():
     assert (void.points, bane.points) == (500, 470)
     assert form_boarding_squads(str(GK_BANE), bane.units).points == 471  # the boundary case
     cli = decide(void.points, bane.points).underdog
-    g = Game(11, build_army("A", GK_VOID), build_army("B", GK_BANE), dice=Dice.scripted([]),
+    g = Game(11, build_army("A", GK_VOID, without_rules()), build_army("B", GK_BANE), dice=Dice.scripted([]),
              rolloffs={"attacker": "A", "first_turn": "A"})
     assert cli == g.underdog == "B"
     assert g.cp["B"] == g.cp["A"] + 1  # mission 11's Underdog Bonus: 1 additional CP
@@ -169,7 +169,7 @@ def test_a_failed_hazardous_test_selects_a_model_that_has_lost_wounds_first():
 
 def _deploying(*texts: str, dice: list[int] | None = None) -> Game:
     """Mission 11, Grey Knights (A, the Attacker) against Orks (B), after ``texts``."""
-    g = Game(11, build_army("A", GK_VOID), build_army("B", ORKS), dice=Dice.scripted(dice or []),
+    g = Game(11, build_army("A", GK_VOID, without_rules()), build_army("B", ORKS, without_rules()), dice=Dice.scripted(dice or []),
              rolloffs={"attacker": "A", "first_turn": "A"})
     for text in texts:
         _decline(g)
