@@ -153,7 +153,7 @@ GOLDEN_GAMES = {
     "greedy_seed7": lambda: __import__("bagm.engine.log.record", fromlist=["x"]).play_bots(11, GK, ORKS, 7),
     # one greedy playthrough per mission beyond 11 (its objectives scored in the log)
     **{f"mission{m:02d}_greedy": (lambda m=m: __import__("bagm.engine.log.record", fromlist=["x"]).play_bots(
-        m, GK, ORKS, 5)) for m in (12, 13, 21, 31, 3, 2, 1, 32, 22, 6, 33, 23, 4)},
+        m, GK, ORKS, 5)) for m in (12, 13, 21, 31, 3, 2, 1, 32, 22, 6, 33, 23, 4, 5)},
 }
 
 

@@ -103,7 +103,7 @@ def test_a_models_own_unit_blocks_its_shots() -> None:
 
 def test_models_on_different_levels_cannot_see_each_other() -> None:
     bf = Battlefield(bundled(5).layout)  # Deck Level and Sub-level: separate boards
-    deck, sub = Base(20, 15, R), Base(28, 15, R)
+    deck, sub = Base(20, 15, R), Base(40, 15, R)
     assert bf.layout.board_at(deck.centre).name == "Deck Level"
     assert bf.layout.board_at(sub.centre).name == "Sub-level"
     assert not bf.visible(deck, sub) and bf.distance(deck, sub) == math.inf

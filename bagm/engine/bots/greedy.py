@@ -17,6 +17,7 @@ from bagm.chance.dice import DiceExpr
 from bagm.engine.attack.rules import AttackProfile, Conditions, Target
 from bagm.engine.game.sequence import Game, Unit
 from bagm.engine.rules.effects import effect_sum
+from bagm.engine.rules.missions.power_the_generators import ACCESS_ZONE, GENERATOR, TERMINAL, route_via
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import profile_group
 from bagm.engine.state.core import Player
@@ -84,6 +85,30 @@ class GreedyBot:
     # --- goals ------------------------------------------------------------------------------
 
     def goal(self, g: Game, u: Unit) -> tuple[float, float]:
+        """Where ``u`` heads now: its :meth:`target`, or on a map of two levels (Power the
+        Generators) the Access Zone it changes level from when the target is on the other."""
+        target = self.target(g, u)
+        if not g.map.layout.areas_of(ACCESS_ZONE):
+            return target
+        return route_via(g, (u.models[0].x, u.models[0].y), target) or target
+
+    @staticmethod
+    def far(g: Game, me: tuple[float, float], q: tuple[float, float]) -> float:
+        """How far ``q`` is from ``me`` for choosing a target: a straight line, or on a map of two
+        levels by way of the Access Zones when ``q`` is on the other level."""
+        d = math.hypot(q[0] - me[0], q[1] - me[1])
+        if not g.map.layout.areas_of(ACCESS_ZONE):
+            return d
+        via = route_via(g, me, q)
+        if via is None:
+            return d
+        lay = g.map.layout
+        return math.dist(me, via) + min(math.dist(a.centre, q) for a in lay.areas_of(ACCESS_ZONE)
+                                        if lay.board_at(a.centre) is lay.board_at(q))
+
+    def target(self, g: Game, u: Unit) -> tuple[float, float]:
+        """The nearest objective marker the army does not hold, else an Airlock to open (Void
+        the Ship), else the nearest enemy."""
         markers = g.map.layout.markers
         me = (u.models[0].x, u.models[0].y)
         mates = [v for v in g.army_units(u.player) if v is not u]
@@ -98,8 +123,11 @@ class GreedyBot:
                        for v, (x0, y0, x1, y1) in boxes)
             if not held or g.control[i] != u.player:
                 free.append(m)
+        short = self.short_of(g, u.player)
+        if short is not None:  # Power the Generators: the kind of marker the Attacker lacks first
+            free = [m for m in free if m.label == short] or free
         if free:
-            m = min(free, key=lambda m: math.hypot(m.x - me[0], m.y - me[1]))
+            m = min(free, key=lambda m: self.far(g, me, (m.x, m.y)))
             return (m.x, m.y)
         if g.mission.number == JAILBREAK:
             jail = self.jailbreak_goal(g, u, me)
@@ -111,9 +139,22 @@ class GreedyBot:
                        key=lambda q: math.hypot(q[0] - me[0], q[1] - me[1]))
         enemies = g.army_units(g.other(u.player))
         if enemies:
-            e = min(enemies, key=lambda e: g.min_straight(u, e))
+            if g.map.layout.areas_of(ACCESS_ZONE):  # two levels: the nearest by way of the Access Zones
+                e = min(enemies, key=lambda e: self.far(g, me, (e.models[0].x, e.models[0].y)))
+            else:
+                e = min(enemies, key=lambda e: g.min_straight(u, e))
             return (e.models[0].x, e.models[0].y)
         return me
+
+    @staticmethod
+    def short_of(g: Game, p: Player) -> str | None:
+        """Power the Generators: each Generator the Attacker controls powers one Terminal they
+        control (10VP each), so the Attacker heads first for the kind it holds fewer of."""
+        if g.role.get(p) != "Attacker" or not g.map.layout.areas_of(ACCESS_ZONE):
+            return None
+        mine = [m.label for i, m in enumerate(g.map.layout.markers) if g.control[i] == p]
+        gens, terms = mine.count(GENERATOR), mine.count(TERMINAL)
+        return GENERATOR if gens < terms else TERMINAL if terms < gens else None
 
     @staticmethod
     def doors_to_open(g: Game, p: Player) -> list[int]:
@@ -553,7 +594,21 @@ def _infiltration_move(g: Game, p: str, legal: list[Action]) -> Action | None:
     return min(opts, key=far) if opts else None
 
 
-RULES = {"Unlock Overrides": _unlock_overrides, "Guard Duty": _guard_duty,
+def _change_level(g: Game, p: str, legal: list[Action]) -> Action | None:
+    """Power the Generators: a unit standing in an Access Zone changes level when what it heads
+    for (the nearest marker its army does not hold, else the nearest enemy) is on the other level."""
+    bot = GreedyBot()
+    lay = g.map.layout
+    for a in legal:
+        if a.kind != "rule":
+            continue
+        u = g.unit(a.arg)
+        if lay.board_at((u.models[0].x, u.models[0].y)) is not lay.board_at(bot.target(g, u)):
+            return a
+    return None
+
+
+RULES = {"Unlock Overrides": _unlock_overrides, "Change Level": _change_level, "Guard Duty": _guard_duty,
          "Imprisoned": _imprisoned, "Silent Infiltration": _infiltrate,
          "Silent Infiltration: move": _infiltration_move,
          "Corrupt the Machine Spirit": _corrupt, "Corrupt the Machine Spirit: consequence": _consequence}

@@ -30,7 +30,17 @@ class FightPhase(GameInterface):
     # Fight phase -----------------------------------------------------------------------------
 
     def can_fight(self, u: Unit) -> bool:
-        return u.alive and not u.fought and bool(u.melee) and (u.charged or bool(self.engaged_with(u)))
+        return u.alive and not u.fought and bool(u.melee) and (u.charged or bool(self.fight_foes(u)))
+
+    def fight_foes(self, u: Unit) -> list[Unit]:
+        """The enemy units within Engagement Range of ``u`` in the Fight phase: those of
+        :meth:`engaged_with`, then those a Mission Rule counts as within it (Fighting Between
+        Decks: matching Access Zones on the two levels)."""
+        foes = self.engaged_with(u)
+        if not self.mission.fights_between:
+            return foes
+        more = self.mission.fight_links(self, u)
+        return foes + [e for e in more if e not in foes] if more else foes
 
     @staticmethod
     def fights_first(u: Unit) -> bool:
@@ -79,8 +89,8 @@ class FightPhase(GameInterface):
                 continue
             if not self.can_fight(u) or (first and not self.fights_first(u)):
                 continue
-            foes = self.engaged_with(u) or [e for e in self.army_units(self.other(p))
-                                            if self.min_straight(u, e) <= self.pile_reach(u) + 2]
+            foes = self.fight_foes(u) or [e for e in self.army_units(self.other(p))
+                                          if self.min_straight(u, e) <= self.pile_reach(u) + 2]
             out += [Action("fight", u.uid, target=e.uid) for e in foes]
             if not foes:
                 out.append(Action("fight", u.uid, target="-"))
@@ -108,7 +118,7 @@ class FightPhase(GameInterface):
             return
         self.pile(u, t, "pile_in")
         fighters = self._fighters(u)
-        if not self.engaged(u, t) or not fighters:
+        if not (self.engaged(u, t) or t in self.fight_foes(u)) or not fighters:
             self.emit("fight", unit=u.uid, target=t.uid, fighters=0)
             return
         yield from self.moment("targeted", t.player, t)  # just after it selected its targets
@@ -123,28 +133,33 @@ class FightPhase(GameInterface):
                 yield from self.attack(u, t, x, n, cond, None, ranged=False)
         self.emit("fight", unit=u.uid, target=t.uid, fighters=len(fighters), weapon=w.name, left=len(t.models))
         if u.alive:
-            foes = self.engaged_with(u) or ([t] if t.alive else [])
+            links = self.fight_foes(u)
+            foes = links or ([t] if t.alive else [])
             nearest = min(self.army_units(self.other(u.player)), key=lambda e: self.min_straight(u, e), default=None)
             goal = foes[0] if foes else nearest
             reach = self.pile_reach(u)
             if u.affected and (dice := next((e.consolidate for e in u.effects() if e.consolidate), None)):
                 # an effect: "it can move up to D3+3\" instead of up to 3\"" (Relentless Spread)
                 reach = float(self.dice.roll_expr(dice, f"consolidate {u.uid}"))
-            if goal is not None and self.min_straight(u, goal) <= reach + 2:
+            if goal is not None and (goal in links or self.min_straight(u, goal) <= reach + 2):
                 self.pile(u, goal, "consolidate", reach)
 
     def _fighters(self, u: Unit) -> list[Model]:
-        foes = self.engaged_with(u)
+        foes = self.fight_foes(u)
         enemy = [m.base for e in foes for m in e.models]
+        link = self.mission.linked if self.mission.fights_between else None  # Fighting Between Decks
         front = [m for m in u.models if any(
-            math.hypot(m.x - e.x, m.y - e.y) - m.r - e.radius <= 2.0 and self.model_engaged(m.base, e) for e in enemy)]
+            math.hypot(m.x - e.x, m.y - e.y) - m.r - e.radius <= 2.0 and self.model_engaged(m.base, e)
+            or link is not None and link(self, m.base, e) for e in enemy)]
         return [m for m in u.models if m in front or any(
             math.hypot(m.x - f.x, m.y - f.y) - m.r - f.r <= COHERENCY for f in front)]
 
     def pile(self, u: Unit, t: Unit, what: str, reach: float | None = None) -> None:
-        # Pile-in / Consolidation (Boarding Actions: toward the closest visible enemy unit)
+        # Pile-in / Consolidation (Boarding Actions: toward the closest visible enemy unit);
+        # a Mission Rule may send the models toward a point instead (Fighting Between Decks)
+        toward = self.mission.pile_point(self, u, t) if self.mission.fights_between and t.alive else None
         # engaged() first: the same answer (both are pure), and it spares most visibility work
-        if not t.alive or not self.engaged(u, t) and not self.visible_idx(u, t):
+        if toward is None and (not t.alive or not self.engaged(u, t) and not self.visible_idx(u, t)):
             return
         graph = self.bf.layout.move_layer(u.radius).graph(self.closed)
         others = [(o.x, o.y, o.radius) for o in self.others_bases(u)]
@@ -154,26 +169,38 @@ class FightPhase(GameInterface):
         moved = False
         hypot = math.hypot
         for m in u.models:
-            if any(self.model_engaged(m.base, e) for e in enemies
-                   if math.hypot(m.x - e.x, m.y - e.y) - m.r - e.radius <= 2.0):
-                continue
-            e = min(enemies, key=lambda e: math.hypot(m.x - e.x, m.y - e.y))
-            d = math.hypot(m.x - e.x, m.y - e.y)
-            gap = d - m.r - e.radius - 0.02
+            if toward is not None:  # a model already linked stays; the others end nearer the point
+                if any(self.mission.linked(self, m.base, e) for e in enemies):
+                    continue
+                tx, ty = toward
+                d = math.hypot(m.x - tx, m.y - ty)
+                gap = d
+            else:
+                if any(self.model_engaged(m.base, e) for e in enemies
+                       if math.hypot(m.x - e.x, m.y - e.y) - m.r - e.radius <= 2.0):
+                    continue
+                e = min(enemies, key=lambda e: math.hypot(m.x - e.x, m.y - e.y))
+                tx, ty = e.x, e.y
+                d = math.hypot(m.x - tx, m.y - ty)
+                gap = d - m.r - e.radius - 0.02
             step = min(reach, gap)
-            if step <= 0.05:
-                continue
-            nx, ny = m.x + (e.x - m.x) / d * step, m.y + (e.y - m.y) / d * step
-            b = Base(nx, ny, m.r)
-            if not self.fits(b) or not graph.clear(m.x, m.y, nx, ny):
-                continue
-            # Base.overlaps with every other base (its arithmetic, on plain numbers: a hot loop)
-            mr = m.r
-            if any(hypot(nx - ox, ny - oy) < mr + orad - EPS for ox, oy, orad in others) or \
-                    any(hypot(nx - x.x, ny - x.y) < mr + x.r - EPS for x in u.models if x is not m):
-                continue
-            m.x, m.y = nx, ny
-            moved = True
+            # toward a point (no enemy to stop at): stepping back 0.5" at a time until it fits
+            steps = [step - 0.5 * k for k in range(int(step / 0.5) + 1)] if toward is not None else [step]
+            for step in steps:
+                if step <= 0.05:
+                    break
+                nx, ny = m.x + (tx - m.x) / d * step, m.y + (ty - m.y) / d * step
+                b = Base(nx, ny, m.r)
+                if not self.fits(b) or not graph.clear(m.x, m.y, nx, ny):
+                    continue
+                # Base.overlaps with every other base (its arithmetic, on plain numbers: a hot loop)
+                mr = m.r
+                if any(hypot(nx - ox, ny - oy) < mr + orad - EPS for ox, oy, orad in others) or \
+                        any(hypot(nx - x.x, ny - x.y) < mr + x.r - EPS for x in u.models if x is not m):
+                    continue
+                m.x, m.y = nx, ny
+                moved = True
+                break
         if moved:
             if not self.coherent([(m.x, m.y) for m in u.models], u.radius):
                 for m, (x, y) in zip(u.models, old):
@@ -189,7 +216,7 @@ class FightPhase(GameInterface):
         if not may_use(self, q, COUNTER_OFFENSIVE):
             return
         cands = [u for u in self.army_units(q) if not u.fought and u.melee and not u.battleshocked
-                 and self.engaged_with(u)]
+                 and self.fight_foes(u)]
         if not cands:
             return
         act = yield Decision("counter", q)

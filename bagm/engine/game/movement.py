@@ -99,6 +99,8 @@ class MovementPhase(GameInterface):
             if u.alive:
                 yield from self._overwatch_window(u, "is set up")
         self.update_control(False)
+        # Mission Rules a player may use (Change Level); the phase is the Game itself
+        yield from self.mission.decide("movement", self)  # type: ignore[arg-type]
         self.mission_step("end_movement")
 
     def legal_move(self, p: Player, quick: bool = False) -> list[Action]:

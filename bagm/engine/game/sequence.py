@@ -697,7 +697,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
             return [Action("bravery", d.info["unit"]), Action("pass")]
         if s == "counter":
             return [Action("counter", u.uid) for u in self.army_units(p)
-                    if not u.fought and u.melee and not u.battleshocked and self.engaged_with(u)] + [Action("pass")]
+                    if not u.fought and u.melee and not u.battleshocked and self.fight_foes(u)] + [Action("pass")]
         if s == "command":
             return self.legal_command(p) + [Action("pass")]
         if s == "use":  # a supplied Stratagem at its moment

@@ -10,6 +10,7 @@ from bagm.engine.rules.missions import (  # noqa: F401 - each module registers i
     hull_breach,
     jailbreak,
     power_struggle,
+    power_the_generators,
     pull_their_teeth,
     rad_leak,
     strongrooms,

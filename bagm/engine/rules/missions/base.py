@@ -31,6 +31,7 @@ from bagm.engine.rules.registry import Registry
 from bagm.engine.state.core import PLAYERS
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bagm.engine.board.geometry import Base
     from bagm.engine.game.interface import GameInterface
     from bagm.engine.game.sequence import Game
     from bagm.engine.state.actions import Action
@@ -38,13 +39,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from bagm.engine.state.core import Decision, Player
 
 STEPS = ("muster", "start_deploy", "deploy", "start_round", "start_turn", "start_command",
-         "command", "end_command", "end_movement", "end_shooting", "end_charge", "end_fight",
-         "end_turn", "end_round", "end_battle")
+         "command", "end_command", "movement", "end_movement", "end_shooting", "end_charge",
+         "end_fight", "end_turn", "end_round", "end_battle")
 """The named steps of the mission sequence a Mission Rule or Objective may act at
 (``start_deploy``: the start of the Deploy Armies step; ``deploy``: its end; ``start_command``:
 the start of a Command phase; ``command``: the Command phase after its Battle-shock step, where
 a player may use a rule such as Unlock Overrides; ``end_command``: its end, where most
-Progressive Objectives score)."""
+Progressive Objectives score; ``movement``: the end of the Movement phase, after
+Reinforcements, where a player may use a rule such as Change Level, just before
+``end_movement``)."""
 
 Hook = Callable[["Game"], None]
 # a scorer's VP: (vp, why) or (vp, why, the uids of the units it credits, for the log)
@@ -107,6 +110,12 @@ class MissionRule:
     # told of the units whose models moved, were removed or were set up (touch(); none named:
     # any unit may have): a rule that follows where a unit stands (Imprisoned)
     watch: Callable[[GameInterface, tuple[Unit, ...]], None] | None = None
+    # Fight phase: two models of opposing units count as visible to and within Engagement Range
+    # of each other though they are not (Fighting Between Decks): (game, model, enemy model)
+    fight_link: Callable[[GameInterface, Base, Base], bool] | None = None
+    # Fight phase: the point a unit's models Pile in and Consolidate toward instead of the
+    # closest enemy model, when it fights ``t`` through ``fight_link`` (None: as usual)
+    pile_toward: Callable[[GameInterface, Unit, Unit], tuple[float, float] | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -298,6 +307,36 @@ class Mission:
         for r in self.rules:
             if r.watch is not None:
                 r.watch(game, moved)
+
+    @property
+    def fights_between(self) -> bool:
+        """A Mission Rule links models that are not within Engagement Range (see ``fight_link``)."""
+        return any(r.fight_link is not None for r in self.rules)
+
+    def linked(self, game: GameInterface, a: Base, b: Base) -> bool:
+        """In the Fight phase a Mission Rule counts models ``a`` and ``b`` (opposing) as visible
+        to and within Engagement Range of each other (Fighting Between Decks)."""
+        return any(r.fight_link is not None and r.fight_link(game, a, b) for r in self.rules)
+
+    def fight_links(self, game: GameInterface, u: Unit) -> list[Unit]:
+        """The enemy units a Mission Rule counts as within Engagement Range of ``u`` now (some
+        pair of their models :meth:`linked`), in army order; [] at once for most missions."""
+        if not self.fights_between or game.phase != "fight" or not u.alive:
+            return []
+
+        def calc() -> list[Unit]:
+            return [e for e in game.army_units(game.other(u.player))
+                    if any(self.linked(game, m.base, n.base) for m in u.models for n in e.models)]
+        # kept until anything moves (and for this phase only)
+        return game._cached(("fight_links", u.uid, game.phase_id), calc)  # type: ignore[no-any-return]
+
+    def pile_point(self, game: GameInterface, u: Unit, t: Unit) -> tuple[float, float] | None:
+        """Where ``u``'s models Pile in or Consolidate toward when fighting ``t`` by a Mission
+        Rule (None: toward the closest enemy model, as usual)."""
+        for r in self.rules:
+            if r.pile_toward is not None and (p := r.pile_toward(game, u, t)) is not None:
+                return p
+        return None
 
     def blocks_cp(self, game: Game, p: Player) -> bool:
         """A Mission Rule stops player ``p`` gaining CP now."""
