@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 from conftest import REPO, advance_to, place
+from test_missions import deploy, finish, scored
 
 from bagm.chance.dice import Dice
-from bagm.engine.bots import make_bot
 from bagm.engine.bots.greedy import GreedyBot
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
@@ -45,12 +45,6 @@ def new_game(b: Any = ORKS, dice: Dice | None = None) -> Game:
                 rolloffs={"attacker": "A", "first_turn": "A"})
 
 
-def deploy(g: Game) -> None:
-    bot = make_bot("greedy", 0)
-    while g.decision.step in ("roles", "deploy"):
-        g.apply(Action("role", arg="attacker") if g.decision.step == "roles" else bot(g))
-
-
 def zone(g: Game, label: str, level: str) -> Any:
     return next(a for a in g.map.layout.areas_of("Access Zone") if a.label == label and a.board == level)
 
@@ -77,26 +71,6 @@ def settle(g: Game) -> None:
     """Decline the offers made inside a fight (Command Re-roll, Counter-offensive)."""
     while g.decision.step in ("reroll", "counter", "overwatch"):
         decline(g)
-
-
-def finish(g: Game) -> None:
-    while not g.finished:
-        decline(g)
-
-
-def vp_events(g: Game, name: str) -> list[tuple[int, str, str, str, int]]:
-    """VP events of objective ``name``: (round, whose turn, last phase, scorer, VP)."""
-    out, rnd, turn, phase = [], 0, "", ""
-    for e in g.events:
-        if e["e"] == "round":
-            rnd = e["round"]
-        elif e["e"] == "turn":
-            turn, phase = e["player"], "start"
-        elif e["e"] == "phase":
-            phase = e["phase"]
-        elif e["e"] == "vp" and e["why"].startswith(name + ":"):
-            out.append((rnd, turn, phase, e["player"], e["vp"]))
-    return out
 
 
 # --- the two levels ---------------------------------------------------------------------------------
@@ -367,8 +341,8 @@ def test_access_the_data_one_terminal_per_generator(generators: int, terminals: 
     for i in markers(g, "Generator")[:generators] + markers(g, "Terminal")[:terminals]:
         on(g, next(units), i)
     advance_to(g, "move", "A")
-    assert [v for *_, p, v in vp_events(g, "Access the Data")] == ([10] * (vp // 10))
-    assert all(p == "A" for *_, p, _ in vp_events(g, "Access the Data"))
+    assert [v for *_, p, v in scored(g, "Access the Data")] == ([10] * (vp // 10))
+    assert all(p == "A" for *_, p, _ in scored(g, "Access the Data"))
     powered = [e for e in g.events if e["e"] == "powered"]
     assert [len(e["terminals"]) for e in powered] == ([vp // 10] if vp else [])
 
@@ -384,7 +358,7 @@ def test_access_the_data_timing_and_the_defender_never_scores_it() -> None:
     on(g, "B3", markers(g, "Generator")[1])  # the Defender holds markers too: it never scores them
     on(g, "B4", markers(g, "Terminal")[1])
     finish(g)
-    got = vp_events(g, "Access the Data")
+    got = scored(g, "Access the Data")
     assert [(r, t, ph, p, v) for r, t, ph, p, v in got] == \
         [(r, "A", "command", "A", 10) for r in range(1, 5)] + [(5, "A", "fight", "A", 10)]
 
@@ -416,7 +390,7 @@ def test_rout_and_crush_them_20vp_for_the_attackers_warlord() -> None:
     # (units left in Strategic Reserves are destroyed after round 3 and count too)
     table = [v for v, _ in _rout_and_crush_them(g, "B")][:-1]
     assert g.destroyed_points("A") >= 65
-    assert [(p, v) for *_, p, v in vp_events(g, "Rout and Crush Them")] == [("B", v) for v in table] + [("B", 20)]
+    assert [(p, v) for *_, p, v in scored(g, "Rout and Crush Them")] == [("B", v) for v in table] + [("B", 20)]
 
 
 # --- the greedy bot ------------------------------------------------------------------------------------
