@@ -25,7 +25,7 @@ def _events(name: str = "example_mission11") -> list[dict]:
     return events_from_lines((GOLDEN / f"{name}.jsonl").read_text().splitlines())
 
 
-@pytest.mark.parametrize("name", ["example_mission11", "greedy_seed7"])
+@pytest.mark.parametrize("name", ["example_mission11", "greedy_seed7", "mission05_greedy"])
 def test_each_frame_holds_the_logged_positions_less_the_logged_casualties(name):
     events = _events(name)
     st = narrate(events)
@@ -37,7 +37,7 @@ def test_each_frame_holds_the_logged_positions_less_the_logged_casualties(name):
     k = 0
     for s, f in zip(st, fr):
         for e in events[k:s.last]:
-            if e["e"] in ("setup", "move", "charge_move", "pile_in", "consolidate") and e.get("at"):
+            if e["e"] in ("setup", "move", "charge_move", "pile_in", "consolidate", "change_level") and e.get("at"):
                 here[e["unit"]] = e["at"]
             elif e["e"] in removing and e["removed_models"]:
                 uid = e[removing[e["e"]]]

@@ -432,6 +432,13 @@ class Narrator:
         mod = f" ({int(e['modifier']):+d})" if e.get("modifier") else ""
         return f"Player {e.get('player')} rolls {e.get('roll')}{mod} for {e.get('rule')}{ok}."
 
+    def _e_change_level(self, e: dict[str, Any]) -> str:
+        return f"{self.unit(e.get('unit'))} changes level: from the {e.get('left')} to {e.get('area')} on the {e.get('level')}."
+
+    def _e_powered(self, e: dict[str, Any]) -> str:
+        which = ", ".join(self.marker(int(t)) for t in e.get("terminals") or [])
+        return f"Player {e.get('player')} powers up {which} ({e.get('why')})."
+
     def _e_burners(self, e: dict[str, Any]) -> str:
         rolls = ", ".join(str(r) for r in e.get("rolls") or [])
         return (f"The Burners roar over {self.unit(e.get('unit'))}: rolls {rolls}, "

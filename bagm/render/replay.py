@@ -3,7 +3,7 @@ stand, which models fell (and where), which units are destroyed, VP and CP, obje
 open Hatchways and Battle-shock.
 
 A renderer: it follows the log and decides no rule. Positions come from the events that carry
-them (``at``: ``setup``, ``move``, ``charge_move``, ``pile_in``, ``consolidate``); the models an
+them (``at``: ``setup``, ``move``, ``charge_move``, ``pile_in``, ``consolidate``, ``change_level``); the models an
 event removes from ``removed_models`` (indices into the unit's models as they stood before it).
 A log of an older bagm lacks some of these; the replay then says so (:func:`log_gaps`) rather
 than guess silently.
@@ -77,7 +77,7 @@ def _points(value: Any) -> list[Point] | None:
     return None
 
 
-POSITIONED = ("setup", "move", "charge_move", "pile_in", "consolidate")  # events with ``at``
+POSITIONED = ("setup", "move", "charge_move", "pile_in", "consolidate", "change_level")  # events with ``at``
 REMOVING = {"attack": "target", "hazardous": "unit", "coherency": "unit", "desperate_escape": "unit"}
 
 
