@@ -168,9 +168,12 @@ class FightPhase(GameInterface):
         old = [(m.x, m.y) for m in u.models]
         moved = False
         hypot = math.hypot
+        # toward a point: models already within Engagement Range on their own level stay too
+        near = [b.base for e in self.engaged_with(u) for b in e.models] if toward is not None else []
         for m in u.models:
             if toward is not None:  # a model already linked stays; the others end nearer the point
-                if any(self.mission.linked(self, m.base, e) for e in enemies):
+                if any(self.mission.linked(self, m.base, e) for e in enemies) or \
+                        any(self.model_engaged(m.base, e) for e in near):
                     continue
                 tx, ty = toward
                 d = math.hypot(m.x - tx, m.y - ty)
