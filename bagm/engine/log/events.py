@@ -492,6 +492,24 @@ class Burners(TypedDict):
     mortal_wounds: int
 
 
+class ChangeLevel(TypedDict):
+    """Power the Generators: a unit set up in the matching Access Zone of the other level."""
+    e: Literal["change_level"]
+    unit: str
+    area: str
+    level: str | None
+    left: str | None
+    at: Positions
+
+
+class Powered(TypedDict):
+    """Power the Generators (Access the Data): the Terminals powered up (numbered from 1)."""
+    e: Literal["powered"]
+    player: Player
+    terminals: list[int]
+    why: str
+
+
 Event = Union[
     Game, Muster, Rolloff, Roles, Setup, Reserve, Reserves, FirstTurn, Note, Round, Turn, Skip, Phase,
     ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, Effect, EffectEnds, BattlefieldCommand,
@@ -499,7 +517,7 @@ Event = Union[
     AdvanceRoll, DesperateEscape, Hatch, HatchRolloff, Hatchways, Coherency, Manoeuvre, Overwatch, Shoot,
     Attack, Hazardous, MortalWounds, Destroyed, ChargeDeclared, ChargeRoll, Charge, ChargeMove, PileIn,
     Consolidate, Fight, Control, Secured, Vp, MissionRule, MissionRoll, MarkerRemoved, Lights, Vented,
-    RadExposure, Burners,
+    RadExposure, Burners, ChangeLevel, Powered,
 ]
 """Any event of a game's log."""
 
