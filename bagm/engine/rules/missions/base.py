@@ -19,6 +19,9 @@ a rule barring a set-up in Deploy Armies (``MissionRule.deploying``), areas no u
 within (``barred``), a rule's own roll when a unit tries a Hatchway (``attempt``), following
 where a unit stands as it moves and loses models (``watch``), and asking a player at the start
 of a battle round (``step="start_round"`` with ``ask``).
+Power the Generators added: models a rule counts as within Engagement Range in the Fight phase
+though they are not (``fight_link`` and ``pile_toward``: Fighting Between Decks, two levels
+apart), and asking a player at the end of the Movement phase (``step="movement"``: Change Level).
 """
 
 from __future__ import annotations
