@@ -425,3 +425,27 @@ def test_greedy_games_on_mission_5_change_level_and_score_the_data() -> None:
         changed += sum(1 for x in rec.lines if '"change_level"' in x)
         scored.append(sum(1 for x in rec.lines if "Access the Data:" in x))
     assert changed >= 3 and min(scored) >= 3  # the Attacker scores the data in every game
+
+
+def test_the_unit_by_unit_answer_is_the_model_by_model_one() -> None:
+    # Fighting Between Decks is asked unit by unit (quickly) and model by model (which models
+    # fight, which pile in): the two agree wherever the units stand
+    import random
+
+    from bagm.engine.rules.missions.power_the_generators import _fight_units, _linked
+
+    g = new_game()
+    a3, b3 = across(g)
+    advance_to(g, "fight", "A")
+    rng = random.Random(5)
+    zones = g.map.layout.areas_of("Access Zone")
+    seen = set()
+    for _ in range(40):
+        for uid in ("A3", "B3"):
+            z = rng.choice(zones)
+            x, y = z.centre
+            cross_at(g, uid, (x + rng.uniform(-3, 3), y + rng.uniform(-3, 3)))
+        pairwise = any(_linked(g, m.base, n.base) for m in a3.models for n in b3.models)
+        assert (_fight_units(g, a3) == [b3]) == pairwise == (_fight_units(g, b3) == [a3])
+        seen.add(pairwise)
+    assert seen == {True, False}

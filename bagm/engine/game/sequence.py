@@ -533,6 +533,11 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         """How far the farthest point of a base at ``p`` is from the Entry Zone (straight line)."""
         return min(zone.zone_rect(c, row).distance_to(p) for c, row in zone.zones) + (r if r else 0.0)
 
+    def overwatch_window(self, enemy: Unit, why: str) -> Generator[Decision, Action, None]:
+        """A Set Overwatch window just after ``enemy`` is set up ("just after an enemy unit is
+        set up"). Public: a Mission Rule that sets a unit up opens one too (Change Level)."""
+        return self._overwatch_window(enemy, why)
+
     def set_up(self, u: Unit, at: tuple[float, float], zone: Any = None, ds_gap: float | None = None,
                infiltrate: Any = None, barred: tuple[Any, ...] = ()) -> bool:
         """Set ``u``'s models up as a formation around ``at`` (within ``zone``, more than

@@ -116,6 +116,9 @@ class MissionRule:
     # Fight phase: two models of opposing units count as visible to and within Engagement Range
     # of each other though they are not (Fighting Between Decks): (game, model, enemy model)
     fight_link: Callable[[GameInterface, Base, Base], bool] | None = None
+    # the same for whole units: the opposing units with a model ``fight_link`` joins to one of
+    # ``u``'s (a quick answer: the Fight phase asks it of every unit again and again)
+    fight_units: Callable[[GameInterface, Unit], list[Unit]] | None = None
     # Fight phase: the point a unit's models Pile in and Consolidate toward instead of the
     # closest enemy model, when it fights ``t`` through ``fight_link`` (None: as usual)
     pile_toward: Callable[[GameInterface, Unit, Unit], tuple[float, float] | None] | None = None
@@ -326,12 +329,18 @@ class Mission:
         pair of their models :meth:`linked`), in army order; [] at once for most missions."""
         if not self.fights_between or game.phase != "fight" or not u.alive:
             return []
-
-        def calc() -> list[Unit]:
-            return [e for e in game.army_units(game.other(u.player))
-                    if any(self.linked(game, m.base, n.base) for m in u.models for n in e.models)]
-        # kept until anything moves (and for this phase only)
-        return game._cached(("fight_links", u.uid, game.phase_id), calc)  # type: ignore[no-any-return]
+        out: list[Unit] = []
+        for r in self.rules:
+            if r.fight_units is not None:
+                got = r.fight_units(game, u)
+            elif r.fight_link is not None:
+                link = r.fight_link
+                got = [e for e in game.army_units(game.other(u.player))
+                       if any(link(game, m.base, n.base) for m in u.models for n in e.models)]
+            else:
+                continue
+            out += [e for e in got if e not in out]
+        return out
 
     def pile_point(self, game: GameInterface, u: Unit, t: Unit) -> tuple[float, float] | None:
         """Where ``u``'s models Pile in or Consolidate toward when fighting ``t`` by a Mission

@@ -126,7 +126,7 @@ def _change_level(game: Game) -> Generator[Decision, Action, None]:
                   at=[[round(x, 2), round(y, 2)] for x, y in pts])
         game.update_control(turn_boundary=False)
         # Set Overwatch: "just after an enemy unit is set up"
-        yield from game._overwatch_window(u, "is set up")
+        yield from game.overwatch_window(u, "is set up")
 
 
 # --- Fighting Between Decks -----------------------------------------------------------------------
@@ -143,6 +143,27 @@ def _linked(game: Any, a: Base, b: Base) -> bool:
             if other is not None and other.within(b):
                 return True
     return False
+
+
+def _fight_units(game: Any, u: Unit) -> list[Unit]:
+    # Mission 5 "Fighting Between Decks", unit by unit: the opposing units with a model within the
+    # Access Zone matching one that a model of ``u`` is within (the same answer as _linked for
+    # every pair of their models, found without trying each pair)
+    if game.phase != "fight":
+        return []
+    x0, y0, x1, y1 = game.bbox(u)
+    others = []
+    for area in access_zones(game):
+        ax0, ay0, ax1, ay1 = area.box
+        if x1 <= ax0 or x0 >= ax1 or y1 <= ay0 or y0 >= ay1:  # the unit's box misses the Zone
+            continue
+        other = partner(game, area)
+        if other is not None and any(area.within(m.base) for m in u.models):
+            others.append(other)
+    if not others:
+        return []
+    return [e for e in game.army_units(game.other(u.player))
+            if any(o.within(n.base) for o in others for n in e.models)]
 
 
 def _pile_toward(game: Any, u: Unit, t: Unit) -> tuple[float, float] | None:
@@ -247,7 +268,7 @@ def build() -> Mission:
                           MissionRule(CHANGE_LEVEL, f"{BOOK}, Mission Rules: {CHANGE_LEVEL}", "movement",
                                       ask=_change_level),
                           MissionRule("Fighting Between Decks", f"{BOOK}, Mission Rules: Fighting Between Decks",
-                                      fight_link=_linked, pile_toward=_pile_toward),
+                                      fight_link=_linked, fight_units=_fight_units, pile_toward=_pile_toward),
                           MissionRule("Focused Operatives", f"{BOOK}, Mission Rules: Focused Operatives",
                                       secure=_focused_operatives),
                           underdog_cp(f"{BOOK}, Mission Rules: Underdog Bonus")],
