@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bagm.engine.rules.editions import EDITION_2024
 from bagm.engine.rules.enhancements import ENHANCEMENTS, NO_ENHANCEMENT, enhancement
 from bagm.engine.rules.registry import Registry
 from bagm.engine.rules.stratagems import (
@@ -23,6 +24,7 @@ class _Game:
     """The little a Stratagem reads and changes."""
 
     def __init__(self, cp: int) -> None:
+        self.edition = EDITION_2024
         self.cp = {"A": cp, "B": cp}
         self.used: set[tuple[str, str, int]] = set()
         self.phase_id = 1

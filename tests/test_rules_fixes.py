@@ -37,7 +37,9 @@ def test_underdog_compares_roster_totals_not_boarding_squads():
     assert (void.points, bane.points) == (500, 470)
     assert form_boarding_squads(str(GK_BANE), bane.units).points == 471  # the boundary case
     cli = decide(void.points, bane.points).underdog
-    g = Game(11, build_army("A", GK_VOID, without_rules()), build_army("B", GK_BANE), dice=Dice.scripted([]),
+    # a game is played under one edition: the 2023 Baneslayer roster (valid under 2024 too) as 2024
+    bane_2024 = load_roster(GK_BANE, GK_BANE.read_text().replace("edition: 2023", "edition: 2024"))
+    g = Game(11, build_army("A", GK_VOID, without_rules()), build_army("B", bane_2024), dice=Dice.scripted([]),
              rolloffs={"attacker": "A", "first_turn": "A"})
     assert cli == g.underdog == "B"
     assert g.cp["B"] == g.cp["A"] + 1  # mission 11's Underdog Bonus: 1 additional CP

@@ -462,6 +462,7 @@ def simulate(
 
     from bagm.engine.bots import BOTS
     from bagm.engine.game.muster import build_army
+    from bagm.engine.rules.editions import edition_of
     from bagm.engine.state.army import ArmyError
     from bagm.io.yamlsafe import InputError
     from bagm.render.game_render import wilson
@@ -481,6 +482,7 @@ def simulate(
         number = _mission(mission, seed)
         army_a = build_army("A", _source(roster_a, import_))
         army_b = build_army("B", _source(roster_b, import_))
+        edition = edition_of(army_a, army_b).name  # both rosters' edition, before any worker
     except (ArmyError, InputError, ValueError) as exc:
         _fail(str(exc))
     _ARMIES[(str(roster_a), str(roster_b))] = (army_a, army_b)  # the workers inherit them (fork)
@@ -512,7 +514,8 @@ def simulate(
            "jobs": jobs, "bots": {"A": bot, "B": bot_b or bot}, "armies": {"A": army_a.title, "B": army_b.title},
            "results": {k: {"count": c, "rate": c / n, "ci": list(wilson(c, n))} for k, c in counts.items()},
            "mean_vp": {"A": sum(r[2] for r in results) / n, "B": sum(r[3] for r in results) / n},
-           "histogram": hist, "seconds": took, "games_per_second": n / took if took else 0.0}
+           "histogram": hist, "seconds": took, "games_per_second": n / took if took else 0.0,
+           **({"edition": edition} if edition != "2024" else {})}
     report, files = None, {}
     if html is not None:
         from bagm.render.sim_report import Report

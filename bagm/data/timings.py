@@ -10,7 +10,7 @@ from typing import Literal, get_args
 
 Timing = Literal[
     "phase_start", "phase_end", "phase_start_or_end", "selected_to_shoot", "selected_to_fight", "targeted",
-    "after_enemy_fought", "battleshock_failed", "after_roll", "your_shooting",
+    "after_enemy_fought", "battleshock_failed", "after_roll", "your_shooting", "your_command",
 ]
 
 TIMINGS: dict[str, str] = {
@@ -25,6 +25,7 @@ TIMINGS: dict[str, str] = {
     "battleshock_failed": "the Battle-shock step, just after a Battle-shock test was failed",
     "after_roll": "just after a roll or test of a unit or model from your army",
     "your_shooting": "your Shooting phase",
+    "your_command": "your Command phase (the 2023 Battlefield Command)",
 }
 assert set(TIMINGS) == set(get_args(Timing))
 

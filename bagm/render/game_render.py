@@ -14,7 +14,8 @@ from rich.text import Text
 def game_summary(rec: Any, verbose_notes: bool = False) -> Group:
     """VP by round, units destroyed, the winner, and what the engine does not model: one line
     counting them, or (``verbose_notes``) the full lists."""
-    t = Table(title=Text(f"Mission {rec.mission}: {rec.name} (seed {rec.seed})"), title_justify="left")
+    rules = f", Boarding Actions {rec.edition} rules" if getattr(rec, "edition", "2024") != "2024" else ""
+    t = Table(title=Text(f"Mission {rec.mission}: {rec.name} (seed {rec.seed}{rules})"), title_justify="left")
     t.add_column("Player")
     start = any(rec.vp_start.values())  # a mission's starting VP (Pull Their Teeth)
     if start:
@@ -66,7 +67,9 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def simulation_summary(sim: dict[str, Any]) -> Group:
-    t = Table(title=f"{sim['games']} games of mission {sim['mission']} ({sim['bots']['A']} vs {sim['bots']['B']})",
+    rules = f", Boarding Actions {sim['edition']} rules" if "edition" in sim else ""
+    t = Table(title=f"{sim['games']} games of mission {sim['mission']} ({sim['bots']['A']} vs {sim['bots']['B']}"
+                    f"{rules})",
               title_justify="left")
     for c in ("Result", "Games", "Rate", "95% CI", "Mean VP"):
         t.add_column(c, justify="left" if c == "Result" else "right")

@@ -68,6 +68,12 @@ class Conditions(HashedOnce):
     """The target is more than 12" away: Conversion."""
     critical_hit: int = 6
     """An unmodified Hit roll of this or more is a Critical Hit (5: a Leader ability's 5+)."""
+    cover_any_save: bool = False
+    """2023 Benefit of Cover: "The Save characteristic of models does not affect whether they
+    can receive the Benefit of Cover" (bagm.engine.rules.editions)."""
+    blast_counts_hidden: bool = False
+    """Blast counts every model of the target unit, visible or not (2023: no "Blast Weapons"
+    adaptation; bagm.engine.rules.editions)."""
 
 
 @dataclass(frozen=True)
@@ -155,7 +161,8 @@ def hit_modifier(weapon: WeaponProfile, cond: Conditions) -> int:
 def critical_hit_on(weapon: WeaponProfile, cond: Conditions) -> int:
     """The unmodified Hit roll that is a Critical Hit: 6 (Hit Roll), or 4+ for Conversion
     against a target more than 12" away (Core Rules, not in the excerpts); only 6 when firing
-    Overwatch (Set Overwatch). ``cond.critical_hit`` lowers it (a conferred Leader ability)."""
+    Overwatch (Set Overwatch: "Critical Hits are only ever scored on an unmodified Hit roll of
+    6", whatever Hit roll scores a hit). ``cond.critical_hit`` lowers it (a conferred Leader ability)."""
     if cond.overwatch:
         return 6
     if weapon.abilities.conversion and cond.beyond_12:
@@ -235,10 +242,11 @@ def wound_reroll_policy(weapon: WeaponProfile, cond: Conditions) -> Reroll:
 
 def has_cover(weapon: WeaponProfile, target: Target, cond: Conditions) -> bool:
     """Benefit of Cover: only against ranged attacks, never for a Save of 3+ or better against
-    AP 0, and not against Ignores Cover (Core Rules, not in the excerpts). Not cumulative."""
+    AP 0 (unless the 2023 adaptation, ``cond.cover_any_save``), and not against Ignores Cover
+    (Core Rules, not in the excerpts). Not cumulative."""
     if not cond.cover or weapon.melee or weapon.abilities.ignores_cover:
         return False
-    return not (target.save <= 3 and weapon.ap == 0)
+    return cond.cover_any_save or not (target.save <= 3 and weapon.ap == 0)
 
 
 @dataclass(frozen=True)
@@ -292,8 +300,9 @@ def attack_dice(weapon: WeaponProfile, target: Target, cond: Conditions) -> tupl
     parts = [weapon.attacks]
     if ab.extra_attacks:
         return tuple(parts)
-    if ab.blast and not weapon.melee and target.visible_models >= 5:
-        parts.append(DiceExpr.constant(target.visible_models // 5))
+    counted = target.models if cond.blast_counts_hidden else target.visible_models
+    if ab.blast and not weapon.melee and counted >= 5:
+        parts.append(DiceExpr.constant(counted // 5))
     if ab.rapid_fire is not None and cond.half_range and not weapon.melee:
         parts.append(ab.rapid_fire)
     return tuple(parts)
@@ -334,7 +343,7 @@ def notes(profile: AttackProfile, target: Target) -> list[str]:
         out.append("Benefit of Cover: only against ranged attacks; not applied")
     elif cond.cover and ab.ignores_cover:
         out.append("Benefit of Cover: ignored (Ignores Cover)")
-    elif cond.cover and target.save <= 3 and w.ap == 0:
+    elif cond.cover and target.save <= 3 and w.ap == 0 and not cond.cover_any_save:
         out.append(f"Benefit of Cover: not for a {target.save}+ Save against AP 0")
     for flag, need, name in ((ab.melta is not None, cond.half_range, "Melta"),
                              (ab.rapid_fire is not None, cond.half_range, "Rapid Fire"),
@@ -345,7 +354,10 @@ def notes(profile: AttackProfile, target: Target) -> list[str]:
             situation = {"Heavy": "--stationary", "Lance": "--charged",
                          "Conversion": "--beyond-12"}.get(name, "--half-range")
             out.append(f"{name}: not applied (needs {situation})")
-    if ab.blast and not w.melee:
+    if ab.blast and not w.melee and cond.blast_counts_hidden:
+        out.append(f"Blast: +{target.models // 5} attack(s) per model, counting all "
+                   f"{target.models} model(s) (2023 edition: no Blast Weapons adaptation)")
+    elif ab.blast and not w.melee:
         out.append(f"Blast: +{target.visible_models // 5} attack(s) per model, counting the "
                    f"{target.visible_models} visible model(s) (Rules Adaptations, Blast Weapons)")
     if target.visible is not None and target.visible < target.models and not w.melee:

@@ -76,7 +76,9 @@ class ObjectiveControl(GameInterface):
                 self.secured[i], raw = None, None
             sec = self.secured[i]
             if sec is not None:
-                if raw == self.other(sec) and turn_boundary:
+                # lost when the opponent controls it at the start or end of a turn (2024), at
+                # the end of any phase (2023 Secure Site: "at the end of any subsequent phase")
+                if raw == self.other(sec) and (turn_boundary or self.edition.secured_lost_at_phase_end):
                     self.secured[i] = None
                     new.append(raw)
                 else:

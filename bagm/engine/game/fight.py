@@ -11,7 +11,7 @@ from bagm.engine.attack.rules import Conditions
 from bagm.engine.board.geometry import EPS, Base
 from bagm.engine.rules.effects import effect_has, effect_least
 from bagm.engine.rules.enhancements import enhancement
-from bagm.engine.rules.stratagems import COUNTER_OFFENSIVE, may_use, use
+from bagm.engine.rules.stratagems import COUNTER_OFFENSIVE, affects, may_use, use
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Model, Unit
 from bagm.engine.state.core import COHERENCY, PILE_IN, PLAYERS, Decision, IllegalAction, Player
@@ -155,11 +155,13 @@ class FightPhase(GameInterface):
             math.hypot(m.x - f.x, m.y - f.y) - m.r - f.r <= COHERENCY for f in front)]
 
     def pile(self, u: Unit, t: Unit, what: str, reach: float | None = None) -> None:
-        # Pile-in / Consolidation (Boarding Actions: toward the closest visible enemy unit);
+        # Pile-in / Consolidation (Boarding Actions: toward the closest visible enemy unit; the
+        # 2023 adaptation covers Consolidation moves only: a Pile-in needs no visibility);
         # a Mission Rule may send the models toward a point instead (Fighting Between Decks)
         toward = self.mission.pile_point(self, u, t) if self.mission.fights_between and t.alive else None
+        seen = what == "pile_in" and not self.edition.pile_in_needs_visibility
         # engaged() first: the same answer (both are pure), and it spares most visibility work
-        if toward is None and (not t.alive or not self.engaged(u, t) and not self.visible_idx(u, t)):
+        if toward is None and (not t.alive or not seen and not self.engaged(u, t) and not self.visible_idx(u, t)):
             return
         graph = self.bf.layout.move_layer(u.radius).graph(self.closed)
         others = [(o.x, o.y, o.radius) for o in self.others_bases(u)]
@@ -212,14 +214,19 @@ class FightPhase(GameInterface):
             self.touch(u)
             self.emit(what, unit=u.uid, toward=t.uid, at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
 
+    def counter_candidates(self, q: str) -> list[Unit]:
+        """Counter-offensive's TARGET: a unit of ``q`` within Engagement Range of enemy units that
+        has not been selected to fight this phase, and that ``q``'s Stratagems can affect."""
+        return [u for u in self.army_units(q) if not u.fought and u.melee and
+                affects(self, COUNTER_OFFENSIVE, u) and self.fight_foes(u)]
+
     def _counter_window(self, fought: Unit) -> Generator[Decision, Action, None]:
         # Counter-offensive: just after an enemy unit has fought
         q = self.other(fought.player)
         yield from self.moment("after_enemy_fought", q)
         if not may_use(self, q, COUNTER_OFFENSIVE):
             return
-        cands = [u for u in self.army_units(q) if not u.fought and u.melee and not u.battleshocked
-                 and self.fight_foes(u)]
+        cands = self.counter_candidates(q)
         if not cands:
             return
         act = yield Decision("counter", q)

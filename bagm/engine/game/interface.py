@@ -23,6 +23,7 @@ from bagm.engine.board.battlefield import Battlefield
 from bagm.engine.board.geometry import Base
 from bagm.engine.board.maps import MissionMap
 from bagm.engine.board.pathing import Disc
+from bagm.engine.rules.editions import Edition
 from bagm.engine.rules.missions import Mission
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Army, Unit
@@ -34,6 +35,7 @@ Steps = Generator[Decision, Action, None]  # a step of the sequence: asks decisi
 class GameInterface(Protocol):
     # --- the state --------------------------------------------------------------------------
     mission: Mission
+    edition: Edition  # the rules' edition (2024 book or 2023 original), decided at muster
     map: MissionMap
     bf: Battlefield
     dice: Dice
@@ -54,6 +56,7 @@ class GameInterface(Protocol):
     phase_id: int
     decision: Decision
     deep_struck_turn: dict[str, int]
+    hatch_operated: dict[int, int]
     peerless_round: dict[str, int]
     destroyed_by: dict[str, str]
     window: int

@@ -75,8 +75,8 @@ class Moments(GameInterface):
             for u in targets:
                 if u.player != p or not u.alive or s.bearer is not None and u.uid != s.bearer:
                     continue
-                if u.battleshocked and s.stratagem:
-                    continue  # Battle-shock: your Stratagems cannot affect the unit
+                if u.battleshocked and s.stratagem and not self.edition.stratagems_on_battleshocked:
+                    continue  # Battle-shock: your Stratagems cannot affect the unit (not in 2023)
                 if s.target_keywords <= u.keywords:
                     out.append(Action("use", u.uid, arg=s.name))
         return out

@@ -42,7 +42,7 @@ class MovementPhase(GameInterface):
             if act.kind == "done":
                 break
             if act.kind == "hatch":
-                yield from self._operate(p, act)
+                yield from self._operate(p, act, start=True)
                 continue
             u = self.unit(act.unit)
             roll = 0
@@ -314,7 +314,7 @@ class MovementPhase(GameInterface):
         for u in self.army_units(p):
             if breachers and not self.breacher(u):
                 continue
-            if u.hatch_turn == self.turn or self.engaged_with(u):
+            if self.hatch_spent(u) or self.engaged_with(u):
                 continue
             for h in self.map.layout.hatchways:
                 # a path is never shorter than the straight line: most Hatchways are too far
@@ -325,13 +325,14 @@ class MovementPhase(GameInterface):
         return out
 
     def _hatch_reason(self, u: Unit, index: int) -> str | None:
-        door = self.map.layout.hatchways[index].door
         if (why := self.mission.hatchway_reason(self, u, index)) is not None:  # e.g. Airlocks
             return why
-        if not any(door.distance_to((m.x, m.y)) - m.r <= 1.0 + 1e-9 and
-                   self.bf.distance_to_hatchway(m.base, index) <= 1.0 + 1e-9 for m in u.models):
+        if not self.edition.hatchway_once_per_unit and self.hatch_operated.get(index) == self.turn:
+            # 2023: "that player can operate one or more of the Hatchways" (each once a turn)
+            return "it has already been operated this turn"
+        if not any(self._near_hatchway(m, index) for m in u.models):
             return "no model of the unit is within 1\" of it"
-        if self.bf.is_open(index):
+        if self.bf.is_open(index) and self.edition.hatchway_never_splits_unit:  # 2024 only
             h = self.map.layout.hatchways[index]
             cx, cy = h.centre
             for v in self.units.values():
@@ -350,7 +351,8 @@ class MovementPhase(GameInterface):
     def _may_hatch(self, p: Player) -> bool:
         """A unit that has not operated a Hatchway this turn stands within 1" (in a straight
         line) of one: the step is offered ("done" is always among its actions)."""
-        doors = [h.door for h in self.map.layout.hatchways]
+        doors = [h.door for h in self.map.layout.hatchways
+                 if self.edition.hatchway_once_per_unit or self.hatch_operated.get(h.index) != self.turn]
 
         def near(u: Unit) -> bool:
             # a door whose rectangle lies more than 1" (plus slack) from the unit's bounding box
@@ -360,8 +362,20 @@ class MovementPhase(GameInterface):
                        if not (d.x0 - x1 > 1.000001 or x0 - d.x1 > 1.000001 or
                                d.y0 - y1 > 1.000001 or y0 - d.y1 > 1.000001)
                        for m in u.models)
-        return any(u.hatch_turn != self.turn and near(u)
+        return any(not self.hatch_spent(u) and near(u)
                    and not self.engaged_with(u) for u in self.army_units(p))
+
+    def hatch_spent(self, u: Unit) -> bool:
+        """``u`` can operate no more Hatchways this turn: 2024 "one or more units ... can attempt
+        to operate one Hatchway each"; 2023 a unit may operate several, but an Expert Breacher's
+        unit that did so at the start of Move Units cannot at the end ("it cannot do both")."""
+        return u.hatch_turn == self.turn
+
+    def _near_hatchway(self, m: Any, index: int) -> bool:
+        """Model ``m`` is within 1" of Hatchway ``index`` (Operating Hatchways)."""
+        door = self.map.layout.hatchways[index].door
+        return door.distance_to((m.x, m.y)) - m.r <= 1.0 + 1e-9 and \
+            self.bf.distance_to_hatchway(m.base, index) <= 1.0 + 1e-9
 
     def legal_hatch(self, p: Player) -> list[Action]:
         return self.hatch_options(p) + [Action("done")]
@@ -378,7 +392,7 @@ class MovementPhase(GameInterface):
             raise IllegalAction(f"there are Hatchways 1 to {n}", "Operating Hatchways", u.uid)
         if not u.alive:
             raise IllegalAction(f"{u.label()} is not on the battlefield", "Operating Hatchways", u.uid)
-        if u.hatch_turn == self.turn:
+        if self.hatch_spent(u):
             raise IllegalAction(f"{u.label()} has already operated a Hatchway this turn", "Operating Hatchways", u.uid)
         if self.engaged_with(u):
             raise IllegalAction(f"{u.label()} is within Engagement Range of an enemy unit",
@@ -387,28 +401,41 @@ class MovementPhase(GameInterface):
         if why:
             raise IllegalAction(f"{u.label()} cannot operate Hatchway {i + 1}: {why}", "Operating Hatchways", u.uid)
 
-    def _operate(self, p: Player, act: Action) -> Generator[Decision, Action, None]:
+    def _operate(self, p: Player, act: Action, start: bool = False) -> Generator[Decision, Action, None]:
+        """Operate a Hatchway (``start``: at the start of Move Units, Expert Breacher)."""
         u = self.unit(act.unit, p)
         i = int(act.arg or 0) - 1
-        u.hatch_turn = self.turn
+        ed = self.edition
+        if ed.hatchway_once_per_unit or start:
+            u.hatch_turn = self.turn
+        self.hatch_operated[i] = self.turn
         self.touch()
         h = self.map.layout.hatchways[i]
         if not self.mission.attempt(self, u, i):  # e.g. Imprisoned: a D6 below its Toughness
             return
-        # an enemy unit on the opposite side of and within 1" of it may try to prevent it
+        # who may try to prevent it: an enemy unit on the opposite side of and within 1" of it
+        # (2024), any enemy models within 1" of it (2023)
         blockers = []
         for e in self.army_units(self.other(p)):
-            if any(h.door.distance_to((m.x, m.y)) - m.r <= 1.0 + 1e-9 and
-                   self.bf.distance_to_hatchway(m.base, i) <= 1.0 + 1e-9 for m in e.models) and \
-                    self.bf.wholly_opposite_sides(u.bases[:1], e.bases[:1], i):
+            if any(self._near_hatchway(m, i) for m in e.models) and (
+                    not ed.hatchway_blockers_opposite or
+                    self.bf.wholly_opposite_sides(u.bases[:1], e.bases[:1], i)):
                 blockers.append(e)
         opening = not self.bf.is_open(i)
         if blockers:
             e = max(blockers, key=lambda x: x.T)
+            mine, theirs = u.T, e.T  # 2024: a model of each unit
+            if ed.hatchway_rolloff_cap is not None:
+                # 2023: "the Toughness characteristic of one of their models that is within 1" of
+                # that Hatchway ... (to a maximum of +6 each)"
+                cap = ed.hatchway_rolloff_cap
+                mine = min(cap, max(v.T for v in self.army_units(p) if any(self._near_hatchway(m, i)
+                                                                          for m in v.models)))
+                theirs = min(cap, e.T)
             while True:
                 # an effect: "add 1 to your result of the roll-off" (opening a closed Hatchway)
-                a = self.dice.d6(f"hatchway roll-off {p}") + u.T + (effect_sum(u, "hatch_rolloff_mod") if opening else 0)
-                b = self.dice.d6(f"hatchway roll-off {e.player}") + e.T
+                a = self.dice.d6(f"hatchway roll-off {p}") + mine + (effect_sum(u, "hatch_rolloff_mod") if opening else 0)
+                b = self.dice.d6(f"hatchway roll-off {e.player}") + theirs
                 if a != b:
                     break
             self.emit("hatch_rolloff", unit=u.uid, against=e.uid, roll=a, enemy=b)
@@ -467,8 +494,9 @@ class MovementPhase(GameInterface):
             return zone.centre, {"zone": zone}
         # Deployment adaptation: "During the battle, you cannot set up a unit within an Entry
         # Zone if any other unit is within that Entry Zone" (either player's Entry Zone)
-        return act.point or (0, 0), {"ds_gap": DEEP_STRIKE_GAP,
-                                     "barred": self.occupied_entry_zones() + self.mission.barred(self, u)}
+        # Deployment adaptation (2024; rules/editions.py), and a Mission Rule's barred zones
+        barred = self.occupied_entry_zones() if self.edition.no_set_up_in_occupied_entry_zone else ()
+        return act.point or (0, 0), {"ds_gap": DEEP_STRIKE_GAP, "barred": barred + self.mission.barred(self, u)}
 
     def _arrival_fits(self, u: Unit, act: Action) -> bool:
         """The unit's models can be set up there (the layout _do_reinforce would use)."""

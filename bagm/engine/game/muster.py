@@ -112,6 +112,7 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
     army keeps the roster's text: the game's log stores it, so a replay needs no file."""
     from bagm.data.names import norm as _norm
     from bagm.data.packs import Catalog
+    from bagm.engine.rules.editions import edition_named
     from bagm.engine.rules.leaders import (
         leader_ability_names,
         modelled_abilities,
@@ -148,6 +149,7 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
         where = f" (line {first.line})" if first.line else ""
         raise ArmyError(f"{path}: roster is not valid{where}: {first.code} {first.message}")
     squads = form_boarding_squads(str(path), report.units)
+    edition = edition_named(report.edition)
     by_display = {u.display: u for u in report.units}
     units: list[Unit] = []
     notes: list[str] = []
@@ -176,6 +178,7 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
         dealt[src.display] = dealt.get(src.display, 0) + 1
         notes += kit_notes
         kw = frozenset(ds.all_keywords) - {"FLY"}  # Rules Adaptations "Flying": no FLY
+        fly = "FLY" in ds.all_keywords
         enh = (src.enhancement or "").strip()
         entry = enhancement(enh)
         ranged: list[WeaponProfile] = []
@@ -233,7 +236,10 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
             OC=prof.OC, M=min(move, MOVE_CAP), invuln=prof.invuln,
             radius=base_radius(ds), keywords=kw, ranged=ranged, melee=melee,
             warlord=src.warlord, enhancement=enh or None, deep_strike=deep, infiltrators=infil,
-            invuln_melee=prof.invuln_melee, kit=kit, standing=standing))
+            invuln_melee=prof.invuln_melee, kit=kit, standing=standing,
+            # Flying (2023): the Move of such models "cannot be increased for the duration of the
+            # battle" (the roster's edition is the game's: both must agree, editions.edition_of)
+            move_never_increased=fly and edition.fly_move_never_increased))
         others = [p for p in ds.models if p is not prof and _differs(p, prof)]
         if others:
             notes.append(f"{ds.name}: each model has its own profile's Wounds; Move, Toughness, "
@@ -242,7 +248,7 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
     notes = list(dict.fromkeys(notes))
     # the Army Roster's combined points total (step 1), not the squads' halves rounded up (step 5)
     return Army(player, str(path), report.title, report.faction or "", report.detachment or "",
-                report.battle_ready, report.points, units, notes, text, uses)
+                report.battle_ready, report.points, units, notes, text, uses, str(report.edition))
 
 
 def _uses(moments: list[Any], name: str, kind: str, bearer: str | None = None) -> tuple[Use, ...]:

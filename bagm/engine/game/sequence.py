@@ -37,6 +37,7 @@ from bagm.engine.game.movement import MovementPhase
 from bagm.engine.game.positions import Positions
 from bagm.engine.game.shooting import ShootingPhase
 from bagm.engine.game.snapshot import start_of
+from bagm.engine.rules.editions import Edition, edition_of
 from bagm.engine.rules.effects import effect_has, effect_sum, shock_aura
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.leaders import LeaderRules, modelled_abilities
@@ -93,6 +94,8 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         self.dice = dice if dice is not None else Dice(seed)
         self.seed = seed
         self.armies: dict[Player, Army] = {"A": army_a, "B": army_b}
+        # the edition of the rules (Muster Boarding Patrol): both rosters', which must agree
+        self.edition: Edition = edition_of(army_a, army_b)
         self.units: dict[str, Unit] = {u.uid: u for a in (army_a, army_b) for u in a.units}
         self.rolloffs = dict(rolloffs or {})
         self.cp: dict[Player, int] = {"A": 0, "B": 0}
@@ -115,6 +118,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         self.used: set[tuple[str, str, int]] = set()  # (player, Stratagem, phase id)
         self.phase_id = 0
         self.deep_struck_turn: dict[str, int] = {}
+        self.hatch_operated: dict[int, int] = {}  # Hatchway index -> the turn it was last operated
         self.peerless_round: dict[str, int] = {}  # Peerless Leader bearer: the round it was used
         # Battlefield Command windows open only for a Leader with a modelled Leader ability
         self.leaders = {p: [u for u in a.units if modelled_abilities(u.datasheet)]
@@ -154,6 +158,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         self.start = start_of(self, army_a, army_b)  # what a replay starts from
         self.emit("game", mission=mission, name=self.mission.name, seed=seed,
                   rosters={p: a.path for p, a in self.armies.items()}, rolloffs=self.rolloffs,
+                  **({"edition": self.edition.name} if self.edition.name != "2024" else {}),
                   **({"roster_text": texts, "roster_sha256": {
                       p: hashlib.sha256(t.encode()).hexdigest() for p, t in texts.items()}}
                      if texts else {}))
@@ -430,6 +435,24 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         sent units to Strategic Reserves whenever a CHARACTER shared a zone.)"""
         return len({z for z, _ in self.deployed[p]}) >= len(self.entry_zones(p))
 
+    def _zone_free(self, p: Player, z: int, u: Unit) -> bool:
+        """Entry Zone ``z`` of player ``p`` can take ``u`` in Deploy Armies: 2024 Deployment, "a
+        maximum of one unit without the CHARACTER keyword and a maximum of one unit with the
+        CHARACTER keyword in each Entry Zone"; 2023 (no Deployment adaptation), step 7 as
+        written: "that player sets up one unit within that Entry Zone"."""
+        if self.edition.character_shares_entry_zone:
+            return (z, u.is_character) not in self.deployed[p]
+        return all(zz != z for zz, _ in self.deployed[p])
+
+    def _may_reserve(self, p: Player) -> bool:
+        """One more unit of ``p`` may be placed into Reserves with Deep Strike: 2024 Before the
+        Battle, "at least half the units in a players army must be set up normally"; the 2023
+        text has no such limit."""
+        if not self.edition.deep_strike_half_set_up:
+            return True
+        units = self.armies[p].units
+        return (sum(1 for x in units if x.deep_strike_reserve) + 1) * 2 <= len(units)
+
     def _may_deploy(self, p: Player) -> bool:
         """``bool(self._deploy_options(p))`` by the same tests, without building the actions
         (frozen Actions are slow to build, and only whether there is one matters here)."""
@@ -438,11 +461,10 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         zones = self.entry_zones(p)
         if not left or self._every_zone_used(p):
             return False
-        reserved = sum(1 for x in units if x.deep_strike_reserve)
         for u in left:
-            if any((z, u.is_character) not in self.deployed[p] for z in range(len(zones))):
+            if any(self._zone_free(p, z, u) for z in range(len(zones))):
                 return True
-            if u.deep_strike and (reserved + 1) * 2 <= len(units):
+            if u.deep_strike and self._may_reserve(p):
                 return True
         return False
 
@@ -456,18 +478,16 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         no: set[int | None] = {z for z in (*range(len(zones)), None) if self.mission.deploy_reason(self, p, z)}
         for u in left:
             for z in range(len(zones)):
-                if (z, u.is_character) not in self.deployed[p] and z not in no:
+                if self._zone_free(p, z, u) and z not in no:
                     out.append(Action("deploy", u.uid, arg=str(z + 1)))
-                    if u.infiltrators and self.map.layout.markers:  # 5" toward the nearest marker (if any)
+                    if u.infiltrators and self.map.layout.markers and self.edition.infiltrators_near_entry_zone:  # 5" toward the nearest marker (if any)
                         c = zones[z].centre
                         m = min(self.map.layout.markers, key=lambda m: math.dist(c, (m.x, m.y)))
                         d = math.dist(c, (m.x, m.y)) or 1.0
                         k = min(5.0, d) / d
                         out.append(Action("deploy", u.uid, arg=str(z + 1),
                                           point=_r((c[0] + (m.x - c[0]) * k, c[1] + (m.y - c[1]) * k))))
-            n = len(self.armies[p].units)
-            reserved = sum(1 for x in self.armies[p].units if x.deep_strike_reserve)
-            if u.deep_strike and (reserved + 1) * 2 <= n and None not in no:
+            if u.deep_strike and self._may_reserve(p) and None not in no:
                 out.append(Action("reserve", u.uid))
         return out
 
@@ -481,9 +501,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         if act.kind == "reserve":
             if not u.deep_strike:
                 raise IllegalAction(f"{u.label()} has no Deep Strike ability", "Deep Strike Ability", u.uid)
-            n = len(self.armies[p].units)
-            reserved = sum(1 for x in self.armies[p].units if x.deep_strike_reserve)
-            if (reserved + 1) * 2 > n:
+            if not self._may_reserve(p):
                 raise IllegalAction("at least half the units of an army must be set up normally",
                                     "Deep Strike Ability (Before the Battle)", u.uid)
             if (why := self.mission.deploy_reason(self, p, None)) is not None:  # e.g. Prison Guards
@@ -493,7 +511,10 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         z = int(act.arg or 0) - 1
         if not 0 <= z < len(zones):
             raise IllegalAction(f"player {p} has Entry Zones 1 to {len(zones)}", "Deploy Armies", u.uid)
-        if (z, u.is_character) in self.deployed[p]:
+        if not self._zone_free(p, z, u):
+            if not self.edition.character_shares_entry_zone:
+                raise IllegalAction(f"Entry Zone {z + 1} already has a unit", "Deploy Armies (step 7): "
+                                    "one unit per Entry Zone (2023: no CHARACTER may share it)", u.uid)
             kind = "CHARACTER" if u.is_character else "non-CHARACTER"
             raise IllegalAction(f"Entry Zone {z + 1} already has a {kind} unit",
                                 "Deployment: one CHARACTER and one non-CHARACTER unit per Entry Zone", u.uid)
@@ -504,6 +525,10 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         if act.point is not None:
             if not u.infiltrators:
                 raise IllegalAction(f"{u.label()} does not have the Infiltrators ability: it is set up "
+                                    "wholly within the Entry Zone", "Deployment (Infiltrators)", u.uid)
+            if not self.edition.infiltrators_near_entry_zone:
+                raise IllegalAction("the 2023 edition has no Deployment adaptation for Infiltrators (and "
+                                    "the engine does not model the Core Rule's set-up): it is set up "
                                     "wholly within the Entry Zone", "Deployment (Infiltrators)", u.uid)
             if not self.layout_ok(act.point) or self.zone_gap(zones[z], act.point, 0.0) > INFILTRATE:
                 raise IllegalAction(f"{_pt(act.point)} is not within 6\" of Entry Zone {z + 1}",
@@ -701,8 +726,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         if s == "bravery":
             return [Action("bravery", d.info["unit"]), Action("pass")]
         if s == "counter":
-            return [Action("counter", u.uid) for u in self.army_units(p)
-                    if not u.fought and u.melee and not u.battleshocked and self.fight_foes(u)] + [Action("pass")]
+            return [Action("counter", u.uid) for u in self.counter_candidates(p)] + [Action("pass")]
         if s == "command":
             return self.legal_command(p) + [Action("pass")]
         if s == "use":  # a supplied Stratagem at its moment
@@ -777,4 +801,5 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
 
     def not_modelled(self) -> list[str]:
         return [f"{p}: {n}" for p, a in self.armies.items() for n in a.not_modelled] + \
-            [f"mission {self.mission.number}: {n}" for n in self.mission.not_modelled]
+            [f"mission {self.mission.number}: {n}" for n in self.mission.not_modelled] + \
+            list(self.edition.not_modelled)

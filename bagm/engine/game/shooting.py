@@ -28,6 +28,7 @@ from bagm.engine.rules.effects import (
 )
 from bagm.engine.rules.stratagems import (
     EXPLOSIVE_CLEARANCE,
+    affects,
     may_use,
     use,
     used_this_phase,
@@ -115,7 +116,7 @@ class ShootingPhase(GameInterface):
             return "it is within Engagement Range of an enemy unit"
         if u.moved in ("advance", "fallback") and not (u.affected and effect_has(u, "manoeuvre_after_move")):
             return "it Advanced or Fell Back this turn"
-        if u.set_up_turn == self.turn:
+        if u.set_up_turn == self.turn and self.edition.manoeuvre_not_if_set_up:  # 2024 only
             return "it was set up on the battlefield this turn"
         if u.manoeuvre is not None and not self._overwatch_too(u) or u.shot:
             return "it has already performed a Tactical Manoeuvre or shot"
@@ -328,11 +329,14 @@ class ShootingPhase(GameInterface):
                                 "Shooting phase")
         u = self.live_unit(act.unit, p, "Shooting phase")
         if act.kind == "clearance":
+            if self.edition.name not in EXPLOSIVE_CLEARANCE.editions:
+                raise IllegalAction(f"Explosive Clearance is not a Stratagem of the {self.edition.name} "
+                                    "edition of Boarding Actions", "Stratagems", u.uid)
             if self.cp[p] < EXPLOSIVE_CLEARANCE.cp:
                 raise IllegalAction(f"Explosive Clearance costs {EXPLOSIVE_CLEARANCE.cp}CP", "Explosive Clearance", u.uid)
             if used_this_phase(self, p, EXPLOSIVE_CLEARANCE):
                 raise IllegalAction("a Stratagem can be used once per phase", "Stratagems", u.uid)
-            if u.battleshocked:
+            if not affects(self, EXPLOSIVE_CLEARANCE, u):
                 raise IllegalAction(f"{u.label()} is Battle-shocked: your Stratagems cannot affect it",
                                     "Battle-shock", u.uid)
             if u.shot or not any(w.abilities.blast for w in u.ranged):
@@ -403,7 +407,10 @@ class ShootingPhase(GameInterface):
                 cond = Conditions(hit_mod=(-1 if big_engaged and not w.abilities.pistol else 0)
                                   + self.mission.ranged(self, u, t)[1],  # e.g. Lights Out
                                   cover=cover, half_range=half, overwatch=overwatch,
-                                  remained_stationary=u.moved == "stationary")
+                                  remained_stationary=u.moved == "stationary",
+                                  # the edition's Benefit of Cover and Blast (rules/editions.py)
+                                  cover_any_save=self.edition.cover_any_save,
+                                  blast_counts_hidden=not self.edition.blast_counts_visible)
                 lost, _ = yield from self.attack(u, t, w, k, cond, None if clear else set(vis), ranged=True)
                 total_lost += lost
         self.emit("shoot", unit=u.uid, target=t.uid, weapons=[w.name for w, _, _ in plan],

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from bagm.engine.state.army import Army, Unit
 
 # never change during a game: the clone holds the same objects
-SHARED = frozenset({"mission", "map", "seed", "rolloffs", "program", "start", "_geo_cache", "_wall_vis"})
+SHARED = frozenset({"mission", "map", "seed", "edition", "rolloffs", "program", "start", "_geo_cache", "_wall_vis"})
 # answers kept for speed: the clone starts with them empty
 CACHES: dict[str, Callable[[], Any]] = {"_cache": dict, "_cache_version": lambda: -1, "_stamps": dict, "_stamp_keys": dict,
           "_stamp_version": lambda: -1, "_moved": lambda: None, "_by_stamp": dict,
@@ -36,7 +36,7 @@ PLAIN = frozenset({"round", "turn", "active", "phase", "first", "phase_id", "ver
                    "underdog", "finished", "winner", "pc", "roles_winner", "deploy_next", "window",
                    "fight_stage", "fight_next", "resumable", "decision"})
 # containers of plain values: one level copied
-FLAT = frozenset({"cp", "vp", "vp_start", "role", "control", "secured", "used", "deep_struck_turn", "peerless_round", "destroyed_by",
+FLAT = frozenset({"cp", "vp", "vp_start", "role", "control", "secured", "used", "deep_struck_turn", "hatch_operated", "peerless_round", "destroyed_by",
                   "actions", "events"})
 # copied with care below
 DEEP = frozenset({"dice", "bf", "armies", "units", "leaders", "vp_rounds", "vp_taken", "deployed", "mission_state",
@@ -143,7 +143,7 @@ def getstate(game: Game) -> dict[str, Any]:
     if not game.resumable:
         return {"replay": (game.start, list(game.actions), game.seed, game.dice)}
     state = _copy_state(game)
-    for k in ("mission", "map", "program", "_geo_cache", "_wall_vis", *CACHES):
+    for k in ("mission", "map", "program", "edition", "_geo_cache", "_wall_vis", *CACHES):
         del state[k]  # found again (or rebuilt) when loaded
     return {"state": state}
 
@@ -151,6 +151,7 @@ def getstate(game: Game) -> dict[str, Any]:
 def setstate(game: Game, saved: dict[str, Any]) -> None:
     from bagm.engine.board.maps import bundled
     from bagm.engine.game.flow import program
+    from bagm.engine.rules.editions import edition_of
     from bagm.engine.rules.missions import get_mission
     from bagm.engine.state.core import _GEO, _WALL_VIS
 
@@ -162,6 +163,7 @@ def setstate(game: Game, saved: dict[str, Any]) -> None:
     n = state["start"].mission
     game.__dict__.update(state)
     game.mission = get_mission(n)
+    game.edition = edition_of(state["start"].army_a, state["start"].army_b)
     game.map = bundled(n)
     game.program = program(type(game), game.mission.rounds)
     game._geo_cache = _GEO.setdefault(n, {})

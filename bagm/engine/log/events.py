@@ -30,6 +30,7 @@ class Game(TypedDict):
     rolloffs: dict[str, Any]
     roster_text: dict[str, str | None]
     roster_sha256: dict[str, str | None]
+    edition: NotRequired[Literal["2023"]]  # the rules' edition, when not the 2024 book's
 
 
 class Muster(TypedDict):

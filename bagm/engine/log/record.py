@@ -43,6 +43,7 @@ class GameRecord:
     # counts only VP scored in each round, so total = start + scored - taken (+ Battle Ready)
     vp_start: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
     vp_taken: dict[str, list[int]] = field(default_factory=lambda: {"A": [0] * 5, "B": [0] * 5})
+    edition: str = "2024"  # the edition of the rules the game was played under
 
     @cached_property
     def lines(self) -> list[str]:
@@ -60,7 +61,8 @@ class GameRecord:
                 "vp_by_round": self.vp_rounds, "vp_start": self.vp_start, "vp_taken_by_round": self.vp_taken,
                 "destroyed": self.destroyed, "armies": self.armies,
                 "cp": self.cp, "events": len(self.events), "not_modelled": self.not_modelled,
-                "simplifications": self.simplifications}
+                "simplifications": self.simplifications,
+                **({"edition": self.edition} if self.edition != "2024" else {})}
 
 
 def sha256_lines(lines: list[str]) -> str:
@@ -99,7 +101,8 @@ def record(game: Game) -> GameRecord:
                       {p: f"{a.title} ({a.faction}, {a.detachment}, {a.points} pts)"
                        for p, a in game.armies.items()},
                       {p: v for p, v in game.cp.items()}, game.events, game.not_modelled(),
-                      vp_start={p: v for p, v in game.vp_start.items()}, vp_taken={p: list(v) for p, v in game.vp_taken.items()})
+                      vp_start={p: v for p, v in game.vp_start.items()}, vp_taken={p: list(v) for p, v in game.vp_taken.items()},
+                      edition=game.edition.name)
 
 
 def bots_chooser(bots: dict[str, Callable[[Game], Action]]) -> Callable[[Game], Action]:

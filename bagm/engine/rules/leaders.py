@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.stratagems import BATTLEFIELD_COMMAND as STRATAGEM
-from bagm.engine.rules.stratagems import may_use, use, used_this_phase
+from bagm.engine.rules.stratagems import affects, card, may_use, use, used_this_phase
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import Decision, IllegalAction, Player
@@ -67,17 +67,27 @@ class LeaderRules(GameInterface):
         return enhancement(leader.enhancement).free_battlefield_command and \
             self.peerless_round.get(leader.uid) != self.round
 
+    def _may_target(self, u: Unit, leader: bool) -> bool:
+        """``u`` can be targeted with Battlefield Command now, as the Leader unit or the
+        Bodyguard: not Battle-shocked (unless the edition lets Stratagems target such units),
+        and not targeted since its last Command phase (2024 RESTRICTIONS; the 2023 card has
+        none, but a Bodyguard holds one conferred ability at a time in the engine)."""
+        c = card(self, STRATAGEM)
+        if u.commanded and (c.once_until_command or not leader):
+            return False
+        return affects(self, c, u)
+
     def _bodyguards(self, leader: Unit) -> list[Unit]:
         names = leader.datasheet.leader.bodyguard_keys
         return [b for b in self.army_units(leader.player)
-                if b is not leader and not b.commanded and not b.battleshocked and b.datasheet.key in names]
+                if b is not leader and b.datasheet.key in names and self._may_target(b, False)]
 
     def legal_command(self, p: Player) -> list[Action]:
         """Battlefield Command uses open to player ``p`` now (empty: no window is offered)."""
         # the Leaders that could be targeted now (your Battle-shocked units cannot be affected by
         # your Stratagems; a paid use needs 1CP and none yet this phase, Peerless Leader none)
         paid = may_use(self, p, STRATAGEM)
-        leaders = [u for u in self.leaders[p] if u.alive and not u.commanded and not u.battleshocked
+        leaders = [u for u in self.leaders[p] if u.alive and self._may_target(u, True)
                    and (paid or self.peerless_free(u))]
         if not leaders:
             return []  # nothing to work out
@@ -111,11 +121,15 @@ class LeaderRules(GameInterface):
         the start and at the end of every phase (``when``; the program of
         :mod:`bagm.engine.game.flow`). The player whose turn it is decides first, then the
         opponent, while they have a legal use; then each may use supplied Stratagems of that
-        moment (``phase_start``, ``phase_end``: :mod:`bagm.engine.game.moments`)."""
+        moment (``phase_start``, ``phase_end``: :mod:`bagm.engine.game.moments`). The 2023
+        card's WHEN is "Your Command phase": its windows are the start and the end of the
+        active player's Command phase, for that player only."""
         timing = "phase_start" if when == "start" else "phase_end"
+        yours = card(self, STRATAGEM).when == "your_command"  # the 2023 card
         while self.window < 4:
             p = self.active if self.window % 2 == 0 else self.other(self.active)
-            if self.window < 2 and self.legal_command(p):
+            offered = not yours or (self.phase == "command" and self.window == 0)
+            if self.window < 2 and offered and self.legal_command(p):
                 act = yield self.ask("command", p, {"phase": self.phase})
                 if act.kind == "command":
                     self._do_command(p, act)
@@ -147,11 +161,15 @@ class LeaderRules(GameInterface):
         if not ability.effects:
             raise IllegalAction(f"the engine does not model the Leader ability '{ability.name}'",
                                 RULE, leader.uid)
+        c = card(self, STRATAGEM)
+        if c.when == "your_command" and (self.phase != "command" or p != self.active):
+            raise IllegalAction("the 2023 Battlefield Command is used in your Command phase",
+                                RULE + " (2023: WHEN Your Command phase)", leader.uid)
         for u in (leader, b):
-            if u.commanded:
+            if u.commanded and (c.once_until_command or u is b):
                 raise IllegalAction(f"{u.label()} was already targeted with Battlefield Command since "
                                     "its last Command phase", RULE + " (Restrictions)", u.uid)
-            if u.battleshocked:
+            if not affects(self, c, u):
                 raise IllegalAction(f"{u.label()} is Battle-shocked: your Stratagems cannot affect it",
                                     "Battle-shock", u.uid)
         if not self.peerless_free(leader):

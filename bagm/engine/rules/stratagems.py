@@ -35,6 +35,9 @@ class Stratagem:
     section: str
     battleshocked: bool = False  # may affect a Battle-shocked unit (Insane Bravery says so)
     editions: frozenset[str] = BOTH_EDITIONS
+    # RESTRICTIONS: "Once you target a unit with this Stratagem, that unit cannot be targeted
+    # with it again until your next Command phase" (2024 Battlefield Command)
+    once_until_command: bool = False
 
     def __post_init__(self) -> None:
         if self.when not in TIMINGS:
@@ -51,7 +54,7 @@ COMMAND_REROLL = STRATAGEMS.register(Stratagem(
 BATTLEFIELD_COMMAND = STRATAGEMS.register(Stratagem(
     "Battlefield Command", 1, "Strategic Ploy", "phase_start_or_end",
     "one Leader unit and one friendly Bodyguard unit within 6\" it could be attached to",
-    "Stratagems: Battlefield Command"))
+    "Stratagems: Battlefield Command", once_until_command=True))
 COUNTER_OFFENSIVE = STRATAGEMS.register(Stratagem(
     "Counter-offensive", 2, "Strategic Ploy", "after_enemy_fought",
     "one unit within Engagement Range of enemy units that has not been selected to fight",
@@ -65,10 +68,25 @@ EXPLOSIVE_CLEARANCE = STRATAGEMS.register(Stratagem(
     "one unit that has not been selected to shoot this phase", "Stratagems: Explosive Clearance",
     editions=frozenset({"2024"})))  # not among the 2023 book's Stratagems
 
+# The 2023 edition's cards that differ from the 2024 book's (001_79794abb0e3efb63.txt,
+# "Stratagems"; read by bagm.engine.rules.editions). The 2023 text prints no CP costs: the 2024
+# costs of the same cards are used, and every 2023 game says so.
+CARDS_2023 = {s.name: s for s in (
+    # 2023 Command Re-roll: "BOARDING ACTIONS - BATTLE TACTIC STRATAGEM" (2024: Epic Deed)
+    Stratagem("Command Re-roll", 1, "Battle Tactic", "after_roll", "that unit or model from your army",
+              "Stratagems: Command Re-roll (2023)"),
+    # 2023 Battlefield Command: "WHEN: Your Command phase", no RESTRICTIONS (2024: start or end of
+    # any phase, a unit targeted once until your next Command phase)
+    Stratagem("Battlefield Command", 1, "Strategic Ploy", "your_command",
+              "one Leader unit and one friendly Bodyguard unit within 6\" it could be attached to",
+              "Stratagems: Battlefield Command (2023)"),
+)}
+
 
 class StratagemUser(Protocol):
     """What using a Stratagem reads and changes in a game."""
 
+    edition: Any  # bagm.engine.rules.editions.Edition (which imports this module)
     cp: dict[Player, int]
     used: set[tuple[str, str, int]]
     phase_id: int
@@ -81,14 +99,29 @@ def used_this_phase(game: StratagemUser, player: Player, s: Stratagem) -> bool:
     return (player, s.name, game.phase_id) in game.used
 
 
+def card(game: StratagemUser, s: Stratagem) -> Stratagem:
+    """The card of ``s`` in the game's edition (2023 cards differ in timing and category)."""
+    return game.edition.card(s)
+
+
+def affects(game: StratagemUser, s: Stratagem, unit: Any) -> bool:
+    """Your Stratagem ``s`` can affect your ``unit``: Battle-shock (Core Rules) says "their
+    controlling player cannot use Stratagems to affect them" unless the card says so (Insane
+    Bravery); the 2023 Stratagems adaptation lifts it ("units can be the target of Stratagems,
+    even if they are Battle-shocked")."""
+    return not unit.battleshocked or s.battleshocked or game.edition.stratagems_on_battleshocked
+
+
 def may_use(game: StratagemUser, player: Player, s: Stratagem, unit: Any = None, cp: int | None = None) -> bool:
-    """``player`` could use ``s`` now (on ``unit``): enough CP, not yet used this phase, and
-    not on a Battle-shocked unit unless the card says so (Battle-shock: "their controlling
-    player cannot use Stratagems to affect them"). ``cp``: a cost changed by a rule."""
+    """``player`` could use ``s`` now (on ``unit``): a Stratagem of the game's edition, enough
+    CP, not yet used this phase, and one that can affect the unit (:func:`affects`). ``cp``: a
+    cost changed by a rule."""
+    if game.edition.name not in s.editions:
+        return False  # e.g. Explosive Clearance, not among the 2023 Stratagems
     cost = s.cp if cp is None else cp
     if game.cp[player] < cost or used_this_phase(game, player, s):
         return False
-    return not (unit is not None and not s.battleshocked and unit.battleshocked)
+    return unit is None or affects(game, s, unit)
 
 
 def use(game: StratagemUser, player: Player, s: Stratagem, cp: int | None = None) -> None:

@@ -133,6 +133,7 @@ class Unit:
     timed: tuple[tuple[str, Any, str], ...] = ()
     """Effects that last until the end of the phase or turn: (rule name, Effect, "phase" or
     "turn"), from a Stratagem used on it (or another rule used at a moment)."""
+    move_never_increased: bool = False  # 2023 Flying: a FLY model's Move "cannot be increased"
 
     def new_models(self, pts: list[tuple[float, float]]) -> list[Model]:
         """Its models set up at ``pts``, each with its own profile's Wounds and its weapons."""
@@ -248,7 +249,8 @@ class Unit:
         standing rule); the Flying cap applies at the start of the battle only (Rules Adaptations)."""
         if not self.affected:
             return self.M
-        return max(0, self.M + sum(e.M_mod for e in self.effects()))
+        move = max(0, self.M + sum(e.M_mod for e in self.effects()))
+        return min(move, self.M) if self.move_never_increased else move
 
     def label(self) -> str:
         return f"{self.uid} {self.name}"
@@ -269,6 +271,7 @@ class Army:
     uses: tuple[Any, ...] = ()
     """Its rules used at a moment (:class:`bagm.engine.rules.uses.Use`): Detachment Stratagems
     supplied as data, Enhancements and its Detachment rule used "once per battle..."."""
+    edition: str = "2024"  # the roster's edition of the rules ("edition: 2023"): the game's, at muster
 
     def clone(self) -> Army:
         """A fresh copy for a new game (datasheets and weapons are shared: they never change)."""
