@@ -391,7 +391,7 @@ def test_battlefield_command_has_a_window_at_the_start_and_the_end_of_every_phas
     phases = [i for i, name in enumerate(steps) if name in starts]
     assert len(phases) == 5 * 2 * 5
     for i in phases:
-        assert steps[i + 1] == "Battlefield Command"
+        assert steps[i + 1] == "start of the phase"  # the Battlefield Command window (phase_start)
         end = next(j for j in range(i + 1, len(steps)) if steps[j] in starts or steps[j] == "end of turn")
-        assert steps[end - 1] == "Battlefield Command", (steps[i], steps[end - 1])
+        assert steps[end - 1] == "end of the phase", (steps[i], steps[end - 1])  # (phase_end)
         assert end - 1 > i + 1  # two windows, not one
