@@ -11,6 +11,7 @@ import json
 import pytest
 from conftest import REPO
 from pydantic import TypeAdapter
+from test_game_properties import PLAYABLE, check_invariants
 from test_rules_fixes import _decline
 
 from bagm.chance.dice import Dice
@@ -451,3 +452,37 @@ def test_the_move_of_a_flying_model_is_never_increased_in_2023(edition: str):
     swifter = TypeAdapter(Effect).validate_python({"M_mod": 2})
     prime.standing = (("a rule adding 2 inches to its Move", swifter),)
     assert prime.M == 9 and prime.move() == (9 if edition == "2023" else 11)
+
+
+# --- property games under 2023 -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mission", PLAYABLE)
+def test_2023_games_keep_the_invariants_and_the_2023_rules(mission: int):
+    """A game of every playable mission under the 2023 rules (random bots; greedy on every third
+    mission; the armies swap sides on even missions): the engine's invariants after every move,
+    five battle rounds, and the 2023 rules as events show them: Battlefield Command only in the
+    Command phase of the player using it, never Explosive Clearance."""
+    import copy
+
+    from bagm.engine.bots import make_bot
+    from bagm.engine.log.record import bots_chooser
+
+    first, second = (GK, ORKS) if mission % 2 else (ORKS, GK)
+    bot = "greedy" if mission % 3 == 0 else "random"
+    g = Game(mission, copy.deepcopy(_army("A", first, "2023")), copy.deepcopy(_army("B", second, "2023")), mission)
+    assert g.edition is EDITION_2023
+    choose = bots_chooser({"A": make_bot(bot, mission), "B": make_bot(bot, mission + 1)})
+    while not g.finished:
+        g.apply(choose(g))
+        if g.decision.step in ("move", "over"):
+            check_invariants(g)
+    assert g.round == 5
+    phase, active = None, None
+    for e in g.events:
+        if e["e"] == "phase":
+            phase, active = e["phase"], e["player"]
+        elif e["e"] == "stratagem":
+            assert e["name"] != "Explosive Clearance"
+            if e["name"] == "Battlefield Command":
+                assert phase == "command" and e["player"] == active

@@ -137,11 +137,19 @@ def test_a_game_makes_no_reference_cycles(bot):
     assert found == 0
 
 
+@cache
+def edition(name: str) -> str:
+    """A bundled roster's edition (a game is played under one: both rosters' must agree)."""
+    text = (REPO / "rosters" / f"{name}.yaml").read_text(encoding="utf-8")
+    return "2023" if any(line.split("#")[0].strip() == "edition: 2023" for line in text.splitlines()) else "2024"
+
+
 def pair_for(seed: int) -> tuple[str, str]:
-    """Two different bundled rosters for a seed (every roster meets many others)."""
+    """Two bundled rosters of one edition for a seed (every roster meets many others), different
+    where the edition has another (a roster alone in its edition meets itself)."""
     a = ROSTERS[seed % len(ROSTERS)]
-    b = ROSTERS[(seed * 31 + 7) % len(ROSTERS)]
-    return (a, b) if a != b else (a, ROSTERS[(seed + 1) % len(ROSTERS)])
+    others = [r for r in ROSTERS if r != a and edition(r) == edition(a)]
+    return (a, others[(seed * 31 + 7) % len(others)]) if others else (a, a)
 
 
 def play_many(seeds: range) -> list[str]:
