@@ -214,7 +214,7 @@ class FightPhase(GameInterface):
             self.touch(u)
             self.emit(what, unit=u.uid, toward=t.uid, at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
 
-    def counter_candidates(self, q: str) -> list[Unit]:
+    def counter_candidates(self, q: Player) -> list[Unit]:
         """Counter-offensive's TARGET: a unit of ``q`` within Engagement Range of enemy units that
         has not been selected to fight this phase, and that ``q``'s Stratagems can affect."""
         return [u for u in self.army_units(q) if not u.fought and u.melee and
