@@ -193,6 +193,21 @@ def test_no_other_unit_is_set_up_within_the_prison_cells() -> None:
     g.check(Action("deepstrike", "A5", point=(inside[0], 3.0)))  # outside it, as far from anyone: allowed
 
 
+def test_infiltrators_cannot_be_set_up_within_the_prison_cells() -> None:
+    # "Prison Cells: Units other than the imprisoned unit cannot make use of any ability that
+    # allows them to be set up within the Prison Cells." (Infiltrators: within 6" of the Guard
+    # Entry Zone, next to the Prison Cells)
+    g = new_game(4, rolloffs={"attacker": "A"})
+    g.apply(Action("role", arg="attacker"))
+    g.apply(Action("rule", arg="A1"))
+    g.units["B3"].infiltrators = True  # for this test
+    room = cells(g)
+    inside = (room.box[0] + 1.5, room.centre[1])
+    with pytest.raises(IllegalAction, match="within the Prison Cells"):
+        g.check(Action("deploy", "B3", arg="1", point=inside))
+    g.check(Action("deploy", "B3", arg="1", point=(room.box[0] - 3.0, room.centre[1] - 3.0)))
+
+
 # --- Prison Guards -------------------------------------------------------------------------------
 
 def test_prison_guards_entry_zones_in_deploy_armies_and_afterwards() -> None:

@@ -533,6 +533,11 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
             if not self.layout_ok(act.point) or self.zone_gap(zones[z], act.point, 0.0) > INFILTRATE:
                 raise IllegalAction(f"{_pt(act.point)} is not within 6\" of Entry Zone {z + 1}",
                                     "Deployment (Infiltrators)", u.uid)
+            cell = self.map.layout.zone_at(act.point)
+            for area in self.mission.barred(self, u):  # e.g. the Prison Cells (Jailbreak)
+                if cell in area.zones:
+                    raise IllegalAction(f"{_pt(act.point)} is within the {area.kind}: {u.label()} cannot be "
+                                        "set up there by any ability", area.kind, u.uid)
 
     def _do_deploy(self, p: Player, act: Action) -> None:
         u = self.unit(act.unit, p)
