@@ -5,6 +5,7 @@ or the game's state. Armies are the bundled rosters, or a small roster written h
 from __future__ import annotations
 
 import copy
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
@@ -14,7 +15,8 @@ from conftest import REPO, advance_to, block, place
 from bagm.chance.dice import Dice, DiceExpr
 from bagm.data.packs import Catalog
 from bagm.data.weapons import WeaponProfile
-from bagm.engine.attack.rules import Conditions
+from bagm.engine.attack.odds import steps
+from bagm.engine.attack.rules import AttackProfile, Conditions, Outcome, Target
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
 from bagm.engine.rules.effects import effect_conditions, effect_defence, effect_weapon, holds_in
@@ -710,3 +712,110 @@ def test_living_flame_sustained_hits_against_a_unit_in_engagement_range_of_frien
     assert g.engaged(other, e)
     assert effect_weapon(flamer, GUN, e, holds).abilities.sustained_hits == DiceExpr(0, 6, 1)
     assert effect_weapon(flamer, BLADE, e, holds) is BLADE  # ranged weapons only
+
+
+def test_conquest_protocols_critical_wounds_improve_ap_on_or_against_a_marker():
+    g = game(army("necrons_tomb_ship_complement"), army("orks_kaptin_killers", "B"))
+    a, b = g.army_units("A")[-1], unit(g, "Nobz", "B")
+    holds = holds_in(g)
+    off_markers(g, a)
+    off_markers(g, b)
+    assert effect_conditions(a, b, SHOT, Conditions(), holds).crit_wound_ap == 0
+    on_marker(g, b)  # the target within range of a marker
+    assert effect_conditions(a, b, SHOT, Conditions(), holds).crit_wound_ap == -1
+    off_markers(g, b)
+    on_marker(g, a)  # or the attacking model
+    assert effect_conditions(a, b, SHOT, Conditions(), holds).crit_wound_ap == -1
+    # in play: two attacks hit (4, 4); wound rolls 6 (Critical) and 5; Sv 4+: the Critical
+    # Wound's save (AP -1: 5+) rolled first, 4 fails; the other's 4 passes
+    b.Sv = 4
+    two = WeaponProfile("Test gun", False, DiceExpr(0, 6, 2), 3, 4, 0, DiceExpr(0, 6, 1), range=24)
+    g.dice = Dice.scripted([4, 4, 6, 5, 4, 4])
+    assert declined(g.attack(a, b, two, 1, Conditions(), None, ranged=True))[0] == 1
+    g.dice.assert_consumed()
+
+
+def test_critical_wound_ap_in_the_exact_odds():
+    t = Target(toughness=4, save=4, wounds=1)
+    plain = steps(AttackProfile(SHOT, 1, Conditions()), t)
+    better = steps(AttackProfile(SHOT, 1, Conditions(crit_wound_ap=-1)), t)
+    # a Critical Wound fails a 5+ save 4/6 of the time instead of a 4+ save's 3/6
+    assert better.through - plain.through == plain.wound[Outcome.critical] * Fraction(1, 6)
+
+
+def test_drive_home_the_blade_sustained_hits_against_one_unit_beyond_an_open_hatchway():
+    g = game(army("adeptus_astartes_boarding_strike"))
+    shooter = g.army_units("A")[-1]
+    first, second = g.army_units("B")[-1], g.army_units("B")[-2]
+    i = next(h.index for h in g.map.layout.hatchways if not g.bf.is_open(h.index))
+    h = g.map.layout.hatchways[i]
+    _beside(g, i, shooter, 1)
+    cx, cy = h.centre
+    far = [(cx, cy - 3.0)] if h.horizontal else [(cx - 3.0, cy)]
+    near2 = [(cx + 1.5, cy - 3.0)] if h.horizontal else [(cx - 3.0, cy + 1.5)]
+    place(g, first.uid, far)
+    place(g, second.uid, near2)
+    holds = holds_in(g)
+    assert effect_weapon(shooter, GUN, first, holds) is GUN  # the Hatchway is closed
+    g.bf.set_open(i, True)
+    g.touch()
+    assert g.bf.wholly_opposite_sides(shooter.bases, first.bases, i)
+    w = effect_weapon(shooter, GUN, first, holds)
+    assert w.abilities.sustained_hits == DiceExpr(0, 6, 1)
+    assert effect_weapon(shooter, BLADE, first, holds) is BLADE  # ranged weapons only
+    # one enemy unit is selected: the first it attacks; another beyond the Hatchway is not
+    assert g.bf.wholly_opposite_sides(shooter.bases, second.bases, i)
+    assert effect_weapon(shooter, GUN, second, holds) is GUN
+    assert effect_weapon(shooter, GUN, first, holds).abilities.sustained_hits is not None
+
+
+def test_toxic_miasma_halves_move_and_slows_advance_and_charge_within_3_inches():
+    g = game(army("legiones_daemonica_rotten_and_rusted"))
+    daemons = next(u for u in g.army_units("A") if "NURGLE" in u.keywords)
+    advance_to(g, "move", "B")
+    near, far = g.army_units("B")[-1], g.army_units("B")[-2]
+    place(g, daemons.uid, [(14.0, 15.0)])
+    place(g, near.uid, [(14.0 + daemons.radius + near.radius + 2.5, 15.0)])  # 2.5" away
+    assert g.min_straight(near, daemons) <= 3 < g.min_straight(far, daemons)
+    assert effect_conditions(near, near, GUN, Conditions()) == Conditions()  # no standing effect
+    g.dice = Dice.scripted([])
+    g.apply(parse(f"move {near.uid} 40,15"))
+    ev = [x for x in g.events if x["e"] == "move" and x["unit"] == near.uid][-1]
+    assert 0 < ev["moved"] <= near.M - near.M // 2 + 1e-6  # Move halved, rounding up
+    assert any(x["e"] == "effect" and x["rule"] == "Toxic Miasma" and x["unit"] == near.uid for x in g.events)
+    g.end_timed("phase")
+    assert near.move() == near.M
+
+
+def test_half_glimpsed_shadows_minus_1_to_hit_from_models_beyond_6_inches():
+    g = game(army("great_devourer_infestation_swarm"), army("astra_militarum_embarked_regiment", "B"))
+    stealers = unit(g, "Genestealers")
+    advance_to(g, "move")
+    shooter = unit(g, "Cadian Shock Troops", "B")
+    place(g, stealers.uid, [(14.0, 15.0)])
+    gap = stealers.radius + shooter.radius
+    # in Unit Coherency: two models within 6" (4" and 5.5"), one beyond (7")
+    place(g, shooter.uid, [(14.0 + gap + d, 15.0) for d in (4.0, 5.5, 7.0)])
+    g.dice = Dice(4)
+    advance_to(g, "shoot", "B")
+    mark = len(g.events)
+    g.apply(parse(f"shoot {shooter.uid} {stealers.uid}"))
+    while g.decision.step == "reroll":
+        g.apply(Action("pass"))
+    attacks = [x for x in g.events[mark:] if x["e"] == "attack"]
+    skill = {w.name: w.skill for w in shooter.ranged}
+    runs = {}
+    for a in attacks:
+        need = skill[a["weapon"]]
+        hits = a["dice"].get("hit", [])
+        runs.setdefault(a["weapon"], []).append((a["models"], a["hits"], hits, need))
+    split = [r for r in runs.values() if len(r) == 2]
+    assert split  # each weapon's attacks ran twice: the models within 6" and the one beyond
+    for (n1, h1, d1, need), (n2, h2, d2, _) in split:
+        assert (n1, n2) == (2, 1)
+        assert h1 == sum(1 for d in d1 if d >= need)  # within 6": no modifier
+        assert h2 == sum(1 for d in d2 if d == 6 or d != 1 and d - 1 >= need)  # beyond: -1
+    gun = shooter.ranged[-1]
+    assert effect_conditions(shooter, stealers, gun, Conditions(far=True)).hit_mod == -1
+    assert effect_conditions(shooter, stealers, gun, Conditions()).hit_mod == 0
+    assert effect_conditions(shooter, stealers, BLADE, Conditions(far=True)).hit_mod == 0  # ranged only

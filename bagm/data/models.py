@@ -18,7 +18,8 @@ from bagm.data.timings import Phase, Timing
 Keyword = str
 UnitState = Literal["below_starting", "below_half", "set_to_defend", "near_objective", "secured_site"]
 """A state of a unit an effect's condition names (:attr:`Effect.only_while`)."""
-TargetState = Literal["below_starting", "below_half", "near_objective", "markerlight", "engaged"]
+TargetState = Literal["below_starting", "below_half", "near_objective", "markerlight", "engaged",
+                      "beyond_hatchway"]
 """A state of an attack's target an effect's condition names (:attr:`Effect.target_while`)."""
 Dice = Union[int, str]  # a number, or a dice expression such as "D6+1"
 
@@ -213,11 +214,16 @@ class Effect:
     attacks that target a unit below its Starting Strength ('below_starting'), Below
     Half-strength ('below_half'), within range of an objective marker ('near_objective') or
     visible to a MARKERLIGHT unit of the attacker's army not within Engagement Range of an
-    enemy unit ('markerlight'), or within Engagement Range of a unit of the attacker's army
-    ('engaged')."""
+    enemy unit ('markerlight'), within Engagement Range of a unit of the attacker's army
+    ('engaged'), or wholly on the opposite side of an open Hatchway within 1" of a model of the
+    attacking unit, which is wholly on its own side ('beyond_hatchway': the first such unit it
+    attacks in the phase, the one enemy unit the rule selects)."""
     target_lacks: list[Keyword] = field(default_factory=list)
     """A condition on the target, for the Hit and Wound roll fields and the weapon fields: only
     attacks that target a unit with none of these keywords."""
+    against_beyond: int | None = None
+    """A condition for the fields on attacks that target the led unit (hit_against_mod,
+    wound_against_mod): only ranged attacks by models not within X inches of it."""
     against_stronger: bool = False
     """A condition for the fields on attacks that target the led unit (hit_against_mod,
     wound_against_mod): only attacks whose Strength is greater than its Toughness."""
@@ -256,6 +262,14 @@ class Effect:
     unit's army."""
     skill_mod: int = 0
     """Added to the Ballistic or Weapon Skill of those weapons: -1 improves it by 1."""
+    slow_aura: int | None = None
+    """Each enemy unit within X inches of the led unit (in a straight line, through Walls and
+    closed Hatchways) has its models' Move halved (rounding up) and -1 to its Advance and Charge
+    rolls. Reading: whether it is within X" is judged when it is selected to move or declares a
+    charge."""
+    crit_wound_AP_mod: int = 0
+    """Added to the AP of those attacks that score a Critical Wound (-1 improves it by 1); two
+    effects that both apply do not add up (the better counts)."""
     overwatch_after_secure: bool = False
     """The led unit can perform the Set Overwatch Tactical Manoeuvre in a turn in which it
     performed Secure Site."""

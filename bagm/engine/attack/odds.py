@@ -19,7 +19,7 @@ it is capped by the wounds the target has; ``wounds_lost`` is capped.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import lcm
 from typing import Any, Callable
@@ -165,9 +165,14 @@ def steps(profile: AttackProfile, target: Target) -> Steps:
                          wound_reroll_policy(w, cond))
     save = saving_throw(w, target, cond)
     unsaved = 1 - Fraction(*save.chance())
-    # Devastating Wounds: no saving throw of any kind against a Critical Wound
+    # Devastating Wounds: no saving throw of any kind against a Critical Wound; an effect may
+    # give a Critical Wound's attack a better AP (Conditions.crit_wound_ap)
+    crit_unsaved = unsaved
+    if cond.crit_wound_ap:
+        better = replace(w, ap=max(-6, min(0, w.ap + cond.crit_wound_ap)))
+        crit_unsaved = 1 - Fraction(*saving_throw(better, target, cond).chance())
     through = wound[Outcome.success] * unsaved + wound[Outcome.critical] * (
-        ONE if ab.devastating_wounds else unsaved)
+        ONE if ab.devastating_wounds else crit_unsaved)
     fnp = Fraction(sum(fnp_saves(u, target.fnp) for u in FACES), 6)
     return Steps(hit, wound, needed, crit_on, save, unsaved, through, attack_damage(w, cond), fnp)
 

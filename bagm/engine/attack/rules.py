@@ -74,6 +74,12 @@ class Conditions(HashedOnce):
     blast_counts_hidden: bool = False
     """Blast counts every model of the target unit, visible or not (2023: no "Blast Weapons"
     adaptation; bagm.engine.rules.editions)."""
+    far: bool = False
+    """The attacking models are farther from the target than an effect on it names
+    (Effect.against_beyond: "if the attacking model is not within 6\"")."""
+    crit_wound_ap: int = 0
+    """Added to the AP of an attack that scores a Critical Wound (-1: a Detachment rule's
+    "on a Critical Wound, improve the Armour Penetration characteristic of that attack by 1")."""
 
 
 @dataclass(frozen=True)

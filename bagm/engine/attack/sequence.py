@@ -319,19 +319,20 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
     needed = wound_threshold(w.strength, target.toughness)
     crit_on = critical_wound_on(w, target)
     policy = wound_reroll_policy(w, cond)
-    normal, devastating = auto_wounds, 0
+    normal, devastating, crit_normal = auto_wounds, 0, 0
     wound_mod = wound_modifier(w, cond)  # the same for every hit (a pure function)
 
     def judge_wound(u: int) -> Outcome:
         return wound_roll(u, needed, wound_mod, crit_on)
 
     def score_wound(outcome: Outcome) -> None:
-        nonlocal normal, devastating
+        nonlocal normal, devastating, crit_normal
         if outcome is Outcome.critical:
             res.critical_wounds += 1
             if ab.devastating_wounds:
                 devastating += 1
                 return
+            crit_normal += 1
         normal += 1
 
     # Command Re-roll (Boarding Actions Stratagems): a Wound roll
@@ -345,15 +346,19 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
     # Saving Throw; Allocating Attacks; damage to one model, excess lost
     save = plain_save = saving_throw(w, target, cond)
     save_reason = plain_reason = f"save ({save})"  # the reason of each saving throw's die, written once
+    # an effect: a Critical Wound's attack has a better AP (Conditions.crit_wound_ap); reading:
+    # those attacks are allocated and saved first
+    crit_ap = cond.crit_wound_ap if crit_normal else 0
     random_damage = not damage.is_constant
-    for _ in range(normal):
+    for k in range(normal):
         index = unit.allocate(ranged)
         if index is None:
             break  # Allocating Attacks: no visible model, the attack sequence ends
-        if unit.ap_better is not None:  # its AP improved for an attack allocated to this model
-            better = unit.ap_better[index]
-            save = saving_throw(replace(w, ap=w.ap - better), target, cond) if better else plain_save
-            save_reason = f"save ({save})" if better else plain_reason
+        if unit.ap_better is not None or crit_ap:
+            # its AP improved for an attack allocated to this model, or for a Critical Wound
+            change = (unit.ap_better[index] if unit.ap_better is not None else 0) - (crit_ap if k < crit_normal else 0)
+            save = saving_throw(replace(w, ap=max(-6, min(0, w.ap - change))), target, cond) if change else plain_save
+            save_reason = f"save ({save})" if change else plain_reason
         if save.kind != "none":
             u = dice.d6(save_reason)
             if not save.succeeds(u) and defender:  # Command Re-roll: the defender's saving throw

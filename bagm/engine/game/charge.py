@@ -8,7 +8,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.board.battlefield import ENGAGEMENT_RANGE, ENGAGEMENT_RANGE_HATCHWAY
-from bagm.engine.rules.effects import charge_tests, effect_has, effect_sum
+from bagm.engine.rules.effects import charge_tests, effect_has, effect_sum, slow_aura
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import CHARGE_RANGE, Decision, IllegalAction, Player, _along
@@ -90,6 +90,8 @@ class ChargePhase(GameInterface):
             need = self.charge_needed(u, t)
             # a conferred Leader ability: "add 1 to Charge rolls", "you can re-roll Charge rolls"
             mod = (effect_sum(u, "charge_mod") if u.affected else 0) + self.mission.charge(self, u, t)[1]
+            if slow_aura(self, u) is not None:
+                mod -= 1  # e.g. Toxic Miasma: "subtract 1 from ... Charge rolls made for it"
             roll = self.dice.d6(f"charge {u.uid}") + self.dice.d6(f"charge {u.uid}") + mod
             self.emit("charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2))
             if roll < need:

@@ -9,7 +9,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.board.geometry import Base, segment_hits_disk
-from bagm.engine.rules.effects import effect_has, effect_least, effect_sum
+from bagm.engine.rules.effects import effect_has, effect_least, effect_sum, slow_aura, slowed
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
@@ -45,6 +45,8 @@ class MovementPhase(GameInterface):
                 yield from self._operate(p, act, start=True)
                 continue
             u = self.unit(act.unit)
+            if act.kind in ("move", "advance", "fallback", "place"):
+                slowed(self, u)  # e.g. Toxic Miasma: within 3" of the enemy, Move halved
             roll = 0
             fixed = effect_least(u, "advance_fixed") if act.kind == "advance" and u.affected else None
             if fixed is not None:  # a conferred Leader ability: no Advance roll, add X" instead
@@ -209,7 +211,8 @@ class MovementPhase(GameInterface):
                 raise IllegalAction(f"{u.label()} model {i + 1} cannot reach {_pt(q)} without moving "
                                     "through another model or within Engagement Range of an enemy",
                                     "Impassable Terrain and Other Models / Normal Moves", u.uid)
-            if length > u.move() + self.mission.move_modifier(self, u, "move") + 1e-6:
+            halved = u.M // 2 if slow_aura(self, u) is not None else 0  # e.g. Toxic Miasma
+            if length > u.move() - halved + self.mission.move_modifier(self, u, "move") + 1e-6:
                 raise IllegalAction(f"{u.label()} model {i + 1} would move {length:.2f}\" (Move {u.move()}\")",
                                     "Normal Move", u.uid)
             if any(self.bf.engaged(b, e) for e in enemies):

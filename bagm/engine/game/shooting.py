@@ -395,7 +395,9 @@ class ShootingPhase(GameInterface):
                     cleared, k = True, k - 1
                 if k:
                     parts.append((k, half, False))
-            for k, half, clear in parts:
+            far = effect_least(t, "against_beyond") if t.affected else None
+            split = self._far_parts(u, t, parts, far) if far is not None else [(*x, False) for x in parts]
+            for k, half, clear, beyond in split:
                 if not t.alive or not u.alive:
                     break
                 vis = self.visible_idx(u, t)
@@ -406,7 +408,7 @@ class ShootingPhase(GameInterface):
                 cover = self._cover(t.models[first].base, u, t)
                 cond = Conditions(hit_mod=(-1 if big_engaged and not w.abilities.pistol else 0)
                                   + self.mission.ranged(self, u, t)[1],  # e.g. Lights Out
-                                  cover=cover, half_range=half, overwatch=overwatch,
+                                  cover=cover, half_range=half, overwatch=overwatch, far=beyond,
                                   remained_stationary=u.moved == "stationary",
                                   # the edition's Benefit of Cover and Blast (rules/editions.py)
                                   cover_any_save=self.edition.cover_any_save,
@@ -415,6 +417,20 @@ class ShootingPhase(GameInterface):
                 total_lost += lost
         self.emit("shoot", unit=u.uid, target=t.uid, weapons=[w.name for w, _, _ in plan],
                   wounds_lost=total_lost, left=len(t.models), overwatch=overwatch)
+
+    def _far_parts(self, u: Unit, t: Unit, parts: list[tuple[int, bool, bool]], far: float
+                   ) -> list[tuple[int, bool, bool, bool]]:
+        """The parts of a weapon's attacks split into models within ``far`` inches of ``t`` and
+        beyond (Half-Glimpsed Shadows); the closest models make the first parts (those within
+        half range)."""
+        close = sum(1 for m in u.models if min(math.hypot(m.x - x.x, m.y - x.y) - m.r - x.r
+                                                  for x in t.models) <= far + 1e-9)
+        out = []
+        for k, half, clear in parts:
+            near = min(k, close)
+            close -= near
+            out += [(c, half, clear, beyond) for c, beyond in ((near, False), (k - near, True)) if c]
+        return out
 
     def attack(self, u: Unit, t: Unit, w: Any, n: int, cond: Conditions, visible: set[int] | None,
                 ranged: bool) -> Generator[Decision, Action, tuple[int, int]]:

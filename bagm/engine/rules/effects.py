@@ -28,16 +28,21 @@ _REROLL_ORDER = {Reroll.none: 0, Reroll.ones: 1, Reroll.failed: 2}
 _WEAPONS: dict[tuple[Any, ...], WeaponProfile] = {}  # (weapon, *its effects): the weapon changed
 
 
-Holds = Callable[[Unit, str], bool]
-"""Answers whether a unit is in a state that needs the game ('near_objective', 'secured_site')."""
+Holds = Callable[[Unit, str, "Unit | None"], bool]
+"""Answers whether a unit is in a state that needs the game ('near_objective', 'secured_site'),
+given the attacker for a condition on an attack's target."""
 
 
 def holds_in(game: Any) -> Holds:
     """The answer to the effect conditions that need the game, in ``game``'s present state."""
-    return lambda u, cond: _holds(game, u, cond)
+    def holds(u: Unit, cond: str, other: Unit | None = None) -> bool:
+        return _holds(game, u, cond, other)
+    return holds
 
 
-def _holds(game: Any, u: Unit, cond: str) -> bool:
+def _holds(game: Any, u: Unit, cond: str, other: Unit | None = None) -> bool:
+    if cond == "beyond_hatchway":
+        return other is not None and _beyond_hatchway(game, other, u)
     if cond == "near_objective":  # Core Rules "Objective Markers": a model within range of one
         markers = game.map.layout.markers
         return any(game.bf.in_objective_range(m.base, mk) for mk in markers for m in u.models)
@@ -49,6 +54,23 @@ def _holds(game: Any, u: Unit, cond: str) -> bool:
         # within Engagement range of one or more enemy models" (friendly: to the attacker)
         return any("MARKERLIGHT" in m.keywords and not game.engaged_with(m) and game.visible_idx(m, u)
                    for m in game.army_units(game.other(u.player)))
+    return False
+
+
+def _beyond_hatchway(game: Any, u: Unit, t: Unit) -> bool:
+    """Drive Home the Blade, Purge-Sweep Protocols: a model of ``u`` within 1" of an open
+    Hatchway, ``u`` and ``t`` wholly on opposite sides of it; the enemy unit so selected is the
+    first such target ``u`` attacks in the phase (reading: the player selects the unit it
+    shoots), and the only one."""
+    mark = u.hatch_target
+    if mark is not None and mark[0] == game.phase_id:
+        return mark[1] == t.uid
+    bf = game.bf
+    for i in range(len(game.map.layout.hatchways)):
+        if bf.is_open(i) and any(bf.distance_to_hatchway(m.base, i) <= 1.0 + 1e-9 for m in u.models) \
+                and bf.wholly_opposite_sides(u.bases, t.bases, i):
+            u.hatch_target = (game.phase_id, t.uid)
+            return True
     return False
 
 
@@ -68,14 +90,14 @@ def _effects(u: Unit, melee: bool, holds: Holds | None = None) -> list[Any]:
     return [e for e in u.effects(holds) if e.attacks in ("all", want)]
 
 
-def _target_fits(e: Any, t: Unit | None, holds: Holds | None) -> bool:
+def _target_fits(e: Any, u: Unit, t: Unit | None, holds: Holds | None) -> bool:
     """Whether an effect's conditions on the attack's target hold (None: no target known, so
     only effects without such a condition apply)."""
     if e.target_while is None and not e.target_lacks and e.target_slew is None:
         return True
     if t is None:
         return False
-    if e.target_while is not None and not t.state(e.target_while, holds):
+    if e.target_while is not None and not t.state(e.target_while, holds, u):
         return False  # "an attack that targets a unit that is Below Half-strength"
     if e.target_slew is not None and e.target_slew not in t.slew:
         return False  # "... targets that enemy unit" (the one that destroyed a CRYPTEK model)
@@ -97,7 +119,7 @@ def effect_weapon(u: Unit, w: WeaponProfile, t: Unit | None = None,
     """The weapon as the unit's effects change it (characteristics, abilities) in its attacks
     on ``t`` ("... while targeting a unit within range of an objective marker"); without a
     target, effects with a condition on it are left out."""
-    effects = [e for e in _effects(u, w.melee, holds) if _changes_weapon(e) and _target_fits(e, t, holds)]
+    effects = [e for e in _effects(u, w.melee, holds) if _changes_weapon(e) and _target_fits(e, u, t, holds)]
     if not effects:
         return w
     key = (w, *effects)  # effects hash by identity; a condition may leave some out
@@ -127,8 +149,9 @@ def effect_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions,
         return cond
     hit, wound, crit, cover = cond.hit_mod, cond.wound_mod, cond.critical_hit, cond.cover
     rh, rw, save, ow = cond.reroll_hits, cond.reroll_wounds, cond.save_mod, cond.overwatch_hit
+    cw = cond.crit_wound_ap
     for e in mine:
-        if not _target_fits(e, t, holds):
+        if not _target_fits(e, u, t, holds):
             continue
         hit += e.hit_mod
         wound += e.wound_mod
@@ -137,17 +160,20 @@ def effect_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions,
             crit = min(crit, e.crit_hit)
         if e.overwatch_hit is not None:  # "an unmodified Hit roll of 5+ is required to score a hit"
             ow = min(ow, e.overwatch_hit)
+        cw = min(cw, e.crit_wound_AP_mod)  # "on a Critical Wound, improve the AP ... by 1"
     for e in theirs:  # attacks that target the affected unit
         if e.against != "all" and (e.against == "melee") != w.melee:
             continue  # e.g. Stealth: ranged attacks only
         if e.against_stronger and not w.strength > t.T:
             continue  # "if the Strength characteristic of the attack is greater than the Toughness"
+        if e.against_beyond is not None and (w.melee or not cond.far):
+            continue  # "if the attacking model is not within 6\" of that unit"
         hit += e.hit_against_mod
         wound += e.wound_against_mod
         save += e.save_mod  # "add 1 to any armour saving throw made against that attack"
         cover = cover or (e.cover and not w.melee)  # Benefit of Cover: against ranged attacks
     return replace(cond, hit_mod=hit, wound_mod=wound, reroll_hits=rh, reroll_wounds=rw,
-                   critical_hit=crit, cover=cover, save_mod=save, overwatch_hit=ow)
+                   critical_hit=crit, cover=cover, save_mod=save, overwatch_hit=ow, crit_wound_ap=cw)
 
 
 def _best(a: int | None, b: int | None) -> int | None:
@@ -273,3 +299,31 @@ def moves_through(u: Unit, v: Unit, kind: str) -> bool:
                 e.move_through == "weaker" and v.T < u.T:
             return True
     return False
+
+
+_SLOWED: dict[int, Any] = {}  # the Effect Toxic Miasma gives a unit of Move M (built once each)
+
+
+def slow_aura(game: Any, u: Unit) -> str | None:
+    """The rule of an enemy unit whose ``slow_aura`` reaches ``u`` (Toxic Miasma), or None."""
+    for e in game.army_units(game.other(u.player)):
+        reach = effect_least(e, "slow_aura")
+        if reach is not None and game.min_straight(u, e) <= reach + 1e-9:
+            return e.source("slow_aura")
+    return None
+
+
+def slowed(game: Any, u: Unit) -> None:
+    """Just after ``u`` is selected to move: within an enemy's ``slow_aura``, its Move is halved
+    (rounding up) and -1 to its Advance roll, until the end of the phase."""
+    rule = slow_aura(game, u)
+    if rule is None:
+        return
+    eff = _SLOWED.get(u.M)
+    if eff is None:
+        from bagm.data.models import Effect
+        from bagm.data.schema import validate
+
+        eff = _SLOWED[u.M] = validate(Effect, {"M_mod": -(u.M // 2), "advance_mod": -1})
+    u.timed += ((rule, eff, "phase"),)
+    game.emit("effect", unit=u.uid, rule=rule, until="phase")

@@ -123,6 +123,7 @@ class Unit:
     secure_marker: int | None = None
     secured_turn: int = -1  # the turn it last performed Secure Site
     slew: frozenset[str] = frozenset()  # the keywords of enemy units it has destroyed models of
+    hatch_target: tuple[int, str] | None = None  # (phase id, enemy unit) selected beyond a Hatchway
     hatch_turn: int = -1
     clearance: bool = False
     commanded: bool = False  # targeted with Battlefield Command since its last Command phase
@@ -198,7 +199,7 @@ class Unit:
         ask this first, so units without any pay nothing."""
         return self.led is not None or bool(self.standing) or bool(self.timed)
 
-    def effects(self, holds: Callable[[Unit, str], bool] | None = None) -> list[Any]:
+    def effects(self, holds: Callable[[Unit, str, Unit | None], bool] | None = None) -> list[Any]:
         """The effects that apply to it now: its standing rules', those used on it for a phase or
         turn, and its conferred Leader ability's (Battlefield Command). One with a condition (below
         Starting Strength or Half-strength, a keyword, a datasheet) applies only while it holds;
@@ -215,16 +216,18 @@ class Unit:
         return [e for e in effects if fits(e, getattr(self.datasheet, "name", self.name), self.keywords) and (
             e.only_while is None or all(self.state(c, holds) for c in _listed(e.only_while)))]
 
-    def state(self, cond: str, holds: Callable[[Unit, str], bool] | None = None) -> bool:
+    def state(self, cond: str, holds: Callable[[Unit, str, Unit | None], bool] | None = None,
+              other: Unit | None = None) -> bool:
         """Whether the unit is in a state an effect's condition names (Effect.only_while,
-        target_while); ``holds`` answers those that need the game."""
+        target_while); ``holds`` answers those that need the game (``other``: the attacker,
+        for a condition on an attack's target)."""
         if cond == "below_starting":
             return self.below_starting()
         if cond == "below_half":
             return self.below_half()
         if cond == "set_to_defend":
             return self.set_to_defend
-        return holds is not None and holds(self, cond)
+        return holds is not None and holds(self, cond, other)
 
     def source(self, field: str) -> str:
         """The name of the rule that gives it ``field`` (an effect's flag): for events."""
