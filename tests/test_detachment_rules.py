@@ -819,3 +819,76 @@ def test_half_glimpsed_shadows_minus_1_to_hit_from_models_beyond_6_inches():
     assert effect_conditions(shooter, stealers, gun, Conditions(far=True)).hit_mod == -1
     assert effect_conditions(shooter, stealers, gun, Conditions()).hit_mod == 0
     assert effect_conditions(shooter, stealers, BLADE, Conditions(far=True)).hit_mod == 0  # ranged only
+
+
+def _fight_first(g: Game, u: Unit, t: Unit, dice: list[int]) -> None:
+    """``u`` (A, one model, with a charge behind it) fights ``t`` with ``dice`` scripted; every
+    Command Re-roll and Counter-offensive declined."""
+    advance_to(g, "move")
+    place(g, t.uid, [(20.0, 15.0), (20.0, 16.0 + t.radius)])
+    place(g, u.uid, [(20.0 - t.radius - u.radius - 0.2, 15.0)])
+    assert g.engaged(u, t)
+    u.charged = True  # Fights First: it fights before the other side's units
+    for _ in range(50):
+        d = g.decision
+        if d.step == "fight" and d.player == "A":
+            break
+        g.apply(Action("done") if d.step in ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge")
+                else Action("pass"))
+    g.dice = Dice.scripted(dice)
+    g.apply(parse(f"fight {u.uid} {t.uid}"))
+    while g.decision.step in ("reroll", "counter", "use"):
+        g.apply(Action("pass"))
+
+
+ONE_BLADE = WeaponProfile("Test blade", True, DiceExpr(0, 6, 1), 3, 4, 0, DiceExpr(0, 6, 1))
+BIG_BLADE = WeaponProfile("Test axe", True, DiceExpr(0, 6, 1), 3, 8, 0, DiceExpr(0, 6, 9))
+
+
+def test_faolchus_last_flight_a_destroyed_model_fights_on_a_3_plus():
+    g = game(army("orks_kaptin_killers"), army("aeldari_star_dancer_masque", "B"))
+    u, t = unit(g, "Nobz"), unit(g, "Troupe", "B")
+    u.melee, t.melee = [BIG_BLADE], [ONE_BLADE]
+    n = len(u.models)
+    # the Nobz' hit 4, wound 6, save 1: one Troupe model destroyed; its D6: 3,
+    # it fights on: hit 4, wound 6, save 1: a Nob loses a wound
+    _fight_first(g, u, t, [4, 6, 1, 3, 4, 6, 1])
+    g.dice.assert_consumed()
+    ev = next(x for x in g.events if x["e"] == "fight_on_death")
+    assert ev == {"e": "fight_on_death", "unit": t.uid, "rule": "Faolchu's Last Flight", "rolls": [3], "fighting": 1}
+    back = [x for x in g.events if x["e"] == "fight" and x.get("dying")]
+    assert back and back[0]["unit"] == t.uid and back[0]["fighters"] == 1
+    assert len(u.models) == n - 1 or u.models[0].wounds < u.W
+    assert t.dying == 0
+
+
+def test_faolchus_last_flight_a_2_or_a_unit_that_has_fought_does_not():
+    g = game(army("orks_kaptin_killers"), army("aeldari_star_dancer_masque", "B"))
+    u, t = unit(g, "Nobz"), unit(g, "Troupe", "B")
+    u.melee, t.melee = [BIG_BLADE], [ONE_BLADE]
+    _fight_first(g, u, t, [4, 6, 1, 2])  # the D6 rolls 2: it does not fight on
+    g.dice.assert_consumed()
+    assert not [x for x in g.events if x["e"] == "fight" and x.get("dying")]
+    g2 = game(army("orks_kaptin_killers"), army("aeldari_star_dancer_masque", "B"))
+    u2, t2 = unit(g2, "Nobz"), unit(g2, "Troupe", "B")
+    u2.melee = [BIG_BLADE]
+    t2.fought = True  # "if it has not fought this phase"
+    g2.dice = Dice.scripted([4, 6, 1])
+    assert declined(g2.attack(u2, t2, BIG_BLADE, 1, Conditions(), None, ranged=False))[1] == 1
+    g2.dice.assert_consumed()
+    assert t2.dying == 0
+
+
+def test_reap_the_tally_only_the_last_model_of_a_unit_on_a_5_plus():
+    g = game(army("orks_kaptin_killers"), army("world_eaters_skullsworn", "B"))
+    u = unit(g, "Nobz")
+    t = next(x for x in g.army_units("B") if len(x.models) > 1)
+    place(g, t.uid, [(20.0, 15.0), (20.0, 16.5)])
+    # the first of two models: no roll
+    g.dice = Dice.scripted([4, 6, 1])
+    assert declined(g.attack(u, t, BIG_BLADE, 1, Conditions(), None, ranged=False))[1] == 1
+    g.dice.assert_consumed()
+    g.dice = Dice.scripted([4, 6, 1, 5])  # the last: a 5 fights on
+    declined(g.attack(u, t, BIG_BLADE, 1, Conditions(), None, ranged=False))
+    g.dice.assert_consumed()
+    assert not t.alive and t.dying == 1

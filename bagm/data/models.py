@@ -262,6 +262,14 @@ class Effect:
     unit's army."""
     skill_mod: int = 0
     """Added to the Ballistic or Weapon Skill of those weapons: -1 improves it by 1."""
+    fight_on_death: int | None = None
+    """Each time a model of the led unit is destroyed by a melee attack, if the unit has not
+    fought this phase, roll one D6: on X+ that model fights after the attacking unit has
+    finished making its attacks, then is removed (with ``fight_on_death_last``: only its last
+    model, the unit being destroyed). Reading: it fights with the unit's first melee weapon, and
+    is taken off at once (nothing else happens before it fights)."""
+    fight_on_death_last: bool = False
+    """``fight_on_death`` only for the unit's last model ("each time a unit is destroyed")."""
     slow_aura: int | None = None
     """Each enemy unit within X inches of the led unit (in a straight line, through Walls and
     closed Hatchways) has its models' Move halved (rounding up) and -1 to its Advance and Charge

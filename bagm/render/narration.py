@@ -373,6 +373,11 @@ class Narrator:
         return (f"{self.unit(e.get('unit'))} {res} a Battle-shock test{why}{again}: {e.get('roll')} "
                 f"against Ld {e.get('ld')}+.")
 
+    def _e_fight_on_death(self, e: dict[str, Any]) -> str:
+        rolls = " ".join(str(r) for r in e.get("rolls") or [])
+        return (f"{self.unit(e.get('unit'))}: {e.get('rule')}, {rolls}: "
+                f"{count(e.get('fighting'), 'destroyed model')} fight on.")
+
     def _e_leadership_test(self, e: dict[str, Any]) -> str:
         res = "passes" if e.get("passed") else "fails"
         return (f"{self.unit(e.get('unit'))} {res} a Leadership test ({e.get('why')}): {e.get('roll')} "

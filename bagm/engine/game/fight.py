@@ -131,6 +131,11 @@ class FightPhase(GameInterface):
         for x, n in plan:
             if t.alive and u.alive:
                 yield from self.attack(u, t, x, n, cond, None, ranged=False)
+        if t.dying and t.melee and u.alive:  # destroyed models that fight on (then are removed)
+            n, t.dying = t.dying, 0
+            self.emit("fight", unit=t.uid, target=u.uid, fighters=n, weapon=t.melee[0].name,
+                      left=len(u.models), dying=True)
+            yield from self.attack(t, u, t.melee[0], n, Conditions(), None, ranged=False)
         self.emit("fight", unit=u.uid, target=t.uid, fighters=len(fighters), weapon=w.name, left=len(t.models))
         if u.alive:
             links = self.fight_foes(u)

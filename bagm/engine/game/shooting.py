@@ -24,6 +24,7 @@ from bagm.engine.rules.effects import (
     effect_has,
     effect_least,
     effect_weapon,
+    fights_on_death,
     holds_in,
 )
 from bagm.engine.rules.stratagems import (
@@ -460,6 +461,8 @@ class ShootingPhase(GameInterface):
             t.models = [m for m in t.models if m.wounds > 0]
             self.touch(t)
             u.slew |= t.keywords  # what it has destroyed models of (Retribution Protocols)
+            if not ranged and t.affected:  # e.g. Faolchu's Last Flight: the dead fight on
+                fights_on_death(self, t, len(gone))
         # dice: every die of the attack sequence by what it was rolled for (hit, wound, save...)
         self.emit("attack", unit=u.uid, target=t.uid, weapon=w.name, models=n, attacks=res.attacks,
                   hits=res.hits, wounds=res.wounds, unsaved=res.unsaved, lost=res.wounds_lost,

@@ -212,6 +212,16 @@ class BattleshockTest(TypedDict):
     why: NotRequired[str]  # the rule that calls for it, outside the Battle-shock step's own
 
 
+class FightOnDeath(TypedDict):
+    """Destroyed models roll to fight on (a Detachment rule: Faolchu's Last Flight)."""
+
+    e: Literal["fight_on_death"]
+    unit: str
+    rule: str
+    rolls: list[int]
+    fighting: int
+
+
 class LeadershipTest(TypedDict):
     """A Leadership test a rule calls for (not a Battle-shock test): its failure does only what
     the rule says."""
@@ -414,6 +424,7 @@ class Fight(TypedDict):
     fighters: NotRequired[int]
     weapon: NotRequired[str]
     left: NotRequired[int]
+    dying: NotRequired[bool]  # destroyed models fighting on (fight_on_death)
 
 
 # --- objectives and victory points --------------------------------------------------------------
@@ -514,7 +525,7 @@ class Powered(TypedDict):
 Event = Union[
     Game, Muster, Rolloff, Roles, Setup, Reserve, Reserves, FirstTurn, Note, Round, Turn, Skip, Phase,
     ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, Effect, EffectEnds, BattlefieldCommand,
-    LeaderAbilityEnds, LeaderReroll, CommandReroll, BattleshockTest, LeadershipTest, Battleshock, BattleshockEnds, Move,
+    LeaderAbilityEnds, LeaderReroll, CommandReroll, BattleshockTest, LeadershipTest, FightOnDeath, Battleshock, BattleshockEnds, Move,
     AdvanceRoll, DesperateEscape, Hatch, HatchRolloff, Hatchways, Coherency, Manoeuvre, Overwatch, Shoot,
     Attack, Hazardous, MortalWounds, Destroyed, ChargeDeclared, ChargeRoll, Charge, ChargeMove, PileIn,
     Consolidate, Fight, Control, Secured, Vp, MissionRule, MissionRoll, MarkerRemoved, Lights, Vented,

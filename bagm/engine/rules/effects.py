@@ -327,3 +327,25 @@ def slowed(game: Any, u: Unit) -> None:
         eff = _SLOWED[u.M] = validate(Effect, {"M_mod": -(u.M // 2), "advance_mod": -1})
     u.timed += ((rule, eff, "phase"),)
     game.emit("effect", unit=u.uid, rule=rule, until="phase")
+
+
+def fights_on_death(game: Any, t: Unit, destroyed: int) -> None:
+    """``destroyed`` models of ``t`` were just destroyed by a melee attack: with an effect's
+    ``fight_on_death`` (Faolchu's Last Flight, Reap the Tally) and if ``t`` has not fought this
+    phase, a D6 for each (or, ``fight_on_death_last``, for its last model only); each success
+    joins ``t.dying``, to fight once the attacking unit has made its attacks."""
+    if t.fought or not destroyed:
+        return
+    need = effect_least(t, "fight_on_death")
+    if need is None:
+        return
+    last = effect_has(t, "fight_on_death_last")
+    if last:
+        if t.models:
+            return
+        destroyed = 1
+    rule = t.source("fight_on_death")
+    rolls = [game.dice.d6(f"{rule} {t.uid}") for _ in range(destroyed)]
+    won = sum(1 for r in rolls if r >= need)
+    t.dying += won
+    game.emit("fight_on_death", unit=t.uid, rule=rule, rolls=rolls, fighting=won)

@@ -124,6 +124,7 @@ class Unit:
     secured_turn: int = -1  # the turn it last performed Secure Site
     slew: frozenset[str] = frozenset()  # the keywords of enemy units it has destroyed models of
     hatch_target: tuple[int, str] | None = None  # (phase id, enemy unit) selected beyond a Hatchway
+    dying: int = 0  # its destroyed models that fight once the attacking unit has made its attacks
     hatch_turn: int = -1
     clearance: bool = False
     commanded: bool = False  # targeted with Battlefield Command since its last Command phase
