@@ -892,3 +892,26 @@ def test_reap_the_tally_only_the_last_model_of_a_unit_on_a_5_plus():
     declined(g.attack(u, t, BIG_BLADE, 1, Conditions(), None, ranged=False))
     g.dice.assert_consumed()
     assert not t.alive and t.dying == 1
+
+
+@pytest.mark.parametrize(("roll", "wounded"), [(2, True), (3, False)])
+def test_lithe_killers_move_through_enemy_models_at_the_risk_of_a_mortal_wound(roll, wounded):
+    g = game(army("legiones_daemonica_dread_carnival"))
+    advance_to(g, "move")
+    d = unit(g, "Daemonettes")
+    e = unit(g, "Nobz", "B")
+    place(g, d.uid, [(14.0, 15.0), (14.0, 16.3)])
+    place(g, e.uid, [(17.0, 15.0), (17.0, 16.3)])
+    assert _path(g, d, "normal", (21.0, 15.0)) == pytest.approx(7.0)  # straight through the Nobz
+    g.dice = Dice.scripted([roll, 6])  # the model whose line crossed a Nob: one D6 each
+    g.apply(parse(f"move {d.uid} 21,15.6"))
+    ev = [x for x in g.events if x["e"] == "move" and x["unit"] == d.uid][-1]
+    assert all(p[0] > 17.0 for p in ev["at"])  # beyond the Nobz
+    g.dice.assert_consumed()
+    mw = [x for x in g.events if x["e"] == "mortal_wounds" and x["unit"] == d.uid]
+    assert bool(mw) is wounded and (not mw or (mw[0]["amount"], mw[0]["why"]) == (1, "Lithe Killers"))
+
+
+def test_lithe_killers_reading_fiends_are_the_one_slaanesh_unit_not_infantry():
+    pack = _catalog().faction("Legiones Daemonica").pack
+    assert [u.name for u in pack.units if "SLAANESH" in u.keywords and "INFANTRY" not in u.keywords] == ["Fiends"]

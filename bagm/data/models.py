@@ -290,6 +290,10 @@ class Effect:
     move_through_moves: list[Literal["normal", "advance", "fallback", "charge"]] = field(
         default_factory=lambda: ["normal", "advance", "fallback", "charge"])
     """The moves ``move_through`` applies to (all by default)."""
+    through_enemy_wound: int | None = None
+    """With ``move_through``: each of the led unit's models that moves through an enemy model
+    (its straight line from where it started to where it ended crosses one, as Desperate Escape
+    tests judge it) rolls one D6: on X or less the unit suffers one mortal wound."""
     escape_pass: bool = False
     """Desperate Escape tests taken for the led unit's models are passed automatically."""
     hatch_rolloff_mod: int = 0

@@ -9,7 +9,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.board.geometry import Base, segment_hits_disk
-from bagm.engine.rules.effects import effect_has, effect_least, effect_sum, slow_aura, slowed
+from bagm.engine.rules.effects import effect_has, effect_least, effect_sum, slow_aura, slowed, through_enemies
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
@@ -228,19 +228,25 @@ class MovementPhase(GameInterface):
             self.emit("move", unit=u.uid, kind="remain stationary")
             return
         if k == "place":
+            before = [(m.x, m.y) for m in u.models]
             self.set_positions(u, list(act.points or ()))
             u.moved = "normal"
             self.emit("move", unit=u.uid, kind="normal", at=[[round(x, 2), round(y, 2)] for x, y in act.points or ()])
+            if u.affected:
+                through_enemies(self, u, before)  # e.g. Lithe Killers
             return
         limit = max(0.0, float(u.move()) + self.mission.move_modifier(self, u, k)) + advance_roll  # e.g. Deadly Decompression
         if k == "fallback" and not u.models:  # every model failed its Desperate Escape test
             u.moved = "fallback"
             return
         u.moved = {"move": "normal", "advance": "advance", "fallback": "fallback"}[k]
+        before = [(m.x, m.y) for m in u.models]
         moved = self._move_formation(u, act.point, limit, u.moved)
         assert act.point is not None  # checked: a move names its destination
         self.emit("move", unit=u.uid, kind=u.moved, goal=_r(act.point), moved=round(moved, 2),
                   at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
+        if u.affected:
+            through_enemies(self, u, before)  # e.g. Lithe Killers: moving through enemy models
 
     def _escape_rolls(self, u: Unit, to: tuple[float, float] | None) -> list[int]:
         # Desperate Escape Tests: every model of a Battle-shocked unit, else each model whose

@@ -349,3 +349,22 @@ def fights_on_death(game: Any, t: Unit, destroyed: int) -> None:
     won = sum(1 for r in rolls if r >= need)
     t.dying += won
     game.emit("fight_on_death", unit=t.uid, rule=rule, rolls=rolls, fighting=won)
+
+
+def through_enemies(game: Any, u: Unit, before: list[tuple[float, float]]) -> None:
+    """Just after ``u`` has moved from ``before``: with an effect's ``through_enemy_wound``
+    (Lithe Killers), a D6 for each model whose line crossed an enemy model; each roll of X or
+    less, one mortal wound to the unit."""
+    need = effect_least(u, "through_enemy_wound")
+    if need is None or not u.models:
+        return
+    from bagm.engine.board.geometry import segment_hits_disk
+    from bagm.engine.rules.missions.base import suffer_mortal_wounds
+
+    enemies = [m.base for e in game.army_units(game.other(u.player)) for m in e.models]
+    crossed = sum(1 for (x, y), m in zip(before, u.models)
+                  if any(segment_hits_disk((x, y), (m.x, m.y), e.centre, e.radius) for e in enemies))
+    if crossed:
+        rule = u.source("through_enemy_wound")
+        rolls = [game.dice.d6(f"{rule} {u.uid}") for _ in range(crossed)]
+        suffer_mortal_wounds(game, u, sum(1 for r in rolls if r <= need), rule)
