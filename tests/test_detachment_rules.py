@@ -469,40 +469,6 @@ def test_blessed_visages_a_unit_that_charges_them_takes_the_test():
 # --- auras ---------------------------------------------------------------------------------------
 
 
-def test_chastisor_auto_vox_battle_shock_tests_within_3_inches():
-    g = game(army("agents_of_the_imperium_interdiction_team"))
-    arbites = unit(g, "Exaction Squad")
-    near, far = unit(g, "Nobz", "B"), unit(g, "Meganobz", "B")
-    advance_to(g, "move")
-    place(g, arbites.uid, block(14))
-    place(g, near.uid, block(17.5, dx=1.4))  # about 2" away
-    assert 1 < g.unit_distance(arbites, near) <= 3
-    assert g.unit_distance(arbites, far) > 3
-    need = near.Ld
-    g.dice = Dice.scripted([1, need - 2])  # one short: Battle-shocked
-    advance_to(g, "move", "B")
-    test = [x for x in g.events if x["e"] == "battleshock_test"]
-    assert test == [{"e": "battleshock_test", "unit": near.uid, "roll": need - 1, "ld": need, "passed": False,
-                     "why": "Chastisor Auto-Vox"}]
-    assert near.battleshocked and not far.battleshocked
-    g.dice.assert_consumed()
-
-
-def test_chastisor_auto_vox_minus_1_below_half_strength_and_one_test_only():
-    g = game(army("agents_of_the_imperium_interdiction_team"))
-    arbites = unit(g, "Exaction Squad")
-    near = unit(g, "Nobz", "B")
-    advance_to(g, "move")
-    place(g, arbites.uid, block(14))
-    place(g, near.uid, [(17.5, 15.0)])  # one model left: Below Half-strength
-    assert near.below_half()
-    g.dice = Dice.scripted([3, near.Ld - 3])  # exactly its Leadership, less 1: fails
-    advance_to(g, "move", "B")
-    tests = [x for x in g.events if x["e"] == "battleshock_test"]
-    assert len(tests) == 1 and tests[0]["roll"] == near.Ld - 1 and near.battleshocked
-    g.dice.assert_consumed()
-
-
 def test_overwhelming_magnificence_minus_1_oc_in_engagement_range():
     g = game(army("adeptus_custodes_voyagers_into_darkness"))
     guard, boyz = unit(g, "Custodian Guard"), unit(g, "Nobz", "B")
@@ -612,28 +578,6 @@ def test_comin_through_moves_through_units_with_a_lower_toughness():
     place(g, meganobz.uid, [(40.0, 25.0)])
     place(g, warboss.uid, [(17.0, 15.0)])  # the same Toughness: not through it
     assert _path(g, nobz, "normal", (20.0, 15.0)) > 6.0 + 1e-6
-
-
-def test_comin_through_desperate_escape_tests_are_passed():
-    for name, tested in (("orks_kaptin_killers", False), ("orks_ramship_raiders", True)):
-        g = game(army(name))
-        advance_to(g, "move")
-        u = next(x for x in g.army_units("A") if len(x.models) > 1)
-        e = g.army_units("B")[-1]
-        place(g, u.uid, block(14))
-        place(g, e.uid, block(15.6, dx=1.4))
-        assert g.engaged(u, e)
-        u.battleshocked = True  # every model takes a test
-        g.dice = Dice(3)
-        n = len(u.models)
-        fall = next(a for a in g.legal_actions() if a.kind == "fallback" and a.unit == u.uid)
-        g.apply(fall)
-        while g.decision.step == "reroll":
-            g.apply(Action("pass"))
-        escapes = [x for x in g.events if x["e"] == "desperate_escape"]
-        assert bool(escapes) is tested
-        if not tested:
-            assert len(u.models) == n
 
 
 def test_relentless_spread_consolidation_d3_plus_3():

@@ -250,9 +250,6 @@ class Effect:
     charger_test: Literal["battle-shock", "leadership"] | None = None
     """Each time an enemy unit declares a charge that targets the led unit, that enemy unit
     takes this test at once (as ``charge_test`` says)."""
-    shock_aura: int | None = None
-    """In the opponent's Command phase, each enemy unit within X inches of the led unit takes a
-    Battle-shock test (with -1 if it is also Below Half-strength; one test in the phase at most)."""
     engaged_enemy_OC_mod: int = 0
     """Added to the Objective Control characteristic of the models of each enemy unit within
     Engagement Range of the led unit (once, however many such units)."""
@@ -294,8 +291,6 @@ class Effect:
     """With ``move_through``: each of the led unit's models that moves through an enemy model
     (its straight line from where it started to where it ended crosses one, as Desperate Escape
     tests judge it) rolls one D6: on X or less the unit suffers one mortal wound."""
-    escape_pass: bool = False
-    """Desperate Escape tests taken for the led unit's models are passed automatically."""
     hatch_rolloff_mod: int = 0
     """Added to the led unit's result of the roll-off when an enemy unit tries to prevent it
     opening a closed Hatchway."""

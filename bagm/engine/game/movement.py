@@ -64,8 +64,7 @@ class MovementPhase(GameInterface):
                     self.emit("advance_roll", unit=u.uid, roll=roll, reroll=True)
                 if u.affected:  # an effect: "add 1 to Advance rolls"
                     roll += effect_sum(u, "advance_mod")
-            if act.kind == "fallback" and not effect_has(u, "escape_pass"):
-                # Desperate Escape tests, before any model is moved (an effect may pass them)
+            if act.kind == "fallback":  # Desperate Escape tests, before any model is moved
                 rolls = self._escape_rolls(u, act.point)
                 failed = [i for i, r in enumerate(rolls) if r <= 2]
                 # Command Re-roll: a Desperate Escape test

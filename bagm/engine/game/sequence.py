@@ -38,7 +38,7 @@ from bagm.engine.game.positions import Positions
 from bagm.engine.game.shooting import ShootingPhase
 from bagm.engine.game.snapshot import start_of
 from bagm.engine.rules.editions import Edition, edition_of
-from bagm.engine.rules.effects import effect_has, effect_sum, shock_aura
+from bagm.engine.rules.effects import effect_has, effect_sum
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.leaders import LeaderRules, modelled_abilities
 from bagm.engine.rules.missions import Mission, get_mission
@@ -642,17 +642,13 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
 
     def _battleshock_step(self) -> Generator[Decision, Action, None]:
         p = self.active
-        near = shock_aura(self, p)  # e.g. Chastisor Auto-Vox: units within 3" of ARBITES
         for u in self.army_units(p):
-            if not u.below_half() and u.uid not in near:
+            if not u.below_half():
                 continue
             mod = effect_sum(u, "battleshock_mod")  # an effect: "add 1 to Battle-shock tests"
-            if u.uid in near and u.below_half():
-                mod -= 1  # "if that enemy unit is also Below Half-strength, subtract 1"
             roll = self.dice.d6(f"battle-shock {u.uid}") + self.dice.d6(f"battle-shock {u.uid}") + mod
             ok = roll >= u.Ld
-            self.emit("battleshock_test", unit=u.uid, roll=roll, ld=u.Ld, passed=ok,
-                      **({"why": near[u.uid]} if u.uid in near else {}))
+            self.emit("battleshock_test", unit=u.uid, roll=roll, ld=u.Ld, passed=ok)
             # an effect: "you can re-roll Leadership tests taken for that unit"
             if not ok and u.affected and effect_has(u, "reroll_leadership") and (
                     yield from self._effect_reroll(p, u, "reroll_leadership", {"roll": roll, "needed": u.Ld,

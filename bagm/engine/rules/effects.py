@@ -268,17 +268,6 @@ def _least_str(u: Unit, field: str) -> str | None:
     return vals[0] if vals else None
 
 
-def shock_aura(game: Any, p: str) -> dict[str, str]:
-    """The units of player ``p`` within range of an enemy unit's ``shock_aura``, each with the
-    rule's name (Chastisor Auto-Vox: they take a Battle-shock test in ``p``'s Command phase)."""
-    out: dict[str, str] = {}
-    for e in game.army_units(game.other(p)):
-        reach = effect_least(e, "shock_aura")
-        if reach is not None:
-            out.update((u.uid, e.source("shock_aura")) for u in game.army_units(p)
-                       if game.unit_distance(u, e) <= reach + 1e-9)
-    return out
-
 
 def engaged_oc_mod(game: Any, u: Unit) -> int:
     """The change to the OC of ``u``'s models from enemy units within Engagement Range of it
