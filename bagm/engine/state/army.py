@@ -125,6 +125,8 @@ class Unit:
     slew: frozenset[str] = frozenset()  # the keywords of enemy units it has destroyed models of
     hatch_target: tuple[int, str] | None = None  # (phase id, enemy unit) selected beyond a Hatchway
     dying: int = 0  # its destroyed models that fight once the attacking unit has made its attacks
+    _fit: dict[int, tuple[Any, bool]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Whether each of its effects' fixed conditions hold (:meth:`_fits`), by the effect's id."""
     hatch_turn: int = -1
     clearance: bool = False
     commanded: bool = False  # targeted with Battlefield Command since its last Command phase
@@ -214,8 +216,15 @@ class Unit:
         if not any(e.only_while or e.only_keyword or e.only_lacks or e.only_units or e.except_units
                    for e in effects):
             return effects
-        return [e for e in effects if fits(e, getattr(self.datasheet, "name", self.name), self.keywords) and (
+        return [e for e in effects if self._fits(e) and (
             e.only_while is None or all(self.state(c, holds) for c in _listed(e.only_while)))]
+
+    def _fits(self, e: Any) -> bool:
+        """:func:`fits` for this unit, kept per effect (those conditions never change)."""
+        got = self._fit.get(id(e))
+        if got is None:  # the effect kept with its answer: its id is never another's meanwhile
+            got = self._fit[id(e)] = (e, fits(e, getattr(self.datasheet, "name", self.name), self.keywords))
+        return got[1]
 
     def state(self, cond: str, holds: Callable[[Unit, str, Unit | None], bool] | None = None,
               other: Unit | None = None) -> bool:
