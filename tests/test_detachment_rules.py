@@ -18,7 +18,7 @@ from bagm.data.weapons import WeaponProfile
 from bagm.engine.attack.odds import steps
 from bagm.engine.attack.rules import AttackProfile, Conditions, Outcome, Target
 from bagm.engine.game.muster import build_army
-from bagm.engine.game.sequence import Game
+from bagm.engine.game.sequence import Game, IllegalAction
 from bagm.engine.rules.effects import effect_conditions, effect_defence, effect_weapon, holds_in
 from bagm.engine.state.actions import Action, parse
 from bagm.engine.state.army import Army, Unit
@@ -859,3 +859,40 @@ def test_lithe_killers_move_through_enemy_models_at_the_risk_of_a_mortal_wound(r
 def test_lithe_killers_reading_fiends_are_the_one_slaanesh_unit_not_infantry():
     pack = _catalog().faction("Legiones Daemonica").pack
     assert [u.name for u in pack.units if "SLAANESH" in u.keywords and "INFANTRY" not in u.keywords] == ["Fiends"]
+
+
+def _with_reserve(a: Army, uid: str) -> Game:
+    """A game of ``a`` against Orks where A's ``uid`` is placed into Reserves; it waits at A's
+    first decision of the battle."""
+    g = Game(11, a, army("orks_kaptin_killers", "B"), dice=Dice(5), rolloffs={"attacker": "A", "first_turn": "A"})
+    for _ in range(100):
+        if g.decision.step not in PRE_BATTLE:
+            break
+        legal = g.legal_actions()
+        mine = Action("reserve", uid)
+        g.apply(mine if mine in legal else next((x for x in legal if x.kind == "deploy" and x.unit != uid), legal[0]))
+    return g
+
+
+def test_pre_emptive_strike_deep_strike_in_the_first_round_more_than_6_inches_away():
+    g = _with_reserve(army("grey_knights_baneslayer_strike"), "A3")
+    u = g.units["A3"]
+    assert u.where == "reserves" and u.deep_strike and g.round == 1
+    advance_to(g, "reinforce")
+    strikes = [x for x in g.legal_actions() if x.kind == "deepstrike" and x.unit == "A3"]
+    assert strikes  # in the first battle round
+    g.apply(strikes[0])
+    assert u.where == "board" and u.struck_turn == g.turn
+    gap = min(g.min_straight(u, e) for e in g.army_units("B"))
+    assert gap > 6.0
+    assert g.charge_reason(u) == "it arrived by Deep Strike in the first battle round (Pre-Emptive Strike)"
+
+
+def test_without_pre_emptive_strike_deep_strike_waits_for_the_second_round():
+    g = _with_reserve(army("grey_knights_void_purge_force"), "A3")
+    u = g.units["A3"]
+    assert u.where == "reserves" and u.deep_strike and g.round == 1
+    advance_to(g, "move")
+    assert not [x for x in g.legal_reinforce("A") if x.kind == "deepstrike"]
+    with pytest.raises(IllegalAction, match="second battle round"):
+        g.check_as("reinforce", "A", Action("deepstrike", "A3", point=(30.0, 15.0)))

@@ -267,6 +267,11 @@ class Effect:
     is taken off at once (nothing else happens before it fights)."""
     fight_on_death_last: bool = False
     """``fight_on_death`` only for the unit's last model ("each time a unit is destroyed")."""
+    deep_strike_round_1: int | None = None
+    """The led unit, if it has Deep Strike, can arrive by Deep Strike in the Reinforcements step
+    of its army's first Movement phase (the first battle round, one unit, as every turn), set up
+    more than X inches from enemy models instead of 9"; it then cannot declare a charge that
+    turn."""
     slow_aura: int | None = None
     """Each enemy unit within X inches of the led unit (in a straight line, through Walls and
     closed Hatchways) has its models' Move halved (rounding up) and -1 to its Advance and Charge

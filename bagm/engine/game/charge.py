@@ -8,7 +8,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.board.battlefield import ENGAGEMENT_RANGE, ENGAGEMENT_RANGE_HATCHWAY
-from bagm.engine.rules.effects import charge_tests, effect_has, effect_sum, slow_aura
+from bagm.engine.rules.effects import charge_tests, early_deep_strike, effect_has, effect_sum, slow_aura
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import CHARGE_RANGE, Decision, IllegalAction, Player, _along
@@ -33,6 +33,8 @@ class ChargePhase(GameInterface):
             return "it performed a Tactical Manoeuvre this turn"
         if u.declared:
             return "it has already declared a charge"
+        if u.struck_turn == self.turn and early_deep_strike(self, u) is not None:
+            return f"it arrived by Deep Strike in the first battle round ({u.source('deep_strike_round_1')})"
         if self.engaged_with(u):
             return "it is within Engagement Range of an enemy unit"
         return None

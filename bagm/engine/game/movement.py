@@ -9,7 +9,15 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.board.geometry import Base, segment_hits_disk
-from bagm.engine.rules.effects import effect_has, effect_least, effect_sum, slow_aura, slowed, through_enemies
+from bagm.engine.rules.effects import (
+    early_deep_strike,
+    effect_has,
+    effect_least,
+    effect_sum,
+    slow_aura,
+    slowed,
+    through_enemies,
+)
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
@@ -485,7 +493,8 @@ class MovementPhase(GameInterface):
         for u in res:
             if not u.deep_strike_reserve:
                 out += [Action("arrive", u.uid, arg=str(z + 1)) for z in empty]
-            if u.deep_strike and self.round >= 2 and self.deep_struck_turn.get(p) != self.turn:
+            if u.deep_strike and (self.round >= 2 or early_deep_strike(self, u) is not None) and \
+                    self.deep_struck_turn.get(p) != self.turn:  # e.g. Pre-Emptive Strike: round 1
                 for m in self.map.layout.markers:
                     out.append(Action("deepstrike", u.uid, point=_r((m.x, m.y))))
                 for z in self.entry_zones(p):
@@ -504,7 +513,9 @@ class MovementPhase(GameInterface):
         # Zone if any other unit is within that Entry Zone" (either player's Entry Zone)
         # Deployment adaptation (2024; rules/editions.py), and a Mission Rule's barred zones
         barred = self.occupied_entry_zones() if self.edition.no_set_up_in_occupied_entry_zone else ()
-        return act.point or (0, 0), {"ds_gap": DEEP_STRIKE_GAP, "barred": barred + self.mission.barred(self, u)}
+        early = early_deep_strike(self, u)  # e.g. Pre-Emptive Strike: more than 6" away
+        return act.point or (0, 0), {"ds_gap": DEEP_STRIKE_GAP if early is None else float(early),
+                                     "barred": barred + self.mission.barred(self, u)}
 
     def _arrival_fits(self, u: Unit, act: Action) -> bool:
         """The unit's models can be set up there (the layout _do_reinforce would use)."""
@@ -535,7 +546,7 @@ class MovementPhase(GameInterface):
         else:
             if not u.deep_strike:
                 raise IllegalAction(f"{u.label()} has no Deep Strike ability", "Deep Strike", u.uid)
-            if self.round < 2:
+            if self.round < 2 and early_deep_strike(self, u) is None:  # e.g. Pre-Emptive Strike
                 raise IllegalAction("Deep Strike units arrive from the second battle round",
                                     "Deep Strike Ability (Before the Battle)", u.uid)
             if self.deep_struck_turn.get(p) == self.turn:
@@ -554,7 +565,7 @@ class MovementPhase(GameInterface):
         p = u.player
         at, how = self._arrival(u, act)
         if act.kind != "arrive":
-            self.deep_struck_turn[p] = self.turn
+            self.deep_struck_turn[p] = u.struck_turn = self.turn
         # Deep Strike: more than 9" from enemy models, measured ignoring Walls and Hatchways
         ok = self.set_up(u, at, **how)
         if not ok:

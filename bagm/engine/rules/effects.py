@@ -357,3 +357,9 @@ def through_enemies(game: Any, u: Unit, before: list[tuple[float, float]]) -> No
         rule = u.source("through_enemy_wound")
         rolls = [game.dice.d6(f"{rule} {u.uid}") for _ in range(crossed)]
         suffer_mortal_wounds(game, u, sum(1 for r in rolls if r <= need), rule)
+
+
+def early_deep_strike(game: Any, u: Unit) -> int | None:
+    """In the first battle round, the distance from enemy models an effect lets ``u`` arrive by
+    Deep Strike at (Pre-Emptive Strike: 6"); None: not in this battle round."""
+    return effect_least(u, "deep_strike_round_1") if game.round == 1 and u.affected else None

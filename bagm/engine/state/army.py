@@ -124,6 +124,7 @@ class Unit:
     secured_turn: int = -1  # the turn it last performed Secure Site
     slew: frozenset[str] = frozenset()  # the keywords of enemy units it has destroyed models of
     hatch_target: tuple[int, str] | None = None  # (phase id, enemy unit) selected beyond a Hatchway
+    struck_turn: int = -1  # the turn it arrived by Deep Strike
     dying: int = 0  # its destroyed models that fight once the attacking unit has made its attacks
     _fit: dict[int, tuple[Any, bool]] = field(default_factory=dict, init=False, repr=False, compare=False)
     """Whether each of its effects' fixed conditions hold (:meth:`_fits`), by the effect's id."""
