@@ -84,6 +84,20 @@ def block(x: float, y: float = 15.0, dx: float = -1.4) -> list[tuple[float, floa
     return [(x, y - 0.7), (x, y + 0.7), (x + dx, y - 0.7), (x + dx, y + 0.7), (x + 2 * dx, y)]
 
 
+def declined(steps):
+    """Run an attack sequence (``Game.attack``), declining every Command Re-roll it offers; its
+    result."""
+    from bagm.engine.state.actions import Action
+
+    try:
+        d = next(steps)
+        while True:
+            assert d.step == "reroll"
+            d = steps.send(Action("pass"))
+    except StopIteration as stop:
+        return stop.value
+
+
 def advance_to(g, step: str, player: str = "A") -> None:
     """Decline every decision of a game (``done`` or ``pass``) until ``player`` must decide
     ``step``."""

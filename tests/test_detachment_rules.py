@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from conftest import REPO, advance_to, block, place
+from conftest import REPO, advance_to, block, declined, place
 
 from bagm.chance.dice import Dice, DiceExpr
 from bagm.data.packs import Catalog
@@ -78,17 +78,6 @@ def game(a: Army, b: Army | None = None, dice: list[int] | None = None) -> Game:
 
 def unit(g: Game, name: str, player: str = "A") -> Unit:
     return next(u for u in g.units.values() if u.player == player and u.datasheet.name == name)
-
-
-def declined(steps):
-    """Run an attack sequence, declining every Command Re-roll offer; its result."""
-    try:
-        d = next(steps)
-        while True:
-            assert d.step == "reroll"
-            d = steps.send(Action("pass"))
-    except StopIteration as stop:
-        return stop.value
 
 
 def on_marker(g: Game, u: Unit, i: int = 0) -> None:
@@ -593,12 +582,7 @@ def test_relentless_spread_consolidation_d3_plus_3():
     assert g.engaged(u, e)
     e.fought = True
     u.melee = [WeaponProfile("Test blade", True, DiceExpr(0, 6, 1), 3, 4, 0, DiceExpr(0, 6, 1))]
-    for _ in range(50):
-        d = g.decision
-        if d.step == "fight" and d.player == "A":
-            break
-        g.apply(Action("done") if d.step in ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge")
-                else Action("pass"))
+    advance_to(g, "fight")
     g.dice = Dice.scripted([1, 1])  # the hit roll misses; the Consolidation's D3 rolls 1: up to 4"
     g.apply(parse(f"fight {u.uid} {e.uid}"))
     while g.decision.step in ("reroll", "counter"):
@@ -773,12 +757,7 @@ def _fight_first(g: Game, u: Unit, t: Unit, dice: list[int]) -> None:
     place(g, u.uid, [(20.0 - t.radius - u.radius - 0.2, 15.0)])
     assert g.engaged(u, t)
     u.charged = True  # Fights First: it fights before the other side's units
-    for _ in range(50):
-        d = g.decision
-        if d.step == "fight" and d.player == "A":
-            break
-        g.apply(Action("done") if d.step in ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge")
-                else Action("pass"))
+    advance_to(g, "fight")
     g.dice = Dice.scripted(dice)
     g.apply(parse(f"fight {u.uid} {t.uid}"))
     while g.decision.step in ("reroll", "counter", "use"):

@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any
 
 import pytest
-from conftest import REPO, advance_to, block, place, without_rules
+from conftest import REPO, advance_to, block, declined, place, without_rules
 
 from bagm.chance.dice import Dice, DiceExpr
 from bagm.data.models import Effect, Leader, LeaderAbility, WeaponAbility
@@ -32,7 +32,7 @@ from bagm.engine.rules.effects import (
     effect_weapon,
 )
 from bagm.engine.rules.leaders import not_modelled_notes
-from bagm.engine.state.actions import Action, ActionSyntaxError, parse
+from bagm.engine.state.actions import ActionSyntaxError, parse
 
 GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
 ORKS = str(REPO / "rosters" / "orks_kaptin_killers.yaml")
@@ -226,17 +226,6 @@ def test_characteristics_rerolls_and_defence():
     assert effect_conditions(b3, a3, WEAPON, Conditions()).wound_mod == -1
     assert effect_defence(a3) == (4, 6)
     assert effect_defence(g.units["A4"]) == (None, None)  # not led: its own characteristics
-
-
-def declined(steps):
-    """Run an attack sequence, declining every Command Re-roll it offers; its result."""
-    try:
-        d = next(steps)
-        while True:
-            assert d.step == "reroll"
-            d = steps.send(Action("pass"))
-    except StopIteration as stop:
-        return stop.value
 
 
 def test_feel_no_pain_is_rolled_for_a_led_unit():

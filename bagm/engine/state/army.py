@@ -126,8 +126,10 @@ class Unit:
     hatch_target: tuple[int, str] | None = None  # (phase id, enemy unit) selected beyond a Hatchway
     struck_turn: int = -1  # the turn it arrived by Deep Strike
     dying: int = 0  # its destroyed models that fight once the attacking unit has made its attacks
-    _fit: dict[int, tuple[Any, bool]] = field(default_factory=dict, init=False, repr=False, compare=False)
-    """Whether each of its effects' fixed conditions hold (:meth:`_fits`), by the effect's id."""
+    _fit: dict[tuple[int, frozenset[str]], tuple[Any, bool]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+    """Whether each of its effects' fixed conditions hold (:meth:`_fits`), by the effect's id and
+    its keywords."""
     hatch_turn: int = -1
     clearance: bool = False
     commanded: bool = False  # targeted with Battlefield Command since its last Command phase
@@ -221,10 +223,11 @@ class Unit:
             e.only_while is None or all(self.state(c, holds) for c in _listed(e.only_while)))]
 
     def _fits(self, e: Any) -> bool:
-        """:func:`fits` for this unit, kept per effect (those conditions never change)."""
-        got = self._fit.get(id(e))
+        """:func:`fits` for this unit, kept per effect and keywords (nothing else they read changes)."""
+        key = (id(e), self.keywords)
+        got = self._fit.get(key)
         if got is None:  # the effect kept with its answer: its id is never another's meanwhile
-            got = self._fit[id(e)] = (e, fits(e, getattr(self.datasheet, "name", self.name), self.keywords))
+            got = self._fit[key] = (e, fits(e, getattr(self.datasheet, "name", self.name), self.keywords))
         return got[1]
 
     def state(self, cond: str, holds: Callable[[Unit, str, Unit | None], bool] | None = None,
