@@ -853,8 +853,10 @@ def _with_reserve(a: Army, uid: str) -> Game:
     return g
 
 
-def test_pre_emptive_strike_deep_strike_in_the_first_round_more_than_6_inches_away():
-    g = _with_reserve(army("grey_knights_baneslayer_strike"), "A3")
+def test_pre_emptive_strike_deep_strike_in_the_first_round_more_than_6_inches_away(tmp_path):
+    a = roster(tmp_path, "Grey Knights", "Baneslayer Strike", "unit: Grand Master",
+               "unit: Brotherhood Terminator Squad, models: 10")  # 2024, as the Orks' roster
+    g = _with_reserve(a, "A3")
     u = g.units["A3"]
     assert u.where == "reserves" and u.deep_strike and g.round == 1
     advance_to(g, "reinforce")
