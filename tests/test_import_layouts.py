@@ -47,8 +47,11 @@ BERZERKERS = {"Plasma pistol": 1, "Icon of Khorne": 1, "Khornate eviscerator": 2
 
 
 def butchers(**berzerkers: Any) -> list[dict[str, Any]]:
+    # the Jakhals' mauler chainblade is an option of the datasheet (a Jakhal w/ mauler chainblade,
+    # from the catalogue's bundle "1 mauler chainblade, 7 chainblades"): kept as the list says
     return [U("Khârn the Betrayer", warlord=True), U("Khorne Berzerkers", **berzerkers),
-            U("Master of Executions", enhancement="Battle Lust"), U("Chaos Spawn"), U("Jakhals")]
+            U("Master of Executions", enhancement="Battle Lust"), U("Chaos Spawn"),
+            U("Jakhals", wargear={"Mauler chainblade": 1})]
 
 
 BUTCHERS = butchers(wargear=BERZERKERS)
