@@ -64,7 +64,7 @@ def test_the_game_plays_the_rosters_edition():
     assert g23.events[0]["edition"] == "2023" and "edition" not in g24.events[0]  # the log says so
     # what 2023 does not model is listed plainly in every 2023 game, never in a 2024 one
     notes = g23.not_modelled()
-    assert any("2023 edition: Tactical Manoeuvres" in n for n in notes)
+    assert any("2023 edition: Infiltrators" in n for n in notes)
     assert not any("2023 edition" in n for n in g24.not_modelled())
     assert set(EDITIONS["2023"].not_modelled) <= set(notes)
 
@@ -374,6 +374,29 @@ def test_a_unit_set_up_this_turn_may_perform_a_manoeuvre_in_2023(edition: str):
         g.check(act)
     else:
         with pytest.raises(IllegalAction, match="set up on the battlefield this turn"):
+            g.check(act)
+
+
+@pytest.mark.parametrize("edition", BOTH)
+def test_a_manoeuvre_after_another_unit_has_shot_in_2023(edition: str):
+    """2024 Tactical Manoeuvres: "At the start of your Shooting phase, you can select one or more
+    units"; 2023: "In your Shooting phase, you can select one or more units" (read: at any point
+    of it). Strike Squad B shoots the Nobz (ten 1s: every attack misses); then Strike Squad A is
+    Set to Defend in 2023; in 2024 the moment has passed."""
+    g = _game(edition)
+    g.set_positions(g.units["B3"], [(20.0, 15.0), (21.3, 14.3), (21.3, 15.7), (22.6, 14.3), (22.6, 15.7)])
+    _decline(g, "shoot")
+    g.dice.feed([1] * 10)
+    g.apply(parse("shoot A4 B3 Storm bolter"))
+    _pass_offers(g)
+    assert g.decision.step == "shoot" and g.units["A4"].shot and g.dice.pending == ()
+    act = parse("manoeuvre A3 defend")
+    if edition == "2023":
+        assert act in g.legal_actions()
+        g.apply(act)
+        assert g.units["A3"].set_to_defend
+    else:
+        with pytest.raises(IllegalAction, match="performed at its start"):
             g.check(act)
 
 

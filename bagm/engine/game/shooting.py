@@ -99,6 +99,9 @@ class ShootingPhase(GameInterface):
                 use(self, p, EXPLOSIVE_CLEARANCE)
                 u.clearance = True
                 continue
+            if act.kind == "manoeuvre":  # 2023: a Tactical Manoeuvre at any point of the phase
+                self._do_manoeuvre(u, act)
+                continue
             # Select Targets: every target is chosen (and checked) before any attack is resolved
             yield from self.moment("selected_to_shoot", p, u)
             groups = ((act.target, act.weapons),) + act.also
@@ -320,14 +323,19 @@ class ShootingPhase(GameInterface):
             if not u.clearance and may_use(self, p, EXPLOSIVE_CLEARANCE, u) \
                     and any(w.abilities.blast for w in u.ranged):
                 out.append(Action("clearance", u.uid))
+        if self.edition.manoeuvre_any_time:  # 2023 Tactical Manoeuvres: "In your Shooting phase"
+            out += [a for a in self.legal_manoeuvre(p) if a.kind == "manoeuvre"]
         return out + [Action("done")]
 
     def _check_shoot(self, p: Player, act: Action) -> None:
         if act.kind == "done":
             return
+        if act.kind == "manoeuvre" and self.edition.manoeuvre_any_time:
+            return self._check_manoeuvre(p, act)  # 2023: at any point of the Shooting phase
         if act.kind not in ("shoot", "clearance"):
-            raise IllegalAction("in the Shooting phase: 'shoot UNIT ENEMY', 'clearance UNIT' or 'done'",
-                                "Shooting phase")
+            raise IllegalAction("in the Shooting phase: 'shoot UNIT ENEMY', 'clearance UNIT' or 'done'"
+                                + (" (Tactical Manoeuvres are performed at its start)"
+                                   if act.kind == "manoeuvre" else ""), "Shooting phase")
         u = self.live_unit(act.unit, p, "Shooting phase")
         if act.kind == "clearance":
             if self.edition.name not in EXPLOSIVE_CLEARANCE.editions:

@@ -90,6 +90,9 @@ class Edition:
     # Tactical Manoeuvres: 2024 "It must not have been set up on the battlefield this turn";
     # 2023 "It must be eligible to shoot" (a unit set up this turn is)
     manoeuvre_not_if_set_up: bool
+    # Tactical Manoeuvres, when: 2024 "At the start of your Shooting phase"; 2023 "In your
+    # Shooting phase" (read: at any point of it, so also after other units have shot)
+    manoeuvre_any_time: bool
     # Secure Site: 2024 a Secured marker stays "until their opponent controls it at the start or
     # end of any turn"; 2023 "unless your opponent controls it at the end of any subsequent phase"
     secured_lost_at_phase_end: bool
@@ -118,7 +121,8 @@ EDITION_2024 = EDITIONS.register(Edition(
     hatchway_once_per_unit=True, hatchway_blockers_opposite=True, hatchway_rolloff_cap=None,
     hatchway_never_splits_unit=True, character_shares_entry_zone=True,
     infiltrators_near_entry_zone=True, no_set_up_in_occupied_entry_zone=True,
-    deep_strike_half_set_up=True, manoeuvre_not_if_set_up=True, secured_lost_at_phase_end=False,
+    deep_strike_half_set_up=True, manoeuvre_not_if_set_up=True, manoeuvre_any_time=False,
+    secured_lost_at_phase_end=False,
     pile_in_needs_visibility=True, fly_move_never_increased=False))
 
 EDITION_2023 = EDITIONS.register(Edition(
@@ -127,7 +131,8 @@ EDITION_2023 = EDITIONS.register(Edition(
     hatchway_once_per_unit=False, hatchway_blockers_opposite=False, hatchway_rolloff_cap=6,
     hatchway_never_splits_unit=False, character_shares_entry_zone=False,
     infiltrators_near_entry_zone=False, no_set_up_in_occupied_entry_zone=False,
-    deep_strike_half_set_up=False, manoeuvre_not_if_set_up=False, secured_lost_at_phase_end=True,
+    deep_strike_half_set_up=False, manoeuvre_not_if_set_up=False, manoeuvre_any_time=True,
+    secured_lost_at_phase_end=True,
     pile_in_needs_visibility=False, fly_move_never_increased=True,
     cards=CARDS_2023,
     not_modelled=(
@@ -136,8 +141,6 @@ EDITION_2023 = EDITIONS.register(Edition(
         "2023 edition: the text prints no CP costs for its Stratagems; the 2024 book's costs of the "
         "same cards are charged (Command Re-roll 1CP, Battlefield Command 1CP, Counter-offensive "
         "2CP, Insane Bravery 1CP)",
-        "2023 edition: Tactical Manoeuvres may be performed at any point of the Shooting phase; "
-        "the engine offers them at its start, before any unit shoots",
         "2023 edition: Infiltrators set up under the Core Rule (more than 9\" from the enemy "
         "deployment zone and models) is not modelled: such units set up within an Entry Zone",
         "2023 edition: Actions (for missions of the last edition) are not modelled; no mission "
