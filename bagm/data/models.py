@@ -317,6 +317,64 @@ class Effect:
     """The led unit is eligible to shoot in a turn in which it Fell Back."""
     pile_in: int | None = None
     """The led unit's Pile-in and Consolidation moves are up to X inches instead of 3"."""
+    deadly_demise: Dice | None = None
+    """Deadly Demise X: each time a model of the led unit is destroyed, roll one D6 before
+    removing it; on a 6 each unit within 6" of it suffers X mortal wounds (a dice X rolled for
+    each unit)."""
+
+
+@_model
+class Ability:
+    """A datasheet ability by name, and what it does in the engine: one entry of the ability
+    tables (``bagm/data/core.yaml``'s core abilities, a faction pack's ``abilities:``). Exactly
+    one of ``effects``, ``x``, ``engine`` and ``removed`` says how the engine plays it; none of
+    them: the engine does not model it (every game lists it)."""
+
+    __pydantic_config__ = CONFIG
+    name: str
+    """The ability's name as datasheets print it; a word X stands for a number or dice the
+    datasheet's name carries ('Feel No Pain X+' matches 'Feel No Pain 5+')."""
+    effects: list[Effect] | None = None
+    """Its effects on the unit that has it."""
+    x: str | None = None
+    """The :class:`Effect` field that the number in the name goes into ('fnp' for Feel No
+    Pain X+); with ``effects``, set on each of them, else on one effect of its own."""
+    engine: bool = False
+    """The engine plays it in its own code (Deep Strike, Infiltrators, Leader)."""
+    removed: bool = False
+    """Boarding Actions removes it (Rules Adaptations "Scouts Ability")."""
+    units: list[str] = field(default_factory=list)
+    """Only on these datasheets (by name): a name that means different things on others."""
+    section: str | None = None
+    """Where the rule is written (book and section), for the reader."""
+
+    def __post_init__(self) -> None:
+        import re
+        from dataclasses import fields
+
+        kinds = [k for k, on in (("effects/x", self.effects is not None or self.x is not None),
+                                 ("engine", self.engine), ("removed", self.removed)) if on]
+        if len(kinds) > 1:
+            raise ValueError(f"ability '{self.name}': give one of effects/x, engine and removed, not "
+                             + " and ".join(kinds))
+        has_x = re.search(r"(?<![A-Za-z])X(?![A-Za-z])", self.name) is not None
+        if self.x is not None:
+            names = {f.name for f in fields(Effect)}  # type: ignore[arg-type]
+            if self.x not in names:
+                raise ValueError(f"ability '{self.name}': x: '{self.x}' is not an effect field")
+            if not has_x:
+                raise ValueError(f"ability '{self.name}': x: needs an X in the name ('Feel No Pain X+')")
+            if self.effects is None:  # one effect of its own, the X filled in where it is found
+                from bagm.data.schema import validate  # built only while pydantic validates
+
+                self.effects = [validate(Effect, {})]
+        elif has_x and (self.effects is not None):
+            raise ValueError(f"ability '{self.name}': the name has an X; say which effect field "
+                             "it goes into with x:")
+
+    @property
+    def modelled(self) -> bool:
+        return self.effects is not None or self.x is not None or self.engine or self.removed
 
 
 @_model
@@ -698,12 +756,17 @@ class FactionPack:
     """The full citation of the base sizes its datasheets record."""
     units: list[Datasheet] = field(default_factory=list)
     detachments: list[Detachment] = field(default_factory=list)
+    abilities: list[Ability] = field(default_factory=list)
+    """The faction's abilities by name (army rules, datasheet abilities) and what they do in the
+    engine; the core abilities are in ``bagm/data/core.yaml``."""
     notes: list[str] = field(default_factory=list)
 
 
 @_model
 class CorePack:
-    """Universal data: the Boarding Actions Enhancements any army may take."""
+    """Universal data: the Boarding Actions Enhancements any army may take, and the core
+    abilities datasheets list by name."""
 
     __pydantic_config__ = CONFIG
     enhancements: list[Enhancement]
+    abilities: list[Ability] = field(default_factory=list)

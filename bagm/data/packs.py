@@ -107,6 +107,7 @@ class Catalog:
     _loaded: dict[str, Faction] = field(default_factory=dict)
     _core: Any = None
     _elsewhere: dict[str, list[str]] | None = None
+    _abilities: dict[str, Any] = field(default_factory=dict)
 
     def _scan(self) -> dict[str, list[Path]]:
         if self._files is None:
@@ -217,6 +218,19 @@ class Catalog:
 
             self._core = cached([path], build)
         return self._core
+
+    def abilities(self, faction: str | None = None) -> Any:
+        """The ability table (:class:`bagm.data.abilities.AbilityTable`) of a faction's units:
+        its pack's ``abilities:`` first, then the core abilities."""
+        from bagm.data.abilities import AbilityTable
+
+        f = self.faction(faction) if faction else None
+        key = norm(f.name) if f is not None else ""
+        table = self._abilities.get(key)
+        if table is None:
+            own = list(f.pack.abilities) if f is not None else []
+            table = self._abilities[key] = AbilityTable(own + list(self.core().abilities))
+        return table
 
     @staticmethod
     def _load(paths: list[Path]) -> Faction:

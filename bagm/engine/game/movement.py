@@ -9,6 +9,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.board.geometry import Base, segment_hits_disk
+from bagm.engine.rules.abilities import models_destroyed
 from bagm.engine.rules.effects import (
     early_deep_strike,
     effect_has,
@@ -267,12 +268,12 @@ class MovementPhase(GameInterface):
         """One model destroyed for each failed Desperate Escape test."""
         dead = sum(1 for r in rolls if r <= 2)
         n = len(u.models)
-        for _ in range(min(dead, n)):
-            u.models.pop()
+        fell = [u.models.pop() for _ in range(min(dead, n))]
         if rolls:  # removed_models: indices into the models as they stood before the tests
             self.emit("desperate_escape", unit=u.uid, tests=len(rolls), destroyed=dead, rolls=rolls,
                       removed_models=list(range(len(u.models), n)))
             self.touch(u)
+            models_destroyed(self, u, fell)  # e.g. Deadly Demise
             self.check_destroyed(u)
         return dead
 

@@ -12,16 +12,7 @@ from bagm.engine.board.bases import base_radius
 from bagm.engine.game.moments import OFFERED
 from bagm.engine.rules.enhancements import ENHANCEMENTS, enhancement
 from bagm.engine.rules.uses import Use, use_of
-from bagm.engine.state.army import (
-    IMPLEMENTED_ABILITIES,
-    MOVE_CAP,
-    REMOVED_ABILITIES,
-    Army,
-    ArmyError,
-    Unit,
-    _profile,
-    fits,
-)
+from bagm.engine.state.army import MOVE_CAP, Army, ArmyError, Unit, _profile, fits
 from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -167,6 +158,7 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
             notes += [f"Detachment rule '{det.rule}' ({det.name}): {part} is not implemented"
                       for part in det.rule_left]
     pack_enh = {_norm(e.name): e for e in det.enhancements} if det is not None else {}
+    table = catalog.abilities(report.faction)
     dealt: dict[str, int] = {}  # models of a split unit already dealt to its earlier squads
     for i, sq in enumerate(squads.units):
         src = by_display[sq.split_from or sq.name]
@@ -197,25 +189,26 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
         if src.weapon and entry.ranged_weapon is not None and not any(
                 w.name.lower() == src.weapon.lower() for w in ranged):
             notes.append(f"{ds.name}: {entry.name} '{src.weapon}' is not default wargear; not applied")
-        abil = [a for a in ds.abilities]
-        lost = {x.lower() for x in (ds.adaptation.loses if ds.adaptation else [])}
+        # the datasheet's abilities but those its Boarding Actions adaptation removes
+        lost = tuple(x.lower() for x in (ds.adaptation.loses if ds.adaptation else []))
+        abil = [a for a in ds.abilities if not a.lower().startswith(lost)] if lost else ds.abilities
         deep = any(a.lower() == "deep strike" for a in abil) or entry.deep_strike
         infil = any(a.lower() == "infiltrators" for a in abil)
         conferred = {_norm(x.name) for x in modelled_abilities(ds)}  # via Battlefield Command
         notes += not_modelled_notes(ds)
+        own: tuple[tuple[str, Any], ...] = ()  # the datasheet's own abilities' effects
         for a in abil:
-            low = a.lower()
             if _norm(a) in conferred or _norm(a) in leader_ability_names(ds):
                 continue  # a Leader ability: conferred by Battlefield Command, or listed above
-            if low in IMPLEMENTED_ABILITIES or low.startswith(REMOVED_ABILITIES):
-                continue
-            if any(low.startswith(x) for x in lost):
-                continue
-            notes.append(f"{ds.name}: ability '{a}' is not implemented")
+            found = table.find(a, ds.name)  # the ability tables (core.yaml, the faction's pack)
+            if found is None or not found.modelled:
+                notes.append(f"{ds.name}: ability '{a}' is not implemented")
+            else:
+                own += tuple((a, e) for e in found.effects)
         if ds.adaptation and ds.adaptation.note:
             notes.append(f"{ds.name}: Boarding Actions adaptation note not modelled: {ds.adaptation.note}")
-        # the rule's effects whose fixed conditions (keywords, datasheets) the unit meets
-        standing = tuple((n, e) for n, e in army_rule if fits(e, ds.name, kw))
+        # the rule's and its abilities' effects whose fixed conditions (keywords, datasheets) the unit meets
+        standing = tuple((n, e) for n, e in army_rule + own if fits(e, ds.name, kw))
         if enh and enh not in ENHANCEMENTS:
             data = pack_enh.get(_norm(enh))
             # a Detachment's Enhancement: its effects on the bearer's unit, and what the bearer's

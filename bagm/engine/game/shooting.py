@@ -17,6 +17,7 @@ from bagm.engine.attack.sequence import (
     TargetUnit,
     resolve_steps,
 )
+from bagm.engine.rules.abilities import models_destroyed
 from bagm.engine.rules.effects import (
     effect_conditions,
     effect_defence,
@@ -465,6 +466,7 @@ class ShootingPhase(GameInterface):
             m.wounds = wl
         # removed_models: indices into the target's models as they stood before the attack
         gone = [i for i, m in enumerate(t.models) if m.wounds <= 0]
+        dead = [t.models[i] for i in gone]
         if gone:  # no cached answer depends on wounds: only on who stands where
             t.models = [m for m in t.models if m.wounds > 0]
             self.touch(t)
@@ -475,6 +477,7 @@ class ShootingPhase(GameInterface):
         self.emit("attack", unit=u.uid, target=t.uid, weapon=w.name, models=n, attacks=res.attacks,
                   hits=res.hits, wounds=res.wounds, unsaved=res.unsaved, lost=res.wounds_lost,
                   destroyed=res.models_destroyed, removed_models=gone, dice=self.dice.since(mark))
+        models_destroyed(self, t, dead)  # e.g. Deadly Demise
         if res.hazardous_failed and u.models:
             mark = self.dice.count
             own = TargetUnit([m.wounds for m in u.models], u.W, None, None, None, u.fulls())
@@ -484,12 +487,14 @@ class ShootingPhase(GameInterface):
             for m, wl in zip(u.models, own.wounds):
                 m.wounds = wl
             gone = [i for i, m in enumerate(u.models) if m.wounds <= 0]
+            dead = [u.models[i] for i in gone]
             if gone:
                 u.models = [m for m in u.models if m.wounds > 0]
                 self.touch(u)
             self.emit("hazardous", unit=u.uid, failed=res.hazardous_failed,
                       mortal_wounds=res.hazardous_mortal_wounds, lost=lost, destroyed=len(gone),
                       removed_models=gone, dice=self.dice.since(mark))
+            models_destroyed(self, u, dead)
             self.check_destroyed(u)
         self.check_destroyed(t, by=u)
         return res.wounds_lost, res.models_destroyed

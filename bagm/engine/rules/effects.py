@@ -225,6 +225,17 @@ def effect_has(u: Unit, field: str) -> bool:
     return u.affected and any(getattr(e, field) for e in u.effects())
 
 
+def effect_first(u: Unit, field: str) -> Any:
+    """The value of an optional field that is no number to compare (deadly_demise: 1 or 'D3')
+    from the first of the unit's effects that sets it: None when none does."""
+    if u.affected:
+        for e in u.effects():
+            v = getattr(e, field)
+            if v is not None:
+                return v
+    return None
+
+
 # --- effects on other units: tests a charge calls for, auras -------------------------------------
 
 

@@ -19,10 +19,9 @@ from bagm.errors import BagmError
 
 MOVE_CAP = 9  # Rules Adaptations "Flying": a Move over 9" is reduced to 9"
 
-# Abilities whose effect the engine applies (by name, lower case).
+# Abilities the engine plays in its own code (by name, lower case): the ability tables'
+# `engine: true` entries (bagm/data/core.yaml) name these and no others.
 IMPLEMENTED_ABILITIES = {"deep strike", "leader", "infiltrators"}
-# Abilities Boarding Actions removes (Rules Adaptations "Scouts Ability", "Flying").
-REMOVED_ABILITIES = ("scouts",)
 
 
 def _listed(x: Any) -> list[Any]:

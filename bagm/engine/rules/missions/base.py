@@ -491,10 +491,11 @@ def within(area: Any, u: Unit) -> bool:
     return any(area.within(m.base) for m in u.models)
 
 
-def suffer_mortal_wounds(game: Game, u: Unit, amount: int, why: str) -> None:
+def suffer_mortal_wounds(game: GameInterface, u: Unit, amount: int, why: str) -> None:
     """``u`` suffers ``amount`` mortal wounds (Core Rules "Mortal Wounds": allocated one at a
     time, excess carrying on to the next model), a conferred Feel No Pain taken into account."""
     from bagm.engine.attack.sequence import TargetUnit
+    from bagm.engine.rules.abilities import models_destroyed
     from bagm.engine.rules.effects import effect_defence, effect_fnp_mortal
 
     if amount <= 0 or not u.models:
@@ -505,11 +506,12 @@ def suffer_mortal_wounds(game: Game, u: Unit, amount: int, why: str) -> None:
     lost = tu.mortal_wounds(amount, game.dice, spill=True, reason=why)
     for m, left in zip(u.models, tu.wounds):
         m.wounds = left
-    before = len(u.models)
+    dead = [m for m in u.models if m.wounds <= 0]
     u.models = [m for m in u.models if m.wounds > 0]
-    if len(u.models) != before:
+    if dead:
         game.touch(u)
     game.emit("mortal_wounds", unit=u.uid, amount=amount, lost=lost, why=why)
+    models_destroyed(game, u, dead)  # e.g. Deadly Demise
     game.check_destroyed(u)
 
 

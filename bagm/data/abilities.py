@@ -1,0 +1,82 @@
+"""Datasheet abilities by name: what each does in the engine, from the ability tables.
+
+Datasheets list their abilities by name (``abilities: [Deep Strike, Feel No Pain 5+]``). The
+tables say what a name does: the core abilities in ``bagm/data/core.yaml`` and a faction's own
+(army rules, datasheet abilities) in its pack's ``abilities:``, the faction's first. A name with
+a number ('Feel No Pain 5+', 'Deadly Demise D3') matches an entry whose name has an X there;
+the number goes into the entry's ``x`` effect field.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from bagm.data.names import norm
+
+# the X of an ability's name: a number or a dice expression (5, D3, D6+1)
+_X = r"(?P<x>(?:\d*d\d+(?:\+\d+)?)|\d+)"
+_X_WORD = re.compile(r"(?<![A-Za-z])X(?![A-Za-z])")
+
+
+def _pattern(name: str) -> re.Pattern[str]:
+    # the name as look-ups compare it, with each X kept apart from the case folding
+    parts = norm(_X_WORD.sub("\x00", name)).split("\x00")
+    return re.compile(_X.join(re.escape(p) for p in parts) + r"$")
+
+
+@dataclass(frozen=True)
+class Found:
+    """An ability's entry and, where the engine gives the unit effects, those effects (X filled
+    in from the ability's name)."""
+
+    entry: Any  # bagm.data.models.Ability
+    effects: tuple[Any, ...]  # bagm.data.models.Effect
+
+    @property
+    def modelled(self) -> bool:
+        return bool(self.entry.modelled)
+
+
+def _value(text: str) -> int | str:
+    return int(text) if text.isdigit() else text.upper()
+
+
+class AbilityTable:
+    """Ability entries looked up by a datasheet's ability name (and its datasheet's, for an entry
+    limited to some units); the first entry that matches wins."""
+
+    def __init__(self, entries: Iterable[Any]) -> None:
+        self._entries = [(e, _pattern(e.name), frozenset(norm(u) for u in e.units)) for e in entries]
+        self._found: dict[tuple[str, str], Found | None] = {}
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def find(self, name: str, unit: str = "") -> Found | None:
+        """The entry for ability ``name`` of datasheet ``unit``; None when no table has one."""
+        key = (norm(name), norm(unit))
+        if key in self._found:
+            return self._found[key]
+        out: Found | None = None
+        for entry, pattern, units in self._entries:
+            if units and key[1] not in units:
+                continue
+            m = pattern.match(key[0])
+            if m is None:
+                continue
+            effects = tuple(entry.effects or ())
+            if entry.x is not None:
+                x = _value(m.group("x"))
+                filled = []
+                for e in effects:
+                    e = copy.copy(e)  # the table's effect is shared: fill in a copy
+                    setattr(e, entry.x, x)
+                    filled.append(e)
+                effects = tuple(filled)
+            out = Found(entry, effects)
+            break
+        self._found[key] = out
+        return out

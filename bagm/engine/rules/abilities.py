@@ -1,0 +1,49 @@
+"""Datasheet abilities that act when something happens rather than standing on the unit.
+
+A datasheet ability's standing effects (Feel No Pain, Stealth, Fights First, Lone Operative)
+are :class:`bagm.data.models.Effect` values set at muster and applied by
+:mod:`bagm.engine.rules.effects`; the ones here act at a moment the phase code reports.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bagm.engine.rules.effects import effect_first
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bagm.engine.game.interface import GameInterface
+    from bagm.engine.state.army import Model, Unit
+
+DEADLY_DEMISE_RANGE = 6.0  # Core Rules "Deadly Demise": each unit within 6" of that model
+
+
+def models_destroyed(game: GameInterface, u: Unit, dead: list[Model]) -> None:
+    """Models of ``u`` were just destroyed (already taken off its list, standing where they
+    fell). Core Rules "Deadly Demise X": for each such model, roll one D6; on a 6, each unit
+    within 6" of it suffers X mortal wounds (a dice X rolled separately for each unit).
+
+    Readings: "each unit" is every unit on the battlefield, friend or foe, the model's own unit
+    included; distances are measured around Walls and closed Hatchways (Boarding Actions
+    "Measurement"); the mortal wounds spill over from model to model and may set off the
+    Deadly Demise of the models they destroy."""
+    if not dead or not u.affected:
+        return
+    x = effect_first(u, "deadly_demise")
+    if x is None:
+        return
+    from bagm.engine.rules.missions.base import suffer_mortal_wounds
+
+    for m in dead:
+        roll = game.dice.d6(f"deadly demise {u.uid}")
+        hit = []
+        if roll == 6:
+            for p in sorted(game.armies):
+                for other in game.army_units(p):
+                    if other.models and min(game.bf.distance(m.base, n.base) for n in other.models) \
+                            <= DEADLY_DEMISE_RANGE + 1e-9:
+                        hit.append(other)
+        game.emit("deadly_demise", unit=u.uid, roll=roll, units=[o.uid for o in hit])
+        for other in hit:
+            amount = game.dice.roll_expr(x, f"deadly demise {u.uid} on {other.uid}")
+            suffer_mortal_wounds(game, other, amount, f"Deadly Demise ({u.uid})")

@@ -1,0 +1,245 @@
+"""Datasheet abilities in the engine: the ability tables (bagm/data/core.yaml, a faction pack's
+``abilities:``) turn a datasheet's ability names into standing effects at muster, and each
+modelled core ability plays as its rule says (scripted dice, every roll consumed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import REPO, block, place
+
+from bagm.chance.dice import Dice, DiceExpr
+from bagm.data.packs import Catalog, data_dirs
+from bagm.data.weapons import WeaponProfile
+from bagm.engine.attack.rules import Conditions
+from bagm.engine.game.muster import build_army
+from bagm.engine.game.sequence import Game
+from bagm.engine.rules.effects import effect_conditions, effect_defence, effect_has, effect_least
+from bagm.engine.state.actions import Action, parse
+from bagm.engine.state.army import IMPLEMENTED_ABILITIES
+from bagm.errors import BagmError
+
+GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
+ORKS = str(REPO / "rosters" / "orks_kaptin_killers.yaml")
+DEPLOY = ["role attacker", "deploy B3 2", "deploy A3 2", "deploy B1 2", "deploy A1 2", "deploy B4 3",
+          "deploy A4 3", "deploy B2 1", "deploy A5 1"]
+GUN = WeaponProfile("Test gun", False, DiceExpr(0, 6, 1), 3, 4, 0, DiceExpr(0, 6, 1), range=24)
+BLADE = WeaponProfile("Test blade", True, DiceExpr(0, 6, 1), 3, 4, 0, DiceExpr(0, 6, 1))
+
+
+def overlay(tmp_path: Path, abilities: str, extra: str = "") -> Catalog:
+    """The Grey Knights' Strike Squad with the datasheet abilities ``abilities`` (YAML flow)."""
+    text = f"faction: Grey Knights\nunits:\n  - name: Strike Squad\n    abilities: {abilities}\n{extra}"
+    (tmp_path / "gk.yaml").write_text(text, encoding="utf-8")
+    return Catalog(data_dirs([tmp_path]))
+
+
+def game(tmp_path: Path, abilities: str, extra: str = "") -> Game:
+    a = build_army("A", GK, overlay(tmp_path, abilities, extra))
+    g = Game(11, a, build_army("B", ORKS), dice=Dice.scripted([]), rolloffs={"attacker": "A", "first_turn": "A"})
+    for t in DEPLOY:
+        g.apply(parse(t))
+    return g
+
+
+def attack(g: Game, u: str, t: str, w: WeaponProfile, dice: list[int]) -> tuple[int, int]:
+    """``u`` attacks ``t`` with one model's ``w``, Command Re-rolls declined; every die used."""
+    g.dice = Dice.scripted(dice)
+    steps = g.attack(g.units[u], g.units[t], w, 1, Conditions(), None, ranged=not w.melee)
+    try:
+        next(steps)
+        while True:  # a Command Re-roll offer: declined
+            steps.send(Action("pass"))
+    except StopIteration as stop:
+        g.dice.assert_consumed()
+        return stop.value
+
+
+# --- the tables ----------------------------------------------------------------------------------
+
+
+def test_the_core_table_names_the_abilities_the_engine_plays_in_its_own_code():
+    core = Catalog().core()
+    assert {e.name.lower() for e in core.abilities if e.engine} == IMPLEMENTED_ABILITIES
+
+
+@pytest.mark.parametrize("name, field, value", [
+    ("Feel No Pain 5+", "fnp", 5), ("feel no pain 6+", "fnp", 6),
+    ("Deadly Demise 1", "deadly_demise", 1), ("Deadly Demise D3", "deadly_demise", "D3"),
+    ("Deadly Demise D6+1", "deadly_demise", "D6+1"),
+])
+def test_a_number_in_the_name_goes_into_the_entrys_field(name, field, value):
+    found = Catalog().abilities("Orks").find(name)
+    assert found is not None and found.modelled
+    assert [getattr(e, field) for e in found.effects] == [value]
+    # the table's own effect is left as it was: each name gets its own copy
+    assert found.entry.effects[0] is not found.effects[0] or value is None
+
+
+@pytest.mark.parametrize("name", ["Feel No Pain", "Feel No Pain 5", "Feel No Pain X+", "Stealthy", "Deadly Demise"])
+def test_names_without_the_number_or_with_more_do_not_match(name):
+    assert Catalog().abilities("Orks").find(name) is None
+
+
+def test_scouts_are_removed_and_never_listed(tmp_path):
+    # Boarding Actions "Scouts Ability": all units lose the Scouts ability
+    a = build_army("A", GK, overlay(tmp_path, '[Scouts 6", Scouts]'))
+    strike = next(u for u in a.units if u.name.startswith("Strike Squad"))
+    assert not strike.standing and not any("Scouts" in n for n in a.not_modelled)
+
+
+def test_an_ability_the_adaptation_removes_plays_no_part(tmp_path):
+    # a datasheet's Boarding Actions adaptation ("loses"): the ability is gone, Deep Strike too
+    a = build_army("A", GK, overlay(tmp_path, "[Deep Strike, Stealth, Hammerhand]",
+                                    "    adaptation: {loses: [Deep Strike, Stealth, Hammerhand]}\n"))
+    strike = next(u for u in a.units if u.name.startswith("Strike Squad"))
+    assert not strike.deep_strike and not strike.standing
+    assert not any("Hammerhand" in n for n in a.not_modelled)
+
+
+def test_unknown_abilities_are_listed_modelled_ones_are_not(tmp_path):
+    a = build_army("A", GK, overlay(tmp_path, "[Stealth, Feel No Pain 5+, Teleport Shunt]"))
+    strike = [u for u in a.units if u.name.startswith("Strike Squad")]
+    assert all([n for n, _ in u.standing] == ["Stealth", "Feel No Pain 5+"] for u in strike)
+    assert "Strike Squad: ability 'Teleport Shunt' is not implemented" in a.not_modelled
+    assert not any("Stealth" in n or "Feel No Pain" in n for n in a.not_modelled)
+
+
+def test_a_faction_table_entry_comes_before_the_core_one_and_can_name_its_units(tmp_path):
+    extra = ("abilities:\n"
+             "  - {name: Teleport Shunt, effects: [{M_mod: 2}], units: [Strike Squad]}\n"
+             "  - {name: Stealth, effects: [{cover: true}]}\n")
+    a = build_army("A", GK, overlay(tmp_path, "[Stealth, Teleport Shunt]", extra))
+    strike = next(u for u in a.units if u.name.startswith("Strike Squad"))
+    assert [(n, e.cover, e.M_mod) for n, e in strike.standing] == [("Stealth", True, 0), ("Teleport Shunt", False, 2)]
+    table = Catalog(data_dirs([tmp_path])).abilities("Grey Knights")
+    assert table.find("Teleport Shunt", "Purifier Squad") is None  # only on the units it names
+
+
+@pytest.mark.parametrize("entry, message", [
+    ("{name: Feel No Pain X+, x: fnp, engine: true}", "not effects/x and engine"),
+    ("{name: Stubborn, x: fnp}", "needs an X in the name"),
+    ("{name: Tough X, x: toughness}", "'toughness' is not an effect field"),
+    ("{name: Tough X, effects: [{fnp: 5}]}", "say which effect field"),
+    ("{name: Tough, effects: [{fnp: five}]}", "abilities > 'Tough' > effects"),
+])
+def test_a_bad_table_entry_is_a_clear_error(tmp_path, entry, message):
+    with pytest.raises(BagmError) as e:
+        build_army("A", GK, overlay(tmp_path, "[Stealth]", f"abilities:\n  - {entry}\n"))
+    assert message in str(e.value) and "gk.yaml" in str(e.value)
+
+
+# --- each ability as its rule says -------------------------------------------------------------
+
+
+def test_feel_no_pain(tmp_path):
+    # Core Rules "Feel No Pain x+": each time a model would lose a wound, roll one D6: on x or
+    # more that wound is not lost
+    g = game(tmp_path, "[Feel No Pain 5+]")
+    assert effect_defence(g.units["A3"]) == (None, 5)
+    # hit 3, wound 4, save 1 (fails), Feel No Pain 5: not lost
+    assert attack(g, "B3", "A3", GUN, [3, 4, 1, 5]) == (0, 0)
+    # the same with a Feel No Pain roll of 4: lost
+    assert attack(g, "B3", "A3", GUN, [3, 4, 1, 4]) == (1, 0)
+    # a unit without it rolls none
+    assert attack(g, "B3", "A5", GUN, [3, 4, 1]) == (1, 0)
+
+
+def test_stealth(tmp_path):
+    # Core Rules "Stealth": each time a ranged attack is made against it, subtract 1 from that
+    # attack's Hit roll
+    g = game(tmp_path, "[Stealth]")
+    a3, b3 = g.units["A3"], g.units["B3"]
+    assert effect_conditions(b3, a3, GUN, Conditions()).hit_mod == -1
+    assert effect_conditions(b3, a3, BLADE, Conditions()).hit_mod == 0  # melee: untouched
+    assert attack(g, "B3", "A3", GUN, [3]) == (0, 0)  # a 3 on a 3+ misses at -1
+    assert attack(g, "B3", "A3", GUN, [4, 4, 1]) == (1, 0)  # a 4 still hits
+    assert attack(g, "B3", "A3", BLADE, [3, 4, 1])[0] == 1  # in melee a 3 hits
+
+
+def test_lone_operative(tmp_path):
+    # Core Rules "Lone Operative": can only be selected as the target of a ranged attack if the
+    # attacking model is within 12" (never part of an Attached unit: Boarding Actions "Leaders")
+    g = game(tmp_path, "[Lone Operative]")
+    a3, a5, b3 = g.units["A3"], g.units["A5"], g.units["B3"]
+    b3.ranged = [GUN]  # 24" range
+    assert effect_least(a3, "ranged_within") == 12
+    mk = g.map.layout.markers[0]  # the open deck around (22, 15)
+    for target in (a3, a5):
+        place(g, target.uid, [(mk.x, mk.y)])
+        for dx, gap in ((12.5, 11.24), (14.0, 12.74)):
+            place(g, "B3", [(mk.x + dx, mk.y)])
+            assert abs(g.min_straight(b3, target) - gap) < 0.01 and g.visible_idx(b3, target)
+            shoots = bool(g.weapons_in_range(b3, target))
+            assert shoots == (target is a5 or gap <= 12), (target.uid, gap)
+        place(g, target.uid, [(mk.x - 10, mk.y - 6)] if target is a3 else [(mk.x - 12, mk.y - 6)])
+
+
+def test_fights_first(tmp_path):
+    # Core Rules "Fights First": a unit with it that is eligible to fight does so in the Fights
+    # First step, though it did not charge
+    g = game(tmp_path, "[Fights First]")
+    assert effect_has(g.units["A3"], "fights_first") and not effect_has(g.units["A5"], "fights_first")
+    assert g.fights_first(g.units["A3"]) and not g.fights_first(g.units["A5"])
+
+
+def deadly_setup(tmp_path: Path, x: str) -> Game:
+    """A3 (5 Strike Squad models, Deadly Demise ``x``) in the open, B3 2" from it, every other
+    unit far away."""
+    g = game(tmp_path, f"[Deadly Demise {x}]")
+    mk = g.map.layout.markers[0]
+    place(g, "A3", block(mk.x - 2, mk.y))
+    place(g, "B3", [(mk.x + 2, mk.y)])
+    far = [u for p in "AB" for u in g.army_units(p) if u.uid not in ("A3", "B3")]
+    for u in far:
+        u.where = "reserves"  # out of the way: no unit but A3 and B3 stands near
+    g.touch(*far)
+    return g
+
+
+def test_deadly_demise_on_a_6(tmp_path):
+    # Core Rules "Deadly Demise x": when such a model is destroyed, roll one D6; on a 6 each unit
+    # within 6" of that model suffers x mortal wounds
+    g = deadly_setup(tmp_path, "1")
+    a3, b3 = g.units["A3"], g.units["B3"]
+    b_before, a_before = sum(m.wounds for m in b3.models), len(a3.models)
+    # B3's gun: hit 3, wound 4, save 1, 1 damage destroys a W2 model? Strike Squad models have W2:
+    # two shots' worth, so use D 2 here
+    gun = WeaponProfile("Test gun", False, DiceExpr(0, 6, 1), 3, 4, 0, DiceExpr(0, 6, 2), range=24)
+    assert attack(g, "B3", "A3", gun, [3, 4, 1, 6]) == (2, 1)
+    ev = [e for e in g.events if e["e"] == "deadly_demise"]
+    assert ev == [{"e": "deadly_demise", "unit": "A3", "roll": 6, "units": ["A3", "B3"]}]
+    # 1 mortal wound each: on B3 and on A3's own models
+    assert sum(m.wounds for m in b3.models) == b_before - 1
+    assert sum(m.wounds for m in a3.models) == (a_before - 1) * a3.W - 1
+
+
+def test_deadly_demise_below_6_does_nothing(tmp_path):
+    g = deadly_setup(tmp_path, "1")
+    b3 = g.units["B3"]
+    before = sum(m.wounds for m in b3.models)
+    gun = WeaponProfile("Test gun", False, DiceExpr(0, 6, 1), 3, 4, 0, DiceExpr(0, 6, 2), range=24)
+    assert attack(g, "B3", "A3", gun, [3, 4, 1, 5]) == (2, 1)
+    assert [e["units"] for e in g.events if e["e"] == "deadly_demise"] == [[]]
+    assert sum(m.wounds for m in b3.models) == before
+
+
+def test_deadly_demise_dice_are_rolled_for_each_unit_and_range_is_6_inches(tmp_path):
+    # "if this is a random number, roll separately for each unit within 6""
+    g = deadly_setup(tmp_path, "D3")
+    a3, b3 = g.units["A3"], g.units["B3"]
+    mk = g.map.layout.markers[0]
+    place(g, "B3", [(mk.x + 7.5, mk.y)])  # a model of A3 at mk.x - 2 + ...: B3 over 6" away
+    gun = WeaponProfile("Test gun", False, DiceExpr(0, 6, 1), 3, 4, 0, DiceExpr(0, 6, 2), range=24)
+    victim = a3.models[0]
+    gap = min(g.bf.distance(victim.base, n.base) for n in b3.models)
+    assert gap > 6  # the first model takes the wound: it is the one that is destroyed
+    b_before = sum(m.wounds for m in b3.models)
+    a_before = sum(m.wounds for m in a3.models)
+    # D3 for A3 only (B3 out of range): a 2 -> 2 mortal wounds on A3, which destroy another of
+    # its models: that one's Deadly Demise is rolled too (a 1: nothing)
+    assert attack(g, "B3", "A3", gun, [3, 4, 1, 6, 2, 1]) == (2, 1)
+    assert [e["units"] for e in g.events if e["e"] == "deadly_demise"] == [["A3"], []]
+    assert sum(m.wounds for m in b3.models) == b_before
+    assert sum(m.wounds for m in a3.models) == a_before - 2 - 2
