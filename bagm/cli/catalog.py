@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from bagm.cli.common import DataOpt, SimpleFormat, fail
+from bagm.cli.common import DataOpt, FormatOpt, SimpleFormat, fail
 from bagm.cli.common import catalog as open_catalog
 from bagm.cli.common import console as open_console
 
@@ -115,6 +115,40 @@ def data_check(data: DataOpt = None) -> None:
     except InputError as exc:
         fail(str(exc))
     raise typer.Exit(1 if problems else 0)
+
+
+@data_app.command("coverage")
+def data_coverage(
+    rosters: Annotated[Optional[Path], typer.Option(
+        "--rosters", help="Folder of rosters whose units' abilities are counted (default: the "
+        "bundled rosters/ of a source checkout).", show_default=False)] = None,
+    markdown: Annotated[bool, typer.Option("--markdown", help="The README's Markdown table.")] = False,
+    format: FormatOpt = SimpleFormat.text,
+    data: DataOpt = None,
+) -> None:
+    """What the engine models, per faction and in total: Detachment rules, Enhancements,
+    Leader abilities, and the datasheet abilities the units of the rosters list."""
+    from bagm.engine.coverage import bundled_rosters, coverage
+    from bagm.io.yamlsafe import InputError
+
+    if rosters is not None and not rosters.is_dir():
+        fail(f"{rosters}: no such folder of rosters")
+    try:
+        found = coverage(open_catalog(data), rosters or bundled_rosters())
+    except InputError as exc:
+        fail(str(exc))
+    result = found.to_dict()
+    if format is SimpleFormat.json:
+        from bagm.render.formats import to_json
+
+        typer.echo(to_json(result))
+        return
+    from bagm.render.coverage_render import coverage_markdown, coverage_table
+
+    if markdown:
+        typer.echo(coverage_markdown(result), nl=False)
+    else:
+        open_console().print(coverage_table(result))
 
 
 @data_app.command("import-bsdata")

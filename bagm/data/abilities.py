@@ -80,3 +80,43 @@ class AbilityTable:
             break
         self._found[key] = out
         return out
+
+
+@dataclass(frozen=True)
+class Played:
+    """How the engine plays one ability a datasheet lists: ``how`` is 'effects' (standing
+    effects on the unit), 'engine' (its own code), 'removed' (Boarding Actions removes it),
+    'lost' (the datasheet's Boarding Actions adaptation removes it), 'leader' (a Leader ability
+    Battlefield Command confers); '' when the engine does not model it, 'leader_unmodelled' for a
+    Leader ability without effects."""
+
+    name: str
+    how: str
+    effects: tuple[Any, ...] = ()
+
+    @property
+    def modelled(self) -> bool:
+        return self.how not in ("", "leader_unmodelled")
+
+
+def played(ds: Any, table: AbilityTable) -> list[Played]:
+    """Each ability datasheet ``ds`` lists, and how the engine plays it (one home for the
+    question: games list the unmodelled ones, ``bagm data coverage`` counts them)."""
+    lost = tuple(x.lower() for x in (ds.adaptation.loses if ds.adaptation else []))
+    lead = ds.leader.abilities if ds.leader is not None else []
+    leader = {norm(a.name): bool(a.effects) for a in lead}
+    out = []
+    for a in ds.abilities:
+        if lost and a.lower().startswith(lost):  # its Boarding Actions adaptation: it loses it
+            out.append(Played(a, "lost"))
+        elif norm(a) in leader:  # a Leader ability: conferred by Battlefield Command
+            out.append(Played(a, "leader" if leader[norm(a)] else "leader_unmodelled"))
+        else:
+            found = table.find(a, ds.name)
+            if found is None or not found.modelled:
+                out.append(Played(a, ""))
+            else:
+                e = found.entry
+                how = "engine" if e.engine else "removed" if e.removed else "effects"
+                out.append(Played(a, how, found.effects))
+    return out

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bagm.data.abilities import played
 from bagm.data.weapons import AttackError, WeaponProfile
 from bagm.engine.board.bases import base_radius
 from bagm.engine.game.moments import OFFERED
@@ -104,11 +105,7 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
     from bagm.data.names import norm as _norm
     from bagm.data.packs import Catalog
     from bagm.engine.rules.editions import edition_named
-    from bagm.engine.rules.leaders import (
-        leader_ability_names,
-        modelled_abilities,
-        not_modelled_notes,
-    )
+    from bagm.engine.rules.leaders import not_modelled_notes
     from bagm.roster.foreign import Imported
     from bagm.roster.model import Roster, load_roster
     from bagm.roster.squads import form_boarding_squads
@@ -189,22 +186,13 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
         if src.weapon and entry.ranged_weapon is not None and not any(
                 w.name.lower() == src.weapon.lower() for w in ranged):
             notes.append(f"{ds.name}: {entry.name} '{src.weapon}' is not default wargear; not applied")
-        # the datasheet's abilities but those its Boarding Actions adaptation removes
-        lost = tuple(x.lower() for x in (ds.adaptation.loses if ds.adaptation else []))
-        abil = [a for a in ds.abilities if not a.lower().startswith(lost)] if lost else ds.abilities
+        plays = played(ds, table)  # each ability: how the engine plays it (the ability tables)
+        abil = [p.name for p in plays if p.how != "lost"]
         deep = any(a.lower() == "deep strike" for a in abil) or entry.deep_strike
         infil = any(a.lower() == "infiltrators" for a in abil)
-        conferred = {_norm(x.name) for x in modelled_abilities(ds)}  # via Battlefield Command
-        notes += not_modelled_notes(ds)
-        own: tuple[tuple[str, Any], ...] = ()  # the datasheet's own abilities' effects
-        for a in abil:
-            if _norm(a) in conferred or _norm(a) in leader_ability_names(ds):
-                continue  # a Leader ability: conferred by Battlefield Command, or listed above
-            found = table.find(a, ds.name)  # the ability tables (core.yaml, the faction's pack)
-            if found is None or not found.modelled:
-                notes.append(f"{ds.name}: ability '{a}' is not implemented")
-            else:
-                own += tuple((a, e) for e in found.effects)
+        notes += not_modelled_notes(ds)  # Leader abilities without effects
+        notes += [f"{ds.name}: ability '{p.name}' is not implemented" for p in plays if p.how == ""]
+        own = tuple((p.name, e) for p in plays for e in p.effects)  # its abilities' standing effects
         if ds.adaptation and ds.adaptation.note:
             notes.append(f"{ds.name}: Boarding Actions adaptation note not modelled: {ds.adaptation.note}")
         # the rule's and its abilities' effects whose fixed conditions (keywords, datasheets) the unit meets
@@ -271,3 +259,15 @@ def _stratagems(det: Any, notes: list[str]) -> tuple[Use, ...]:
         else:
             out.append(entry)
     return tuple(out)
+
+
+def modelled_rule(det: Any) -> bool:
+    """Whether the engine plays a Detachment's rule: standing effects, or a use at a moment the
+    game offers (``bagm data coverage`` counts these; games list the others)."""
+    return det.rule_effects is not None or bool(_uses(det.rule_moments, det.rule or "", "Detachment rule"))
+
+
+def modelled_enhancement(e: Any) -> bool:
+    """Whether the engine plays a Detachment Enhancement: effects on the bearer's unit, or a use
+    at a moment the game offers."""
+    return e.effects is not None or bool(_uses(e.moments, e.name, "Enhancement"))

@@ -51,11 +51,6 @@ def not_modelled_notes(ds: Any) -> list[str]:
             f"cannot confer it)" for a in lead.abilities if not a.effects]
 
 
-def leader_ability_names(ds: Any) -> set[str]:
-    lead = getattr(ds, "leader", None)
-    return {_norm(a.name) for a in lead.abilities} if lead is not None else set()
-
-
 # --- the Stratagem ------------------------------------------------------------------------------
 
 

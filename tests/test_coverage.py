@@ -1,0 +1,140 @@
+"""``bagm data coverage``: what the engine models of the data, per faction and in total; its
+counts against the packs and the rosters counted independently, its JSON shape, and the
+README's table held equal to its output."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from functools import cache
+
+from conftest import REPO
+from typer.testing import CliRunner
+
+from bagm.cli.app import app
+from bagm.data.packs import Catalog, data_dirs
+from bagm.engine.coverage import KINDS, bundled_rosters, coverage
+from bagm.engine.game.muster import build_army
+from bagm.render.coverage_render import coverage_markdown
+from bagm.roster.model import load_roster
+from bagm.roster.validate import validate
+
+ROSTERS = REPO / "rosters"
+
+
+@cache
+def bundled() -> dict:
+    return coverage(Catalog(), ROSTERS).to_dict()
+
+
+def test_json_shape_and_totals():
+    d = bundled()
+    assert set(d) >= {"total", "factions"} and set(d["total"]) == set(KINDS)
+    for counts in [d["total"], *d["factions"].values()]:
+        assert set(counts) == set(KINDS)
+        assert all(isinstance(m, int) and isinstance(a, int) and 0 <= m <= a for m, a in counts.values())
+    for k in KINDS:
+        assert d["total"][k] == [sum(f[k][i] for f in d["factions"].values()) for i in (0, 1)]
+    assert d["rosters"] == len(list(ROSTERS.glob("*.yaml")))
+
+
+def test_the_counts_of_all_agree_with_the_packs_and_rosters():
+    cat = Catalog()
+    packs = [f.pack for f in cat.all()]
+    d = bundled()["total"]
+    assert d["detachment_rules"][1] == sum(1 for p in packs for det in p.detachments if det.rule) == 58
+    assert d["enhancements"][1] == sum(len(det.enhancements) for p in packs for det in p.detachments)
+    assert d["leader_abilities"][1] == sum(len(u.leader.abilities) for p in packs for u in p.units if u.leader)
+    assert d["leader_abilities"][0] == sum(1 for p in packs for u in p.units if u.leader
+                                          for a in u.leader.abilities if a.effects)
+    occurrences = 0
+    for path in ROSTERS.glob("*.yaml"):
+        occurrences += sum(len(u.datasheet.abilities) for u in validate(load_roster(path), cat).units)
+    assert d["ability_occurrences"][1] == occurrences
+
+
+def test_ability_occurrences_modelled_are_those_games_do_not_list():
+    # the names a game lists as "not implemented" (or as Leader abilities without effects) are
+    # exactly the occurrences the count leaves out, roster by roster
+    from bagm.data.abilities import played
+
+    cat = Catalog()
+    for path in sorted(ROSTERS.glob("*.yaml"))[::6]:
+        report = validate(load_roster(path), cat)
+        table = cat.abilities(report.faction)
+        unmodelled = {(u.datasheet.name, p.name) for u in report.units
+                      for p in played(u.datasheet, table) if not p.modelled}
+        notes = build_army("A", path, cat).not_modelled
+        listed = set()
+        for n in notes:
+            m = re.match(r"(.+?): (?:ability|Leader ability) '(.+?)' (?:is not implemented|has no modelled effect)", n)
+            if m:
+                listed.add((m.group(1), m.group(2)))
+        assert listed == unmodelled, path.name
+
+
+def test_a_modelled_rule_enhancement_and_ability_each_count(tmp_path):
+    before = bundled()["factions"]["Grey Knights"]
+    (tmp_path / "gk.yaml").write_text(
+        "faction: Grey Knights\n"
+        "detachments:\n  - name: Void Purge Force\n    rule_effects: [{OC_mod: 1}]\n"
+        "    enhancements:\n      - {name: Sigil of Warding, effects: [{fnp: 5}]}\n      - {name: Tactical Haruspexy}\n"
+        "abilities:\n  - {name: Gate of Infinity, engine: false, effects: [{M_mod: 1}]}\n", encoding="utf-8")
+    after = coverage(Catalog(data_dirs([tmp_path])), ROSTERS).to_dict()["factions"]["Grey Knights"]
+    assert after["detachment_rules"] == [before["detachment_rules"][0] + 1, before["detachment_rules"][1]]
+    assert after["enhancements"] == [before["enhancements"][0] + 1, before["enhancements"][1]]
+    gates = sum(u.datasheet.abilities.count("Gate of Infinity")
+                for path in ROSTERS.glob("grey_knights*.yaml")
+                for u in validate(load_roster(path), Catalog()).units)
+    assert gates and after["ability_occurrences"] == [before["ability_occurrences"][0] + gates,
+                                                      before["ability_occurrences"][1]]
+
+
+def test_no_rosters_counts_no_occurrences(tmp_path):
+    d = coverage(Catalog(), tmp_path).to_dict()
+    assert d["total"]["ability_occurrences"] == [0, 0] and d["rosters"] == 0
+    assert d["total"]["detachment_rules"] == bundled()["total"]["detachment_rules"]
+
+
+def test_cli_json_text_and_markdown():
+    runner = CliRunner()
+    res = runner.invoke(app, ["data", "coverage", "--format", "json"])
+    assert res.exit_code == 0 and json.loads(res.output) == bundled()
+    res = runner.invoke(app, ["data", "coverage"])
+    assert res.exit_code == 0 and "Total" in res.output and "Ability occurrences" in res.output
+    t = bundled()["total"]["ability_occurrences"]
+    assert f"{t[0]}/{t[1]}" in res.output
+    res = runner.invoke(app, ["data", "coverage", "--markdown"])
+    assert res.exit_code == 0 and res.output == coverage_markdown(bundled())
+
+
+def test_cli_bad_rosters_folder_is_exit_2(tmp_path):
+    res = CliRunner().invoke(app, ["data", "coverage", "--rosters", str(tmp_path / "none")])
+    assert res.exit_code == 2 and "no such folder" in res.output
+
+
+def test_user_text_is_never_markup(tmp_path):
+    (tmp_path / "x.yaml").write_text("faction: '[bold red]Evil[/] Faction'\npoints_source: test\n", encoding="utf-8")
+    (tmp_path / "none").mkdir()
+    res = CliRunner().invoke(app, ["data", "coverage", "--data", str(tmp_path), "--rosters", str(tmp_path / "none")])
+    assert res.exit_code == 0 and "[bold red]Evil[/] Faction" in res.output
+
+
+README = REPO / "README.md"
+BLOCK = re.compile(r"(<!-- coverage:begin -->\n)(.*?)(<!-- coverage:end -->)", re.S)
+
+
+def test_the_readme_table_is_the_commands_output():
+    assert bundled_rosters() == ROSTERS
+    want = coverage_markdown(bundled())
+    text = README.read_text(encoding="utf-8")
+    m = BLOCK.search(text)
+    assert m, "README.md has no <!-- coverage:begin/end --> block"
+    if m.group(2) != want and os.environ.get("BAGM_REGEN_GOLDEN"):
+        from bagm.io.atomic import write_atomic
+
+        write_atomic(README, text[:m.start(2)] + want + text[m.end(2):])
+        return
+    assert m.group(2) == want, ("README's coverage table is stale: run "
+                                "BAGM_REGEN_GOLDEN=1 pytest tests/test_coverage.py")
