@@ -11,7 +11,7 @@ from conftest import REPO, block, place
 
 from bagm.chance.dice import Dice, DiceExpr
 from bagm.data.packs import Catalog, data_dirs
-from bagm.data.weapons import WeaponProfile
+from bagm.data.weapons import Abilities, WeaponProfile
 from bagm.engine.attack.rules import Conditions
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
@@ -127,7 +127,45 @@ def test_a_faction_table_entry_comes_before_the_core_one_and_can_name_its_units(
 def test_a_bad_table_entry_is_a_clear_error(tmp_path, entry, message):
     with pytest.raises(BagmError) as e:
         build_army("A", GK, overlay(tmp_path, "[Stealth]", f"abilities:\n  - {entry}\n"))
-    assert message in str(e.value) and "gk.yaml" in str(e.value)
+    # the overlay's file and the line of the entry at fault
+    assert message in str(e.value) and str(e.value).startswith(f"{tmp_path / 'gk.yaml'}:6: invalid data pack")
+
+
+@pytest.mark.parametrize("card, where, message", [
+    ("{name: Bad, cp: 1, category: Battle Tactic, when: start_of_phase}", ":8:", "stratagems > 'Bad' > when: Input should be 'phase_start'"),
+    ("{name: Bad, cp: 5, category: Battle Tactic, when: targeted}", ":8:", "cp must be 0 to 3, not 5"),
+    ("{name: Bad, cp: 1, category: Gambit, when: targeted}", ":8:", "category: Input should be 'Battle Tactic'"),
+    ("{name: Bad, cp: 1, category: Battle Tactic, when: targeted, effects: [{hitmod: 1}]}", ":8:", "effects > [0] > hitmod: unknown key"),
+    ("{cp: 1, category: Battle Tactic, when: targeted}", ":8:", "stratagems > [0] > name: Field required"),
+])
+def test_a_bad_detachment_stratagem_is_a_clear_error_with_file_and_line(tmp_path, card, where, message):
+    # Detachment Stratagems are data a user supplies: a bad entry names the file, the line and
+    # what is wrong, and the command exits with 2
+    from typer.testing import CliRunner
+
+    from bagm.cli.app import app
+
+    extra = f"detachments:\n  - name: Void Purge Force\n    stratagems:\n      - {card}\n"
+    overlay(tmp_path, "[Stealth]", extra)
+    res = CliRunner().invoke(app, ["validate", GK, "--data", str(tmp_path)])
+    assert res.exit_code == 2
+    assert f"{tmp_path / 'gk.yaml'}{where} invalid data pack: detachments > 'Void Purge Force' > " in res.output
+    assert message in res.output
+
+
+def test_an_error_under_a_later_overlay_names_the_file_that_holds_it(tmp_path):
+    # two overlays: the first gives the bad value, the second names the same unit but not that
+    # field; the error names the first file and its line
+    first, second = tmp_path / "one", tmp_path / "two"
+    first.mkdir()
+    second.mkdir()
+    (first / "gk.yaml").write_text("faction: Grey Knights\nunits:\n  - name: Strike Squad\n"
+                                   "    sizes: [five]\n", encoding="utf-8")
+    (second / "gk.yaml").write_text("faction: Grey Knights\nunits:\n  - name: Strike Squad\n"
+                                    "    abilities: [Stealth]\n", encoding="utf-8")
+    with pytest.raises(BagmError) as e:
+        Catalog(data_dirs([first, second])).faction("Grey Knights")
+    assert str(e.value).startswith(f"{first / 'gk.yaml'}:4: invalid data pack: units > 'Strike Squad' > sizes")
 
 
 # --- each ability as its rule says -------------------------------------------------------------
@@ -243,3 +281,119 @@ def test_deadly_demise_dice_are_rolled_for_each_unit_and_range_is_6_inches(tmp_p
     assert [e["units"] for e in g.events if e["e"] == "deadly_demise"] == [["A3"], []]
     assert sum(m.wounds for m in b3.models) == b_before
     assert sum(m.wounds for m in a3.models) == a_before - 2 - 2
+
+
+# --- faction abilities (the packs' own tables), each as its datasheet says ----------------------
+
+DEVASTATING = WeaponProfile("Test rifle", False, DiceExpr(0, 6, 1), 3, 4, 0, DiceExpr(0, 6, 1), range=24,
+                            abilities=GUN.abilities.plus(Abilities(devastating_wounds=True)))
+
+
+def give(g: Game, uid: str, faction: str, name: str) -> None:
+    """Unit ``uid`` has faction ``faction``'s ability ``name`` (its table entry's effects)."""
+    found = Catalog().abilities(faction).find(name)
+    assert found is not None and found.modelled and found.effects, name
+    g.units[uid].standing = tuple((name, e) for e in found.effects)
+
+
+def shrink(g: Game, uid: str, n: int) -> None:
+    """Unit ``uid`` keeps ``n`` of its models (where they stand)."""
+    u = g.units[uid]
+    place(g, uid, [(m.x, m.y) for m in u.models[:n]])
+
+
+def test_penumbral_puppetry(tmp_path):
+    # Legiones Daemonica "Penumbral Puppetry": each time an attack targets this unit, -1 to the Hit roll
+    g = game(tmp_path, "[]")
+    give(g, "A3", "Legiones Daemonica", "Penumbral Puppetry")
+    assert attack(g, "B3", "A3", GUN, [3]) == (0, 0)
+    assert attack(g, "B3", "A3", BLADE, [3]) == (0, 0)
+    assert attack(g, "B3", "A3", BLADE, [4, 4, 1]) == (1, 0)
+
+
+def test_deft_parry(tmp_path):
+    # Adeptus Custodes, Vigilators "Deft Parry": each time a melee attack targets this unit, -1 to hit
+    g = game(tmp_path, "[]")
+    give(g, "A3", "Adeptus Custodes", "Deft Parry")
+    assert attack(g, "B3", "A3", BLADE, [3]) == (0, 0)
+    assert attack(g, "B3", "A3", GUN, [3, 4, 1]) == (1, 0)
+
+
+def test_daughter_of_the_abyss(tmp_path):
+    # Adeptus Custodes "Daughter of the Abyss": Feel No Pain 3+ against Psychic Attacks and mortal wounds
+    g = game(tmp_path, "[]")
+    give(g, "A3", "Adeptus Custodes", "Daughter of the Abyss")
+    # Devastating Wounds: hit 4, wound 6 (a mortal wound); Feel No Pain 3 ignores it, 2 does not
+    assert attack(g, "B3", "A3", DEVASTATING, [4, 6, 3]) == (0, 0)
+    assert attack(g, "B3", "A3", DEVASTATING, [4, 6, 2]) == (1, 0)
+    # a normal wound, no Psychic Attack: no Feel No Pain roll
+    assert attack(g, "B3", "A5", GUN, [4, 4, 1]) == (1, 0)
+    assert attack(g, "B3", "A3", GUN, [4, 4, 1]) == (1, 1)
+
+
+def test_cegorachs_favour(tmp_path):
+    # Aeldari, Troupe Master "Cegorach's Favour": each melee attack re-rolls a Hit roll of 1 and
+    # adds 1 to the Wound roll (S4 against the Nobz' T5: 5+, here 4+)
+    g = game(tmp_path, "[]")
+    give(g, "A3", "Aeldari", "Cegorach’s Favour:")
+    assert attack(g, "A3", "B3", BLADE, [1, 3, 4, 1]) == (1, 0)
+    assert attack(g, "A3", "B3", GUN, [1]) == (0, 0)  # ranged: no re-roll
+
+
+def test_merciless_judgement(tmp_path):
+    # Agents of the Imperium, Vigilant Squad "Merciless Judgement": +1 to the Wound roll of ranged
+    # attacks that target a unit Below Half-strength
+    g = game(tmp_path, "[]")
+    give(g, "A3", "Agents of the Imperium", "Merciless Judgement")
+    assert attack(g, "A3", "B3", GUN, [3, 4]) == (0, 0)  # the Nobz at full strength: 4 fails on 5+
+    shrink(g, "B3", 2)
+    assert attack(g, "A3", "B3", GUN, [3, 4, 1]) == (1, 0)
+    assert attack(g, "A3", "B3", BLADE, [3, 4]) == (0, 0)  # melee: no bonus
+
+
+def test_silent_executioner(tmp_path):
+    # Drukhari, Drazhar "Silent Executioner": re-roll the Hit roll against a unit below its Starting
+    # Strength; against one Below Half-strength, the Wound roll as well
+    g = game(tmp_path, "[]")
+    give(g, "A3", "Drukhari", "Silent Executioner")
+    assert attack(g, "A3", "B3", GUN, [2]) == (0, 0)
+    shrink(g, "B3", 4)
+    assert attack(g, "A3", "B3", GUN, [2, 3, 4]) == (0, 0)  # the hit re-rolled, the wound not
+    shrink(g, "B3", 2)
+    assert attack(g, "A3", "B3", GUN, [2, 3, 4, 5, 1]) == (1, 0)
+
+
+def test_pan_spectral_scanning_and_multi_spectral_visor(tmp_path):
+    # Leagues of Votann "Pan-spectral Scanning": ranged attacks re-roll a Hit roll of 1;
+    # "Multi-spectral visor": ranged attacks re-roll a Wound roll of 1
+    g = game(tmp_path, "[]")
+    give(g, "A3", "Leagues of Votann", "Pan-spectral Scanning")
+    assert attack(g, "A3", "B3", GUN, [1, 3, 5, 1]) == (1, 0)
+    assert attack(g, "A3", "B3", BLADE, [1]) == (0, 0)
+    give(g, "A3", "Leagues of Votann", "Multi-spectral visor")
+    assert attack(g, "A3", "B3", GUN, [3, 1, 5, 1]) == (1, 1)
+    assert attack(g, "A3", "B4", BLADE, [3, 1]) == (0, 0)
+
+
+def test_empyric_guidance_and_alpha_warrior(tmp_path):
+    # Thousand Sons "Empyric Guidance": weapons have [LETHAL HITS] (a Critical Hit wounds at once);
+    # Tyranids "Alpha Warrior": weapons have [SUSTAINED HITS 1] (a Critical Hit scores one more hit)
+    g = game(tmp_path, "[]")
+    give(g, "A3", "Thousand Sons", "Empyric Guidance (Psychic)")
+    assert attack(g, "A3", "B3", GUN, [6, 1]) == (1, 0)
+    give(g, "A3", "Tyranids", "Alpha Warrior")
+    assert attack(g, "A3", "B4", GUN, [6, 5, 5, 1, 1]) == (2, 1)
+
+
+@pytest.mark.parametrize("faction, name", [("Tyranids", "Bounding Leap"), ("Adeptus Astartes", "Berserk Charge"),
+                                           ("World Eaters", "To Slake Its Rage")])
+def test_charge_after_advancing(tmp_path, faction, name):
+    # "eligible to declare a charge in a turn in which it Advanced"
+    g = game(tmp_path, "[]")
+    give(g, "A3", faction, name)
+    for uid in ("A3", "A5"):
+        g.units[uid].moved = "advance"
+    assert g.charge_reason(g.units["A3"]) is None
+    assert g.charge_reason(g.units["A5"]) == "it Advanced or Fell Back this turn"
+    g.units["A3"].moved = "fallback"
+    assert g.charge_reason(g.units["A3"]) == "it Advanced or Fell Back this turn"

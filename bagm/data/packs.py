@@ -211,10 +211,12 @@ class Catalog:
             def build() -> Any:
                 from bagm.data.schema import core_pack
 
+                raw = load_trusted(path)
                 try:
-                    return core_pack(load_trusted(path))
+                    return core_pack(raw)
                 except ValueError as exc:
-                    raise InputError(str(path), f"invalid core data: {exc}") from None
+                    line = _locate([path], raw, getattr(exc, "loc", ()))[1]
+                    raise InputError(str(path), f"invalid core data: {exc}", line=line) from None
 
             self._core = cached([path], build)
         return self._core
@@ -250,8 +252,47 @@ def _validate_pack(paths: list[Path]) -> Any:
     try:
         return faction_pack(merged)
     except ValueError as exc:
-        raise InputError(", ".join(map(str, paths)), f"invalid data pack: {exc}",
+        where, line = _locate(paths, merged, getattr(exc, "loc", ()))
+        raise InputError(where, f"invalid data pack: {exc}", line=line,
                          hint="fix the pack or the overlay that changed it") from None
+
+
+def _locate(paths: list[Path], merged: dict[str, Any], loc: tuple[Any, ...]) -> tuple[str, int | None]:
+    """The file (of a pack and its overlays) that holds the value at ``loc`` of the merged pack,
+    and its line: the file whose entries reach deepest along ``loc`` (the last such one; list
+    items are matched by name, as the merge matches them). All the files, no line, when none
+    holds any of it."""
+    from bagm.io.yamlsafe import PACK_BYTES, PACK_NODES, load
+
+    best: tuple[int, str, int | None] = (0, ", ".join(map(str, paths)), None)
+    for path in paths:
+        doc = load(path, max_bytes=PACK_BYTES, max_nodes=PACK_NODES, what="a data pack")
+        node_m: Any = merged
+        node_f: Any = doc.data
+        found: list[Any] = []
+        for part in loc:
+            if isinstance(part, str) and isinstance(node_f, dict) and isinstance(node_m, dict) \
+                    and part in node_f:
+                node_m, node_f = node_m.get(part), node_f[part]
+                found.append(part)
+            elif isinstance(part, int) and isinstance(node_f, list) and isinstance(node_m, list) \
+                    and part < len(node_m):
+                item = node_m[part]
+                name = item.get("name", item.get("unit")) if isinstance(item, dict) else None
+                if name is None:
+                    j = part if part < len(node_f) else None
+                else:
+                    j = next((k for k, x in enumerate(node_f) if isinstance(x, dict)
+                              and norm(str(x.get("name", x.get("unit", "")))) == norm(str(name))), None)
+                if j is None:
+                    break
+                node_m, node_f = item, node_f[j]
+                found.append(j)
+            else:
+                break
+        if found and len(found) >= best[0]:
+            best = (len(found), str(path), doc.line(tuple(found)))
+    return best[1], best[2]
 
 
 def _merge_named(base: list[Any], over: list[Any], key: str) -> list[Any]:

@@ -24,19 +24,34 @@ def adapter(cls: type) -> TypeAdapter[Any]:
     return TypeAdapter(cls)
 
 
+class DataError(ValueError):
+    """Data that does not fit its class: one readable message, and ``loc``, the path of keys and
+    list indexes to the value at fault (to find its file and line)."""
+
+    def __init__(self, message: str, loc: tuple[Any, ...] = ()) -> None:
+        super().__init__(message)
+        self.loc = loc
+
+
 def validate(cls: type, data: Any) -> Any:
-    """Validate ``data`` into ``cls``; raises ``ValueError`` with one readable message."""
+    """Validate ``data`` into ``cls``; raises :class:`DataError` with one readable message."""
     try:
         return adapter(cls).validate_python(data)
     except ValidationError as exc:
-        raise ValueError(explain(data, exc.errors())) from None
+        errors = exc.errors()
+        raise DataError(explain(data, errors), tuple(_loc(data, errors))) from None
+
+
+def _loc(data: Any, errors: list[Any]) -> list[Any]:
+    chosen = [e for e in errors if _on_matching_member(data, e["loc"])] or errors
+    return [p for p in chosen[0]["loc"] if p not in RULE_CLASSES.values()]
 
 
 def explain(data: Any, errors: list[Any]) -> str:
     """The most useful error, with its location written by names rather than indexes."""
     chosen = [e for e in errors if _on_matching_member(data, e["loc"])] or errors
     err = chosen[0]
-    loc = [p for p in err["loc"] if p not in RULE_CLASSES.values()]
+    loc = _loc(data, errors)
     where = describe_loc(data, loc)
     kind = err["type"]
     if kind == "unexpected_keyword_argument":
