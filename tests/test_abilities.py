@@ -397,3 +397,22 @@ def test_charge_after_advancing(tmp_path, faction, name):
     assert g.charge_reason(g.units["A5"]) == "it Advanced or Fell Back this turn"
     g.units["A3"].moved = "fallback"
     assert g.charge_reason(g.units["A3"]) == "it Advanced or Fell Back this turn"
+
+
+def test_led_by_abilities_and_attaching_leaders_play_no_part():
+    # Boarding Actions "Leaders": Leaders never attach, and Led-by abilities ("while ... is leading
+    # this unit") have no effect, even through Battlefield Command
+    orks = build_army("B", ORKS)
+    nobz = next(u for u in orks.units if u.datasheet.name == "Nobz")
+    assert "Da Boss’ Ladz" in nobz.datasheet.abilities and not nobz.standing
+    assert not any("Da Boss" in n for n in orks.not_modelled)
+    cat = Catalog()
+    for f in cat.all():
+        for e in f.pack.abilities:
+            if e.removed:
+                assert e.section and e.section.startswith("Boarding Actions: Leaders"), e.name
+    # an entry limited to some datasheets leaves the same name elsewhere alone: the Votann "Unit
+    # Composition" (its E-COGs are destroyed with the Iron-master) is not the Guard's
+    table = cat.abilities("Astra Militarum")
+    assert table.find("Unit Composition", "Cadian Shock Troops").entry.removed
+    assert cat.abilities("Leagues of Votann").find("Unit Composition", "Grimnyr") is None

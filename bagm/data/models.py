@@ -342,7 +342,9 @@ class Ability:
     engine: bool = False
     """The engine plays it in its own code (Deep Strike, Infiltrators, Leader)."""
     removed: bool = False
-    """Boarding Actions removes it (Rules Adaptations "Scouts Ability")."""
+    """It plays no part in a Boarding Actions game: Boarding Actions removes it (Rules Adaptations
+    "Scouts Ability"), it is a Led-by ability ("Leaders": no effect), or it is about Leaders
+    attached to the unit (they never attach)."""
     units: list[str] = field(default_factory=list)
     """Only on these datasheets (by name): a name that means different things on others."""
     section: str | None = None
