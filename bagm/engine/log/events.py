@@ -368,6 +368,15 @@ class MortalWounds(TypedDict):
     why: str
 
 
+class DeadlyDemise(TypedDict):
+    """Core Rules "Deadly Demise": the D6 rolled for a destroyed model of ``unit``; ``units``: the
+    units within 6" that suffer its mortal wounds (a 6; empty otherwise), in the order they do."""
+    e: Literal["deadly_demise"]
+    unit: str
+    roll: int
+    units: list[str]
+
+
 class Destroyed(TypedDict):
     e: Literal["destroyed"]
     unit: str
@@ -527,7 +536,7 @@ Event = Union[
     ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, Effect, EffectEnds, BattlefieldCommand,
     LeaderAbilityEnds, LeaderReroll, CommandReroll, BattleshockTest, LeadershipTest, FightOnDeath, Battleshock, BattleshockEnds, Move,
     AdvanceRoll, DesperateEscape, Hatch, HatchRolloff, Hatchways, Coherency, Manoeuvre, Overwatch, Shoot,
-    Attack, Hazardous, MortalWounds, Destroyed, ChargeDeclared, ChargeRoll, Charge, ChargeMove, PileIn,
+    Attack, Hazardous, MortalWounds, DeadlyDemise, Destroyed, ChargeDeclared, ChargeRoll, Charge, ChargeMove, PileIn,
     Consolidate, Fight, Control, Secured, Vp, MissionRule, MissionRoll, MarkerRemoved, Lights, Vented,
     RadExposure, Burners, ChangeLevel, Powered,
 ]
