@@ -401,7 +401,8 @@ def test_charge_after_advancing(tmp_path, faction, name):
 
 def test_led_by_abilities_and_attaching_leaders_play_no_part():
     # Boarding Actions "Leaders": Leaders never attach, and Led-by abilities ("while ... is leading
-    # this unit") have no effect, even through Battlefield Command
+    # this unit") have no effect, even through Battlefield Command; "Mustering your Boarding
+    # Patrol": units only as the Detachment allows (no Assigned Agents)
     orks = build_army("B", ORKS)
     nobz = next(u for u in orks.units if u.datasheet.name == "Nobz")
     assert "Da Boss’ Ladz" in nobz.datasheet.abilities and not nobz.standing
@@ -410,7 +411,8 @@ def test_led_by_abilities_and_attaching_leaders_play_no_part():
     for f in cat.all():
         for e in f.pack.abilities:
             if e.removed:
-                assert e.section and e.section.startswith("Boarding Actions: Leaders"), e.name
+                assert e.section and e.section.startswith(("Boarding Actions: Leaders",
+                                                           "Boarding Actions: Mustering your Boarding Patrol")), e.name
     # an entry limited to some datasheets leaves the same name elsewhere alone: the Votann "Unit
     # Composition" (its E-COGs are destroyed with the Iron-master) is not the Guard's
     table = cat.abilities("Astra Militarum")

@@ -37,6 +37,10 @@ def test_json_shape_and_totals():
     for k in KINDS:
         assert d["total"][k] == [sum(f[k][i] for f in d["factions"].values()) for i in (0, 1)]
     assert d["rosters"] == len(list(ROSTERS.glob("*.yaml")))
+    # what is not modelled, by name: as many as the counts leave out
+    for faction, counts in d["factions"].items():
+        for k, (m, a) in counts.items():
+            assert sum(d["not_modelled"].get(faction, {}).get(k, {}).values()) == a - m, (faction, k)
 
 
 def test_the_counts_of_all_agree_with_the_packs_and_rosters():
@@ -105,6 +109,8 @@ def test_cli_json_text_and_markdown():
     assert res.exit_code == 0 and "Total" in res.output and "Ability occurrences" in res.output
     t = bundled()["total"]["ability_occurrences"]
     assert f"{t[0]}/{t[1]}" in res.output
+    res = runner.invoke(app, ["data", "coverage", "--missing"])
+    assert res.exit_code == 0 and "Orks · Ability occurrences: Waaagh! (x" in res.output
     res = runner.invoke(app, ["data", "coverage", "--markdown"])
     assert res.exit_code == 0 and res.output == coverage_markdown(bundled())
 

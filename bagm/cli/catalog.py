@@ -123,6 +123,7 @@ def data_coverage(
         "--rosters", help="Folder of rosters whose units' abilities are counted (default: the "
         "bundled rosters/ of a source checkout).", show_default=False)] = None,
     markdown: Annotated[bool, typer.Option("--markdown", help="The README's Markdown table.")] = False,
+    missing: Annotated[bool, typer.Option("--missing", help="Also list what is not modelled, by name.")] = False,
     format: FormatOpt = SimpleFormat.text,
     data: DataOpt = None,
 ) -> None:
@@ -143,12 +144,16 @@ def data_coverage(
 
         typer.echo(to_json(result))
         return
-    from bagm.render.coverage_render import coverage_markdown, coverage_table
+    from bagm.render.coverage_render import coverage_markdown, coverage_table, missing_lines
 
     if markdown:
         typer.echo(coverage_markdown(result), nl=False)
-    else:
-        open_console().print(coverage_table(result))
+        return
+    console = open_console()
+    console.print(coverage_table(result))
+    if missing:
+        for line in missing_lines(result):
+            console.print(line)
 
 
 @data_app.command("import-bsdata")

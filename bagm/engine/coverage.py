@@ -25,10 +25,15 @@ LABELS = {"detachment_rules": "Detachment rules", "enhancements": "Enhancements"
 class Count:
     modelled: int = 0
     all: int = 0
+    missing: dict[str, int] = field(default_factory=dict)
+    """What is not modelled, by name, and how often."""
 
-    def add(self, modelled: bool) -> None:
+    def add(self, modelled: bool, name: str) -> None:
         self.all += 1
-        self.modelled += bool(modelled)
+        if modelled:
+            self.modelled += 1
+        else:
+            self.missing[name] = self.missing.get(name, 0) + 1
 
     def pair(self) -> list[int]:
         return [self.modelled, self.all]
@@ -55,10 +60,15 @@ class Coverage:
         return out
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form: ``total`` and ``factions`` as [modelled, all] per kind, ``rosters`` (how
+        many were read) and ``not_modelled`` (per faction and kind, each name and how often)."""
         return {"total": {k: c.pair() for k, c in self.total.items()},
                 "factions": {name: {k: c.pair() for k, c in counts.items()}
                              for name, counts in sorted(self.factions.items())},
-                "rosters": len(self.rosters)}
+                "rosters": len(self.rosters),
+                "not_modelled": {name: {k: dict(sorted(c.missing.items(), key=lambda kv: (-kv[1], kv[0])))
+                                        for k, c in counts.items() if c.missing}
+                                 for name, counts in sorted(self.factions.items())}}
 
 
 def bundled_rosters() -> Path | None:
@@ -79,12 +89,12 @@ def coverage(catalog: Any, rosters: Path | None = None) -> Coverage:
         counts = cov.factions.setdefault(faction.name, _counts())
         for det in faction.pack.detachments:
             if det.rule:
-                counts["detachment_rules"].add(modelled_rule(det))
+                counts["detachment_rules"].add(modelled_rule(det), f"{det.rule} ({det.name})")
             for e in det.enhancements:
-                counts["enhancements"].add(modelled_enhancement(e))
+                counts["enhancements"].add(modelled_enhancement(e), f"{e.name} ({det.name})")
         for ds in faction.pack.units:
             for a in ds.leader.abilities if ds.leader is not None else []:
-                counts["leader_abilities"].add(bool(a.effects))
+                counts["leader_abilities"].add(bool(a.effects), f"{a.name} ({ds.name})")
     if rosters is not None:
         from bagm.roster.model import load_roster
         from bagm.roster.validate import validate
@@ -97,6 +107,6 @@ def coverage(catalog: Any, rosters: Path | None = None) -> Coverage:
             table = catalog.abilities(report.faction)
             for unit in report.units:
                 for p in played(unit.datasheet, table):
-                    counts["ability_occurrences"].add(p.modelled)
+                    counts["ability_occurrences"].add(p.modelled, p.name)
             cov.rosters.append(path.name)
     return cov

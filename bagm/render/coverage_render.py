@@ -47,3 +47,15 @@ def coverage_markdown(data: dict[str, Any]) -> str:
         name = f"**{name}**" if name == "Total" else name.replace("|", "\\|")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def missing_lines(data: dict[str, Any]) -> list[Text]:
+    """What is not modelled, per faction and kind: one line each, names with how often."""
+    out = []
+    for faction, kinds in data.get("not_modelled", {}).items():
+        for key, label in COLUMNS:
+            names = kinds.get(key)
+            if names:
+                items = ", ".join(f"{n} (x{c})" if c > 1 else n for n, c in names.items())
+                out.append(Text.assemble((f"{faction} · {label}: ", "bold"), items))
+    return out
