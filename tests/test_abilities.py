@@ -418,3 +418,12 @@ def test_led_by_abilities_and_attaching_leaders_play_no_part():
     table = cat.abilities("Astra Militarum")
     assert table.find("Unit Composition", "Cadian Shock Troops").entry.removed
     assert cat.abilities("Leagues of Votann").find("Unit Composition", "Grimnyr") is None
+
+
+def test_duellists_hubris(tmp_path):
+    # Emperor's Children, Lucius "Duellist's Hubris": at the start of the Fight phase, if this model
+    # is not leading a unit, it has Fights First until the end of the phase; in Boarding Actions it
+    # never leads a unit ("Leaders"), so it always fights first
+    g = game(tmp_path, "[]")
+    give(g, "A3", "Emperor's Children", "Duellist’s Hubris")
+    assert g.fights_first(g.units["A3"]) and not g.fights_first(g.units["A5"])
