@@ -427,3 +427,14 @@ def test_duellists_hubris(tmp_path):
     g = game(tmp_path, "[]")
     give(g, "A3", "Emperor's Children", "Duellist’s Hubris")
     assert g.fights_first(g.units["A3"]) and not g.fights_first(g.units["A5"])
+
+
+def test_data_check_finds_an_entry_no_datasheet_lists(tmp_path):
+    # a misspelt table entry would leave the ability unmodelled without a word: `bagm data check`
+    from bagm.roster.packcheck import check_faction
+
+    overlay(tmp_path, "[Stealth]", "abilities:\n  - {name: Stealht, effects: [{cover: true}]}\n"
+                                   "  - {name: Stealth, effects: [{cover: true}], units: [Strike Squadd]}\n")
+    problems = check_faction(Catalog(data_dirs([tmp_path])).faction("Grey Knights"))
+    assert "ability table entry 'Stealht': no datasheet of Grey Knights lists it" in problems
+    assert "ability table entry 'Stealth': unit 'Strike Squadd' is not a datasheet of Grey Knights" in problems

@@ -55,6 +55,25 @@ def check_faction(faction: Any) -> list[str]:
             for name in _rule_units(rule):
                 if faction.units.get(name) is None:
                     out.append(f"{where}: rule names unknown unit '{name}'")
+    out += _check_abilities(faction)
+    return out
+
+
+def _check_abilities(faction: Any) -> list[str]:
+    """Each entry of the pack's ability table names an ability one of its datasheets lists (a
+    misspelt entry would leave that ability unmodelled without a word), and its ``units``
+    are datasheets of the pack."""
+    from bagm.data.abilities import AbilityTable
+
+    out = []
+    for entry in faction.pack.abilities:
+        where = f"ability table entry '{entry.name}'"
+        for name in entry.units:
+            if faction.units.get(name) is None:
+                out.append(f"{where}: unit '{name}' is not a datasheet of {faction.pack.faction}")
+        table = AbilityTable([entry])
+        if not any(table.find(a, ds.name) is not None for ds in faction.pack.units for a in ds.abilities):
+            out.append(f"{where}: no datasheet of {faction.pack.faction} lists it")
     return out
 
 
