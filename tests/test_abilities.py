@@ -43,6 +43,11 @@ def game(tmp_path: Path, abilities: str, extra: str = "") -> Game:
     return g
 
 
+def own(u) -> list:
+    """The unit's standing effects from its datasheet's abilities (not its army's Detachment rule)."""
+    return [(n, e) for n, e in u.standing if n in u.datasheet.abilities]
+
+
 def attack(g: Game, u: str, t: str, w: WeaponProfile, dice: list[int]) -> tuple[int, int]:
     """``u`` attacks ``t`` with one model's ``w``, Command Re-rolls declined; every die used."""
     g.dice = Dice.scripted(dice)
@@ -86,7 +91,7 @@ def test_scouts_are_removed_and_never_listed(tmp_path):
     # Boarding Actions "Scouts Ability": all units lose the Scouts ability
     a = build_army("A", GK, overlay(tmp_path, '[Scouts 6", Scouts]'))
     strike = next(u for u in a.units if u.name.startswith("Strike Squad"))
-    assert not strike.standing and not any("Scouts" in n for n in a.not_modelled)
+    assert not own(strike) and not any("Scouts" in n for n in a.not_modelled)
 
 
 def test_an_ability_the_adaptation_removes_plays_no_part(tmp_path):
@@ -94,14 +99,14 @@ def test_an_ability_the_adaptation_removes_plays_no_part(tmp_path):
     a = build_army("A", GK, overlay(tmp_path, "[Deep Strike, Stealth, Hammerhand]",
                                     "    adaptation: {loses: [Deep Strike, Stealth, Hammerhand]}\n"))
     strike = next(u for u in a.units if u.name.startswith("Strike Squad"))
-    assert not strike.deep_strike and not strike.standing
+    assert not strike.deep_strike and not own(strike)
     assert not any("Hammerhand" in n for n in a.not_modelled)
 
 
 def test_unknown_abilities_are_listed_modelled_ones_are_not(tmp_path):
     a = build_army("A", GK, overlay(tmp_path, "[Stealth, Feel No Pain 5+, Teleport Shunt]"))
     strike = [u for u in a.units if u.name.startswith("Strike Squad")]
-    assert all([n for n, _ in u.standing] == ["Stealth", "Feel No Pain 5+"] for u in strike)
+    assert all([n for n, _ in own(u)] == ["Stealth", "Feel No Pain 5+"] for u in strike)
     assert "Strike Squad: ability 'Teleport Shunt' is not implemented" in a.not_modelled
     assert not any("Stealth" in n or "Feel No Pain" in n for n in a.not_modelled)
 
@@ -112,7 +117,7 @@ def test_a_faction_table_entry_comes_before_the_core_one_and_can_name_its_units(
              "  - {name: Stealth, effects: [{cover: true}]}\n")
     a = build_army("A", GK, overlay(tmp_path, "[Stealth, Teleport Shunt]", extra))
     strike = next(u for u in a.units if u.name.startswith("Strike Squad"))
-    assert [(n, e.cover, e.M_mod) for n, e in strike.standing] == [("Stealth", True, 0), ("Teleport Shunt", False, 2)]
+    assert [(n, e.cover, e.M_mod) for n, e in own(strike)] == [("Stealth", True, 0), ("Teleport Shunt", False, 2)]
     table = Catalog(data_dirs([tmp_path])).abilities("Grey Knights")
     assert table.find("Teleport Shunt", "Purifier Squad") is None  # only on the units it names
 
@@ -289,9 +294,10 @@ DEVASTATING = WeaponProfile("Test rifle", False, DiceExpr(0, 6, 1), 3, 4, 0, Dic
                             abilities=GUN.abilities.plus(Abilities(devastating_wounds=True)))
 
 
-def give(g: Game, uid: str, faction: str, name: str) -> None:
-    """Unit ``uid`` has faction ``faction``'s ability ``name`` (its table entry's effects)."""
-    found = Catalog().abilities(faction).find(name)
+def give(g: Game, uid: str, faction: str, name: str, unit: str = "") -> None:
+    """Unit ``uid`` has faction ``faction``'s ability ``name`` (its table entry's effects, as
+    datasheet ``unit`` has it)."""
+    found = Catalog().abilities(faction).find(name, unit)
     assert found is not None and found.modelled and found.effects, name
     g.units[uid].standing = tuple((name, e) for e in found.effects)
 
@@ -405,7 +411,7 @@ def test_led_by_abilities_and_attaching_leaders_play_no_part():
     # Patrol": units only as the Detachment allows (no Assigned Agents)
     orks = build_army("B", ORKS)
     nobz = next(u for u in orks.units if u.datasheet.name == "Nobz")
-    assert "Da Boss’ Ladz" in nobz.datasheet.abilities and not nobz.standing
+    assert "Da Boss’ Ladz" in nobz.datasheet.abilities and not own(nobz)
     assert not any("Da Boss" in n for n in orks.not_modelled)
     cat = Catalog()
     for f in cat.all():
@@ -438,3 +444,91 @@ def test_data_check_finds_an_entry_no_datasheet_lists(tmp_path):
     problems = check_faction(Catalog(data_dirs([tmp_path])).faction("Grey Knights"))
     assert "ability table entry 'Stealht': no datasheet of Grey Knights lists it" in problems
     assert "ability table entry 'Stealth': unit 'Strike Squadd' is not a datasheet of Grey Knights" in problems
+
+
+def test_an_overlay_changes_one_table_entry_and_keeps_the_others(tmp_path):
+    # an overlay's ability entries merge by name, like its units and Detachments
+    (tmp_path / "tyr.yaml").write_text("faction: Tyranids\nabilities:\n"
+                                       "  - {name: Bounding Leap, effects: [{M_mod: 1}]}\n", encoding="utf-8")
+    table = Catalog(data_dirs([tmp_path])).abilities("Tyranids")
+    assert [e.M_mod for e in table.find("Bounding Leap").effects] == [1]
+    assert table.find("Alpha Warrior") is not None and table.find("Alpha Warrior").modelled
+
+
+def test_gloam_rot(tmp_path):
+    # Legiones Daemonica (Nurgle) "Gloam Rot": each time an attack targets this unit, if its
+    # Strength is greater than this unit's Toughness, subtract 1 from the Wound roll
+    g = game(tmp_path, "[]")
+    give(g, "A3", "Legiones Daemonica", "Gloam Rot")
+    strong = WeaponProfile("Test gun S5", False, DiceExpr(0, 6, 1), 3, 5, 0, DiceExpr(0, 6, 1), range=24)
+    assert attack(g, "B3", "A3", strong, [3, 3]) == (0, 0)  # S5 against T4: 3+, at -1 a 3 fails
+    assert attack(g, "B3", "A3", strong, [3, 4, 1]) == (1, 0)
+    assert attack(g, "B3", "A3", GUN, [3, 4, 1]) == (1, 1)  # S4 against T4: no change, a 4 wounds
+
+
+def test_murderers_cowl(tmp_path):
+    # Legiones Daemonica (Khorne) "Murderer's Cowl": eligible to shoot and declare a charge in a
+    # turn in which it Advanced
+    g = game(tmp_path, "[]")
+    give(g, "A3", "Legiones Daemonica", "Murderer's Cowl")
+    for uid in ("A3", "A5"):
+        g.units[uid].moved = "advance"
+    assert g.shoot_reason(g.units["A3"]) is None and g.charge_reason(g.units["A3"]) is None
+    assert g.shoot_reason(g.units["A5"]) and g.charge_reason(g.units["A5"])
+
+
+def near_marker(g: Game, uid: str, on: bool) -> None:
+    """Unit ``uid`` as one model on objective marker 1 (``on``) or 6" from it."""
+    mk = g.map.layout.markers[0]
+    place(g, uid, [(mk.x, mk.y) if on else (mk.x + 6, mk.y)])
+    assert bool(g.units[uid].models) and (
+        any(g.bf.in_objective_range(m.base, mk) for m in g.units[uid].models) == on)
+
+
+@pytest.mark.parametrize("faction, name", [
+    ("Astra Militarum", "Storm Troopers"), ("Agents of the Imperium", "Breaching Team"),
+    ("Necrons", "Implacable Eradication"), ("Grey Knights", "Sanctity of Purpose")])
+def test_wound_rerolls_of_one_and_all_against_a_unit_on_an_objective(tmp_path, faction, name):
+    # "each time a model in this unit makes an attack, re-roll a Wound roll of 1; if the target is
+    # within range of an objective marker, you can re-roll the Wound roll instead"
+    g = game(tmp_path, "[]")
+    give(g, "A3", faction, name)
+    near_marker(g, "B3", False)  # the Nobz (T5: S4 wounds on 5+)
+    assert attack(g, "A3", "B3", GUN, [3, 1, 5, 1]) == (1, 0)  # a 1 re-rolled
+    assert attack(g, "A3", "B3", GUN, [3, 2]) == (0, 0)  # a 2 is not
+    near_marker(g, "B3", True)
+    assert attack(g, "A3", "B3", GUN, [3, 2, 5, 1]) == (1, 1)  # on the marker: any failed roll
+
+
+def test_veterans_of_the_long_war_and_breach_and_clear(tmp_path):
+    # Heretic Astartes "Veterans of the Long War": melee attacks only; T'au "Breach and Clear":
+    # ranged attacks against a unit within range of an objective marker re-roll the Wound roll
+    g = game(tmp_path, "[]")
+    give(g, "A3", "Heretic Astartes", "Veterans of the Long War")
+    near_marker(g, "B3", True)
+    assert attack(g, "A3", "B3", BLADE, [3, 2, 5, 1]) == (1, 0)
+    assert attack(g, "A3", "B3", GUN, [3, 1]) == (0, 0)  # ranged: nothing
+    give(g, "A3", "T'au Empire", "Breach and Clear")
+    assert attack(g, "A3", "B3", GUN, [3, 2, 5, 1]) == (1, 1)
+    near_marker(g, "B4", False)
+    assert attack(g, "A3", "B4", GUN, [3, 1]) == (0, 0)  # off the marker: no re-roll at all
+
+
+def test_tranceweaver_and_vanguard_predator(tmp_path):
+    # Legiones Daemonica "Tranceweaver": re-roll a Hit roll of 1; against a unit within range of an
+    # objective marker, the Hit roll. Tyranids "Vanguard Predator": re-roll a Hit roll of 1; against
+    # a unit within range of an objective marker, a Wound roll of 1 as well
+    g = game(tmp_path, "[]")
+    give(g, "A3", "Legiones Daemonica", "Tranceweaver", "Tranceweaver")
+    near_marker(g, "B3", False)
+    assert attack(g, "A3", "B3", GUN, [1, 3, 5, 1]) == (1, 0)
+    assert attack(g, "A3", "B3", GUN, [2]) == (0, 0)
+    near_marker(g, "B3", True)
+    assert attack(g, "A3", "B3", GUN, [2, 3, 5, 1]) == (1, 1)
+    for faction in ("Tyranids", "Great Devourer"):
+        give(g, "A3", faction, "Vanguard Predator")
+        near_marker(g, "B4", False)
+        assert attack(g, "A3", "B4", GUN, [1, 3, 1]) == (0, 0)  # the Wound roll of 1 stands
+        near_marker(g, "B4", True)
+        assert attack(g, "A3", "B4", GUN, [1, 3, 1, 5, 1]) == (1, 0)
+        g.units["B4"].models[0].wounds = 2

@@ -79,20 +79,43 @@ def test_ability_occurrences_modelled_are_those_games_do_not_list():
 
 
 def test_a_modelled_rule_enhancement_and_ability_each_count(tmp_path):
-    before = bundled()["factions"]["Grey Knights"]
-    (tmp_path / "gk.yaml").write_text(
-        "faction: Grey Knights\n"
-        "detachments:\n  - name: Void Purge Force\n    rule_effects: [{OC_mod: 1}]\n"
-        "    enhancements:\n      - {name: Sigil of Warding, effects: [{fnp: 5}]}\n      - {name: Tactical Haruspexy}\n"
-        "abilities:\n  - {name: Gate of Infinity, engine: false, effects: [{M_mod: 1}]}\n", encoding="utf-8")
-    after = coverage(Catalog(data_dirs([tmp_path])), ROSTERS).to_dict()["factions"]["Grey Knights"]
+    # an overlay gives one unmodelled Detachment rule and Enhancement effects, and one ability a
+    # table entry: each count goes up by one (by its occurrences, for the ability)
+    import yaml
+
+    cat = Catalog()
+    faction = det = None
+    for f in cat.all():
+        for d in f.pack.detachments:
+            if d.rule and d.rule_effects is None and not d.rule_moments and \
+                    any(e.effects is None and not e.moments for e in d.enhancements):
+                faction, det = f, d
+                break
+        if det is not None:
+            break
+    assert faction is not None and det is not None, "every Detachment rule or Enhancement is modelled"
+    raw = yaml.safe_load(faction.files[0].read_text(encoding="utf-8"))
+    enh = next(d for d in raw["detachments"] if d["name"] == det.name)["enhancements"]
+    first = next(e for e in enh if not e.get("effects") and not e.get("moments"))
+    first["effects"] = [{"fnp": 5}]
+    occurring = {p.name for path in ROSTERS.glob("*.yaml")
+                 for u in validate(load_roster(path), cat).units if u.datasheet in faction.pack.units
+                 for p in __import__("bagm.data.abilities", fromlist=["played"]).played(
+                     u.datasheet, cat.abilities(faction.name)) if p.how == ""}
+    ability = sorted(occurring)[0] if occurring else None
+    overlay = {"faction": faction.name,
+               "detachments": [{"name": det.name, "rule_effects": [{"OC_mod": 1}], "enhancements": enh}]}
+    if ability:
+        overlay["abilities"] = [{"name": ability, "effects": [{"M_mod": 1}]}]
+    (tmp_path / "x.yaml").write_text(yaml.safe_dump(overlay, allow_unicode=True), encoding="utf-8")
+    before = bundled()["factions"][faction.name]
+    after = coverage(Catalog(data_dirs([tmp_path])), ROSTERS).to_dict()["factions"][faction.name]
     assert after["detachment_rules"] == [before["detachment_rules"][0] + 1, before["detachment_rules"][1]]
     assert after["enhancements"] == [before["enhancements"][0] + 1, before["enhancements"][1]]
-    gates = sum(u.datasheet.abilities.count("Gate of Infinity")
-                for path in ROSTERS.glob("grey_knights*.yaml")
-                for u in validate(load_roster(path), Catalog()).units)
-    assert gates and after["ability_occurrences"] == [before["ability_occurrences"][0] + gates,
-                                                      before["ability_occurrences"][1]]
+    missing = bundled()["not_modelled"][faction.name]["ability_occurrences"]
+    gained = missing.get(ability, 0) if ability else 0
+    assert after["ability_occurrences"] == [before["ability_occurrences"][0] + gained,
+                                            before["ability_occurrences"][1]]
 
 
 def test_no_rosters_counts_no_occurrences(tmp_path):

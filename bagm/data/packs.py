@@ -4,8 +4,8 @@ Packs load lazily, one faction at a time: a roster of one faction reads one file
 holds which faction is found from its top-level ``faction:`` and ``aliases:`` lines only, so
 finding a faction costs a directory listing and a few short reads, not a full parse.
 
-An overlay file with the ``faction`` of a bundled pack is merged into it: units and Detachments
-with the same name replace the given keys of the bundled entry (so a user can fix one points
+An overlay file with the ``faction`` of a bundled pack is merged into it: units, Detachments and
+ability table entries with the same name replace the given keys of the bundled entry (so a user can fix one points
 value), new names are added.
 """
 
@@ -307,10 +307,11 @@ def _merge_named(base: list[Any], over: list[Any], key: str) -> list[Any]:
 
 
 def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
-    """Overlay ``over`` onto ``base``: named units and Detachments merge key by key."""
+    """Overlay ``over`` onto ``base``: named units, Detachments and ability table entries merge
+    key by key."""
     out = dict(base)
     for key, value in over.items():
-        if key in ("units", "detachments") and isinstance(value, list) and key in out:
+        if key in ("units", "detachments", "abilities") and isinstance(value, list) and key in out:
             out[key] = _merge_named(out[key], value, "name")
         elif key in ("notes", "aliases") and isinstance(value, list) and key in out:
             out[key] = list(out[key]) + [v for v in value if v not in out[key]]
