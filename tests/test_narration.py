@@ -82,10 +82,10 @@ def test_the_narration_tells_moves_attacks_vp_and_the_end():
     assert ("  Dice: hit 2 6 5 3 2 6 4 6 3 5; wound 2 6 6 4 3 4 5 6; save (armour 4+) 5 2 5 6; "
             "save (armour 4+) command re-roll 3.") in told
     # VP name the units that scored them; Pile-in and Consolidation say where the unit went
-    assert ("Player A scores 15 VP (Purge the Ship: 380 points of enemy units destroyed (>= 375); "
-            "scored by A3 Strike Squad A, A5 Purifier Squad): 75 VP.") in told
-    assert "A3 Strike Squad A Consolidates toward B5 Meganobz into Zone G4." in told
-    assert "The battle ends: A 75 VP, B 10 VP. Player A wins." in told
+    assert ("Player A scores 15 VP (Purge the Ship: 260 points of enemy units destroyed (>= 250); "
+            "scored by A3 Strike Squad A, A5 Purifier Squad): 50 VP.") in told
+    assert "A5 Purifier Squad Consolidates toward B3 Nobz A into Zone H4." in told
+    assert "The battle ends: A 50 VP, B 20 VP. Player A wins." in told
     assert st[-1].heading == "The end of the battle"
     headings = list(dict.fromkeys(s.heading for s in st))
     assert headings[:3] == ["Before the battle", "Battle round 1, player A's turn, Command phase",
