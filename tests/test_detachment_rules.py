@@ -254,9 +254,10 @@ def test_the_emperor_protects_leaves_out_penitent_units(tmp_path):
     g = game(roster(tmp_path, "Adepta Sororitas", "Pious Protectors", "unit: Canoness",
                     "unit: Repentia Squad, models: 5"))
     repentia = unit(g, "Repentia Squad")
-    assert not repentia.standing
+    assert not [n for n, _ in repentia.standing if n == "The Emperor Protects"]
     on_marker(g, repentia)
-    assert effect_defence(repentia, GUN, holds_in(g)) == (repentia.invuln, None)
+    # its own datasheet's Feel No Pain 5+, no invulnerable save from the rule
+    assert effect_defence(repentia, GUN, holds_in(g)) == (repentia.invuln, 5)
 
 
 def test_determined_defence_plus_1_armour_save_on_a_marker(tmp_path):
