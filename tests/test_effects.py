@@ -23,7 +23,9 @@ def catalog(tmp_path: Path, rule: str | None, sigil: str | None) -> Catalog:
     lines.append(f"    rule_effects: {rule if rule is not None else 'null'}")
     lines += ["    enhancements:",
               "      - {name: Sigil of Warding" + (f", effects: {sigil}" if sigil is not None else "") + "}",
-              "      - {name: Tactical Haruspexy}"]
+              "      - {name: Tactical Haruspexy}",
+              # the rule and the Enhancement alone: the Purifier Squad's own ability left unmodelled
+              "abilities:", "  - {name: Sanctity of Purpose, effects: null}"]
     (tmp_path / "gk.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return Catalog(data_dirs([tmp_path]))
 
