@@ -27,7 +27,7 @@ ROSTERS = REPO / "rosters"
 BLADE = WeaponProfile("Test blade", True, DiceExpr(0, 6, 2), 3, 4, 0, DiceExpr(0, 6, 1))
 GUN = WeaponProfile("Test gun", False, DiceExpr(0, 6, 2), 3, 4, 0, DiceExpr(0, 6, 1), range=24)
 SHOT = WeaponProfile("Test shot", False, DiceExpr(0, 6, 1), 3, 4, 0, DiceExpr(0, 6, 1), range=24)
-PRE_BATTLE = ("roles", "deploy")
+PRE_BATTLE = ("roles", "deploy", "opening")  # opening: Enhancements' moves before the first turn
 
 
 @cache
@@ -71,7 +71,7 @@ def game(a: Army, b: Army | None = None, dice: list[int] | None = None) -> Game:
         if g.decision.step not in PRE_BATTLE:
             break
         legal = g.legal_actions()
-        g.apply(next((x for x in legal if x.kind == "deploy"), legal[0]))  # none in Reserves
+        g.apply(next((x for x in legal if x.kind in ("deploy", "done")), legal[0]))  # none in Reserves
     g.dice = Dice.scripted(dice or [])
     return g
 

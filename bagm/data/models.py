@@ -16,7 +16,8 @@ from typing import Annotated, Any, Literal, Union
 from bagm.data.timings import Phase, Timing
 
 Keyword = str
-UnitState = Literal["below_starting", "below_half", "set_to_defend", "near_objective", "secured_site"]
+UnitState = Literal["below_starting", "below_half", "set_to_defend", "near_objective", "secured_site",
+                    "destroyed_unit", "opened_hatchway"]
 """A state of a unit an effect's condition names (:attr:`Effect.only_while`)."""
 TargetState = Literal["below_starting", "below_half", "near_objective", "markerlight", "engaged",
                       "beyond_hatchway"]
@@ -196,8 +197,9 @@ class Effect:
     """A condition: this effect applies only while the led unit is below its Starting Strength
     ('below_starting'), Below Half-strength ('below_half'), Set to Defend ('set_to_defend'),
     within range of an objective marker ('near_objective': one of its models is), or has
-    performed Secure Site in its player's most recent Shooting phase ('secured_site'); a list:
-    all of them. The last two need the game: asked without it, they do not hold."""
+    performed Secure Site in its player's most recent Shooting phase ('secured_site'), once its
+    attacks have destroyed one or more enemy units ('destroyed_unit'), or from when it opens a
+    Hatchway until the end of that turn ('opened_hatchway'); a list: all of them. The last two need the game: asked without it, they do not hold."""
     only_keyword: Keyword | None = None
     """A condition: this effect applies only while the led unit has this keyword."""
     only_lacks: list[Keyword] = field(default_factory=list)
@@ -250,6 +252,12 @@ class Effect:
     charger_test: Literal["battle-shock", "leadership"] | None = None
     """Each time an enemy unit declares a charge that targets the led unit, that enemy unit
     takes this test at once (as ``charge_test`` says)."""
+    shock_range: float | Literal["engagement"] | None = None
+    """In the Battle-shock step of the opponent's Command phase, each enemy unit within X inches
+    of the led unit ('engagement': within its Engagement Range) takes a Battle-shock test (one
+    test in the phase at most); ``target_while`` is a condition on that enemy unit,
+    ``shock_below_half_mod`` is added to the test when it is Below Half-strength (-1) and
+    ``straight`` measures ignoring Walls."""
     engaged_enemy_OC_mod: int = 0
     """Added to the Objective Control characteristic of the models of each enemy unit within
     Engagement Range of the led unit (once, however many such units)."""
@@ -303,6 +311,149 @@ class Effect:
     """The led unit's Consolidation moves are up to this many inches, a dice expression rolled
     for each ("D3+3"), instead of 3"."""
 
+    reroll_leadership: bool = False
+    """Leadership tests (Battle-shock tests) taken for the led unit can be re-rolled."""
+    shoot_after_fall_back: bool = False
+    """The led unit is eligible to shoot in a turn in which it Fell Back."""
+    pile_in: int | None = None
+    """The led unit's Pile-in and Consolidation moves are up to X inches instead of 3"."""
+    damage_against_mod: int = 0
+    """Added to the Damage of each attack allocated to the led unit's models (-1), after any
+    roll; never below 1 (Devastating Wounds' mortal wounds too)."""
+    OC_set: int | None = None
+    """The led unit's models have an Objective Control characteristic of X (OC_mod adds to it;
+    Battle-shock still makes it 0)."""
+    T_mod: int = 0
+    """Added to the led unit's Toughness (set at muster: only a keyword condition applies)."""
+    W_mod: int = 0
+    """Added to the Wounds of the led unit's models (set at muster: only a keyword condition
+    applies)."""
+    crit_wound: int | None = None
+    """An unmodified Wound roll of X+ scores a Critical Wound for those attacks (5: on a 5+)."""
+    reroll_damage: Literal["ones"] | None = None
+    """Re-roll a Damage roll of 1 for those attacks."""
+    AP_against_mod: int = 0
+    """Added to the AP characteristic of attacks that target the led unit (+1 worsens it by 1;
+    ``against`` says which)."""
+    hazardous_against: bool = False
+    """Enemy weapons have [HAZARDOUS] while targeting the led unit (``against`` says which)."""
+    charge_after_fall_back: bool = False
+    """The led unit is eligible to declare a charge in a turn in which it Fell Back."""
+    escape_auto_pass: bool = False
+    """Desperate Escape tests taken for the led unit are passed automatically (none is rolled)."""
+    no_overwatch_against: bool = False
+    """Enemy units cannot fire Overwatch at the led unit."""
+    charge_unseen: float | None = None
+    """The led unit can declare a charge against enemy units within X inches that are not
+    visible to it (12: any it could charge)."""
+    regain_wounds: int = 0
+    """In each player's Command phase, one model of the led unit regains up to X lost wounds."""
+    secure_roll: int | None = None
+    """In your Command phase, select one objective marker you control (not yet Secured by your
+    army) within range of the led unit: on a D6 of X+ it is Secured by your army."""
+    no_seize_range: float | None = None
+    """Enemy units within X inches of the led unit cannot Seize objective markers (their Secure
+    Site does not complete)."""
+    straight: bool = False
+    """This effect's distances (shock_range, no_seize_range) ignore Walls and closed Hatchways."""
+    shock_select: float | None = None
+    """At the start of the Battle-shock step of your opponent's Command phase, select one enemy
+    unit within X inches of the led unit: it takes a Battle-shock test (never two in one phase;
+    ``shock_below_half_mod`` applies)."""
+    shock_below_half_mod: int = 0
+    """Added to such a Battle-shock test when the enemy unit is Below Half-strength (-1)."""
+    only_weapons: list[str] = field(default_factory=list)
+    """A condition: the fields on attacks apply only to the led unit's weapons of these names
+    (datasheet names, any case), e.g. "the bearer's monomolecular cane-rapier"."""
+    target_has: list[Keyword] = field(default_factory=list)
+    """A condition on the target: the fields on attacks apply only to attacks that target a
+    unit with one of these keywords ("while targeting CHARACTER units")."""
+    only_psychic: bool = False
+    """A condition: the fields on attacks apply only to the led unit's [PSYCHIC] weapons."""
+    no_psychic: bool = False
+    """A condition: the fields on attacks apply only to its weapons without [PSYCHIC]."""
+    reroll_attacks: bool = False
+    """The roll that determines the number of attacks of those weapons can be re-rolled (the
+    engine re-rolls a model's roll below the average)."""
+    D_set: int | None = None
+    """Those weapons have a Damage characteristic of X (D_mod adds to it)."""
+    regain_on_kill: int | None = None
+    """Each time the led unit destroys an enemy model with a melee attack, on a D6 of X+ one of
+    its models regains one lost wound."""
+    regain_on_kill_cap: int | None = None
+    """At most this many wounds regained that way a phase."""
+    opening_move: float | None = None
+    """At the start of the first battle round, the led unit can make a Normal move of up to X
+    inches."""
+    opening_other_move: float | None = None
+    """At the start of the first battle round, one other friendly unit within the same Entry
+    Zone as the led unit can make a Normal move of up to X inches."""
+    opening_others: list[str] = field(default_factory=list)
+    """Which datasheets (by name) that other unit can be; empty: any."""
+    mark_enemy: bool = False
+    """At the start of the first battle round, the led unit's player selects one enemy unit on
+    the battlefield: marked by this rule for the battle (``target_marked``)."""
+    target_marked: bool = False
+    """A condition on the target: the fields on attacks apply only to attacks that target the
+    enemy unit this rule marked (``mark_enemy``)."""
+    only_weaker: bool = False
+    """A condition: the fields on attacks apply only to attacks whose Strength is less than the
+    target's Toughness."""
+    first_round_only: bool = False
+    """The effect applies in the first battle round only ("in the first battle round, ...")."""
+    army: bool = False
+    """The effect is given to every unit of the led unit's army (``only_keyword`` picks them)
+    while the led unit is on the battlefield: "each time a KROOT model from your army makes an
+    attack ..., if the bearer is on the battlefield"."""
+    end_battleshock: bool = False
+    """Used at a moment: the target is no longer Battle-shocked, at once."""
+    free_move: float | None = None
+    """A Normal move of up to X inches the led unit can make at ``free_move_on`` (once per battle
+    with ``trigger_once``)."""
+    free_move_on: Literal["after_shooting", "enemy_fell_back"] | None = None
+    """When: just after it has shot; just after an enemy unit that was within its Engagement Range
+    Fell Back, if it is then within Engagement Range of no enemy unit."""
+    hatch_before_move: bool = False
+    """In the Move Units step, when the led unit is selected to move, it can first operate a
+    Hatchway within 1" (once per turn, as any operating)."""
+    hatch_reach: float | None = None
+    """At the end of the Move Units step, the led unit can operate a Hatchway within X inches of
+    and visible to it (instead of within 1")."""
+    prevent_reach: float | None = None
+    """Once per battle round, the led unit can try to prevent an enemy unit operating a Hatchway
+    within X inches of and visible to it, as if it were within 1" of it."""
+    reroll_hatch_rolloff: bool = False
+    """In a Hatchway roll-off (the led unit operates a Hatchway an enemy unit tries to prevent, or
+    tries to prevent one), its player re-rolls a losing result."""
+    hatch_unopposed: bool = False
+    """When the led unit tries to open a closed Hatchway, the opponent cannot try to prevent it."""
+    hatch_shock: float | None = None
+    """Each time the led unit opens a Hatchway, each enemy unit within X inches of it and wholly
+    on its other side takes a Battle-shock test."""
+    mortals_on: Literal["enemy_opens_hatchway", "enemy_falls_back", "charge_end"] | None = None
+    """A trigger for ``mortals``: an enemy unit opens a Hatchway within ``mortals_within`` inches
+    of the led unit; an enemy unit within Engagement Range of it is selected to Fall Back; it
+    ends a Charge move (one enemy unit within Engagement Range of it)."""
+    mortals: list[int] = field(default_factory=list)
+    """Mortal wounds the enemy unit suffers for a D6 roll of 1, 2, ... 6 (one roll per trigger)."""
+    mortals_within: float | None = None
+    """For 'enemy_opens_hatchway': the led unit is within X inches of that Hatchway (null: it
+    is anywhere on the battlefield)."""
+    shock_roll: int | None = None
+    """On the ``mortals_on`` trigger, the enemy unit concerned is Battle-shocked on a D6 of X+."""
+    trigger_once: bool = False
+    """The ``mortals_on`` trigger fires once per battle (reading: the first time it can); with
+    ``charge_unseen``: once per battle, when it declares a charge against a unit not visible."""
+    spoil_secure: int | None = None
+    """The first time in the battle the opponent's army Secures an objective marker while the led
+    unit is on the battlefield, on a D6 of X+ that marker is not Secured."""
+    escape_as_shocked: bool = False
+    """Enemy units within Engagement Range of the led unit that are selected to Fall Back take
+    Desperate Escape tests as if Battle-shocked (1 subtracted from each if they are)."""
+    shock_hit: int | None = None
+    """After the led unit has shot, one enemy unit hit by its attacks (of the weapons its
+    conditions allow: only_psychic, only_weapons) takes a Battle-shock test, X added (-1)."""
+
     def __post_init__(self) -> None:
         if self.consolidate is not None:
             from bagm.chance.dice import DiceError, parse_dice
@@ -311,12 +462,10 @@ class Effect:
                 parse_dice(self.consolidate, "consolidate")
             except DiceError as exc:
                 raise ValueError(str(exc)) from None
-    reroll_leadership: bool = False
-    """Leadership tests (Battle-shock tests) taken for the led unit can be re-rolled."""
-    shoot_after_fall_back: bool = False
-    """The led unit is eligible to shoot in a turn in which it Fell Back."""
-    pile_in: int | None = None
-    """The led unit's Pile-in and Consolidation moves are up to X inches instead of 3"."""
+        if (self.mortals_on is None) != (not self.mortals and self.shock_roll is None) or \
+                self.mortals and len(self.mortals) != 6:
+            raise ValueError("mortals_on goes with mortals (the mortal wounds for each D6 roll, 1 to 6, "
+                             "e.g. [0, 1, 1, 1, 2, 2]) or shock_roll")
     deadly_demise: Dice | None = None
     """Deadly Demise X: each time a model of the led unit is destroyed, roll one D6 before
     removing it; on a 6 each unit within 6" of it suffers X mortal wounds (a dice X rolled for
@@ -671,8 +820,24 @@ class Moment:
     """EFFECT on the target unit; null when the engine cannot play it (games list it)."""
     until: Literal["phase", "turn"] = "phase"
     """How long the effect lasts: until the end of the phase or of the turn."""
-    once: Literal["phase", "round", "battle"] = "battle"
-    """How often it can be used: once per phase, battle round or battle."""
+    once: Literal["phase", "turn", "round", "battle"] = "battle"
+    """How often it can be used: once per phase, turn, battle round or battle."""
+    within: float | None = None
+    """An Enhancement's: its TARGET is a friendly unit within X inches of the bearer's unit
+    (that unit itself included) instead of the bearer's unit ("select one friendly WRAITH
+    CONSTRUCT unit within 6\" of the bearer")."""
+    visible: bool = False
+    """With ``within``: and visible to the bearer's unit."""
+    target_units: list[str] = field(default_factory=list)
+    """TARGET: only units of these datasheets (by name, any case), with ``target_keywords``."""
+    target_any: bool = False
+    """An Enhancement's: its TARGET is any friendly unit (``target_keywords``, ``target_units``),
+    not only the bearer's unit."""
+    target_battleshocked: bool = False
+    """TARGET: only a Battle-shocked unit."""
+    choice: str | None = None
+    """A named alternative ("select one of the following abilities"): the moments of one rule
+    with choices share its ``once``, and using one names it ("use A3 Rule: lethal hits")."""
 
 
 @_model

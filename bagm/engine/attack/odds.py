@@ -159,7 +159,7 @@ def steps(profile: AttackProfile, target: Target) -> Steps:
         hit = roll_chances(lambda u: hit_roll(u, w.skill or 7, modifier, cond.overwatch, crit_hit, cond.overwatch_hit),
                            cond.reroll_hits)
     needed = wound_threshold(w.strength, target.toughness)
-    crit_on = critical_wound_on(w, target)
+    crit_on = min(critical_wound_on(w, target), cond.critical_wound)
     wmod = wound_modifier(w, cond)
     wound = roll_chances(lambda u: wound_roll(u, needed, wmod, crit_on),
                          wound_reroll_policy(w, cond))

@@ -80,6 +80,16 @@ class Conditions(HashedOnce):
     crit_wound_ap: int = 0
     """Added to the AP of an attack that scores a Critical Wound (-1: a Detachment rule's
     "on a Critical Wound, improve the Armour Penetration characteristic of that attack by 1")."""
+    critical_wound: int = 6
+    """An unmodified Wound roll of this or more is a Critical Wound (5: an effect's 5+)."""
+    damage_mod: int = 0
+    """Added to the Damage of each attack after it is rolled, never below 1 (-1: "subtract 1
+    from the Damage characteristic of attacks allocated to this model")."""
+    reroll_damage_ones: bool = False
+    """Re-roll a Damage roll of 1."""
+    reroll_attacks: bool = False
+    """Re-roll a model's roll for its number of attacks when below the average ("you can
+    re-roll the result")."""
 
 
 @dataclass(frozen=True)

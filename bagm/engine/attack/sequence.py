@@ -19,10 +19,11 @@ from collections.abc import Generator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bagm.chance.dice import Dice
+from bagm.chance.dice import Dice, DiceExpr
 from bagm.engine.attack.rules import (
     HAZARDOUS_MORTAL_WOUNDS,
     AttackProfile,
+    Conditions,
     Outcome,
     Reroll,
     Target,
@@ -224,6 +225,17 @@ def _pool(dice: Dice, n: int, policy: Reroll, reason: str, judge: Any, score: An
     return True
 
 
+def _damage(dice: Dice, damage: DiceExpr, cond: Conditions, reason: str, again: bool = True) -> int:
+    """One attack's Damage: rolled, a roll of 1 re-rolled where an effect says so ("re-roll a
+    Damage roll of 1"), then its modifier added, never below 1 (an effect's "subtract 1 from
+    the Damage characteristic")."""
+    d = dice.roll_expr(damage, reason)
+    if again and cond.reroll_damage_ones and not damage.is_constant and d - damage.bonus == 1 \
+            and damage.count == 1:
+        d = dice.roll_expr(damage, reason + " re-roll")
+    return max(1, d + cond.damage_mod) if cond.damage_mod else d
+
+
 def resolve(profile: AttackProfile, target: Target, dice: Dice,
             unit: TargetUnit | None = None) -> AttackResult:
     """Play every attack of ``profile`` against ``target`` with ``dice`` (see the module
@@ -267,6 +279,8 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
         n = rnd = 0
         for part in parts:
             v = dice.roll_expr(part, "attacks")
+            if cond.reroll_attacks and not part.is_constant and v < part.mean():
+                v = dice.roll_expr(part, "attacks re-roll")  # an effect's re-roll, below the average
             n += v
             if not part.is_constant:
                 rnd += v
@@ -317,7 +331,7 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
 
     # Wound Roll; Anti; Twin-linked; Lance; Devastating Wounds
     needed = wound_threshold(w.strength, target.toughness)
-    crit_on = critical_wound_on(w, target)
+    crit_on = min(critical_wound_on(w, target), cond.critical_wound)  # an effect's 5+
     policy = wound_reroll_policy(w, cond)
     normal, devastating, crit_normal = auto_wounds, 0, 0
     wound_mod = wound_modifier(w, cond)  # the same for every hit (a pure function)
@@ -370,12 +384,12 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
                 res.saves += 1
                 continue
         res.unsaved += 1
-        d = dice.roll_expr(damage, "damage")
+        d = _damage(dice, damage, cond, "damage")
         if random_damage and attacker:  # Command Re-roll: a Damage roll, before it is inflicted
             offer = RerollOffer("damage", "attacker", d, avg, unit.wounds[index])
             if (yield offer):
                 attacker = False
-                d = offer.new = dice.roll_expr(damage, "damage command re-roll")
+                d = offer.new = _damage(dice, damage, cond, "damage command re-roll", again=False)
         res.damage += d
         res.wounds_lost += unit.lose_wounds(index, d, dice, "damage")
 
@@ -385,12 +399,13 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
         index = unit.allocate(ranged)
         if index is None:
             break
-        d = dice.roll_expr(damage, "damage (devastating wounds)")
+        d = _damage(dice, damage, cond, "damage (devastating wounds)")
         if random_damage and attacker:
             offer = RerollOffer("damage", "attacker", d, avg, unit.wounds[index])
             if (yield offer):
                 attacker = False
-                d = offer.new = dice.roll_expr(damage, "damage (devastating wounds) command re-roll")
+                d = offer.new = _damage(dice, damage, cond, "damage (devastating wounds) command re-roll",
+                                        again=False)
         res.damage += d
         res.wounds_lost += unit.mortal_wounds(d, dice, spill=False, ranged=ranged,
                                               reason="devastating wounds")

@@ -16,7 +16,7 @@ from typing import Any
 from bagm.chance.dice import DiceExpr
 from bagm.engine.attack.rules import AttackProfile, Conditions, Target
 from bagm.engine.game.sequence import Game, Unit
-from bagm.engine.rules.effects import effect_sum
+from bagm.engine.rules.effects import effect_has, effect_sum
 from bagm.engine.rules.missions.power_the_generators import ACCESS_ZONE, GENERATOR, TERMINAL, route_via
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import profile_group
@@ -244,16 +244,35 @@ class GreedyBot:
     def _use(self, g: Game, legal: list[Action]) -> Action | None:
         """A supplied Stratagem: on the unit a moment is about (just selected to shoot or to
         fight, just targeted), or at the start of one of its own phases on its costliest unit
-        that could use it; never at the end of a phase."""
+        that could use it; at the end of a phase only a rule that costs nothing."""
         uses = [a for a in legal if a.kind == "use"]
         d = g.decision
-        if not uses or d.info.get("timing") == "phase_end":
+        if uses and d.info.get("timing") == "phase_end":  # only a free rule (an Enhancement's, say)
+            free = {x.name for x in g.armies[d.player].uses if not x.stratagem}
+            uses = [a for a in uses if a.arg in free]
+        if not uses:
             return None
         if "unit" in d.info:
             return uses[0]
         if g.active != d.player:
             return None
         return max(uses, key=lambda a: g.unit(a.unit).points)
+
+    def _freemove(self, g: Game, legal: list[Action]) -> Action | None:
+        """A Normal move an effect allows (after shooting, after an enemy Fell Back): toward the
+        unit's goal, unless it holds an objective marker."""
+        from bagm.engine.game.sequence import _r
+
+        u = g.unit(g.decision.info["unit"])
+        if self.on_marker(g, u):
+            return _PASS
+        act = Action("move", u.uid, point=_r(self.goal(g, u)))
+        return act if g.passes(act) else _PASS
+
+    def _shock(self, g: Game, legal: list[Action]) -> Action:
+        """An enemy unit for a Battle-shock test: the likeliest to fail (the highest Leadership
+        to roll, Below Half-strength counting one more)."""
+        return max(legal, key=lambda a: g.unit(a.target).Ld + g.unit(a.target).below_half())
 
     def _roles(self, g: Game, legal: list[Action]) -> Action:
         return Action("role", arg="attacker")
@@ -309,6 +328,20 @@ class GreedyBot:
         from bagm.engine.rules.missions.jailbreak import cells, prisoner
 
         return u is prisoner(g) and not any(cells(g).within(m.base) for m in u.models)
+
+    def _opening(self, g: Game, legal: list[Action]) -> Action | None:
+        """A move an effect allows at the start of the first battle round: toward the unit's
+        goal, as in the Movement phase."""
+        from bagm.engine.game.sequence import _r
+
+        marks = [a for a in legal if a.kind == "mark"]
+        if marks:  # an enemy unit for the battle: the costliest
+            return max(marks, key=lambda a: g.unit(a.target).points)
+        for a in legal:
+            if a.kind == "move":
+                act = Action("move", a.unit, point=_r(self.goal(g, g.unit(a.unit))))
+                return act if g.passes(act) else a
+        return None
 
     def _wants_hatch(self, g: Game, u: Unit, i: int) -> bool:
         if g.bf.is_open(i):
@@ -461,6 +494,8 @@ class GreedyBot:
                 if u.affected:  # an effect: "add 1 to Charge rolls"
                     need -= effect_sum(u, "charge_mod")
                 chance = float(charge_chance(need))
+                if u.affected and effect_has(u, "reroll_charge"):  # an effect's free re-roll
+                    chance = 1 - (1 - chance) ** 2
                 if chance < 0.4:
                     continue
                 ranked.append((chance * self.melee_value(u, t, charged=True), Action("charge", u.uid, target=t.uid)))

@@ -26,9 +26,9 @@ class ChargePhase(GameInterface):
     # Charge phase ----------------------------------------------------------------------------
 
     def charge_reason(self, u: Unit) -> str | None:
-        if u.moved == "fallback" or u.moved == "advance" and not (
-                u.affected and effect_has(u, "charge_after_advance")):  # a Leader ability may allow it
-            return "it Advanced or Fell Back this turn"
+        if u.moved == "fallback" and not (u.affected and effect_has(u, "charge_after_fall_back")) or \
+                u.moved == "advance" and not (u.affected and effect_has(u, "charge_after_advance")):
+            return "it Advanced or Fell Back this turn"  # unless an effect allows it
         if u.manoeuvre is not None:
             return "it performed a Tactical Manoeuvre this turn"
         if u.declared:
@@ -44,10 +44,30 @@ class ChargePhase(GameInterface):
         for e in self.army_units(self.other(u.player)):
             if self.min_straight(u, e) > CHARGE_RANGE:
                 continue
-            if self.unit_distance(u, e) <= CHARGE_RANGE + 1e-9 and self.visible_idx(u, e) and \
+            if self.unit_distance(u, e) <= CHARGE_RANGE + 1e-9 and self._charge_sees(u, e) and \
                     self.mission.charge(self, u, e)[0] is None:  # e.g. Lights Out
                 out.append(e)
         return out
+
+    def _charge_sees(self, u: Unit, t: Unit) -> bool:
+        """Charge Phase: Visibility (Rules Adaptations): the target is visible to the charging
+        unit, or within the reach of an effect that lets it charge unseen units."""
+        if self.visible_idx(u, t):
+            return True
+        return self._unseen_rule(u, t) is not None
+
+    def _unseen_rule(self, u: Unit, t: Unit) -> str | None:
+        """The rule that lets ``u`` charge ``t``, not visible to it ("it can select units that
+        are not visible to it as targets of that charge, provided they are within 9\""), if any
+        (one usable once per battle counts until it is used)."""
+        if not u.affected:
+            return None
+        d = self.unit_distance(u, t)
+        for name, e in u.standing:
+            if e.charge_unseen is not None and d <= e.charge_unseen + 1e-9 and not (
+                    e.trigger_once and (u.player, name, 0) in self.used):
+                return name
+        return None
 
     def legal_charge(self, p: Player) -> list[Action]:
         out = []
@@ -70,7 +90,7 @@ class ChargePhase(GameInterface):
             raise IllegalAction(f"{t.label()} is not an enemy unit on the battlefield", "Charging with a Unit", u.uid)
         if self.unit_distance(u, t) > CHARGE_RANGE + 1e-9:
             raise IllegalAction(f"{t.label()} is not within 12\" of {u.label()}", "Charging with a Unit", u.uid)
-        if not self.visible_idx(u, t):
+        if not self._charge_sees(u, t):
             raise IllegalAction(f"{t.label()} is not visible to {u.label()}",
                                 "Charge Phase: Visibility (Rules Adaptations)", u.uid)
         if (why := self.mission.charge(self, u, t)[0]) is not None:
@@ -86,6 +106,9 @@ class ChargePhase(GameInterface):
             u.declared = True
             self.emit("charge_declared", unit=u.uid, target=t.uid)
             charge_tests(self, u, t)  # e.g. Terrifying Charge: the target's Leadership test
+            if not self.visible_idx(u, t) and (rule := self._unseen_rule(u, t)) is not None:
+                if any(e.trigger_once for n, e in u.standing if n == rule):
+                    self.used.add((p, rule, 0))  # "once per battle, when the bearer declares a charge"
             yield from self._overwatch_window(u, "declares a charge")
             if not u.alive or not t.alive:
                 continue

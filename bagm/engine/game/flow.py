@@ -78,6 +78,8 @@ def _program(game_class: type, rounds: int) -> tuple[Step, ...]:
     ]
     for rnd in range(1, rounds + 1):
         out.append(("battle round", "_start_round", (rnd,)))
+        if rnd == 1:  # effects' Normal moves "at the start of the first battle round"
+            out.append(("start of the first battle round", "_opening_moves", ()))
         for i in (0, 1):
             start = len(out)
             turn = _turn()

@@ -59,7 +59,10 @@ class Moments(GameInterface):
     def _once(self, p: Player, s: Use) -> tuple[str, str, int]:
         """The mark in ``used`` that a use of ``s`` leaves: per phase (Stratagems: the phase's
         id, as every Stratagem's), per battle round (minus the round) or per battle (0)."""
-        return (p, s.name, self.phase_id if s.once == "phase" else -self.round if s.once == "round" else 0)
+        name = s.group or s.name  # the alternatives of one rule share its "once"
+        if s.once == "turn":  # "once per turn": a mark of its own kind (turns are numbered from 1)
+            return (p, name, 100_000 + self.turn)
+        return (p, name, self.phase_id if s.once == "phase" else -self.round if s.once == "round" else 0)
 
     def usable(self, p: Player, timing: str, unit: str | None = None) -> list[Action]:
         """'use UNIT NAME' actions open to player ``p`` at the moment ``timing`` (about their
@@ -73,13 +76,30 @@ class Moments(GameInterface):
                 continue
             targets = [self.unit(unit)] if unit is not None else self.army_units(p)
             for u in targets:
-                if u.player != p or not u.alive or s.bearer is not None and u.uid != s.bearer:
+                if u.player != p or not u.alive or s.bearer is not None and not self._near_bearer(s, u):
+                    continue
+                if s.target_units and u.datasheet.name.casefold() not in s.target_units:
+                    continue
+                if s.shocked and not u.battleshocked:
                     continue
                 if u.battleshocked and s.stratagem and not self.edition.stratagems_on_battleshocked:
                     continue  # Battle-shock: your Stratagems cannot affect the unit (not in 2023)
                 if s.target_keywords <= u.keywords:
                     out.append(Action("use", u.uid, arg=s.name))
         return out
+
+    def _near_bearer(self, s: Use, u: Unit) -> bool:
+        """An Enhancement's TARGET: its bearer's unit, or with ``within`` a friendly unit within
+        X" of (and, ``visible``, visible to) the bearer's unit."""
+        if u.uid == s.bearer:
+            return True
+        if s.anywhere and s.bearer is not None:  # "if the bearer is on the battlefield"
+            return self.unit(s.bearer).alive
+        if s.within is None or s.bearer is None:
+            return False
+        b = self.unit(s.bearer)
+        return b.alive and self.unit_distance(b, u) <= s.within + 1e-9 and (
+            not s.visible or bool(self.visible_idx(b, u)))
 
     def moment(self, timing: str, p: Player, unit: Unit | None = None) -> Generator[Decision, Action, None]:
         """The moment ``timing`` for player ``p``: while they have a rule usable now, they may
@@ -106,6 +126,9 @@ class Moments(GameInterface):
             self.emit("rule_used", player=p, name=s.name, kind=s.kind)
         self.used.add(self._once(p, s))
         u.timed += tuple((s.name, e, s.until) for e in s.effects)
+        if u.battleshocked and any(e.end_battleshock for e in s.effects):
+            u.battleshocked = False  # "that unit is no longer Battle-shocked"
+            self.emit("battleshock_ends", unit=u.uid)
         self.emit("effect", unit=u.uid, rule=s.name, until=s.until)
 
     def end_timed(self, until: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from bagm.engine.board.geometry import Base, segment_hits_disk
 from bagm.engine.rules.abilities import models_destroyed
@@ -73,7 +73,13 @@ class MovementPhase(GameInterface):
                     self.emit("advance_roll", unit=u.uid, roll=roll, reroll=True)
                 if u.affected:  # an effect: "add 1 to Advance rolls"
                     roll += effect_sum(u, "advance_mod")
-            if act.kind == "fallback":  # Desperate Escape tests, before any model is moved
+            if act.kind == "fallback":  # an enemy effect: "each time an enemy unit ... is selected to Fall Back"
+                for v in self.army_units(self.other(p)):
+                    if v.affected and self.engaged(u, v):
+                        for name, e in v.standing:
+                            if e.mortals_on == "enemy_falls_back":
+                                self._mortals(v, u, name, e)
+            if act.kind == "fallback" and u.alive:  # Desperate Escape tests, before any model is moved
                 rolls = self._escape_rolls(u, act.point)
                 failed = [i for i, r in enumerate(rolls) if r <= 2]
                 # Command Re-roll: a Desperate Escape test
@@ -81,9 +87,13 @@ class MovementPhase(GameInterface):
                         p, u, {"roll": rolls[failed[0]], "what": "desperate escape"})):
                     rolls[failed[0]] = self.dice.d6(f"desperate escape {u.uid} re-roll")
                 self._escape_losses(u, rolls)
+            foes = self.engaged_with(u) if act.kind == "fallback" else []
             self._do_move(u, act, roll)
             if u.moved != "stationary" and u.alive:
                 yield from self._overwatch_window(u, "ends a move")
+            for v in foes:  # an enemy effect: "each time an enemy unit ... Falls Back, after it has moved"
+                if v.alive and v.affected and not self.engaged_with(v):
+                    yield from self.free_moves(v, "enemy_fell_back")
         for u in self.army_units(p):
             if u.moved is None:
                 u.moved = "stationary"
@@ -135,8 +145,8 @@ class MovementPhase(GameInterface):
             if enemies:
                 e = min(enemies, key=lambda e: self.min_straight(u, e))
                 out.append(Action("move", u.uid, point=_r((e.models[0].x, e.models[0].y))))
-        if self.move_units_starting(p) and any(self.breacher(u) for u in self.army_units(p)):
-            out += self.hatch_options(p, breachers=True)
+        if any(self.breacher(u) for u in self.army_units(p)):
+            out += [a for a in self.hatch_options(p, breachers=True) if self._may_breach(p, self.unit(a.unit))]
         if out:
             out.append(Action("done"))
         return out
@@ -151,7 +161,17 @@ class MovementPhase(GameInterface):
         return self.bf.layout.board_at(p) is not None
 
     def breacher(self, u: Unit) -> bool:
-        return enhancement(u.enhancement).hatchway_in_move_units  # Expert Breacher
+        """It can operate a Hatchway in the Move Units step: Expert Breacher (at its start), or
+        an effect (when it is selected to move)."""
+        return enhancement(u.enhancement).hatchway_in_move_units or (  # Expert Breacher
+            u.affected and effect_has(u, "hatch_before_move"))
+
+    def _may_breach(self, p: Player, u: Unit) -> bool:
+        """Now, in the Move Units step: Expert Breacher at its start; an effect's "each time it is
+        selected to make a Normal or Advance move" before the unit has moved."""
+        if self.move_units_starting(p) and enhancement(u.enhancement).hatchway_in_move_units:
+            return True
+        return u.moved is None and u.affected and effect_has(u, "hatch_before_move")
 
     def _check_move(self, p: Player, act: Action) -> None:
         if act.kind == "done":
@@ -162,10 +182,11 @@ class MovementPhase(GameInterface):
                 raise IllegalAction(f"{u.label()} can only operate a Hatchway at the end of the Move "
                                     "Units step (Expert Breacher lets it do so at the start too)",
                                     "Operating Hatchways", u.uid)
-            if not self.move_units_starting(p):
+            if not self._may_breach(p, u):
                 raise IllegalAction(f"{u.label()}: Expert Breacher operates a Hatchway at the start or "
-                                    "the end of the Move Units step, not once units have moved",
-                                    "Enhancements: Expert Breacher", u.uid)
+                                    "the end of the Move Units step, not once units have moved (an "
+                                    "Enhancement may let a unit do so when selected to move, before it "
+                                    "moves)", "Enhancements: Expert Breacher", u.uid)
             return self._check_hatch(p, act)
         if act.kind not in ("move", "advance", "fallback", "hold", "place"):
             raise IllegalAction("in the Move Units step: move, advance, fallback, place, hold or done, "
@@ -259,9 +280,16 @@ class MovementPhase(GameInterface):
     def _escape_rolls(self, u: Unit, to: tuple[float, float] | None) -> list[int]:
         # Desperate Escape Tests: every model of a Battle-shocked unit, else each model whose
         # line to the destination crosses an enemy model; one D6 each, failed on a 1-2
-        enemies = [m.base for e in self.army_units(self.other(u.player)) for m in e.models]
-        return [self.dice.d6(f"desperate escape {u.uid}") for m in list(u.models)
-                if u.battleshocked or (to is not None and any(
+        if u.affected and effect_has(u, "escape_auto_pass"):
+            return []  # an effect: "Desperate Escape tests taken for it are automatically passed"
+        foes = self.army_units(self.other(u.player))
+        enemies = [m.base for e in foes for m in e.models]
+        # an enemy effect: "... must take Desperate Escape tests as if that unit was Battle-shocked;
+        # if it is also Battle-shocked, subtract 1 from each test" (the roll returned is the result)
+        forced = any(e.affected and effect_has(e, "escape_as_shocked") and self.engaged(u, e) for e in foes)
+        mod = -1 if forced and u.battleshocked else 0
+        return [self.dice.d6(f"desperate escape {u.uid}") + mod for m in list(u.models)
+                if u.battleshocked or forced or (to is not None and any(
                     segment_hits_disk((m.x, m.y), to, e.centre, e.radius) for e in enemies))]
 
     def _escape_losses(self, u: Unit, rolls: list[int]) -> int:
@@ -313,13 +341,159 @@ class MovementPhase(GameInterface):
         return reach
 
     def normal_move(self, u: Unit, to: tuple[float, float], limit: float, why: str) -> float:
-        """A Normal Move a Mission Rule grants outside the Movement phase (Silent Infiltration:
+        """A Normal Move a Mission Rule or an effect grants outside the Movement phase (Silent Infiltration:
         up to 6"), toward ``to`` by the rules of moves (around Walls, closed Hatchways, other
         models and enemy Engagement Range); how far the lead model went."""
         moved = self._move_formation(u, to, limit, "normal")
         self.emit("move", unit=u.uid, kind="normal", goal=_r(to), moved=round(moved, 2), why=why,
                   at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
         return moved
+
+    # The start of the first battle round: Normal moves effects allow ---------------------------
+
+    def _opening_moves(self) -> Generator[Decision, Action, None]:
+        """An effect: "at the start of the first battle round, the bearer's unit (and one other
+        friendly unit within the same Entry Zone) can make a Normal move of up to 6"". Reading:
+        the player who has the first turn makes theirs first. A player who is done marks their
+        units as having moved ('stationary'; every turn starts with none moved)."""
+        assert self.first is not None
+        for p in (self.first, self.other(self.first)):
+            while self.opening_movers(p) or self.opening_marks(p):
+                act = yield self.ask("opening", p)
+                if act.kind == "done":
+                    for u in self.army_units(p):
+                        u.moved = u.moved or "stationary"
+                    break
+                u = self.unit(act.unit, p)
+                if act.kind == "mark":  # "at the start of the first battle round, select one enemy unit"
+                    rule = self.opening_marks(p)[u.uid]
+                    t = self.unit(act.target)
+                    t.marked = t.marked | {rule}
+                    self.emit("mark", unit=u.uid, target=t.uid, rule=rule)
+                    continue
+                reach, rule = self.opening_movers(p)[u.uid]
+                u.moved = "normal"
+                assert act.point is not None
+                self.normal_move(u, act.point, reach, rule)
+
+    def opening_movers(self, p: Player) -> dict[str, tuple[float, str]]:
+        """The units of ``p`` that can still make a move at the start of the first battle round:
+        uid -> (its reach in inches, the rule)."""
+        if self.turn != 0 or self.round != 1:
+            return {}  # only before the first turn
+        units = self.army_units(p)
+        bearers = [b for b in units if b.affected and (effect_least(b, "opening_move") is not None or
+                                                          effect_least(b, "opening_other_move") is not None)]
+        if not bearers:
+            return {}
+        own = {b.uid: float(x) for b in bearers if (x := effect_least(b, "opening_move")) is not None}
+        out: dict[str, tuple[float, str]] = {uid: (x, self.unit(uid).source("opening_move"))
+                                              for uid, x in own.items() if self.unit(uid).moved is None}
+        for b in bearers:
+            other = effect_least(b, "opening_other_move")
+            if other is None:
+                continue
+            names = {n.casefold() for e in b.effects() for n in e.opening_others}
+            zones = [z for z in self.entry_zones(p) if any(z.within(m.base) for m in b.models)]
+            friends = [v for v in units if v is not b and v.uid not in own and
+                       (not names or v.datasheet.name.casefold() in names) and
+                       any(z.within(m.base) for z in zones for m in v.models)]
+            if any(v.moved == "normal" for v in friends):
+                continue  # its one other unit has moved
+            for v in friends:
+                if v.moved is None:
+                    out.setdefault(v.uid, (float(other), b.source("opening_other_move")))
+        return out
+
+    def opening_marks(self, p: Player) -> dict[str, str]:
+        """The units of ``p`` whose effect selects an enemy unit at the start of the first battle
+        round and has not yet: uid -> the rule."""
+        if self.turn != 0 or self.round != 1:
+            return {}
+        out = {}
+        enemies = self.army_units(self.other(p))
+        for b in self.army_units(p):
+            if b.affected and effect_has(b, "mark_enemy"):
+                rule = b.source("mark_enemy")
+                if enemies and not any(rule in e.marked for e in enemies):
+                    out[b.uid] = rule
+        return out
+
+    def legal_opening(self, p: Player) -> list[Action]:
+        """Each enemy unit to select for a rule that selects one (the selections come first:
+        'done' only once they are made), moves toward each objective marker and the nearest
+        enemy unit (any destination on the battlefield is accepted: see _check_opening)."""
+        enemies = self.army_units(self.other(p))
+        marks = [Action("mark", uid, target=e.uid) for uid in self.opening_marks(p) for e in enemies]
+        if marks:
+            return marks
+        out: list[Action] = []
+        for uid in self.opening_movers(p):
+            u = self.unit(uid)
+            out += [Action("move", uid, point=_r((m.x, m.y))) for m in self.map.layout.markers]
+            if enemies:
+                e = min(enemies, key=lambda e: self.min_straight(u, e))
+                out.append(Action("move", uid, point=_r((e.models[0].x, e.models[0].y))))
+        return out + [Action("done")]
+
+    def _check_opening(self, p: Player, act: Action) -> None:
+        if act.kind in ("done", "mark"):
+            marks = self.legal_opening(p)
+            if act.kind == "done" and marks and marks[0].kind == "mark":
+                raise IllegalAction("first select an enemy unit: " + ", ".join(a.text() for a in marks),
+                                    "Enhancements: at the start of the first battle round")
+            if act.kind == "mark" and act not in marks:
+                raise IllegalAction("now: " + ", ".join(a.text() for a in marks),
+                                    "Enhancements: at the start of the first battle round")
+            return
+        rule = "Enhancements: a move at the start of the first battle round"
+        if act.kind != "move" or act.point is None:
+            raise IllegalAction("now: 'move UNIT X,Y' or 'done'", rule)
+        u = self.live_unit(act.unit, p, rule)
+        if u.uid not in self.opening_movers(p):
+            raise IllegalAction(f"{u.label()} cannot move now (no effect lets it, or it has moved)", rule, u.uid)
+        try:
+            self.bf._check(act.point)
+        except ValueError as exc:
+            raise IllegalAction(f"{u.label()}: destination {exc}", "Movement", u.uid) from None
+
+    # Moves an effect allows at a moment ---------------------------------------------------------
+
+    def free_moves(self, u: Unit, when: str) -> Generator[Decision, Action, None]:
+        """An effect of ``u``'s: "after the bearer has shot, it can make a Normal move of up to
+        6"" (``when``: its free_move_on). Its player moves it ('move UNIT X,Y') or passes; a once
+        per battle one is spent only when made."""
+        for name, e in list(u.standing) if u.affected else ():
+            if e.free_move is None or e.free_move_on != when or not u.alive or \
+                    e.trigger_once and (u.player, name, 0) in self.used:
+                continue
+            act = yield Decision("freemove", u.player, {"unit": u.uid, "reach": e.free_move, "rule": name})
+            if act.kind == "move" and act.point is not None:
+                if e.trigger_once:
+                    self.used.add((u.player, name, 0))
+                self.normal_move(u, act.point, float(e.free_move), name)
+
+    def legal_freemove(self, info: dict[str, Any]) -> list[Action]:
+        """Moves toward each objective marker and the nearest enemy unit, and 'pass' (any
+        destination on the battlefield is accepted)."""
+        u = self.unit(info["unit"])
+        out = [Action("move", u.uid, point=_r((m.x, m.y))) for m in self.map.layout.markers]
+        enemies = self.army_units(self.other(u.player))
+        if enemies:
+            e = min(enemies, key=lambda e: self.min_straight(u, e))
+            out.append(Action("move", u.uid, point=_r((e.models[0].x, e.models[0].y))))
+        return out + [Action("pass")]
+
+    def _check_freemove(self, p: Player, act: Action) -> None:
+        if act.kind == "pass":
+            return
+        uid = self.decision.info["unit"]
+        if act.kind != "move" or act.unit != uid or act.point is None:
+            raise IllegalAction(f"now: 'move {uid} X,Y' or 'pass'", str(self.decision.info["rule"]), uid)
+        try:
+            self.bf._check(act.point)
+        except ValueError as exc:
+            raise IllegalAction(f"{uid}: destination {exc}", "Movement", uid) from None
 
     # Hatchways -------------------------------------------------------------------------------
 
@@ -333,9 +507,10 @@ class MovementPhase(GameInterface):
                 continue
             if self.hatch_spent(u) or self.engaged_with(u):
                 continue
+            reach = self._hatch_reach(u)
             for h in self.map.layout.hatchways:
                 # a path is never shorter than the straight line: most Hatchways are too far
-                if min(h.door.distance_to((m.x, m.y)) - m.r for m in u.models) > 1.0 + 1e-9:
+                if min(h.door.distance_to((m.x, m.y)) - m.r for m in u.models) > reach + 1e-9:
                     continue
                 if self._hatch_reason(u, h.index) is None:
                     out.append(Action("hatch", u.uid, arg=str(h.index + 1)))
@@ -347,7 +522,11 @@ class MovementPhase(GameInterface):
         if not self.edition.hatchway_once_per_unit and self.hatch_operated.get(index) == self.turn:
             # 2023: "that player can operate one or more of the Hatchways" (each once a turn)
             return "it has already been operated this turn"
-        if not any(self._near_hatchway(m, index) for m in u.models):
+        reach = self._hatch_reach(u)
+        if reach > 1.0 and self.phase == "movement" and all(v.moved for v in self.army_units(u.player)) and \
+                self._near_hatch(u, index, reach):
+            pass  # an effect: "at the end of the Move Units step ... within 9" of and visible to it"
+        elif not any(self._near_hatchway(m, index) for m in u.models):
             return "no model of the unit is within 1\" of it"
         if self.bf.is_open(index) and self.edition.hatchway_never_splits_unit:  # 2024 only
             h = self.map.layout.hatchways[index]
@@ -365,6 +544,24 @@ class MovementPhase(GameInterface):
                     return f"models of {v.label()} are on opposite sides of it"
         return None
 
+    def _hatch_reach(self, u: Unit) -> float:
+        """How far from a Hatchway the unit can operate it: 1", or an effect's reach."""
+        reach = effect_least(u, "hatch_reach") if u.affected else None
+        return 1.0 if reach is None else max(1.0, reach)
+
+    def _near_hatch(self, u: Unit, i: int, reach: float) -> bool:
+        """A model of ``u`` is within ``reach`` of Hatchway ``i`` (around Walls) and sees it
+        (reading: a straight line from the model to the Hatch's nearest point crosses no Wall)."""
+        door = self.map.layout.hatchways[i].door
+        g = self.bf.graph()
+        for m in u.models:
+            if door.distance_to((m.x, m.y)) - m.r > reach + 1e-9:
+                continue
+            cx, cy = door.closest_point((m.x, m.y))
+            if g.clear(m.x, m.y, cx, cy) and self.bf.distance_to_hatchway(m.base, i) <= reach + 1e-9:
+                return True
+        return False
+
     def _may_hatch(self, p: Player) -> bool:
         """A unit that has not operated a Hatchway this turn stands within 1" (in a straight
         line) of one: the step is offered ("done" is always among its actions)."""
@@ -380,7 +577,8 @@ class MovementPhase(GameInterface):
                                d.y0 - y1 > 1.000001 or y0 - d.y1 > 1.000001)
                        for m in u.models)
         return any(not self.hatch_spent(u) and near(u)
-                   and not self.engaged_with(u) for u in self.army_units(p))
+                   and not self.engaged_with(u) for u in self.army_units(p)) or any(
+            u.affected and self._hatch_reach(u) > 1.0 for u in self.army_units(p)) and bool(self.hatch_options(p))
 
     def hatch_spent(self, u: Unit) -> bool:
         """``u`` can operate no more Hatchways this turn: 2024 "one or more units ... can attempt
@@ -438,9 +636,16 @@ class MovementPhase(GameInterface):
                     not ed.hatchway_blockers_opposite or
                     self.bf.wholly_opposite_sides(u.bases[:1], e.bases[:1], i)):
                 blockers.append(e)
+        remote = [e for e in self.army_units(self.other(p))  # an enemy effect: "as if it was within 1""
+                  if e not in blockers and e.affected and self._lockdown(e, i) is not None]
+        blockers += remote
         opening = not self.bf.is_open(i)
+        if blockers and opening and u.affected and effect_has(u, "hatch_unopposed"):
+            blockers = []  # an effect: "... a closed Hatchway, your opponent cannot try to prevent it"
         if blockers:
             e = max(blockers, key=lambda x: x.T)
+            if e in remote and (rule := self._lockdown(e, i)) is not None:
+                self.used.add((e.player, rule, -self.round))  # once per battle round
             mine, theirs = u.T, e.T  # 2024: a model of each unit
             if ed.hatchway_rolloff_cap is not None:
                 # 2023: "the Toughness characteristic of one of their models that is within 1" of
@@ -449,10 +654,20 @@ class MovementPhase(GameInterface):
                 mine = min(cap, max(v.T for v in self.army_units(p) if any(self._near_hatchway(m, i)
                                                                           for m in v.models)))
                 theirs = min(cap, e.T)
+            # an effect: "in the resulting roll-off, you can re-roll your result" (a losing one, once)
+            again_a = u.affected and effect_has(u, "reroll_hatch_rolloff")
+            again_b = e.affected and effect_has(e, "reroll_hatch_rolloff")
             while True:
                 # an effect: "add 1 to your result of the roll-off" (opening a closed Hatchway)
-                a = self.dice.d6(f"hatchway roll-off {p}") + mine + (effect_sum(u, "hatch_rolloff_mod") if opening else 0)
+                bonus = effect_sum(u, "hatch_rolloff_mod") if opening else 0
+                a = self.dice.d6(f"hatchway roll-off {p}") + mine + bonus
                 b = self.dice.d6(f"hatchway roll-off {e.player}") + theirs
+                if a < b and again_a:
+                    again_a = False
+                    a = self.dice.d6(f"hatchway roll-off {p} re-roll") + mine + bonus
+                elif b < a and again_b:
+                    again_b = False
+                    b = self.dice.d6(f"hatchway roll-off {e.player} re-roll") + theirs
                 if a != b:
                     break
             self.emit("hatch_rolloff", unit=u.uid, against=e.uid, roll=a, enemy=b)
@@ -463,7 +678,77 @@ class MovementPhase(GameInterface):
         self.touch()
         self.emit("hatch", unit=u.uid, hatchway=i + 1, name=h.name, open=opening)
         if opening:
+            u.opened = True  # "each time it opens a Hatchway, until the end of the turn"
+            yield from self._opened_by(u, i)
             yield from self._overwatch_window(u, "opens a Hatchway")
+
+    def _lockdown(self, e: Unit, i: int) -> str | None:
+        """The rule that lets ``e`` try to prevent the operating of Hatchway ``i`` from afar
+        ("once per battle round, ... within 9" and visible to the bearer"), if usable now and
+        ``e`` is not within 1" of it anyway."""
+        for name, x in e.standing:
+            if x.prevent_reach is not None and (e.player, name, -self.round) not in self.used and \
+                    self._near_hatch(e, i, x.prevent_reach):
+                return name
+        return None
+
+    def _opened_by(self, u: Unit, i: int) -> Generator[Decision, Action, None]:
+        """Effects that happen each time a unit opens a Hatchway: its own (enemy units nearby
+        on the other side take a Battle-shock test) and its enemies' (mortal wounds to it)."""
+        door = self.map.layout.hatchways[i].door
+        reach = effect_least(u, "hatch_shock") if u.affected else None
+        if reach is not None:  # "each enemy unit within 6" of that Hatchway and wholly on the opposite side"
+            for e in self.army_units(self.other(u.player)):
+                if any(door.distance_to((m.x, m.y)) - m.r <= reach + 1e-9 for m in e.models) and \
+                        self.bf.wholly_opposite_sides(u.bases, e.bases, i):
+                    yield from self._shock_test(e, u.source("hatch_shock"))
+        for v in self.army_units(self.other(u.player)):
+            if not v.affected:
+                continue
+            for name, e in v.standing:
+                if e.mortals_on == "enemy_opens_hatchway" and (e.mortals_within is None or any(
+                        door.distance_to((m.x, m.y)) - m.r <= e.mortals_within + 1e-9 for m in v.models)):
+                    self._mortals(v, u, name, e)  # "on a 3-4, 1 mortal wound; on a 5+, 2"
+
+    def _mortals(self, by: Unit, to: Unit, rule: str, e: Any) -> None:
+        """A rule's trigger on the enemy unit ``to``: one D6, its table of mortal wounds
+        (``e.mortals[roll - 1]``) and/or Battle-shocked on ``e.shock_roll``+; once per battle
+        with ``e.trigger_once`` (reading: used the first time it can be)."""
+        from bagm.engine.rules.missions.base import suffer_mortal_wounds
+
+        if not to.alive:
+            return
+        if e.trigger_once:
+            mark = (by.player, rule, 0)  # as a rule used at a moment once per battle
+            if mark in self.used:
+                return
+            self.used.add(mark)
+        roll = self.dice.d6(f"{rule} {by.uid}")
+        self.emit("mortal_roll", unit=by.uid, target=to.uid, rule=rule, roll=roll)
+        if e.mortals:
+            suffer_mortal_wounds(cast(Any, self), to, e.mortals[roll - 1], rule)
+        if e.shock_roll is not None and roll >= e.shock_roll and to.alive and not to.battleshocked:
+            to.battleshocked = True  # "on a 2+, that enemy unit is Battle-shocked"
+            self.emit("battleshock", unit=to.uid, shocked=True, why=rule)
+
+    def _shock_test(self, u: Unit, why: str, mod: int = 0) -> Generator[Decision, Action, None]:
+        """A Battle-shock test taken outside the Battle-shock step (a rule says "must take a
+        Battle-shock test"): 2D6 against Leadership; failed, the unit is Battle-shocked until the
+        start of its player's next Command phase. An effect's free re-roll is offered."""
+        if not u.alive or u.battleshocked:
+            return
+        roll = self.dice.d6(f"battle-shock {u.uid}") + self.dice.d6(f"battle-shock {u.uid}")
+        ok = roll + mod >= u.Ld
+        self.emit("battleshock_test", unit=u.uid, roll=roll, ld=u.Ld, passed=ok, why=why, **({"mod": mod} if mod else {}))
+        if not ok and u.affected and effect_has(u, "reroll_leadership") and (
+                yield from self._effect_reroll(u.player, u, "reroll_leadership",
+                                               {"roll": roll, "needed": u.Ld, "what": "battle-shock"})):
+            roll = self.dice.d6(f"battle-shock {u.uid} re-roll") + self.dice.d6(f"battle-shock {u.uid} re-roll")
+            ok = roll + mod >= u.Ld
+            self.emit("battleshock_test", unit=u.uid, roll=roll, ld=u.Ld, passed=ok, reroll=True, why=why)
+        if not ok:
+            u.battleshocked = True
+            self.emit("battleshock", unit=u.uid, shocked=True)
 
     # Reinforcements --------------------------------------------------------------------------
 

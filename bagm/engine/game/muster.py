@@ -204,15 +204,22 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
             enh_uses = _uses(data.moments, data.name, "Enhancement", f"{player}{i + 1}") if data else ()
             if data is None or data.effects is None and not enh_uses:
                 notes.append(f"{ds.name}: Enhancement '{enh}' is not implemented")
-            else:
+            else:  # a Detachment's Enhancement: its effects on the bearer's unit
                 standing += tuple((data.name, e) for e in data.effects or ())
                 uses += enh_uses
+        # Toughness and Wounds modifiers (an Enhancement's "add 1 to the bearer's Toughness"):
+        # characteristics for the whole battle, so only a keyword condition can apply
+        static = [e for _, e in standing if e.only_while is None and (
+            e.only_keyword is None or e.only_keyword in kw)]
+        tmod, wmod = sum(e.T_mod for e in static), sum(e.W_mod for e in static)
+        if wmod:
+            kit = [(None if full is None else full + wmod, gear) for full, gear in kit]
         move = prof.M if prof.M is not None else 0
         if ds.adaptation and ds.adaptation.M is not None:
             move = ds.adaptation.M
         units.append(Unit(
             uid=f"{player}{i + 1}", player=player, name=sq.name, datasheet=ds,
-            starting=sq.models or 1, points=sq.points or 0, T=prof.T, Sv=prof.Sv, W=prof.W,
+            starting=sq.models or 1, points=sq.points or 0, T=prof.T + tmod, Sv=prof.Sv, W=prof.W + wmod,
             Ld=_best_leadership(ds, prof.Ld, sq.split_from is None or sq.name.endswith(" A")),
             OC=prof.OC, M=min(move, MOVE_CAP), invuln=prof.invuln,
             radius=base_radius(ds), keywords=kw, ranged=ranged, melee=melee,
@@ -226,6 +233,14 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
             notes.append(f"{ds.name}: each model has its own profile's Wounds; Move, Toughness, "
                          f"Save, Leadership, OC and base are the '{prof.name}' profile's "
                          f"(other profiles: {', '.join(p.name for p in others)})")
+    # an Enhancement's effect on the whole army ("each time a KROOT model from your army makes an
+    # attack ..., if the bearer is on the battlefield"): every unit has it (its only_keyword picks
+    # them) until the bearer is destroyed (the game then takes it away)
+    shares = [(b, tuple((n, e) for n, e in b.standing if e.army)) for b in units if b.enhancement]
+    for b, shared in shares:
+        for v in units if shared else ():
+            if v is not b:
+                v.standing += shared
     notes = list(dict.fromkeys(notes))
     # the Army Roster's combined points total (step 1), not the squads' halves rounded up (step 5)
     return Army(player, str(path), report.title, report.faction or "", report.detachment or "",

@@ -38,7 +38,7 @@ from bagm.engine.game.positions import Positions
 from bagm.engine.game.shooting import ShootingPhase
 from bagm.engine.game.snapshot import start_of
 from bagm.engine.rules.editions import Edition, edition_of
-from bagm.engine.rules.effects import effect_has, effect_sum
+from bagm.engine.rules.effects import effect_has, effect_least, effect_sum, shock_aura
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.leaders import LeaderRules, modelled_abilities
 from bagm.engine.rules.missions import Mission, get_mission
@@ -75,7 +75,8 @@ __all__ = [
 
 
 # the steps whose actions are checked one by one (the others against their list of legal actions)
-_CHECKS = {"deploy": "_check_deploy", "move": "_check_move", "hatch": "_check_hatch",
+_CHECKS = {"deploy": "_check_deploy", "move": "_check_move", "hatch": "_check_hatch", "opening": "_check_opening",
+           "freemove": "_check_freemove",
            "reinforce": "_check_reinforce", "manoeuvre": "_check_manoeuvre", "shoot": "_check_shoot",
            "charge": "_check_charge", "fight": "_check_fight", "command": "_check_command"}
 
@@ -368,6 +369,10 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         # 10-11. five battle rounds
         self.round = rnd
         self.emit("round", round=rnd)
+        if rnd == 2:  # effects "in the first battle round" end
+            for u in self.units.values():
+                if any(e.first_round_only for _, e in u.standing):
+                    u.standing = tuple((n, e) for n, e in u.standing if not e.first_round_only)
         self.mission_step("start_round")
         yield from self.mission.decide("start_round", self, act=False)  # e.g. Silent Infiltration
 
@@ -600,7 +605,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         self.turn += 1
         for u in self.units.values():
             u.moved = None
-            u.shot = u.charged = u.fought = u.declared = False
+            u.shot = u.charged = u.fought = u.declared = u.opened = False
             u.manoeuvre = None
             u.clearance = False
         self.emit("turn", player=p, round=self.round, turn=self.turn)
@@ -636,19 +641,101 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
             m = u.secure_marker
             u.secure_marker = None
             if m is not None and not u.battleshocked and self.control[m] == p and \
-                    any(self.bf.in_objective_range(x.base, self.map.layout.markers[m]) for x in u.models):
-                self.secured[m] = p
-                self.emit("secured", player=p, marker=m + 1, unit=u.uid)
+                    any(self.bf.in_objective_range(x.base, self.map.layout.markers[m]) for x in u.models) and \
+                    not self._seize_barred(u):
+                if self._secures(p, m):
+                    self.emit("secured", player=p, marker=m + 1, unit=u.uid)
+        for u in self.army_units(p):  # an effect: "on a 2+, that objective marker is Secured"
+            if u.affected and (need := effect_least(u, "secure_roll")) is not None:
+                self._secure_roll(p, u, need)
+        for u in [*self.army_units(p), *self.army_units(self.other(p))]:
+            if u.affected and (n := effect_sum(u, "regain_wounds")):
+                self._regain(u, n)  # an effect: "in each player's Command phase, regains a wound"
+
+    def _secure_roll(self, p: str, u: Unit, need: int) -> None:
+        """Select one objective marker you control within range of ``u`` and not yet Secured by
+        your army (reading: selecting one already yours would change nothing), then roll."""
+        for m, mk in enumerate(self.map.layout.markers):
+            if self.control[m] == p and self.secured[m] != p and \
+                    any(self.bf.in_objective_range(x.base, mk) for x in u.models):
+                roll = self.dice.d6(f"secure {u.uid}") if need > 1 else 6
+                self.emit("secure_roll", player=p, marker=m + 1, unit=u.uid, roll=roll, secured=roll >= need,
+                          rule=u.source("secure_roll"))
+                if roll >= need:
+                    self._secures(p, m)
+                return
+
+    def _secures(self, p: Player, m: int) -> bool:
+        """Objective marker ``m`` is Secured by ``p``'s army, unless an enemy effect undoes it
+        ("the first time your opponent's army Secures an objective marker, on a 3+ it is not")."""
+        for v in self.army_units(self.other(p)):
+            for name, e in v.standing if v.affected else ():
+                if e.spoil_secure is not None and (v.player, name, 0) not in self.used:
+                    self.used.add((v.player, name, 0))  # the first time in the battle
+                    roll = self.dice.d6(f"{name} {v.uid}")
+                    self.emit("secure_roll", player=p, marker=m + 1, unit=v.uid, roll=roll,
+                              secured=roll < e.spoil_secure, rule=name)
+                    if roll >= e.spoil_secure:
+                        return False
+        self.secured[m] = p
+        return True
+
+    def within_reach(self, a: Unit, b: Unit, reach: Any) -> bool:
+        """``b`` is within ``reach`` inches of ``a`` (measured around Walls; ("straight", X):
+        ignoring them), or within its Engagement Range ('engagement')."""
+        if reach == "engagement":
+            return self.engaged(a, b)
+        if isinstance(reach, tuple):  # "when measuring this distance, Walls and closed Hatchways are ignored"
+            return self.min_straight(a, b) <= float(reach[1]) + 1e-9
+        return self.unit_distance(a, b) <= float(reach) + 1e-9
+
+    def _seize_barred(self, u: Unit) -> bool:
+        """An enemy effect: "while an enemy unit is within 6\" of the bearer, that unit cannot
+        Seize objective markers"."""
+        for v in self.army_units(self.other(u.player)):
+            for e in v.effects() if v.affected else ():
+                if e.no_seize_range is not None and self.within_reach(
+                        v, u, ("straight", e.no_seize_range) if e.straight else e.no_seize_range):
+                    self.emit("note", text=f"{u.uid} cannot Seize objective markers ({v.uid}'s effect)")
+                    return True
+        return False
+
+    def _regain(self, u: Unit, n: int) -> None:
+        fulls = u.fulls() or [u.W] * len(u.models)
+        for m, full in zip(u.models, fulls):
+            if m.wounds < full:
+                got = min(n, full - m.wounds)
+                m.wounds += got
+                self.emit("regain_wounds", unit=u.uid, wounds=got, rule=u.source("regain_wounds"))
+                return
 
     def _battleshock_step(self) -> Generator[Decision, Action, None]:
         p = self.active
+        # enemy effects: "that unit must take a Battle-shock test" (one test in the phase at most):
+        # uid -> (the rule, the modifier to its test), e.g. Chastisor Auto-Vox, Harmonic Discordator
+        near = shock_aura(self, p)
+        for v in [v for v in self.army_units(self.other(p)) if v.affected]:
+            for name, e in v.standing:  # "at the start of the Battle-shock step, select one enemy unit within 3""
+                options = [u for u in self.army_units(p) if e.shock_select is not None and
+                           self.within_reach(v, u, e.shock_select)]
+                if options:
+                    act = yield Decision("shock", v.player, {"unit": v.uid, "rule": name,
+                                                             "options": [u.uid for u in options]})
+                    t = self.unit(act.target, p)
+                    self.emit("mark", unit=v.uid, target=t.uid, rule=name)
+                    mod = e.shock_below_half_mod if t.below_half() else 0
+                    near[t.uid] = (name, min(mod, near[t.uid][1])) if t.uid in near else (name, mod)
         for u in self.army_units(p):
-            if not u.below_half():
+            if not u.below_half() and u.uid not in near:
                 continue
             mod = effect_sum(u, "battleshock_mod")  # an effect: "add 1 to Battle-shock tests"
+            if u.uid in near:
+                mod += near[u.uid][1]  # "if that enemy unit is also Below Half-strength, subtract 1"
             roll = self.dice.d6(f"battle-shock {u.uid}") + self.dice.d6(f"battle-shock {u.uid}") + mod
             ok = roll >= u.Ld
-            self.emit("battleshock_test", unit=u.uid, roll=roll, ld=u.Ld, passed=ok)
+            self.emit("battleshock_test", unit=u.uid, roll=roll, ld=u.Ld, passed=ok,
+                      **({"why": near[u.uid][0]} if u.uid in near else {}),
+                      **({"mod": near[u.uid][1]} if u.uid in near and near[u.uid][1] else {}))
             # an effect: "you can re-roll Leadership tests taken for that unit"
             if not ok and u.affected and effect_has(u, "reroll_leadership") and (
                     yield from self._effect_reroll(p, u, "reroll_leadership", {"roll": roll, "needed": u.Ld,
@@ -712,6 +799,12 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
             return self.legal_move(p)
         if s == "hatch":
             return self.legal_hatch(p)
+        if s == "opening":
+            return self.legal_opening(p)
+        if s == "freemove":  # a Normal move an effect allows now
+            return self.legal_freemove(d.info)
+        if s == "shock":  # an enemy effect selects one of the units for a Battle-shock test
+            return [Action("mark", d.info["unit"], target=uid) for uid in d.info["options"]]
         if s == "reinforce":
             return self.legal_reinforce(p)
         if s == "manoeuvre":
@@ -763,7 +856,8 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
             raise IllegalAction(f"now player {p} decides {s}: one of " + ", ".join(a.text() for a in legal),
                                 {"reroll": "Command Re-roll", "bravery": "Insane Bravery",
                                  "counter": "Counter-offensive", "overwatch": "Set Overwatch",
-                                 "rule": str(d.info.get("rule")), "use": "Stratagems"}[s], act.unit)
+                                 "rule": str(d.info.get("rule")), "use": "Stratagems",
+                                 "shock": str(d.info.get("rule"))}[s], act.unit)
 
     def check_as(self, step: str, player: Player, act: Action) -> None:
         """Raise :class:`IllegalAction` unless ``act`` would be legal for ``player`` at a

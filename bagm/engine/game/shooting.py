@@ -65,8 +65,8 @@ class ShootingPhase(GameInterface):
     def _overwatch_window(self, enemy: Unit, why: str) -> Generator[Decision, Action, None]:
         # Set Overwatch: just after an enemy unit is set up, ends a move, declares a charge,
         # or opens a Hatchway
-        if not enemy.alive:
-            return
+        if not enemy.alive or enemy.affected and effect_has(enemy, "no_overwatch_against"):
+            return  # an effect: "enemy units cannot fire Overwatch at this unit"
         q = self.other(enemy.player)
         if not any(u.overwatch_until >= self.turn for u in self.army_units(q)):
             return
@@ -110,6 +110,8 @@ class ShootingPhase(GameInterface):
                 yield from self.moment("targeted", self.other(p), self.unit(target))
             for target, weapons in groups:
                 yield from self._shoot(u, self.unit(target), weapons=weapons)
+            if u.affected:  # an effect: "after the bearer has shot, it can make a Normal move"
+                yield from self.free_moves(u, "after_shooting")
         self.update_control(False)
         self.mission_step("end_shooting")
 
@@ -392,6 +394,7 @@ class ShootingPhase(GameInterface):
             u.shot = True
         big_engaged = bool(self.engaged_with(u)) and bool({"MONSTER", "VEHICLE"} & u.keywords)
         total_lost = 0
+        mark = len(self.events)
         cleared = False  # Explosive Clearance: "Select one model ... equipped with a weapon with [BLAST]"
         for w, n, near in plan:
             # Rapid Fire and Melta count per attacking model: the models within half range make
@@ -427,6 +430,21 @@ class ShootingPhase(GameInterface):
                 total_lost += lost
         self.emit("shoot", unit=u.uid, target=t.uid, weapons=[w.name for w, _, _ in plan],
                   wounds_lost=total_lost, left=len(t.models), overwatch=overwatch)
+        if u.affected and t.alive:
+            yield from self._shock_hit(u, t, plan, mark)
+
+    def _shock_hit(self, u: Unit, t: Unit, plan: list[Any], mark: int) -> Generator[Decision, Action, None]:
+        """An effect: "after it has shot, select one enemy unit hit by one or more of those
+        attacks made with a Psychic weapon: that unit must take a Battle-shock test, subtracting
+        1" (once each time it shoots: reading, the first unit hit)."""
+        for name, e in u.standing:
+            if e.shock_hit is None or (u.player, name, self.phase_id) in self.used:
+                continue
+            allowed = {w.name for w, _, _ in plan if (not e.only_psychic or w.abilities.psychic) and (
+                not e.only_weapons or w.name.lower() in {n.lower() for n in e.only_weapons})}
+            if any(ev["e"] == "attack" and ev["weapon"] in allowed and ev["hits"] for ev in self.events[mark:]):
+                self.used.add((u.player, name, self.phase_id))
+                yield from self._shock_test(t, name, e.shock_hit)
 
     def _far_parts(self, u: Unit, t: Unit, parts: list[tuple[int, bool, bool]], far: float
                    ) -> list[tuple[int, bool, bool, bool]]:
@@ -478,6 +496,9 @@ class ShootingPhase(GameInterface):
                   hits=res.hits, wounds=res.wounds, unsaved=res.unsaved, lost=res.wounds_lost,
                   destroyed=res.models_destroyed, removed_models=gone, dice=self.dice.since(mark))
         models_destroyed(self, t, dead)  # e.g. Deadly Demise
+        if not ranged and res.models_destroyed and u.affected and \
+                (need := effect_least(u, "regain_on_kill")) is not None:
+            self._regain_on_kill(u, res.models_destroyed, need)
         if res.hazardous_failed and u.models:
             mark = self.dice.count
             own = TargetUnit([m.wounds for m in u.models], u.W, None, None, None, u.fulls())
@@ -523,6 +544,19 @@ class ShootingPhase(GameInterface):
                 info["wounds_left"] = offer.wounds_left
             take = yield from self._command_reroll(who.player, who, info)
 
+    def _regain_on_kill(self, u: Unit, kills: int, need: int) -> None:
+        """An effect: "each time the bearer destroys an enemy model with a melee attack, roll
+        one D6: on a 5+, it regains one lost wound (at most two per phase)"."""
+        cap = effect_least(u, "regain_on_kill_cap")
+        for _ in range(kills):
+            done = u.regained[1] if u.regained[0] == self.phase_id else 0
+            if cap is not None and done >= cap or not any(
+                    m.wounds < full for m, full in zip(u.models, u.fulls() or [u.W] * len(u.models))):
+                return  # nothing to regain: no roll
+            if self.dice.d6(f"regain {u.uid}") >= need:
+                u.regained = (self.phase_id, done + 1)
+                self._regain(u, 1)
+
     def check_destroyed(self, u: Unit, by: Unit | None = None) -> None:
         """``u`` is destroyed once its last model is; ``by``: the unit whose attack did it."""
         if not u.models and u.where == "board":
@@ -530,5 +564,11 @@ class ShootingPhase(GameInterface):
             self.touch(u)
             if by is not None:
                 self.destroyed_by[u.uid] = by.uid
+                by.kills += 1  # for "once the bearer has destroyed one or more enemy units"
+            if u.enhancement and any(e.army for _, e in u.standing):
+                gone = {id(e) for _, e in u.standing if e.army}  # "if the bearer is on the battlefield"
+                for v in self.units.values():
+                    if v.player == u.player and v.standing:
+                        v.standing = tuple((n, e) for n, e in v.standing if id(e) not in gone)
             self.emit("destroyed", unit=u.uid, points=u.points,
                       **({"by": by.uid} if by is not None else {}))

@@ -210,6 +210,7 @@ class BattleshockTest(TypedDict):
     passed: bool
     reroll: NotRequired[bool]
     why: NotRequired[str]  # the rule that calls for it, outside the Battle-shock step's own
+    mod: NotRequired[int]  # what the rule that calls for it adds to it (-1 if Below Half-strength)
 
 
 class FightOnDeath(TypedDict):
@@ -256,7 +257,7 @@ class Move(TypedDict):
     goal: NotRequired[Point]
     moved: NotRequired[float]
     at: NotRequired[Positions]
-    why: NotRequired[str]  # a move a Mission Rule grants (Silent Infiltration)
+    why: NotRequired[str]  # a move a Mission Rule (Silent Infiltration) or an effect grants
 
 
 class AdvanceRoll(TypedDict):
@@ -451,6 +452,43 @@ class Secured(TypedDict):
     unit: str
 
 
+class Mark(TypedDict):
+    """A rule selects an enemy unit for the battle ("at the start of the first battle round,
+    select one enemy unit")."""
+    e: Literal["mark"]
+    unit: str
+    target: str
+    rule: str
+
+
+class SecureRoll(TypedDict):
+    """An effect's roll to Secure an objective marker ("on a 2+, it is Secured by your army")."""
+    e: Literal["secure_roll"]
+    player: Player
+    marker: int
+    unit: str
+    roll: int
+    secured: bool
+    rule: str
+
+
+class RegainWounds(TypedDict):
+    e: Literal["regain_wounds"]
+    unit: str
+    wounds: int
+    rule: str
+
+
+class MortalRoll(TypedDict):
+    """A rule's D6 whose table gives mortal wounds to an enemy unit (a ``mortal_wounds`` event
+    follows)."""
+    e: Literal["mortal_roll"]
+    unit: str
+    target: str
+    rule: str
+    roll: int
+
+
 class Vp(TypedDict):
     e: Literal["vp"]
     player: Player
@@ -538,7 +576,7 @@ Event = Union[
     AdvanceRoll, DesperateEscape, Hatch, HatchRolloff, Hatchways, Coherency, Manoeuvre, Overwatch, Shoot,
     Attack, Hazardous, MortalWounds, DeadlyDemise, Destroyed, ChargeDeclared, ChargeRoll, Charge, ChargeMove, PileIn,
     Consolidate, Fight, Control, Secured, Vp, MissionRule, MissionRoll, MarkerRemoved, Lights, Vented,
-    RadExposure, Burners, ChangeLevel, Powered,
+    RadExposure, Burners, ChangeLevel, Powered, SecureRoll, RegainWounds, MortalRoll, Mark,
 ]
 """Any event of a game's log."""
 

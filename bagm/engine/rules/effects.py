@@ -93,10 +93,12 @@ def _effects(u: Unit, melee: bool, holds: Holds | None = None) -> list[Any]:
 def _target_fits(e: Any, u: Unit, t: Unit | None, holds: Holds | None) -> bool:
     """Whether an effect's conditions on the attack's target hold (None: no target known, so
     only effects without such a condition apply)."""
-    if e.target_while is None and not e.target_lacks and e.target_slew is None:
+    if e.target_while is None and not e.target_lacks and e.target_slew is None and not e.target_has:
         return True
     if t is None:
         return False
+    if e.target_has and not any(k in t.keywords for k in e.target_has):
+        return False  # "... while targeting CHARACTER units"
     if e.target_while is not None and not t.state(e.target_while, holds, u):
         return False  # "an attack that targets a unit that is Below Half-strength"
     if e.target_slew is not None and e.target_slew not in t.slew:
@@ -111,15 +113,25 @@ def _better(a: Reroll, b: str | None) -> Reroll:
 
 
 def _changes_weapon(e: Any) -> bool:
-    return bool(e.A_mod or e.S_mod or e.AP_mod or e.D_mod or e.skill_mod or e.weapon_abilities)
+    return bool(e.A_mod or e.S_mod or e.AP_mod or e.D_mod or e.skill_mod or e.weapon_abilities or
+                e.D_set is not None)
 
 
 def effect_weapon(u: Unit, w: WeaponProfile, t: Unit | None = None,
                   holds: Holds | None = None) -> WeaponProfile:
     """The weapon as the unit's effects change it (characteristics, abilities) in its attacks
     on ``t`` ("... while targeting a unit within range of an objective marker"); without a
-    target, effects with a condition on it are left out."""
-    effects = [e for e in _effects(u, w.melee, holds) if _changes_weapon(e) and _target_fits(e, u, t, holds)]
+    target, effects with a condition on it are left out. With the target, as the target's
+    effects change it too ("enemy weapons have [HAZARDOUS] while targeting this unit")."""
+    if t is not None and t.affected:  # the target's effects on the attacks that target it
+        theirs = [e for e in t.effects(holds) if e.against in ("all", "melee" if w.melee else "ranged")]
+        if not w.abilities.hazardous and any(e.hazardous_against for e in theirs):
+            w = _hazardous(w)
+        if worse := sum(e.AP_against_mod for e in theirs):  # "worsen the AP of the attack by 1"
+            key = (w, "AP", worse)
+            w = _WEAPONS.get(key) or _WEAPONS.setdefault(key, replace(w, ap=max(-6, min(0, w.ap + worse))))
+    effects = [e for e in _effects(u, w.melee, holds) if _changes_weapon(e) and _target_fits(e, u, t, holds)
+               and _names(e, w) and (not e.target_marked or t is not None and _marked(u, t, e))]
     if not effects:
         return w
     key = (w, *effects)  # effects hash by identity; a condition may leave some out
@@ -129,6 +141,8 @@ def effect_weapon(u: Unit, w: WeaponProfile, t: Unit | None = None,
         for e in effects:
             a = out.attacks
             d = out.damage
+            if e.D_set is not None:  # "has a Damage characteristic of 3"
+                d = DiceExpr(0, 6, e.D_set)
             skill = out.skill if out.skill is None else max(2, min(6, out.skill + e.skill_mod))
             out = replace(out, attacks=DiceExpr(a.count, a.sides, a.bonus + e.A_mod), skill=skill,
                           strength=max(1, min(30, out.strength + e.S_mod)),
@@ -136,6 +150,24 @@ def effect_weapon(u: Unit, w: WeaponProfile, t: Unit | None = None,
                           damage=DiceExpr(d.count, d.sides, d.bonus + e.D_mod),
                           abilities=out.abilities.plus(Abilities.from_data(e.weapon_abilities)))
         _WEAPONS[key] = out
+    return out
+
+
+def _marked(u: Unit, t: Unit, e: Any) -> bool:
+    """The target was marked by the rule that gives ``u`` the effect ``e``."""
+    return any(x is e and name in t.marked for name, x in u.standing)
+
+
+def _names(e: Any, w: WeaponProfile) -> bool:
+    """The effect's weapon conditions (only_weapons, only_psychic, no_psychic) hold for ``w``."""
+    return (not e.only_weapons or w.name.lower() in (n.lower() for n in e.only_weapons)) and (
+        not e.only_psychic or w.abilities.psychic) and not (e.no_psychic and w.abilities.psychic)
+
+
+def _hazardous(w: WeaponProfile) -> WeaponProfile:
+    out = _WEAPONS.get((w, "hazardous"))
+    if out is None:
+        out = _WEAPONS[(w, "hazardous")] = w.with_abilities(hazardous=True)
     return out
 
 
@@ -150,9 +182,14 @@ def effect_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions,
     hit, wound, crit, cover = cond.hit_mod, cond.wound_mod, cond.critical_hit, cond.cover
     rh, rw, save, ow = cond.reroll_hits, cond.reroll_wounds, cond.save_mod, cond.overwatch_hit
     cw = cond.crit_wound_ap
+    cwo, dmg, rd, ra = cond.critical_wound, cond.damage_mod, cond.reroll_damage_ones, cond.reroll_attacks
     for e in mine:
-        if not _target_fits(e, u, t, holds):
-            continue
+        if not _target_fits(e, u, t, holds) or not _names(e, w):
+            continue  # a condition on the target ("while targeting CHARACTER units"), the weapon
+        if e.only_weaker and not w.strength < t.T:
+            continue  # "if the Strength of the attack is less than the Toughness of that unit"
+        if e.target_marked and not _marked(u, t, e):
+            continue  # "... an attack that targets that (selected) enemy unit"
         hit += e.hit_mod
         wound += e.wound_mod
         rh, rw = _better(rh, e.reroll_hits), _better(rw, e.reroll_wounds)
@@ -161,9 +198,14 @@ def effect_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions,
         if e.overwatch_hit is not None:  # "an unmodified Hit roll of 5+ is required to score a hit"
             ow = min(ow, e.overwatch_hit)
         cw = min(cw, e.crit_wound_AP_mod)  # "on a Critical Wound, improve the AP ... by 1"
+        if e.crit_wound is not None:  # "... a Critical Wound is scored on an unmodified 5+"
+            cwo = min(cwo, e.crit_wound)
+        rd = rd or e.reroll_damage == "ones"  # "re-roll a Damage roll of 1"
+        ra = ra or e.reroll_attacks  # "each time you roll for the number of attacks, re-roll it"
     for e in theirs:  # attacks that target the affected unit
         if e.against != "all" and (e.against == "melee") != w.melee:
             continue  # e.g. Stealth: ranged attacks only
+        dmg += e.damage_against_mod  # "each time an attack is allocated to the bearer, -1 Damage"
         if e.against_stronger and not w.strength > t.T:
             continue  # "if the Strength characteristic of the attack is greater than the Toughness"
         if e.against_beyond is not None and (w.melee or not cond.far):
@@ -173,7 +215,8 @@ def effect_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions,
         save += e.save_mod  # "add 1 to any armour saving throw made against that attack"
         cover = cover or (e.cover and not w.melee)  # Benefit of Cover: against ranged attacks
     return replace(cond, hit_mod=hit, wound_mod=wound, reroll_hits=rh, reroll_wounds=rw,
-                   critical_hit=crit, cover=cover, save_mod=save, overwatch_hit=ow, crit_wound_ap=cw)
+                   critical_hit=crit, cover=cover, save_mod=save, overwatch_hit=ow, crit_wound_ap=cw,
+                   critical_wound=cwo, damage_mod=dmg, reroll_damage_ones=rd, reroll_attacks=ra)
 
 
 def _best(a: int | None, b: int | None) -> int | None:
@@ -278,6 +321,26 @@ def _least_str(u: Unit, field: str) -> str | None:
     vals = sorted(v for e in u.effects() if (v := getattr(e, field)) is not None)
     return vals[0] if vals else None
 
+
+def shock_aura(game: Any, p: str) -> dict[str, tuple[str, int]]:
+    """The units of player ``p`` an enemy unit's ``shock_range`` makes take a Battle-shock test in
+    ``p``'s Command phase (Chastisor Auto-Vox: within 3"; Harmonic Discordator: within 3" and
+    below its Starting Strength; Blood-Drenched Champion: within Engagement Range), each with the
+    rule's name and the modifier to that one test (``shock_below_half_mod`` when it is Below
+    Half-strength; the worst of several)."""
+    out: dict[str, tuple[str, int]] = {}
+    for v in game.army_units(game.other(p)):
+        for name, e in v.standing if v.affected else ():
+            if e.shock_range is None:
+                continue
+            reach = ("straight", e.shock_range) if e.straight else e.shock_range
+            for u in game.army_units(p):
+                if e.target_while is not None and not u.state(e.target_while):
+                    continue  # "an enemy unit that is below its Starting Strength"
+                if game.within_reach(v, u, reach):
+                    mod = e.shock_below_half_mod if u.below_half() else 0
+                    out[u.uid] = (name, min(mod, out[u.uid][1])) if u.uid in out else (name, mod)
+    return out
 
 
 def engaged_oc_mod(game: Any, u: Unit) -> int:

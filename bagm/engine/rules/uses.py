@@ -31,7 +31,13 @@ class Use:
     target_keywords: frozenset[str] = frozenset()  # the target has all of these
     bearer: str | None = None  # an Enhancement's: only its bearer's unit (uid)
     until: str = "phase"  # its effects last until the end of the "phase" or "turn"
-    once: str = "phase"  # once per "phase", "round" or "battle"
+    once: str = "phase"  # once per "phase", "turn", "round" or "battle"
+    within: float | None = None  # an Enhancement's: a friendly unit within X" of the bearer's unit
+    visible: bool = False  # ... and visible to it
+    target_units: frozenset[str] = frozenset()  # the target's datasheet name (casefolded) is one of these
+    group: str | None = None  # a choice's rule: the alternatives share its "once"
+    anywhere: bool = False  # an Enhancement's: any friendly unit is its target
+    shocked: bool = False  # its target is Battle-shocked
 
     def __post_init__(self) -> None:
         if self.when not in TIMINGS:
@@ -46,6 +52,11 @@ def use_of(data: Any, name: str, kind: str, bearer: str | None = None) -> Use | 
     """The :class:`Use` of a pack's Moment or Stratagem entry ``data`` (None: no modelled effects)."""
     if data.effects is None:
         return None
+    choice = getattr(data, "choice", None)
+    group, name = (name, f"{name}: {choice}") if choice else (None, name)
     return Use(name, kind, data.when, tuple(data.effects), cp=getattr(data, "cp", 0), phase=data.phase,
                turn=data.turn, target_keywords=frozenset(data.target_keywords), bearer=bearer,
-               until=data.until, once=data.once)
+               until=data.until, once=data.once, within=getattr(data, "within", None),
+               visible=getattr(data, "visible", False),
+               target_units=frozenset(n.casefold() for n in getattr(data, "target_units", ())), group=group,
+               anywhere=getattr(data, "target_any", False), shocked=getattr(data, "target_battleshocked", False))

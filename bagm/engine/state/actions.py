@@ -16,6 +16,7 @@ Text forms (unit ids such as ``A3``; points in inches ``x,y``)::
     command A1 A4 Alpha Warrior            (Battlefield Command: Leader, Bodyguard, Leader ability)
     rule Unlock Overrides                  (use a Mission Rule the mission offers now)
     use A3 Ere We Go                       (use a supplied Stratagem on unit A3)
+    mark A3 B2                             (the rule of A3's Enhancement selects enemy unit B2)
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from bagm.errors import BagmError
 
 KINDS = ("role", "deploy", "reserve", "done", "pass", "move", "advance", "fallback", "hold",
          "place", "hatch", "arrive", "deepstrike", "manoeuvre", "shoot", "clearance", "charge",
-         "reroll", "fight", "counter", "bravery", "overwatch", "command", "rule", "use")
+         "reroll", "fight", "counter", "bravery", "overwatch", "command", "rule", "use", "mark")
 MOVES = ("move", "advance", "fallback", "place")
 MISSION_MANOEUVRES = ("burners", "download")
 """The words of the Tactical Manoeuvres Mission Rules add (The Furnace: Turn on the Burners;
@@ -169,7 +170,7 @@ def parse(text: str) -> Action:
             return Action(k, unit, target=m, arg=rest[1])
         need(1, f"manoeuvre {unit} {m}")
         return Action(k, unit, target=m)
-    if k in ("charge", "fight", "overwatch"):
+    if k in ("charge", "fight", "overwatch", "mark"):
         need(1, f"{k} {unit} ENEMY")
         return Action(k, unit, target=rest[0])
     if k == "command":

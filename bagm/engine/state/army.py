@@ -132,6 +132,10 @@ class Unit:
     hatch_turn: int = -1
     clearance: bool = False
     commanded: bool = False  # targeted with Battlefield Command since its last Command phase
+    opened: bool = False  # opened a Hatchway this turn ("each time it opens a Hatchway, until the end of the turn")
+    marked: frozenset[str] = frozenset()  # the enemy rules that marked it ("select one enemy unit")
+    regained: tuple[int, int] = (-1, 0)  # (phase id, wounds regained by an effect in it)
+    kills: int = 0  # enemy units its attacks destroyed ("once it has destroyed an enemy unit")
     led: Any = None  # (Leader uid, ability name, LeaderAbility) conferred by Battlefield Command
     standing: tuple[tuple[str, Any], ...] = ()
     """Effects (:class:`bagm.data.models.Effect`) that apply to it all battle, each with the rule
@@ -240,6 +244,10 @@ class Unit:
             return self.below_half()
         if cond == "set_to_defend":
             return self.set_to_defend
+        if cond == "destroyed_unit":  # "once the bearer has destroyed one or more enemy units"
+            return self.kills > 0
+        if cond == "opened_hatchway":  # "each time it opens a Hatchway, until the end of the turn"
+            return self.opened
         return holds is not None and holds(self, cond, other)
 
     def source(self, field: str) -> str:
@@ -257,7 +265,11 @@ class Unit:
         if self.battleshocked:
             return 0  # Battle-shock: OC 0
         if self.affected:  # a conferred Leader ability's or a standing rule's OC modifier
-            return max(0, self.OC + sum(e.OC_mod for e in self.effects()))
+            effects = self.effects()
+            # "the bearer has an OC characteristic of 5" (the highest such), then modifiers
+            sets = [e.OC_set for e in effects if e.OC_set is not None]
+            base = max(sets) if sets else self.OC
+            return max(0, base + sum(e.OC_mod for e in effects))
         return self.OC
 
     def move(self) -> int:

@@ -1,0 +1,1229 @@
+"""Detachment Enhancements in play: each Enhancement a pack gives ``effects`` has a check here
+that plays its effect with the pack's own data (scripted dice, or the game's state), and the
+effect fields the Enhancements brought are tested in the attack sequence and the phases."""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from functools import cache
+from typing import Any
+
+import pytest
+from conftest import REPO, advance_to, block, place, without_rules
+
+from bagm.chance.dice import Dice, DiceExpr
+from bagm.data.models import Effect
+from bagm.data.packs import Catalog
+from bagm.data.schema import validate
+from bagm.data.weapons import Abilities, WeaponProfile
+from bagm.engine.attack.rules import AttackProfile, Conditions, Reroll, Target
+from bagm.engine.attack.sequence import resolve
+from bagm.engine.game.muster import build_army
+from bagm.engine.game.sequence import Game, IllegalAction
+from bagm.engine.rules.effects import effect_conditions, effect_defence, effect_has, effect_weapon
+from bagm.engine.rules.uses import use_of
+from bagm.engine.state.actions import Action, parse
+
+GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
+ORKS = str(REPO / "rosters" / "orks_kaptin_killers.yaml")
+DEPLOY = ["role attacker", "deploy B3 2", "deploy A3 2", "deploy B1 2", "deploy A1 2", "deploy B4 3",
+          "deploy A4 3", "deploy B2 1", "deploy A5 1"]
+GUN = WeaponProfile("Test gun", False, DiceExpr(0, 6, 1), 3, 4, 0, DiceExpr(0, 6, 1), range=24)
+BLADE = WeaponProfile("Test blade", True, DiceExpr(0, 6, 1), 3, 4, 0, DiceExpr(0, 6, 1))
+
+
+@cache
+def _catalog() -> Catalog:
+    return Catalog()
+
+
+@cache
+def pack_enhancements() -> dict[str, Any]:
+    """Every Detachment Enhancement of the bundled packs, by name."""
+    return {e.name: e for f in _catalog().all() for n in f.detachments.names()
+            for e in f.detachments.get(n).enhancements}
+
+
+@cache
+def _armies() -> tuple[Any, Any]:
+    """The GK and Orks test armies without their Detachment rules: the Enhancement under test
+    alone."""
+    return build_army("A", GK, without_rules()), build_army("B", ORKS, without_rules())
+
+
+GAMES: list[Game] = []
+
+
+@pytest.fixture(autouse=True)
+def _events_declared():
+    """Every event the games of a test record is declared (bagm.engine.log.events)."""
+    from test_events import problems
+
+    GAMES.clear()
+    yield
+    for g in GAMES:
+        for ev in g.events:
+            if ev.get("given"):
+                continue  # a roll-off given to the game (tests): not declared yet (for the lead)
+            assert not problems(ev), (ev, problems(ev))
+    GAMES.clear()
+
+
+def game(dice: list[int] | None = None) -> Game:
+    """Grey Knights (A) against Orks (B), deployed; A's Movement phase, A with no CP (so no
+    Command Re-roll is offered)."""
+    a, b = (copy.deepcopy(x) for x in _armies())
+    g = Game(11, a, b, dice=Dice.scripted(dice or []), rolloffs={"attacker": "A", "first_turn": "A"})
+    g.leaders["A"] = g.leaders["B"] = []
+    for t in DEPLOY:
+        g.apply(parse(t))
+    advance_to(g, "move")
+    g.cp["A"] = g.cp["B"] = 0
+    GAMES.append(g)
+    return g
+
+
+def bear(g: Game, uid: str, name: str) -> Any:
+    """Unit ``uid`` bears the pack Enhancement ``name``: its effects, as muster gives them."""
+    e = pack_enhancements()[name]
+    assert e.effects or e.moments, f"{name} has no effects in its pack"
+    u = g.units[uid]
+    u.standing = u.standing + tuple((e.name, x) for x in e.effects or ())
+    g.touch()
+    return u
+
+
+def attack(g: Game, a: str, t: str, w: WeaponProfile, dice: list[int]) -> tuple[int, int]:
+    """``a`` attacks ``t`` with ``w`` (one model), every Command Re-roll declined; all the
+    scripted ``dice`` used."""
+    g.dice = Dice.scripted(dice)
+    steps = g.attack(g.units[a], g.units[t], w, 1, Conditions(), None, ranged=not w.melee)
+    try:
+        next(steps)
+        while True:
+            steps.send(Action("pass"))
+    except StopIteration as stop:
+        g.dice.assert_consumed()
+        return stop.value
+
+
+# --- one check per encoded Enhancement ---------------------------------------------------------
+# A3 (a Strike Squad: T4, Sv 3+, W2, OC 2, M6) bears it; B3 (Orks) is the enemy.
+
+
+def fnp(threshold: int) -> Callable[[str], None]:
+    def check(name: str) -> None:
+        g = game()
+        # hit 4, wound 4, save 1 (fails): the Feel No Pain roll of ``threshold`` keeps the wound
+        bear(g, "A3", name)
+        assert attack(g, "B3", "A4", GUN, [4, 4, 1]) == (1, 0)  # another unit: no roll
+        assert attack(g, "B3", "A3", GUN, [4, 4, 1, threshold]) == (0, 0)
+        assert attack(g, "B3", "A3", GUN, [4, 4, 1, threshold - 1]) == (1, 0)
+    return check
+
+
+def inured(name: str) -> None:
+    g = game()
+    a3 = bear(g, "A3", name)
+    assert attack(g, "B3", "A3", GUN, [4, 4, 1, 5]) == (1, 0)  # 6+ only
+    assert attack(g, "B3", "A3", GUN, [4, 4, 1, 6]) == (0, 0)
+    a3.kills = 1  # once it has destroyed an enemy unit: 5+
+    assert attack(g, "B3", "A3", GUN, [4, 4, 1, 5]) == (0, 0)
+
+
+def advance_then_charge(name: str, rerolls: bool = True) -> None:
+    g = game()
+    a3, a4 = bear(g, "A3", name), g.units["A4"]
+    a3.moved = a4.moved = "advance"
+    assert g.charge_reason(a3) is None  # eligible to charge after Advancing
+    assert g.charge_reason(a4) == "it Advanced or Fell Back this turn"
+    a3.moved = a4.moved = None
+    if not rerolls:
+        assert not effect_has(a3, "reroll_advance") and not effect_has(a3, "reroll_charge")
+        return
+    g.dice = Dice.scripted([1, 3])  # a free re-roll of the Advance roll (A has no CP)
+    g.apply(parse("advance A3 40,15"))
+    assert g.decision.step == "reroll" and g.decision.info["free"]
+    g.apply(parse("reroll"))
+    assert [e["roll"] for e in g.events if e["e"] == "advance_roll"][-2:] == [1, 3]
+    g.dice.assert_consumed()
+    g = game()
+    bear(g, "A3", name)
+    place(g, "A3", block(14))
+    place(g, "B3", block(20, dx=1.4))
+    g.apply(parse("hold A3"))
+    advance_to(g, "charge")
+    g.dice = Dice.scripted([1, 1, 2, 2])  # 2 fails; the free re-roll's 4 reaches Engagement Range
+    g.apply(parse("charge A3 B3"))
+    assert g.decision.step == "reroll" and g.decision.info["free"]
+    g.apply(parse("reroll"))
+    assert g.units["A3"].charged
+    g.dice.assert_consumed()
+
+
+def move_plus_2(name: str) -> None:
+    g = game()
+    a3 = bear(g, "A3", name)
+    assert a3.move() == a3.M + 2
+    g.apply(parse("move A3 40,15"))
+    ev = [e for e in g.events if e["e"] == "move"][-1]
+    assert a3.M < ev["moved"] <= a3.M + 2 + 1e-9
+
+
+def venom(name: str) -> None:
+    g = game()
+    a3 = bear(g, "A3", name)
+    w = effect_weapon(a3, BLADE)
+    assert (w.strength, w.ap, w.damage.bonus) == (5, -2, 2)
+    assert effect_weapon(a3, GUN) is GUN  # melee weapons only
+    # S5 against T5 Nobz: wound on 4+ (not 5+); AP -2 against Sv 4+: a 5 fails; Damage 2
+    b3 = g.units["B3"]
+    assert (b3.T, b3.Sv, b3.W) == (5, 4, 2)
+    assert attack(g, "A3", "B3", BLADE, [4, 4, 5]) == (2, 1)
+
+
+def minus_to_hit(melee_only: bool, wound: bool = False) -> Callable[[str], None]:
+    def check(name: str) -> None:
+        g = game()
+        bear(g, "A3", name)
+        # a hit roll of 3 against 3+: misses with -1 to be hit
+        assert attack(g, "B3", "A3", BLADE, [3]) == (0, 0)
+        assert attack(g, "B3", "A3", GUN, [3, 4, 1] if melee_only else [3]) == ((1, 0) if melee_only else (0, 0))
+        if wound:  # and -1 to wound: a 4 against T4 (4+) fails
+            assert attack(g, "B3", "A3", GUN, [4, 4]) == (0, 0)
+            assert attack(g, "B3", "A3", GUN, [4, 5, 1]) == (1, 0)
+    return check
+
+
+def minus_damage(name: str) -> None:
+    g = game()
+    bear(g, "A3", name)
+    d2 = replace(GUN, damage=DiceExpr(0, 6, 2))
+    # hit 4, wound 4, save 1: Damage 2 - 1 = 1 (the W2 model lives), not 2
+    assert attack(g, "B3", "A3", d2, [4, 4, 1]) == (1, 0)
+    assert attack(g, "B3", "A4", d2, [4, 4, 1]) == (2, 1)  # not the bearer's unit
+    # never below 1: Damage 1 - 1 is still 1, and the wounded model dies
+    assert attack(g, "B3", "A3", GUN, [4, 4, 1]) == (1, 1)
+
+
+def oc_5(name: str, after_kill: bool = False) -> None:
+    g = game()
+    a3 = bear(g, "A3", name)
+    if after_kill:
+        assert a3.oc() == a3.OC == 2
+        a3.kills = 1
+    assert a3.oc() == 5 and g.units["A4"].oc() == 2
+    a3.battleshocked = True
+    assert a3.oc() == 0  # Battle-shocked: OC 0
+    if name == "Dark Charisma":
+        assert effect_has(a3, "reroll_leadership")
+
+
+def mustered(roster: str, name: str, t: int, w: int, invuln: int | None = None) -> Callable[[str], None]:
+    def check(_: str) -> None:
+        army = build_army("A", str(REPO / "rosters" / roster))
+        u = next(u for u in army.units if u.enhancement == name)
+        prof = next(iter(u.datasheet.models))
+        assert (u.T, u.W) == (prof.T + t, prof.W + w)
+        assert [m.wounds for m in u.new_models([(0.0, 0.0)])] == [prof.W + w]
+        if invuln is not None:
+            assert effect_defence(u)[0] == invuln
+    return check
+
+
+def fatal_caress(name: str) -> None:
+    g = game()
+    a3 = bear(g, "A3", name)
+    dev = BLADE.with_abilities(devastating_wounds=True)
+    assert effect_conditions(a3, g.units["B3"], dev, Conditions()).critical_wound == 5
+    assert effect_conditions(a3, g.units["B3"], GUN, Conditions()).critical_wound == 6  # melee only
+    # hit 3, wound 5: a Critical Wound (Devastating Wounds: no save), 1 mortal wound
+    assert attack(g, "A3", "B3", dev, [3, 5]) == (1, 0)
+
+
+def grace(name: str) -> None:
+    g = game()
+    a3 = bear(g, "A3", name)
+    d3 = replace(GUN, damage=DiceExpr(1, 3, 0))
+    c = effect_conditions(a3, g.units["B3"], d3, Conditions())
+    assert (c.reroll_hits, c.reroll_wounds, c.reroll_damage_ones) == (Reroll.ones, Reroll.ones, True)
+    # hit 1 re-rolled to 4; wound 1 re-rolled to 5 (T5: 5+); save 1; Damage 1 re-rolled to 2
+    assert attack(g, "A3", "B3", d3, [1, 4, 1, 5, 1, 1, 2]) == (2, 1)  # a W2 Nob
+
+
+def spite(name: str) -> None:
+    g = game()
+    a3 = bear(g, "A3", name)
+    b3 = g.units["B3"]
+    assert effect_weapon(b3, BLADE, a3).abilities.hazardous
+    assert not effect_weapon(b3, GUN, a3).abilities.hazardous  # melee weapons only
+    assert not effect_weapon(b3, BLADE, g.units["A4"]).abilities.hazardous
+    # B3's melee attack on A3: a miss, then its Hazardous test fails (1): 3 mortal wounds on B3
+    before = sum(m.wounds for m in b3.models)
+    attack(g, "B3", "A3", BLADE, [1, 1])
+    assert sum(m.wounds for m in b3.models) < before
+    assert any(e["e"] == "hazardous" and e["unit"] == "B3" for e in g.events)
+
+
+def resolute(name: str) -> None:
+    g = game()
+    a3, a4 = bear(g, "A3", name), g.units["A4"]
+    a3.moved = a4.moved = "fallback"
+    assert g.charge_reason(a3) is None and g.charge_reason(a4) == "it Advanced or Fell Back this turn"
+    a3.moved = a4.moved = None
+    # Battle-shocked and engaged: every model would take a Desperate Escape test; none is rolled
+    place(g, "A3", block(14))
+    place(g, "B3", block(15.6, dx=1.4))
+    a3.battleshocked = True
+    g.touch()
+    fall_back = next(a for a in g.legal_actions() if a.kind == "fallback" and a.unit == "A3")
+    g.dice = Dice.scripted([])
+    g.apply(fall_back)
+    assert a3.moved == "fallback" and len(a3.models) == 5
+    assert not any(e["e"] == "desperate_escape" for e in g.events)
+
+
+def prismatic(name: str) -> None:
+    def overwatch_offered(uid: str) -> bool:
+        g = game()
+        bear(g, "A3", name)
+        place(g, "B3", block(30, dx=1.4))
+        place(g, uid, block(14))
+        g.units["B3"].overwatch_until = 99  # B3 has Set Overwatch
+        g.touch()
+        g.dice = Dice(1)
+        g.apply(parse(f"move {uid} 20,15"))
+        return g.decision.step == "overwatch" and g.decision.player == "B"
+    assert overwatch_offered("A4") and not overwatch_offered("A3")
+
+
+def unseen_pair(g: Game) -> None:
+    """A3 and B3 8\" apart (around Walls) with a Wall between them: neither sees the other."""
+    place(g, "A3", [(2.0, 2.0)])
+    place(g, "B3", [(4.0, 10.0)])
+    g.touch()
+    assert not g.visible_idx(g.units["A3"], g.units["B3"]) and g.unit_distance(g.units["A3"], g.units["B3"]) <= 12
+
+
+def psi_spoor(name: str) -> None:
+    g = game()
+    unseen_pair(g)
+    assert parse("charge A3 B3") not in g.legal_charge("A")
+    bear(g, "A3", name)
+    assert parse("charge A3 B3") in g.legal_charge("A")
+
+
+def to_b_command(g: Game) -> None:
+    """On to player B's first turn, just after its Command phase; engaged units fight (the
+    callers leave them no melee weapons: no dice)."""
+    for _ in range(50):
+        d = g.decision
+        if d.step == "fight":
+            g.apply(g.legal_actions()[0])
+        elif d.step == "move" and d.player == "B":
+            return
+        else:
+            g.apply(Action("done" if d.step in ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge")
+                           else "pass"))
+    raise AssertionError("never reached B's Movement phase")
+
+
+def nanoscarab(name: str) -> None:
+    g = game()
+    a3, a4 = bear(g, "A3", name), g.units["A4"]
+    a3.models[0].wounds = a4.models[0].wounds = 1  # each lost 1 of 2 wounds
+    to_b_command(g)  # "in each player's Command phase": the opponent's too
+    assert a3.models[0].wounds == 2 and a4.models[0].wounds == 1
+    assert [e["unit"] for e in g.events if e["e"] == "regain_wounds"] == ["A3"]
+
+
+def a3_on_marker_1(name: str, bearer: str) -> Game:
+    """``bearer`` bears ``name``; A3 holds objective marker 1 (controlled by A, not Secured)."""
+    g = game()
+    bear(g, bearer, name)
+    mk = g.map.layout.markers[0]
+    place(g, "A3", block(mk.x - 1.2, mk.y))
+    g.touch()
+    g.update_control(False)
+    assert g.control[0] == "A" and g.secured[0] is None
+    return g
+
+
+def secure_2(name: str) -> None:
+    for roll, secured in ((2, True), (1, False)):
+        g = a3_on_marker_1(name, "A3")
+        g.dice = Dice.scripted([])  # B's turn: no roll
+        advance_to(g, "move", "B")
+        g.dice = Dice.scripted([roll])  # A's next Command phase: the one roll
+        advance_to(g, "move", "A")
+        g.dice.assert_consumed()
+        assert (g.secured[0] == "A") == secured
+        ev = [e for e in g.events if e["e"] == "secure_roll"]
+        assert [(e["unit"], e["roll"], e["secured"]) for e in ev] == [("A3", roll, secured)]
+
+
+def shock(name: str, engaged: bool) -> None:
+    for lost, mod in ((1, 0), (3, -1)):  # below Starting Strength; Below Half-strength: -1
+        g = game()
+        bear(g, "A3", name)
+        place(g, "A3", block(14))
+        place(g, "B3", block(15.6 if engaged else 16.5, dx=1.4)[:5 - lost])
+        place(g, "B4", block(17.0, y=25.0, dx=1.4))  # at full strength: no test
+        g.units["A3"].melee = g.units["B3"].melee = []  # the fight, if any, rolls no dice
+        g.touch()
+        assert g.engaged(g.units["A3"], g.units["B3"]) == engaged
+        g.dice = Dice.scripted([4, 3])  # B's Battle-shock step: B3's test, 7 (+ mod) against Ld 7
+        to_b_command(g)
+        g.dice.assert_consumed()
+        test = [e for e in g.events if e["e"] == "battleshock_test"]
+        assert [(e["unit"], e.get("mod", 0)) for e in test] == [("B3", mod)]
+        assert g.units["B3"].battleshocked == (mod < 0)
+
+
+def seal(name: str) -> None:
+    g = game()
+    # once per battle, when the bearer's unit is selected as the target of attacks
+    use_moment(g, "A3", name, "targeted")
+    ap3 = replace(GUN, ap=-3)
+    # hit 4, wound 4; the armour save (2+, AP -3: 5+) would fail on a 3; the 3+ invulnerable holds
+    assert attack(g, "B3", "A3", ap3, [4, 4, 3]) == (0, 0)
+    assert attack(g, "B3", "A4", ap3, [4, 4, 3]) == (1, 0)
+    g.end_timed("phase")  # until the end of the phase
+    assert attack(g, "B3", "A3", ap3, [4, 4, 3]) == (1, 0)
+
+
+def at_hatchway(g: Game, blocker: bool = True) -> None:
+    """A3 (one model) within 1" of closed Hatchway 2 (a door from (8.55, 5.17) to (9.05, 7.69));
+    B3 (one model) within 1" of its other side (it can try to prevent it being opened), or far."""
+    assert not g.bf.is_open(1)
+    place(g, "A3", [(7.4, 6.43)])
+    place(g, "B3", [(10.0, 6.43)] if blocker else block(40.0, 30.0, dx=1.4))
+    g.touch()
+    assert not g.engaged(g.units["A3"], g.units["B3"])
+    g.apply(parse("done"))  # Operating Hatchways: at the end of the Move Units step
+    assert g.decision.step == "hatch"
+
+
+def hatch_rolloff(name: str) -> None:
+    for dice, opened in (([1, 3, 6], True), ([6, 1], True), ([1, 3, 2], False)):
+        g = game()
+        bear(g, "A3", name)
+        at_hatchway(g)
+        # A rolls 1 + T4 = 5 against B's 3 + T5 = 8: a losing result is re-rolled (6 + 4 = 10)
+        g.dice = Dice.scripted(dice)
+        g.apply(parse("hatch A3 2"))
+        g.dice.assert_consumed()
+        assert g.bf.is_open(1) == opened
+    g = game()  # without it: no re-roll
+    at_hatchway(g)
+    g.dice = Dice.scripted([1, 3])
+    g.apply(parse("hatch A3 2"))
+    assert not g.bf.is_open(1)
+    # "add 1 to the bearer's Toughness": at muster
+    mustered("heretic_astartes_infernal_reavers.yaml", name, 1, 0)(name)
+
+
+def battering_ram(name: str) -> None:
+    g = game()
+    bear(g, "A3", name)
+    at_hatchway(g)
+    # no roll-off (the opponent cannot try to prevent it); B3, within 6" and wholly on the other
+    # side, takes a Battle-shock test: 3 + 3 = 6 against Leadership 7 fails
+    g.dice = Dice.scripted([3, 3])
+    g.apply(parse("hatch A3 2"))
+    g.dice.assert_consumed()
+    assert g.bf.is_open(1) and g.units["B3"].battleshocked
+    assert not any(e["e"] == "hatch_rolloff" for e in g.events)
+
+
+def eldanesh(name: str) -> None:
+    g = game()
+    a3 = bear(g, "A3", name)
+    assert g.fights_first(a3) and not g.fights_first(g.units["A4"])
+    at_hatchway(g, blocker=False)
+    assert effect_weapon(a3, BLADE) == BLADE
+    g.dice = Dice.scripted([])
+    g.apply(parse("hatch A3 2"))
+    assert g.bf.is_open(1) and a3.opened
+    assert effect_weapon(a3, BLADE).ap == -1 and effect_weapon(a3, GUN) == GUN  # melee, until the end of the turn
+    advance_to(g, "move", "B")
+    assert not a3.opened and effect_weapon(a3, BLADE) == BLADE
+
+
+def spiteful_imp(name: str) -> None:
+    g = game()
+    bear(g, "B3", name)
+    at_hatchway(g)  # B3, the bearer, within 1" of the Hatchway A3 opens
+    # the roll-off: A 6 + 4 against B 1 + 5; then the Enhancement's D6: 5, 2 mortal wounds
+    g.dice = Dice.scripted([6, 1, 5])
+    g.apply(parse("hatch A3 2"))
+    g.dice.assert_consumed()
+    assert g.bf.is_open(1) and not g.units["A3"].alive  # one W2 model
+    ev = [e for e in g.events if e["e"] == "mortal_wounds"]
+    assert [(e["unit"], e["amount"], e["why"]) for e in ev] == [("A3", 2, name)]
+
+
+def chain_flails(name: str) -> None:
+    for roll, lost in ((1, 0), (4, 1), (5, 2)):
+        g = game()
+        bear(g, "B3", name)
+        place(g, "A3", block(14))
+        place(g, "B3", block(15.6, dx=1.4))
+        g.touch()
+        fall_back = next(a for a in g.legal_actions() if a.kind == "fallback" and a.unit == "A3")
+        g.dice = Dice.scripted([roll] + [6] * 5)  # then any Desperate Escape tests: passed
+        g.apply(fall_back)
+        ev = [e for e in g.events if e["e"] == "mortal_wounds"]
+        assert [e["amount"] for e in ev] == ([lost] if lost else [0] if ev else [])
+        assert sum(m.wounds for m in g.units["A3"].models) == 10 - lost
+
+
+def use_moment(g: Game, uid: str, name: str, timing: str) -> None:
+    """Muster's part (the bearer's unit may use the Enhancement's moments), then its use."""
+    g.armies["A"].uses = g.armies["A"].uses + tuple(
+        use_of(m, name, "Enhancement", uid) for m in pack_enhancements()[name].moments)
+    assert [a.text() for a in g.usable("A", timing, uid)] == [f"use {uid} {name}"]
+    assert g.usable("A", timing, "A4" if uid != "A4" else "A3") == []  # the bearer's unit only
+    steps = g.moment(timing, "A", g.units[uid])
+    assert next(steps).step == "use"
+    with pytest.raises(StopIteration):
+        steps.send(parse(f"use {uid} {name}"))
+    assert g.usable("A", timing, uid) == []  # once per battle
+
+
+def heirloom(name: str) -> None:
+    g = game()
+    a3 = g.units["A3"]
+    rapier = replace(BLADE, name="Monomolecular cane-rapier", skill=3, strength=4, ap=-1)
+    use_moment(g, "A3", name, "selected_to_fight")
+    w = effect_weapon(a3, rapier)
+    assert (w.attacks.bonus, w.skill, w.strength, w.ap, w.damage.bonus) == (2, 2, 5, -2, 2)
+    assert effect_weapon(a3, BLADE) == BLADE  # its other weapons: unchanged
+    # hit 2 (WS 2+), wound 4 (S5 against T5), save 5 (Sv 4+, AP -2: 6+): Damage 2 kills a Nob
+    assert attack(g, "A3", "B3", rapier, [2, 2, 4, 4, 5, 6]) == (2, 1)
+    g.end_timed("phase")
+    assert effect_weapon(a3, rapier) == rapier
+
+
+def vile_surgeon(name: str) -> None:
+    g = game()
+    a3 = bear(g, "A3", name)
+    tools = replace(BLADE, name="Haemonculus tools and scissorhands", damage=DiceExpr(1, 3, 0))
+    b1, b3 = g.units["B1"], g.units["B3"]
+    assert "CHARACTER" in b1.keywords and "CHARACTER" not in b3.keywords
+    assert effect_weapon(a3, tools, b1).damage == DiceExpr(0, 6, 3)
+    assert effect_weapon(a3, tools, b3) == tools and effect_weapon(a3, tools) == tools
+    assert effect_weapon(a3, BLADE, b1) == BLADE  # its other weapons
+    # against the Warboss (W6): hit 3, wound 5 (S4 against T5), save 1: Damage 3, no roll
+    assert attack(g, "A3", "B1", tools, [3, 5, 1]) == (3, 0)
+
+
+def reinvigoration(name: str) -> None:
+    g = game()
+    a3 = bear(g, "A3", name)
+    a3.models[0].wounds = 1
+    d2 = replace(BLADE, damage=DiceExpr(0, 6, 2))
+    # a melee attack destroys a Nob (hit 3, wound 5, save 1, Damage 2); the D6: 5 regains a wound
+    assert attack(g, "A3", "B3", d2, [3, 5, 1, 5]) == (2, 1)
+    assert a3.models[0].wounds == 2
+    a3.models[0].wounds = 1
+    assert attack(g, "A3", "B3", d2, [3, 5, 1, 4]) == (2, 1)  # a 4: none
+    assert attack(g, "A3", "B3", d2, [3, 5, 1, 6]) == (2, 1)  # the second this phase
+    assert a3.models[0].wounds == 2
+    a3.models[0].wounds = 1
+    assert attack(g, "A3", "B3", d2, [3, 5, 1]) == (2, 1)  # two this phase already: no roll
+    assert attack(g, "A3", "B3", replace(GUN, damage=DiceExpr(0, 6, 2)), [3, 5, 1]) == (2, 1)  # ranged: none
+
+
+def before_battle(name: str, uid: str = "A3") -> Game:
+    """The game with ``uid`` bearing ``name`` from muster on, deployed: A3 and A1 in Entry Zone
+    2, A4 in 3 (see DEPLOY); the start of the first battle round."""
+    a, b = (copy.deepcopy(x) for x in _armies())
+    g = Game(11, a, b, dice=Dice.scripted([]), rolloffs={"attacker": "A", "first_turn": "A"})
+    g.leaders["A"] = g.leaders["B"] = []
+    GAMES.append(g)
+    bear(g, uid, name)
+    for t in DEPLOY:
+        g.apply(parse(t))
+    return g
+
+
+def opening_own(name: str) -> None:
+    g = before_battle(name)
+    a3 = g.units["A3"]
+    assert (g.decision.step, g.decision.player, g.round) == ("opening", "A", 1)
+    assert set(g.opening_movers("A")) == {"A3"}
+    mk = g.map.layout.markers[0]
+    start = (a3.models[0].x, a3.models[0].y)
+    g.apply(parse(f"move A3 {mk.x},{mk.y}"))  # a Normal move of up to 6"
+    ev = [e for e in g.events if e["e"] == "move"][-1]
+    assert ev["unit"] == "A3" and ev["why"] == name and 0 < ev["moved"] <= 6 + 1e-9
+    assert (a3.models[0].x, a3.models[0].y) != start
+    assert g.decision.step == "move" and g.phase == "movement"  # B has none: on to the first turn
+    advance_to(g, "move")
+    assert a3.moved is None  # it moves again in its Movement phase
+    g = before_battle(name)
+    g.apply(parse("done"))  # or not at all
+    assert g.decision.step == "move" and not any(e["e"] == "move" for e in g.events)
+    with pytest.raises(IllegalAction):  # only before the first turn
+        g.check_as("opening", "A", parse("move A3 20,15"))
+
+
+def speartip(name: str) -> None:
+    g = before_battle(name)
+    assert set(g.opening_movers("A")) == {"A3", "A1"}  # the bearer's unit, one other in Entry Zone 2
+    g.apply(parse("move A1 20,15"))
+    assert set(g.opening_movers("A")) == {"A3"}  # up to one other unit
+    g.apply(parse("move A3 20,15"))
+    assert g.decision.step == "move" and g.phase == "movement"
+    assert [e["unit"] for e in g.events if e["e"] == "move"] == ["A1", "A3"]
+
+
+def thrallmaster(name: str) -> None:
+    a, b = (copy.deepcopy(x) for x in _armies())
+    a1 = a.units[0]
+    a1.datasheet = copy.copy(a1.datasheet)
+    a1.datasheet.name = "Tzaangors"  # stands in for a Tzaangors unit, in Entry Zone 2 with A3
+    g = Game(11, a, b, dice=Dice.scripted([]), rolloffs={"attacker": "A", "first_turn": "A"})
+    g.leaders["A"] = g.leaders["B"] = []
+    GAMES.append(g)
+    bear(g, "A3", name)
+    for t in DEPLOY:
+        g.apply(parse(t))
+    assert g.decision.step == "opening" and set(g.opening_movers("A")) == {"A1"}  # not the bearer
+    g.apply(parse("move A1 20,15"))
+    assert g.decision.step == "move" and g.phase == "movement"
+
+
+def elimination(name: str) -> None:
+    g = before_battle(name)
+    assert g.decision.step == "opening"
+    legal = g.legal_actions()
+    assert {a.text() for a in legal} == {f"mark A3 {u.uid}" for u in g.army_units("B")}  # first of all
+    with pytest.raises(IllegalAction):
+        g.apply(parse("done"))
+    g.apply(parse("mark A3 B3"))
+    assert g.units["B3"].marked == {name} and g.decision.step == "move"
+    a3, b3, b4 = g.units["A3"], g.units["B3"], g.units["B4"]
+    assert effect_conditions(a3, b3, GUN, Conditions()).wound_mod == 1  # S4 against T5
+    assert effect_conditions(a3, b4, GUN, Conditions()).wound_mod == 0  # not the selected unit
+    assert effect_conditions(a3, b3, replace(GUN, strength=5), Conditions()).wound_mod == 0  # S5: not less
+    assert effect_conditions(g.units["A4"], b3, GUN, Conditions()).wound_mod == 0  # the bearer's unit only
+    # S4 against T5 wounds on a 5+; the 4 rolled, +1, wounds
+    assert attack(g, "A3", "B3", GUN, [3, 4, 1]) == (1, 0)
+    assert attack(g, "A3", "B4", GUN, [3, 4]) == (0, 0)
+
+
+def experienced_leader(name: str) -> None:
+    army = build_army("A", str(REPO / "rosters" / "tau_empire_kroot_raiding_party.yaml"))
+    shaper = next(u for u in army.units if u.enhancement == name)
+    kroot = [u for u in army.units if "KROOT" in u.keywords]
+    assert len(kroot) > 2 and all(any(n == name for n, _ in u.standing) for u in army.units)
+    b = copy.deepcopy(_armies()[1])
+    g = Game(11, army, b, dice=Dice(1), rolloffs={"attacker": "A", "first_turn": "A"})
+    GAMES.append(g)
+    from bagm.engine.bots import make_bot
+    bot = make_bot("greedy")
+    while g.decision.step != "opening":
+        g.apply(bot(g))
+    assert g.decision.player == "A" and all(a.kind == "mark" for a in g.legal_actions())
+    g.apply(parse("mark " + shaper.uid + " B3"))
+    carnivores = next(u for u in kroot if u is not shaper)
+    b3, b4 = g.units["B3"], g.units["B4"]
+    c = effect_conditions(carnivores, b3, GUN, Conditions())
+    assert c.reroll_wounds == Reroll.failed  # a KROOT unit of the army, against the selected unit
+    assert effect_conditions(carnivores, b4, GUN, Conditions()).reroll_wounds == Reroll.none
+    # a failed Wound roll (2: S4 against T5) re-rolled: 5 wounds; the save (Sv 4+) 1 fails
+    assert attack(g, carnivores.uid, "B3", GUN, [3, 2, 5, 1]) == (1, 0)
+    # once the bearer is destroyed, no longer ("if the bearer is on the battlefield")
+    shaper.models[1:] = []
+    shaper.models[0].wounds = 1
+    attack(g, "B3", shaper.uid, replace(GUN, strength=8, ap=-4), [6, 6])  # no save can be made
+    assert not shaper.alive
+    assert effect_conditions(carnivores, b3, GUN, Conditions()).reroll_wounds == Reroll.none
+
+
+def near_bearer(name: str, rename: str | None = None, keyword: str | None = None) -> Game:
+    """A1 (the Chaplain) bears ``name``, a moment whose TARGET is a friendly unit near it; A3
+    stands 2" from it (and A4 far off), both renamed ``rename`` or given ``keyword``."""
+    g = game()
+    for uid in ("A3", "A4"):
+        u = g.units[uid]
+        if rename:
+            u.datasheet = copy.copy(u.datasheet)
+            u.datasheet.name = rename
+        if keyword:
+            u.keywords = u.keywords | {keyword}
+    place(g, "A1", [(14.0, 15.0)])
+    place(g, "A3", block(17.2))
+    g.touch()
+    assert g.unit_distance(g.units["A1"], g.units["A4"]) > 9  # where it was deployed (Entry Zone 3)
+    g.armies["A"].uses = g.armies["A"].uses + tuple(
+        use_of(m, name, "Enhancement", "A1") for m in pack_enhancements()[name].moments)
+    return g
+
+
+def at(g: Game, phase: str, active: str) -> None:
+    g.phase, g.active = phase, active  # type: ignore[assignment]
+
+
+def use_near(g: Game, timing: str, unit: str | None, name: str) -> None:
+    assert [a.text() for a in g.usable("A", timing, unit)] == [f"use A3 {name}"]
+    g.use_rule("A", parse(f"use A3 {name}"))
+    assert g.usable("A", timing, unit) == []
+
+
+def synaptic_goad(name: str) -> None:
+    g = near_bearer(name, rename="Tyranid Warriors with Melee Bio-weapons")
+    at(g, "command", "A")
+    a3 = g.units["A3"]
+    use_near(g, "phase_start", None, name)  # A3 within 6" of the bearer; not A4
+    assert a3.move() == a3.M + 2 and g.units["A4"].move() == g.units["A4"].M
+    g.end_timed("turn")
+    assert a3.move() == a3.M
+
+
+def microdrones(name: str) -> None:
+    g = near_bearer(name, rename="Strike Team")
+    at(g, "shooting", "A")
+    a3 = g.units["A3"]
+    assert g.usable("A", "selected_to_shoot", "A4") == []  # too far
+    use_near(g, "selected_to_shoot", "A3", name)
+    assert effect_weapon(a3, GUN).ap == -1 and effect_weapon(a3, BLADE) == BLADE  # ranged weapons
+    g.turn += 1  # once per turn
+    assert g.usable("A", "selected_to_shoot", "A3") != []
+
+
+def direct_guidance(name: str) -> None:
+    g = near_bearer(name, keyword="WRAITH CONSTRUCT")
+    at(g, "movement", "A")
+    a3 = g.units["A3"]
+    use_near(g, "phase_end", None, name)
+    a3.moved = "fallback"
+    assert g.shoot_reason(a3) is None and g.charge_reason(a3) is None
+    g.units["A4"].moved = "fallback"
+    assert g.shoot_reason(g.units["A4"]) == "it Fell Back this turn"
+
+
+def prescient(name: str) -> None:
+    g = near_bearer(name, rename="Tzaangors")
+    place(g, "A3", block(16.0))  # within 3" of the bearer
+    g.touch()
+    at(g, "fight", "A")
+    a3 = g.units["A3"]
+    use_near(g, "selected_to_fight", "A3", name)
+    assert effect_conditions(a3, g.units["B3"], BLADE, Conditions()).reroll_wounds == Reroll.ones
+    at(g, "shooting", "A")
+    assert g.usable("A", "selected_to_shoot", "A3") == []  # once per turn, shooting or fighting
+
+
+def rabble_rouser(name: str) -> None:
+    g = near_bearer(name, rename="Cultist Mob")
+    at(g, "shooting", "A")
+    a3 = g.units["A3"]
+    use_near(g, "selected_to_shoot", "A3", name)
+    assert effect_weapon(a3, GUN).attacks.bonus == 2 and effect_weapon(a3, BLADE).attacks.bonus == 2
+    g.end_timed("phase")
+    at(g, "fight", "A")
+    assert g.usable("A", "selected_to_fight", "A3") == []  # once per turn
+
+
+def runes(name: str) -> None:
+    g = near_bearer(name, keyword="AELDARI")
+    at(g, "shooting", "B")  # the opponent's Shooting phase
+    a3, b3 = g.units["A3"], g.units["B3"]
+    ap1 = replace(GUN, ap=-1)
+    use_near(g, "targeted", "A3", name)
+    assert effect_weapon(b3, ap1, a3).ap == 0 and effect_weapon(b3, ap1, g.units["A4"]).ap == -1
+    assert effect_weapon(b3, GUN, a3).ap == 0  # never better than 0
+
+
+def warp_mastery(name: str) -> None:
+    g = game()
+    a3 = bear(g, "A3", name)
+    d3 = replace(GUN, attacks=DiceExpr(1, 3, 0))
+    psychic = replace(d3, name="Test psychic gun", abilities=Abilities(psychic=True))
+    assert effect_conditions(a3, g.units["B3"], psychic, Conditions()).reroll_attacks
+    assert not effect_conditions(a3, g.units["B3"], d3, Conditions()).reroll_attacks  # [PSYCHIC] only
+    # D3 attacks: a 1 (below the average, 2) re-rolled to 3; three Hit rolls of 1 miss
+    assert attack(g, "A3", "B3", psychic, [1, 3, 1, 1, 1]) == (0, 0)
+    assert attack(g, "A3", "B3", psychic, [2, 1, 1]) == (0, 0)  # a 2: kept
+    assert attack(g, "A3", "B3", d3, [1, 1]) == (0, 0)  # not psychic: no re-roll
+
+
+def virulent(name: str) -> None:
+    for shocked, roll, lost in ((False, 3, 0), (True, 3, 5), (True, 4, 0)):
+        g = game()
+        bear(g, "B3", name)
+        place(g, "A3", block(14))
+        place(g, "B3", block(15.6, dx=1.4))
+        a3 = g.units["A3"]
+        a3.battleshocked = shocked
+        g.touch()
+        fall_back = next(a for a in g.legal_actions() if a.kind == "fallback" and a.unit == "A3")
+        g.dice = Dice.scripted([roll] * 5)  # every model tests (as if Battle-shocked); -1 if it is
+        g.apply(fall_back)
+        g.dice.assert_consumed()
+        ev = next(e for e in g.events if e["e"] == "desperate_escape")
+        assert (ev["tests"], ev["destroyed"]) == (5, lost)
+
+
+def detonator(name: str, shocks: bool = False) -> None:
+    for roll, hurt in ((5, True), (1, False)):
+        g = game()
+        bear(g, "B3", name)  # anywhere on the battlefield
+        at_hatchway(g, blocker=False)
+        g.dice = Dice.scripted([roll])
+        g.apply(parse("hatch A3 2"))
+        g.dice.assert_consumed()
+        a3 = g.units["A3"]
+        if shocks:
+            assert a3.battleshocked == (roll >= 2)
+        else:
+            assert a3.alive != hurt  # 2 mortal wounds on a 5+: the one W2 model
+        assert ("B", name, 0) in g.used  # once per battle
+
+
+def fires_of_change(name: str) -> None:
+    g = game()
+    a3 = bear(g, "A3", name)
+    a3.ranged = [replace(GUN, name="Test psychic gun", abilities=Abilities(psychic=True))]
+    place(g, "A3", block(14))
+    place(g, "B3", block(24, dx=1.4))
+    g.touch()
+    advance_to(g, "shoot")
+    # five attacks: one hits (3), its Wound roll fails (1: S4 against T5); then B3's Battle-shock
+    # test: 3 + 3 = 6, less 1, against Leadership 7
+    g.dice = Dice.scripted([3, 1, 1, 1, 1, 1, 3, 3])
+    g.apply(parse("shoot A3 B3"))
+    g.dice.assert_consumed()
+    ev = [e for e in g.events if e["e"] == "battleshock_test"]
+    assert [(e["unit"], e["mod"], e["why"]) for e in ev] == [("B3", -1, name)]
+    assert g.units["B3"].battleshocked
+
+
+def saboteur(name: str) -> None:
+    for roll, kept in ((3, False), (2, True)):
+        g = a3_on_marker_1(name, "B3")
+        g.apply(parse("done"))  # A's Move Units step ends; then to its Shooting phase
+        advance_to(g, "manoeuvre")
+        g.apply(parse("manoeuvre A3 secure 1"))  # Secure Site: at the start of A's next Command phase
+        g.dice = Dice.scripted([])
+        advance_to(g, "move", "B")
+        g.dice = Dice.scripted([roll])  # the first time A's army Secures a marker: 3+, it is not
+        advance_to(g, "move", "A")
+        g.dice.assert_consumed()
+        assert (g.secured[0] == "A") == kept
+        assert ("B", name, 0) in g.used  # the first time only
+
+
+def haruspexy(name: str) -> None:
+    g = game()
+    unseen_pair(g)  # 8" apart, not visible
+    bear(g, "A3", name)
+    assert parse("charge A3 B3") in g.legal_charge("A")  # within 9"
+    g.units["A3"].standing = ((name, validate(Effect, {"charge_unseen": 7, "trigger_once": True})),)
+    assert parse("charge A3 B3") not in g.legal_charge("A")  # beyond the reach
+    g = game()
+    unseen_pair(g)
+    bear(g, "A3", name)
+    advance_to(g, "charge")
+    g.dice = Dice(1)
+    g.apply(parse("charge A3 B3"))
+    assert ("A", name, 0) in g.used  # once per battle: spent
+    assert parse("charge A3 B3") not in g.legal_charge("A")
+
+
+def domineering(name: str) -> None:
+    for lost, shocked in ((0, False), (3, True)):  # 3 + 4 = 7 passes (Ld 7); Below Half-strength: 7 - 1
+        g = game()
+        bear(g, "A3", name)
+        place(g, "A3", block(14))
+        place(g, "B3", block(17.8, dx=1.4)[:5 - lost])  # 2" away: within 3", not engaged
+        g.touch()
+        assert not g.engaged(g.units["A3"], g.units["B3"])
+        g.dice = Dice.scripted([])
+        for _ in range(40):
+            if g.decision.step == "shock":
+                break
+            g.apply(parse("done" if g.decision.step in ("move", "hatch", "manoeuvre", "shoot", "charge")
+                          else "pass"))
+        d = g.decision
+        assert (d.step, d.player, d.info["options"]) == ("shock", "A", ["B3"])  # B's Battle-shock step
+        assert [a.text() for a in g.legal_actions()] == ["mark A3 B3"]
+        assert g.units["B3"].Ld == 7
+        g.dice = Dice.scripted([3, 4])
+        g.apply(parse("mark A3 B3"))
+        g.dice.assert_consumed()
+        if g.decision.step == "bravery":  # Insane Bravery offered to B: declined
+            g.apply(parse("pass"))
+        test = [e for e in g.events if e["e"] == "battleshock_test"]
+        assert [(e["unit"], e.get("mod", 0)) for e in test] == [("B3", -1 if lost else 0)]
+        assert g.units["B3"].battleshocked == shocked
+
+
+def clavitine(name: str) -> None:
+    g = game()
+    bear(g, "A3", name)
+    place(g, "A3", [(7.4, 6.43)])  # within 1" of closed Hatchway 2
+    g.touch()
+    g.apply(parse("hold A4"))  # another unit has moved: the start of the step is past
+    assert parse("hatch A3 2") in g.legal_actions()
+    g.apply(parse("hatch A3 2"))  # selected to move: it first operates the Hatchway
+    assert g.bf.is_open(1) and g.units["A3"].moved is None
+    g.apply(parse("hold A3"))
+    with pytest.raises(IllegalAction):  # once it has moved, no longer (and once per turn)
+        g.check_as("move", "A", parse("hatch A3 2"))
+    g = game()  # without it: only at the end of the Move Units step
+    place(g, "A3", [(7.4, 6.43)])
+    g.touch()
+    with pytest.raises(IllegalAction):
+        g.check_as("move", "A", parse("hatch A3 2"))
+
+
+def beseech(name: str) -> None:
+    for bearer, offered in ((True, True), (False, False)):
+        g = game()
+        if bearer:
+            bear(g, "A3", name)
+        place(g, "A3", block(4.6, 6.43, dx=-1.4))  # about 3" from Hatchway 2, facing it
+        g.touch()
+        g.apply(parse("done"))  # the end of the Move Units step
+        legal = [a.text() for a in g.legal_actions()] if g.decision.step == "hatch" else []
+        assert ("hatch A3 2" in legal) == offered
+        if offered:
+            g.dice = Dice.scripted([])
+            g.apply(parse("hatch A3 2"))
+            assert g.bf.is_open(1)
+
+
+def lockdown(name: str) -> None:
+    g = game()
+    bear(g, "B3", name)
+    place(g, "A3", [(7.4, 6.43)])  # within 1" of Hatchway 2
+    place(g, "B3", [(13.0, 6.43)])  # 4" beyond it, on the other side: not within 1"
+    g.touch()
+    g.apply(parse("done"))
+    # B3 tries to prevent it: A 2 + T4 against B 5 + T5
+    g.dice = Dice.scripted([2, 5])
+    g.apply(parse("hatch A3 2"))
+    g.dice.assert_consumed()
+    assert not g.bf.is_open(1) and ("B", name, -1) in g.used  # once per battle round
+    ev = [e for e in g.events if e["e"] == "hatch_rolloff"]
+    assert [(e["unit"], e["against"]) for e in ev] == [("A3", "B3")]
+
+
+def masterful(name: str) -> None:
+    g = game()
+    a3 = g.units["A3"]
+    g.armies["A"].uses = g.armies["A"].uses + tuple(
+        use_of(m, name, "Enhancement", "A3") for m in pack_enhancements()[name].moments)
+    at(g, "fight", "A")
+    options = [a.text() for a in g.usable("A", "selected_to_fight", "A3")]
+    assert options == [f"use A3 {name}: {c}" for c in ("devastating wounds", "lethal hits", "sustained hits 1")]
+    assert g.usable("A", "selected_to_fight", "A4") == []  # the bearer's unit only
+    g.use_rule("A", parse(f"use A3 {name}: lethal hits"))
+    assert g.usable("A", "selected_to_fight", "A3") == []  # one of them, once each time
+    assert effect_weapon(a3, BLADE).abilities.lethal_hits and not effect_weapon(a3, BLADE).abilities.devastating_wounds
+    psychic = replace(BLADE, name="Test psychic blade", abilities=Abilities(psychic=True))
+    assert not effect_weapon(a3, psychic).abilities.lethal_hits  # excluding Psychic weapons
+    # a hit roll of 6: a Critical Hit wounds automatically (Lethal Hits); the save (Sv 4+) 1 fails
+    assert attack(g, "A3", "B3", BLADE, [6, 1]) == (1, 0)
+    g.end_timed("phase")
+    at(g, "shooting", "A")
+    g.phase_id += 1
+    assert len(g.usable("A", "selected_to_shoot", "A3")) == 3  # again when selected to shoot
+
+
+def translocation(name: str) -> None:
+    for take in (False, True):
+        g = game()
+        a3 = bear(g, "A3", name)
+        a3.ranged = [GUN]
+        place(g, "A3", block(14))
+        place(g, "B3", block(24, dx=1.4))
+        g.touch()
+        advance_to(g, "shoot")
+        g.dice = Dice(1)
+        g.apply(parse("shoot A3 B3"))
+        d = g.decision
+        assert (d.step, d.player, d.info["unit"], d.info["reach"]) == ("freemove", "A", "A3", 6)
+        assert g.legal_actions()[-1].kind == "pass"
+        mk = g.map.layout.markers[0]
+        g.apply(parse(f"move A3 {mk.x},{mk.y}" if take else "pass"))
+        moves = [e for e in g.events if e["e"] == "move" and e.get("why") == name]
+        assert len(moves) == take and (("A", name, 0) in g.used) == take  # once per battle, when made
+        if take:
+            assert 0 < moves[0]["moved"] <= 6 + 1e-9
+
+
+def worthier_skulls(name: str) -> None:
+    g = game()
+    bear(g, "B3", name)
+    place(g, "A3", block(14))
+    place(g, "B3", block(15.6, dx=1.4))
+    g.touch()
+    fall_back = next(a for a in g.legal_actions() if a.kind == "fallback" and a.unit == "A3")
+    g.dice = Dice(2)
+    g.apply(fall_back)
+    d = g.decision
+    assert (d.step, d.player, d.info["unit"]) == ("freemove", "B", "B3")  # B3 is no longer engaged
+    g.apply(parse("move B3 20,15"))
+    ev = [e for e in g.events if e["e"] == "move"][-1]
+    assert ev["unit"] == "B3" and ev["why"] == name and ev["moved"] <= 6 + 1e-9
+    assert g.decision.player == "A"  # back to A's Move Units step
+
+
+def shunt(name: str) -> None:
+    g = near_bearer(name, keyword="SKITARII")
+    a3, a4 = g.units["A3"], g.units["A4"]
+    at(g, "shooting", "B")  # the start of any phase, either player's turn
+    assert g.usable("A", "phase_start") == []  # no Battle-shocked SKITARII unit
+    a4.battleshocked = True  # any friendly SKITARII unit: A4 is far from the bearer
+    assert [a.text() for a in g.usable("A", "phase_start")] == [f"use A4 {name}"]
+    g.use_rule("A", parse(f"use A4 {name}"))
+    assert not a4.battleshocked
+    a3.battleshocked = True
+    assert g.usable("A", "phase_start") == []  # once per battle
+    g = near_bearer(name, keyword="SKITARII")
+    at(g, "shooting", "B")
+    g.units["A4"].battleshocked = True
+    g.units["A1"].models = []  # the bearer is not on the battlefield
+    assert g.usable("A", "phase_start") == []
+
+
+def vox(name: str) -> None:
+    from bagm.engine.bots import make_bot
+
+    army = build_army("A", str(REPO / "rosters" / "heretic_astartes_underdeck_uprising.yaml"))
+    g = Game(11, army, copy.deepcopy(_armies()[1]), dice=Dice(4), rolloffs={"attacker": "A", "first_turn": "A"})
+    GAMES.append(g)
+    heretics = [u for u in army.units if "HERETIC ASTARTES" in u.keywords]
+    others = [u for u in army.units if "HERETIC ASTARTES" not in u.keywords]
+    assert heretics and all(effect_has(u, "reroll_advance") for u in heretics)  # the army's units
+    assert not any(effect_has(u, "reroll_advance") for u in others)
+    bot = make_bot("greedy")
+    while g.round < 2 and not g.finished:
+        g.apply(bot(g))
+    assert not any(effect_has(u, "reroll_advance") for u in heretics)  # the first battle round only
+
+
+def sinister(name: str) -> None:
+    for near in (True, False):
+        g = game()
+        bear(g, "A3", name)
+        mk = g.map.layout.markers[0]
+        place(g, "B3", block(mk.x + 1.0, mk.y, dx=1.4))  # B3 holds objective marker 1
+        if near:  # 4.5" from B3 (A3 stays where it was deployed otherwise)
+            place(g, "A3", block(mk.x - 5.5, mk.y))
+        g.touch()
+        g.update_control(False)
+        a3, b3 = g.units["A3"], g.units["B3"]
+        assert g.control[0] == "B" and (g.min_straight(a3, b3) <= 6) == near and not g.engaged(a3, b3)
+        b3.secure_marker = 0  # B3 performed Secure Site: it Seizes the marker in B's next Command phase
+        g.dice = Dice.scripted([4, 4] if near else [])  # B3's Battle-shock test (forced, within 6")
+        advance_to(g, "move", "B")
+        g.dice.assert_consumed()
+        assert (g.secured[0] == "B") != near
+        test = [e for e in g.events if e["e"] == "battleshock_test"]
+        assert [e["unit"] for e in test] == (["B3"] if near else [])
+
+
+CHECKS: dict[str, Callable[[str], None]] = {
+    "Sinister Presence (Aura)": sinister,
+    "Vox Malevolus": vox,
+    "Admonissor Shunt": shunt,
+    "Impromptu Translocation": translocation,
+    "Worthier Skulls": worthier_skulls,
+    "Masterful Construction": masterful,
+    "Beseech the Machine Spirits": beseech,
+    "Remote Lockdown": lockdown,
+    "Clavitine Reliquary": clavitine,
+    "Domineering Presence": domineering,
+    "Master Saboteur": saboteur,
+    "Tactical Haruspexy": haruspexy,
+    "Virulent Corruption": virulent,
+    "Primary Detonator": detonator,
+    "Rigged Blind Grenades": lambda n: detonator(n, shocks=True),
+    "Fires of Change": fires_of_change,
+    "Warp Mastery": warp_mastery,
+    "Synaptic Goad": synaptic_goad,
+    "Target Optimisation Microdrones": microdrones,
+    "Direct Guidance": direct_guidance,
+    "Prescient Authority": prescient,
+    "Rabble Rouser": rabble_rouser,
+    "Runes of Sanctuary": runes,
+    "Elimination Force": elimination,
+    "Experienced Leader": experienced_leader,
+    "Covert Breach": opening_own,
+    "Geller Breach": opening_own,
+    "Speartip of the Chapter": speartip,
+    "Thrallmaster": thrallmaster,
+    "Heirloom Blade": heirloom,
+    "Vile Surgeon": vile_surgeon,
+    "Disgusting Reinvigoration": reinvigoration,
+    "Swollen with Power": hatch_rolloff,
+    "Living Battering Ram": battering_ram,
+    "Path of Eldanesh": eldanesh,
+    "Spiteful Imp": spiteful_imp,
+    "Rending Chain-Flails": chain_flails,
+    "Seal of Indomitability": seal,
+    "Resolute": resolute,
+    "Prismatic Garb": prismatic,
+    "Psi-Spoor Sensitivity": psi_spoor,
+    "Nanoscarab Reconstitution": nanoscarab,
+    "Tolorek Data Djinn": secure_2,
+    "Hand of Nurgle": secure_2,
+    "Harmonic Discordator": lambda n: shock(n, engaged=False),
+    "Blood-Drenched Champion": lambda n: shock(n, engaged=True),
+    "Fervent Ferocity": fnp(5),
+    "Scarred Brute": fnp(5),
+    "Inured to Damage": inured,
+    "Void Warrior": advance_then_charge,
+    "Frenzied": advance_then_charge,
+    "Stimm-Fervour": lambda n: advance_then_charge(n, rerolls=False),
+    "Voidstrider": move_plus_2,
+    "Venom of the Six-Fanged Serpent": venom,
+    "Miasmic Fumes": minus_to_hit(False, wound=True),
+    "Fulgurating Presence": minus_to_hit(False),
+    "Shield of Admonishment": minus_to_hit(True),
+    "Adamantine Mantle": minus_damage,
+    "Foul Constitution": minus_damage,
+    "Reinforced Carapace": minus_damage,
+    "Mantle of the Emissary": oc_5,
+    "Dark Charisma": oc_5,
+    "Carmine Corona": lambda n: oc_5(n, after_kill=True),
+    "Endless Gift": mustered("legiones_daemonica_rotten_and_rusted.yaml", "Endless Gift", 0, 2),
+    "Cryptometric Enhancement": mustered("necrons_harbinger_cabal.yaml", "Cryptometric Enhancement", 1, 1, 4),
+    "Fatal Caress": fatal_caress,
+    "Grace of Khaine": grace,
+    "Spite Made Manifest": spite,
+}
+
+
+def test_every_encoded_enhancement_has_a_check_in_play():
+    encoded = {n for n, e in pack_enhancements().items() if e.effects or e.moments}
+    assert encoded == set(CHECKS)
+    # the README's figure
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    n, total = len(encoded), len(pack_enhancements())
+    assert f"{n} of the {total} Boarding Actions Detachment Enhancements" in text
+    assert f"the other {total - n} are listed as not modelled" in text
+
+
+@pytest.mark.parametrize("name", sorted(CHECKS))
+def test_enhancement_in_play(name):
+    CHECKS[name](name)
+
+
+def test_bundled_rosters_give_their_bearers_the_encoded_enhancements():
+    for path in sorted((REPO / "rosters").glob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        if not re.search(r"^detachment:", text, re.M):
+            continue
+        army = build_army("A", str(path))
+        for u in army.units:
+            e = pack_enhancements().get(u.enhancement or "")
+            if e is None:
+                continue
+            listed = any(f"Enhancement '{e.name}' is not implemented" in n for n in army.not_modelled)
+            assert listed == (e.effects is None and not e.moments), (path.name, e.name)
+            assert [n for n, _ in u.standing if n == e.name] == [e.name] * len(e.effects or [])
+
+
+# --- the fields in the attack sequence ---------------------------------------------------------
+
+
+def test_damage_modifier_applies_after_the_roll_and_never_below_1():
+    target = Target(toughness=4, save=7, wounds=10)
+    d3 = replace(GUN, damage=DiceExpr(1, 3, 0))
+    # two attacks hit (4, 4) and wound (4, 4); Damage rolls 3 and 1: 3-1 = 2, and 1-1 = 1 (not 0)
+    res = resolve(AttackProfile(d3, 2, Conditions(damage_mod=-1)), target, Dice.scripted([4, 4, 4, 4, 3, 1]))
+    assert res.damage == 3 and res.wounds_lost == 3
+
+
+def test_damage_roll_of_1_rerolled_once():
+    target = Target(toughness=4, save=7, wounds=10)
+    d3 = replace(GUN, damage=DiceExpr(1, 3, 1))  # D3+1: a die of 1 totals 2
+    dice = Dice.scripted([4, 4, 1, 1])  # re-rolled 1 stays 1: a die is re-rolled once
+    res = resolve(AttackProfile(d3, 1, Conditions(reroll_damage_ones=True)), target, dice)
+    assert res.damage == 2
+    dice.assert_consumed()
+    dice = Dice.scripted([4, 4, 2])  # a 2 is not re-rolled
+    assert resolve(AttackProfile(d3, 1, Conditions(reroll_damage_ones=True)), target, dice).damage == 3
+    dice.assert_consumed()
+
+
+def test_critical_wounds_on_5_plus():
+    target = Target(toughness=4, save=7, wounds=10)
+    dev = GUN.with_abilities(devastating_wounds=True)
+    res = resolve(AttackProfile(dev, 1, Conditions(critical_wound=5)), target, Dice.scripted([4, 5]))
+    assert (res.critical_wounds, res.devastating) == (1, 1)
+    res = resolve(AttackProfile(dev, 1, Conditions()), target, Dice.scripted([4, 5]))
+    assert (res.critical_wounds, res.devastating) == (0, 0)
+
+
+def test_toughness_and_wounds_modifiers_with_a_keyword_condition(tmp_path):
+    lines = ["faction: Grey Knights", "detachments:", "  - name: Void Purge Force",
+             "    enhancements:",
+             "      - {name: Sigil of Warding, effects: [{T_mod: 1, W_mod: 2}, {T_mod: 5, only_keyword: ORKS}]}",
+             "      - {name: Tactical Haruspexy}"]
+    (tmp_path / "gk.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    from bagm.data.packs import data_dirs
+
+    army = build_army("A", GK, Catalog(data_dirs([tmp_path])))
+    chaplain = next(u for u in army.units if u.enhancement == "Sigil of Warding")
+    plain = build_army("A", GK).units[army.units.index(chaplain)]
+    assert (chaplain.T, chaplain.W) == (plain.T + 1, plain.W + 2)
+
+
+def test_abilities_of_a_hazardous_weapon_stay_put():
+    g = game()
+    bear(g, "A3", "Spite Made Manifest")
+    w = BLADE.with_abilities(hazardous=True)
+    assert effect_weapon(g.units["B3"], w, g.units["A3"]) is w
+    assert effect_weapon(g.units["B3"], BLADE, g.units["A3"]).abilities == Abilities(hazardous=True)
+
+
+def test_greedy_bot_makes_the_opening_move_and_a_clone_waits_there_too():
+    from bagm.engine.bots import make_bot
+
+    g = before_battle("Covert Breach")
+    g.dice = Dice(3)
+    assert g.decision.step == "opening"
+    c = g.clone()
+    act = make_bot("greedy")(g)
+    assert act.kind == "move" and act.unit == "A3"
+    g.apply(act)
+    c.apply(act)
+    assert [(m.x, m.y) for m in c.units["A3"].models] == [(m.x, m.y) for m in g.units["A3"].models]
+
+
+def test_greedy_bot_counts_a_free_charge_reroll():
+    """A charge of about 9" (a 28% chance) is worth declaring with a free re-roll (48%)."""
+    from bagm.engine.bots import make_bot
+
+    def declares(name: str | None) -> bool:
+        g = game()
+        if name:
+            bear(g, "A3", name)
+        place(g, "A3", block(14))
+        place(g, "B3", block(24.6, dx=1.4))
+        g.apply(parse("hold A3"))
+        advance_to(g, "charge")
+        act = make_bot("greedy")(g)
+        return act.kind == "charge" and act.unit == "A3"
+    assert declares("Void Warrior") and not declares(None)
+
+
+def test_greedy_bot_uses_a_free_rule_at_the_end_of_a_phase():
+    from bagm.engine.bots import make_bot
+    from bagm.engine.state.core import Decision
+
+    g = near_bearer("Direct Guidance", keyword="WRAITH CONSTRUCT")
+    at(g, "movement", "A")
+    g.decision = Decision("use", "A", {"timing": "phase_end"})
+    assert make_bot("greedy")(g).text() == "use A3 Direct Guidance"
