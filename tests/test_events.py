@@ -80,6 +80,7 @@ def test_the_checker_catches_each_kind_of_mistake():
     assert problems({"e": "round", "round": "2"})
     assert problems({"e": "control", "markers": ["A", None, "C"]})  # players are A and B
     assert problems({"e": "move", "unit": "A1", "kind": "advance", "goal": (1.5, 2)}) == []
+    assert problems({"e": "rolloff", "what": "attacker", "winner": "A", "given": True}) == []
 
 
 @pytest.mark.parametrize("number", sorted(m.number for m in MISSIONS))

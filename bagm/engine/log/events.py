@@ -44,9 +44,10 @@ class Muster(TypedDict):
 class Rolloff(TypedDict):
     e: Literal["rolloff"]
     what: str
-    A: int
-    B: int
+    A: NotRequired[int]  # each player's D6 (none when a script gave the winner)
+    B: NotRequired[int]
     winner: Player
+    given: NotRequired[bool]  # the winner a script gave, no dice rolled
 
 
 class Roles(TypedDict):
