@@ -334,15 +334,48 @@ def test_expert_breacher_cannot_operate_a_hatchway_once_units_have_moved():
 # --- Also: Battle-shock on the best Leadership in the unit -----------------------------------------
 
 
+SISTERS = ROSTERS / "adepta_sororitas_penitents_and_pilgrims.yaml"
+
+
 def test_battle_shock_uses_the_best_leadership_in_the_unit():
     """Battle-shock step: "if the result is greater than or equal to the best Leadership
     characteristic in that unit, the test is passed". A Repentia Squad is nine Sisters Repentia
-    (Ld 8+) and a Repentia Superior (Ld 7+): split into two Boarding Squads, the half with the
-    Superior tests on 7+, the other on 8+; a unit of one profile keeps its own."""
-    army = build_army("A", ROSTERS / "adepta_sororitas_penitents_and_pilgrims.yaml")
-    ld = {u.name: u.Ld for u in army.units}
-    assert ld["Repentia Squad A"] == 7 and ld["Repentia Squad B"] == 8
-    assert ld["Ministorum Priest"] == 7
+    (Ld 8+) and a Repentia Superior (Ld 7+): split into two Boarding Squads, the half the
+    Superior's loadout is dealt to tests on 7+ while she lives, the other on 8+; a unit of one
+    profile keeps its own."""
+    army = build_army("A", SISTERS)
+    units = {u.name: u for u in army.units}
+    a, b = units["Repentia Squad A"], units["Repentia Squad B"]
+    with_superior = a if -1 in a.kit_ld else b
+    without = b if with_superior is a else a
+    assert sorted(with_superior.kit_ld) == [-1, 0, 0, 0, 0] and not any(without.kit_ld)
+    assert with_superior.Ld == without.Ld == 8  # the Sisters' profile; the Superior's is one better
+    assert units["Ministorum Priest"].leadership() == 7
+
+
+def _sisters_battle_shock(dice: list[int], superior_alive: bool) -> Game:
+    """Mission 11, Sisters (A) against Orks (B): Repentia Squad B (A4: four Sisters Repentia and
+    the Superior) is cut to two models before A's first Battle-shock step."""
+    g = Game(11, build_army("A", SISTERS), build_army("B", ORKS), dice=Dice.scripted(dice),
+             rolloffs={"attacker": "A", "first_turn": "A"})
+    u = g.units["A4"]
+    while u.where != "board":
+        g.apply(g.legal_actions()[0])  # the first legal deployment of each unit
+    assert [m.ld_diff for m in u.models] == [0, 0, 0, 0, -1]
+    u.models = [u.models[0], u.models[4]] if superior_alive else u.models[:2]  # Below Half-strength
+    while g.decision.step in ("deploy", "command"):
+        g.apply(g.legal_actions()[0] if g.decision.step == "deploy" else Action("pass"))
+    return g
+
+
+@pytest.mark.parametrize("superior_alive, ld, passed", [(True, 7, True), (False, 8, False)])
+def test_battle_shock_leadership_worsens_when_the_best_model_is_destroyed(superior_alive, ld, passed):
+    """The best Leadership "in that unit" is that of the models left: a roll of 7 passes while
+    the Superior (7+) lives and fails once only Sisters Repentia (8+) are left."""
+    g = _sisters_battle_shock([3, 4], superior_alive)
+    test = [e for e in g.events if e["e"] == "battleshock_test"]
+    assert [(e["unit"], e["roll"], e["ld"], e["passed"]) for e in test] == [("A4", 7, ld, passed)]
+    assert g.units["A4"].leadership() == ld
 
 
 # --- Also: Explosive Clearance for one model's Blast weapon ----------------------------------------

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -51,18 +53,64 @@ def test_progress_goes_to_standard_error_and_the_result_to_standard_output():
     assert "simulating" in err and "games/s" in err and "left" in err
 
 
+def _left_in_group(pgid: int) -> list[int]:
+    """The processes of process group ``pgid`` still running (zombies aside), read from /proc."""
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                stat = Path(f"/proc/{d}/stat").read_text()
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[1].split()
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                out.append(int(d))
+    return out
+
+
+def _default_sigint() -> None:
+    # a terminal's Ctrl-C is handled as usual even when the test run itself ignores SIGINT (a
+    # background job does): Python keeps an inherited SIG_IGN and the game would never stop
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_cleanly_and_reports_the_games_played():
+    env = {**os.environ, "FORCE_COLOR": "1", "COLUMNS": "120"}  # the progress bar is drawn
     p = _bagm("simulate", GK, ORKS, "--games", "100000", "--jobs", "2", "--format", "json", "--bot", "random",
-              start_new_session=True)
-    time.sleep(8)  # the armies load and a few games finish
+              start_new_session=True, env=env, preexec_fn=_default_sigint)
+    err = bytearray()
+    reader = threading.Thread(target=lambda: _drain(p.stderr.fileno(), err), daemon=True)
+    reader.start()
+    # Ctrl-C once the first game has finished (the bar's count), however slow the machine is
+    deadline = time.monotonic() + 600
+    while not re.search(rb"\b[1-9]\d*/100000\b", bytes(err)):
+        assert p.poll() is None and time.monotonic() < deadline, bytes(err).decode(errors="replace")
+        time.sleep(0.2)
     os.killpg(p.pid, signal.SIGINT)  # as a terminal's Ctrl-C does: to the whole process group
-    out, err = p.communicate(timeout=60)
-    assert p.returncode == 130, err
-    assert "Traceback" not in err and "KeyboardInterrupt" not in err
-    assert "interrupted after" in err
+    out = p.stdout.read()
+    p.wait(timeout=120)
+    reader.join(timeout=60)
+    text = bytes(err).decode(errors="replace")
+    assert p.returncode == 130, text
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text
+    assert "interrupted after" in text
     sim = json.loads(out)
     assert sim["interrupted"] is True and 0 < sim["games"] < 100000 and sim["asked"] == 100000
     assert sum(v["count"] for v in sim["results"].values()) == sim["games"]
+    if Path("/proc/self/stat").exists():  # neither the parent nor a worker is left running
+        left = _left_in_group(p.pid)
+        for _ in range(50):
+            if not left:
+                break
+            time.sleep(0.2)
+            left = _left_in_group(p.pid)
+        assert not left, f"processes left running after Ctrl-C: {left}"
+
+
+def _drain(fd: int, into: bytearray) -> None:
+    """Read a pipe to its end (so the writer never blocks on a full pipe)."""
+    while chunk := os.read(fd, 65536):
+        into += chunk
 
 
 def test_the_report_json_is_golden(tmp_path):

@@ -326,10 +326,13 @@ _ARMIES: dict[tuple[str, str], Any] = {}
 
 
 def _quiet_worker() -> None:
-    """A worker of the pool ignores Ctrl-C: the parent stops the pool (no traceback per worker)."""
+    """A worker of the pool ignores Ctrl-C: the parent stops the pool (no traceback per worker).
+    It starts with Ctrl-C held back (see :func:`_run_games`), released once ignored."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _cores() -> int:
@@ -379,13 +382,26 @@ def _run_games(tasks: list[Any], jobs: int, results: list[Any]) -> None:
             return
         import multiprocessing as mp
         import os
+        import signal
 
         ctx = mp.get_context("spawn" if os.name == "nt" else "fork")
         # small chunks: the bar moves game by game and the estimate follows the real rate
         chunk = max(1, min(8, len(tasks) // (jobs * 32)))
-        with ctx.Pool(jobs, initializer=_quiet_worker) as pool:
-            for r in pool.imap_unordered(_one_game, tasks, chunksize=chunk):
-                done(r)
+        # Ctrl-C is held back while the workers start: a worker forked before it ignores Ctrl-C
+        # would die of it with a traceback, and one arriving before the pool is entered would
+        # leave the pool to the exit handlers; released inside, it stops the pool (its __exit__)
+        mask = getattr(signal, "pthread_sigmask", None)
+        if mask is not None:
+            mask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            with ctx.Pool(jobs, initializer=_quiet_worker) as pool:
+                if mask is not None:
+                    mask(signal.SIG_UNBLOCK, {signal.SIGINT})
+                for r in pool.imap_unordered(_one_game, tasks, chunksize=chunk):
+                    done(r)
+        finally:
+            if mask is not None:
+                mask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _samples(results: list[Any], most: int = 4) -> list[int]:

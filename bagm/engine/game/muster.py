@@ -36,23 +36,29 @@ def _differs(p: Any, prof: Any) -> bool:
 
 
 def unit_kit(src: Any, prof: Any, sizes: list[int], part: int
-             ) -> tuple[list[tuple[int | None, frozenset[str] | None]], list[str]]:
+             ) -> tuple[list[tuple[int | None, frozenset[str] | None]], list[int] | None, list[str]]:
     """Each model's (own Wounds where its profile's differ from ``prof``'s, the weapons it
     carries) for Boarding Squad ``part`` of a unit split into ``sizes``: the unit's loadouts
     (:mod:`bagm.roster.wargear`) dealt out one model at a time in turn, so each squad gets its
     share of every loadout. The weapons are given only when the roster names wargear (else
-    each model carries every default weapon, as before); empty: every model alike."""
+    each model carries every default weapon, as before); empty: every model alike. Second:
+    each model's Leadership less ``prof``'s (a Superior's 7+ in a squad of 8+: -1; empty: all
+    alike; None: the loadouts, so who has which profile, are not known)."""
     from bagm.roster.wargear import default_loadouts, item_weapons
 
     ds = src.datasheet
     loadouts = src.loadouts or default_loadouts(ds, src.models or 1)
     if not loadouts:
-        return [], []
+        return [], None, []
     walls = {p.name: p.W for p in ds.models}
+    leads = {p.name: p.Ld for p in ds.models}
     per_model: list[tuple[int | None, frozenset[str] | None]] = []
+    diffs: list[int] = []
     notes: list[str] = []
     for lo in loadouts:
         full = walls.get(lo.profile or "", prof.W)
+        ld = leads.get(lo.profile or "", prof.Ld)
+        diffs += [ld - prof.Ld if ld is not None and prof.Ld is not None else 0] * lo.count
         gear: frozenset[str] | None = None
         if src.wargear:
             names = [w.name.lower() for item in lo.items for w in item_weapons(ds, item)]
@@ -62,18 +68,21 @@ def unit_kit(src: Any, prof: Any, sizes: list[int], part: int
                              f"({', '.join(lo.items) or 'nothing'})")
         per_model += [(full if full != prof.W else None, gear)] * lo.count
     squads = [[] for _ in sizes]  # type: list[list[tuple[int | None, frozenset[str] | None]]]
+    squad_diffs: list[list[int]] = [[] for _ in sizes]
     k = 0
-    for model in per_model:  # one at a time to each squad that has room, in turn
+    for model, diff in zip(per_model, diffs):  # one at a time to each squad that has room, in turn
         for _ in range(len(sizes)):
             if len(squads[k % len(sizes)]) < sizes[k % len(sizes)]:
                 break
             k += 1
         squads[k % len(sizes)].append(model)
+        squad_diffs[k % len(sizes)].append(diff)
         k += 1
     kit = squads[part] if part < len(squads) else []
+    lds = squad_diffs[part] if part < len(squads) and any(squad_diffs[part]) else []
     if all(full is None and gear is None for full, gear in kit):
-        return [], notes
-    return kit, notes
+        return [], lds, notes
+    return kit, lds, notes
 
 
 def _best_leadership(ds: Any, ld: int, first_half: bool = True) -> int:
@@ -81,8 +90,9 @@ def _best_leadership(ds: Any, ld: int, first_half: bool = True) -> int:
     Battle-shock step): the lowest of the profiles every such unit has (a count that may be 0
     is optional, so left out). Form Boarding Squads leaves the notes of who goes where to the
     players: here a single model (count 1: the Sergeant, the Superior) goes with the first half
-    of a split unit. The engine does not follow which model carries which profile: the unit
-    keeps this Leadership after that model is destroyed."""
+    of a split unit. Used only where the loadouts are not known (no wargear in the data): the
+    unit keeps this Leadership after that model is destroyed. With loadouts each model keeps
+    its own (:meth:`Unit.leadership`)."""
     def always(count: Any) -> bool:
         if count is None:
             return True
@@ -163,7 +173,7 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
         prof = _profile(ds)
         siblings = [s.models or 0 for s in squads.units if s.split_from == sq.split_from] \
             if sq.split_from else [sq.models or 1]
-        kit, kit_notes = unit_kit(src, prof, siblings, dealt.get(src.display, 0))
+        kit, kit_ld, kit_notes = unit_kit(src, prof, siblings, dealt.get(src.display, 0))
         dealt[src.display] = dealt.get(src.display, 0) + 1
         notes += kit_notes
         kw = frozenset(ds.all_keywords) - {"FLY"}  # Rules Adaptations "Flying": no FLY
@@ -220,11 +230,13 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
         units.append(Unit(
             uid=f"{player}{i + 1}", player=player, name=sq.name, datasheet=ds,
             starting=sq.models or 1, points=sq.points or 0, T=prof.T + tmod, Sv=prof.Sv, W=prof.W + wmod,
-            Ld=_best_leadership(ds, prof.Ld, sq.split_from is None or sq.name.endswith(" A")),
+            # Battle-shock step: the best Leadership of the models left (Unit.leadership)
+            Ld=prof.Ld if kit_ld is not None and prof.Ld is not None else
+            _best_leadership(ds, prof.Ld, sq.split_from is None or sq.name.endswith(" A")),
             OC=prof.OC, M=min(move, MOVE_CAP), invuln=prof.invuln,
             radius=base_radius(ds), keywords=kw, ranged=ranged, melee=melee,
             warlord=src.warlord, enhancement=enh or None, deep_strike=deep, infiltrators=infil,
-            invuln_melee=prof.invuln_melee, kit=kit, standing=standing,
+            invuln_melee=prof.invuln_melee, kit=kit, kit_ld=kit_ld or [], standing=standing,
             # Flying (2023): the Move of such models "cannot be increased for the duration of the
             # battle" (the roster's edition is the game's: both must agree, editions.edition_of)
             move_never_increased=fly and edition.fly_move_never_increased))

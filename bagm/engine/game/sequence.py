@@ -732,17 +732,18 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
             if u.uid in near:
                 mod += near[u.uid][1]  # "if that enemy unit is also Below Half-strength, subtract 1"
             roll = self.dice.d6(f"battle-shock {u.uid}") + self.dice.d6(f"battle-shock {u.uid}") + mod
-            ok = roll >= u.Ld
-            self.emit("battleshock_test", unit=u.uid, roll=roll, ld=u.Ld, passed=ok,
+            ld = u.leadership()  # the best Leadership of the models left
+            ok = roll >= ld
+            self.emit("battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok,
                       **({"why": near[u.uid][0]} if u.uid in near else {}),
                       **({"mod": near[u.uid][1]} if u.uid in near and near[u.uid][1] else {}))
             # an effect: "you can re-roll Leadership tests taken for that unit"
             if not ok and u.affected and effect_has(u, "reroll_leadership") and (
-                    yield from self._effect_reroll(p, u, "reroll_leadership", {"roll": roll, "needed": u.Ld,
+                    yield from self._effect_reroll(p, u, "reroll_leadership", {"roll": roll, "needed": ld,
                                                           "what": "battle-shock"})):
                 roll = self.dice.d6(f"battle-shock {u.uid} re-roll") + self.dice.d6(f"battle-shock {u.uid} re-roll") + mod
-                ok = roll >= u.Ld
-                self.emit("battleshock_test", unit=u.uid, roll=roll, ld=u.Ld, passed=ok, reroll=True)
+                ok = roll >= ld
+                self.emit("battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok, reroll=True)
             if not ok:
                 yield from self.moment("battleshock_failed", p, u)
                 if may_use(self, p, INSANE_BRAVERY, u):

@@ -64,6 +64,7 @@ class Model:
     wounds: int
     full: int | None = None  # its own starting Wounds (another profile's); None: the unit's W
     gear: frozenset[str] | None = None  # the weapons it carries (lower case); None: all
+    ld_diff: int = 0  # its own profile's Leadership less the unit's Ld (a Superior's 7+ in 8+: -1)
 
     def carries(self, weapon: str) -> bool:
         return self.gear is None or weapon.lower() in self.gear
@@ -104,6 +105,8 @@ class Unit:
     invuln_melee: int | None = None  # an invulnerable save against melee attacks only
     kit: list[tuple[int | None, frozenset[str] | None]] = field(default_factory=list)
     """Each model's (own Wounds, weapons) as mustered, in order; empty: every model alike."""
+    kit_ld: list[int] = field(default_factory=list)
+    """Each model's Leadership less the unit's Ld as mustered, in order; empty: all have Ld."""
     models: list[Model] = field(default_factory=list)
     where: Where = "army"  # army (not yet set up), board, reserves, destroyed
     deep_strike_reserve: bool = False  # placed into Reserves with its Deep Strike ability
@@ -147,13 +150,23 @@ class Unit:
 
     def new_models(self, pts: list[tuple[float, float]]) -> list[Model]:
         """Its models set up at ``pts``, each with its own profile's Wounds and its weapons."""
-        if not self.kit:
+        if not self.kit and not self.kit_ld:
             return [Model(x, y, self.radius, self.W) for x, y in pts]
         out = []
         for i, (x, y) in enumerate(pts):
             full, gear = self.kit[i] if i < len(self.kit) else (None, None)
-            out.append(Model(x, y, self.radius, full or self.W, full, gear))
+            diff = self.kit_ld[i] if i < len(self.kit_ld) else 0
+            out.append(Model(x, y, self.radius, full or self.W, full, gear, diff))
         return out
+
+    def leadership(self) -> int:
+        """The Leadership a Battle-shock test is taken on: "the best Leadership characteristic
+        in that unit" (Core Rules, Battle-shock step), of the models left, so it worsens when
+        the model with the best is destroyed; with the unit's modifiers (``Ld``, e.g. Rad
+        Exposure)."""
+        if not self.kit_ld or not self.models:
+            return self.Ld
+        return self.Ld + min(m.ld_diff for m in self.models)
 
     def invuln_against(self, invuln: int | None, ranged: bool) -> int | None:
         """The invulnerable save against an attack: ``invuln`` (its own, or a conferred one),
