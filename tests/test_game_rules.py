@@ -886,7 +886,7 @@ def test_command_reroll_of_a_hazardous_test():
     assert (info["unit"], info["roll"]) == ("A1", 1)
     g.apply(parse("reroll"))
     _attack_done(g)
-    assert not [e for e in g.events if e["e"] == "hazardous"]
+    assert [(e["tests"], e["failed"]) for e in g.events if e["e"] == "hazardous"] == [(1, 0)]
     assert g.units["A1"].models[0].wounds == g.units["A1"].W
 
 
@@ -1000,3 +1000,49 @@ def test_an_accepted_action_is_applied_without_a_second_check_and_others_are_che
     g.check = lambda act: (checks.append(act), real(act))[1]  # type: ignore[method-assign]
     g.apply(parse("deploy B3 2"))  # an equal action: played, not checked again
     assert g.decision is not d and checks == []
+
+
+# --- Hazardous: after the unit has resolved all of its attacks -------------------------------------
+
+
+def test_hazardous_tests_come_after_all_of_the_units_attacks_one_per_weapon_used():
+    """Hazardous: "Each time a unit is selected to shoot or fight, after that unit has resolved
+    all of its attacks, for each Hazardous weapon that targets were selected for when resolving
+    those attacks, that unit must take one Hazardous test." Two Purifiers split their fire (Storm
+    bolter at B3, Purifying Flame at B4), both weapons Hazardous: four tests, taken once, after
+    both targets' attacks."""
+    g = _split_fire_game()
+    a5 = g.units["A5"]
+    a5.ranged = [w.with_abilities(hazardous=True) for w in a5.ranged]
+    g.touch()
+    g.cp.update(A=0, B=0)
+    g.dice = Dice(1)
+    play(g, "shoot A5 B3 Storm bolter; B4 Purifying Flame")
+    kinds = [e["e"] for e in g.events if e["e"] in ("attack", "shoot", "hazardous")]
+    assert kinds == ["attack", "shoot", "attack", "shoot", "hazardous"]
+    haz = [e for e in g.events if e["e"] == "hazardous"][0]
+    assert haz["tests"] == 4 and len(haz["dice"]["hazardous"]) == 4
+    assert "hazardous" not in [e for e in g.events if e["e"] == "attack"][0]["dice"]
+
+
+def test_hazardous_mortal_wounds_of_overwatch_at_a_charge_wait_for_the_charge_move():
+    """Hazardous: "If a unit from a player's army is selected as the target of the Fire Overwatch
+    Stratagem in their opponent's Charge phase, any mortal wounds inflicted by Hazardous tests are
+    allocated after the charging unit has ended its Charge move" (Set Overwatch fires at a unit
+    that declares a charge). B3's five Sluggas, Hazardous here, fire at A3 as it declares its
+    charge; one test fails; the Nob loses its model only once A3 has made its Charge move."""
+    g = _to_charge([])
+    b3 = g.units["B3"]
+    b3.ranged = [w.with_abilities(hazardous=True) for w in b3.ranged]
+    b3.overwatch_until = g.turn
+    g.touch()
+    g.cp.update(A=0, B=0)
+    # Overwatch: five misses; the five tests (one fails); the Charge roll 6 + 6
+    g.dice = Dice.scripted([1, 1, 1, 1, 1] + [1, 2, 2, 2, 2] + [6, 6])
+    play(g, "charge A3 B3", "overwatch B3 A3")
+    kinds = [(e["e"], "lost" in e) for e in g.events if e["e"] in ("hazardous", "charge_move", "charge")]
+    assert kinds == [("hazardous", False), ("charge_move", False), ("charge", False), ("hazardous", True)]
+    late = [e for e in g.events if e["e"] == "hazardous"][-1]
+    assert (late["failed"], late["mortal_wounds"], late["destroyed"]) == (1, 3, 1)
+    assert g.units["A3"].charged and len(b3.models) == 4
+    g.dice.assert_consumed()

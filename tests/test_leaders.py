@@ -311,11 +311,13 @@ def test_feel_no_pain_against_mortal_wounds_devastating_wounds_and_hazardous():
     g.dice = Dice.scripted([4, 6])
     assert declined(g.attack(b3, a4, DEVASTATING, 1, Conditions(), None, ranged=True)) == (1, 0)
     g.dice.assert_consumed()
-    # Hazardous: the led unit's own weapon; hit 1 (miss), the test fails (3 mortal wounds), each
-    # one rolled for (4, 6 not lost; 2 lost)
+    # Hazardous: the led unit's own weapon; hit 1 (miss); after all its attacks the test fails
+    # (3 mortal wounds), each one rolled for (4, 6 not lost; 2 lost)
     g.dice = Dice.scripted([1, 1, 4, 6, 2])
     before = sum(m.wounds for m in a3.models)
     declined(g.attack(a3, b3, HAZARDOUS, 1, Conditions(), None, ranged=True))
+    a3.hazard = (HAZARDOUS.name,)  # the test the unit owes for the weapon it used
+    declined(g.take_hazardous(a3))
     assert sum(m.wounds for m in a3.models) == before - 1
     assert any(e["e"] == "hazardous" and e["unit"] == "A3" for e in g.events)
     g.dice.assert_consumed()

@@ -319,7 +319,12 @@ class Narrator:
                 f"{count(e.get('wounds_lost'), 'wound')} lost, {count(e.get('left'), 'model')} left.")
 
     def _e_hazardous(self, e: dict[str, Any]) -> str:
-        s = f"{self.unit(e.get('unit'))} fails {count(e.get('failed'), 'Hazardous test')}"
+        if e.get("failed") == 0:
+            s = f"{self.unit(e.get('unit'))} passes {count(e.get('tests'), 'Hazardous test')}"
+        else:
+            s = f"{self.unit(e.get('unit'))} fails {count(e.get('failed'), 'Hazardous test')}"
+            if e.get("tests"):
+                s += f" of {e['tests']}"
         if "lost" in e:
             s += (f": {count(e.get('mortal_wounds'), 'mortal wound')}, {count(e.get('lost'), 'wound')} lost, "
                   f"{count(e.get('destroyed'), 'model')} destroyed")

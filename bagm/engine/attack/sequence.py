@@ -105,17 +105,19 @@ class TargetUnit:
             lost += 1
         return lost
 
-    def hazardous(self, failed: int, dice: Dice) -> int:
-        """Hazardous: "resolve each failed test one at a time": select a model that has lost
-        wounds, otherwise any model (every model of an engine unit bears the weapon and has the
-        same keywords, so the CHARACTER order never separates them); that model suffers 3 mortal
-        wounds, the rest lost if it is destroyed. Returns wounds lost."""
+    def hazardous(self, failed: int, dice: Dice, equipped: list[bool] | None = None) -> int:
+        """Hazardous: "resolve each failed test one at a time": select a model equipped with a
+        Hazardous weapon (``equipped``, per model; None: every model) that has lost wounds,
+        otherwise any such model (the models of an engine unit have the same keywords, so the
+        CHARACTER order never separates them); that model suffers 3 mortal wounds, the rest
+        lost if it is destroyed. Returns wounds lost."""
         lost = 0
         for _ in range(failed):
-            alive = [i for i, w in enumerate(self.wounds) if w > 0]
+            alive = [i for i, w in enumerate(self.wounds) if w > 0 and (equipped is None or equipped[i])]
             if not alive:
                 break
-            index = next((i for i in alive if self.wounds[i] < self.full), alive[0])
+            index = next((i for i in alive
+                          if self.wounds[i] < (self.full if self.fulls is None else self.fulls[i])), alive[0])
             lost += self.lose_wounds(index, HAZARDOUS_MORTAL_WOUNDS, dice, "hazardous", mortal=True)
         return lost
 
@@ -250,7 +252,7 @@ def resolve(profile: AttackProfile, target: Target, dice: Dice,
 
 
 def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: TargetUnit | None = None,
-                  attacker: bool = False, defender: bool = False) -> Offers:
+                  attacker: bool = False, defender: bool = False, hazardous: bool = True) -> Offers:
     """:func:`resolve` as a generator that sends a :class:`RerollOffer` each time a Command
     Re-roll could be used and is sent back True to re-roll (the CP is the caller's business);
     returns the :class:`AttackResult`. ``attacker``/``defender``: that player may use Command
@@ -262,7 +264,9 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
     (the lowest random number of attacks of a model; a failed Hit or Wound roll that no ability
     has re-rolled: a die is never re-rolled twice), its new result counting as if rolled then.
     A saving throw is offered just after it fails, a random Damage just after it is rolled
-    (before it is inflicted), a Hazardous test just after it fails."""
+    (before it is inflicted), a Hazardous test just after it fails. ``hazardous``: take the
+    weapon's Hazardous tests here (False: the caller takes them after all of the unit's
+    attacks, with :func:`hazardous_tests`)."""
     w, cond, ab = profile.weapon, profile.conditions, profile.weapon.abilities
     unit = unit if unit is not None else TargetUnit.of(target)
     destroyed_before = unit.destroyed
@@ -413,16 +417,29 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
     res.log.append(f"{res.saves} saved, {res.unsaved} unsaved, {devastating} devastating; "
                    f"{res.wounds_lost} wound(s) lost, {res.models_destroyed} model(s) destroyed")
 
-    # Hazardous: one test per Hazardous weapon used, after all attacks
-    if ab.hazardous:
-        for _ in range(profile.models):
-            u = dice.d6("hazardous")
-            if hazardous_fails(u) and attacker:  # Command Re-roll: a Hazardous test
-                offer = RerollOffer("hazardous", "attacker", u, avg)
-                if (yield offer):
-                    attacker = False
-                    u = offer.new = dice.d6("hazardous command re-roll")
-            res.hazardous_failed += hazardous_fails(u)
+    # Hazardous: one test per Hazardous weapon used, after all attacks (the game takes them
+    # after all of the unit's attacks instead: ``hazardous=False``, then :func:`hazardous_tests`)
+    if ab.hazardous and hazardous:
+        failed = yield from hazardous_tests(profile.models, dice, attacker, avg)
+        res.hazardous_failed = len(failed)
         res.log.append(f"Hazardous: {res.hazardous_failed} failed test(s), "
                        f"{res.hazardous_mortal_wounds} mortal wound(s) to the attacking unit")
     return res
+
+
+def hazardous_tests(tests: int, dice: Dice, attacker: bool = False, avg: float = 0.0
+                    ) -> Generator[RerollOffer, bool, list[int]]:
+    """Hazardous: ``tests`` Hazardous tests (one D6 each, failed on a 1), the first failed one
+    offered to the attacker's Command Re-roll ("just after ... a Hazardous test") when
+    ``attacker``; returns the indices of the tests failed."""
+    failed = []
+    for i in range(tests):
+        u = dice.d6("hazardous")
+        if hazardous_fails(u) and attacker:  # Command Re-roll: a Hazardous test
+            offer = RerollOffer("hazardous", "attacker", u, avg)
+            if (yield offer):
+                attacker = False
+                u = offer.new = dice.d6("hazardous command re-roll")
+        if hazardous_fails(u):
+            failed.append(i)
+    return failed

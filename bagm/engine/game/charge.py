@@ -111,6 +111,7 @@ class ChargePhase(GameInterface):
                     self.used.add((p, rule, 0))  # "once per battle, when the bearer declares a charge"
             yield from self._overwatch_window(u, "declares a charge")
             if not u.alive or not t.alive:
+                self.hazardous_after_charge()  # no Charge move to wait for
                 continue
             need = self.charge_needed(u, t)
             # a conferred Leader ability: "add 1 to Charge rolls", "you can re-roll Charge rolls"
@@ -129,6 +130,7 @@ class ChargePhase(GameInterface):
             ok = roll >= need and self._charge_move(u, t, float(roll))
             u.charged = ok  # made a Charge move
             self.emit("charge", unit=u.uid, target=t.uid, success=ok)
+            self.hazardous_after_charge()  # Hazardous tests failed firing Overwatch at it
         self.update_control(False)
         self.mission_step("end_charge")
 

@@ -128,9 +128,12 @@ class FightPhase(GameInterface):
                           charged=u.charged,
                           # Close-Quarters Killer (the bearer is the whole unit)
                           reroll_wounds=enhancement(u.enhancement).melee_wound_reroll)
+        # Hazardous: a test for each Hazardous weapon the fighting models used (one per model)
+        u.hazard += tuple(x.name for x, n in plan if x.abilities.hazardous for _ in range(n))
         for x, n in plan:
             if t.alive and u.alive:
                 yield from self.attack(u, t, x, n, cond, None, ranged=False)
+        yield from self.take_hazardous(u)  # after the unit has resolved all of its attacks
         if t.dying and t.melee and u.alive:  # destroyed models that fight on (then are removed)
             n, t.dying = t.dying, 0
             self.emit("fight", unit=t.uid, target=u.uid, fighters=n, weapon=t.melee[0].name,

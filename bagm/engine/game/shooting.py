@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from bagm.engine.attack.rules import AttackProfile, Conditions, Target
+from bagm.engine.attack.rules import HAZARDOUS_MORTAL_WOUNDS, AttackProfile, Conditions, Target
 from bagm.engine.attack.sequence import (
-    AttackResult,
-    Offers,
     RerollOffer,
     TargetUnit,
+    hazardous_tests,
     resolve_steps,
 )
 from bagm.engine.rules.abilities import models_destroyed
@@ -43,6 +42,8 @@ if TYPE_CHECKING:
     from bagm.engine.game.interface import GameInterface
 else:
     GameInterface = object  # the declared interface, checked by mypy only (see interface.py)
+
+R = TypeVar("R")  # what a sequence of Command Re-roll offers gives back
 
 
 
@@ -78,6 +79,9 @@ class ShootingPhase(GameInterface):
             u.overwatch_used_turn = self.turn
             self.emit("overwatch", unit=u.uid, target=enemy.uid, why=why)
             yield from self._shoot(u, enemy, overwatch=True)
+            # Hazardous: fired at a unit that declares a charge, the mortal wounds are allocated
+            # after that unit has ended its Charge move (see :meth:`hazardous_after_charge`)
+            yield from self.take_hazardous(u, defer=why == "declares a charge")
 
     # Shooting phase --------------------------------------------------------------------------
 
@@ -110,6 +114,7 @@ class ShootingPhase(GameInterface):
                 yield from self.moment("targeted", self.other(p), self.unit(target))
             for target, weapons in groups:
                 yield from self._shoot(u, self.unit(target), weapons=weapons)
+            yield from self.take_hazardous(u)  # after the unit has resolved all of its attacks
             if u.affected:  # an effect: "after the bearer has shot, it can make a Normal move"
                 yield from self.free_moves(u, "after_shooting")
         self.update_control(False)
@@ -393,6 +398,8 @@ class ShootingPhase(GameInterface):
         if not overwatch:
             u.shot = True
         big_engaged = bool(self.engaged_with(u)) and bool({"MONSTER", "VEHICLE"} & u.keywords)
+        # Hazardous: a test for each Hazardous weapon that a target was selected for (one per model)
+        u.hazard += tuple(w.name for w, n, _ in plan if w.abilities.hazardous for _ in range(n))
         total_lost = 0
         mark = len(self.events)
         cleared = False  # Explosive Clearance: "Select one model ... equipped with a weapon with [BLAST]"
@@ -478,7 +485,8 @@ class ShootingPhase(GameInterface):
                         self.mission.allocated_ap(self, t))  # e.g. Deadly Decompression, per model
         mark = self.dice.count
         steps = resolve_steps(AttackProfile(w, n, cond), target, self.dice, tu,
-                              self._may_reroll(u.player, u), self._may_reroll(t.player, t))
+                              self._may_reroll(u.player, u), self._may_reroll(t.player, t),
+                              hazardous=False)  # taken after all of the unit's attacks (_hazardous)
         res = yield from self._offers(steps, u, t, w.name)
         for m, wl in zip(t.models, tu.wounds):
             m.wounds = wl
@@ -499,12 +507,40 @@ class ShootingPhase(GameInterface):
         if not ranged and res.models_destroyed and u.affected and \
                 (need := effect_least(u, "regain_on_kill")) is not None:
             self._regain_on_kill(u, res.models_destroyed, need)
-        if res.hazardous_failed and u.models:
-            mark = self.dice.count
+        self.check_destroyed(t, by=u)
+        return res.wounds_lost, res.models_destroyed
+
+    def take_hazardous(self, u: Unit, defer: bool = False) -> Generator[Decision, Action, None]:
+        """Hazardous: "after that unit has resolved all of its attacks", the tests it owes
+        (:attr:`Unit.hazard`), then each failed test one at a time (:meth:`_hazard_wounds`);
+        ``defer``: the failed tests wait for :meth:`hazardous_after_charge`."""
+        owed, u.hazard = u.hazard, ()
+        if not owed or not u.alive:
+            return
+        mark = self.dice.count
+        failed = yield from self._offers(hazardous_tests(len(owed), self.dice, self._may_reroll(u.player, u)),
+                                         u, u, owed[0])
+        dice = self.dice.since(mark)
+        weapons = tuple(owed[i] for i in failed)
+        if defer and weapons:
+            u.hazard_failed += weapons
+            self.emit("hazardous", unit=u.uid, tests=len(owed), failed=len(weapons), removed_models=[], dice=dice)
+            return
+        self._hazard_wounds(u, weapons, len(owed), dice)
+
+    def _hazard_wounds(self, u: Unit, weapons: tuple[str, ...], tests: int | None, dice: dict[str, Any]) -> None:
+        """The failed Hazardous tests of ``weapons`` resolved one at a time: 3 mortal wounds on a
+        model equipped with one of them, one that has lost wounds first. ``tests``: how many
+        were taken (None: failed earlier, their mortal wounds allocated now)."""
+        mark = self.dice.count
+        lost, gone, dead = 0, [], []
+        if weapons and u.models:
             own = TargetUnit([m.wounds for m in u.models], u.W, None, None, None, u.fulls())
             if u.affected:  # Feel No Pain from an effect (mortal wounds)
                 own.fnp, own.fnp_mortal = effect_defence(u)[1], effect_fnp_mortal(u)
-            lost = own.hazardous(res.hazardous_failed, self.dice)  # each failed test one at a time
+            names = {w.lower() for w in weapons}
+            equipped = [any(m.carries(w) for w in names) for m in u.models] if u.mixed else None
+            lost = own.hazardous(len(weapons), self.dice, equipped)  # each failed test one at a time
             for m, wl in zip(u.models, own.wounds):
                 m.wounds = wl
             gone = [i for i, m in enumerate(u.models) if m.wounds <= 0]
@@ -512,15 +548,25 @@ class ShootingPhase(GameInterface):
             if gone:
                 u.models = [m for m in u.models if m.wounds > 0]
                 self.touch(u)
-            self.emit("hazardous", unit=u.uid, failed=res.hazardous_failed,
-                      mortal_wounds=res.hazardous_mortal_wounds, lost=lost, destroyed=len(gone),
-                      removed_models=gone, dice=self.dice.since(mark))
-            models_destroyed(self, u, dead)
-            self.check_destroyed(u)
-        self.check_destroyed(t, by=u)
-        return res.wounds_lost, res.models_destroyed
+        fail = len(weapons)
+        self.emit("hazardous", unit=u.uid, **({"tests": tests} if tests is not None else {}), failed=fail,
+                  **({"mortal_wounds": HAZARDOUS_MORTAL_WOUNDS * fail, "lost": lost, "destroyed": len(gone)}
+                     if fail else {}), removed_models=gone, dice={**dice, **self.dice.since(mark)})
+        models_destroyed(self, u, dead)
+        self.check_destroyed(u)
 
-    def _offers(self, steps: Offers, u: Unit, t: Unit, weapon: str) -> Generator[Decision, Action, AttackResult]:
+    def hazardous_after_charge(self) -> None:
+        """Hazardous: "any mortal wounds inflicted by Hazardous tests are allocated after the
+        charging unit has ended its Charge move" for a unit that fired Overwatch at it (Set
+        Overwatch in Boarding Actions, read as the Fire Overwatch it replaces)."""
+        for u in self.units.values():
+            if u.hazard_failed:
+                weapons, u.hazard_failed = u.hazard_failed, ()
+                if u.alive:
+                    self._hazard_wounds(u, weapons, None, {})
+
+    def _offers(self, steps: Generator[RerollOffer, bool, R], u: Unit, t: Unit, weapon: str
+                ) -> Generator[Decision, Action, R]:
         """Play the attack sequence, turning its Command Re-roll offers into decisions of the
         player whose roll it is (the defender's for a saving throw). The decision's info: unit,
         what (the roll), roll (the die or total), weapon, damage (the weapon's average Damage)

@@ -134,6 +134,8 @@ class Unit:
     its keywords."""
     hatch_turn: int = -1
     clearance: bool = False
+    hazard: tuple[str, ...] = ()  # Hazardous tests owed: the weapon of each, until all attacks are made
+    hazard_failed: tuple[str, ...] = ()  # failed tests whose mortal wounds wait for a Charge move
     commanded: bool = False  # targeted with Battlefield Command since its last Command phase
     opened: bool = False  # opened a Hatchway this turn ("each time it opens a Hatchway, until the end of the turn")
     marked: frozenset[str] = frozenset()  # the enemy rules that marked it ("select one enemy unit")
