@@ -1046,3 +1046,64 @@ def test_hazardous_mortal_wounds_of_overwatch_at_a_charge_wait_for_the_charge_mo
     assert (late["failed"], late["mortal_wounds"], late["destroyed"]) == (1, 3, 1)
     assert g.units["A3"].charged and len(b3.models) == 4
     g.dice.assert_consumed()
+
+
+# --- Close-Quarters Killer: any Wound roll, the player chooses -----------------------------------
+
+
+def _cqk_fight(dice: list[int], weapon=None) -> Game:
+    """A3 (Strike Squad: Nemesis force weapons, WS3+ S6 AP-2 D2; here with Close-Quarters Killer)
+    charges B3 (Nobz: T5, Sv4+, W2) and fights: 13 misses, two hits, then ``wounds``."""
+    g = _to_charge([6, 6] + [1] * 13 + [3, 3] + dice)
+    a3 = g.units["A3"]
+    a3.enhancement = "Close-Quarters Killer"
+    if weapon is not None:
+        a3.melee = [weapon(w) for w in a3.melee]
+    g.cp.update(A=0, B=0)
+    play(g, "charge A3 B3")
+    g.apply(parse("fight A3 B3"))  # (play would decline the offers)
+    return g
+
+
+def test_close_quarters_killer_offers_any_wound_roll_the_player_chooses():
+    """Enhancements, Close-Quarters Killer: "Each time the bearer makes a melee attack, you can
+    re-roll the Wound roll." Not only a failed one: each Wound roll that is not a Critical Wound
+    is offered, die by die, free; the greedy bot re-rolls the failed 2 and keeps the 4 (S6 v T5
+    wounds on 3+; a Critical Wound would add nothing without Devastating Wounds)."""
+    from bagm.engine.bots.greedy import GreedyBot
+    g = _cqk_fight([2, 4, 5, 1, 1])  # the Wound rolls, the re-roll, two saving throws
+    d = g.decision
+    assert (d.step, d.player) == ("reroll", "A")
+    assert {k: d.info[k] for k in ("unit", "what", "roll", "free", "by", "outcome")} == {
+        "unit": "A3", "what": "wound", "roll": 2, "free": True, "by": "Close-Quarters Killer", "outcome": "fail"}
+    bot = GreedyBot()
+    assert bot(g) == Action("reroll")
+    g.apply(Action("reroll"))  # the 2 becomes a 5
+    assert (g.decision.info["roll"], g.decision.info["outcome"]) == (4, "success")
+    assert bot(g) == Action("pass")
+    g.apply(Action("pass"))
+    assert [e for e in g.events if e["e"] == "reroll"] == [
+        {"e": "reroll", "unit": "A3", "what": "wound", "roll": 2, "new": 5, "weapon": "Nemesis force weapon",
+         "by": "Close-Quarters Killer"}]
+    assert g.cp["A"] == 0  # free: no Command Re-roll
+
+
+def test_close_quarters_killer_never_offers_a_critical_wound_and_may_turn_a_success_into_one():
+    """A successful Wound roll re-rolled for a Critical Wound: with Devastating Wounds and
+    Anti-Infantry 4+ (here AP 0: the Nobz save on 4+), a re-roll is critical on 4, 5, 6 and fails
+    on 1, 2: worth the risk (3 x 3 > 2 x 3), so the greedy bot re-rolls the 3 and gets a 6; the
+    6 rolled first is never offered."""
+    from bagm.data.weapons import Anti
+    from bagm.engine.bots.greedy import GreedyBot
+
+    def deadly(w):
+        return dataclasses.replace(w.with_abilities(devastating_wounds=True, anti=(Anti("INFANTRY", 4),)), ap=0)
+    g = _cqk_fight([6, 3, 6], deadly)
+    d = g.decision
+    assert (d.info["roll"], d.info["outcome"], d.info["devastating"]) == (3, "success", True)
+    assert (d.info["critical_faces"], d.info["fail_faces"], d.info["save_faces"]) == (3, 2, 3)
+    assert GreedyBot()(g) == Action("reroll")
+    g.apply(Action("reroll"))
+    assert g.decision.step != "reroll"  # no other die to offer: the first was a Critical Wound
+    attack = [e for e in g.events if e["e"] == "attack"][-1]
+    assert attack["wounds"] == 2 and attack["dice"]["wound"] == [6, 3] and attack["dice"]["wound re-roll"] == [6]

@@ -236,6 +236,10 @@ class Narrator:
         return (f"Player {e.get('player')} uses the {e.get('name')} Stratagem for {e.get('cost')} CP "
                 f"({e.get('cp')} CP left).")
 
+    def _e_reroll(self, e: dict[str, Any]) -> str:
+        return (f"{e.get('by')}: {self.unit(e.get('unit'))} re-rolls a {e.get('what')} roll of "
+                f"{e.get('roll')} ({e.get('weapon')}): now {e.get('new')}.")
+
     def _e_command_reroll(self, e: dict[str, Any]) -> str:
         return (f"Command Re-roll: {self.unit(e.get('unit'))} re-rolls a {e.get('what')} roll of "
                 f"{e.get('roll')} ({e.get('weapon')}): now {e.get('new')}.")

@@ -90,6 +90,9 @@ class Conditions(HashedOnce):
     reroll_attacks: bool = False
     """Re-roll a model's roll for its number of attacks when below the average ("you can
     re-roll the result")."""
+    wound_choice: str | None = None
+    """The rule that lets the attacker re-roll any Wound roll, choosing die by die (Close-Quarters
+    Killer: a successful one too); None: none. With nobody to ask, failed ones are re-rolled."""
 
 
 @dataclass(frozen=True)
@@ -248,10 +251,11 @@ def rerolls(policy: Reroll, unmodified: int, outcome: Outcome) -> bool:
     return False
 
 
-def wound_reroll_policy(weapon: WeaponProfile, cond: Conditions) -> Reroll:
+def wound_reroll_policy(weapon: WeaponProfile, cond: Conditions, choosing: bool = False) -> Reroll:
     """Twin-linked (Core Rules, not in the excerpts): re-roll the Wound roll; a failed one is
-    the roll worth re-rolling, so it counts as re-rolling failed Wound rolls."""
-    if weapon.abilities.twin_linked:
+    the roll worth re-rolling, so it counts as re-rolling failed Wound rolls. So does a rule
+    that lets the attacker choose (``cond.wound_choice``) when nobody is ``choosing``."""
+    if weapon.abilities.twin_linked or cond.wound_choice is not None and not choosing:
         return Reroll.failed
     return cond.reroll_wounds
 

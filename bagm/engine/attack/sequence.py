@@ -2,7 +2,9 @@
 
 Order of the dice in :func:`resolve` (tests that script the dice follow it): the Attacks of each
 model (Attacks dice, then Rapid Fire dice), every Hit roll (each followed at once by its re-roll
-and its Sustained Hits dice), every Wound roll (each followed by its re-roll), then one attack at
+and its Sustained Hits dice), every Wound roll (each followed by its re-roll; with a re-roll the
+attacker chooses, Close-Quarters Killer, every Wound roll first, then the re-rolls chosen die by
+die), then one attack at
 a time its saving throw, Damage and Feel No Pain rolls, then the Devastating Wounds attacks'
 Damage and Feel No Pain rolls, then the Hazardous tests.
 
@@ -21,6 +23,7 @@ from typing import Any
 
 from bagm.chance.dice import Dice, DiceExpr
 from bagm.engine.attack.rules import (
+    FACES,
     HAZARDOUS_MORTAL_WOUNDS,
     AttackProfile,
     Conditions,
@@ -172,9 +175,10 @@ class RerollOffer:
     roll, a Damage roll, a saving throw, ... a Hazardous test, or just after you have rolled the
     dice to determine the number of attacks made with a weapon")."""
 
-    __slots__ = ("what", "side", "roll", "damage", "wounds_left", "new")
+    __slots__ = ("what", "side", "roll", "damage", "wounds_left", "new", "by", "facts")
 
-    def __init__(self, what: str, side: str, roll: int, damage: float, wounds_left: int = 0) -> None:
+    def __init__(self, what: str, side: str, roll: int, damage: float, wounds_left: int = 0,
+                 by: str | None = None, facts: dict[str, Any] | None = None) -> None:
         self.what = what
         """'attacks', 'hit', 'wound', 'save', 'damage' or 'hazardous'."""
         self.side = side
@@ -187,6 +191,12 @@ class RerollOffer:
         """'save', 'damage': wounds left on the model the attack is allocated to."""
         self.new: int | None = None
         """The result of the re-roll, once made."""
+        self.by = by
+        """The rule offering a free re-roll the attacker chooses (Close-Quarters Killer); None:
+        Command Re-roll."""
+        self.facts = facts or {}
+        """What the player weighs a free re-roll by: the die's outcome, the faces that would fail
+        or be a Critical Wound, the faces the target saves on, Devastating Wounds."""
 
 
 Offers = Generator[RerollOffer, bool, "AttackResult"]
@@ -203,18 +213,37 @@ def _roll_with_reroll(dice: Dice, policy: Reroll, reason: str, judge: Any) -> tu
 
 
 def _pool(dice: Dice, n: int, policy: Reroll, reason: str, judge: Any, score: Any, offer: bool,
-          avg: float) -> Generator[RerollOffer, bool, bool]:
+          avg: float, choice: tuple[str, dict[str, Any]] | None = None) -> Generator[RerollOffer, bool, bool]:
     """``n`` Hit or Wound rolls rolled as a pool, each that succeeds scored; then, if ``offer``,
     the attacker's Command Re-roll of one failed die that no ability re-rolled (its new result
-    scored as if rolled then). True when the re-roll was taken."""
+    scored as if rolled then). True when the re-roll was taken. ``choice``: (the rule, facts):
+    first each die that no ability re-rolled and that is not a Critical result is offered to
+    that rule's free re-roll, die by die in the order rolled (Close-Quarters Killer)."""
     failed = None
-    for _ in range(n):
-        u, outcome, again = _roll_with_reroll(dice, policy, reason, judge)
-        if outcome is Outcome.fail:
-            if not again and failed is None:
-                failed = u
-            continue
-        score(outcome)
+    if choice is not None:
+        rolls = [_roll_with_reroll(dice, policy, reason, judge) for _ in range(n)]
+        by, facts = choice
+        for i, (u, outcome, again) in enumerate(rolls):
+            if again or outcome is Outcome.critical:
+                continue  # a die is re-rolled once; a Critical result cannot be bettered
+            o = RerollOffer(reason, "attacker", u, avg, by=by, facts={**facts, "outcome": outcome.name})
+            if (yield o):
+                o.new = dice.d6(f"{reason} re-roll")
+                rolls[i] = (o.new, judge(o.new), True)
+        for u, outcome, again in rolls:
+            if outcome is Outcome.fail:
+                if not again and failed is None:
+                    failed = u
+                continue
+            score(outcome)
+    else:
+        for _ in range(n):
+            u, outcome, again = _roll_with_reroll(dice, policy, reason, judge)
+            if outcome is Outcome.fail:
+                if not again and failed is None:
+                    failed = u
+                continue
+            score(outcome)
     if failed is None or not offer:
         return False
     o = RerollOffer(reason, "attacker", failed, avg)
@@ -252,7 +281,8 @@ def resolve(profile: AttackProfile, target: Target, dice: Dice,
 
 
 def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: TargetUnit | None = None,
-                  attacker: bool = False, defender: bool = False, hazardous: bool = True) -> Offers:
+                  attacker: bool = False, defender: bool = False, hazardous: bool = True,
+                  choosing: bool = False) -> Offers:
     """:func:`resolve` as a generator that sends a :class:`RerollOffer` each time a Command
     Re-roll could be used and is sent back True to re-roll (the CP is the caller's business);
     returns the :class:`AttackResult`. ``attacker``/``defender``: that player may use Command
@@ -266,7 +296,10 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
     A saving throw is offered just after it fails, a random Damage just after it is rolled
     (before it is inflicted), a Hazardous test just after it fails. ``hazardous``: take the
     weapon's Hazardous tests here (False: the caller takes them after all of the unit's
-    attacks, with :func:`hazardous_tests`)."""
+    attacks, with :func:`hazardous_tests`). ``choosing``: the attacker answers the free
+    re-rolls a rule lets them choose (``conditions.wound_choice``: each Wound roll that is not a
+    Critical Wound, offered die by die before any Command Re-roll; without, failed ones are
+    re-rolled)."""
     w, cond, ab = profile.weapon, profile.conditions, profile.weapon.abilities
     unit = unit if unit is not None else TargetUnit.of(target)
     destroyed_before = unit.destroyed
@@ -336,12 +369,20 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
     # Wound Roll; Anti; Twin-linked; Lance; Devastating Wounds
     needed = wound_threshold(w.strength, target.toughness)
     crit_on = min(critical_wound_on(w, target), cond.critical_wound)  # an effect's 5+
-    policy = wound_reroll_policy(w, cond)
+    choose = choosing and cond.wound_choice is not None
+    policy = wound_reroll_policy(w, cond, choose)
     normal, devastating, crit_normal = auto_wounds, 0, 0
     wound_mod = wound_modifier(w, cond)  # the same for every hit (a pure function)
 
     def judge_wound(u: int) -> Outcome:
         return wound_roll(u, needed, wound_mod, crit_on)
+
+    choice = None
+    if choose and hits:  # Close-Quarters Killer: "you can re-roll the Wound roll" (any of them)
+        faces = [judge_wound(f) for f in FACES]
+        choice = (str(cond.wound_choice), {
+            "fail_faces": faces.count(Outcome.fail), "critical_faces": faces.count(Outcome.critical),
+            "save_faces": saving_throw(w, target, cond).chance()[0], "devastating": ab.devastating_wounds})
 
     def score_wound(outcome: Outcome) -> None:
         nonlocal normal, devastating, crit_normal
@@ -354,7 +395,7 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
         normal += 1
 
     # Command Re-roll (Boarding Actions Stratagems): a Wound roll
-    if (yield from _pool(dice, hits, policy, "wound", judge_wound, score_wound, attacker, avg)):
+    if (yield from _pool(dice, hits, policy, "wound", judge_wound, score_wound, attacker, avg, choice)):
         attacker = False
     res.wounds = normal + devastating
     res.devastating = devastating

@@ -504,6 +504,8 @@ class GreedyBot:
     def _reroll(self, g: Game, legal: list[Action]) -> Action:
         info = g.decision.info
         what = info.get("what")
+        if what == "wound" and info.get("by"):  # a free re-roll of a Wound roll the player chooses
+            return _REROLL if self._free_wound_reroll(info) else _PASS
         if info.get("free"):  # a Leader ability's re-roll: a failed charge, a low Advance
             return _REROLL if what != "advance" or info["roll"] <= 3 else _PASS
         if what == "advance":
@@ -514,6 +516,21 @@ class GreedyBot:
             return _REROLL if g.cp[g.decision.player] >= 2 else _PASS
         need = info.get("needed", 99)
         return _REROLL if charge_chance(need) >= Fraction(1, 3) else _PASS
+
+    @staticmethod
+    def _free_wound_reroll(info: dict[str, Any]) -> bool:
+        """Close-Quarters Killer (any Wound roll may be re-rolled): a failed one always (it cannot
+        get worse). A successful one only to seek a Critical Wound of a Devastating Wounds weapon
+        (Anti makes more faces critical), when that gains more than it risks: the success kept
+        gets through the save on 6 - s of 6 faces; a re-roll is a Critical Wound (mortal wounds,
+        no save) on c faces and fails on f, so it is worth it when c * s > f * (6 - s). Without
+        Devastating Wounds a Critical Wound is worth no more than a success: never re-rolled."""
+        if info["outcome"] == "fail":
+            return True
+        if not info.get("devastating"):
+            return False
+        c, f, s = info["critical_faces"], info["fail_faces"], info["save_faces"]
+        return bool(c * s > f * (6 - s))
 
     @staticmethod
     def _reroll_in_attack(g: Game, info: dict[str, Any]) -> bool:

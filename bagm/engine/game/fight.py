@@ -124,10 +124,11 @@ class FightPhase(GameInterface):
         yield from self.moment("targeted", t.player, t)  # just after it selected its targets
         plan = melee_plan(u, fighters, t)  # each model's weapon (its own wargear, if chosen)
         w = plan[0][0] if plan else u.melee[0]
+        e = enhancement(u.enhancement)
         cond = Conditions(hit_mod=1 if u.set_to_defend else 0,  # Set to Defend
                           charged=u.charged,
-                          # Close-Quarters Killer (the bearer is the whole unit)
-                          reroll_wounds=enhancement(u.enhancement).melee_wound_reroll)
+                          # Close-Quarters Killer (the bearer is the whole unit): any Wound roll
+                          wound_choice=e.name if e.melee_wound_choice else None)
         # Hazardous: a test for each Hazardous weapon the fighting models used (one per model)
         u.hazard += tuple(x.name for x, n in plan if x.abilities.hazardous for _ in range(n))
         for x, n in plan:

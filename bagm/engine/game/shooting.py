@@ -486,7 +486,8 @@ class ShootingPhase(GameInterface):
         mark = self.dice.count
         steps = resolve_steps(AttackProfile(w, n, cond), target, self.dice, tu,
                               self._may_reroll(u.player, u), self._may_reroll(t.player, t),
-                              hazardous=False)  # taken after all of the unit's attacks (_hazardous)
+                              hazardous=False,  # taken after all of the unit's attacks (take_hazardous)
+                              choosing=True)  # the attacker answers a free re-roll's offers
         res = yield from self._offers(steps, u, t, w.name)
         for m, wl in zip(t.models, tu.wounds):
             m.wounds = wl
@@ -579,8 +580,9 @@ class ShootingPhase(GameInterface):
             except StopIteration as stop:
                 nxt, result = None, stop.value
             if take and offer is not None:  # the re-roll was made as the sequence ran on to here
-                self.emit("command_reroll", unit=(t if offer.side == "defender" else u).uid,
-                          what=offer.what, roll=offer.roll, new=offer.new, weapon=weapon)
+                self.emit("command_reroll" if offer.by is None else "reroll",
+                          unit=(t if offer.side == "defender" else u).uid, what=offer.what, roll=offer.roll,
+                          new=offer.new, weapon=weapon, **({"by": offer.by} if offer.by is not None else {}))
             if nxt is None:
                 return result
             offer = nxt
@@ -588,6 +590,11 @@ class ShootingPhase(GameInterface):
             info = {"what": offer.what, "roll": offer.roll, "weapon": weapon, "damage": offer.damage}
             if offer.wounds_left:
                 info["wounds_left"] = offer.wounds_left
+            if offer.by is not None:  # a free re-roll the player chooses (Close-Quarters Killer)
+                act = yield Decision("reroll", who.player, {"unit": who.uid, **info, "free": True, "by": offer.by,
+                                                            **offer.facts})
+                take = act.kind == "reroll"
+                continue
             take = yield from self._command_reroll(who.player, who, info)
 
     def _regain_on_kill(self, u: Unit, kills: int, need: int) -> None:

@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 
 from bagm.chance.dice import DiceExpr
 from bagm.data.weapons import WeaponProfile
-from bagm.engine.attack.rules import Reroll
 from bagm.engine.rules.registry import Registry
 
 
@@ -28,7 +27,7 @@ class Enhancement:
     summary: str
     start_cp: int = 0  # CP the player starts the battle with
     deep_strike: bool = False  # the bearer has the Deep Strike ability
-    melee_wound_reroll: Reroll = Reroll.none  # re-roll the Wound roll of the bearer's melee attacks
+    melee_wound_choice: bool = False  # the player may re-roll any Wound roll of the bearer's melee attacks
     hatchway_in_move_units: bool = False  # operate a Hatchway at the start or end of Move Units
     free_battlefield_command: bool = False  # once per battle round, Battlefield Command for 0CP
     ranged_weapon: Callable[[WeaponProfile], WeaponProfile] | None = None  # the noted weapon, changed
@@ -45,11 +44,12 @@ ENHANCEMENTS: Registry[Enhancement] = Registry("Enhancement")
 SUPERIOR_BOARDING_TACTICS = ENHANCEMENTS.register(Enhancement(
     "Superior Boarding Tactics", "Enhancements: Superior Boarding Tactics",
     "starts the battle with 2CP", start_cp=2))
-# Close-Quarters Killer: "you can re-roll the Wound roll"; read as re-rolling failed ones (the
-# choice a player makes when a re-roll can only help)
+# Close-Quarters Killer: "Each time the bearer makes a melee attack, you can re-roll the Wound
+# roll": any Wound roll, a successful one too (seeking a Critical Wound), the player choosing die
+# by die; the engine's units are their bearer (one model, or a unit whose models attack alike)
 CLOSE_QUARTERS_KILLER = ENHANCEMENTS.register(Enhancement(
     "Close-Quarters Killer", "Enhancements: Close-Quarters Killer",
-    "re-rolls the bearer's melee Wound rolls", melee_wound_reroll=Reroll.failed))
+    "the bearer's melee Wound rolls may each be re-rolled (the player chooses)", melee_wound_choice=True))
 PEERLESS_LEADER = ENHANCEMENTS.register(Enhancement(
     "Peerless Leader", "Enhancements: Peerless Leader",
     "Battlefield Command on the bearer for 0CP once per battle round", free_battlefield_command=True))
