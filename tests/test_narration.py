@@ -71,21 +71,22 @@ def test_every_event_is_told_once_and_known(name):
 def test_the_narration_tells_moves_attacks_vp_and_the_end():
     st = narrate(_events("example_mission11"))
     told = text(st)
-    assert 'A3 Strike Squad A moves 6" to Zone C4.' in told
+    assert 'A3 Strike Squad A moves 4.5" to Zone B4.' in told
     assert "A5 Purifier Squad opens Hatchway 2." in told
     assert "Player B uses the Command Re-roll Stratagem for 1 CP (2 CP left)." in told
     assert ("A3 Strike Squad A attacks B1 Warboss with Storm bolter (5 models): 10 attacks, 8 hits, "
-            "4 wounds, 3 saved, 1 wound lost.") in told
+            "5 wounds, 3 saved, 2 wounds lost.") in told
     assert "B1 Warboss is destroyed (75 pts) by A3 Strike Squad A." in told
     assert "Player A now controls objective marker 2." in told
     # the attack's single dice, in the order the attack sequence rolls them
-    assert ("  Dice: hit 2 6 5 3 2 6 4 6 3 5; wound 2 6 6 4 3 4 5 6; save (armour 4+) 5 2 5 6; "
+    assert ("  Dice: hit 6 5 3 2 6 4 6 3 5 2; wound 6 6 4 3 4 5 6 5; save (armour 4+) 2 5 6 3 5; "
             "save (armour 4+) command re-roll 3.") in told
     # VP name the units that scored them; Pile-in and Consolidation say where the unit went
-    assert ("Player A scores 15 VP (Purge the Ship: 260 points of enemy units destroyed (>= 250); "
-            "scored by A3 Strike Squad A, A5 Purifier Squad): 50 VP.") in told
-    assert "A5 Purifier Squad Consolidates toward B3 Nobz A into Zone H4." in told
-    assert "The battle ends: A 50 VP, B 20 VP. Player A wins." in told
+    assert ("Player A scores 5 VP (Capture the Junction: controls 1+ objective markers; "
+            "scored by A4 Strike Squad B): 5 VP.") in told
+    assert "A4 Strike Squad B Consolidates toward B2 Big Mek in Mega Armour into Zone F4." in text(
+        narrate(_events("greedy_seed7")))
+    assert "The battle ends: A 40 VP, B 20 VP. Player A wins." in told
     assert st[-1].heading == "The end of the battle"
     headings = list(dict.fromkeys(s.heading for s in st))
     assert headings[:3] == ["Before the battle", "Battle round 1, player A's turn, Command phase",

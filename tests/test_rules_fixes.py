@@ -259,8 +259,8 @@ def test_the_same_squad_walks_through_when_the_doorway_is_clear():
 def test_a_move_goes_around_engagement_range_not_through_it():
     """Normal Moves: "no model can be moved within Engagement Range of any enemy models". The
     Warboss stands on the straight line from the Strike Squad's lead model to its goal 5.5"
-    away: the route bends around his Engagement Range, so the squad spends its whole 6" Move and
-    still falls short of the goal (straight through, 5.5" would have reached it)."""
+    away: the route bends around his Engagement Range, so the squad falls short of the goal
+    (straight through, 5.5" would have reached it)."""
     g = _deploying(*DOORWAY)
     y = 15.0
     g.set_positions(g.units["A3"], [(8.0, y), (6.7, y - 0.7), (6.7, y + 0.7), (5.4, y - 0.7), (5.4, y + 0.7)])
@@ -268,7 +268,7 @@ def test_a_move_goes_around_engagement_range_not_through_it():
     events = g.apply(parse("move A3 13.5,15"))
     move = next(e for e in events if e.get("e") == "move")
     a3, boss = g.units["A3"], g.units["B1"].models[0]
-    assert move["moved"] == 6.0
+    assert move["moved"] <= 6.0
     assert not any(math.hypot(m.x - 13.5, m.y - y) < 0.01 for m in a3.models)
     assert not g.engaged_with(a3)
     assert all(math.hypot(m.x - boss.x, m.y - boss.y) - m.r - boss.r > 1.0 for m in a3.models)
@@ -428,3 +428,46 @@ def test_battlefield_command_has_a_window_at_the_start_and_the_end_of_every_phas
         end = next(j for j in range(i + 1, len(steps)) if steps[j] in starts or steps[j] == "end of turn")
         assert steps[end - 1] == "end of the phase", (steps[i], steps[end - 1])  # (phase_end)
         assert end - 1 > i + 1  # two windows, not one
+
+
+# --- Also: Engagement Range through an open Hatchway along a move; each model's own path -----------
+
+
+def test_a_move_does_not_pass_within_2_inches_of_an_enemy_through_an_open_hatchway():
+    """Rules Adaptations, Engagement Range: "When measuring through an open Hatchway, while a
+    model is within 2" horizontally of an enemy model, those models are within Engagement Range of
+    each other"; Normal Moves: "no model can be moved within Engagement Range of any enemy models"
+    (along the move, not only where it ends). The Chaplain walks south along the west side of the
+    Wall past the open Hatchway 3; the Warboss stands east of it, 1.93" away through the opening
+    when the Chaplain passes: the move stops before it comes within 2" through the Hatchway, though
+    both ends of the walk are farther than 2" (3.7" of its Move 5")."""
+    g = _game()
+    y = g.map.layout.hatchways[2].centre[1]
+    assert g.bf.is_open(2)
+    chaplain, boss = g.units["A1"], g.units["B1"]
+    g.set_positions(chaplain, [(16.5, 4.0)])
+    g.set_positions(boss, [(20.0, y)])
+    assert not g.engaged_with(chaplain)
+    _move(g, "move A1 16.5,7.4")
+    m = chaplain.models[0]
+    assert m.y < 5.8  # stopped short of the Hatchway, where it would be within 2" of the Warboss
+    assert m.y > 5.0  # the way there is clear
+    assert not g.engaged_with(chaplain)
+
+
+def test_every_model_moves_no_farther_than_its_move():
+    """Normal Moves: "each model in that unit can move a distance in inches less than or equal to
+    its Move (M) characteristic" - each model, not only the one leading the way. A Strike Squad
+    (M6") spread over 2.6" moves east: gathered around where its lead model could go in 6", the
+    rear models would move 7.3"; instead the squad gathers nearer, every model 6" at most, in
+    Unit Coherency."""
+    g = _deploying(*DOORWAY)
+    y = 15.0
+    a3 = g.units["A3"]
+    start = [(8.0, y), (6.7, y - 0.7), (6.7, y + 0.7), (5.4, y - 0.7), (5.4, y + 0.7)]
+    g.set_positions(a3, start)
+    _move(g, "move A3 20,15")
+    moved = sorted(math.hypot(m.x - x, m.y - yy) for m, (x, yy) in zip(a3.models, start))
+    assert moved[-1] <= a3.M + 1e-6
+    assert max(m.x for m in a3.models) > 11.0  # on its way all the same
+    assert g.coherent([(m.x, m.y) for m in a3.models], a3.radius)

@@ -8,6 +8,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.board.battlefield import ENGAGEMENT_RANGE, ENGAGEMENT_RANGE_HATCHWAY
+from bagm.engine.board.geometry import polyline_length
 from bagm.engine.rules.effects import charge_tests, early_deep_strike, effect_has, effect_sum, slow_aura
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
@@ -173,11 +174,22 @@ class ChargePhase(GameInterface):
         length, pts = self.bf.move_path(lead.base, (tm.x, tm.y), discs, roll)
         if pts is None:
             return False
+        # not within Engagement Range of a unit not charged through an open Hatchway (2") either
+        cut = self.cut_at_hatchway_er(u, pts, "charge", (t.uid,))
+        if cut is not pts:
+            pts, length = cut, polyline_length(cut)
         stop = max(0.0, length - 0.05)
-        end = _along(pts, min(stop, roll))
         others = self.others_bases(u)
-        placed = self.formation(u, end, len(u.models), avoid=others, enemy_gap=None, discs=discs)
-        if placed is None:
+        reach, placed = min(stop, roll), None
+        while reach >= max(0.0, need) - 1e-9 and not placed:
+            end = _along(pts, reach)
+            placed = self.formation(u, end, len(u.models), avoid=others, enemy_gap=None, discs=discs)
+            # each model's own path within the Charge roll, not only the lead's; or the unit
+            # moving in step with its lead model
+            placed = placed and self.paths_within(u, placed, roll, "charge", discs, (t.uid,)) or \
+                self.translated(u, (end[0] - lead.x, end[1] - lead.y), "charge", discs, (t.uid,))
+            reach -= 0.25  # closer to the charging unit: its models have less far to go
+        if not placed:
             return False
         old = [(m.x, m.y) for m in u.models]
         self.set_positions(u, placed)

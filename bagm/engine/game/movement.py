@@ -8,7 +8,7 @@ import math
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, cast
 
-from bagm.engine.board.geometry import Base, segment_hits_disk
+from bagm.engine.board.geometry import Base, polyline_length, segment_hits_disk
 from bagm.engine.rules.abilities import models_destroyed
 from bagm.engine.rules.effects import (
     early_deep_strike,
@@ -236,7 +236,7 @@ class MovementPhase(GameInterface):
                 raise IllegalAction(f"{u.label()} model {i + 1} at {_pt(q)} would overlap another model",
                                     "Impassable Terrain and Other Models", u.uid)
             length, route = self.bf.move_path(m.base, q, self.move_discs(u, "normal"))
-            if route is None or route[-1] != q:
+            if route is None or route[-1] != q or self.cut_at_hatchway_er(u, route, "normal") is not route:
                 raise IllegalAction(f"{u.label()} model {i + 1} cannot reach {_pt(q)} without moving "
                                     "through another model or within Engagement Range of an enemy",
                                     "Impassable Terrain and Other Models / Normal Moves", u.uid)
@@ -318,15 +318,28 @@ class MovementPhase(GameInterface):
             length, pts = self.bf.move_path(lead.base, to, discs, limit)
             if pts is None:
                 return 0.0, None
+            # Engagement Range through an open Hatchway (2") along the way, not only at the end
+            cut = self.cut_at_hatchway_er(u, pts, kind)
+            if cut is not pts:
+                pts, length = cut, polyline_length(cut)
             reach = min(limit, length)
             tries = 0
+            # each model's own path within its Move, not only the lead's, farthest first: the
+            # formation where every model reaches its place, or the unit moving in step with its
+            # lead model; else the farthest where some model stops short on its way
+            short: tuple[float, list[tuple[float, float]]] | None = None
             while reach > 0 and tries < 30:
-                placed = self.formation(u, _along(pts, reach), len(u.models), discs=discs)
-                if placed is not None:
-                    return reach, placed
+                anchor = _along(pts, reach)
+                placed = self.formation(u, anchor, len(u.models), discs=discs)
+                whole = placed and self.paths_within(u, placed, limit, kind, discs, strict=True) or \
+                    self.translated(u, (anchor[0] - lead.x, anchor[1] - lead.y), kind, discs)
+                if whole:
+                    return reach, whole
+                if short is None and placed and (got := self.paths_within(u, placed, limit, kind, discs)):
+                    short = (reach, got)
                 reach -= 0.5
                 tries += 1
-            return 0.0, None
+            return short if short is not None else (0.0, None)
         return self._cached(("plan", u.uid, to, limit, kind), calc)
 
     def _move_formation(self, u: Unit, to: tuple[float, float] | None, limit: float,

@@ -6,13 +6,13 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from bagm.engine.board.battlefield import ENGAGEMENT_RANGE, IMPASSABLE_AREAS
-from bagm.engine.board.geometry import Base, Block, merge_rects, point_segment_distance
+from bagm.engine.board.battlefield import ENGAGEMENT_RANGE, ENGAGEMENT_RANGE_HATCHWAY, IMPASSABLE_AREAS
+from bagm.engine.board.geometry import Base, Block, merge_rects, point_segment_distance, polyline_length
 from bagm.engine.board.pathing import Disc, cut_at_discs
 from bagm.engine.board.visibility import _walled_off
 from bagm.engine.rules.effects import moves_through
 from bagm.engine.state.army import Unit
-from bagm.engine.state.core import COHERENCY, GAP, HEX, HEX_RINGS
+from bagm.engine.state.core import COHERENCY, GAP, HEX, HEX_RINGS, _along
 
 if TYPE_CHECKING:
     from bagm.engine.game.interface import GameInterface
@@ -120,7 +120,7 @@ class Positions(GameInterface):
         enemy models"); on a Charge move Engagement Range of every enemy unit but the
         ``targets``. On a Fall Back move enemy models may be moved over (Core Rules, Desperate
         Escape Tests: the one exception the adaptation leaves). Engagement Range is 1" here; the
-        2" through an open Hatchway is checked where a move ends, not along the way."""
+        2" through an open Hatchway is looked at along each route (:meth:`cut_at_hatchway_er`)."""
         def calc() -> tuple[Disc, ...]:
             r = u.radius
             out: list[Disc] = []
@@ -139,6 +139,151 @@ class Positions(GameInterface):
                     out.append((m.x, m.y, m.r + grow))
             return tuple(out)
         return self._cached(("discs", u.uid, kind, targets), calc)
+
+    def _hatchway_er_models(self, u: Unit, kind: str, targets: tuple[str, ...] = ()) -> list[Base]:
+        """The enemy models a move of ``u`` may come within Engagement Range of through an open
+        Hatchway (2", Rules Adaptations "Engagement Range") where :meth:`move_discs` (1") does
+        not keep it out: on a Normal or Advance move every enemy model, on a Charge move those
+        of units not charged, and only those near an open Hatchway's opening (a line through it
+        of 2" and both radii passes within that reach of the model); kept until anything moves."""
+        if kind not in ("normal", "advance", "charge"):
+            return []
+
+        def calc() -> list[Base]:
+            openings = [h.opening for h in self.map.layout.hatchways if self.bf.is_open(h.index)]
+            if not openings:
+                return []
+            out = []
+            for v in self.army_units(self.other(u.player)):
+                if kind == "charge" and v.uid in targets:
+                    continue
+                for m in v.models:
+                    reach = ENGAGEMENT_RANGE_HATCHWAY + m.r + u.radius
+                    if any(point_segment_distance((m.x, m.y), a, b) <= reach for a, b in openings):
+                        out.append(m.base)
+            return out
+        return self._cached(("hatch er", u.uid, kind, targets), calc)
+
+    def cut_at_hatchway_er(self, u: Unit, pts: list[tuple[float, float]], kind: str,
+                           targets: tuple[str, ...] = ()) -> list[tuple[float, float]]:
+        """A model's route up to where it would first come within Engagement Range of an enemy
+        model through an open Hatchway (Normal and Advance Moves: "no model can be moved within
+        Engagement Range of any enemy models"; Charge Move: of units not charged), looked at
+        every 0.1" along it; ``pts`` itself when nothing is in the way."""
+        near = self._hatchway_er_models(u, kind, targets)
+        if not near or len(pts) < 2:
+            return pts
+        r = u.radius
+        x0, y0 = min(p[0] for p in pts) - r - 3.0, min(p[1] for p in pts) - r - 3.0
+        x1, y1 = max(p[0] for p in pts) + r + 3.0, max(p[1] for p in pts) + r + 3.0
+        near = [e for e in near if x0 < e.x < x1 and y0 < e.y < y1]
+        if not near:
+            return pts
+        out = [pts[0]]
+        for a, b in zip(pts, pts[1:]):
+            n = max(1, math.ceil(math.hypot(b[0] - a[0], b[1] - a[1]) / 0.1))
+            for k in range(1, n + 1):
+                p = (a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n)
+                base = Base(p[0], p[1], r)
+                if any(math.hypot(p[0] - e.x, p[1] - e.y) - r - e.radius <= ENGAGEMENT_RANGE_HATCHWAY + 1e-9
+                       and self.bf.engaged(base, e) for e in near):
+                    return out  # the last point looked at that was clear
+                out.append(p)
+        return pts
+
+    def paths_within(self, u: Unit, placed: list[tuple[float, float]], limit: float, kind: str,
+                     discs: tuple[Disc, ...], targets: tuple[str, ...] = (), strict: bool = False
+                     ) -> list[tuple[float, float]] | None:
+        """Where each model of ``u`` ends a move whose formation is ``placed`` (in model order),
+        each along its own path of at most ``limit`` inches (Normal, Advance and Fall Back Moves:
+        "each model in that unit can move a distance in inches less than or equal to its Move
+        characteristic"; Charge Move: the Charge roll): the model farthest from the formation
+        first heads for the nearest free position, around Walls, closed Hatchways and ``discs``
+        and out of Engagement Range through an open Hatchway, as the lead's path does; one that
+        cannot get that far stops where its path runs out. None: a model cannot head there, or
+        the models do not end on the battlefield, apart, out of Engagement Range (a Fall Back
+        move) and in Unit Coherency, or (``strict``) one stops short."""
+        models = u.models
+        if len(placed) != len(models):
+            return None
+        free = list(range(len(placed)))
+        cx = sum(p[0] for p in placed) / len(placed)
+        cy = sum(p[1] for p in placed) / len(placed)
+        order = sorted(range(len(models)), key=lambda i: -math.hypot(models[i].x - cx, models[i].y - cy))
+        out: list[tuple[float, float]] = [(0.0, 0.0)] * len(models)
+        graph = self.bf.layout.move_layer(u.radius).graph(self.closed)
+        r = u.radius
+        short = False  # a model stops short of its position
+        done: list[int] = []  # the models placed so far
+        # a model that stops short ends out of Engagement Range (a Fall Back move: enemy models
+        # are not kept out of its path)
+        enemies = [b for v in self.army_units(self.other(u.player)) for b in v.bases] if kind == "fallback" else []
+        for i in order:
+            m = models[i]
+            j = min(free, key=lambda k: math.hypot(placed[k][0] - m.x, placed[k][1] - m.y))
+            free.remove(j)
+            q = placed[j]
+            route = [(m.x, m.y), q]
+            if not (graph.clear(m.x, m.y, q[0], q[1]) and cut_at_discs(route, discs)[-1] == q):
+                _, found = self.bf.move_path(m.base, q, discs, limit)
+                route = found if found is not None else [(m.x, m.y)]  # (cut short where blocked)
+            route = self.cut_at_hatchway_er(u, route, kind, targets)
+            length = polyline_length(route)
+            if length <= limit + 1e-6 and route[-1] == q:
+                out[i] = q
+                done.append(i)
+                continue
+            if strict:
+                return None
+            # it stops short: as far along its path as it may go, clear of the models placed
+            end = None
+            d = min(length, limit)
+            while d >= 0.0:
+                x, y = _along(route, d)
+                b = Base(x, y, r)
+                if self.fits(b) and not any(math.hypot(x - out[k][0], y - out[k][1]) < 2 * r - 1e-6
+                                            for k in done) and not any(
+                        math.hypot(x - e.x, y - e.y) - r - e.radius <= ENGAGEMENT_RANGE_HATCHWAY + 1e-9
+                        and self.bf.engaged(b, e) for e in enemies):
+                    end = (x, y)
+                    break
+                d -= 0.2
+            if end is None:
+                return None
+            out[i] = end
+            done.append(i)
+            short = True
+        if short and (not self.coherent(out, r) or any(
+                math.hypot(out[i][0] - out[k][0], out[i][1] - out[k][1]) < 2 * r - 1e-6
+                for i in range(len(out)) for k in range(i))):
+            return None
+        return out
+
+    def translated(self, u: Unit, step: tuple[float, float], kind: str, discs: tuple[Disc, ...],
+                   targets: tuple[str, ...] = ()) -> list[tuple[float, float]] | None:
+        """Every model of ``u`` moved by the same straight ``step`` (what a unit spread out
+        along its way does when its formation at the lead model's end is out of its rear models'
+        reach): each moves as far as the lead, the unit keeps its shape and so its Unit
+        Coherency. None unless every step is clear of Walls, closed Hatchways and ``discs`` and
+        of Engagement Range through an open Hatchway, and ends on the battlefield (out of
+        Engagement Range for a Fall Back move)."""
+        dx, dy = step
+        graph = self.bf.layout.move_layer(u.radius).graph(self.closed)
+        r = u.radius
+        enemies = [b for v in self.army_units(self.other(u.player)) for b in v.bases] if kind == "fallback" else []
+        out = []
+        for m in u.models:
+            q = (m.x + dx, m.y + dy)
+            b = Base(q[0], q[1], r)
+            route = [(m.x, m.y), q]
+            if not self.fits(b) or not graph.clear(m.x, m.y, q[0], q[1]) or cut_at_discs(route, discs)[-1] != q \
+                    or self.cut_at_hatchway_er(u, route, kind, targets) is not route:
+                return None
+            if any(math.hypot(q[0] - e.x, q[1] - e.y) - r - e.radius <= ENGAGEMENT_RANGE_HATCHWAY + 1e-9
+                   and self.bf.engaged(b, e) for e in enemies):
+                return None
+            out.append(q)
+        return out
 
     @property
     def closed(self) -> int:
