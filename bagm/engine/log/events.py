@@ -200,6 +200,17 @@ class CommandReroll(TypedDict):
     weapon: NotRequired[str]
 
 
+class Reroll(TypedDict):
+    """A free re-roll the player chose, of the rule ``by`` (Close-Quarters Killer: a Wound roll)."""
+    e: Literal["reroll"]
+    unit: str
+    what: str
+    roll: int
+    new: int
+    weapon: str
+    by: str
+
+
 # --- Battle-shock ----------------------------------------------------------------------------
 
 
@@ -352,12 +363,16 @@ class Attack(TypedDict):
 
 
 class Hazardous(TypedDict):
+    """Hazardous tests taken after all of a unit's attacks (``tests``), and the mortal wounds of
+    those failed (``mortal_wounds``, ``lost``, ``destroyed``: only when one failed and is
+    resolved now; without ``tests``: failed ones resolved after a Charge move)."""
     e: Literal["hazardous"]
     unit: str
+    tests: NotRequired[int]
     failed: int
-    mortal_wounds: int
-    lost: int
-    destroyed: int
+    mortal_wounds: NotRequired[int]
+    lost: NotRequired[int]
+    destroyed: NotRequired[int]
     removed_models: list[int]
     dice: dict[str, Any]
 
@@ -573,7 +588,8 @@ class Powered(TypedDict):
 Event = Union[
     Game, Muster, Rolloff, Roles, Setup, Reserve, Reserves, FirstTurn, Note, Round, Turn, Skip, Phase,
     ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, Effect, EffectEnds, BattlefieldCommand,
-    LeaderAbilityEnds, LeaderReroll, CommandReroll, BattleshockTest, LeadershipTest, FightOnDeath, Battleshock, BattleshockEnds, Move,
+    LeaderAbilityEnds, LeaderReroll, CommandReroll, Reroll, BattleshockTest, LeadershipTest, FightOnDeath,
+    Battleshock, BattleshockEnds, Move,
     AdvanceRoll, DesperateEscape, Hatch, HatchRolloff, Hatchways, Coherency, Manoeuvre, Overwatch, Shoot,
     Attack, Hazardous, MortalWounds, DeadlyDemise, Destroyed, ChargeDeclared, ChargeRoll, Charge, ChargeMove, PileIn,
     Consolidate, Fight, Control, Secured, Vp, MissionRule, MissionRoll, MarkerRemoved, Lights, Vented,
