@@ -309,9 +309,12 @@ class MovementPhase(GameInterface):
                    ) -> tuple[float, list[tuple[float, float]] | None]:
         """Where a move toward ``to`` of up to ``limit`` inches ends: the lead model's path
         (around Walls, closed Hatchways and other models, and on a Normal or Advance move
-        around enemy Engagement Range: :meth:`move_discs`), then the formation spreading from
-        where it stops; stepping back 0.5" at a time while the formation does not fit (never
-        within Engagement Range of an enemy)."""
+        around enemy Engagement Range, 2" through an open Hatchway: :meth:`move_discs`,
+        :meth:`cut_at_hatchway_er`), then the unit moving in step with its lead model, or the
+        formation spreading from where it stops, every model within ``limit`` along its own path
+        (:meth:`translated`, :meth:`paths_within`); stepping back 0.5" at a time while neither
+        fits (never within Engagement Range of an enemy), or at once as far as the farthest
+        model lacks."""
         def calc() -> tuple[float, list[tuple[float, float]] | None]:
             lead = min(u.models, key=lambda m: math.hypot(m.x - to[0], m.y - to[1]))
             discs = self.move_discs(u, kind)
@@ -330,14 +333,21 @@ class MovementPhase(GameInterface):
             short: tuple[float, list[tuple[float, float]]] | None = None
             while reach > 0 and tries < 30:
                 anchor = _along(pts, reach)
-                placed = self.formation(u, anchor, len(u.models), discs=discs)
-                whole = placed and self.paths_within(u, placed, limit, kind, discs, strict=True) or \
-                    self.translated(u, (anchor[0] - lead.x, anchor[1] - lead.y), kind, discs)
+                whole = self.translated(u, (anchor[0] - lead.x, anchor[1] - lead.y), kind, discs)
                 if whole:
                     return reach, whole
-                if short is None and placed and (got := self.paths_within(u, placed, limit, kind, discs)):
-                    short = (reach, got)
-                reach -= 0.5
+                placed = self.formation(u, anchor, len(u.models), discs=discs)
+                whole = placed and self.paths_within(u, placed, limit, kind, discs, strict=True)
+                if whole:
+                    return reach, whole
+                if tries == 0 and placed and (got := self.paths_within(u, placed, limit, kind, discs)):
+                    short = (reach, got)  # (looked for where the lead model goes farthest only)
+                # the formation moves with its anchor: a step back shorter than the farthest
+                # model lacks (in a straight line to its nearest place) cannot be enough
+                lack = max((min(math.hypot(m.x - x, m.y - y) for x, y in placed) for m in u.models),
+                           default=0.0) - limit if placed else 0.0
+                step = 0.5 * max(1, math.ceil(lack / 0.5 - 1e-9))
+                reach -= step
                 tries += 1
             return short if short is not None else (0.0, None)
         return self._cached(("plan", u.uid, to, limit, kind), calc)

@@ -4,6 +4,7 @@ formations (cached on the positions they depend on)."""
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.board.battlefield import ENGAGEMENT_RANGE, ENGAGEMENT_RANGE_HATCHWAY, IMPASSABLE_AREAS
@@ -153,14 +154,15 @@ class Positions(GameInterface):
             openings = [h.opening for h in self.map.layout.hatchways if self.bf.is_open(h.index)]
             if not openings:
                 return []
-            out = []
+            def near(v: Unit) -> list[Base]:
+                return [m.base for m in v.models if any(point_segment_distance((m.x, m.y), a, b) <=
+                                                        ENGAGEMENT_RANGE_HATCHWAY + m.r + u.radius for a, b in openings)]
+            out: list[Base] = []
             for v in self.army_units(self.other(u.player)):
                 if kind == "charge" and v.uid in targets:
                     continue
-                for m in v.models:
-                    reach = ENGAGEMENT_RANGE_HATCHWAY + m.r + u.radius
-                    if any(point_segment_distance((m.x, m.y), a, b) <= reach for a, b in openings):
-                        out.append(m.base)
+                # kept across moves and games on where the unit stands and the Hatchways
+                out += self._geo(("hatch er", self.positions(v), self.closed, u.radius), partial(near, v))
             return out
         return self._cached(("hatch er", u.uid, kind, targets), calc)
 
@@ -181,12 +183,18 @@ class Positions(GameInterface):
             return pts
         out = [pts[0]]
         for a, b in zip(pts, pts[1:]):
+            # only the models this leg passes within 2" of (and both radii) can be reached
+            close = [e for e in near
+                     if point_segment_distance((e.x, e.y), a, b) <= ENGAGEMENT_RANGE_HATCHWAY + r + e.radius + 1e-9]
+            if not close:
+                out.append(b)
+                continue
             n = max(1, math.ceil(math.hypot(b[0] - a[0], b[1] - a[1]) / 0.1))
             for k in range(1, n + 1):
                 p = (a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n)
                 base = Base(p[0], p[1], r)
                 if any(math.hypot(p[0] - e.x, p[1] - e.y) - r - e.radius <= ENGAGEMENT_RANGE_HATCHWAY + 1e-9
-                       and self.bf.engaged(base, e) for e in near):
+                       and self.bf.engaged(base, e) for e in close):
                     return out  # the last point looked at that was clear
                 out.append(p)
         return pts
@@ -206,6 +214,11 @@ class Positions(GameInterface):
         models = u.models
         if len(placed) != len(models):
             return None
+        # only the discs near the unit and its formation can be in any model's way
+        xs = [m.x for m in models] + [p[0] for p in placed]
+        ys = [m.y for m in models] + [p[1] for p in placed]
+        x0, x1, y0, y1 = min(xs) - limit, max(xs) + limit, min(ys) - limit, max(ys) + limit
+        discs = tuple(d for d in discs if x0 - d[2] < d[0] < x1 + d[2] and y0 - d[2] < d[1] < y1 + d[2])
         free = list(range(len(placed)))
         cx = sum(p[0] for p in placed) / len(placed)
         cy = sum(p[1] for p in placed) / len(placed)
@@ -223,8 +236,16 @@ class Positions(GameInterface):
             j = min(free, key=lambda k: math.hypot(placed[k][0] - m.x, placed[k][1] - m.y))
             free.remove(j)
             q = placed[j]
-            route = [(m.x, m.y), q]
-            if not (graph.clear(m.x, m.y, q[0], q[1]) and cut_at_discs(route, discs)[-1] == q):
+            if strict and math.hypot(q[0] - m.x, q[1] - m.y) > limit + 1e-6:
+                return None  # a path is never shorter than the straight line
+            # the shortest way around Walls alone, when it enters no disc (most do not: the
+            # search around the discs is then spared); a path is never shorter than that
+            walls = graph.path((m.x, m.y), q)
+            if walls is not None and strict and polyline_length(walls) > limit + 1e-6:
+                return None
+            if walls is not None and cut_at_discs(walls, discs)[-1] == q:
+                route = walls
+            else:
                 _, found = self.bf.move_path(m.base, q, discs, limit)
                 route = found if found is not None else [(m.x, m.y)]  # (cut short where blocked)
             route = self.cut_at_hatchway_er(u, route, kind, targets)
@@ -241,13 +262,13 @@ class Positions(GameInterface):
             while d >= 0.0:
                 x, y = _along(route, d)
                 b = Base(x, y, r)
-                if self.fits(b) and not any(math.hypot(x - out[k][0], y - out[k][1]) < 2 * r - 1e-6
-                                            for k in done) and not any(
+                if not any(math.hypot(x - out[k][0], y - out[k][1]) < 2 * r - 1e-6 for k in done) and \
+                        self.fits(b) and not any(
                         math.hypot(x - e.x, y - e.y) - r - e.radius <= ENGAGEMENT_RANGE_HATCHWAY + 1e-9
                         and self.bf.engaged(b, e) for e in enemies):
                     end = (x, y)
                     break
-                d -= 0.2
+                d -= 0.25
             if end is None:
                 return None
             out[i] = end
