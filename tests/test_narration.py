@@ -84,8 +84,8 @@ def test_the_narration_tells_moves_attacks_vp_and_the_end():
     # VP name the units that scored them; Pile-in and Consolidation say where the unit went
     assert ("Player A scores 5 VP (Capture the Junction: controls 1+ objective markers; "
             "scored by A4 Strike Squad B): 5 VP.") in told
-    assert "A4 Strike Squad B Consolidates toward B2 Big Mek in Mega Armour into Zone F4." in text(
-        narrate(_events("greedy_seed7")))
+    assert "B5 Meganobz Consolidates toward A4 Strike Squad B into Zone D5." in text(
+        narrate(_events("mission01_greedy")))
     assert "The battle ends: A 40 VP, B 20 VP. Player A wins." in told
     assert st[-1].heading == "The end of the battle"
     headings = list(dict.fromkeys(s.heading for s in st))

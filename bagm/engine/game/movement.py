@@ -310,9 +310,9 @@ class MovementPhase(GameInterface):
         """Where a move toward ``to`` of up to ``limit`` inches ends: the lead model's path
         (around Walls, closed Hatchways and other models, and on a Normal or Advance move
         around enemy Engagement Range, 2" through an open Hatchway: :meth:`move_discs`,
-        :meth:`cut_at_hatchway_er`), then the unit moving in step with its lead model, or the
-        formation spreading from where it stops, every model within ``limit`` along its own path
-        (:meth:`translated`, :meth:`paths_within`); stepping back 0.5" at a time while neither
+        :meth:`cut_at_hatchway_er`), then the formation spreading from where it stops, or the
+        unit moving in step with its lead model, every model within ``limit`` along its own
+        path (:meth:`paths_within`, :meth:`translated`); stepping back 0.5" at a time while neither
         fits (never within Engagement Range of an enemy), or at once as far as the farthest
         model lacks."""
         def calc() -> tuple[float, list[tuple[float, float]] | None]:
@@ -333,11 +333,9 @@ class MovementPhase(GameInterface):
             short: tuple[float, list[tuple[float, float]]] | None = None
             while reach > 0 and tries < 30:
                 anchor = _along(pts, reach)
-                whole = self.translated(u, (anchor[0] - lead.x, anchor[1] - lead.y), kind, discs)
-                if whole:
-                    return reach, whole
                 placed = self.formation(u, anchor, len(u.models), discs=discs)
-                whole = placed and self.paths_within(u, placed, limit, kind, discs, strict=True)
+                whole = placed and self.paths_within(u, placed, limit, kind, discs, strict=True) or \
+                    self.translated(u, (anchor[0] - lead.x, anchor[1] - lead.y), kind, discs)
                 if whole:
                     return reach, whole
                 if tries == 0 and placed and (got := self.paths_within(u, placed, limit, kind, discs)):
