@@ -348,7 +348,17 @@ class MovementPhase(GameInterface):
                 reach -= step
                 tries += 1
             return short if short is not None else (0.0, None)
-        return self._cached(("plan", u.uid, to, limit, kind), calc)
+
+        def kept() -> tuple[float, list[tuple[float, float]] | None]:
+            # kept across moves and games on all it depends on: where the unit and every other
+            # model stand (the discs; a Fall Back move's discs leave out the enemy) and the Hatchways
+            discs = self.move_discs(u, kind)
+            enemy = tuple(self.positions(v) for v in self.army_units(self.other(u.player))) \
+                if kind == "fallback" else ()
+            got: tuple[float, list[tuple[float, float]] | None] = self._geo(
+                ("plan", self.positions(u), to, limit, kind, discs, enemy, self.closed), calc)
+            return got
+        return self._cached(("plan", u.uid, to, limit, kind), kept)
 
     def _move_formation(self, u: Unit, to: tuple[float, float] | None, limit: float,
                         kind: str = "normal") -> float:
