@@ -298,9 +298,10 @@ def charge_tests(game: Any, u: Unit, t: Unit) -> None:
         if not who.alive:
             continue
         roll = game.dice.d6(f"{kind} {who.uid}") + game.dice.d6(f"{kind} {who.uid}")
-        ok = roll >= who.Ld
+        ld = who.leadership()  # the best Leadership of the models left
+        ok = roll >= ld
         game.emit("battleshock_test" if kind == "battle-shock" else "leadership_test", unit=who.uid, roll=roll,
-                  ld=who.Ld, passed=ok, why=rule)
+                  ld=ld, passed=ok, why=rule)
         if ok:
             continue
         if kind == "battle-shock":  # a failed Battle-shock test: Battle-shocked
