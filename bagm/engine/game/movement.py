@@ -353,10 +353,11 @@ class MovementPhase(GameInterface):
             # kept across moves and games on all it depends on: where the unit and every other
             # model stand (the discs; a Fall Back move's discs leave out the enemy) and the Hatchways
             discs = self.move_discs(u, kind)
-            enemy = tuple(self.positions(v) for v in self.army_units(self.other(u.player))) \
-                if kind == "fallback" else ()
+            # every other model (the discs leave out the enemy on a Fall Back move, and the
+            # models a unit moves through)
+            others = tuple(self.positions(v) for v in self.units.values() if v is not u and v.where == "board")
             got: tuple[float, list[tuple[float, float]] | None] = self._geo(
-                ("plan", self.positions(u), to, limit, kind, discs, enemy, self.closed), calc)
+                ("plan", self.positions(u), to, limit, kind, discs, others, self.closed), calc)
             return got
         return self._cached(("plan", u.uid, to, limit, kind), kept)
 

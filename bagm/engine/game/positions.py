@@ -226,6 +226,7 @@ class Positions(GameInterface):
         out: list[tuple[float, float]] = [(0.0, 0.0)] * len(models)
         graph = self.bf.layout.move_layer(u.radius).graph(self.closed)
         r = u.radius
+        others = self.others_bases(u)  # (a unit that moves through models may not end on one)
         short = False  # a model stops short of its position
         done: list[int] = []  # the models placed so far
         # a model that stops short ends out of Engagement Range (a Fall Back move: enemy models
@@ -263,6 +264,7 @@ class Positions(GameInterface):
                 x, y = _along(route, d)
                 b = Base(x, y, r)
                 if not any(math.hypot(x - out[k][0], y - out[k][1]) < 2 * r - 1e-6 for k in done) and \
+                        not any(math.hypot(x - o.x, y - o.y) < r + o.radius - 1e-6 for o in others) and \
                         self.fits(b) and not any(
                         math.hypot(x - e.x, y - e.y) - r - e.radius <= ENGAGEMENT_RANGE_HATCHWAY + 1e-9
                         and self.bf.engaged(b, e) for e in enemies):
@@ -292,13 +294,15 @@ class Positions(GameInterface):
         graph = self.bf.layout.move_layer(u.radius).graph(self.closed)
         r = u.radius
         enemies = [b for v in self.army_units(self.other(u.player)) for b in v.bases] if kind == "fallback" else []
+        others = self.others_bases(u)  # (a unit that moves through models may not end on one)
         out = []
         for m in u.models:
             q = (m.x + dx, m.y + dy)
             b = Base(q[0], q[1], r)
             route = [(m.x, m.y), q]
             if not self.fits(b) or not graph.clear(m.x, m.y, q[0], q[1]) or cut_at_discs(route, discs)[-1] != q \
-                    or self.cut_at_hatchway_er(u, route, kind, targets) is not route:
+                    or self.cut_at_hatchway_er(u, route, kind, targets) is not route or any(
+                        math.hypot(q[0] - o.x, q[1] - o.y) < r + o.radius - 1e-6 for o in others):
                 return None
             if any(math.hypot(q[0] - e.x, q[1] - e.y) - r - e.radius <= ENGAGEMENT_RANGE_HATCHWAY + 1e-9
                    and self.bf.engaged(b, e) for e in enemies):
