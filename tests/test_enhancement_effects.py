@@ -98,14 +98,18 @@ def attack(g: Game, a: str, t: str, w: WeaponProfile, dice: list[int]) -> tuple[
     """``a`` attacks ``t`` with ``w`` (one model), every Command Re-roll declined; all the
     scripted ``dice`` used."""
     g.dice = Dice.scripted(dice)
-    steps = g.attack(g.units[a], g.units[t], w, 1, Conditions(), None, ranged=not w.melee)
-    try:
-        next(steps)
-        while True:
-            steps.send(Action("pass"))
-    except StopIteration as stop:
-        g.dice.assert_consumed()
-        return stop.value
+    out = None
+    # the attack, then the Hazardous tests the unit takes once it has resolved its attacks
+    for steps in (g.attack(g.units[a], g.units[t], w, 1, Conditions(), None, ranged=not w.melee),
+                  g.take_hazardous(g.units[a])):
+        try:
+            next(steps)
+            while True:
+                steps.send(Action("pass"))
+        except StopIteration as stop:
+            out = out if out is not None else stop.value
+    g.dice.assert_consumed()
+    return out
 
 
 # --- one check per encoded Enhancement ---------------------------------------------------------

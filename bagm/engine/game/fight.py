@@ -129,8 +129,6 @@ class FightPhase(GameInterface):
                           charged=u.charged,
                           # Close-Quarters Killer (the bearer is the whole unit): any Wound roll
                           wound_choice=e.name if e.melee_wound_choice else None)
-        # Hazardous: a test for each Hazardous weapon the fighting models used (one per model)
-        u.hazard += tuple(x.name for x, n in plan if x.abilities.hazardous for _ in range(n))
         for x, n in plan:
             if t.alive and u.alive:
                 yield from self.attack(u, t, x, n, cond, None, ranged=False)
@@ -140,6 +138,7 @@ class FightPhase(GameInterface):
             self.emit("fight", unit=t.uid, target=u.uid, fighters=n, weapon=t.melee[0].name,
                       left=len(u.models), dying=True)
             yield from self.attack(t, u, t.melee[0], n, Conditions(), None, ranged=False)
+            yield from self.take_hazardous(t)  # (none while its models are gone: cleared)
         self.emit("fight", unit=u.uid, target=t.uid, fighters=len(fighters), weapon=w.name, left=len(t.models))
         if u.alive:
             links = self.fight_foes(u)

@@ -398,8 +398,6 @@ class ShootingPhase(GameInterface):
         if not overwatch:
             u.shot = True
         big_engaged = bool(self.engaged_with(u)) and bool({"MONSTER", "VEHICLE"} & u.keywords)
-        # Hazardous: a test for each Hazardous weapon that a target was selected for (one per model)
-        u.hazard += tuple(w.name for w, n, _ in plan if w.abilities.hazardous for _ in range(n))
         total_lost = 0
         mark = len(self.events)
         cleared = False  # Explosive Clearance: "Select one model ... equipped with a weapon with [BLAST]"
@@ -476,6 +474,8 @@ class ShootingPhase(GameInterface):
             holds = holds_in(self)  # their conditions on the game (within range of a marker)
             w = effect_weapon(u, w, t, holds)
             cond = effect_conditions(u, t, w, cond, holds)
+        if w.abilities.hazardous:  # Hazardous: a test for each Hazardous weapon used (one per model),
+            u.hazard += (w.name,) * n  # taken once the unit has resolved all of its attacks (take_hazardous)
         invuln, fnp = effect_defence(t, w, holds) if t.affected else (t.invuln, None)
         invuln = t.invuln_against(invuln, ranged)  # with a save against melee attacks only
         target = Target(toughness=t.T, save=t.Sv, wounds=t.W, models=len(t.models), invuln=invuln, fnp=fnp,
