@@ -830,6 +830,33 @@ def test_dump_pack_round_trips() -> None:
     assert "Ünit" in text  # unicode written as is
 
 
+
+def test_a_rewrite_keeps_every_unchanged_block_as_written() -> None:
+    """An import rewrites ``units``; the hand-written tables (abilities, detachments) keep their
+    comments and layout, and the file's header is kept (edits keep comments)."""
+    from bagm.io.bsdata import pack_text
+
+    original = ("# Header: kept\n\nfaction: X\n"
+                "# what the abilities do (a heading comment, kept)\n"
+                "abilities:\n  # a reading, kept\n  - {name: A, removed: true}\n"
+                "units:\n  - name: Old\n"
+                "detachments:\n  - name: D   # trailing comment, kept\n")
+    data = yaml.safe_load(original)
+    data["units"] = [{"name": "New", "keywords": ["INFANTRY"]}]
+    text = pack_text(data, original)
+    assert yaml.safe_load(text) == data
+    assert text.startswith("# Header: kept\n")
+    assert "# what the abilities do (a heading comment, kept)\nabilities:\n  # a reading, kept\n" \
+        "  - {name: A, removed: true}\n" in text
+    assert "  - name: D   # trailing comment, kept\n" in text
+    assert "Old" not in text
+    # nothing changed: the text comes back byte for byte
+    assert pack_text(yaml.safe_load(original), original) == original
+    # a changed hand-written block is written anew (its comments with it: it is no longer the same)
+    data["abilities"] = [{"name": "B"}]
+    assert "a reading, kept" not in pack_text(data, original)
+
+
 # --- the real catalogues --------------------------------------------------------------------
 
 

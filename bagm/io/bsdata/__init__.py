@@ -56,7 +56,7 @@ if TYPE_CHECKING:  # the names for the type checker; at run time each is importe
         parse_weapon_keywords,
     )
     from bagm.io.bsdata.xmlfile import CatalogueError, parse_xml, read_xml_bytes
-    from bagm.io.bsdata.yamlout import dump_pack, write_pack
+    from bagm.io.bsdata.yamlout import dump_pack, pack_text, write_pack
 
 # which submodule defines each public name: importing the package costs nothing, and reading a
 # roster (bagm.io.ros, through xmlfile) never loads the catalogue importer's modules
@@ -67,7 +67,7 @@ _HOMES = {
     "read_catalogues": "read", "parse_ap": "values", "parse_dice": "values", "parse_int": "values",
     "parse_range": "values", "parse_skill": "values", "parse_weapon_keywords": "values",
     "CatalogueError": "xmlfile", "parse_xml": "xmlfile", "read_xml_bytes": "xmlfile",
-    "dump_pack": "yamlout", "write_pack": "yamlout",
+    "dump_pack": "yamlout", "pack_text": "yamlout", "write_pack": "yamlout",
 }
 
 
@@ -85,6 +85,7 @@ __all__ = [
     "ImportReport",
     "catalogues_for_faction",
     "dump_pack",
+    "pack_text",
     "factions_for_catalogue",
     "is_leader_ability",
     "leader_data",

@@ -77,7 +77,8 @@ class ImportReport:
         }
 
 
-def _load_pack(path: Path) -> dict[str, Any]:
+def _load_pack(path: Path) -> tuple[dict[str, Any], str]:
+    """The pack's data and its text (kept where an import leaves a block unchanged)."""
     import yaml
 
     try:
@@ -98,24 +99,7 @@ def _load_pack(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict) or not isinstance(data.get("units", []), list):
         raise CatalogueError(
             path, "not a faction pack (needs a mapping with 'faction' and 'units')")
-    return data
-
-
-def _leading_comments(path: Path) -> str:
-    """The comment block at the top of a YAML file, kept when the file is rewritten."""
-    lines: list[str] = []
-    try:
-        with path.open(encoding="utf-8-sig") as fh:
-            for line in fh:
-                if line.startswith("#") or (lines and not line.strip()):
-                    lines.append(line if line.endswith("\n") else line + "\n")
-                else:
-                    break
-    except OSError:
-        return ""
-    while lines and not lines[-1].strip():
-        lines.pop()
-    return "".join(lines)
+    return data, text
 
 
 def _match(units: dict[str, dict[str, Any]], names: list[str]) -> str | None:
@@ -284,7 +268,7 @@ def update_pack(pack_path: str | os.PathLike[str], catalogue_dir: str | os.PathL
     (default: the pack itself) atomically, unless ``dry_run``.
     """
     pack_path = Path(pack_path)
-    data = _load_pack(pack_path)
+    data, original = _load_pack(pack_path)
     faction = str(data.get("faction", ""))
     if catalogues is not None:
         files = [Path(p) for p in catalogues]
@@ -341,6 +325,6 @@ def update_pack(pack_path: str | os.PathLike[str], catalogue_dir: str | os.PathL
     if "units" in data:
         data["units"] = new_units
     if not dry_run:
-        write_pack(target, data, header=_leading_comments(pack_path))
+        write_pack(target, data, original=original)
         report.written = True
     return report

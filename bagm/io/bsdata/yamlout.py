@@ -4,6 +4,7 @@ profiles and weapons one flow mapping a line, ``leader`` in block style."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -101,16 +102,63 @@ def dump_pack(data: dict[str, Any]) -> str:
     """A pack as YAML text: key order kept, deterministic, 100 columns, unicode as is."""
     import yaml
 
-    return yaml.dump(_mark_flow(data), Dumper=_dumper(), sort_keys=False, allow_unicode=True,
+    # the top level is always one key a line, however small the pack
+    return yaml.dump(_Block(_mark_flow(data)), Dumper=_dumper(), sort_keys=False, allow_unicode=True,
                      width=100, default_flow_style=False)
 
 
-def write_pack(path: str | os.PathLike[str], data: dict[str, Any], header: str = "") -> None:
-    """Write a pack atomically (the one ``bagm.io.atomic.write_atomic``)."""
-    path = Path(path)
-    text = dump_pack(data)
-    if header:
-        text = header.rstrip("\n") + "\n" + text
+_TOP_KEY = re.compile(r"([A-Za-z_][\w-]*):(?:\s|$)")
+
+
+def _top_blocks(text: str) -> tuple[str, dict[str, str]]:
+    """The comment header of a YAML file and the text of each top-level key's block; comment and
+    blank lines at column 0 belong to the block they come before (a block's own heading)."""
+    header = ""
+    blocks: dict[str, str] = {}
+    pending: list[str] = []
+    key: str | None = None
+    for line in text.splitlines(keepends=True):
+        match = _TOP_KEY.match(line)
+        if match:
+            if key is None:
+                header = "".join(pending)
+                pending = []
+            key = match.group(1)
+            blocks[key] = "".join(pending) + line
+            pending = []
+        elif key is not None and line[:1] not in ("#", "\n", "\r", ""):
+            blocks[key] += "".join(pending) + line  # the block goes on (indented lines)
+            pending = []
+        else:
+            pending.append(line)
+    if key is None:
+        return "".join(pending), blocks
+    blocks[key] += "".join(pending)
+    return header, blocks
+
+
+def pack_text(data: dict[str, Any], original: str = "") -> str:
+    """``data`` as pack text. Given the file's ``original`` text, its comment header is kept, and
+    every top-level block whose value did not change is kept as it was written, comments and
+    layout included (an import rewrites ``units`` and leaves the hand-written tables alone)."""
+    import yaml
+
+    header, blocks = _top_blocks(original) if original else ("", {})
+    before: Any = yaml.safe_load(original) if original else None
+    if not isinstance(before, dict):
+        before = {}
+    parts = [header] if header.strip() else []
+    for key, value in data.items():
+        if key in blocks and key in before and before[key] == value:
+            parts.append(blocks[key])
+        else:
+            parts.append(dump_pack({key: value}))
+    return "".join(parts)
+
+
+def write_pack(path: str | os.PathLike[str], data: dict[str, Any], original: str = "") -> None:
+    """Write a pack atomically (the one ``bagm.io.atomic.write_atomic``), keeping what
+    :func:`pack_text` keeps of the ``original`` text."""
     from bagm.io.atomic import write_atomic
 
-    write_atomic(path, text)
+    write_atomic(Path(path), pack_text(data, original))
