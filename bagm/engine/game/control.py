@@ -88,3 +88,44 @@ class ObjectiveControl(GameInterface):
         if new != self.control:
             self.emit("control", markers=new)
         self.control: list[Player | None] = new
+
+    # Tactical Manoeuvres "Secure Site" and the effects that Secure or keep markers -------------
+
+    def _secure_roll(self, p: Player, u: Unit, need: int) -> None:
+        """Select one objective marker you control within range of ``u`` and not yet Secured by
+        your army (reading: selecting one already yours would change nothing), then roll."""
+        for m, mk in enumerate(self.map.layout.markers):
+            if self.control[m] == p and self.secured[m] != p and \
+                    any(self.bf.in_objective_range(x.base, mk) for x in u.models):
+                roll = self.dice.d6(f"secure {u.uid}") if need > 1 else 6
+                self.emit("secure_roll", player=p, marker=m + 1, unit=u.uid, roll=roll, secured=roll >= need,
+                          rule=u.source("secure_roll"))
+                if roll >= need:
+                    self._secures(p, m)
+                return
+
+    def _secures(self, p: Player, m: int) -> bool:
+        """Objective marker ``m`` is Secured by ``p``'s army, unless an enemy effect undoes it
+        ("the first time your opponent's army Secures an objective marker, on a 3+ it is not")."""
+        for v in self.army_units(self.other(p)):
+            for name, e in v.standing if v.affected else ():
+                if e.spoil_secure is not None and (v.player, name, 0) not in self.used:
+                    self.used.add((v.player, name, 0))  # the first time in the battle
+                    roll = self.dice.d6(f"{name} {v.uid}")
+                    self.emit("secure_roll", player=p, marker=m + 1, unit=v.uid, roll=roll,
+                              secured=roll < e.spoil_secure, rule=name)
+                    if roll >= e.spoil_secure:
+                        return False
+        self.secured[m] = p
+        return True
+
+    def _seize_barred(self, u: Unit) -> bool:
+        """An enemy effect: "while an enemy unit is within 6\" of the bearer, that unit cannot
+        Seize objective markers"."""
+        for v in self.army_units(self.other(u.player)):
+            for e in v.effects() if v.affected else ():
+                if e.no_seize_range is not None and self.within_reach(
+                        v, u, ("straight", e.no_seize_range) if e.straight else e.no_seize_range):
+                    self.emit("note", text=f"{u.uid} cannot Seize objective markers ({v.uid}'s effect)")
+                    return True
+        return False

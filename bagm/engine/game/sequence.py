@@ -8,11 +8,12 @@ action and returns the events it caused. The sequence itself is a generator that
 decision, so the rules read in their book order. All chance comes from one seeded
 :class:`~bagm.chance.dice.Dice`; the event log plus the seed is the game's replay.
 
-The phases live in their own modules, mixed into :class:`Game`: :mod:`bagm.engine.game.movement`,
-:mod:`bagm.engine.game.shooting`, :mod:`bagm.engine.game.charge`, :mod:`bagm.engine.game.fight`; where models
-stand is :mod:`bagm.engine.game.positions`. This module holds the mission sequence (muster, roles,
-Deploy Armies, Strategic Reserves, first turn, five battle rounds, the victor), the Command phase,
-the end of a turn (Unit Coherency), objective control, and the API.
+The steps live in their own modules, mixed into :class:`Game`: :mod:`~bagm.engine.game.deployment`
+(Deploy Armies), :mod:`~bagm.engine.game.command`, :mod:`~bagm.engine.game.movement`,
+:mod:`~bagm.engine.game.shooting`, :mod:`~bagm.engine.game.charge`, :mod:`~bagm.engine.game.fight`;
+where models stand is :mod:`~bagm.engine.game.positions`, objective control
+:mod:`~bagm.engine.game.control`. This module holds the mission sequence (muster, roles, first
+turn, five battle rounds, the victor), the start and end of a turn (Unit Coherency), and the API.
 
 Simplifications (stated in every game's output, see :data:`SIMPLIFICATIONS`) concern where
 models stand: units move as formations laid out by the engine around a lead model.
@@ -21,35 +22,34 @@ models stand: units move as formations laid out by the engine around a lead mode
 from __future__ import annotations
 
 import hashlib
-import math
 from collections.abc import Generator
 from typing import Any
 
 from bagm.chance.dice import Dice
 from bagm.engine.board.battlefield import Battlefield
 from bagm.engine.game.charge import ChargePhase
+from bagm.engine.game.command import CommandPhase
 from bagm.engine.game.control import ObjectiveControl
+from bagm.engine.game.deployment import DeployArmies
 from bagm.engine.game.fight import FightPhase
 from bagm.engine.game.flow import program
 from bagm.engine.game.kept import KeptAnswers
 from bagm.engine.game.moments import Moments
 from bagm.engine.game.movement import MovementPhase
 from bagm.engine.game.positions import Positions
+from bagm.engine.game.rerolls import Rerolls
 from bagm.engine.game.shooting import ShootingPhase
 from bagm.engine.game.snapshot import start_of
 from bagm.engine.rules.editions import Edition, edition_of
-from bagm.engine.rules.effects import effect_has, effect_least, effect_sum, shock_aura
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.leaders import LeaderRules, modelled_abilities
 from bagm.engine.rules.missions import Mission, get_mission
-from bagm.engine.rules.stratagems import COMMAND_REROLL, INSANE_BRAVERY, may_use, use
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Army, Unit
 from bagm.engine.state.core import (
     _GEO,
     _WALL_VIS,
     BATTLE_READY_VP,
-    INFILTRATE,
     PLAYERS,
     SIMPLIFICATIONS,
     VP_CAP,
@@ -58,7 +58,6 @@ from bagm.engine.state.core import (
     Player,
     Step,
     Where,
-    _pt,
     _r,
 )
 
@@ -81,8 +80,8 @@ _CHECKS = {"deploy": "_check_deploy", "move": "_check_move", "hatch": "_check_ha
            "charge": "_check_charge", "fight": "_check_fight", "command": "_check_command"}
 
 
-class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhase, ChargePhase, FightPhase,
-           LeaderRules, Moments):
+class Game(KeptAnswers, ObjectiveControl, Positions, DeployArmies, CommandPhase, MovementPhase, ShootingPhase,
+           ChargePhase, FightPhase, LeaderRules, Moments, Rerolls):
     """One game of a mission between armies A and B."""
 
     def __init__(self, mission: int, army_a: Army, army_b: Army, seed: int = 0,
@@ -229,22 +228,6 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         self.cp[p] -= n
         self.used.add((p, what, self.phase_id))
         self.emit("stratagem", player=p, name=what, cost=n, cp=self.cp[p])
-
-    def _command_reroll(self, p: Player, u: Unit, info: dict[str, Any]) -> Generator[Decision, Action, bool]:
-        """Command Re-roll (1CP, once per phase, never for a Battle-shocked unit), offered just
-        after a roll of ``u``; True when the player re-rolls (the CP is then spent)."""
-        if not self._may_reroll(p, u):
-            return False
-        act = yield Decision("reroll", p, {"unit": u.uid, **info})
-        if act.kind != "reroll":
-            return False
-        use(self, p, COMMAND_REROLL)
-        return True
-
-    def _may_reroll(self, p: Player, u: Unit) -> bool:
-        """Command Re-roll could be used now on a roll of ``u`` (Stratagems: once per phase,
-        1CP; Battle-shock: never on a Battle-shocked unit)."""
-        return may_use(self, p, COMMAND_REROLL, u)
 
     def score(self, p: Player, vp: int, why: str, units: list[str] | None = None) -> None:
         """Score VP (capped); ``units``: the units the objective credits, for the log."""
@@ -403,196 +386,14 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         while True:
             yield self.ask("over", "A")
 
-    def entry_zones(self, p: Player) -> list[Any]:
-        return self.mission.entry_zones(self, p)  # the Entry Zone kinds of a role, by the mission
-
     def _start_deploy(self) -> Generator[Decision, Action, None]:
         yield from self.mission.decide("start_deploy", self)  # e.g. Guard Duty
 
-    def _deploy_armies(self) -> Generator[Decision, Action, None]:
-        # Deploy Armies: the players alternate, one unit per Entry Zone each
-        while True:
-            p = self.deploy_next
-            assert p is not None
-            can = [q for q in (p, self.other(p)) if self._may_deploy(q)]
-            if not can:
-                break
-            p = self.deploy_next = can[0]
-            act = yield self.ask("deploy", p)
-            self._do_deploy(p, act)
-            self.deploy_next = self.other(p)
-
-    def _determine_reserves(self) -> None:
-        # 8. Determine Reserves: everything not set up starts in Strategic Reserves
-        for u in self.units.values():
-            if u.where == "army":
-                u.where = "reserves"
-                self.touch(u)
-                self.emit("reserves", unit=u.uid, deep_strike=u.deep_strike_reserve)
-
-    def _every_zone_used(self, p: Player) -> bool:
-        """Deploy Armies (step 7) read with the Deployment adaptation: a player sets up units
-        "until ... all players have set up one unit per Entry Zone", so they stop once every one
-        of their Entry Zones has had a unit set up in it; on the way an Entry Zone may take "a
-        maximum of one unit without the CHARACTER keyword and a maximum of one unit with" it, so
-        a CHARACTER may join a zone that already has a unit without using up another zone. (The
-        number of units is not capped at the number of Entry Zones: that left a zone empty and
-        sent units to Strategic Reserves whenever a CHARACTER shared a zone.)"""
-        return len({z for z, _ in self.deployed[p]}) >= len(self.entry_zones(p))
-
-    def _zone_free(self, p: Player, z: int, u: Unit) -> bool:
-        """Entry Zone ``z`` of player ``p`` can take ``u`` in Deploy Armies: 2024 Deployment, "a
-        maximum of one unit without the CHARACTER keyword and a maximum of one unit with the
-        CHARACTER keyword in each Entry Zone"; 2023 (no Deployment adaptation), step 7 as
-        written: "that player sets up one unit within that Entry Zone"."""
-        if self.edition.character_shares_entry_zone:
-            return (z, u.is_character) not in self.deployed[p]
-        return all(zz != z for zz, _ in self.deployed[p])
-
-    def _may_reserve(self, p: Player) -> bool:
-        """One more unit of ``p`` may be placed into Reserves with Deep Strike: 2024 Before the
-        Battle, "at least half the units in a players army must be set up normally"; the 2023
-        text has no such limit."""
-        if not self.edition.deep_strike_half_set_up:
-            return True
-        units = self.armies[p].units
-        return (sum(1 for x in units if x.deep_strike_reserve) + 1) * 2 <= len(units)
-
-    def _may_deploy(self, p: Player) -> bool:
-        """``bool(self._deploy_options(p))`` by the same tests, without building the actions
-        (frozen Actions are slow to build, and only whether there is one matters here)."""
-        units = self.armies[p].units
-        left = [u for u in units if u.where == "army"]
-        zones = self.entry_zones(p)
-        if not left or self._every_zone_used(p):
-            return False
-        for u in left:
-            if any(self._zone_free(p, z, u) for z in range(len(zones))):
-                return True
-            if u.deep_strike and self._may_reserve(p):
-                return True
-        return False
-
-    def _deploy_options(self, p: Player) -> list[Action]:
-        left = [u for u in self.armies[p].units if u.where == "army"]
-        zones = self.entry_zones(p)
-        if not left or self._every_zone_used(p):
-            return []
-        out = []
-        # a Mission Rule may bar an Entry Zone (z) or Reserves (None) now (e.g. Prison Guards)
-        no: set[int | None] = {z for z in (*range(len(zones)), None) if self.mission.deploy_reason(self, p, z)}
-        for u in left:
-            for z in range(len(zones)):
-                if self._zone_free(p, z, u) and z not in no:
-                    out.append(Action("deploy", u.uid, arg=str(z + 1)))
-                    if u.infiltrators and self.map.layout.markers and self.edition.infiltrators_near_entry_zone:  # 5" toward the nearest marker (if any)
-                        c = zones[z].centre
-                        m = min(self.map.layout.markers, key=lambda m: math.dist(c, (m.x, m.y)))
-                        d = math.dist(c, (m.x, m.y)) or 1.0
-                        k = min(5.0, d) / d
-                        out.append(Action("deploy", u.uid, arg=str(z + 1),
-                                          point=_r((c[0] + (m.x - c[0]) * k, c[1] + (m.y - c[1]) * k))))
-            if u.deep_strike and self._may_reserve(p) and None not in no:
-                out.append(Action("reserve", u.uid))
-        return out
-
-    def _check_deploy(self, p: Player, act: Action) -> None:
-        if act.kind not in ("deploy", "reserve"):
-            raise IllegalAction(f"now player {p} sets up a unit: 'deploy UNIT ZONE' or 'reserve UNIT'",
-                                "Deploy Armies")
-        u = self.unit(act.unit, p)
-        if u.where != "army":
-            raise IllegalAction(f"{u.label()} is already set up or in Reserves", "Deploy Armies", u.uid)
-        if act.kind == "reserve":
-            if not u.deep_strike:
-                raise IllegalAction(f"{u.label()} has no Deep Strike ability", "Deep Strike Ability", u.uid)
-            if not self._may_reserve(p):
-                raise IllegalAction("at least half the units of an army must be set up normally",
-                                    "Deep Strike Ability (Before the Battle)", u.uid)
-            if (why := self.mission.deploy_reason(self, p, None)) is not None:  # e.g. Prison Guards
-                raise IllegalAction(why[1], why[0], u.uid)
-            return
-        zones = self.entry_zones(p)
-        z = int(act.arg or 0) - 1
-        if not 0 <= z < len(zones):
-            raise IllegalAction(f"player {p} has Entry Zones 1 to {len(zones)}", "Deploy Armies", u.uid)
-        if not self._zone_free(p, z, u):
-            if not self.edition.character_shares_entry_zone:
-                raise IllegalAction(f"Entry Zone {z + 1} already has a unit", "Deploy Armies (step 7): "
-                                    "one unit per Entry Zone (2023: no CHARACTER may share it)", u.uid)
-            kind = "CHARACTER" if u.is_character else "non-CHARACTER"
-            raise IllegalAction(f"Entry Zone {z + 1} already has a {kind} unit",
-                                "Deployment: one CHARACTER and one non-CHARACTER unit per Entry Zone", u.uid)
-        if self._every_zone_used(p):
-            raise IllegalAction("every Entry Zone has been used", "Deploy Armies", u.uid)
-        if (why := self.mission.deploy_reason(self, p, z)) is not None:  # e.g. Prison Guards
-            raise IllegalAction(why[1], why[0], u.uid)
-        if act.point is not None:
-            if not u.infiltrators:
-                raise IllegalAction(f"{u.label()} does not have the Infiltrators ability: it is set up "
-                                    "wholly within the Entry Zone", "Deployment (Infiltrators)", u.uid)
-            if not self.edition.infiltrators_near_entry_zone:
-                raise IllegalAction("the 2023 edition has no Deployment adaptation for Infiltrators (and "
-                                    "the engine does not model the Core Rule's set-up): it is set up "
-                                    "wholly within the Entry Zone", "Deployment (Infiltrators)", u.uid)
-            if not self.layout_ok(act.point) or self.zone_gap(zones[z], act.point, 0.0) > INFILTRATE:
-                raise IllegalAction(f"{_pt(act.point)} is not within 6\" of Entry Zone {z + 1}",
-                                    "Deployment (Infiltrators)", u.uid)
-            cell = self.map.layout.zone_at(act.point)
-            for area in self.mission.barred(self, u):  # e.g. the Prison Cells (Jailbreak)
-                if cell in area.zones:
-                    raise IllegalAction(f"{_pt(act.point)} is within the {area.kind}: {u.label()} cannot be "
-                                        "set up there by any ability", area.kind, u.uid)
-
-    def _do_deploy(self, p: Player, act: Action) -> None:
-        u = self.unit(act.unit, p)
-        if act.kind == "reserve":
-            u.where = "reserves"
-            self.touch(u)
-            u.deep_strike_reserve = True
-            self.emit("reserve", unit=u.uid)
-            return
-        z = int(act.arg or 0) - 1
-        zone = self.entry_zones(p)[z]
-        if act.point is not None:  # Infiltrators: wholly within 6" of the Entry Zone
-            ok = self.set_up(u, act.point, infiltrate=zone)
-        else:
-            ok = self.set_up(u, zone.centre, zone=zone)
-        if not ok:
-            u.where = "reserves"
-            self.touch(u)
-            self.emit("reserves", unit=u.uid, why=f"does not fit in Entry Zone {z + 1}")
-        self.deployed[p].append((z, u.is_character))
-
-    def zone_gap(self, zone: Any, p: tuple[float, float], r: float) -> float:
-        """How far the farthest point of a base at ``p`` is from the Entry Zone (straight line)."""
-        return min(zone.zone_rect(c, row).distance_to(p) for c, row in zone.zones) + (r if r else 0.0)
-
-    def overwatch_window(self, enemy: Unit, why: str) -> Generator[Decision, Action, None]:
-        """A Set Overwatch window just after ``enemy`` is set up ("just after an enemy unit is
-        set up"). Public: a Mission Rule that sets a unit up opens one too (Change Level)."""
-        return self._overwatch_window(enemy, why)
-
-    def set_up(self, u: Unit, at: tuple[float, float], zone: Any = None, ds_gap: float | None = None,
-               infiltrate: Any = None, barred: tuple[Any, ...] = ()) -> bool:
-        """Set ``u``'s models up as a formation around ``at`` (within ``zone``, more than
-        ``ds_gap`` from enemy models, within 6" of ``infiltrate``, in none of ``barred``); False
-        when they do not fit. Public: Mission Rules set units up too (Guard Duty, Imprisoned)."""
-        barred = barred + self.mission.barred(self, u)  # e.g. the Prison Cells (Jailbreak)
-        pts = self.formation(u, at, u.starting if not u.models else len(u.models), zone=zone, ds_gap=ds_gap,
-                             within=(infiltrate, INFILTRATE) if infiltrate is not None else None,
-                             barred=barred)
-        if pts is None:
-            return False
-        if not u.models:
-            u.models = u.new_models(pts)  # each with its profile's Wounds and its wargear
-        else:
-            self.set_positions(u, pts)
-        u.where = "board"
-        u.set_up_turn = self.turn
-        self.touch(u)
-        self.emit("setup", unit=u.uid, at=[[round(x, 2), round(y, 2)] for x, y in pts])
-        return True
+    def _end_command_phase(self) -> Generator[Decision, Action, None]:
+        self.update_control(turn_boundary=False)
+        yield from self.mission.decide("command", self)  # Mission Rules a player may use (Unlock Overrides)
+        self.mission_step("end_command")
+        # then the end of the Command phase's Battlefield Command window (CP gained)
 
     # --- a turn -------------------------------------------------------------------------
 
@@ -624,143 +425,6 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         if name == "command":
             self.end_command(self.active)  # conferred Leader abilities last until now
 
-    # Command phase ---------------------------------------------------------------------------
-
-    def _command_step(self) -> None:
-        p = self.active
-        self.mission_step("start_command")  # e.g. Destroy Ground Targets
-        for q in (p, self.other(p)):  # Command step: both players gain 1CP
-            self.gain_cp(q, 1, "Command phase")
-        for u in self.army_units(p):
-            if u.battleshocked:
-                self.emit("battleshock_ends", unit=u.uid)
-            u.battleshocked = False  # lasts until the start of your next Command phase
-            u.set_to_defend = False  # Set to Defend: until the start of your next Command phase
-        # Tactical Manoeuvres "Secure Site": at the start of your next Command phase
-        for u in self.army_units(p):
-            m = u.secure_marker
-            u.secure_marker = None
-            if m is not None and not u.battleshocked and self.control[m] == p and \
-                    any(self.bf.in_objective_range(x.base, self.map.layout.markers[m]) for x in u.models) and \
-                    not self._seize_barred(u):
-                if self._secures(p, m):
-                    self.emit("secured", player=p, marker=m + 1, unit=u.uid)
-        for u in self.army_units(p):  # an effect: "on a 2+, that objective marker is Secured"
-            if u.affected and (need := effect_least(u, "secure_roll")) is not None:
-                self._secure_roll(p, u, need)
-        for u in [*self.army_units(p), *self.army_units(self.other(p))]:
-            if u.affected and (n := effect_sum(u, "regain_wounds")):
-                self._regain(u, n)  # an effect: "in each player's Command phase, regains a wound"
-
-    def _secure_roll(self, p: str, u: Unit, need: int) -> None:
-        """Select one objective marker you control within range of ``u`` and not yet Secured by
-        your army (reading: selecting one already yours would change nothing), then roll."""
-        for m, mk in enumerate(self.map.layout.markers):
-            if self.control[m] == p and self.secured[m] != p and \
-                    any(self.bf.in_objective_range(x.base, mk) for x in u.models):
-                roll = self.dice.d6(f"secure {u.uid}") if need > 1 else 6
-                self.emit("secure_roll", player=p, marker=m + 1, unit=u.uid, roll=roll, secured=roll >= need,
-                          rule=u.source("secure_roll"))
-                if roll >= need:
-                    self._secures(p, m)
-                return
-
-    def _secures(self, p: Player, m: int) -> bool:
-        """Objective marker ``m`` is Secured by ``p``'s army, unless an enemy effect undoes it
-        ("the first time your opponent's army Secures an objective marker, on a 3+ it is not")."""
-        for v in self.army_units(self.other(p)):
-            for name, e in v.standing if v.affected else ():
-                if e.spoil_secure is not None and (v.player, name, 0) not in self.used:
-                    self.used.add((v.player, name, 0))  # the first time in the battle
-                    roll = self.dice.d6(f"{name} {v.uid}")
-                    self.emit("secure_roll", player=p, marker=m + 1, unit=v.uid, roll=roll,
-                              secured=roll < e.spoil_secure, rule=name)
-                    if roll >= e.spoil_secure:
-                        return False
-        self.secured[m] = p
-        return True
-
-    def within_reach(self, a: Unit, b: Unit, reach: Any) -> bool:
-        """``b`` is within ``reach`` inches of ``a`` (measured around Walls; ("straight", X):
-        ignoring them), or within its Engagement Range ('engagement')."""
-        if reach == "engagement":
-            return self.engaged(a, b)
-        if isinstance(reach, tuple):  # "when measuring this distance, Walls and closed Hatchways are ignored"
-            return self.min_straight(a, b) <= float(reach[1]) + 1e-9
-        return self.unit_distance(a, b) <= float(reach) + 1e-9
-
-    def _seize_barred(self, u: Unit) -> bool:
-        """An enemy effect: "while an enemy unit is within 6\" of the bearer, that unit cannot
-        Seize objective markers"."""
-        for v in self.army_units(self.other(u.player)):
-            for e in v.effects() if v.affected else ():
-                if e.no_seize_range is not None and self.within_reach(
-                        v, u, ("straight", e.no_seize_range) if e.straight else e.no_seize_range):
-                    self.emit("note", text=f"{u.uid} cannot Seize objective markers ({v.uid}'s effect)")
-                    return True
-        return False
-
-    def _regain(self, u: Unit, n: int) -> None:
-        fulls = u.fulls() or [u.W] * len(u.models)
-        for m, full in zip(u.models, fulls):
-            if m.wounds < full:
-                got = min(n, full - m.wounds)
-                m.wounds += got
-                self.emit("regain_wounds", unit=u.uid, wounds=got, rule=u.source("regain_wounds"))
-                return
-
-    def _battleshock_step(self) -> Generator[Decision, Action, None]:
-        p = self.active
-        # enemy effects: "that unit must take a Battle-shock test" (one test in the phase at most):
-        # uid -> (the rule, the modifier to its test), e.g. Chastisor Auto-Vox, Harmonic Discordator
-        near = shock_aura(self, p)
-        for v in [v for v in self.army_units(self.other(p)) if v.affected]:
-            for name, e in v.standing:  # "at the start of the Battle-shock step, select one enemy unit within 3""
-                options = [u for u in self.army_units(p) if e.shock_select is not None and
-                           self.within_reach(v, u, e.shock_select)]
-                if options:
-                    act = yield Decision("shock", v.player, {"unit": v.uid, "rule": name,
-                                                             "options": [u.uid for u in options]})
-                    t = self.unit(act.target, p)
-                    self.emit("mark", unit=v.uid, target=t.uid, rule=name)
-                    mod = e.shock_below_half_mod if t.below_half() else 0
-                    near[t.uid] = (name, min(mod, near[t.uid][1])) if t.uid in near else (name, mod)
-        for u in self.army_units(p):
-            if not u.below_half() and u.uid not in near:
-                continue
-            mod = effect_sum(u, "battleshock_mod")  # an effect: "add 1 to Battle-shock tests"
-            if u.uid in near:
-                mod += near[u.uid][1]  # "if that enemy unit is also Below Half-strength, subtract 1"
-            roll = self.dice.d6(f"battle-shock {u.uid}") + self.dice.d6(f"battle-shock {u.uid}") + mod
-            ld = u.leadership()  # the best Leadership of the models left
-            ok = roll >= ld
-            self.emit("battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok,
-                      **({"why": near[u.uid][0]} if u.uid in near else {}),
-                      **({"mod": near[u.uid][1]} if u.uid in near and near[u.uid][1] else {}))
-            # an effect: "you can re-roll Leadership tests taken for that unit"
-            if not ok and u.affected and effect_has(u, "reroll_leadership") and (
-                    yield from self._effect_reroll(p, u, "reroll_leadership", {"roll": roll, "needed": ld,
-                                                          "what": "battle-shock"})):
-                roll = self.dice.d6(f"battle-shock {u.uid} re-roll") + self.dice.d6(f"battle-shock {u.uid} re-roll") + mod
-                ok = roll >= ld
-                self.emit("battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok, reroll=True)
-            if not ok:
-                yield from self.moment("battleshock_failed", p, u)
-                if may_use(self, p, INSANE_BRAVERY, u):
-                    act = yield Decision("bravery", p, {"unit": u.uid})
-                    if act.kind == "bravery":
-                        use(self, p, INSANE_BRAVERY)
-                        self.emit("battleshock", unit=u.uid, shocked=False, why=INSANE_BRAVERY.name)
-                        continue
-                u.battleshocked = True
-                self.emit("battleshock", unit=u.uid, shocked=True)
-
-    def _end_command_phase(self) -> Generator[Decision, Action, None]:
-        self.update_control(turn_boundary=False)
-        yield from self.mission.decide("command", self)  # Mission Rules a player may use (Unlock Overrides)
-        self.mission_step("end_command")
-        # then the end of the Command phase's Battlefield Command window (CP gained)
-
     # End of turn -----------------------------------------------------------------------------
 
     def end_turn(self) -> None:
@@ -783,6 +447,15 @@ class Game(KeptAnswers, ObjectiveControl, Positions, MovementPhase, ShootingPhas
         self.end_timed("turn")  # ... and those "until the end of the turn"
         self.update_control(turn_boundary=True)
         self.mission_step("end_turn")
+
+    def within_reach(self, a: Unit, b: Unit, reach: Any) -> bool:
+        """``b`` is within ``reach`` inches of ``a`` (measured around Walls; ("straight", X):
+        ignoring them), or within its Engagement Range ('engagement')."""
+        if reach == "engagement":
+            return self.engaged(a, b)
+        if isinstance(reach, tuple):  # "when measuring this distance, Walls and closed Hatchways are ignored"
+            return self.min_straight(a, b) <= float(reach[1]) + 1e-9
+        return self.unit_distance(a, b) <= float(reach) + 1e-9
 
     # --- the API --------------------------------------------------------------------------
 

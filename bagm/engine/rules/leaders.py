@@ -198,17 +198,6 @@ class LeaderRules(GameInterface):
         self.emit("battlefield_command", leader=leader.uid, unit=b.uid, ability=ability.name,
                   peerless=free)
 
-    def _effect_reroll(self, p: Player, u: Unit, field: str, info: dict[str, Any]) -> Generator[Decision, Action, bool]:
-        """A re-roll an effect ``field`` gives (a conferred Leader ability's or a standing
-        rule's: "you can re-roll Charge rolls made for that unit"), offered just after the roll in place of Command Re-roll (a dice is re-rolled
-        once at most): free, and Battle-shock does not stop it (no Stratagem is used). True when
-        the player re-rolls."""
-        act = yield Decision("reroll", p, {"unit": u.uid, "free": True, **info})
-        if act.kind != "reroll":
-            return False
-        self.emit("leader_reroll", unit=u.uid, ability=u.source(field), what=info.get("what", "charge"))
-        return True
-
     def end_command(self, p: Player) -> None:
         """Start of player ``p``'s Command phase: their conferred Leader abilities end."""
         for u in self.armies[p].units:

@@ -102,10 +102,10 @@ class MissionRule:
     # (Deadly Decompression: a model in the vented Compartment); None: for no model
     allocated_ap: Callable[[GameInterface, Unit], list[int] | None] | None = None
     # extra Entry Zone kinds (map ``kind:``) a player may use: (game, player, deploying) -> kinds
-    zone_kinds: Callable[[Game, Player, bool], tuple[str, ...]] | None = None
+    zone_kinds: Callable[[GameInterface, Player, bool], tuple[str, ...]] | None = None
     # Deploy Armies: why player p may not set a unit up in their Entry Zone z now (z None: place
     # it into Reserves), or None (Prison Guards: the last unit goes to the Guard Entry Zone)
-    deploying: Callable[[Game, Player, int | None], str | None] | None = None
+    deploying: Callable[[GameInterface, Player, int | None], str | None] | None = None
     # areas a unit may not be set up within, by any rule (the Prison Cells, but for the prisoner)
     barred: Callable[[GameInterface, Unit], tuple[Any, ...]] | None = None
     # a unit attempts to operate a Hatchway: False when the attempt fails (the rule's own roll)
@@ -287,7 +287,7 @@ class Mission:
                 out = got if out is None else [a + b for a, b in zip(out, got)]
         return out
 
-    def deploy_reason(self, game: Game, p: Player, zone: int | None) -> tuple[str, str] | None:
+    def deploy_reason(self, game: GameInterface, p: Player, zone: int | None) -> tuple[str, str] | None:
         """(the rule, why) a Mission Rule bars player ``p`` from setting a unit up in their
         Entry Zone ``zone`` (None: placing it into Reserves) in Deploy Armies now; None: it does not."""
         for r in self.rules:
@@ -367,7 +367,7 @@ class Mission:
                 return p
         return None
 
-    def entry_zones(self, game: Game, p: Player) -> list[Any]:
+    def entry_zones(self, game: GameInterface, p: Player) -> list[Any]:
         """The Entry Zones player ``p`` may use now: the plain ones of their role, and the
         kinds a Mission Rule opens to them (in the Deploy Armies step or afterwards)."""
         deploying = game.phase == "deploy" and game.round == 0  # the Deploy Armies step, not round 1

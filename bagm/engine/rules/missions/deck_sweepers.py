@@ -17,12 +17,13 @@ from bagm.engine.rules.missions.base import (
 from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bagm.engine.game.interface import GameInterface
     from bagm.engine.game.sequence import Game
 
 BOOK = "Symmetric Mission 12 Deck Sweepers"
 
 
-def _underdog_zone(game: Game, p: Player, deploying: bool) -> tuple[str, ...]:
+def _underdog_zone(game: GameInterface, p: Player, deploying: bool) -> tuple[str, ...]:
     # Mission 12 "Underdog Bonus": the Underdog may also use the Underdog Entry Zone in the Deploy
     # Armies step, never for Strategic Reserves once the battle has begun. Our map has one such
     # zone per role (either player may be the Underdog): the Underdog uses the one of its role.

@@ -157,7 +157,7 @@ def _barred(game: GameInterface, u: Unit) -> tuple[Any, ...]:
 
 # --- Prison Guards ------------------------------------------------------------------------------
 
-def _guard_kinds(game: Game, p: Player, deploying: bool) -> tuple[str, ...]:
+def _guard_kinds(game: GameInterface, p: Player, deploying: bool) -> tuple[str, ...]:
     # Mission 4 "Prison Guards": in Deploy Armies the Defender sets up only within the Guard and
     # Patrol Entry Zones; once the first battle round has started, only the Backup Entry Zones
     # for Strategic Reserves
@@ -166,7 +166,7 @@ def _guard_kinds(game: Game, p: Player, deploying: bool) -> tuple[str, ...]:
     return ("Guard", "Patrol") if deploying else ("Backup",)
 
 
-def _guard_must(game: Game, p: Player, zone: int | None) -> str | None:
+def _guard_must(game: GameInterface, p: Player, zone: int | None) -> str | None:
     # Mission 4 "Prison Guards": one unit of the Defender's army must be set up within the Guard
     # Entry Zone: their last unit goes there if none has
     if game.role.get(p) != "Defender":

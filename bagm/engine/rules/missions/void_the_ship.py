@@ -28,7 +28,7 @@ def airlocks(game: GameInterface) -> list[int]:
     return [h.index for h in game.map.layout.hatchways if h.label == AIRLOCK]
 
 
-def _patrol_zone(game: Game, p: Player, deploying: bool) -> tuple[str, ...]:
+def _patrol_zone(game: GameInterface, p: Player, deploying: bool) -> tuple[str, ...]:
     # Mission 1 "Security Patrol": the Patrol Entry Zone is the Defender's in Deploy Armies only
     # (never for Strategic Reserves once the battle has begun)
     return ("Patrol",) if deploying and game.role.get(p) == "Defender" else ()

@@ -1,0 +1,105 @@
+"""The Command phase (Core Rules "Command Phase"): the Command step (1CP each, Battle-shock
+ends, Secure Site and the effects acting then, wounds regained), the Battle-shock step (tests,
+Insane Bravery, effects that force or modify a test); the end of the phase (Mission Rules used
+then) is a mission step of sequence.py. Battlefield Command windows at its start and end are moments (moments.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING
+
+from bagm.engine.rules.effects import effect_has, effect_least, effect_sum, shock_aura
+from bagm.engine.rules.stratagems import INSANE_BRAVERY, may_use, use
+from bagm.engine.state.actions import Action
+from bagm.engine.state.army import Unit
+from bagm.engine.state.core import Decision
+
+if TYPE_CHECKING:
+    from bagm.engine.game.interface import GameInterface
+else:
+    GameInterface = object  # the declared interface, checked by mypy only (see interface.py)
+
+
+class CommandPhase(GameInterface):
+    """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
+
+    def _command_step(self) -> None:
+        p = self.active
+        self.mission_step("start_command")  # e.g. Destroy Ground Targets
+        for q in (p, self.other(p)):  # Command step: both players gain 1CP
+            self.gain_cp(q, 1, "Command phase")
+        for u in self.army_units(p):
+            if u.battleshocked:
+                self.emit("battleshock_ends", unit=u.uid)
+            u.battleshocked = False  # lasts until the start of your next Command phase
+            u.set_to_defend = False  # Set to Defend: until the start of your next Command phase
+        # Tactical Manoeuvres "Secure Site": at the start of your next Command phase
+        for u in self.army_units(p):
+            m = u.secure_marker
+            u.secure_marker = None
+            if m is not None and not u.battleshocked and self.control[m] == p and \
+                    any(self.bf.in_objective_range(x.base, self.map.layout.markers[m]) for x in u.models) and \
+                    not self._seize_barred(u):
+                if self._secures(p, m):
+                    self.emit("secured", player=p, marker=m + 1, unit=u.uid)
+        for u in self.army_units(p):  # an effect: "on a 2+, that objective marker is Secured"
+            if u.affected and (need := effect_least(u, "secure_roll")) is not None:
+                self._secure_roll(p, u, need)
+        for u in [*self.army_units(p), *self.army_units(self.other(p))]:
+            if u.affected and (n := effect_sum(u, "regain_wounds")):
+                self._regain(u, n)  # an effect: "in each player's Command phase, regains a wound"
+
+    def _regain(self, u: Unit, n: int) -> None:
+        fulls = u.fulls() or [u.W] * len(u.models)
+        for m, full in zip(u.models, fulls):
+            if m.wounds < full:
+                got = min(n, full - m.wounds)
+                m.wounds += got
+                self.emit("regain_wounds", unit=u.uid, wounds=got, rule=u.source("regain_wounds"))
+                return
+
+    def _battleshock_step(self) -> Generator[Decision, Action, None]:
+        p = self.active
+        # enemy effects: "that unit must take a Battle-shock test" (one test in the phase at most):
+        # uid -> (the rule, the modifier to its test), e.g. Chastisor Auto-Vox, Harmonic Discordator
+        near = shock_aura(self, p)
+        for v in [v for v in self.army_units(self.other(p)) if v.affected]:
+            for name, e in v.standing:  # "at the start of the Battle-shock step, select one enemy unit within 3""
+                options = [u for u in self.army_units(p) if e.shock_select is not None and
+                           self.within_reach(v, u, e.shock_select)]
+                if options:
+                    act = yield Decision("shock", v.player, {"unit": v.uid, "rule": name,
+                                                             "options": [u.uid for u in options]})
+                    t = self.unit(act.target, p)
+                    self.emit("mark", unit=v.uid, target=t.uid, rule=name)
+                    mod = e.shock_below_half_mod if t.below_half() else 0
+                    near[t.uid] = (name, min(mod, near[t.uid][1])) if t.uid in near else (name, mod)
+        for u in self.army_units(p):
+            if not u.below_half() and u.uid not in near:
+                continue
+            mod = effect_sum(u, "battleshock_mod")  # an effect: "add 1 to Battle-shock tests"
+            if u.uid in near:
+                mod += near[u.uid][1]  # "if that enemy unit is also Below Half-strength, subtract 1"
+            roll = self.dice.d6(f"battle-shock {u.uid}") + self.dice.d6(f"battle-shock {u.uid}") + mod
+            ld = u.leadership()  # the best Leadership of the models left
+            ok = roll >= ld
+            self.emit("battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok,
+                      **({"why": near[u.uid][0]} if u.uid in near else {}),
+                      **({"mod": near[u.uid][1]} if u.uid in near and near[u.uid][1] else {}))
+            # an effect: "you can re-roll Leadership tests taken for that unit"
+            if not ok and u.affected and effect_has(u, "reroll_leadership") and (
+                    yield from self._effect_reroll(p, u, "reroll_leadership", {"roll": roll, "needed": ld,
+                                                          "what": "battle-shock"})):
+                roll = self.dice.d6(f"battle-shock {u.uid} re-roll") + self.dice.d6(f"battle-shock {u.uid} re-roll") + mod
+                ok = roll >= ld
+                self.emit("battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok, reroll=True)
+            if not ok:
+                yield from self.moment("battleshock_failed", p, u)
+                if may_use(self, p, INSANE_BRAVERY, u):
+                    act = yield Decision("bravery", p, {"unit": u.uid})
+                    if act.kind == "bravery":
+                        use(self, p, INSANE_BRAVERY)
+                        self.emit("battleshock", unit=u.uid, shocked=False, why=INSANE_BRAVERY.name)
+                        continue
+                u.battleshocked = True
+                self.emit("battleshock", unit=u.uid, shocked=True)
