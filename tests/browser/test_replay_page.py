@@ -36,6 +36,38 @@ def _events() -> list[dict]:
     return events_from_lines(LOG.read_text().splitlines())
 
 
+def _has_fight_and_losses(events: list[dict]) -> bool:
+    live = {e["unit"] for e in events if e["e"] == "destroyed"}
+    return any(e["e"] in ("pile_in", "consolidate") for e in events) and any(
+        e["e"] == "attack" and e.get("removed_models") and e["target"] not in live for e in events) and any(
+        e["e"] == "attack" and _rolls_all(e["dice"]) for e in events)
+
+
+def _rolls_all(dice: dict[str, list[int]]) -> bool:
+    """Hit, wound and save rolls are all among an attack's logged dice."""
+    return all(any(k.startswith(what) for k in dice) for what in ("hit", "wound", "save"))
+
+
+@pytest.fixture(scope="module")
+def fight_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict], Path]:
+    """A greedy game (the first seed of a fixed list whose log has a Pile-in or Consolidation,
+    an attack that removed models of a unit that lived on, and an attack rolling hits, wounds and
+    saves) and its replay page: the tests read what the page shows of the log, whichever game."""
+    from bagm.engine.log.record import play_bots
+    from bagm.render.narration import mission_map
+    from bagm.render.replay_html import html
+
+    for seed in range(1, 21):
+        events = events_from_lines(play_bots(11, str(REPO / "rosters/adepta_sororitas_pious_protectors.yaml"),
+                                             str(REPO / "rosters/adeptus_mechanicus_response_clade.yaml"),
+                                             seed).lines)
+        if _has_fight_and_losses(events):
+            out = tmp_path_factory.mktemp("fight") / "game.html"
+            out.write_text(html(events, mission_map(events)), encoding="utf-8")
+            return events, out
+    raise AssertionError("no game of seeds 1-20 has a fight with losses: pick other rosters")
+
+
 def _bases(page: BrowserPage, uid: str) -> list[list[float]]:
     return page.raw.eval_on_selector_all(
         f'#bases circle[data-unit="{uid}"]:not(.gone)',
@@ -120,9 +152,9 @@ def test_every_step_shows_every_base_where_the_log_puts_it(page: BrowserPage, re
     page.assert_clean()
 
 
-def test_a_consolidation_moves_the_bases_and_casualties_fall_where_they_stood(page: BrowserPage,
-                                                                            replay_page: Path) -> None:
-    events = _events()
+def test_a_consolidation_moves_the_bases_and_casualties_fall_where_they_stood(
+        page: BrowserPage, fight_game: tuple[list[dict], Path]) -> None:
+    events, replay_page = fight_game
     steps = narrate(events)
     k, con = next((i, e) for i, e in enumerate(events) if e["e"] in ("pile_in", "consolidate"))
     target = next(s.index for s in steps if s.first <= k < s.last)
@@ -201,9 +233,12 @@ def test_the_last_step_shows_the_final_vp_and_greys_destroyed_units(page: Browse
     assert _step(page) == 0 and page.raw.inner_text("#vp-a") == "0"
 
 
-def test_attack_dice_are_shown_for_a_step_with_attacks(page: BrowserPage, replay_page: Path) -> None:
-    steps = narrate(_events())
-    s = next(s for s in steps if s.attacks)
+def test_attack_dice_are_shown_for_a_step_with_attacks(page: BrowserPage,
+                                                      fight_game: tuple[list[dict], Path]) -> None:
+    events, replay_page = fight_game
+    steps = narrate(events)
+    # a step whose first attack rolled hits, wounds and saves
+    s = next(s for s in steps if s.attacks and _rolls_all(s.attacks[0]["dice"]))
     page.open(replay_page)
     page.raw.evaluate(f"window.bagmReplay.show({s.index})")
     rows = page.raw.eval_on_selector_all("#dice-table tbody tr",
