@@ -459,6 +459,19 @@ def warlord_destroyed(game: Game, p: Player) -> bool:
     return any(u.warlord and u.where == "destroyed" for u in game.armies[p].units)
 
 
+def held(book: str, name: str, score: Scorer) -> Objective:
+    """A Progressive Objective scored for what a player controls, at the symmetric missions'
+    timing (:func:`take_and_hold`); its VP credit the units within range of the markers held."""
+    return Objective(name, f"{book}, Mission Objectives: {name}", "progressive", TAKE_AND_HOLD_STEPS, score,
+                     when=take_and_hold, credit_control=True)
+
+
+def at_end(book: str, name: str, score: Scorer, credit_control: bool = True) -> Objective:
+    """An End Game Objective: each player scores it at the end of the battle."""
+    return Objective(name, f"{book}, Mission Objectives: {name}", "end_game", ("end_battle",), score,
+                     whose="both", credit_control=credit_control)
+
+
 def cut_off_the_head(section: str, vp: int) -> Objective:
     """Cut Off the Head (several missions): at the end of the battle, each player scores ``vp``
     if the opponent's WARLORD is destroyed."""

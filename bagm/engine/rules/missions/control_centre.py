@@ -6,16 +6,14 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from bagm.engine.rules.missions.base import (
-    TAKE_AND_HOLD_STEPS,
     Mission,
     MissionRule,
-    Objective,
     cut_off_the_head,
+    held,
     labelled,
     marker_counts,
     register,
     set_hatchways,
-    take_and_hold,
     underdog_cp,
 )
 from bagm.engine.state.core import Decision, Player
@@ -66,8 +64,7 @@ def build() -> Mission:
                                       ask=_unlock_overrides),
                           underdog_cp(f"{BOOK}, Mission Rules: Underdog Bonus")],
                    objectives=[
-                       Objective("Secure at All Costs", f"{BOOK}, Mission Objectives: Secure at All Costs",
-                                 "progressive", TAKE_AND_HOLD_STEPS, _secure_at_all_costs, when=take_and_hold, credit_control=True),
+                       held(BOOK, "Secure at All Costs", _secure_at_all_costs),
                        cut_off_the_head(f"{BOOK}, Mission Objectives: Cut Off the Head", 10)])
 
 

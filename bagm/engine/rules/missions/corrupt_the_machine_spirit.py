@@ -10,6 +10,7 @@ from bagm.engine.rules.missions.base import (
     Mission,
     MissionRule,
     Objective,
+    at_end,
     controlled,
     register,
     set_hatchways,
@@ -152,8 +153,7 @@ def build() -> Mission:
                    objectives=[
                        Objective("Humble the Machine", f"{BOOK}, Mission Objectives: Humble the Machine",
                                  "end_game", ("end_battle",), _humble_the_machine, whose="both"),
-                       Objective("Thwart the Corrupters", f"{BOOK}, Mission Objectives: Thwart the Corrupters",
-                                 "end_game", ("end_battle",), _thwart_the_corrupters, whose="both", credit_control=True)])
+                       at_end(BOOK, "Thwart the Corrupters", _thwart_the_corrupters)])
 
 
 register("Corrupt the Machine Spirit", 6, build)

@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.rules.missions.base import (
-    TAKE_AND_HOLD_STEPS,
     Mission,
     MissionRule,
-    Objective,
+    at_end,
+    held,
     marker_counts,
     register,
-    take_and_hold,
     underdog_cp,
 )
 from bagm.engine.state.core import Player
@@ -93,10 +92,8 @@ def build() -> Mission:
                                       _lights_out, shooting=_shooting, charging=_charging),
                           underdog_cp(f"{BOOK}, Mission Rules: Underdog Bonus")],
                    objectives=[
-                       Objective("Lock It Down!", f"{BOOK}, Mission Objectives: Lock It Down!",
-                                 "progressive", TAKE_AND_HOLD_STEPS, _lock_it_down, when=take_and_hold, credit_control=True),
-                       Objective("Seek Sanctuary", f"{BOOK}, Mission Objectives: Seek Sanctuary",
-                                 "end_game", ("end_battle",), _seek_sanctuary, whose="both", credit_control=True)])
+                       held(BOOK, "Lock It Down!", _lock_it_down),
+                       at_end(BOOK, "Seek Sanctuary", _seek_sanctuary)])
 
 
 register("Death in the Dark", 22, build)

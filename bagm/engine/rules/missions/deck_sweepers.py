@@ -5,14 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bagm.engine.rules.missions.base import (
-    TAKE_AND_HOLD_STEPS,
     Mission,
     MissionRule,
-    Objective,
+    at_end,
     controlled,
+    held,
     marker_counts,
     register,
-    take_and_hold,
 )
 from bagm.engine.state.core import Player
 
@@ -45,10 +44,8 @@ def build() -> Mission:
                    rules=[MissionRule("Underdog Bonus", f"{BOOK}, Mission Rules: Underdog Bonus",
                                       zone_kinds=_underdog_zone)],
                    objectives=[
-                       Objective("Take and Hold", f"{BOOK}, Mission Objectives: Take and Hold",
-                                 "progressive", TAKE_AND_HOLD_STEPS, _take_and_hold, when=take_and_hold, credit_control=True),
-                       Objective("Sweep the Decks", f"{BOOK}, Mission Objectives: Sweep the Decks",
-                                 "end_game", ("end_battle",), _sweep_the_decks, whose="both", credit_control=True)])
+                       held(BOOK, "Take and Hold", _take_and_hold),
+                       at_end(BOOK, "Sweep the Decks", _sweep_the_decks)])
 
 
 register("Deck Sweepers", 12, build)

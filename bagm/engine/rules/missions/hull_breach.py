@@ -5,16 +5,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.rules.missions.base import (
-    TAKE_AND_HOLD_STEPS,
     Mission,
     MissionRule,
     Objective,
+    held,
     marker_counts,
     player_of,
     register,
     set_hatchways,
     suffer_mortal_wounds,
-    take_and_hold,
     underdog_cp,
     within,
 )
@@ -151,9 +150,7 @@ def build() -> Mission:
                    objectives=[
                        Objective("Data Retrieval", f"{BOOK}, Mission Objectives: Data Retrieval",
                                  "progressive", ("start_command",), apply=_data_retrieval),
-                       Objective("Temporary Stabilisation", f"{BOOK}, Mission Objectives: Temporary Stabilisation",
-                                 "progressive", TAKE_AND_HOLD_STEPS, _temporary_stabilisation, when=take_and_hold,
-                                 credit_control=True)])
+                       held(BOOK, "Temporary Stabilisation", _temporary_stabilisation)])
 
 
 register("Hull Breach", 23, build)

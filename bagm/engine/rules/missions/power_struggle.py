@@ -5,14 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bagm.engine.rules.missions.base import (
-    TAKE_AND_HOLD_STEPS,
     Mission,
-    Objective,
     controlled,
     cut_off_the_head,
+    held,
     marker_counts,
     register,
-    take_and_hold,
     underdog_cp,
 )
 from bagm.engine.state.core import Player
@@ -45,8 +43,7 @@ def build() -> Mission:
     return Mission(21, "Power Struggle", "symmetric",
                    rules=[underdog_cp(f"{BOOK}, Mission Rules: Underdog Bonus")],
                    objectives=[
-                       Objective("Power Network", f"{BOOK}, Mission Objectives: Power Network",
-                                 "progressive", TAKE_AND_HOLD_STEPS, _power_network, when=take_and_hold, credit_control=True),
+                       held(BOOK, "Power Network", _power_network),
                        cut_off_the_head(f"{BOOK}, Mission Objectives: Cut Off the Head", 10)])
 
 

@@ -5,15 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bagm.engine.rules.missions.base import (
-    TAKE_AND_HOLD_STEPS,
     Mission,
     MissionRule,
-    Objective,
+    at_end,
     cut_off_the_head,
+    held,
     labelled,
     marker_counts,
     register,
-    take_and_hold,
     underdog_cp,
     within,
 )
@@ -87,10 +86,8 @@ def build() -> Mission:
                                       "end_round", _exposure_ends),
                           underdog_cp(f"{BOOK}, Mission Rules: Underdog Bonus")],
                    objectives=[
-                       Objective("Urgent Takeover", f"{BOOK}, Mission Objectives: Urgent Takeover",
-                                 "progressive", TAKE_AND_HOLD_STEPS, _urgent_takeover, when=take_and_hold, credit_control=True),
-                       Objective("Salvation Shrines", f"{BOOK}, Mission Objectives: Salvation Shrines",
-                                 "end_game", ("end_battle",), _salvation_shrines, whose="both", credit_control=True),
+                       held(BOOK, "Urgent Takeover", _urgent_takeover),
+                       at_end(BOOK, "Salvation Shrines", _salvation_shrines),
                        cut_off_the_head(f"{BOOK}, Mission Objectives: Cut Off the Head", 15)])
 
 

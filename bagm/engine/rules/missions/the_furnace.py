@@ -5,14 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.rules.missions.base import (
-    TAKE_AND_HOLD_STEPS,
     Mission,
     MissionRule,
-    Objective,
+    at_end,
+    held,
     marker_counts,
     register,
     suffer_mortal_wounds,
-    take_and_hold,
     underdog_cp,
     within,
 )
@@ -111,10 +110,8 @@ def build() -> Mission:
                                       "command", _desperate_measures),
                           underdog_cp(f"{BOOK}, Mission Rules: Underdog Bonus")],
                    objectives=[
-                       Objective("Promethium Exchangers", f"{BOOK}, Mission Objectives: Promethium Exchangers",
-                                 "progressive", TAKE_AND_HOLD_STEPS, _promethium_exchangers, when=take_and_hold, credit_control=True),
-                       Objective("Costly Prize", f"{BOOK}, Mission Objectives: Costly Prize",
-                                 "end_game", ("end_battle",), _costly_prize, whose="both", credit_control=True)])
+                       held(BOOK, "Promethium Exchangers", _promethium_exchangers),
+                       at_end(BOOK, "Costly Prize", _costly_prize)])
 
 
 register("The Furnace", 32, build)

@@ -5,14 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bagm.engine.rules.missions.base import (
-    TAKE_AND_HOLD_STEPS,
     Mission,
-    Objective,
     controlled,
+    held,
     labelled,
     marker_counts,
     register,
-    take_and_hold,
     underdog_cp,
 )
 from bagm.engine.state.core import Player
@@ -38,8 +36,7 @@ def build() -> Mission:
     return Mission(13, "The Pipeline", "symmetric",
                    rules=[underdog_cp(f"{BOOK}, Mission Rules: Underdog Bonus")],
                    objectives=[
-                       Objective("Regulate the Flow", f"{BOOK}, Mission Objectives: Regulate the Flow",
-                                 "progressive", TAKE_AND_HOLD_STEPS, _regulate_the_flow, when=take_and_hold, credit_control=True)])
+                       held(BOOK, "Regulate the Flow", _regulate_the_flow)])
 
 
 register("The Pipeline", 13, build)
