@@ -103,3 +103,23 @@ class CommandPhase(GameInterface):
                         continue
                 u.battleshocked = True
                 self.emit("battleshock", unit=u.uid, shocked=True)
+
+    def _shock_test(self, u: Unit, why: str, mod: int = 0) -> Generator[Decision, Action, None]:
+        """A Battle-shock test taken outside the Battle-shock step (a rule says "must take a
+        Battle-shock test"): 2D6 against Leadership; failed, the unit is Battle-shocked until the
+        start of its player's next Command phase. An effect's free re-roll is offered."""
+        if not u.alive or u.battleshocked:
+            return
+        ld = u.leadership()  # the best Leadership of the models left, as in the Battle-shock step
+        roll = self.dice.d6(f"battle-shock {u.uid}") + self.dice.d6(f"battle-shock {u.uid}")
+        ok = roll + mod >= ld
+        self.emit("battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok, why=why, **({"mod": mod} if mod else {}))
+        if not ok and u.affected and effect_has(u, "reroll_leadership") and (
+                yield from self._effect_reroll(u.player, u, "reroll_leadership",
+                                               {"roll": roll, "needed": ld, "what": "battle-shock"})):
+            roll = self.dice.d6(f"battle-shock {u.uid} re-roll") + self.dice.d6(f"battle-shock {u.uid} re-roll")
+            ok = roll + mod >= ld
+            self.emit("battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok, reroll=True, why=why)
+        if not ok:
+            u.battleshocked = True
+            self.emit("battleshock", unit=u.uid, shocked=True)

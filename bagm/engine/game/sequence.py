@@ -33,12 +33,15 @@ from bagm.engine.game.control import ObjectiveControl
 from bagm.engine.game.deployment import DeployArmies
 from bagm.engine.game.fight import FightPhase
 from bagm.engine.game.flow import program
+from bagm.engine.game.hatchways import Hatchways
 from bagm.engine.game.kept import KeptAnswers
 from bagm.engine.game.moments import Moments
 from bagm.engine.game.movement import MovementPhase
 from bagm.engine.game.positions import Positions
+from bagm.engine.game.reinforcements import Reinforcements
 from bagm.engine.game.rerolls import Rerolls
 from bagm.engine.game.shooting import ShootingPhase
+from bagm.engine.game.sight import Sight
 from bagm.engine.game.snapshot import start_of
 from bagm.engine.rules.editions import Edition, edition_of
 from bagm.engine.rules.enhancements import enhancement
@@ -80,8 +83,8 @@ _CHECKS = {"deploy": "_check_deploy", "move": "_check_move", "hatch": "_check_ha
            "charge": "_check_charge", "fight": "_check_fight", "command": "_check_command"}
 
 
-class Game(KeptAnswers, ObjectiveControl, Positions, DeployArmies, CommandPhase, MovementPhase, ShootingPhase,
-           ChargePhase, FightPhase, LeaderRules, Moments, Rerolls):
+class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, CommandPhase, MovementPhase, Hatchways,
+           Reinforcements, ShootingPhase, ChargePhase, FightPhase, LeaderRules, Moments, Rerolls):
     """One game of a mission between armies A and B."""
 
     def __init__(self, mission: int, army_a: Army, army_b: Army, seed: int = 0,
