@@ -1229,3 +1229,25 @@ def test_greedy_bot_uses_a_free_rule_at_the_end_of_a_phase():
     at(g, "movement", "A")
     g.decision = Decision("use", "A", {"timing": "phase_end"})
     assert make_bot("greedy")(g).text() == "use A3 Direct Guidance"
+
+
+@pytest.mark.parametrize("best_ld_diff, battleshocked", [(0, True), (-1, False)])
+def test_a_forced_battle_shock_test_is_taken_on_the_best_leadership_left(best_ld_diff: int,
+                                                                        battleshocked: bool) -> None:
+    """A Battle-shock test a rule forces (Living Battering Ram: "that enemy unit must take a
+    Battle-shock test") is the Core Rules' test: passed "if the result is greater than or equal to
+    the best Leadership characteristic in that unit". B3 (Ld 7+) with a model of Ld 6+ among those
+    left passes on 3 + 3 = 6; without it, fails."""
+    g = game()
+    bear(g, "A3", "Living Battering Ram")
+    at_hatchway(g)
+    b3 = g.units["B3"]
+    b3.models[0].ld_diff = best_ld_diff  # the one model left (as a Superior's profile would give)
+    b3.kit_ld = [best_ld_diff]
+    assert b3.Ld == 7 and b3.leadership() == 7 + best_ld_diff
+    g.dice = Dice.scripted([3, 3])
+    g.apply(parse("hatch A3 2"))
+    g.dice.assert_consumed()
+    test = [e for e in g.events if e["e"] == "battleshock_test"]
+    assert [(e["roll"], e["ld"], e["passed"]) for e in test] == [(6, 7 + best_ld_diff, not battleshocked)]
+    assert b3.battleshocked == battleshocked
