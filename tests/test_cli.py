@@ -128,6 +128,47 @@ def test_data_overlay_fixes_points(env, tmp_path: Path) -> None:
     assert json.loads(result.output)[0]["points"] == 290
 
 
+def _option_rows(help_text: str) -> list[str]:
+    """The option names of a --help page, in order."""
+    import re
+
+    return re.findall(r"│ (--[a-z-]+)", help_text)
+
+
+def test_roster_commands_share_their_options(env, tmp_path: Path) -> None:
+    """show, squads and underdog take --format, --data and --import, declared once
+    (cli.common.roster_options), after their own options and with the same help."""
+    pages = {c: run(c, "--help").output for c in ("show", "squads", "underdog")}
+    assert _option_rows(pages["show"]) == ["--format", "--data", "--import", "--help"]
+    assert _option_rows(pages["squads"]) == ["--format", "--data", "--import", "--help"]
+    assert _option_rows(pages["underdog"]) == ["--mission", "--format", "--data", "--import",
+                                               "--help"]
+    for page in pages.values():
+        assert "Output format." in page and "Extra data pack" in page and "Read another" in page
+    over = tmp_path / "over"
+    over.mkdir()
+    write(over, "fix.yaml", "faction: Test Legion\npoints_source: my fix\nunits:\n"
+          "  - name: Line Squad\n    points: {5: 100, 10: 200}\n")
+    roster = write(tmp_path, "a.yaml", VALID)
+    shown = run("show", str(roster), "--data", str(over), "-f", "json")
+    assert json.loads(shown.output)["points"] == 290
+    squads = run("squads", "--data", str(over), str(roster), "--format", "json")
+    assert json.loads(squads.output)["points"] == 290
+    under = run("underdog", str(roster), str(roster), "--data", str(over), "-f", "json")
+    assert json.loads(under.output)["points"] == {"A": 290, "B": 290}
+    assert run("show", str(roster), "-f", "yaml").exit_code == 2  # not a format
+
+
+def test_roster_options_needs_the_options_parameter() -> None:
+    from bagm.cli.common import roster_options
+
+    def command(roster: Path) -> None:
+        pass
+
+    with pytest.raises(TypeError, match="options: RosterOptions"):
+        roster_options(command)
+
+
 def test_broken_overlay_is_a_clear_error(env, tmp_path: Path) -> None:
     over = tmp_path / "over"
     over.mkdir()

@@ -8,22 +8,17 @@ from typing import Annotated, Optional
 
 import typer
 
-from bagm.cli.common import DataOpt, FormatOpt, ImportOpt, SimpleFormat, fail, load_one
-from bagm.cli.common import catalog as open_catalog
+from bagm.cli.common import RosterOptions, fail, roster_options
 from bagm.cli.common import console as open_console
 
 RosterArg = Annotated[Path, typer.Argument(help="A roster file.")]
 
 
-def show(
-    roster: RosterArg,
-    format: FormatOpt = SimpleFormat.text,
-    data: DataOpt = None,
-    import_: ImportOpt = False,
-) -> None:
+@roster_options
+def show(roster: RosterArg, options: RosterOptions) -> None:
     """Print a roster card: units, models, points, Warlord, Enhancements, findings."""
-    report = load_one(roster, data, importing=import_)
-    if format is SimpleFormat.json:
+    report = options.load(roster)
+    if options.json:
         from bagm.render.formats import to_json
 
         units = [{"name": u.display, "unit": u.name, "models": u.models, "points": u.points,
@@ -41,18 +36,14 @@ def show(
     raise typer.Exit(0 if report.valid else 1)
 
 
-def squads(
-    roster: RosterArg,
-    format: FormatOpt = SimpleFormat.text,
-    data: DataOpt = None,
-    import_: ImportOpt = False,
-) -> None:
+@roster_options
+def squads(roster: RosterArg, options: RosterOptions) -> None:
     """The army after "Form Boarding Squads": 10-model units become two 5-model units."""
     from bagm.roster.squads import form_boarding_squads
 
-    report = load_one(roster, data, importing=import_)
+    report = options.load(roster)
     result = form_boarding_squads(report.path, report.units)
-    if format is SimpleFormat.json:
+    if options.json:
         from bagm.render.formats import to_json
 
         typer.echo(to_json(result.as_dict()))
@@ -66,14 +57,14 @@ def squads(
     raise typer.Exit(0 if report.valid else 1)
 
 
+@roster_options
 def underdog(
     roster_a: Annotated[Path, typer.Argument(metavar="A", help="Player A's roster.")],
     roster_b: Annotated[Path, typer.Argument(metavar="B", help="Player B's roster.")],
     mission: Annotated[Optional[int], typer.Option("--mission", "-m",
                                                    help="Mission number (11-33 or 1-6).")] = None,
-    format: FormatOpt = SimpleFormat.text,
-    data: DataOpt = None,
-    import_: ImportOpt = False,
+    *,
+    options: RosterOptions,
 ) -> None:
     """Settle the Underdog: the player at least 30 points below the other."""
     from bagm.roster.underdog import decide
@@ -86,11 +77,10 @@ def underdog(
         if mission not in table:
             fail(f"unknown mission {mission}; missions: {', '.join(map(str, sorted(table)))}")
         info = table[mission]
-    shared = open_catalog(data)  # one catalog: a pack both rosters use is read once
-    a, b = (load_one(roster_a, data, shared, import_),
-            load_one(roster_b, data, shared, import_))
+    shared = options.catalog()  # one catalog: a pack both rosters use is read once
+    a, b = options.load(roster_a, shared), options.load(roster_b, shared)
     result = decide(a.points, b.points, (a.title, b.title), info)
-    if format is SimpleFormat.json:
+    if options.json:
         from bagm.render.formats import to_json
 
         typer.echo(to_json(result.as_dict()))
