@@ -222,7 +222,12 @@ class Effect:
     attacks in the phase, the one enemy unit the rule selects)."""
     target_lacks: list[Keyword] = field(default_factory=list)
     """A condition on the target, for the Hit and Wound roll fields and the weapon fields: only
-    attacks that target a unit with none of these keywords."""
+    attacks that target a unit with none of these keywords; with ``escape_as_shocked``, the enemy
+    units it affects ("excluding MONSTER and VEHICLE units")."""
+    target_within: float | None = None
+    """A condition on the target, for the Hit and Wound roll fields and the weapon fields: only
+    attacks that target a unit within X inches of the led unit (measured around Walls): "enemy
+    units within 7\" of this unit are Hunted by it"."""
     against_beyond: int | None = None
     """A condition for the fields on attacks that target the led unit (hit_against_mod,
     wound_against_mod): only ranged attacks by models not within X inches of it."""
@@ -237,6 +242,9 @@ class Effect:
     Assault ones)."""
     manoeuvre_after_move: bool = False
     """The led unit can perform a Tactical Manoeuvre in a turn in which it Advanced or Fell Back."""
+    manoeuvre_after_fall_back: bool = False
+    """The led unit can perform a Tactical Manoeuvre in a turn in which it Fell Back (not one in
+    which it Advanced)."""
     overwatch_hit: int | None = None
     """The led unit's attacks while firing Overwatch hit on an unmodified Hit roll of X+ instead
     of only a 6 (5: 'an unmodified Hit roll of 5+ is required')."""

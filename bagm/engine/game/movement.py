@@ -258,8 +258,10 @@ class MovementPhase(GameInterface):
         foes = self.army_units(self.other(u.player))
         enemies = [m.base for e in foes for m in e.models]
         # an enemy effect: "... must take Desperate Escape tests as if that unit was Battle-shocked;
-        # if it is also Battle-shocked, subtract 1 from each test" (the roll returned is the result)
-        forced = any(e.affected and effect_has(e, "escape_as_shocked") and self.engaged(u, e) for e in foes)
+        # if it is also Battle-shocked, subtract 1 from each test" (the roll returned is the result);
+        # target_lacks: "an enemy unit (excluding MONSTERS and VEHICLES)" (No Escape, Bane of Cowards)
+        forced = any(e.affected and any(x.escape_as_shocked and not u.keywords.intersection(x.target_lacks)
+                                        for x in e.effects()) and self.engaged(u, e) for e in foes)
         mod = -1 if forced and u.battleshocked else 0
         return [self.dice.d6(f"desperate escape {u.uid}") + mod for m in list(u.models)
                 if u.battleshocked or forced or (to is not None and any(

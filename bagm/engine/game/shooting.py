@@ -126,7 +126,8 @@ class ShootingPhase(GameInterface):
             return "it is Battle-shocked"
         if self.engaged_with(u):
             return "it is within Engagement Range of an enemy unit"
-        if u.moved in ("advance", "fallback") and not (u.affected and effect_has(u, "manoeuvre_after_move")):
+        if u.moved in ("advance", "fallback") and not (u.affected and (effect_has(u, "manoeuvre_after_move") or (
+                u.moved == "fallback" and effect_has(u, "manoeuvre_after_fall_back")))):
             return "it Advanced or Fell Back this turn"
         if u.set_up_turn == self.turn and self.edition.manoeuvre_not_if_set_up:  # 2024 only
             return "it was set up on the battlefield this turn"

@@ -40,7 +40,19 @@ def holds_in(game: Any) -> Holds:
     return holds
 
 
+_WITHIN: dict[float, str] = {}  # target_within X -> its condition's name, "within X" (built once each)
+
+
+def _within(x: float) -> str:
+    name = _WITHIN.get(x)
+    if name is None:
+        name = _WITHIN[x] = f"within {x}"
+    return name
+
+
 def _holds(game: Any, u: Unit, cond: str, other: Unit | None = None) -> bool:
+    if cond.startswith("within "):  # target_within: the target within X" of the attacker (around Walls)
+        return other is not None and game.within_reach(other, u, float(cond[7:]))
     if cond == "beyond_hatchway":
         return other is not None and _beyond_hatchway(game, other, u)
     if cond == "near_objective":  # Core Rules "Objective Markers": a model within range of one
@@ -93,10 +105,13 @@ def _effects(u: Unit, melee: bool, holds: Holds | None = None) -> list[Any]:
 def _target_fits(e: Any, u: Unit, t: Unit | None, holds: Holds | None) -> bool:
     """Whether an effect's conditions on the attack's target hold (None: no target known, so
     only effects without such a condition apply)."""
-    if e.target_while is None and not e.target_lacks and e.target_slew is None and not e.target_has:
+    if e.target_while is None and not e.target_lacks and e.target_slew is None and not e.target_has \
+            and e.target_within is None:
         return True
     if t is None:
         return False
+    if e.target_within is not None and not (holds is not None and holds(t, _within(e.target_within), u)):
+        return False  # "enemy units within 7\" of this unit are Hunted by it" (Soul Hunters)
     if e.target_has and not any(k in t.keywords for k in e.target_has):
         return False  # "... while targeting CHARACTER units"
     if e.target_while is not None and not t.state(e.target_while, holds, u):
