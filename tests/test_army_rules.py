@@ -222,3 +222,84 @@ def test_death_blow_fights_on_a_4_plus(roll, fights):
     g.dice = Dice.scripted([])
     fights_on_death(g, a3, 1)
     assert a3.dying == 0
+
+
+# --- army rules the Mustering Rules give by keyword ---------------------------------------------
+
+GSC = str(REPO / "rosters" / "genestealer_cults_cult_unveiled.yaml")
+GDV = str(REPO / "rosters" / "great_devourer_infestation_swarm.yaml")
+TSONS = str(REPO / "rosters" / "thousand_sons_chosen_cabal.yaml")
+
+
+def deployers(a: Any, b: Any) -> list[str]:
+    """The player of each Deploy Armies decision, the first legal set-up taken each time."""
+    g = Game(11, a, b, dice=Dice(3), rolloffs={"attacker": "A", "first_turn": "A"})
+    GAMES.append(g)
+    g.apply(parse("role attacker"))  # A attacks: the Defender (B) would set up first
+    out = []
+    while g.decision.step == "deploy":
+        out.append(g.decision.player)
+        g.apply(next(x for x in g.legal_actions() if x.kind == "deploy"))
+    return out
+
+
+def test_insidious_ambushers_every_gsc_unit_has_it_and_cult_ambush_is_gone():
+    a = build_army("A", GSC)
+    assert all(any(n == "Insidious Ambushers" and e.deploy_last for n, e in u.standing) for u in a.units)
+    assert not any("Cult Ambush" in n or "Insidious" in n for n in a.not_modelled)
+
+
+@pytest.mark.parametrize("roster", [GSC, GDV])
+def test_the_opponent_sets_up_its_entire_army_first(roster):
+    # Insidious Ambushers / Auspex Ghosts: "your opponent must set up their entire army before
+    # you set up any of your units"
+    order = deployers(build_army("A", roster), build_army("B", ORKS))
+    assert order[0] == "B" and order == sorted(order, reverse=True) and "A" in order
+    order = deployers(build_army("A", ORKS), build_army("B", roster))
+    assert order[0] == "A" and order == sorted(order) and "B" in order
+    # "if both players have a rule which allows them to do this, both set up normally": alternating,
+    # the Defender (B) first
+    order = deployers(build_army("A", roster), build_army("B", GSC))
+    assert order[:4] == ["B", "A", "B", "A"]
+
+
+def ts_game(control: list[Any], psyker: bool = True) -> Game:
+    g = Game(11, build_army("A", TSONS), build_army("B", ORKS), dice=Dice(5),
+             rolloffs={"attacker": "A", "first_turn": "A"})
+    GAMES.append(g)
+    g.apply(parse("role attacker"))
+    while g.decision.step == "deploy":
+        g.apply(next(x for x in g.legal_actions() if x.kind == "deploy"))
+    for u in g.army_units("A"):
+        if "PSYKER" in u.keywords and not psyker:
+            u.keywords = u.keywords - {"PSYKER"}
+    g.control[:len(control)] = control
+    return g
+
+
+@pytest.mark.parametrize("control, psyker, roll, gains", [
+    ([None, None], True, 1, "B"),  # Ascendence (0 against 0, a PSYKER unit): 1 + 1 = 2, the opponent gains 1CP
+    ([None, None], True, 2, None),  # 3
+    ([None, None], True, 5, "A"),  # 6+: the Thousand Sons gain 1CP
+    (["B", None], True, 2, "B"),  # fewer markers controlled: no Ascendence, a 2
+    (["B", None], True, 5, None),
+    (["A", "B"], False, 5, None),  # as many markers, but no PSYKER unit: no Ascendence
+    (["A", "B"], True, 6, "A"),
+])
+def test_twisting_fate_a_d6_each_time_cp_is_spent_on_a_stratagem(control, psyker, roll, gains):
+    for spender in ("A", "B"):  # "each time you or your opponent spend one or more CP"
+        g = ts_game(control, psyker)
+        g.cp = {"A": 2, "B": 2}
+        g.dice = Dice.scripted([roll])
+        g.spend_cp(spender, 1, "Test Stratagem")
+        g.dice.assert_consumed()
+        after = {"A": 2 - (spender == "A"), "B": 2 - (spender == "B")}
+        if gains:
+            after[gains] += 1
+        assert g.cp == after
+        ev = [e for e in g.events if e["e"] == "rule_roll"][-1]
+        assert (ev["player"], ev["rule"], ev["roll"]) == ("A", "Twisting Fate", roll)
+    g = ts_game(control, psyker)
+    g.dice = Dice.scripted([])
+    g.spend_cp("B", 0, "Free Stratagem")  # no CP spent: no roll
+    assert not any(e["e"] == "rule_roll" for e in g.events)

@@ -49,7 +49,10 @@ class AbilityTable:
     limited to some units); the first entry that matches wins."""
 
     def __init__(self, entries: Iterable[Any]) -> None:
+        entries = list(entries)
         self._entries = [(e, _pattern(e.name), frozenset(norm(u) for u in e.units)) for e in entries]
+        # army rules by keyword ("THOUSAND SONS units from your army gain this one")
+        self.army = [(e, e.keyword.upper()) for e in entries if getattr(e, "keyword", None)]
         self._found: dict[tuple[str, str], Found | None] = {}
 
     def __len__(self) -> int:
@@ -119,4 +122,15 @@ def played(ds: Any, table: AbilityTable) -> list[Played]:
                 e = found.entry
                 how = "engine" if e.engine else "removed" if e.removed else "effects"
                 out.append(Played(a, how, found.effects))
+    return out
+
+
+def army_rules(ds: Any, table: AbilityTable) -> list[Played]:
+    """The army rules (the Boarding Actions Mustering Rules') that datasheet ``ds`` has by its
+    keywords, whatever it lists ("... units from your army gain this one"), and how each plays."""
+    out = []
+    for e, keyword in table.army:
+        if keyword in ds.all_keywords:
+            how = "engine" if e.engine else "removed" if e.removed else "effects" if e.modelled else ""
+            out.append(Played(e.name, how, tuple(e.effects or ())))
     return out

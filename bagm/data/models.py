@@ -474,6 +474,14 @@ class Effect:
                 self.mortals and len(self.mortals) != 6:
             raise ValueError("mortals_on goes with mortals (the mortal wounds for each D6 roll, 1 to 6, "
                              "e.g. [0, 1, 1, 1, 2, 2]) or shock_roll")
+    deploy_last: bool = False
+    """In the Deploy Armies step, the opponent sets up their entire army before the led unit's
+    army sets up any unit; if both armies have such a rule, both set up as normal."""
+    stratagem_cp_roll: bool = False
+    """Twisting Fate: each time either player spends one or more CP on a Stratagem, the led
+    unit's player rolls one D6 (once for the army), adding 1 while the plan is in Ascendence (a
+    PSYKER unit of the army with this rule on the battlefield and at least as many objective
+    markers controlled as the opponent): on 1-2 the opponent gains 1CP, on 6+ they gain 1CP."""
     deadly_demise: Dice | None = None
     """Deadly Demise X: each time a model of the led unit is destroyed, roll one D6 before
     removing it; on a 6 each unit within 6" of it suffers X mortal wounds (a dice X rolled for
@@ -506,6 +514,10 @@ class Ability:
     """Only on these datasheets (by name): a name that means different things on others."""
     section: str | None = None
     """Where the rule is written (book and section), for the reader."""
+    keyword: Keyword | None = None
+    """An army rule every unit of the army with this keyword has, whatever its datasheet lists (the
+    Boarding Actions Mustering Rules' "... units from your army gain this one": Twisting Fate,
+    THOUSAND SONS); a faction pack's entry only."""
 
     def __post_init__(self) -> None:
         import re

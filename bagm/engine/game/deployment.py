@@ -9,6 +9,7 @@ import math
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
+from bagm.engine.rules.army_rules import deploys_last
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import INFILTRATE, Decision, IllegalAction, Player, _pt, _r
@@ -30,7 +31,8 @@ class DeployArmies(GameInterface):
         while True:
             nxt = self.deploy_next
             assert nxt is not None
-            can = [q for q in (nxt, self.other(nxt)) if self._may_deploy(q)]
+            # e.g. Insidious Ambushers: "your opponent must set up their entire army before you"
+            can = sorted((q for q in (nxt, self.other(nxt)) if self._may_deploy(q)), key=lambda q: deploys_last(self, q))
             if not can:
                 break
             p = can[0]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bagm.data.abilities import played
+from bagm.data.abilities import army_rules, played
 from bagm.data.weapons import AttackError, WeaponProfile
 from bagm.engine.board.bases import base_radius
 from bagm.engine.game.moments import OFFERED
@@ -196,7 +196,8 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
         if src.weapon and entry.ranged_weapon is not None and not any(
                 w.name.lower() == src.weapon.lower() for w in ranged):
             notes.append(f"{ds.name}: {entry.name} '{src.weapon}' is not default wargear; not applied")
-        plays = played(ds, table)  # each ability: how the engine plays it (the ability tables)
+        # each ability: how the engine plays it (the ability tables); and the army rules it has
+        plays = played(ds, table) + army_rules(ds, table)
         abil = [p.name for p in plays if p.how != "lost"]
         deep = any(a.lower() == "deep strike" for a in abil) or entry.deep_strike
         infil = any(a.lower() == "infiltrators" for a in abil)

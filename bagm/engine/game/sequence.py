@@ -43,6 +43,7 @@ from bagm.engine.game.rerolls import Rerolls
 from bagm.engine.game.shooting import ShootingPhase
 from bagm.engine.game.sight import Sight
 from bagm.engine.game.snapshot import start_of
+from bagm.engine.rules.army_rules import stratagem_spent
 from bagm.engine.rules.editions import Edition, edition_of
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.leaders import LeaderRules, modelled_abilities
@@ -231,6 +232,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         self.cp[p] -= n
         self.used.add((p, what, self.phase_id))
         self.emit("stratagem", player=p, name=what, cost=n, cp=self.cp[p])
+        stratagem_spent(self, p, n)  # e.g. Twisting Fate: a D6 each time CP is spent on a Stratagem
 
     def score(self, p: Player, vp: int, why: str, units: list[str] | None = None) -> None:
         """Score VP (capped); ``units``: the units the objective credits, for the log."""

@@ -157,6 +157,15 @@ class RuleUsed(TypedDict):
     kind: str
 
 
+class RuleRoll(TypedDict):
+    """A roll an army rule makes for its army (Twisting Fate), its modifier if any."""
+    e: Literal["rule_roll"]
+    player: Player
+    rule: str
+    roll: int
+    mod: NotRequired[int]
+
+
 class Effect(TypedDict):
     e: Literal["effect"]
     unit: str
@@ -587,7 +596,7 @@ class Powered(TypedDict):
 
 Event = Union[
     Game, Muster, Rolloff, Roles, Setup, Reserve, Reserves, FirstTurn, Note, Round, Turn, Skip, Phase,
-    ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, Effect, EffectEnds, BattlefieldCommand,
+    ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, RuleRoll, Effect, EffectEnds, BattlefieldCommand,
     LeaderAbilityEnds, LeaderReroll, CommandReroll, Reroll, BattleshockTest, LeadershipTest, FightOnDeath,
     Battleshock, BattleshockEnds, Move,
     AdvanceRoll, DesperateEscape, Hatch, HatchRolloff, Hatchways, Coherency, Manoeuvre, Overwatch, Shoot,

@@ -1,0 +1,58 @@
+"""Army rules that act on the battle as a whole rather than on one unit's attacks or moves: the
+Boarding Actions Mustering Rules' army rules (Insidious Ambushers, Auspex Ghosts, Twisting Fate),
+carried as effects by the units that have them (:class:`bagm.data.models.Effect`) and read here
+where the game asks. An army without such a rule pays one scan of its units' effects.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bagm.engine.rules.effects import effect_has
+from bagm.engine.state.core import PLAYERS, Player
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bagm.engine.game.interface import GameInterface
+
+
+def _army_has(game: GameInterface, p: Player, field: str) -> str | None:
+    """The rule of a unit of ``p``'s army (set up or not, not destroyed) that gives ``field``."""
+    for u in game.armies[p].units:
+        if u.where != "destroyed" and u.affected and effect_has(u, field):
+            return u.source(field)
+    return None
+
+
+def deploys_last(game: GameInterface, p: Player) -> bool:
+    """Insidious Ambushers, Auspex Ghosts: "in the Deploy Armies step, your opponent must set up
+    their entire army before you set up any of your units; if both players have a rule which
+    allows them to do this, both players set up their armies normally"."""
+    return _army_has(game, p, "deploy_last") is not None and \
+        _army_has(game, game.other(p), "deploy_last") is None
+
+
+def stratagem_spent(game: GameInterface, p: Player, cp: int) -> None:
+    """Player ``p`` spent ``cp`` CP to use a Stratagem. Twisting Fate (Thousand Sons, Boarding
+    Actions Mustering Rules): "each time you or your opponent spend one or more Command Points to
+    use a Stratagem, roll one D6, adding 1 if your plan is in Ascendence: on a 1-2, your opponent
+    gains 1CP, on a 6+, you gain 1CP". Ascendence: a THOUSAND SONS PSYKER unit of that army on
+    the battlefield (reading: the units with the rule are its THOUSAND SONS units) and at least
+    as many objective markers controlled as the opponent."""
+    if cp < 1:
+        return
+    for q in PLAYERS:
+        rule = _army_has(game, q, "stratagem_cp_roll")
+        if rule is None:
+            continue
+        other = game.other(q)
+        mine = sum(1 for c in game.control if c == q)
+        theirs = sum(1 for c in game.control if c == other)
+        ascendant = mine >= theirs and any(
+            u.alive and "PSYKER" in u.keywords and effect_has(u, "stratagem_cp_roll") for u in game.army_units(q))
+        mod = 1 if ascendant else 0
+        roll = game.dice.d6(f"{rule} {q}")
+        game.emit("rule_roll", player=q, rule=rule, roll=roll, **({"mod": mod} if mod else {}))
+        if roll + mod <= 2:
+            game.gain_cp(other, 1, rule)
+        elif roll + mod >= 6:
+            game.gain_cp(q, 1, rule)
