@@ -303,3 +303,19 @@ def test_twisting_fate_a_d6_each_time_cp_is_spent_on_a_stratagem(control, psyker
     g.dice = Dice.scripted([])
     g.spend_cp("B", 0, "Free Stratagem")  # no CP spent: no roll
     assert not any(e["e"] == "rule_roll" for e in g.events)
+
+
+def test_data_check_finds_an_army_rule_keyword_no_datasheet_has(tmp_path):
+    from bagm.data.packs import data_dirs
+    from bagm.roster.packcheck import check_faction
+
+    (tmp_path / "gk.yaml").write_text(
+        "faction: Grey Knights\nabilities:\n"
+        "  - {name: Rule One, keyword: GREY KNIGHTZ, effects: [{deploy_last: true}]}\n"
+        "  - {name: Rule Two, keyword: grey knights, effects: [{deploy_last: true}]}\n", encoding="utf-8")
+    problems = check_faction(Catalog(data_dirs([tmp_path])).faction("Grey Knights"))
+    assert "ability table entry 'Rule One': no datasheet of Grey Knights has the keyword GREY KNIGHTZ" in problems
+    assert not any("Rule Two" in p for p in problems)
+    # muster: every unit with the keyword has the rule (any case), whatever its datasheet lists
+    a = build_army("A", GK, Catalog(data_dirs([tmp_path])))
+    assert all([n for n, e in u.standing if e.deploy_last] == ["Rule Two"] for u in a.units)

@@ -61,8 +61,8 @@ def check_faction(faction: Any) -> list[str]:
 
 def _check_abilities(faction: Any) -> list[str]:
     """Each entry of the pack's ability table names an ability one of its datasheets lists (a
-    misspelt entry would leave that ability unmodelled without a word), and its ``units``
-    are datasheets of the pack."""
+    misspelt entry would leave that ability unmodelled without a word), or for an army rule
+    (``keyword``) a keyword one of them has, and its ``units`` are datasheets of the pack."""
     from bagm.data.abilities import AbilityTable
 
     out = []
@@ -71,6 +71,10 @@ def _check_abilities(faction: Any) -> list[str]:
         for name in entry.units:
             if faction.units.get(name) is None:
                 out.append(f"{where}: unit '{name}' is not a datasheet of {faction.pack.faction}")
+        if entry.keyword:  # an army rule units gain by keyword: some datasheet has the keyword
+            if not any(entry.keyword.upper() in ds.all_keywords for ds in faction.pack.units):
+                out.append(f"{where}: no datasheet of {faction.pack.faction} has the keyword {entry.keyword}")
+            continue
         table = AbilityTable([entry])
         if not any(table.find(a, ds.name) is not None for ds in faction.pack.units for a in ds.abilities):
             out.append(f"{where}: no datasheet of {faction.pack.faction} lists it")
