@@ -29,6 +29,7 @@ from bagm.engine.attack.rules import (
     Conditions,
     Outcome,
     Reroll,
+    SavingThrow,
     Target,
     attack_damage,
     attack_dice,
@@ -65,6 +66,13 @@ class TargetUnit:
     ap_better: list[int] | None = None
     """For each model, by how much the Armour Penetration of an attack allocated to it improves
     (a Mission Rule: Hull Breach's vented Compartment); None: for no model."""
+    saves: list[tuple[int, int | None]] | None = None
+    """Each model's own (Save, invulnerable save), where its models have different profiles
+    ("the Save characteristic of the model the attack was allocated to", Core Rules, Saving
+    Throw); None: every model has the target's."""
+    rank: list[int] | None = None
+    """The defender's order of allocation among models that have lost no wounds, lowest first
+    (the unit's main profile before models with their own: ``Unit.ranks``); None: in order."""
 
     @classmethod
     def of(cls, target: Target) -> "TargetUnit":
@@ -84,12 +92,18 @@ class TargetUnit:
         for i in alive:
             if self.wounds[i] < (self.full if self.fulls is None else self.fulls[i]):
                 return i
-        if self.ap_better is not None:  # the defender's choice: a model the AP is not improved against first
-            alive = sorted(alive, key=lambda i: self.ap_better[i] if self.ap_better is not None else 0)
+        if self.ap_better is not None or self.rank is not None:
+            # the defender's choice: a model the AP is not improved against first, then the
+            # unit's main profile before its models with their own (troopers before a Superior)
+            alive = sorted(alive, key=self._preference)
         for i in alive:
             if not ranged or self.visible is None or i in self.visible:
                 return i
         return None
+
+    def _preference(self, i: int) -> tuple[int, int]:
+        return (self.ap_better[i] if self.ap_better is not None else 0,
+                self.rank[i] if self.rank is not None else 0)
 
     def lose_wounds(self, index: int, amount: int, dice: Dice, reason: str, mortal: bool = False) -> int:
         """Inflict ``amount`` damage on one model, one wound at a time, rolling Feel No Pain
@@ -119,6 +133,8 @@ class TargetUnit:
             alive = [i for i, w in enumerate(self.wounds) if w > 0 and (equipped is None or equipped[i])]
             if not alive:
                 break
+            if self.rank is not None:  # the player's choice: the main profile's models first
+                alive.sort(key=self._preference)
             index = next((i for i in alive
                           if self.wounds[i] < (self.full if self.fulls is None else self.fulls[i])), alive[0])
             lost += self.lose_wounds(index, HAZARDOUS_MORTAL_WOUNDS, dice, "hazardous", mortal=True)
@@ -409,15 +425,27 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
     # those attacks are allocated and saved first
     crit_ap = cond.crit_wound_ap if crit_normal else 0
     random_damage = not damage.is_constant
+    own_saves = unit.saves
+    kept: dict[tuple[int, int | None, int], SavingThrow] = {}  # per model profile and AP change
     for k in range(normal):
         index = unit.allocate(ranged)
         if index is None:
             break  # Allocating Attacks: no visible model, the attack sequence ends
-        if unit.ap_better is not None or crit_ap:
+        if unit.ap_better is not None or crit_ap or own_saves is not None:
             # its AP improved for an attack allocated to this model, or for a Critical Wound
             change = (unit.ap_better[index] if unit.ap_better is not None else 0) - (crit_ap if k < crit_normal else 0)
-            save = saving_throw(replace(w, ap=max(-6, min(0, w.ap - change))), target, cond) if change else plain_save
-            save_reason = f"save ({save})" if change else plain_reason
+            if own_saves is not None:  # Saving Throw: the Save of the model the attack is allocated to
+                sv, inv = own_saves[index]
+                got = kept.get((sv, inv, change))
+                if got is None:
+                    got = kept[(sv, inv, change)] = saving_throw(
+                        replace(w, ap=max(-6, min(0, w.ap - change))) if change else w,
+                        replace(target, save=sv, invuln=inv), cond)
+                save, save_reason = got, f"save ({got})"
+            else:
+                save = saving_throw(replace(w, ap=max(-6, min(0, w.ap - change))), target, cond) if change \
+                    else plain_save
+                save_reason = f"save ({save})" if change else plain_reason
         if save.kind != "none":
             u = dice.d6(save_reason)
             if not save.succeeds(u) and defender:  # Command Re-roll: the defender's saving throw

@@ -64,10 +64,11 @@ class GreedyBot:
         models = len(t.models)
         if not models:
             return 0.0
-        key = (w, n, cond, t.T, t.Sv, t.W, t.invuln, models, t.keywords)
+        tough = t.toughness()
+        key = (w, n, cond, tough, t.Sv, t.W, t.invuln, models, t.keywords)
         v = self._odds.get(key)
         if v is None:
-            target = Target(t.T, t.Sv, t.W, min(models, 100), t.invuln, None, t.keywords)
+            target = Target(tough, t.Sv, t.W, min(models, 100), t.invuln, None, t.keywords)
             try:
                 # only the mean is used: worked out alone (the same Fraction as the full odds give)
                 v = float(expected_models_destroyed(AttackProfile(w, min(n, 100), cond), target))

@@ -15,7 +15,7 @@ import math
 from functools import partial
 
 from bagm.engine.rules.effects import effect_sum, engaged_oc_mod
-from bagm.engine.state.army import Unit
+from bagm.engine.state.army import Model, Unit
 from bagm.engine.state.core import Player
 
 
@@ -40,13 +40,26 @@ class ObjectiveControl(GameInterface):
                 got = kept[("objn", u.uid)] = (st, closed, self._geo(
                     ("objn", self.positions(u), closed), partial(self._in_range_counts, u)))
             counts = got[2]
+            aura = engaged_oc_mod(self, u) if auras and self.other(u.player) in auras else 0
+            if u.mixed_oc:  # models of different OC (a Heavy Weapon Platform's 0): each its own
+                for i, (level, c) in enumerate(zip(out, counts)):
+                    if c:
+                        level[u.player] += sum(max(0, oc + aura) if (oc := u.oc(m)) else 0
+                                               for m in self._models_in_range(u, i))
+                continue
             oc = u.oc()
-            if auras and self.other(u.player) in auras and oc:
-                oc = max(0, oc + engaged_oc_mod(self, u))
+            if aura and oc:
+                oc = max(0, oc + aura)
             for level, c in zip(out, counts):
                 if c:
                     level[u.player] += c * oc
         return out
+
+    def _models_in_range(self, u: Unit, i: int) -> list[Model]:
+        """The models of ``u`` within range of objective marker ``i`` (as :meth:`_in_range_counts`)."""
+        mk = self.map.layout.markers[i]
+        return [m for m in u.models if math.hypot(m.x - mk.x, m.y - mk.y) - m.r - mk.radius <= 1.0 + 1e-9
+                and self.bf.in_objective_range(m.base, mk)]
 
     def _in_range_counts(self, u: Unit) -> tuple[int, ...]:
         """How many models of ``u`` are within range of each objective marker (kept across

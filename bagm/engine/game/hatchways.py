@@ -187,17 +187,17 @@ class Hatchways(GameInterface):
         if blockers and opening and u.affected and effect_has(u, "hatch_unopposed"):
             blockers = []  # an effect: "... a closed Hatchway, your opponent cannot try to prevent it"
         if blockers:
-            e = max(blockers, key=lambda x: x.T)
+            e = max(blockers, key=lambda x: x.toughest())
             if e in remote and (rule := self._lockdown(e, i)) is not None:
                 self.used.add((e.player, rule, -self.round))  # once per battle round
-            mine, theirs = u.T, e.T  # 2024: a model of each unit
+            mine, theirs = u.toughest(), e.toughest()  # 2024: a model of each unit (its best)
             if ed.hatchway_rolloff_cap is not None:
                 # 2023: "the Toughness characteristic of one of their models that is within 1" of
                 # that Hatchway ... (to a maximum of +6 each)"
                 cap = ed.hatchway_rolloff_cap
-                mine = min(cap, max(v.T for v in self.army_units(p) if any(self._near_hatchway(m, i)
+                mine = min(cap, max(v.toughest() for v in self.army_units(p) if any(self._near_hatchway(m, i)
                                                                           for m in v.models)))
-                theirs = min(cap, e.T)
+                theirs = min(cap, e.toughest())
             # an effect: "in the resulting roll-off, you can re-roll your result" (a losing one, once)
             again_a = u.affected and effect_has(u, "reroll_hatch_rolloff")
             again_b = e.affected and effect_has(e, "reroll_hatch_rolloff")

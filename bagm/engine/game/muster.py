@@ -13,7 +13,7 @@ from bagm.engine.board.bases import base_radius
 from bagm.engine.game.moments import OFFERED
 from bagm.engine.rules.enhancements import ENHANCEMENTS, enhancement
 from bagm.engine.rules.uses import Use, use_of
-from bagm.engine.state.army import MOVE_CAP, Army, ArmyError, Unit, _profile, fits
+from bagm.engine.state.army import MOVE_CAP, Army, ArmyError, Own, Unit, _profile, fits
 from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -35,30 +35,48 @@ def _differs(p: Any, prof: Any) -> bool:
                ("M", "T", "Sv", "W", "Ld", "OC", "invuln", "invuln_melee", "base"))
 
 
-def unit_kit(src: Any, prof: Any, sizes: list[int], part: int
-             ) -> tuple[list[tuple[int | None, frozenset[str] | None]], list[int] | None, list[str]]:
+def own_profile(p: Any, prof: Any, move: int, adapted: bool) -> Own | None:
+    """Model profile ``p``'s characteristics against the unit's profile ``prof`` (``move``: the
+    unit's Move as mustered; ``adapted``: a Boarding Actions adaptation set every model's Move),
+    or None where the engine would play them alike. Rules Adaptations "Flying": a Move over 9"
+    is reduced to 9" at the start of the battle, model by model."""
+    if p is prof:
+        return None
+    m = 0 if adapted or p.M is None else min(p.M, MOVE_CAP) - min(move, MOVE_CAP)
+    own = Own(T=p.T - prof.T, M=m, Sv=p.Sv, invuln=p.invuln, invuln_melee=p.invuln_melee, OC=p.OC)
+    same = Own(0, 0, prof.Sv, prof.invuln, prof.invuln_melee, prof.OC)
+    return None if own == same else own
+
+
+Kit = list[tuple[int | None, frozenset[str] | None]]
+
+
+def unit_kit(src: Any, prof: Any, sizes: list[int], part: int, move: int = 0, adapted: bool = True
+             ) -> tuple[Kit, list[int] | None, list[Own | None], list[str]]:
     """Each model's (own Wounds where its profile's differ from ``prof``'s, the weapons it
     carries) for Boarding Squad ``part`` of a unit split into ``sizes``: the unit's loadouts
     (:mod:`bagm.roster.wargear`) dealt out one model at a time in turn, so each squad gets its
     share of every loadout. The weapons are given only when the roster names wargear (else
     each model carries every default weapon, as before); empty: every model alike. Second:
     each model's Leadership less ``prof``'s (a Superior's 7+ in a squad of 8+: -1; empty: all
-    alike; None: the loadouts, so who has which profile, are not known)."""
+    alike; None: the loadouts, so who has which profile, are not known). Third: each model's
+    other characteristics where its profile's differ (:func:`own_profile`; empty: all alike)."""
     from bagm.roster.wargear import default_loadouts, item_weapons
 
     ds = src.datasheet
     loadouts = src.loadouts or default_loadouts(ds, src.models or 1)
     if not loadouts:
-        return [], None, []
-    walls = {p.name: p.W for p in ds.models}
-    leads = {p.name: p.Ld for p in ds.models}
-    per_model: list[tuple[int | None, frozenset[str] | None]] = []
+        return [], None, [], []
+    by_name = {p.name: p for p in ds.models}
+    per_model: Kit = []
     diffs: list[int] = []
+    owns: list[Own | None] = []
     notes: list[str] = []
     for lo in loadouts:
-        full = walls.get(lo.profile or "", prof.W)
-        ld = leads.get(lo.profile or "", prof.Ld)
-        diffs += [ld - prof.Ld if ld is not None and prof.Ld is not None else 0] * lo.count
+        p = by_name.get(lo.profile or "", prof)
+        full = p.W if p.W is not None else prof.W
+        diffs += [p.Ld - prof.Ld if p.Ld is not None and prof.Ld is not None else 0] * lo.count
+        owns += [own_profile(p, prof, move, adapted)] * lo.count
         gear: frozenset[str] | None = None
         if src.wargear:
             names = [w.name.lower() for item in lo.items for w in item_weapons(ds, item)]
@@ -67,22 +85,25 @@ def unit_kit(src: Any, prof: Any, sizes: list[int], part: int
                 notes.append(f"{ds.name}: {lo.count} model(s) carry no weapon the data names "
                              f"({', '.join(lo.items) or 'nothing'})")
         per_model += [(full if full != prof.W else None, gear)] * lo.count
-    squads = [[] for _ in sizes]  # type: list[list[tuple[int | None, frozenset[str] | None]]]
+    squads: list[Kit] = [[] for _ in sizes]
     squad_diffs: list[list[int]] = [[] for _ in sizes]
+    squad_owns: list[list[Own | None]] = [[] for _ in sizes]
     k = 0
-    for model, diff in zip(per_model, diffs):  # one at a time to each squad that has room, in turn
+    for model, diff, own in zip(per_model, diffs, owns):  # one at a time to each squad that has room, in turn
         for _ in range(len(sizes)):
             if len(squads[k % len(sizes)]) < sizes[k % len(sizes)]:
                 break
             k += 1
         squads[k % len(sizes)].append(model)
         squad_diffs[k % len(sizes)].append(diff)
+        squad_owns[k % len(sizes)].append(own)
         k += 1
     kit = squads[part] if part < len(squads) else []
     lds = squad_diffs[part] if part < len(squads) and any(squad_diffs[part]) else []
+    kit_own = squad_owns[part] if part < len(squads) and any(o is not None for o in squad_owns[part]) else []
     if all(full is None and gear is None for full, gear in kit):
-        return [], lds, notes
-    return kit, lds, notes
+        return [], lds, kit_own, notes
+    return kit, lds, kit_own, notes
 
 
 def _best_leadership(ds: Any, ld: int, first_half: bool = True) -> int:
@@ -173,7 +194,10 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
         prof = _profile(ds)
         siblings = [s.models or 0 for s in squads.units if s.split_from == sq.split_from] \
             if sq.split_from else [sq.models or 1]
-        kit, kit_ld, kit_notes = unit_kit(src, prof, siblings, dealt.get(src.display, 0))
+        move = prof.M if prof.M is not None else 0
+        adapted = bool(ds.adaptation and ds.adaptation.M is not None)
+        kit, kit_ld, kit_own, kit_notes = unit_kit(src, prof, siblings, dealt.get(src.display, 0),
+                                                   move, adapted)
         dealt[src.display] = dealt.get(src.display, 0) + 1
         notes += kit_notes
         kw = frozenset(ds.all_keywords) - {"FLY"}  # Rules Adaptations "Flying": no FLY
@@ -225,7 +249,6 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
         tmod, wmod = sum(e.T_mod for e in static), sum(e.W_mod for e in static)
         if wmod:
             kit = [(None if full is None else full + wmod, gear) for full, gear in kit]
-        move = prof.M if prof.M is not None else 0
         if ds.adaptation and ds.adaptation.M is not None:
             move = ds.adaptation.M
         units.append(Unit(
@@ -237,15 +260,17 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
             OC=prof.OC, M=min(move, MOVE_CAP), invuln=prof.invuln,
             radius=base_radius(ds), keywords=kw, ranged=ranged, melee=melee,
             warlord=src.warlord, enhancement=enh or None, deep_strike=deep, infiltrators=infil,
-            invuln_melee=prof.invuln_melee, kit=kit, kit_ld=kit_ld or [], standing=standing,
+            invuln_melee=prof.invuln_melee, kit=kit, kit_ld=kit_ld or [], kit_own=kit_own, standing=standing,
             # Flying (2023): the Move of such models "cannot be increased for the duration of the
             # battle" (the roster's edition is the game's: both must agree, editions.edition_of)
             move_never_increased=fly and edition.fly_move_never_increased))
         others = [p for p in ds.models if p is not prof and _differs(p, prof)]
-        if others:
-            notes.append(f"{ds.name}: each model has its own profile's Wounds; Move, Toughness, "
-                         f"Save, Leadership, OC and base are the '{prof.name}' profile's "
-                         f"(other profiles: {', '.join(p.name for p in others)})")
+        if others and kit_ld is None:  # the loadouts, so who has which profile, are not known
+            notes.append(f"{ds.name}: every model plays the '{prof.name}' profile (the data does not say "
+                         f"which models have the others: {', '.join(p.name for p in others)})")
+        elif any(p.base is not None and p.base != prof.base for p in others):
+            notes.append(f"{ds.name}: each model plays its own profile; its base is the "
+                         f"'{prof.name}' profile's (other profiles' bases are not modelled)")
     # an Enhancement's effect on the whole army ("each time a KROOT model from your army makes an
     # attack ..., if the bearer is on the battlefield"): every unit has it (its only_keyword picks
     # them) until the bearer is destroyed (the game then takes it away)

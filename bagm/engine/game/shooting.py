@@ -478,12 +478,17 @@ class ShootingPhase(GameInterface):
         if w.abilities.hazardous:  # Hazardous: a test for each Hazardous weapon used (one per model),
             u.hazard += (w.name,) * n  # taken once the unit has resolved all of its attacks (take_hazardous)
         invuln, fnp = effect_defence(t, w, holds) if t.affected else (t.invuln, None)
+        # models with their own profiles: each one's Save and invulnerable save (with the effects')
+        saves = t.saves(effect_defence(t, w, holds, own=False)[0] if t.affected else None, ranged) \
+            if t.kit_own else None
         invuln = t.invuln_against(invuln, ranged)  # with a save against melee attacks only
-        target = Target(toughness=t.T, save=t.Sv, wounds=t.W, models=len(t.models), invuln=invuln, fnp=fnp,
-                        keywords=t.keywords, visible=None if visible is None else len(visible), name=t.uid)
+        target = Target(toughness=t.toughness(), save=t.Sv, wounds=t.W, models=len(t.models), invuln=invuln,
+                        fnp=fnp, keywords=t.keywords, visible=None if visible is None else len(visible),
+                        name=t.uid)
         tu = TargetUnit([m.wounds for m in t.models], t.W, visible, fnp,
                         effect_fnp_mortal(t) if t.affected else None, t.fulls(),
-                        self.mission.allocated_ap(self, t))  # e.g. Deadly Decompression, per model
+                        self.mission.allocated_ap(self, t),  # e.g. Deadly Decompression, per model
+                        saves, t.ranks())
         mark = self.dice.count
         steps = resolve_steps(AttackProfile(w, n, cond), target, self.dice, tu,
                               self._may_reroll(u.player, u), self._may_reroll(t.player, t),
@@ -537,7 +542,7 @@ class ShootingPhase(GameInterface):
         mark = self.dice.count
         lost, gone, dead = 0, [], []
         if weapons and u.models:
-            own = TargetUnit([m.wounds for m in u.models], u.W, None, None, None, u.fulls())
+            own = TargetUnit([m.wounds for m in u.models], u.W, None, None, None, u.fulls(), rank=u.ranks())
             if u.affected:  # Feel No Pain from an effect (mortal wounds)
                 own.fnp, own.fnp_mortal = effect_defence(u)[1], effect_fnp_mortal(u)
             names = {w.lower() for w in weapons}

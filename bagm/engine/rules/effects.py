@@ -201,7 +201,7 @@ def effect_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions,
     for e in mine:
         if not _target_fits(e, u, t, holds) or not _names(e, w):
             continue  # a condition on the target ("while targeting CHARACTER units"), the weapon
-        if e.only_weaker and not w.strength < t.T:
+        if e.only_weaker and not w.strength < t.toughness():
             continue  # "if the Strength of the attack is less than the Toughness of that unit"
         if e.target_marked and not _marked(u, t, e):
             continue  # "... an attack that targets that (selected) enemy unit"
@@ -221,7 +221,7 @@ def effect_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions,
         if e.against != "all" and (e.against == "melee") != w.melee:
             continue  # e.g. Stealth: ranged attacks only
         dmg += e.damage_against_mod  # "each time an attack is allocated to the bearer, -1 Damage"
-        if e.against_stronger and not w.strength > t.T:
+        if e.against_stronger and not w.strength > t.toughness():
             continue  # "if the Strength characteristic of the attack is greater than the Toughness"
         if e.against_beyond is not None and (w.melee or not cond.far):
             continue  # "if the attacking model is not within 6\" of that unit"
@@ -238,11 +238,13 @@ def _best(a: int | None, b: int | None) -> int | None:
     return b if a is None else a if b is None else min(a, b)
 
 
-def effect_defence(t: Unit, w: WeaponProfile | None = None,
-                   holds: Holds | None = None) -> tuple[int | None, int | None]:
+def effect_defence(t: Unit, w: WeaponProfile | None = None, holds: Holds | None = None,
+                   own: bool = True) -> tuple[int | None, int | None]:
     """The target's invulnerable save and Feel No Pain with its effects; with
-    the attacking weapon ``w``, Feel No Pain against Psychic Attacks counts for a [PSYCHIC] one."""
-    inv, fnp = t.invuln, None
+    the attacking weapon ``w``, Feel No Pain against Psychic Attacks counts for a [PSYCHIC] one.
+    ``own=False``: the invulnerable save its effects give, without the unit's own (each model
+    then adds its own profile's: :meth:`Unit.saves`)."""
+    inv, fnp = t.invuln if own else None, None
     if t.affected:
         psychic = w is not None and w.abilities.psychic
         for e in t.effects(holds):
@@ -375,7 +377,7 @@ def moves_through(u: Unit, v: Unit, kind: str) -> bool:
         if e.move_through is None or kind not in e.move_through_moves:
             continue
         if e.move_through == "models" or e.move_through == "friendly" and v.player == u.player or \
-                e.move_through == "weaker" and v.T < u.T:
+                e.move_through == "weaker" and v.toughness() < u.toughness():
             return True
     return False
 

@@ -24,6 +24,11 @@ MOVE_CAP = 9  # Rules Adaptations "Flying": a Move over 9" is reduced to 9"
 IMPLEMENTED_ABILITIES = {"deep strike", "leader", "infiltrators"}
 
 
+def _better(a: int | None, b: int | None) -> int | None:
+    """The better of two optional saves (a lower number is better)."""
+    return b if a is None else a if b is None else min(a, b)
+
+
 def _listed(x: Any) -> list[Any]:
     return x if isinstance(x, list) else [x]
 
@@ -56,6 +61,24 @@ class ArmyError(BagmError, ValueError):
     """A roster that cannot be played (invalid, or a datasheet without profiles)."""
 
 
+@dataclass(frozen=True)
+class Own:
+    """A model's own datasheet profile where it differs from its unit's (a Superior's better
+    Save, a Heavy Weapon Platform's OC 0, a Kroot Hound's Move, Gaunt's invulnerable save among
+    his Ghosts). Toughness and Move are differences from the unit's characteristics, so a rule
+    that changes the unit's (Rad Exposure's -1 Toughness, an Enhancement's +1) changes every
+    model's; the saves and OC are the model's own."""
+
+    T: int
+    """Its Toughness less the unit's T."""
+    M: int
+    """Its Move less the unit's M (both after the Flying adaptation's 9" cap)."""
+    Sv: int
+    invuln: int | None
+    invuln_melee: int | None
+    OC: int
+
+
 @dataclass
 class Model:
     x: float
@@ -65,6 +88,7 @@ class Model:
     full: int | None = None  # its own starting Wounds (another profile's); None: the unit's W
     gear: frozenset[str] | None = None  # the weapons it carries (lower case); None: all
     ld_diff: int = 0  # its own profile's Leadership less the unit's Ld (a Superior's 7+ in 8+: -1)
+    own: Own | None = None  # its own profile's other characteristics; None: the unit's
 
     def carries(self, weapon: str) -> bool:
         return self.gear is None or weapon.lower() in self.gear
@@ -107,6 +131,9 @@ class Unit:
     """Each model's (own Wounds, weapons) as mustered, in order; empty: every model alike."""
     kit_ld: list[int] = field(default_factory=list)
     """Each model's Leadership less the unit's Ld as mustered, in order; empty: all have Ld."""
+    kit_own: list[Own | None] = field(default_factory=list)
+    """Each model's own profile (:class:`Own`) as mustered, in order; empty: every model has the
+    unit's characteristics (then the unit plays exactly as a unit of identical models)."""
     models: list[Model] = field(default_factory=list)
     where: Where = "army"  # army (not yet set up), board, reserves, destroyed
     deep_strike_reserve: bool = False  # placed into Reserves with its Deep Strike ability
@@ -152,14 +179,67 @@ class Unit:
 
     def new_models(self, pts: list[tuple[float, float]]) -> list[Model]:
         """Its models set up at ``pts``, each with its own profile's Wounds and its weapons."""
-        if not self.kit and not self.kit_ld:
+        if not self.kit and not self.kit_ld and not self.kit_own:
             return [Model(x, y, self.radius, self.W) for x, y in pts]
         out = []
         for i, (x, y) in enumerate(pts):
             full, gear = self.kit[i] if i < len(self.kit) else (None, None)
             diff = self.kit_ld[i] if i < len(self.kit_ld) else 0
-            out.append(Model(x, y, self.radius, full or self.W, full, gear, diff))
+            own = self.kit_own[i] if i < len(self.kit_own) else None
+            out.append(Model(x, y, self.radius, full or self.W, full, gear, diff, own))
         return out
+
+    def toughness(self) -> int:
+        """The Toughness an attack's Wound roll compares its Strength with ("the target's
+        Toughness", Core Rules, Wound Roll). With models of different Toughness (a Runtherd among
+        Gretchin): reading, that of the majority of the models left, ties going to the highest.
+        The rules texts we have state no general rule; the one they do state (Leader: an
+        Attached unit uses its Bodyguard models' Toughness, the body of the unit, even if its
+        Leader's differs) points to the unit's main body, and the 9th edition's Mixed Unit rule
+        used the majority (ties: the defender's choice, so the highest)."""
+        if not self.kit_own or not self.models:
+            return self.T
+        count: dict[int, int] = {}
+        for m in self.models:
+            t = self.T + (m.own.T if m.own is not None else 0)
+            count[t] = count.get(t, 0) + 1
+        return max(count, key=lambda t: (count[t], t))
+
+    def toughest(self) -> int:
+        """The highest Toughness among its models: a roll-off that adds "the Toughness
+        characteristic of one of the models from their respective units" (Operating Hatchways),
+        where the player picks the best."""
+        if not self.kit_own or not self.models:
+            return self.T
+        return self.T + max(0 if m.own is None else m.own.T for m in self.models)
+
+    def saves(self, invuln: int | None, ranged: bool) -> list[tuple[int, int | None]] | None:
+        """Each model's (Save, invulnerable save) against an attack, where its models have
+        their own profiles ("the Save characteristic of the model the attack was allocated to",
+        Core Rules, Saving Throw); ``invuln``: the best an effect gives the unit (None: none).
+        None: every model has the unit's."""
+        if not self.kit_own:
+            return None
+        out = []
+        for m in self.models:
+            o = m.own
+            if o is None:
+                out.append((self.Sv, self.invuln_against(_better(self.invuln, invuln), ranged)))
+            else:
+                own = _better(o.invuln, invuln)
+                if not ranged and o.invuln_melee is not None:
+                    own = _better(own, o.invuln_melee)
+                out.append((o.Sv, own))
+        return out
+
+    def ranks(self) -> list[int] | None:
+        """The defender's order of allocation among its models that have lost no wounds (Core
+        Rules: the defender allocates the attack): reading, the models of the unit's main
+        profile (0) before those with their own (1): troopers before their Superior, servitors
+        before their character. None: all alike (the models in order, as before)."""
+        if not self.kit_own:
+            return None
+        return [0 if m.own is None else 1 for m in self.models]
 
     def leadership(self) -> int:
         """The Leadership a Battle-shock test is taken on: "the best Leadership characteristic
@@ -276,24 +356,39 @@ class Unit:
         """What of its effects can change during a game, for the keys of answers kept on it."""
         return (self.led and self.led[:2], tuple(name for name, _, _ in self.timed))
 
-    def oc(self) -> int:
+    def oc(self, model: Model | None = None) -> int:
+        """The OC of its models (``model``: that one's, from its own profile where it has one;
+        Objective Control sums the models' OC)."""
         if self.battleshocked:
             return 0  # Battle-shock: OC 0
+        own = self.OC if model is None or model.own is None else model.own.OC
         if self.affected:  # a conferred Leader ability's or a standing rule's OC modifier
             effects = self.effects()
             # "the bearer has an OC characteristic of 5" (the highest such), then modifiers
             sets = [e.OC_set for e in effects if e.OC_set is not None]
-            base = max(sets) if sets else self.OC
+            base = max(sets) if sets else own
             return max(0, base + sum(e.OC_mod for e in effects))
-        return self.OC
+        return own
+
+    @property
+    def mixed_oc(self) -> bool:
+        """Its models have different OC characteristics (a Heavy Weapon Platform's 0)."""
+        return any(o is not None and o.OC != self.OC for o in self.kit_own)
 
     def move(self) -> int:
         """The Move characteristic, with its effects' modifiers (a conferred Leader ability, a
-        standing rule); the Flying cap applies at the start of the battle only (Rules Adaptations)."""
+        standing rule); the Flying cap applies at the start of the battle only (Rules Adaptations).
+        With models of different Move (Kroot Hounds among Kroot), the slowest model's left: "each
+        model in that unit can move a distance ... up to its Move characteristic" (Core Rules,
+        Normal Moves) and the engine moves a unit's models in step, so none goes farther than
+        its own Move."""
+        base = self.M
+        if self.kit_own and self.models:
+            base = max(0, self.M + min(0 if m.own is None else m.own.M for m in self.models))
         if not self.affected:
-            return self.M
-        move = max(0, self.M + sum(e.M_mod for e in self.effects()))
-        return min(move, self.M) if self.move_never_increased else move
+            return base
+        move = max(0, base + sum(e.M_mod for e in self.effects()))
+        return min(move, base) if self.move_never_increased else move
 
     def label(self) -> str:
         return f"{self.uid} {self.name}"

@@ -513,7 +513,7 @@ def suffer_mortal_wounds(game: GameInterface, u: Unit, amount: int, why: str) ->
 
     if amount <= 0 or not u.models:
         return
-    tu = TargetUnit([m.wounds for m in u.models], u.W)
+    tu = TargetUnit([m.wounds for m in u.models], u.W, fulls=u.fulls(), rank=u.ranks())
     if u.affected:
         tu.fnp, tu.fnp_mortal = effect_defence(u)[1], effect_fnp_mortal(u)
     lost = tu.mortal_wounds(amount, game.dice, spill=True, reason=why)

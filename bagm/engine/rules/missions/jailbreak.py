@@ -142,8 +142,8 @@ def _attempt(game: GameInterface, u: Unit, index: int) -> bool:
     if u is not prisoner(game) or index != prison_hatch(game) or game.bf.is_open(index):
         return True
     roll = game.dice.d6(f"{IMPRISONED}: {HATCH}")
-    ok = roll < u.T
-    game.emit("mission_roll", player=u.player, rule=IMPRISONED, unit=u.uid, roll=roll, toughness=u.T, passed=ok)
+    ok = roll < u.toughness()
+    game.emit("mission_roll", player=u.player, rule=IMPRISONED, unit=u.uid, roll=roll, toughness=u.toughness(), passed=ok)
     if not ok:
         game.emit("hatch", unit=u.uid, hatchway=index + 1, name=HATCH, open=False, prevented=True)
     return ok
