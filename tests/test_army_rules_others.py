@@ -18,7 +18,7 @@ from bagm.data.packs import Catalog
 from bagm.data.weapons import WeaponProfile
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
-from bagm.engine.rules.effects import effect_weapon, fights_on_death, holds_in
+from bagm.engine.rules.effects import effect_has, effect_weapon, fights_on_death, holds_in, shock_dice
 from bagm.engine.state.actions import parse
 
 GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
@@ -319,3 +319,74 @@ def test_data_check_finds_an_army_rule_keyword_no_datasheet_has(tmp_path):
     # muster: every unit with the keyword has the rule (any case), whatever its datasheet lists
     a = build_army("A", GK, Catalog(data_dirs([tmp_path])))
     assert all([n for n, e in u.standing if e.deploy_last] == ["Rule Two"] for u in a.units)
+
+
+# --- Tyranids: Synapse ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("gap, within", [(5.9, True), (6.0, True), (6.1, False)])
+def test_synapse_melee_strength_and_3d6_battle_shock_within_6_inches_of_a_synapse_unit(gap, within):
+    # "while a TYRANIDS unit from your army is within 6" of one or more friendly SYNAPSE models:
+    # Battle-shock tests on 3D6; melee attacks +1 Strength"; Synaptic Web: Walls are ignored
+    g = game()
+    a3, a4 = give(g, "A3", "Tyranids", "Synapse"), g.units["A4"]
+    a4.keywords = a4.keywords | {"SYNAPSE"}
+    place(g, "A3", [(14.0, 15.0)])
+    place(g, "A4", [(14.0, 15.0 + gap + a3.radius + a4.radius)])
+    g.touch()
+    assert g.min_straight(a3, a4) == pytest.approx(gap)
+    holds = holds_in(g)
+    assert effect_weapon(a3, BLADE, g.units["B3"], holds).strength == (5 if within else 4)
+    assert effect_weapon(a3, GUN, g.units["B3"], holds).strength == 4  # melee attacks only
+    assert shock_dice(g, a3) == (3 if within else 2)
+    assert shock_dice(g, a4) == 2  # A4 has no Synapse ability
+
+
+def test_synapse_a_synapse_unit_is_in_range_of_itself_and_walls_are_ignored():
+    g = game()
+    a3, a4 = give(g, "A3", "Tyranids", "Synapse"), g.units["A4"]
+    place(g, "A3", [(1.0, 3.0)])
+    place(g, "A4", [(1.0, 9.0)])  # a Wall between: 4.74" straight, 10.47" around it
+    g.touch()
+    assert g.min_straight(a3, a4) < 6 < g.unit_distance(a3, a4)
+    assert shock_dice(g, a3) == 2
+    a4.keywords = a4.keywords | {"SYNAPSE"}
+    assert shock_dice(g, a3) == 3  # measured in a straight line (Synaptic Web)
+    a4.keywords = a4.keywords - {"SYNAPSE"}
+    a3.keywords = a3.keywords | {"SYNAPSE"}
+    assert shock_dice(g, a3) == 3
+
+
+@pytest.mark.parametrize("synapse, dice, passed", [(True, [1, 1, 3], True), (False, [1, 4], False)])
+def test_synapse_battle_shock_test_on_3d6_in_the_battle_shock_step(synapse, dice, passed):
+    g = game()
+    b3 = give(g, "B3", "Tyranids", "Synapse")
+    if synapse:
+        b3.keywords = b3.keywords | {"SYNAPSE"}
+    b3.models = b3.models[:1]  # Below Half-strength: a test in B's Battle-shock step
+    g.touch(b3)
+    need = b3.leadership()
+    g.dice = Dice.scripted(dice[:-1] + [need - sum(dice[:-1]) - (0 if synapse else 1)])
+    advance_to(g, "move", "B")
+    test = [e for e in g.events if e["e"] == "battleshock_test"][-1]
+    assert test["unit"] == "B3" and test["passed"] is passed and b3.battleshocked is not passed
+    g.dice.assert_consumed()
+
+
+# --- World Eaters ----------------------------------------------------------------------------------
+
+
+def test_forwards_for_blood_rerolls_advance_rolls_and_blood_surge_plays_no_part():
+    # "While this model is leading a unit, you can re-roll Advance rolls made for that unit and each
+    # time that unit makes a Blood Surge move, you can re-roll the D6": every unit with Blood Surge
+    # loses it in Boarding Actions (its adaptation), so only the Advance re-roll acts
+    we = Catalog().faction("World Eaters").pack
+    assert all("Blood Surge" in (ds.adaptation.loses if ds.adaptation else []) for ds in we.units
+               if "Blood Surge" in ds.abilities)
+    master = next(ds for ds in we.units if ds.leader and any(a.name == "Forwards, For Blood!" for a in ds.leader.abilities))
+    ability = next(a for a in master.leader.abilities if a.name == "Forwards, For Blood!")
+    g = game()
+    a3 = g.units["A3"]
+    a3.led = ("A5", ability.name, ability)  # conferred by Battlefield Command
+    g.touch()
+    assert effect_has(a3, "reroll_advance") and not effect_has(g.units["A4"], "reroll_advance")

@@ -17,7 +17,7 @@ from bagm.data.timings import Phase, Timing
 
 Keyword = str
 UnitState = Literal["below_starting", "below_half", "set_to_defend", "near_objective", "secured_site",
-                    "destroyed_unit", "opened_hatchway"]
+                    "destroyed_unit", "opened_hatchway", "synapse"]
 """A state of a unit an effect's condition names (:attr:`Effect.only_while`)."""
 TargetState = Literal["below_starting", "below_half", "near_objective", "markerlight", "engaged",
                       "beyond_hatchway"]
@@ -474,6 +474,8 @@ class Effect:
                 self.mortals and len(self.mortals) != 6:
             raise ValueError("mortals_on goes with mortals (the mortal wounds for each D6 roll, 1 to 6, "
                              "e.g. [0, 1, 1, 1, 2, 2]) or shock_roll")
+    shock_3d6: bool = False
+    """Battle-shock tests taken for the led unit are taken on 3D6 instead of 2D6 (Synapse)."""
     deploy_last: bool = False
     """In the Deploy Armies step, the opponent sets up their entire army before the led unit's
     army sets up any unit; if both armies have such a rule, both set up as normal."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
-from bagm.engine.rules.effects import effect_has, effect_least, effect_sum, shock_aura
+from bagm.engine.rules.effects import effect_has, effect_least, effect_sum, shock_aura, shock_roll
 from bagm.engine.rules.stratagems import INSANE_BRAVERY, may_use, use
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
@@ -80,7 +80,7 @@ class CommandPhase(GameInterface):
             mod = effect_sum(u, "battleshock_mod")  # an effect: "add 1 to Battle-shock tests"
             if u.uid in near:
                 mod += near[u.uid][1]  # "if that enemy unit is also Below Half-strength, subtract 1"
-            roll = self.dice.d6(f"battle-shock {u.uid}") + self.dice.d6(f"battle-shock {u.uid}") + mod
+            roll = shock_roll(self, u, f"battle-shock {u.uid}") + mod  # 2D6 (3D6: Synapse)
             ld = u.leadership()  # the best Leadership of the models left
             ok = roll >= ld
             self.emit("battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok,
@@ -90,7 +90,7 @@ class CommandPhase(GameInterface):
             if not ok and u.affected and effect_has(u, "reroll_leadership") and (
                     yield from self._effect_reroll(p, u, "reroll_leadership", {"roll": roll, "needed": ld,
                                                           "what": "battle-shock"})):
-                roll = self.dice.d6(f"battle-shock {u.uid} re-roll") + self.dice.d6(f"battle-shock {u.uid} re-roll") + mod
+                roll = shock_roll(self, u, f"battle-shock {u.uid} re-roll") + mod
                 ok = roll >= ld
                 self.emit("battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok, reroll=True)
             if not ok:
@@ -111,13 +111,13 @@ class CommandPhase(GameInterface):
         if not u.alive or u.battleshocked:
             return
         ld = u.leadership()  # the best Leadership of the models left, as in the Battle-shock step
-        roll = self.dice.d6(f"battle-shock {u.uid}") + self.dice.d6(f"battle-shock {u.uid}")
+        roll = shock_roll(self, u, f"battle-shock {u.uid}")  # 2D6 (3D6: Synapse)
         ok = roll + mod >= ld
         self.emit("battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok, why=why, **({"mod": mod} if mod else {}))
         if not ok and u.affected and effect_has(u, "reroll_leadership") and (
                 yield from self._effect_reroll(u.player, u, "reroll_leadership",
                                                {"roll": roll, "needed": ld, "what": "battle-shock"})):
-            roll = self.dice.d6(f"battle-shock {u.uid} re-roll") + self.dice.d6(f"battle-shock {u.uid} re-roll")
+            roll = shock_roll(self, u, f"battle-shock {u.uid} re-roll")
             ok = roll + mod >= ld
             self.emit("battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok, reroll=True, why=why)
         if not ok:

@@ -22,6 +22,7 @@ from bagm.engine.attack.rules import Conditions, Reroll
 from bagm.engine.state.army import Unit
 
 _REROLL_ORDER = {Reroll.none: 0, Reroll.ones: 1, Reroll.failed: 2}
+SYNAPSE_RANGE = 6.0  # Synapse: "within 6\" of one or more friendly SYNAPSE models"
 
 # --- effects in the attack sequence ------------------------------------------------------------
 
@@ -55,6 +56,10 @@ def _holds(game: Any, u: Unit, cond: str, other: Unit | None = None) -> bool:
         return other is not None and game.within_reach(other, u, float(cond[7:]))
     if cond == "beyond_hatchway":
         return other is not None and _beyond_hatchway(game, other, u)
+    if cond == "synapse":  # Synapse: within 6" of a friendly SYNAPSE unit (itself one counts);
+        # Synaptic Web (BA Mustering Rules, Tyranids): Walls and closed Hatchways are ignored
+        return "SYNAPSE" in u.keywords or any("SYNAPSE" in v.keywords and game.min_straight(u, v) <= SYNAPSE_RANGE + 1e-9
+                                              for v in game.army_units(u.player) if v is not u)
     if cond == "near_objective":  # Core Rules "Objective Markers": a model within range of one
         markers = game.map.layout.markers
         return any(game.bf.in_objective_range(m.base, mk) for mk in markers for m in u.models)
@@ -285,6 +290,17 @@ def effect_has(u: Unit, field: str) -> bool:
     return u.affected and any(getattr(e, field) for e in u.effects())
 
 
+def shock_dice(game: Any, u: Unit) -> int:
+    """How many D6 a Battle-shock test of ``u`` is taken on: 3 with an effect's ``shock_3d6``
+    (Synapse: "take that test on 3D6 instead of 2D6"), else 2."""
+    return 3 if u.affected and any(e.shock_3d6 for e in u.effects(holds_in(game))) else 2
+
+
+def shock_roll(game: Any, u: Unit, what: str) -> int:
+    """The dice of one Battle-shock test of ``u`` (2D6, or 3D6 with :func:`shock_dice`)."""
+    return sum(game.dice.d6(what) for _ in range(shock_dice(game, u)))
+
+
 def effect_first(u: Unit, field: str) -> Any:
     """The value of an optional field that is no number to compare (deadly_demise: 1 or 'D3')
     from the first of the unit's effects that sets it: None when none does."""
@@ -314,7 +330,8 @@ def charge_tests(game: Any, u: Unit, t: Unit) -> None:
     for who, kind, rule in tests:
         if not who.alive:
             continue
-        roll = game.dice.d6(f"{kind} {who.uid}") + game.dice.d6(f"{kind} {who.uid}")
+        roll = shock_roll(game, who, f"{kind} {who.uid}") if kind == "battle-shock" else \
+            game.dice.d6(f"{kind} {who.uid}") + game.dice.d6(f"{kind} {who.uid}")
         ld = who.leadership()  # the best Leadership of the models left
         ok = roll >= ld
         game.emit("battleshock_test" if kind == "battle-shock" else "leadership_test", unit=who.uid, roll=roll,
