@@ -18,7 +18,7 @@ from bagm.data.packs import Catalog
 from bagm.data.weapons import WeaponProfile
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
-from bagm.engine.rules.effects import effect_has, effect_weapon, fights_on_death, holds_in, shock_dice
+from bagm.engine.rules.effects import effect_weapon, fights_on_death, holds_in, shock_dice
 from bagm.engine.state.actions import parse
 
 GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
@@ -372,21 +372,3 @@ def test_synapse_battle_shock_test_on_3d6_in_the_battle_shock_step(synapse, dice
     assert test["unit"] == "B3" and test["passed"] is passed and b3.battleshocked is not passed
     g.dice.assert_consumed()
 
-
-# --- World Eaters ----------------------------------------------------------------------------------
-
-
-def test_forwards_for_blood_rerolls_advance_rolls_and_blood_surge_plays_no_part():
-    # "While this model is leading a unit, you can re-roll Advance rolls made for that unit and each
-    # time that unit makes a Blood Surge move, you can re-roll the D6": every unit with Blood Surge
-    # loses it in Boarding Actions (its adaptation), so only the Advance re-roll acts
-    we = Catalog().faction("World Eaters").pack
-    assert all("Blood Surge" in (ds.adaptation.loses if ds.adaptation else []) for ds in we.units
-               if "Blood Surge" in ds.abilities)
-    master = next(ds for ds in we.units if ds.leader and any(a.name == "Forwards, For Blood!" for a in ds.leader.abilities))
-    ability = next(a for a in master.leader.abilities if a.name == "Forwards, For Blood!")
-    g = game()
-    a3 = g.units["A3"]
-    a3.led = ("A5", ability.name, ability)  # conferred by Battlefield Command
-    g.touch()
-    assert effect_has(a3, "reroll_advance") and not effect_has(g.units["A4"], "reroll_advance")
