@@ -458,6 +458,69 @@ def test_bagm_refuses_rosters_of_two_editions(command: str):
     assert "Traceback" not in r.output
 
 
+# --- Pile-in -------------------------------------------------------------------------------------
+
+
+def _charged_and_hidden(edition: str) -> Game:
+    """Player B (first turn) has charged the Strike Squad A3 with the Nobz B3; then, before B3
+    fights, the middle corridor holds B3's one model, a Meganob of B5 (40mm, wider than the two
+    32mm bases) just in front of it, and A3's models in a line behind: every line from B3's base
+    to an A3 base passes through the Meganob, so A3 is not visible to B3, and B3 is not within
+    Engagement Range of any enemy unit (2.3" from A3), but A3 is within the 3" of a Pile-in."""
+    from conftest import place
+
+    g = Game(11, _army("A", GK, edition), _army("B", ORKS, edition), dice=Dice.scripted([6, 6]),
+             rolloffs={"attacker": "A", "first_turn": "B"})
+    for text in DEPLOY:
+        _decline(g)
+        g.apply(parse(text))
+    _decline(g)
+    g.set_positions(g.units["B3"], [(27.0, 14.3), (27.0, 15.6), (25.7, 14.3), (25.7, 15.6), (24.4, 14.95)])
+    g.set_positions(g.units["A3"], [(30.5, 14.3), (30.5, 15.6), (31.8, 14.3), (31.8, 15.6), (33.1, 14.95)])
+    for _ in range(20):  # B's Movement and Shooting phases: nothing moves, nothing shoots
+        if g.decision.step == "charge":
+            break
+        g.apply(Action("done" if g.decision.step in ("move", "hatch", "reinforce", "manoeuvre", "shoot")
+                       else "pass"))
+    g.apply(parse("charge B3 A3"))  # 6 + 6: the Charge move ends in base contact
+    g.apply(Action("done"))  # no other charge
+    assert g.units["B3"].charged and g.decision.step == "fight" and g.decision.player == "B"
+    place(g, "B3", [(30.0, 15.0)])
+    place(g, "B5", [(31.45, 15.0)])
+    place(g, "A3", [(34.18, 15.0), (35.48, 15.0), (36.78, 15.0)])
+    b3, a3 = g.units["B3"], g.units["A3"]
+    assert not g.visible_idx(b3, a3) and not g.engaged_with(b3) and g.can_fight(b3)
+    assert [a.text() for a in g.legal_actions()] == ["fight B3 A3"]
+    return g
+
+
+@pytest.mark.parametrize("edition", BOTH)
+def test_a_pile_in_toward_a_unit_not_visible_only_in_2023(edition: str):
+    """2024 Pile-in and Consolidation Moves: "Each time a model makes a Pile-in or Consolidation
+    move: It cannot end that move within Engagement Range of a unit that was not visible to its
+    own unit when it started that move." 2023 has the restriction for "Consolidation Moves"
+    only ("Each time a model makes a consolidation move, it cannot end that move within
+    Engagement Range of a model that was not visible to its unit when it started that move"):
+    its Pile-in is the Core Rules' ("up to 3" ... must end that move closer to the closest enemy
+    model", in base contact if it can). The Nobz that charged, hidden from the Strike Squad by a
+    Meganob: in 2023 its model piles in 2.9" to base contact and fights (its Hit rolls come
+    next); in 2024 it cannot end within Engagement Range of the Strike Squad, so it does not
+    move and no model fights."""
+    g = _charged_and_hidden(edition)
+    g.dice = Dice.scripted([1, 1, 1])  # the Big choppa's three Hit rolls (2023)
+    events = g.apply(parse("fight B3 A3"))
+    b3, a3 = g.units["B3"], g.units["A3"]
+    piled = [e for e in events if e["e"] == "pile_in"]
+    if edition == "2023":
+        assert piled and piled[0]["at"] == [[32.9, 15.0]] and g.engaged(b3, a3)
+        assert g.dice.pending == () and g.decision.step == "reroll"  # a Command Re-roll offer: it fought
+        assert g.decision.info["what"] == "hit" and g.decision.info["unit"] == "B3"
+    else:
+        assert not piled and (b3.models[0].x, b3.models[0].y) == (30.0, 15.0) and not g.engaged(b3, a3)
+        assert [e.get("fighters") for e in events if e["e"] == "fight"] == [0]
+        assert g.dice.pending == (1, 1, 1)  # no attack was made
+
+
 # --- Flying ---------------------------------------------------------------------------------------
 
 
