@@ -1025,6 +1025,27 @@ def test_hazardous_tests_come_after_all_of_the_units_attacks_one_per_weapon_used
     assert "hazardous" not in [e for e in g.events if e["e"] == "attack"][0]["dice"]
 
 
+def test_a_hazardous_weapon_whose_target_is_destroyed_first_still_owes_its_test():
+    """Hazardous: "for each Hazardous weapon that targets were selected for when resolving those
+    attacks, that unit must take one Hazardous test" -- targets selected, not attacks made. Both
+    Purifiers shoot both weapons at B3, one Nob with one wound left: the Storm bolters (first)
+    destroy it, so the Purifying Flames (Hazardous here) make no attack, yet owe their two tests."""
+    g = _split_fire_game()
+    a5, b3 = g.units["A5"], g.units["B3"]
+    a5.ranged = [w.with_abilities(hazardous=True) if w.name == "Purifying Flame" else w for w in a5.ranged]
+    place(g, "B3", [(21.0, 15.0)])
+    b3.models[0].wounds = 1
+    g.touch()
+    g.cp.update(A=0, B=0)
+    g.dice = Dice(1)
+    play(g, "shoot A5 B3")
+    assert not b3.alive
+    weapons = [e["weapon"] for e in g.events if e["e"] == "attack"]
+    assert weapons == ["Storm bolter"]  # the Purifying Flames made no attack
+    haz = [e for e in g.events if e["e"] == "hazardous"]
+    assert len(haz) == 1 and haz[0]["tests"] == 2 and len(haz[0]["dice"]["hazardous"]) == 2
+
+
 def test_hazardous_mortal_wounds_of_overwatch_at_a_charge_wait_for_the_charge_move():
     """Hazardous: "If a unit from a player's army is selected as the target of the Fire Overwatch
     Stratagem in their opponent's Charge phase, any mortal wounds inflicted by Hazardous tests are

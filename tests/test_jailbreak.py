@@ -349,8 +349,11 @@ def test_the_greedy_bot_guards_and_frees() -> None:
     i = prison_hatch(g)
     assert bot.doors_to_open(g, "A") == [i] and bot.doors_to_open(g, "B") == []
     h = g.map.layout.hatchways[i]
-    goal = bot.goal(g, g.units["A3"])
-    assert abs(goal[0] - (h.centre[0] - 1.0)) < 1e-9 and abs(goal[1] - h.centre[1]) < 1e-9
+    a3 = g.units["A3"]
+    goal = bot.goal(g, a3)
+    # beside it, outside: the base 0.35" from the Hatch (its middle 0.6" + the base's radius away)
+    away = max(m.r for m in a3.models) + 0.6
+    assert abs(goal[0] - (h.centre[0] - away)) < 1e-9 and abs(goal[1] - h.centre[1]) < 1e-9
 
 
 def test_the_greedy_bot_offers_expert_breacher_only_at_the_start_of_move_units() -> None:
@@ -362,3 +365,28 @@ def test_the_greedy_bot_offers_expert_breacher_only_at_the_start_of_move_units()
 
     rec = play_bots(4, GK, ORKS, 15)
     assert rec.events[-1]["e"] == "end"
+
+
+def test_engagement_range_does_not_reach_through_the_closed_prison_cells_hatchway() -> None:
+    """Rules Adaptations, Measurement: "When measuring the distance between two points, you
+    cannot measure through Walls or closed Hatchways ... If you cannot trace a path between two
+    points, they are considered to be an infinite distance apart"; Engagement Range is such a
+    distance, and a Normal move may not end within it. A guard stands against the closed Prison
+    Cells' Hatchway outside; inside, the imprisoned Chaplain walks up to the Hatchway, 0.05" from
+    it: the guard is an infinite distance away (the cells are sealed), so nothing stops it short
+    (a straight 1" around the guard's base reaches 1.2" past the Hatch into the cells)."""
+    g = start()
+    clear_defenders(g, keep=("B3",))
+    i = prison_hatch(g)
+    h = g.map.layout.hatchways[i]
+    cy = (h.door.y0 + h.door.y1) / 2
+    a1, b3 = g.units["A1"], g.units["B3"]
+    place(g, "A1", [(40.0, cy)])
+    x = h.door.x0 - b3.models[0].r - 0.05  # the guard's base 0.05" from the Hatch, outside
+    place(g, "B3", [(x, cy), (x - 1.4, cy - 0.7), (x - 1.4, cy + 0.7)])
+    advance_to(g, "move", "A")
+    goal = (round(h.door.x1 + a1.models[0].r + 0.05, 3), cy)
+    g.apply(Action("move", "A1", point=goal))
+    m = a1.models[0]
+    assert (round(m.x, 3), m.y) == goal and not g.engaged(a1, b3)
+    assert g.bf.distance_to_hatchway(m.base, i) <= 1.0

@@ -172,3 +172,29 @@ def test_a_fight_splits_the_attacks_by_each_models_weapon(tmp_path: Path) -> Non
     attacks = [e for e in g.events if e["e"] == "attack" and e["unit"] == sq.uid]
     by_weapon = {e["weapon"]: e["models"] for e in attacks}
     assert by_weapon == {"Nemesis force weapon": fight["fighters"] - 1, "Close combat weapon": 1}
+
+
+def test_the_defender_allocates_to_a_model_with_the_commonest_loadout_first(tmp_path: Path) -> None:
+    """Core Rules, Allocate Attack: "the player controlling the target unit allocates that attack
+    to one model in the target unit. If a model in the target unit has already lost one or more
+    wounds, or has already had attacks allocated to it this phase, that attack must be allocated
+    to that model." The engine allocates for the defender (``Unit.ranks``): a model with the
+    unit's commonest loadout before one with other wargear. The psycannon gunner stands
+    first in its squad; two mortal wounds (a Strike Squad model has 2 wounds) take a Storm bolter
+    model, not him; a model already hurt is allocated to before any choice."""
+    from bagm.engine.rules.missions.base import suffer_mortal_wounds
+
+    g = _game(tmp_path, "    wargear: {psycannon: 1}\n")
+    squad = next(u for u in g.units.values() if u.player == "A" and u.mixed
+                 and any(m.gear and "psycannon" in m.gear for m in u.models))
+    squad.models.sort(key=lambda m: not (m.gear and "psycannon" in m.gear))  # the gunner first
+    gunner = squad.models[0]
+    assert squad.ranks() == [1, 0, 0, 0, 0]
+    suffer_mortal_wounds(g, squad, 2, "a test")
+    assert len(squad.models) == 4 and gunner in squad.models and gunner.wounds == 2
+    gunner.wounds = 1  # hurt: he must take the next wound, whatever the defender would choose
+    suffer_mortal_wounds(g, squad, 1, "a test")
+    assert gunner not in squad.models and len(squad.models) == 3
+    tu = TargetUnit([2, 2, 1], 2, rank=[0, 0, 1])
+    assert tu.allocate() == 2  # the hurt model, whatever the order
+    assert TargetUnit([2, 2, 2], 2, rank=[1, 0, 1]).allocate() == 1

@@ -84,10 +84,12 @@ class TargetUnit:
         return sum(1 for w in self.wounds if w <= 0)
 
     def allocate(self, ranged: bool = True) -> int | None:
-        """The model an attack is allocated to: one that has lost wounds first (Core Rules,
-        not in the excerpts); otherwise, for a ranged attack, a model visible to the
-        attacking unit (Rules Adaptations, Allocating Attacks). None: no model, so the attack
-        sequence ends."""
+        """The model an attack is allocated to: the defender allocates it (Core Rules, not in
+        the excerpts), to a model that has lost wounds first; otherwise, for a ranged attack, to
+        a model visible to the attacking unit (Rules Adaptations, Allocating Attacks), the one
+        the defender loses most willingly (``order``). None: no model, so the attack sequence
+        ends. (A model that had an attack allocated and saved this phase comes first again: the
+        order does not change within an attack.)"""
         alive = [i for i, w in enumerate(self.wounds) if w > 0]
         for i in alive:
             if self.wounds[i] < (self.full if self.fulls is None else self.fulls[i]):

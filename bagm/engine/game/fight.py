@@ -132,6 +132,8 @@ class FightPhase(GameInterface):
         for x, n in plan:
             if t.alive and u.alive:
                 yield from self.attack(u, t, x, n, cond, None, ranged=False)
+            elif u.alive:  # the target destroyed first: a Hazardous weapon still owes its tests
+                self.hazard_owed(u, t, x, n)
         yield from self.take_hazardous(u)  # after the unit has resolved all of its attacks
         if t.dying and t.melee and u.alive:  # destroyed models that fight on (then are removed)
             n, t.dying = t.dying, 0

@@ -98,11 +98,15 @@ class Positions(GameInterface):
         enemy models"); on a Charge move Engagement Range of every enemy unit but the
         ``targets``. On a Fall Back move enemy models may be moved over (Core Rules, Desperate
         Escape Tests: the one exception the adaptation leaves). Engagement Range is 1" here; the
-        2" through an open Hatchway is looked at along each route (:meth:`cut_at_hatchway_er`)."""
+        2" through an open Hatchway is looked at along each route (:meth:`cut_at_hatchway_er`).
+        Engagement Range is measured like any distance, around Walls and closed Hatchways
+        (Rules Adaptations "Measurement": no path, "an infinite distance apart"): an enemy unit
+        shut off from the mover by closed Hatchways (:meth:`shut_off`) keeps out only its bases."""
         def calc() -> tuple[Disc, ...]:
             r = u.radius
             out: list[Disc] = []
             through = u.affected and any(e.move_through for e in u.effects())
+            doors = [h.door for h in self.map.layout.hatchways if not self.bf.is_open(h.index)]
             for v in self.units.values():
                 if v is u or v.where != "board":
                     continue
@@ -112,11 +116,22 @@ class Positions(GameInterface):
                 if enemy and kind == "fallback":
                     continue
                 er = enemy and (kind in ("normal", "advance") or kind == "charge" and v.uid not in targets)
+                if er and doors and self.shut_off(u, v, doors, r + ENGAGEMENT_RANGE):
+                    er = False  # (e.g. Jailbreak: a guard outside the closed Prison Cells' Hatchway)
                 grow = r + (ENGAGEMENT_RANGE if er else 0.0)
                 for m in v.models:
                     out.append((m.x, m.y, m.r + grow))
             return tuple(out)
         return self._cached(("discs", u.uid, kind, targets), calc)
+
+    def shut_off(self, u: Unit, v: Unit, doors: list[Any], reach: float) -> bool:
+        """Enemy unit ``v``'s Engagement Range (``reach`` beyond its bases) crosses a closed
+        Hatchway, and no path leads from ``u`` to ``v`` around Walls and closed Hatchways: they
+        are "an infinite distance apart", so no place ``u`` can reach is within it."""
+        if not any(d.distance_to((m.x, m.y)) <= m.r + reach for d in doors for m in v.models):
+            return False
+        a, b = u.models[0], v.models[0]
+        return self.bf.path((a.x, a.y), (b.x, b.y)) is None
 
     def _hatchway_er_models(self, u: Unit, kind: str, targets: tuple[str, ...] = ()) -> list[Base]:
         """The enemy models a move of ``u`` may come within Engagement Range of through an open

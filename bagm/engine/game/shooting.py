@@ -417,13 +417,17 @@ class ShootingPhase(GameInterface):
             far = effect_least(t, "against_beyond") if t.affected else None
             split = self._far_parts(u, t, parts, far) if far is not None else [(*x, False) for x in parts]
             for k, half, clear, beyond in split:
-                if not t.alive or not u.alive:
+                if not u.alive:
                     break
-                vis = self.visible_idx(u, t)
-                if not vis and not clear:
+                vis = self.visible_idx(u, t) if t.alive else []
+                if not vis and not clear:  # the target destroyed (or out of sight) first
+                    self.hazard_owed(u, t, w, k)
                     continue
+                # the model the first attack is allocated to (TargetUnit.allocate): for its cover
+                ranks = t.ranks()
+                seen = sorted(vis, key=lambda i: ranks[i]) if ranks is not None else vis
                 first = next((i for i, m in enumerate(t.models) if m.wounds < (m.full or t.W)),
-                             vis[0] if vis else 0)
+                             seen[0] if seen else 0)
                 cover = self._cover(t.models[first].base, u, t)
                 cond = Conditions(hit_mod=(-1 if big_engaged and not w.abilities.pistol else 0)
                                   + self.mission.ranged(self, u, t)[1],  # e.g. Lights Out
@@ -516,6 +520,16 @@ class ShootingPhase(GameInterface):
             self._regain_on_kill(u, res.models_destroyed, need)
         self.check_destroyed(t, by=u)
         return res.wounds_lost, res.models_destroyed
+
+    def hazard_owed(self, u: Unit, t: Unit, w: Any, n: int) -> None:
+        """Hazardous: "for each Hazardous weapon that targets were selected for": ``n`` models'
+        weapon ``w`` had ``t`` selected as its target but makes no attacks (``t`` was destroyed,
+        or is out of sight, first); its tests are owed all the same (a weapon made Hazardous by
+        an effect on the target too, as :meth:`attack` counts them)."""
+        if u.affected or t.affected:  # (conditions on the game count as not holding for a unit destroyed)
+            w = effect_weapon(u, w, t, holds_in(self) if t.alive else None)
+        if w.abilities.hazardous:
+            u.hazard += (w.name,) * n
 
     def take_hazardous(self, u: Unit, defer: bool = False) -> Generator[Decision, Action, None]:
         """Hazardous: "after that unit has resolved all of its attacks", the tests it owes

@@ -233,13 +233,27 @@ class Unit:
         return out
 
     def ranks(self) -> list[int] | None:
-        """The defender's order of allocation among its models that have lost no wounds (Core
-        Rules: the defender allocates the attack): reading, the models of the unit's main
-        profile (0) before those with their own (1): troopers before their Superior, servitors
-        before their character. None: all alike (the models in order, as before)."""
-        if not self.kit_own:
+        """The defender's choice of the model an attack is allocated to, among models that have
+        lost no wounds (Core Rules, Allocate Attack: "the player controlling the target unit
+        allocates that attack to one model"), as a rank per model, lowest first: the model whose
+        loss costs least -- one of the unit's main profile before one with its own (troopers
+        before their Superior, servitors before their character), then one carrying the unit's
+        commonest loadout before one with other wargear (a special or heavy weapon, a
+        sergeant's), then fewer starting Wounds; index order among equals. The one place this
+        choice is made (``TargetUnit.rank``); None when every model ranks alike (in order, as
+        before)."""
+        models = self.models
+        if not self.kit_own and not any(m.gear is not None or m.full for m in models):
             return None
-        return [0 if m.own is None else 1 for m in self.models]
+        kits: dict[frozenset[str] | None, int] = {}
+        for m in models:
+            kits[m.gear] = kits.get(m.gear, 0) + 1
+        common = max(kits, key=lambda k: kits[k])  # (the first of equals: dicts keep their order)
+        keys = [(m.own is not None, m.gear != common, m.full or self.W) for m in models]
+        levels = sorted(set(keys))
+        if len(levels) == 1:
+            return None
+        return [levels.index(k) for k in keys]
 
     def leadership(self) -> int:
         """The Leadership a Battle-shock test is taken on: "the best Leadership characteristic
