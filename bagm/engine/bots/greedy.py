@@ -15,6 +15,7 @@ from typing import Any
 
 from bagm.chance.dice import DiceExpr
 from bagm.engine.attack.rules import AttackProfile, Conditions, Target
+from bagm.engine.board.geometry import segments_cross
 from bagm.engine.game.sequence import Game, Unit
 from bagm.engine.rules.effects import effect_has, effect_sum
 from bagm.engine.rules.missions.power_the_generators import ACCESS_ZONE, GENERATOR, TERMINAL, route_via
@@ -53,6 +54,14 @@ class GreedyBot:
         self._odds = _ODDS  # exact odds depend only on the profiles: shared by every game
         self._game: Game | None = None
         self._seen: dict[tuple[Any, ...], bool] = {}
+        # per game, like _seen (a cache of pure answers): where a unit's way meets a closed
+        # Hatchway (door_on_way)
+        self._doors: dict[tuple[Any, ...], tuple[float, float] | None] = {}
+
+    def _fresh(self, g: Game) -> None:
+        """Forget what was kept of another game (stamps and plans are one game's)."""
+        if self._game is not g:
+            self._game, self._seen, self._doors = g, {}, {}
 
     # --- expected values with the exact odds ----------------------------------------------
 
@@ -86,12 +95,37 @@ class GreedyBot:
     # --- goals ------------------------------------------------------------------------------
 
     def goal(self, g: Game, u: Unit) -> tuple[float, float]:
-        """Where ``u`` heads now: its :meth:`target`, or on a map of two levels (Power the
-        Generators) the Access Zone it changes level from when the target is on the other."""
+        """Where ``u`` heads now: its :meth:`target`; on a map of two levels (Power the
+        Generators) the Access Zone it changes level from when the target is on the other; and
+        when closed Hatchways shut the target off, the first of them on its way (:meth:`door_on_way`)."""
         target = self.target(g, u)
         if not g.map.layout.areas_of(ACCESS_ZONE):
-            return target
+            return self.door_on_way(g, u, target) or target
         return route_via(g, (u.models[0].x, u.models[0].y), target) or target
+
+    def door_on_way(self, g: Game, u: Unit, target: tuple[float, float]) -> tuple[float, float] | None:
+        """A target behind closed Hatchways (a Strongroom's marker): the point beside the first
+        closed Hatchway on the shortest way to it were every Hatchway open, one the unit may
+        operate, so that it goes there and opens it (:meth:`_hatch`). None: the target is within
+        reach as the Hatchways stand, or no Hatchway opens the way."""
+        me = (u.models[0].x, u.models[0].y)
+        self._fresh(g)
+        key = (me, target, g.closed, u.player)
+        if key in self._doors:
+            return self._doors[key]
+        out: tuple[float, float] | None = None
+        bf = g.bf
+        if g.closed and bf.path(me, target) is None and (way := bf.path(me, target, 0)) is not None:
+            lay = g.map.layout
+            shut = [h for h in lay.hatchways if not bf.is_open(h.index)]
+            for a, b in zip(way, way[1:]):
+                h = next((h for h in shut if segments_cross(a, b, *h.opening)), None)
+                if h is not None:
+                    if g.mission.hatchway_reason(g, u, h.index) is None:
+                        out = self.beside(h, me, max(m.r for m in u.models))
+                    break
+        self._doors[key] = out
+        return out
 
     @staticmethod
     def far(g: Game, me: tuple[float, float], q: tuple[float, float]) -> float:
@@ -127,8 +161,15 @@ class GreedyBot:
         short = self.short_of(g, u.player)
         if short is not None:  # Power the Generators: the kind of marker the Attacker lacks first
             free = [m for m in free if m.label == short] or free
+        worth = marker_worth(g, u.player)
+        if worth is not None:  # a mission whose objectives say what each marker is worth
+            free = [m for m in free if worth.get(markers.index(m), 0.0) > 0]
         if free:
-            m = min(free, key=lambda m: self.far(g, me, (m.x, m.y)))
+            if worth is None:
+                m = min(free, key=lambda m: self.far(g, me, (m.x, m.y)))
+            else:  # the marker the army's plan gives the unit (see assign)
+                got = assign(g, u.player, [markers.index(m) for m in free], worth).get(u.uid)
+                m = markers[got] if got is not None else min(free, key=lambda m: self.far(g, me, (m.x, m.y)))
             return (m.x, m.y)
         if g.mission.number == JAILBREAK:
             jail = self.jailbreak_goal(g, u, me)
@@ -136,8 +177,11 @@ class GreedyBot:
                 return jail
         doors = self.doors_to_open(g, u.player)
         if doors:  # Void the Ship: the Attacker opens the Airlocks; Jailbreak: the Prison Cells
-            return min((self.beside(g.map.layout.hatchways[i], me) for i in doors),
-                       key=lambda q: math.hypot(q[0] - me[0], q[1] - me[1]))
+            r = max(m.r for m in u.models)
+            spread = worth is not None  # the objectives' advice: spread over the Airlocks
+            return min((self.beside(g.map.layout.hatchways[i], me, r) for i in doors),
+                       key=lambda q: math.hypot(q[0] - me[0], q[1] - me[1])
+                       + (CROWD * self.nearer(g, u, mates, q) if spread else 0.0))
         enemies = g.army_units(g.other(u.player))
         if enemies:
             if g.map.layout.areas_of(ACCESS_ZONE):  # two levels: the nearest by way of the Access Zones
@@ -146,6 +190,14 @@ class GreedyBot:
                 e = min(enemies, key=lambda e: g.min_straight(u, e))
             return (e.models[0].x, e.models[0].y)
         return me
+
+    @staticmethod
+    def nearer(g: Game, u: Unit, mates: list[Unit], q: tuple[float, float]) -> int:
+        """How many friendly units not in combat stand nearer to ``q`` than ``u`` (straight):
+        they go there first, so ``u`` looks for another goal."""
+        mine = math.dist((u.models[0].x, u.models[0].y), q)
+        return sum(1 for v in mates if math.dist((v.models[0].x, v.models[0].y), q) < mine
+                   and not g.engaged_with(v))
 
     @staticmethod
     def short_of(g: Game, p: Player) -> str | None:
@@ -178,7 +230,7 @@ class GreedyBot:
         opened = g.bf.is_open(prison_hatch(g))
         if u is pr:
             if not opened:
-                return self.beside(g.map.layout.hatchways[prison_hatch(g)], me)
+                return self.beside(g.map.layout.hatchways[prison_hatch(g)], me, max(m.r for m in u.models))
             home = g.map.layout.entry_zones_of("Attacker")
             return min((z.centre for z in home), key=lambda c: math.dist(c, me)) if home else None
         if g.role.get(u.player) != "Defender":
@@ -210,13 +262,21 @@ class GreedyBot:
         return not g.bf.is_open(prison_hatch(g)) and all(zone.wholly_within(m.base) for m in u.models)
 
     @staticmethod
-    def beside(h: Any, me: tuple[float, float]) -> tuple[float, float]:
-        """The point 1" from a Hatchway's middle, on the side nearer ``me``."""
+    def beside(h: Any, me: tuple[float, float], r: float = 0.4) -> tuple[float, float]:
+        """Where a model of base radius ``r`` stands to operate a Hatchway (within 1" of it),
+        on the side nearer ``me``: its base 0.35" from the Hatch (a Wall is 0.5" thick), so that
+        a wide base fits there too."""
         cx, cy = h.centre
-        sides = [(cx, cy - 1.0), (cx, cy + 1.0)] if h.horizontal else [(cx - 1.0, cy), (cx + 1.0, cy)]
+        d = r + 0.6
+        sides = [(cx, cy - d), (cx, cy + d)] if h.horizontal else [(cx - d, cy), (cx + d, cy)]
         return min(sides, key=lambda q: math.hypot(q[0] - me[0], q[1] - me[1]))
 
     def on_marker(self, g: Game, u: Unit) -> bool:
+        return self.on_marker_now(g, u)
+
+    @staticmethod
+    def on_marker_now(g: Game, u: Unit) -> bool:
+        """A model of ``u`` is within 1" of an objective marker (within its range)."""
         return any(math.hypot(x.x - m.x, x.y - m.y) - x.r - m.radius <= 1.0
                    for m in g.map.layout.markers for x in u.models)
 
@@ -318,6 +378,9 @@ class GreedyBot:
             if g.mission.number == JAILBREAK and min(math.dist((m.x, m.y), goal) for m in u.models) < 1.0:
                 return Action("hold", u.uid)  # there already (the imprisoned unit at its Hatchway)
             rush = not u.ranged or bool(self.doors_to_open(g, p))  # Airlocks, Prison Cells: a race against the clock
+            if marker_worth(g, p) is not None:  # objectives to race for: Advance while no enemy is
+                # near, else move and keep the charge (or the shots) for the enemy in the way
+                rush = all(g.min_straight(u, e) > u.move() + 12 for e in g.army_units(g.other(p)))
             kind = "advance" if (rush and far > u.move() + 1) else "move"
             return Action(kind, u.uid, point=_r(goal))
         return None
@@ -345,11 +408,16 @@ class GreedyBot:
         return None
 
     def _wants_hatch(self, g: Game, u: Unit, i: int) -> bool:
+        """A closed Hatchway between the unit and where it heads (its goal, or the target its
+        goal leads to through that Hatchway)."""
         if g.bf.is_open(i):
             return False
         goal = self.goal(g, u)
         try:
-            return g.bf.opposite_sides(u.models[0].base, goal, i)
+            if g.bf.opposite_sides(u.models[0].base, goal, i):
+                return True
+            target = self.target(g, u)
+            return target != goal and g.bf.opposite_sides(u.models[0].base, target, i)
         except ValueError:
             return False
 
@@ -384,8 +452,7 @@ class GreedyBot:
         line between their centres."""
         if g.apart(u, e, reach + 1e-6):  # bounding boxes farther apart than reach: no pair is within it
             return False
-        if self._game is not g:  # stamps are numbers of one game
-            self._game, self._seen = g, {}
+        self._fresh(g)  # stamps are numbers of one game
         # kept while neither unit moves (their stamps); across games, on where both stand
         key = (u.uid, g.stamp(u), e.uid, g.stamp(e), g.closed, reach)
         got = self._seen.get(key)
@@ -586,6 +653,78 @@ class GreedyBot:
 
     def _overwatch(self, g: Game, legal: list[Action]) -> Action:
         return legal[0]
+
+
+# --- Mission Objectives: what controlling each objective marker is worth to a player -------------
+
+WORTH = 6.0  # inches of detour one unit of a marker's worth pays for
+CROWD = 10.0  # inches an Airlock seems farther for each friendly unit already nearer to it
+
+
+def _ground_targets(g: Game, p: Player) -> dict[int, float]:
+    """Pull Their Teeth, Destroy Ground Targets and Seize the Guns: each Loader the Defender
+    controls at the start of their Command phase moves 5VP from the Attacker to them (10VP while
+    they control the Control Node); the Attacker scores 5VP for the Control Node at the start of
+    theirs. Both players want the Loaders (to hold, or to deny); the Control Node is worth twice
+    as much to each (it doubles the Loaders' take, or scores)."""
+    from bagm.engine.rules.missions.pull_their_teeth import LOADER, NODE
+
+    return {i: 2.0 if m.label == NODE else 1.0 if m.label == LOADER else 0.0
+            for i, m in enumerate(g.map.layout.markers)}
+
+
+def _every_marker(g: Game, p: Player) -> dict[int, float]:
+    """Strongrooms, They Are Ours: each marker the Attacker controls at the end of the battle
+    scores them 45VP, so both players want both (the Defender holds them from the start)."""
+    return {i: 1.0 for i in range(len(g.map.layout.markers))}
+
+
+def _airlocks(g: Game, p: Player) -> dict[int, float]:
+    """Void the Ship, Maintain Ship Integrity: no objective marker is worth anything; the
+    Airlocks are (see :meth:`GreedyBot.doors_to_open`)."""
+    return {}
+
+
+OBJECTIVES = {"Destroy Ground Targets": _ground_targets, "They Are Ours": _every_marker,
+              "Maintain Ship Integrity": _airlocks}
+"""The Mission Objectives the bot has advice for, by name: what controlling each objective
+marker is worth to a player (relative worth: 0 for none). A mission with none of them: every
+marker alike, the nearest first."""
+
+
+def assign(g: Game, p: Player, free: list[int], worth: dict[int, float]) -> dict[str, int]:
+    """Player ``p``'s units not in combat nor on a marker, each given one of the ``free``
+    markers: the pairs taken cheapest first (the distance, less ``WORTH`` inches per unit of the
+    marker's worth), at most an even share of the units per marker, so the army spreads over
+    the markers its objectives value instead of queueing for the nearest. A function of the game
+    as it stands (the bot keeps no plan between decisions: a clone plays alike)."""
+    markers = g.map.layout.markers
+    units = [u for u in g.army_units(p) if u.models and not g.engaged_with(u)
+             and not GreedyBot.on_marker_now(g, u)]
+    if not units or not free:
+        return {}
+    share = -(-len(units) // len(free))
+    pairs = sorted((math.dist((u.models[0].x, u.models[0].y), (markers[i].x, markers[i].y)) - WORTH * worth[i],
+                    k, i, u.uid) for k, u in enumerate(units) for i in free)
+    out: dict[str, int] = {}
+    taken: dict[int, int] = {}
+    for _, _, i, uid in pairs:
+        if uid not in out and taken.get(i, 0) < share:
+            out[uid] = i
+            taken[i] = taken.get(i, 0) + 1
+    return out
+
+
+def marker_worth(g: Game, p: Player) -> dict[int, float] | None:
+    """What each objective marker is worth to player ``p`` by the mission's objectives the bot
+    has advice for (the greatest advice, marker by marker); None: no advice."""
+    out: dict[int, float] | None = None
+    for obj in g.mission.objectives:
+        advice = OBJECTIVES.get(obj.name)
+        if advice is not None:
+            got = advice(g, p)
+            out = got if out is None else {i: max(out.get(i, 0.0), got.get(i, 0.0)) for i in set(out) | set(got)}
+    return out
 
 
 # --- Mission Rules a player may use: what the bot does with each --------------------------------
