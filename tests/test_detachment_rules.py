@@ -878,3 +878,48 @@ def test_without_pre_emptive_strike_deep_strike_waits_for_the_second_round():
     assert not [x for x in g.legal_reinforce("A") if x.kind == "deepstrike"]
     with pytest.raises(IllegalAction, match="second battle round"):
         g.check_as("reinforce", "A", Action("deepstrike", "A3", point=(30.0, 15.0)))
+
+
+# --- rules used at a moment (rule_moments) -------------------------------------------------------
+
+
+def test_overload_machine_spirits_each_unit_each_time_it_is_selected_to_shoot():
+    """Overload Machine Spirits: "each time an ADEPTUS MECHANICUS unit from your army is selected
+    to shoot, it can use this ability": until the end of the phase its ranged weapons' AP is
+    improved by 1 and they have [HAZARDOUS]. Once per phase for each unit, not once for the army."""
+    g = game(army("adeptus_mechanicus_electromartyrs"))
+    a, v = g.army_units("A")[:2]
+    b = g.army_units("B")[-1]
+    name = "Overload Machine Spirits"
+    assert [x.text() for x in g.usable("A", "selected_to_shoot", a.uid)] == [f"use {a.uid} {name}"]
+    steps = g.moment("selected_to_shoot", "A", a)
+    assert next(steps).step == "use"
+    with pytest.raises(StopIteration):
+        steps.send(parse(f"use {a.uid} {name}"))
+    w = effect_weapon(a, GUN, b)
+    assert (w.ap, w.abilities.hazardous) == (-1, True)
+    assert effect_weapon(a, BLADE, b) == BLADE  # ranged weapons only
+    assert g.usable("A", "selected_to_shoot", a.uid) == []  # this unit: once this phase
+    assert [x.text() for x in g.usable("A", "selected_to_shoot", v.uid)] == [f"use {v.uid} {name}"]
+    # one attack: hit 3 (BS 3+), wound 6, save roll of exactly the target's Save: failed at AP -1
+    g.dice = Dice.scripted([3, 6, b.Sv])
+    assert declined(g.attack(a, b, SHOT, 1, Conditions(), None, ranged=True))[0] == 1
+    assert a.hazard == ("Test shot",)  # a Hazardous test owed once the unit has shot
+    g.end_timed("phase")
+    assert effect_weapon(a, GUN, b) == GUN
+    g.dice = Dice.scripted([3, 6, b.Sv])  # the same rolls without it: saved
+    assert declined(g.attack(a, b, SHOT, 1, Conditions(), None, ranged=True))[0] == 0
+    assert not any(x.name == name for x in g.armies["B"].uses)  # the Orks have no such rule
+
+
+def test_greedy_bot_overloads_machine_spirits_but_never_on_a_character():
+    from bagm.engine.bots import make_bot
+    from bagm.engine.state.core import Decision
+
+    g = game(army("adeptus_mechanicus_electromartyrs"))
+    bot = make_bot("greedy")
+    assert {"CHARACTER" in u.keywords for u in g.army_units("A")} == {True, False}
+    for u in g.army_units("A"):
+        g.decision = Decision("use", "A", {"timing": "selected_to_shoot", "unit": u.uid})
+        act = bot(g)
+        assert (act.kind == "use") == ("CHARACTER" not in u.keywords), u.name

@@ -1034,6 +1034,69 @@ def sinister(name: str) -> None:
         assert [e["unit"] for e in test] == (["B3"] if near else [])
 
 
+# --- Enhancements encoded with fields other Enhancements brought --------------------------------
+
+
+def sanctification(name: str) -> None:
+    """Sanctification Rituals: the bearer can perform Secure Site as if it had BATTLELINE."""
+    g = game()
+    a1 = g.units["A1"]  # the Chaplain: a CHARACTER, not BATTLELINE
+    assert "BATTLELINE" not in a1.keywords
+    assert g.mission.secure_reason(g, a1, 0) == "is not BATTLELINE"
+    bear(g, "A1", name)
+    assert g.mission.secure_reason(g, a1, 0) is None
+
+
+def martial_discipline(name: str) -> None:
+    """Martial Discipline: "at the start of your Shooting phase, select one ADEPTA SORORITAS unit
+    within 6\" of the bearer": it can shoot in a turn it Advanced or Fell Back, until the end of
+    the phase. A unit beyond 6\" (A4), or without the keyword (the bearer's own here), cannot be
+    selected."""
+    m = pack_enhancements()[name].moments[0]
+    assert (m.when, m.phase, m.turn, m.within, m.once) == ("phase_start", "shooting", "yours", 6, "phase")
+    g = near_bearer(name, keyword="ADEPTA SORORITAS")
+    near = g.units["A3"]
+    at(g, "movement", "A")
+    assert g.usable("A", "phase_start") == []  # only in your Shooting phase
+    at(g, "shooting", "B")
+    assert g.usable("A", "phase_start") == []
+    at(g, "shooting", "A")
+    assert [a.text() for a in g.usable("A", "phase_start")] == [f"use A3 {name}"]
+    near.moved = "advance"
+    assert g.shoot_reason(near) is not None
+    g.use_rule("A", parse(f"use A3 {name}"))
+    assert g.shoot_reason(near) is None
+    near.moved = "fallback"
+    assert g.shoot_reason(near) is None
+    assert g.usable("A", "phase_start") == []  # once per phase
+    g.end_timed("phase")
+    assert g.shoot_reason(near) is not None
+
+
+def unholy_fury(name: str) -> None:
+    """Unholy Fury: "if the bearer is destroyed by a melee attack and it has not fought this
+    phase, roll one D6: on a 2+" it fights before it is removed (a 1: it does not)."""
+    from bagm.engine.rules.effects import fights_on_death
+
+    for roll, fights in ((2, True), (1, False)):
+        g = game()
+        bear(g, "A3", name)
+        a3 = g.units["A3"]
+        g.dice = Dice.scripted([roll])
+        fights_on_death(g, a3, 1)
+        g.dice.assert_consumed()
+        assert a3.dying == (1 if fights else 0)
+    g = game()
+    bear(g, "A3", name)
+    g.units["A3"].fought = True  # it has fought this phase: no roll
+    g.dice = Dice.scripted([])
+    fights_on_death(g, g.units["A3"], 1)
+    assert g.units["A3"].dying == 0
+    bearers = {d.name for d in _catalog().faction("Legiones Daemonica").pack.units
+               if "CHARACTER" in d.keywords and d.name in ("Bloodmaster", "Karanak", "Skulltaker")}
+    assert len(bearers) == 3  # the reading: each is a one-model unit
+
+
 CHECKS: dict[str, Callable[[str], None]] = {
     "Sinister Presence (Aura)": sinister,
     "Vox Malevolus": vox,
@@ -1103,6 +1166,9 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "Fatal Caress": fatal_caress,
     "Grace of Khaine": grace,
     "Spite Made Manifest": spite,
+    "Sanctification Rituals": sanctification,
+    "Martial Discipline": martial_discipline,
+    "Unholy Fury": unholy_fury,
 }
 
 

@@ -842,8 +842,9 @@ class Moment:
     """EFFECT on the target unit; null when the engine cannot play it (games list it)."""
     until: Literal["phase", "turn"] = "phase"
     """How long the effect lasts: until the end of the phase or of the turn."""
-    once: Literal["phase", "turn", "round", "battle"] = "battle"
-    """How often it can be used: once per phase, turn, battle round or battle."""
+    once: Literal["phase", "turn", "round", "battle", "unit"] = "battle"
+    """How often it can be used: once per phase, turn, battle round or battle, or once per phase
+    for each unit ('unit': "each time a unit is selected to shoot, it can use this")."""
     within: float | None = None
     """An Enhancement's: its TARGET is a friendly unit within X inches of the bearer's unit
     (that unit itself included) instead of the bearer's unit ("select one friendly WRAITH

@@ -311,6 +311,12 @@ class GreedyBot:
         if uses and d.info.get("timing") == "phase_end":  # only a free rule (an Enhancement's, say)
             free = {x.name for x in g.armies[d.player].uses if not x.stratagem}
             uses = [a for a in uses if a.arg in free]
+        if uses and "unit" in d.info and "CHARACTER" in g.unit(d.info["unit"]).keywords:
+            # a rule that makes its weapons [HAZARDOUS] (Overload Machine Spirits): never on a
+            # CHARACTER, whose failed Hazardous test costs 3 mortal wounds
+            risky = {x.name for x in g.armies[d.player].uses
+                     if any(a.name == "hazardous" for e in x.effects for a in e.weapon_abilities)}
+            uses = [a for a in uses if a.arg not in risky]
         if not uses:
             return None
         if "unit" in d.info:

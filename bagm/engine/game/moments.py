@@ -56,10 +56,14 @@ class Moments(GameInterface):
             out.append(s)
         return out
 
-    def _once(self, p: Player, s: Use) -> tuple[str, str, int]:
-        """The mark in ``used`` that a use of ``s`` leaves: per phase (Stratagems: the phase's
-        id, as every Stratagem's), per battle round (minus the round) or per battle (0)."""
+    def _once(self, p: Player, s: Use, uid: str | None = None) -> tuple[str, str, int]:
+        """The mark in ``used`` that a use of ``s`` (on the unit ``uid``) leaves: per phase
+        (Stratagems: the phase's id, as every Stratagem's), per battle round (minus the round),
+        per battle (0), or per phase for each unit ("each time a unit is selected to shoot, it
+        can use this ability")."""
         name = s.group or s.name  # the alternatives of one rule share its "once"
+        if s.once == "unit":
+            return (p, f"{name} {uid}", self.phase_id)
         if s.once == "turn":  # "once per turn": a mark of its own kind (turns are numbered from 1)
             return (p, name, 100_000 + self.turn)
         return (p, name, self.phase_id if s.once == "phase" else -self.round if s.once == "round" else 0)
@@ -72,10 +76,12 @@ class Moments(GameInterface):
         out = []
         for s in self._entries(p, timing):
             # Core Rules "Stratagems": enough CP, once per phase; a rule: as often as it says
-            if self.cp[p] < s.cp or self._once(p, s) in self.used:
+            if self.cp[p] < s.cp or s.once != "unit" and self._once(p, s) in self.used:
                 continue
             targets = [self.unit(unit)] if unit is not None else self.army_units(p)
             for u in targets:
+                if s.once == "unit" and self._once(p, s, u.uid) in self.used:
+                    continue
                 if u.player != p or not u.alive or s.bearer is not None and not self._near_bearer(s, u):
                     continue
                 if s.target_units and u.datasheet.name.casefold() not in s.target_units:
@@ -124,7 +130,7 @@ class Moments(GameInterface):
             self.spend_cp(p, s.cp, s.name)  # marks it used this phase and records the Stratagem
         else:
             self.emit("rule_used", player=p, name=s.name, kind=s.kind)
-        self.used.add(self._once(p, s))
+        self.used.add(self._once(p, s, u.uid))
         u.timed += tuple((s.name, e, s.until) for e in s.effects)
         if u.battleshocked and any(e.end_battleshock for e in s.effects):
             u.battleshocked = False  # "that unit is no longer Battle-shocked"
