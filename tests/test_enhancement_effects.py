@@ -23,7 +23,7 @@ from bagm.engine.attack.rules import AttackProfile, Conditions, Reroll, Target
 from bagm.engine.attack.sequence import resolve
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game, IllegalAction
-from bagm.engine.rules.effects import effect_conditions, effect_defence, effect_has, effect_weapon
+from bagm.engine.rules.effects import effect_conditions, effect_defence, effect_has, effect_sum, effect_weapon
 from bagm.engine.rules.uses import use_of
 from bagm.engine.state.actions import Action, parse
 
@@ -1097,6 +1097,177 @@ def unholy_fury(name: str) -> None:
     assert len(bearers) == 3  # the reading: each is a one-model unit
 
 
+def enemy_moment(g: Game, name: str, bearer: str = "A3") -> None:
+    """Muster's part: the bearer's unit may use the Enhancement's moments (TARGET: an enemy unit)."""
+    g.armies["A"].uses = g.armies["A"].uses + tuple(
+        use_of(m, name, "Enhancement", bearer) for m in pack_enhancements()[name].moments)
+
+
+def mutagenic_flames(name: str) -> None:
+    """Mutagenic Flames: "after the bearer has shot, select one enemy unit hit by one or more of
+    those attacks. Until the start of your next Shooting phase, each time a model in that unit
+    makes an attack, subtract 1 from the Hit roll." An enemy unit it did not hit: not offered."""
+    g = game()
+    enemy_moment(g, name)
+    at(g, "shooting", "A")
+    g.units["A3"].volley = (("B3", 0, 0), ("B4", 2, 0))  # its attacks: B3 not hit, B4 hit twice
+    assert [a.text() for a in g.usable("A", "after_shot", "A3")] == [f"use B4 {name}"]
+    assert g.usable("A", "after_shot", "A4") == []  # after the bearer has shot only
+    g.use_rule("A", parse(f"use B4 {name}"))
+    assert g.usable("A", "after_shot", "A3") == []
+    assert attack(g, "B4", "A3", GUN, [3]) == (0, 0)  # a Hit roll of 3 misses (BS 3+, -1)
+    for until in ("phase", "turn", "next shooting B", "next command A"):
+        g.end_timed(until)
+    assert effect_conditions(g.units["B4"], g.units["A3"], GUN, Conditions()).hit_mod == -1
+    g.end_timed("next shooting A")  # the start of A's next Shooting phase
+    assert effect_conditions(g.units["B4"], g.units["A3"], GUN, Conditions()).hit_mod == 0
+
+
+def test_after_shot_is_offered_once_the_unit_has_shot_and_lasts_until_your_next_shooting_phase():
+    from bagm.engine.bots import make_bot
+
+    g = game()
+    enemy_moment(g, "Mutagenic Flames")
+    place(g, "A3", block(14))
+    place(g, "B3", block(20, dx=1.4))
+    g.touch()
+    advance_to(g, "shoot")
+    shots = [a for a in g.legal_actions() if a.kind == "shoot" and a.unit == "A3" and a.target == "B3"]
+    g.dice = Dice.scripted([6] * 400)
+    g.apply(shots[0])
+    assert g.decision.step == "use" and g.decision.info == {"timing": "after_shot", "unit": "A3"}
+    act = make_bot("greedy")(g)  # the bot selects the enemy unit hit
+    assert act.text() == "use B3 Mutagenic Flames"
+    g.apply(act)
+    b3 = g.units["B3"]
+    g.dice = Dice(3)
+    advance_to(g, "shoot", "B")  # B's turn: B3 still at -1 to hit
+    assert effect_conditions(b3, g.units["A3"], GUN, Conditions()).hit_mod == -1
+    advance_to(g, "move", "A")
+    assert effect_conditions(b3, g.units["A3"], GUN, Conditions()).hit_mod == -1
+    advance_to(g, "shoot", "A")  # the start of A's next Shooting phase: over
+    assert effect_conditions(b3, g.units["A3"], GUN, Conditions()).hit_mod == 0
+    assert any(e["e"] == "effect_ends" and e["unit"] == "B3" for e in g.events)
+
+
+def omni_auspex(name: str) -> None:
+    """Omni-Structural Auspex: after the bearer has shot, one enemy unit hit; until the end of the
+    phase a friendly ADEPTUS ASTARTES model's attack on it (excluding CHARACTER models) has its AP
+    improved by 1. The Chaplain (a CHARACTER): unchanged."""
+    g = game()
+    enemy_moment(g, name)
+    at(g, "shooting", "A")
+    g.units["A3"].volley = (("B4", 1, 0),)
+    g.use_rule("A", parse(f"use B4 {name}"))
+    b4 = g.units["B4"]
+    assert effect_weapon(g.units["A4"], GUN, b4).ap == -1  # another unit's attack too
+    assert "CHARACTER" in g.units["A1"].keywords and effect_weapon(g.units["A1"], GUN, b4).ap == 0
+    assert effect_weapon(g.units["B3"], GUN, g.units["A4"]).ap == 0
+    # one attack: hit 3, wound 4 (S4 against T5... the roll that wounds), save roll of exactly Sv: failed
+    need = 4 if GUN.strength == b4.T else 5 if GUN.strength < b4.T else 3
+    assert attack(g, "A4", "B4", GUN, [3, need, b4.Sv]) == (1, 1 if b4.W == 1 else 0)
+    g.end_timed("phase")
+    assert effect_weapon(g.units["A4"], GUN, b4).ap == 0
+
+
+def dark_majesty(name: str) -> None:
+    """Dark Majesty: "each time the bearer makes a Charge move, select one enemy unit within
+    Engagement Range of it. Until the start of your next Charge phase" it is stunned: -1 to its
+    Hit rolls. A failed charge: nothing to use."""
+    for dice, made in (([6, 6], True), ([1, 1], False)):
+        g = game()
+        enemy_moment(g, name)
+        place(g, "A3", block(14))
+        place(g, "B3", block(20, dx=1.4))
+        g.apply(parse("hold A3"))
+        advance_to(g, "charge")
+        g.dice = Dice.scripted(dice)
+        g.apply(parse("charge A3 B3"))
+        assert g.units["A3"].charged == made
+        if not made:
+            assert g.decision.step != "use"
+            continue
+        assert g.decision.step == "use" and g.decision.info["timing"] == "charge_move_end"
+        assert [a.text() for a in g.legal_actions()] == [f"use B3 {name}", "pass"]  # B4: not engaged
+        g.apply(parse(f"use B3 {name}"))
+        assert attack(g, "B3", "A3", BLADE, [3]) == (0, 0)  # a Hit roll of 3 misses (WS 3+, -1)
+        g.end_timed("turn")
+        g.end_timed("next charge A")
+        assert effect_conditions(g.units["B3"], g.units["A3"], BLADE, Conditions()).hit_mod == 0
+
+
+def vasov(name: str) -> None:
+    """Vasov's Auto-Oppressor: "at the end of your Movement phase, you can select one enemy unit
+    visible to the bearer. Until the start of your next Movement phase, halve the Movement
+    characteristic of models in that unit, and halve Advance and Charge rolls made for it"
+    (rounding up, before other modifiers)."""
+    g = game()
+    enemy_moment(g, name)
+    at(g, "movement", "A")
+    b3 = g.units["B3"]
+    offered = {a.unit for a in g.usable("A", "phase_end")}
+    assert offered and offered == {e.uid for e in g.army_units("B") if g.visible_idx(g.units["A3"], e)}
+    place(g, "B3", block(20, dx=1.4))
+    place(g, "A3", block(14))
+    g.touch()
+    m = b3.move()
+    g.use_rule("A", parse(f"use B3 {name}"))
+    assert b3.move() == (m + 1) // 2
+    g.end_timed("next movement A")
+    assert b3.move() == m
+    # the field in the Advance and Charge rolls (here on A3): a 5 to Advance counts 3
+    g = game()
+    a3 = g.units["A3"]
+    a3.timed += (("test", validate(Effect, {"halve_move": True}), "turn"),)
+    place(g, "A3", block(14))
+    g.touch()
+    before = [(p.x, p.y) for p in a3.models]
+    g.dice = Dice.scripted([5])
+    g.apply(parse("advance A3 40,15"))
+    assert [e["roll"] for e in g.events if e["e"] == "advance_roll"][-1] == 5
+    far = max(((p.x - x) ** 2 + (p.y - y) ** 2) ** 0.5 for p, (x, y) in zip(a3.models, before))
+    assert 5 < far <= (a3.M + 1) // 2 + 3 + 1e-6  # Move 6 halved (3) + the roll 5 halved (3), not 11
+    g = game()
+    a3 = g.units["A3"]
+    a3.timed += (("test", validate(Effect, {"halve_move": True}), "turn"),)
+    place(g, "A3", block(14))
+    place(g, "B3", block(20, dx=1.4))
+    g.apply(parse("hold A3"))
+    advance_to(g, "charge")
+    g.dice = Dice.scripted([6, 5])  # 11 halved: 6, enough for about 5"
+    g.apply(parse("charge A3 B3"))
+    assert [e["roll"] for e in g.events if e["e"] == "charge_roll"] == [6]
+
+
+def mindshackle(name: str) -> None:
+    """Mindshackle Scarabs: "in your Command phase, select one enemy unit within 12\" of and
+    visible to the bearer. That enemy unit must take a Leadership test subtracting 1 from the
+    result: if failed", until the start of your next Command phase -2" Move and -2 to its Advance
+    and Charge rolls. A roll of its Leadership fails (the -1), one more passes."""
+    for roll, failed in ((None, True), (1, False)):
+        g = game()
+        enemy_moment(g, name)
+        place(g, "A3", block(14))
+        place(g, "B3", block(20, dx=1.4))
+        place(g, "B4", block(40, dx=1.4))  # beyond 12"
+        g.touch()
+        at(g, "command", "A")
+        b3 = g.units["B3"]
+        assert [a.text() for a in g.usable("A", "phase_start")] == [f"use B3 {name}"]
+        ld = b3.leadership()
+        total = ld + (roll or 0)
+        g.dice = Dice.scripted([total // 2, total - total // 2])
+        m = b3.move()
+        g.use_rule("A", parse(f"use B3 {name}"))
+        g.dice.assert_consumed()
+        test = [e for e in g.events if e["e"] == "leadership_test"][-1]
+        assert (test["roll"], test["passed"], test["mod"]) == (total, not failed, -1)
+        assert b3.move() == (m - 2 if failed else m)
+        assert effect_sum(b3, "advance_mod") == effect_sum(b3, "charge_mod") == (-2 if failed else 0)
+        g.end_timed("next command A")
+        assert b3.move() == m
+
+
 CHECKS: dict[str, Callable[[str], None]] = {
     "Sinister Presence (Aura)": sinister,
     "Vox Malevolus": vox,
@@ -1169,6 +1340,11 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "Sanctification Rituals": sanctification,
     "Martial Discipline": martial_discipline,
     "Unholy Fury": unholy_fury,
+    "Mutagenic Flames": mutagenic_flames,
+    "Omni-Structural Auspex": omni_auspex,
+    "Dark Majesty": dark_majesty,
+    "Vasov's Auto-Oppressor": vasov,
+    "Mindshackle Scarabs": mindshackle,
 }
 
 

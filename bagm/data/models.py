@@ -234,6 +234,9 @@ class Effect:
     against_stronger: bool = False
     """A condition for the fields on attacks that target the led unit (hit_against_mod,
     wound_against_mod): only attacks whose Strength is greater than its Toughness."""
+    against_lacks: list[Keyword] = field(default_factory=list)
+    """A condition for the fields on attacks that target the led unit (the *_against fields):
+    not attacks made by a unit with any of these keywords ("excluding CHARACTER models")."""
     secure_site: Literal["battleline", "never"] | None = None
     """The led unit can perform the Secure Site Tactical Manoeuvre as if it had the BATTLELINE
     keyword ('battleline'), or cannot perform it at all ('never', whatever a Mission Rule says)."""
@@ -484,6 +487,9 @@ class Effect:
     unit's player rolls one D6 (once for the army), adding 1 while the plan is in Ascendence (a
     PSYKER unit of the army with this rule on the battlefield and at least as many objective
     markers controlled as the opponent): on 1-2 the opponent gains 1CP, on 6+ they gain 1CP."""
+    halve_move: bool = False
+    """Halve the Move characteristic of the led unit's models and the Advance and Charge rolls
+    made for it (rounding up; before other modifiers)."""
     deadly_demise: Dice | None = None
     """Deadly Demise X: each time a model of the led unit is destroyed, roll one D6 before
     removing it; on a 6 each unit within 6" of it suffers X mortal wounds (a dice X rolled for
@@ -840,8 +846,10 @@ class Moment:
     for selected_to_shoot, selected_to_fight and targeted; an Enhancement's: its bearer's unit)."""
     effects: list[Effect] | None = None
     """EFFECT on the target unit; null when the engine cannot play it (games list it)."""
-    until: Literal["phase", "turn"] = "phase"
-    """How long the effect lasts: until the end of the phase or of the turn."""
+    until: Literal["phase", "turn", "next"] = "phase"
+    """How long the effect lasts: until the end of the phase or of the turn, or ('next') until
+    the start of the user's next phase of the kind it was used in ("until the start of your next
+    Shooting phase")."""
     once: Literal["phase", "turn", "round", "battle", "unit"] = "battle"
     """How often it can be used: once per phase, turn, battle round or battle, or once per phase
     for each unit ('unit': "each time a unit is selected to shoot, it can use this")."""
@@ -861,6 +869,19 @@ class Moment:
     choice: str | None = None
     """A named alternative ("select one of the following abilities"): the moments of one rule
     with choices share its ``once``, and using one names it ("use A3 Rule: lethal hits")."""
+    enemy: bool = False
+    """Its TARGET is one enemy unit ("select one enemy unit ..."), its effects on that unit (its
+    own attacks and moves: hit_mod, M_mod...); an Enhancement's: measured from the bearer's unit
+    (``within``, ``visible``; the moment's unit must be the bearer's)."""
+    target_hit: bool = False
+    """With ``enemy``: only an enemy unit hit by one or more of the attacks the unit just made
+    (``after_shot``: "select one enemy unit hit by one or more of those attacks")."""
+    target_engaged: bool = False
+    """With ``enemy``: only an enemy unit within Engagement Range of the bearer's unit."""
+    test: Literal["leadership"] | None = None
+    """The TARGET takes this test first (2D6 against its Leadership, ``test_mod`` added); the
+    effects apply only if it fails."""
+    test_mod: int = 0
 
 
 @_model

@@ -11,6 +11,7 @@ from typing import Literal, get_args
 Timing = Literal[
     "phase_start", "phase_end", "phase_start_or_end", "selected_to_shoot", "selected_to_fight", "targeted",
     "after_enemy_fought", "battleshock_failed", "after_roll", "your_shooting", "your_command",
+    "after_shot", "charge_move_end",
 ]
 
 TIMINGS: dict[str, str] = {
@@ -26,6 +27,8 @@ TIMINGS: dict[str, str] = {
     "after_roll": "just after a roll or test of a unit or model from your army",
     "your_shooting": "your Shooting phase",
     "your_command": "your Command phase (the 2023 Battlefield Command)",
+    "after_shot": "your Shooting phase, just after a unit from your army has shot",
+    "charge_move_end": "your Charge phase, just after a unit from your army has made a Charge move",
 }
 assert set(TIMINGS) == set(get_args(Timing))
 

@@ -319,6 +319,9 @@ class GreedyBot:
             uses = [a for a in uses if a.arg not in risky]
         if not uses:
             return None
+        enemies = [a for a in uses if g.unit(a.unit).player != d.player]
+        if enemies:  # a rule that selects an enemy unit: the most valuable one
+            return max(enemies, key=lambda a: g.unit(a.unit).points)
         if "unit" in d.info:
             return uses[0]
         if g.active != d.player:

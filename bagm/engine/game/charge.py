@@ -119,18 +119,23 @@ class ChargePhase(GameInterface):
             mod = (effect_sum(u, "charge_mod") if u.affected else 0) + self.mission.charge(self, u, t)[1]
             if slow_aura(self, u) is not None:
                 mod -= 1  # e.g. Toxic Miasma: "subtract 1 from ... Charge rolls made for it"
-            roll = self.dice.d6(f"charge {u.uid}") + self.dice.d6(f"charge {u.uid}") + mod
+            halve = u.affected and effect_has(u, "halve_move")  # "halve Charge rolls made for it"
+            roll = self.dice.d6(f"charge {u.uid}") + self.dice.d6(f"charge {u.uid}")
+            roll = (roll + 1) // 2 + mod if halve else roll + mod
             self.emit("charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2))
             if roll < need:
                 info = {"what": "charge", "roll": roll - mod, "needed": round(need - mod, 2)}  # what the dice need
                 again = (yield from self._effect_reroll(p, u, "reroll_charge", info)) if effect_has(u, "reroll_charge") \
                     else (yield from self._command_reroll(p, u, info))
                 if again:
-                    roll = self.dice.d6(f"charge {u.uid} re-roll") + self.dice.d6(f"charge {u.uid} re-roll") + mod
+                    roll = self.dice.d6(f"charge {u.uid} re-roll") + self.dice.d6(f"charge {u.uid} re-roll")
+                    roll = (roll + 1) // 2 + mod if halve else roll + mod
                     self.emit("charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2), reroll=True)
             ok = roll >= need and self._charge_move(u, t, float(roll))
             u.charged = ok  # made a Charge move
             self.emit("charge", unit=u.uid, target=t.uid, success=ok)
+            if ok:  # e.g. Dark Majesty: "each time the bearer makes a Charge move, select one enemy unit"
+                yield from self.moment("charge_move_end", p, u)
             self.hazardous_after_charge()  # Hazardous tests failed firing Overwatch at it
         self.update_control(False)
         self.mission_step("end_charge")

@@ -31,7 +31,8 @@ else:
     GameInterface = object  # the declared interface, checked by mypy only (see interface.py)
 
 OFFERED = frozenset({"phase_start", "phase_end", "phase_start_or_end", "your_shooting", "selected_to_shoot",
-                     "selected_to_fight", "targeted", "after_enemy_fought", "battleshock_failed"})
+                     "selected_to_fight", "targeted", "after_enemy_fought", "battleshock_failed",
+                     "after_shot", "charge_move_end"})
 """The timings at which rules used at a moment are offered ("after_roll" is Command Re-roll's alone)."""
 
 
@@ -78,6 +79,9 @@ class Moments(GameInterface):
             # Core Rules "Stratagems": enough CP, once per phase; a rule: as often as it says
             if self.cp[p] < s.cp or s.once != "unit" and self._once(p, s) in self.used:
                 continue
+            if s.enemy:  # "select one enemy unit ..."
+                out += [Action("use", e.uid, arg=s.name) for e in self._enemy_targets(p, s, unit)]
+                continue
             targets = [self.unit(unit)] if unit is not None else self.army_units(p)
             for u in targets:
                 if s.once == "unit" and self._once(p, s, u.uid) in self.used:
@@ -92,6 +96,28 @@ class Moments(GameInterface):
                     continue  # Battle-shock: your Stratagems cannot affect the unit (not in 2023)
                 if s.target_keywords <= u.keywords:
                     out.append(Action("use", u.uid, arg=s.name))
+        return out
+
+    def _enemy_targets(self, p: Player, s: Use, unit: str | None) -> list[Unit]:
+        """The enemy units a rule whose TARGET is an enemy unit can select: measured from the
+        bearer's unit (an Enhancement's; the moment's unit must be it) or the moment's unit."""
+        src = self.unit(s.bearer) if s.bearer is not None else self.unit(unit) if unit is not None else None
+        if src is not None and (not src.alive or unit is not None and src.uid != unit):
+            return []
+        out = []
+        for e in self.army_units(self.other(p)):
+            if not e.alive or not s.target_keywords <= e.keywords:
+                continue
+            if src is not None:
+                if s.hit and not any(t == e.uid and hits for t, hits, _ in src.volley):
+                    continue
+                if s.engaged and not self.engaged(src, e):
+                    continue
+                if s.within is not None and self.unit_distance(src, e) > s.within + 1e-9:
+                    continue
+                if s.visible and not self.visible_idx(src, e):
+                    continue
+            out.append(e)
         return out
 
     def _near_bearer(self, s: Use, u: Unit) -> bool:
@@ -125,12 +151,24 @@ class Moments(GameInterface):
     def use_rule(self, p: Player, act: Action) -> None:
         """Use the rule ``act`` names (a Stratagem: pay its CP) and give its target its effects."""
         s = next(x for x in self.armies[p].uses if x.name == act.arg)
-        u = self.unit(act.unit, p)
+        u = self.unit(act.unit, self.other(p) if s.enemy else p)
         if s.stratagem:
             self.spend_cp(p, s.cp, s.name)  # marks it used this phase and records the Stratagem
         else:
             self.emit("rule_used", player=p, name=s.name, kind=s.kind)
         self.used.add(self._once(p, s, u.uid))
+        if s.test == "leadership":  # "that enemy unit must take a Leadership test": failed, the effects
+            roll = self.dice.d6(f"{s.name} {u.uid}") + self.dice.d6(f"{s.name} {u.uid}")
+            ld = u.leadership()
+            passed = roll + s.test_mod >= ld
+            self.emit("leadership_test", unit=u.uid, roll=roll, ld=ld, passed=passed, why=s.name,
+                      **({"mod": s.test_mod} if s.test_mod else {}))
+            if passed:
+                return
+        if s.until == "next":  # until the start of the user's next phase of this kind
+            u.timed += tuple((s.name, e, f"next {self.phase} {p}") for e in s.effects)
+            self.emit("effect", unit=u.uid, rule=s.name, until="next")
+            return
         u.timed += tuple((s.name, e, s.until) for e in s.effects)
         if u.battleshocked and any(e.end_battleshock for e in s.effects):
             u.battleshocked = False  # "that unit is no longer Battle-shocked"
@@ -138,7 +176,8 @@ class Moments(GameInterface):
         self.emit("effect", unit=u.uid, rule=s.name, until=s.until)
 
     def end_timed(self, until: str) -> None:
-        """The end of the phase or turn: effects that last until then end."""
+        """The end of the phase or turn (or the start of a player's phase, "next PHASE PLAYER"):
+        effects that last until then end."""
         for u in self.units.values():
             if u.timed and any(x[2] == until for x in u.timed):
                 for name in dict.fromkeys(x[0] for x in u.timed if x[2] == until):

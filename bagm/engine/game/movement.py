@@ -69,8 +69,8 @@ class MovementPhase(GameInterface):
                 if again:
                     roll = self.dice.d6(f"advance {u.uid} re-roll")  # Command Re-roll or the effect
                     self.emit("advance_roll", unit=u.uid, roll=roll, reroll=True)
-                if u.affected:  # an effect: "add 1 to Advance rolls"
-                    roll += effect_sum(u, "advance_mod")
+                if u.affected:  # an effect: "add 1 to Advance rolls" (a halving first: Vasov's Auto-Oppressor)
+                    roll = ((roll + 1) // 2 if effect_has(u, "halve_move") else roll) + effect_sum(u, "advance_mod")
             if act.kind == "fallback":  # an enemy effect: "each time an enemy unit ... is selected to Fall Back"
                 for v in self.army_units(self.other(p)):
                     if v.affected and self.engaged(u, v):

@@ -427,6 +427,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         self.phase = name
         self.phase_id += 1
         self.emit("phase", phase=name, player=self.active)
+        self.end_timed(f"next {name} {self.active}")  # "until the start of your next Shooting phase"
         if name == "command":
             self.end_command(self.active)  # conferred Leader abilities last until now
 

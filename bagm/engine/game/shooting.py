@@ -108,6 +108,7 @@ class ShootingPhase(GameInterface):
                 self._do_manoeuvre(u, act)
                 continue
             # Select Targets: every target is chosen (and checked) before any attack is resolved
+            u.volley = ()  # what its attacks hit (after_shot: "an enemy unit hit by those attacks")
             yield from self.moment("selected_to_shoot", p, u)
             groups = ((act.target, act.weapons),) + act.also
             for target in dict.fromkeys(t for t, _ in groups):  # just after it selected its targets
@@ -115,6 +116,7 @@ class ShootingPhase(GameInterface):
             for target, weapons in groups:
                 yield from self._shoot(u, self.unit(target), weapons=weapons)
             yield from self.take_hazardous(u)  # after the unit has resolved all of its attacks
+            yield from self.moment("after_shot", p, u)  # e.g. Mutagenic Flames
             if u.affected:  # an effect: "after the bearer has shot, it can make a Normal move"
                 yield from self.free_moves(u, "after_shooting")
         self.update_control(False)
@@ -514,6 +516,8 @@ class ShootingPhase(GameInterface):
         self.emit("attack", unit=u.uid, target=t.uid, weapon=w.name, models=n, attacks=res.attacks,
                   hits=res.hits, wounds=res.wounds, unsaved=res.unsaved, lost=res.wounds_lost,
                   destroyed=res.models_destroyed, removed_models=gone, dice=self.dice.since(mark))
+        if ranged:
+            u.volley += ((t.uid, res.hits, res.models_destroyed),)
         models_destroyed(self, t, dead)  # e.g. Deadly Demise
         if not ranged and res.models_destroyed and u.affected and \
                 (need := effect_least(u, "regain_on_kill")) is not None:

@@ -170,7 +170,7 @@ class Effect(TypedDict):
     e: Literal["effect"]
     unit: str
     rule: str
-    until: Literal["phase", "turn"]
+    until: Literal["phase", "turn", "next"]
 
 
 class EffectEnds(TypedDict):
@@ -254,6 +254,7 @@ class LeadershipTest(TypedDict):
     ld: int
     passed: bool
     why: str
+    mod: NotRequired[int]  # what the rule adds to the roll
 
 
 class Battleshock(TypedDict):

@@ -144,7 +144,8 @@ def effect_weapon(u: Unit, w: WeaponProfile, t: Unit | None = None,
     target, effects with a condition on it are left out. With the target, as the target's
     effects change it too ("enemy weapons have [HAZARDOUS] while targeting this unit")."""
     if t is not None and t.affected:  # the target's effects on the attacks that target it
-        theirs = [e for e in t.effects(holds) if e.against in ("all", "melee" if w.melee else "ranged")]
+        theirs = [e for e in t.effects(holds) if e.against in ("all", "melee" if w.melee else "ranged")
+                  and not (e.against_lacks and any(k in u.keywords for k in e.against_lacks))]
         if not w.abilities.hazardous and any(e.hazardous_against for e in theirs):
             w = _hazardous(w)
         if worse := sum(e.AP_against_mod for e in theirs):  # "worsen the AP of the attack by 1"
@@ -225,6 +226,8 @@ def effect_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions,
     for e in theirs:  # attacks that target the affected unit
         if e.against != "all" and (e.against == "melee") != w.melee:
             continue  # e.g. Stealth: ranged attacks only
+        if e.against_lacks and any(k in u.keywords for k in e.against_lacks):
+            continue  # "each time a friendly model (excluding CHARACTER models) makes an attack"
         dmg += e.damage_against_mod  # "each time an attack is allocated to the bearer, -1 Damage"
         if e.against_stronger and not w.strength > t.toughness():
             continue  # "if the Strength characteristic of the attack is greater than the Toughness"

@@ -38,6 +38,11 @@ class Use:
     group: str | None = None  # a choice's rule: the alternatives share its "once"
     anywhere: bool = False  # an Enhancement's: any friendly unit is its target
     shocked: bool = False  # its target is Battle-shocked
+    enemy: bool = False  # its target is an enemy unit
+    hit: bool = False  # ... hit by the attacks the unit just made
+    engaged: bool = False  # ... within Engagement Range of the bearer's unit
+    test: str | None = None  # the target's test first ("leadership"): effects only if failed
+    test_mod: int = 0
 
     def __post_init__(self) -> None:
         if self.when not in TIMINGS:
@@ -59,4 +64,7 @@ def use_of(data: Any, name: str, kind: str, bearer: str | None = None) -> Use | 
                until=data.until, once=data.once, within=getattr(data, "within", None),
                visible=getattr(data, "visible", False),
                target_units=frozenset(n.casefold() for n in getattr(data, "target_units", ())), group=group,
-               anywhere=getattr(data, "target_any", False), shocked=getattr(data, "target_battleshocked", False))
+               anywhere=getattr(data, "target_any", False), shocked=getattr(data, "target_battleshocked", False),
+               enemy=getattr(data, "enemy", False), hit=getattr(data, "target_hit", False),
+               engaged=getattr(data, "target_engaged", False), test=getattr(data, "test", None),
+               test_mod=getattr(data, "test_mod", 0))

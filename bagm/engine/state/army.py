@@ -162,6 +162,7 @@ class Unit:
     hatch_turn: int = -1
     clearance: bool = False
     hazard: tuple[str, ...] = ()  # Hazardous tests owed: the weapon of each, until all attacks are made
+    volley: tuple[tuple[str, int, int], ...] = ()  # its last shooting: (target, hits, models destroyed) per attack
     hazard_failed: tuple[str, ...] = ()  # failed tests whose mortal wounds wait for a Charge move
     commanded: bool = False  # targeted with Battlefield Command since its last Command phase
     opened: bool = False  # opened a Hatchway this turn ("each time it opens a Hatchway, until the end of the turn")
@@ -401,7 +402,10 @@ class Unit:
             base = max(0, self.M + min(0 if m.own is None else m.own.M for m in self.models))
         if not self.affected:
             return base
-        move = max(0, base + sum(e.M_mod for e in self.effects()))
+        effects = self.effects()
+        if any(e.halve_move for e in effects):  # halved first (Vasov's Auto-Oppressor)
+            base = (base + 1) // 2
+        move = max(0, base + sum(e.M_mod for e in effects))
         return min(move, base) if self.move_never_increased else move
 
     def label(self) -> str:
