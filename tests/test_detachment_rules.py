@@ -923,3 +923,118 @@ def test_greedy_bot_overloads_machine_spirits_but_never_on_a_character():
         g.decision = Decision("use", "A", {"timing": "selected_to_shoot", "unit": u.uid})
         act = bot(g)
         assert (act.kind == "use") == ("CHARACTER" not in u.keywords), u.name
+
+
+def _phase(g: Game, phase: str, active: str = "A") -> None:
+    g.phase, g.active = phase, active  # type: ignore[assignment]
+
+
+def _moved(g: Game, u: Unit, before: list[tuple[float, float]]) -> float:
+    return max(((m.x - x) ** 2 + (m.y - y) ** 2) ** 0.5 for m, (x, y) in zip(u.models, before))
+
+
+def test_harassing_fire_one_unit_moves_3_inches_at_the_end_of_the_shooting_phase_and_cannot_charge():
+    """Harassing Fire: "at the end of your Shooting phase, you can select one GENESTEALER CULTS
+    unit from your army that is not within Engagement range of one or more enemy units ... can
+    then make a Normal move of up to 3" ... Until the end of the turn, that unit is not eligible
+    to charge." One unit a phase; an engaged unit cannot be selected."""
+    name = "Harassing Fire"
+    g = game(army("genestealer_cults_cult_unveiled"))
+    u, v = g.army_units("A")[-1], g.army_units("A")[-2]
+    e = g.army_units("B")[-1]
+    place(g, u.uid, block(14))
+    place(g, v.uid, block(30))
+    place(g, e.uid, block(31.5, dx=1.4))  # v's Engagement Range
+    g.touch()
+    _phase(g, "shooting")
+    offered = {a.unit for a in g.usable("A", "phase_end")}
+    assert u.uid in offered and v.uid not in offered
+    _phase(g, "shooting", "B")
+    assert g.usable("A", "phase_end") == []  # your Shooting phase only
+    _phase(g, "shooting")
+    before = [(m.x, m.y) for m in u.models]
+    steps = g.moment("phase_end", "A")
+    assert next(steps).step == "use"
+    d = steps.send(parse(f"use {u.uid} {name}"))
+    assert d.step == "freemove" and d.info["reach"] == 3
+    with pytest.raises(StopIteration):
+        steps.send(parse(f"move {u.uid} 24,15"))
+    assert 2.9 < _moved(g, u, before) <= 3 + 1e-6
+    assert g.charge_reason(u) == f"it is not eligible to charge this turn ({name})"
+    assert g.usable("A", "phase_end") == []  # one unit a phase
+    g.end_timed("turn")
+    assert g.charge_reason(u) is None
+
+
+def test_stalwart_advance_a_normal_move_after_shooting_only_if_those_attacks_destroyed_a_unit():
+    """Stalwart Advance: "each time a LEAGUES OF VOTANN unit from your army has shot, if one or
+    more enemy units were destroyed by those attacks", a Normal move of up to 3"."""
+    name = "Stalwart Advance"
+    g = game(army("leagues_of_votann_void_salvagers"))
+    u = g.army_units("A")[-1]
+    e, f = g.army_units("B")[-1], g.army_units("B")[-2]
+    place(g, u.uid, block(14))
+    g.touch()
+    _phase(g, "shooting")
+    u.volley = ((e.uid, 3, 1),)  # a model destroyed, the unit still alive
+    assert g.usable("A", "after_shot", u.uid) == []
+    f.where = "destroyed"  # destroyed, but not by its attacks
+    u.volley = ((e.uid, 3, 1), (f.uid, 0, 0))
+    assert g.usable("A", "after_shot", u.uid) == []
+    e.where = "destroyed"  # destroyed by those attacks
+    assert [a.text() for a in g.usable("A", "after_shot", u.uid)] == [f"use {u.uid} {name}"]
+    before = [(m.x, m.y) for m in u.models]
+    steps = g.moment("after_shot", "A", u)
+    next(steps)
+    d = steps.send(parse(f"use {u.uid} {name}"))
+    assert d.step == "freemove"
+    try:
+        d = steps.send(parse(f"move {u.uid} 24,15"))
+        assert d.step == "freemove" and d.info["hatch"]  # then it can try a Hatchway within 1"
+    except StopIteration:
+        pass
+    assert 2.9 < _moved(g, u, before) <= 3 + 1e-6
+    assert g.usable("A", "after_shot", u.uid) == []  # once a phase for the unit
+
+
+def test_a_free_move_then_a_hatchway_the_unit_is_within_1_inch_of():
+    """Stalwart Advance, "... and can then attempt to operate a Hatchway" (one within 1")."""
+    g = game(army("leagues_of_votann_void_salvagers"))
+    u = g.army_units("A")[-1]
+    i = next(h.index for h in g.map.layout.hatchways if not g.bf.is_open(h.index))
+    _beside(g, i, u, 1)
+    g.touch()
+    _phase(g, "shooting")
+    e = g.army_units("B")[-1]
+    e.where = "destroyed"
+    u.volley = ((e.uid, 1, 1),)
+    steps = g.moment("after_shot", "A", u)
+    next(steps)
+    steps.send(parse(f"use {u.uid} Stalwart Advance"))
+    d = steps.send(Action("pass"))  # no move: still beside the Hatchway
+    assert d.step == "freemove" and d.info["hatch"]
+    assert Action("hatch", u.uid, arg=str(i + 1)) in g.legal_freemove(d.info)
+    g.dice = Dice.scripted([])
+    with pytest.raises(StopIteration):
+        steps.send(Action("hatch", u.uid, arg=str(i + 1)))  # no enemy unit near: it opens
+    assert g.bf.is_open(i)
+
+
+def test_greedy_bot_moves_with_harassing_fire_only_a_unit_with_no_charge_to_lose():
+    from bagm.engine.bots import make_bot
+    from bagm.engine.state.core import Decision
+
+    g = game(army("genestealer_cults_cult_unveiled"))
+    mine = g.army_units("A")
+    for i, u in enumerate(mine):
+        place(g, u.uid, [(4.0 + 2 * i, 28.0)])
+    bot = make_bot("greedy")
+    _phase(g, "shooting")
+    mid = 4.0 + len(mine)
+    for (x, y), used in (((60.0, 2.0), True), ((mid, 20.0), False)):  # far off; within 12" of every unit
+        for j, v in enumerate(g.army_units("B")):
+            place(g, v.uid, [(x + 2 * j if used else x, y - 2 * j if not used else y)])
+        g.touch()
+        assert not any(bot.on_marker(g, u) for u in mine)
+        g.decision = Decision("use", "A", {"timing": "phase_end"})
+        assert (bot(g).kind == "use") == used

@@ -1268,6 +1268,50 @@ def mindshackle(name: str) -> None:
         assert b3.move() == m
 
 
+def sigil_of_warding(name: str) -> None:
+    """Sigil of Warding: "once per battle, at the end of your Shooting phase ... a Normal move of
+    up to 3\" and can then attempt to operate a Hatchway. The bearer is then not eligible to
+    declare a charge this turn."""
+    g = game()
+    assert g.units["A1"].enhancement == name  # the Chaplain of the bundled roster bears it
+    place(g, "A1", [(14.0, 15.0)])
+    g.touch()
+    at(g, "shooting", "A")
+    assert [a.text() for a in g.usable("A", "phase_end")] == [f"use A1 {name}"]
+    before = [(m.x, m.y) for m in g.units["A1"].models]
+    steps = g.moment("phase_end", "A")
+    next(steps)
+    assert steps.send(parse(f"use A1 {name}")).step == "freemove"
+    try:
+        steps.send(parse("move A1 24,15"))
+    except StopIteration:
+        pass
+    moved = max(((m.x - x) ** 2 + (m.y - y) ** 2) ** 0.5 for m, (x, y) in zip(g.units["A1"].models, before))
+    assert 2.9 < moved <= 3 + 1e-6
+    assert g.charge_reason(g.units["A1"]) == f"it is not eligible to charge this turn ({name})"
+    g.end_timed("turn")
+    at(g, "shooting", "A")
+    assert g.usable("A", "phase_end") == []  # once per battle
+
+
+def dutys_echo(name: str) -> None:
+    """Duty's Echo: "at the end of your Shooting phase, you can select one friendly Fire Warrior
+    or Pathfinder Team within 6\" of the bearer ... a Normal move of up to 3\" and then counts as
+    having performed the Set Overwatch Tactical Manoeuvre this turn." A4 (beyond 6"): not offered."""
+    g = near_bearer(name, rename="Strike Team")
+    g.armies["A"].uses = tuple(x for x in g.armies["A"].uses if x.name == name)  # (A1's Sigil of Warding)
+    at(g, "shooting", "A")
+    assert [a.text() for a in g.usable("A", "phase_end") if a.arg == name] == [f"use A3 {name}"]
+    steps = g.moment("phase_end", "A")
+    next(steps)
+    assert steps.send(parse(f"use A3 {name}")).step == "freemove"
+    with pytest.raises(StopIteration):
+        steps.send(parse("pass"))
+    a3 = g.units["A3"]
+    assert a3.manoeuvre == "overwatch" and a3.overwatch_until == g.turn + 1
+    assert g.charge_reason(a3) == "it performed a Tactical Manoeuvre this turn"
+
+
 CHECKS: dict[str, Callable[[str], None]] = {
     "Sinister Presence (Aura)": sinister,
     "Vox Malevolus": vox,
@@ -1345,6 +1389,8 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "Dark Majesty": dark_majesty,
     "Vasov's Auto-Oppressor": vasov,
     "Mindshackle Scarabs": mindshackle,
+    "Sigil of Warding": sigil_of_warding,
+    "Duty's Echo": dutys_echo,
 }
 
 

@@ -487,6 +487,16 @@ class Effect:
     unit's player rolls one D6 (once for the army), adding 1 while the plan is in Ascendence (a
     PSYKER unit of the army with this rule on the battlefield and at least as many objective
     markers controlled as the opponent): on 1-2 the opponent gains 1CP, on 6+ they gain 1CP."""
+    free_move_hatch: Literal["close_first", "after"] | None = None
+    """With ``free_move`` in a moment's effects (made at once when the rule is used): the unit can
+    also attempt to operate a Hatchway within 1" of it, after the move ('after'), or first an open
+    one only ('close_first': "operate one open Hatchway it is within 1\" of, then make a Normal
+    move")."""
+    no_charge: bool = False
+    """The led unit is not eligible to declare a charge (a moment's effect, until the end of the turn)."""
+    set_overwatch: bool = False
+    """With ``free_move`` in a moment's effects: after the move the unit counts as having performed
+    the Set Overwatch Tactical Manoeuvre this turn."""
     halve_move: bool = False
     """Halve the Move characteristic of the led unit's models and the Advance and Charge rolls
     made for it (rounding up; before other modifiers)."""
@@ -882,6 +892,8 @@ class Moment:
     """The TARGET takes this test first (2D6 against its Leadership, ``test_mod`` added); the
     effects apply only if it fails."""
     test_mod: int = 0
+    after_kill: bool = False
+    """Only if the attacks the unit just made destroyed one or more enemy units (``after_shot``)."""
 
 
 @_model

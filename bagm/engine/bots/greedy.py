@@ -319,6 +319,15 @@ class GreedyBot:
             uses = [a for a in uses if a.arg not in risky]
         if not uses:
             return None
+        rules = {x.name: x for x in g.armies[d.player].uses}
+        if any(rules[a.arg].moves for a in uses):  # a Normal move now: never off a marker; when the
+            # rule ends the unit's charge, only for a unit with no enemy unit within 12" to charge
+            foes = g.army_units(g.other(d.player))
+            uses = [a for a in uses if not rules[a.arg].moves or not self.on_marker(g, g.unit(a.unit)) and not (
+                any(e.no_charge for e in rules[a.arg].effects) and
+                any(g.min_straight(g.unit(a.unit), f) <= 12 for f in foes))]
+            if not uses:
+                return None
         enemies = [a for a in uses if g.unit(a.unit).player != d.player]
         if enemies:  # a rule that selects an enemy unit: the most valuable one
             return max(enemies, key=lambda a: g.unit(a.unit).points)
@@ -334,6 +343,9 @@ class GreedyBot:
         from bagm.engine.game.sequence import _r
 
         u = g.unit(g.decision.info["unit"])
+        if g.decision.info.get("hatch"):  # "it can then attempt to operate a Hatchway": one it wants open
+            a = self._hatch(g)
+            return a if a in legal else _PASS
         if self.on_marker(g, u):
             return _PASS
         act = Action("move", u.uid, point=_r(self.goal(g, u)))

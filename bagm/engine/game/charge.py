@@ -32,6 +32,8 @@ class ChargePhase(GameInterface):
             return "it Advanced or Fell Back this turn"  # unless an effect allows it
         if u.manoeuvre is not None:
             return "it performed a Tactical Manoeuvre this turn"
+        if u.affected and effect_has(u, "no_charge"):
+            return f"it is not eligible to charge this turn ({u.source('no_charge')})"
         if u.declared:
             return "it has already declared a charge"
         if u.struck_turn == self.turn and early_deep_strike(self, u) is not None:

@@ -94,6 +94,10 @@ class Moments(GameInterface):
                     continue
                 if u.battleshocked and s.stratagem and not self.edition.stratagems_on_battleshocked:
                     continue  # Battle-shock: your Stratagems cannot affect the unit (not in 2023)
+                if s.after_kill and not any(d and not self.unit(t).alive for t, _, d in u.volley):
+                    continue  # "if one or more enemy units were destroyed by those attacks"
+                if s.moves and self.engaged_with(u):
+                    continue  # a Normal move: never from within Engagement Range
                 if s.target_keywords <= u.keywords:
                     out.append(Action("use", u.uid, arg=s.name))
         return out
@@ -147,6 +151,10 @@ class Moments(GameInterface):
             if act.kind != "use":
                 return
             self.use_rule(p, act)
+            s = next(x for x in self.armies[p].uses if x.name == act.arg)
+            for e in s.effects if s.moves else ():  # "it can make a Normal move of up to 3\"" at once
+                if e.free_move is not None:
+                    yield from self.free_move_now(self.unit(act.unit, p), e, s.name)
 
     def use_rule(self, p: Player, act: Action) -> None:
         """Use the rule ``act`` names (a Stratagem: pay its CP) and give its target its effects."""

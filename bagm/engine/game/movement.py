@@ -480,10 +480,41 @@ class MovementPhase(GameInterface):
                     self.used.add((u.player, name, 0))
                 self.normal_move(u, act.point, float(e.free_move), name)
 
+    def free_move_now(self, u: Unit, e: Any, name: str) -> Generator[Decision, Action, None]:
+        """A rule used at a moment: "it can make a Normal move of up to 3\"" now, with a Hatchway
+        operated first or after (``free_move_hatch``), and then counting as having Set Overwatch
+        (``set_overwatch``)."""
+        if e.free_move_hatch == "close_first":
+            yield from self._free_hatch(u, name, opened=True)
+        act = yield Decision("freemove", u.player, {"unit": u.uid, "reach": e.free_move, "rule": name})
+        if act.kind == "move" and act.point is not None and u.alive:
+            self.normal_move(u, act.point, float(e.free_move), name)
+        if e.free_move_hatch == "after":
+            yield from self._free_hatch(u, name)
+        if e.set_overwatch and u.alive:  # "counts as having performed the Set Overwatch Tactical Manoeuvre"
+            u.manoeuvre = "overwatch"
+            u.overwatch_until = self.turn + 1  # until the end of the opponent's next turn
+            self.emit("manoeuvre", unit=u.uid, manoeuvre="overwatch", marker=None)
+
+    def _free_hatch(self, u: Unit, name: str, opened: bool = False) -> Generator[Decision, Action, None]:
+        """The unit "can then attempt to operate a Hatchway" (``opened``: an open one only)."""
+        if not u.alive or not [a for a in self._own_hatches(u, opened)]:
+            return
+        act = yield Decision("freemove", u.player, {"unit": u.uid, "hatch": True, "rule": name,
+                                                     **({"opened": True} if opened else {})})
+        if act.kind == "hatch":
+            yield from self._operate(u.player, act)
+
+    def _own_hatches(self, u: Unit, opened: bool = False) -> list[Action]:
+        return [a for a in self.hatch_options(u.player) if a.unit == u.uid and (
+            not opened or self.bf.is_open(int(a.arg or 0) - 1))]
+
     def legal_freemove(self, info: dict[str, Any]) -> list[Action]:
         """Moves toward each objective marker and the nearest enemy unit, and 'pass' (any
-        destination on the battlefield is accepted)."""
+        destination on the battlefield is accepted); or the Hatchways it can operate now."""
         u = self.unit(info["unit"])
+        if info.get("hatch"):
+            return self._own_hatches(u, bool(info.get("opened"))) + [Action("pass")]
         out = [Action("move", u.uid, point=_r((m.x, m.y))) for m in self.map.layout.markers]
         enemies = self.army_units(self.other(u.player))
         if enemies:
@@ -495,6 +526,11 @@ class MovementPhase(GameInterface):
         if act.kind == "pass":
             return
         uid = self.decision.info["unit"]
+        if self.decision.info.get("hatch"):
+            legal = self.legal_freemove(self.decision.info)
+            if act not in legal:
+                raise IllegalAction("now: " + ", ".join(a.text() for a in legal), str(self.decision.info["rule"]), uid)
+            return
         if act.kind != "move" or act.unit != uid or act.point is None:
             raise IllegalAction(f"now: 'move {uid} X,Y' or 'pass'", str(self.decision.info["rule"]), uid)
         try:

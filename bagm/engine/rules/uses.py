@@ -43,10 +43,16 @@ class Use:
     engaged: bool = False  # ... within Engagement Range of the bearer's unit
     test: str | None = None  # the target's test first ("leadership"): effects only if failed
     test_mod: int = 0
+    after_kill: bool = False  # only if the attacks the unit just made destroyed an enemy unit
 
     def __post_init__(self) -> None:
         if self.when not in TIMINGS:
             raise ValueError(f"{self.kind} '{self.name}': no timing '{self.when}' ({', '.join(TIMINGS)})")
+
+    @property
+    def moves(self) -> bool:
+        """Its effects include a Normal move made at once (``free_move``)."""
+        return any(getattr(e, "free_move", None) is not None for e in self.effects)
 
     @property
     def stratagem(self) -> bool:
@@ -67,4 +73,4 @@ def use_of(data: Any, name: str, kind: str, bearer: str | None = None) -> Use | 
                anywhere=getattr(data, "target_any", False), shocked=getattr(data, "target_battleshocked", False),
                enemy=getattr(data, "enemy", False), hit=getattr(data, "target_hit", False),
                engaged=getattr(data, "target_engaged", False), test=getattr(data, "test", None),
-               test_mod=getattr(data, "test_mod", 0))
+               test_mod=getattr(data, "test_mod", 0), after_kill=getattr(data, "after_kill", False))
