@@ -1038,3 +1038,38 @@ def test_greedy_bot_moves_with_harassing_fire_only_a_unit_with_no_charge_to_lose
         assert not any(bot.on_marker(g, u) for u in mine)
         g.decision = Decision("use", "A", {"timing": "phase_end"})
         assert (bot(g).kind == "use") == used
+
+
+def test_fanatical_onslaught_a_rush_move_toward_the_unit_whose_attacks_destroyed_models():
+    """Fanatical Onslaught: "each time an enemy unit has shot, if one or more models from one or
+    more HERETIC ASTARTES units from your army were destroyed as a result of those attacks, each
+    such unit can make a Rush move ... up to 3\\", but must end that move as close as possible to
+    the attacking unit ... cannot make a Rush move while it is Battle-shocked, and can only make
+    one Rush move per turn." Hit but no model destroyed: no move."""
+    g = game(army("heretic_astartes_underdeck_uprising"))
+    u = next(x for x in g.army_units("A") if len(x.models) >= 3)
+    e = g.army_units("B")[-1]
+    place(g, u.uid, block(14)[:3])
+    place(g, e.uid, block(24, dx=1.4))
+    g.touch()
+    _phase(g, "shooting", "B")
+    e.volley = ((u.uid, 4, 0),)
+    with pytest.raises(StopIteration):
+        next(g.rushes(e))  # no model destroyed
+    e.volley = ((u.uid, 4, 1),)
+    u.battleshocked = True
+    with pytest.raises(StopIteration):
+        next(g.rushes(e))
+    u.battleshocked = False
+    before = [(m.x, m.y) for m in u.models]
+    gap = g.unit_distance(u, e)
+    steps = g.rushes(e)
+    d = next(steps)
+    assert d.step == "freemove" and d.info["rush"] == e.uid and d.info["reach"] == "3"
+    g.dice = Dice.scripted([])  # 3": no roll
+    with pytest.raises(StopIteration):
+        steps.send(g.legal_freemove(d.info)[0])
+    assert 2.9 < _moved(g, u, before) <= 3 + 1e-6
+    assert g.unit_distance(u, e) < gap - 2.5  # toward the attacking unit
+    with pytest.raises(StopIteration):
+        next(g.rushes(e))  # one Rush move per turn

@@ -1312,6 +1312,39 @@ def dutys_echo(name: str) -> None:
     assert g.charge_reason(a3) == "it performed a Tactical Manoeuvre this turn"
 
 
+def rush(name: str, on: str) -> None:
+    """Close and Sanction ("if the bearer was hit by one or more of those attacks ... roll one D6:
+    the bearer can be moved ... up to the result, but it must finish that move as close as
+    possible to the nearest visible enemy unit"; one Dash move per phase) and Battle Lust ("if the
+    bearer was the target of one or more of those attacks ... as close as possible to the
+    attacking unit"): a target not hit (Close and Sanction) does not move; the D6 is how far."""
+    g = game()
+    bear(g, "A3", name)
+    place(g, "A3", block(14))
+    place(g, "B3", block(24, dx=1.4))
+    g.touch()
+    at(g, "shooting", "B")
+    b3, a3 = g.units["B3"], g.units["A3"]
+    b3.volley = (("A3", 0, 0),)  # a target, not hit
+    if on == "hit":
+        with pytest.raises(StopIteration):
+            next(g.rushes(b3))
+    b3.volley = (("A3", 2, 0),)
+    before = [(m.x, m.y) for m in a3.models]
+    steps = g.rushes(b3)
+    d = next(steps)
+    assert d.step == "freemove" and d.info["rush"] == "B3" and d.info["reach"] == "D6"
+    g.dice = Dice.scripted([2])
+    with pytest.raises(StopIteration):
+        steps.send(g.legal_freemove(d.info)[0])
+    g.dice.assert_consumed()
+    moved = max(((m.x - x) ** 2 + (m.y - y) ** 2) ** 0.5 for m, (x, y) in zip(a3.models, before))
+    assert 1.9 < moved <= 2 + 1e-6
+    if on == "hit":  # one Dash move per phase
+        with pytest.raises(StopIteration):
+            next(g.rushes(b3))
+
+
 CHECKS: dict[str, Callable[[str], None]] = {
     "Sinister Presence (Aura)": sinister,
     "Vox Malevolus": vox,
@@ -1391,6 +1424,8 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "Mindshackle Scarabs": mindshackle,
     "Sigil of Warding": sigil_of_warding,
     "Duty's Echo": dutys_echo,
+    "Close and Sanction": lambda n: rush(n, "hit"),
+    "Battle Lust": lambda n: rush(n, "targeted"),
 }
 
 

@@ -466,13 +466,14 @@ class Effect:
     conditions allow: only_psychic, only_weapons) takes a Battle-shock test, X added (-1)."""
 
     def __post_init__(self) -> None:
-        if self.consolidate is not None:
-            from bagm.chance.dice import DiceError, parse_dice
+        for name in ("consolidate", "rush_move"):
+            if getattr(self, name) is not None:
+                from bagm.chance.dice import DiceError, parse_dice
 
-            try:
-                parse_dice(self.consolidate, "consolidate")
-            except DiceError as exc:
-                raise ValueError(str(exc)) from None
+                try:
+                    parse_dice(getattr(self, name), name)
+                except DiceError as exc:
+                    raise ValueError(str(exc)) from None
         if (self.mortals_on is None) != (not self.mortals and self.shock_roll is None) or \
                 self.mortals and len(self.mortals) != 6:
             raise ValueError("mortals_on goes with mortals (the mortal wounds for each D6 roll, 1 to 6, "
@@ -497,6 +498,19 @@ class Effect:
     set_overwatch: bool = False
     """With ``free_move`` in a moment's effects: after the move the unit counts as having performed
     the Set Overwatch Tactical Manoeuvre this turn."""
+    rush_move: Dice | None = None
+    """Just after an enemy unit has shot, if ``rush_on`` happened to the led unit, it can move up
+    to X inches (a dice expression rolled when it does: "D6"), ending as close as possible to
+    the attacking unit (``rush_to``); it can move within Engagement Range of that unit."""
+    rush_on: Literal["lost_models", "hit", "targeted"] = "targeted"
+    """When: models of the led unit were destroyed by those attacks, it was hit by one or more
+    of them, or it was a target of them."""
+    rush_to: Literal["attacker", "nearest"] = "attacker"
+    """Toward the attacking unit, or the nearest visible enemy unit."""
+    rush_once: Literal["turn", "phase"] | None = None
+    """At most one such move per turn / per phase."""
+    rush_unshocked: bool = False
+    """Not while the led unit is Battle-shocked."""
     halve_move: bool = False
     """Halve the Move characteristic of the led unit's models and the Advance and Charge rolls
     made for it (rounding up; before other modifiers)."""

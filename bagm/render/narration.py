@@ -364,6 +364,13 @@ class Narrator:
     def _e_consolidate(self, e: dict[str, Any]) -> str:
         return f"{self.unit(e.get('unit'))} Consolidates toward {self.unit(e.get('toward'))}{self.where(e.get('at'), 'into')}."
 
+    def _e_rush(self, e: dict[str, Any]) -> str:
+        return (f"{self.unit(e.get('unit'))} may move up to {e.get('reach')}\" toward "
+                f"{self.unit(e.get('toward'))} ({e.get('rule')}).")
+
+    def _e_rush_move(self, e: dict[str, Any]) -> str:
+        return f"{self.unit(e.get('unit'))} moves toward {self.unit(e.get('toward'))}{self.where(e.get('at'), 'into')}."
+
     def _e_fight(self, e: dict[str, Any]) -> str:
         u = self.unit(e.get("unit"))
         if e.get("target") is None:

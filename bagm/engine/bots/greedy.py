@@ -343,6 +343,8 @@ class GreedyBot:
         from bagm.engine.game.sequence import _r
 
         u = g.unit(g.decision.info["unit"])
+        if g.decision.info.get("rush"):  # toward the enemy unit that shot: a unit that fights, off a marker
+            return _PASS if self.on_marker(g, u) or not u.melee else legal[0]
         if g.decision.info.get("hatch"):  # "it can then attempt to operate a Hatchway": one it wants open
             a = self._hatch(g)
             return a if a in legal else _PASS

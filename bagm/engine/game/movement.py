@@ -515,6 +515,9 @@ class MovementPhase(GameInterface):
         u = self.unit(info["unit"])
         if info.get("hatch"):
             return self._own_hatches(u, bool(info.get("opened"))) + [Action("pass")]
+        if info.get("rush"):  # a move that ends as close as possible to that enemy unit: toward it
+            x, y = info["point"]
+            return [Action("move", u.uid, point=(x, y)), Action("pass")]
         out = [Action("move", u.uid, point=_r((m.x, m.y))) for m in self.map.layout.markers]
         enemies = self.army_units(self.other(u.player))
         if enemies:

@@ -117,6 +117,8 @@ class ShootingPhase(GameInterface):
                 yield from self._shoot(u, self.unit(target), weapons=weapons)
             yield from self.take_hazardous(u)  # after the unit has resolved all of its attacks
             yield from self.moment("after_shot", p, u)  # e.g. Mutagenic Flames
+            if self.armies[self.other(p)].rushers:  # e.g. Fanatical Onslaught: moves toward it
+                yield from self.rushes(u)
             if u.affected:  # an effect: "after the bearer has shot, it can make a Normal move"
                 yield from self.free_moves(u, "after_shooting")
         self.update_control(False)
@@ -534,6 +536,44 @@ class ShootingPhase(GameInterface):
             w = effect_weapon(u, w, t, holds_in(self) if t.alive else None)
         if w.abilities.hazardous:
             u.hazard += (w.name,) * n
+
+    def rushes(self, a: Unit) -> Generator[Decision, Action, None]:
+        """Just after enemy unit ``a`` has shot: each unit with ``rush_move`` whose trigger its
+        attacks met may move toward it, or the nearest visible enemy unit (Fanatical Onslaught:
+        "each such unit can make a Rush move ... up to 3\", but must end that move as close as
+        possible to the attacking unit"), at most once a turn or phase if it says so."""
+        hit = {t: (h, d) for t, h, d in a.volley}
+        for u in self.army_units(self.other(a.player)):
+            if not u.affected or u.uid not in hit:
+                continue
+            for name, e in u.standing:
+                if e.rush_move is None or not u.alive:
+                    continue
+                hits, dead = hit[u.uid]
+                if e.rush_on == "lost_models" and not dead or e.rush_on == "hit" and not hits:
+                    continue
+                if e.rush_unshocked and u.battleshocked:
+                    continue  # "a unit cannot make a Rush move while it is Battle-shocked"
+                mark = (u.player, f"{name} {u.uid}", 100_000 + self.turn if e.rush_once == "turn" else self.phase_id)
+                if e.rush_once is not None and mark in self.used:
+                    continue
+                to = a if e.rush_to == "attacker" else self._nearest_seen(u)
+                if to is None or not to.alive:
+                    continue
+                lead = to.models[0]
+                act = yield Decision("freemove", u.player, {"unit": u.uid, "rush": to.uid, "rule": name,
+                                                            "reach": str(e.rush_move),
+                                                            "point": [round(lead.x, 2), round(lead.y, 2)]})
+                if act.kind != "move":
+                    continue
+                self.used.add(mark)
+                reach = float(self.dice.roll_expr(str(e.rush_move), f"{name} {u.uid}"))
+                self.emit("rush", unit=u.uid, toward=to.uid, rule=name, reach=reach)
+                self.pile(u, to, "rush_move", reach)
+
+    def _nearest_seen(self, u: Unit) -> Unit | None:
+        seen = [e for e in self.army_units(self.other(u.player)) if self.visible_idx(u, e)]
+        return min(seen, key=lambda e: self.unit_distance(u, e)) if seen else None
 
     def take_hazardous(self, u: Unit, defer: bool = False) -> Generator[Decision, Action, None]:
         """Hazardous: "after that unit has resolved all of its attacks", the tests it owes

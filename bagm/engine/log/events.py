@@ -446,6 +446,23 @@ class PileIn(TypedDict):
     at: Positions
 
 
+class Rush(TypedDict):
+    """A unit moves toward an enemy unit that has just shot (an effect's ``rush_move``): how far."""
+
+    e: Literal["rush"]
+    unit: str
+    toward: str
+    rule: str
+    reach: float
+
+
+class RushMove(TypedDict):
+    e: Literal["rush_move"]
+    unit: str
+    toward: str
+    at: Positions
+
+
 class Consolidate(TypedDict):
     e: Literal["consolidate"]
     unit: str
@@ -602,7 +619,7 @@ Event = Union[
     Battleshock, BattleshockEnds, Move,
     AdvanceRoll, DesperateEscape, Hatch, HatchRolloff, Hatchways, Coherency, Manoeuvre, Overwatch, Shoot,
     Attack, Hazardous, MortalWounds, DeadlyDemise, Destroyed, ChargeDeclared, ChargeRoll, Charge, ChargeMove, PileIn,
-    Consolidate, Fight, Control, Secured, Vp, MissionRule, MissionRoll, MarkerRemoved, Lights, Vented,
+    Consolidate, Rush, RushMove, Fight, Control, Secured, Vp, MissionRule, MissionRoll, MarkerRemoved, Lights, Vented,
     RadExposure, Burners, ChangeLevel, Powered, SecureRoll, RegainWounds, MortalRoll, Mark,
 ]
 """Any event of a game's log."""

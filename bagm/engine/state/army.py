@@ -429,6 +429,12 @@ class Army:
     supplied as data, Enhancements and its Detachment rule used "once per battle..."."""
     edition: str = "2024"  # the roster's edition of the rules ("edition: 2023"): the game's, at muster
 
+    @cached_property
+    def rushers(self) -> bool:
+        """Whether a unit has an effect that moves it just after an enemy unit has shot
+        (``rush_move``): the shooting phase asks no more of an army without one."""
+        return any(e.rush_move is not None for u in self.units for _, e in u.standing)
+
     def clone(self) -> Army:
         """A fresh copy for a new game (datasheets and weapons are shared: they never change)."""
         units = [replace(u, models=[replace(m) for m in u.models]) for u in self.units]
