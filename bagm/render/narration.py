@@ -252,7 +252,12 @@ class Narrator:
     def _e_leader_ability_ends(self, e: dict[str, Any]) -> str:
         return f"{e.get('ability')} ends for {self.unit(e.get('unit'))}."
 
+    def _e_rule_used(self, e: dict[str, Any]) -> str:
+        return f"Player {e.get('player')} uses {e.get('name')} ({e.get('kind')})."
+
     def _e_effect(self, e: dict[str, Any]) -> str:
+        if e.get("until") == "next":  # "until the start of your next Shooting phase"
+            return f"{e.get('rule')} takes effect on {self.unit(e.get('unit'))} until the start of the same phase of its user's next turn."
         return f"{e.get('rule')} takes effect on {self.unit(e.get('unit'))} until the end of the {e.get('until')}."
 
     def _e_effect_ends(self, e: dict[str, Any]) -> str:
