@@ -1073,3 +1073,30 @@ def test_fanatical_onslaught_a_rush_move_toward_the_unit_whose_attacks_destroyed
     assert g.unit_distance(u, e) < gap - 2.5  # toward the attacking unit
     with pytest.raises(StopIteration):
         next(g.rushes(e))  # one Rush move per turn
+
+
+def test_wraith_marked_a_passed_leadership_test_secures_the_marker_minus_2_for_wraith_constructs():
+    """Wraith-Marked: "in your Command phase, you can select one AELDARI unit from your army within
+    range of an objective marker you control. That unit must take a Leadership test, subtracting 2
+    from the result if it has the WRAITH CONSTRUCT keyword: if passed, that objective marker is
+    Secured by your army." A roll of exactly its Leadership passes, but not for a WRAITH
+    CONSTRUCT unit; a marker the army does not control: not offered."""
+    name = "Wraith-Marked"
+    for wraith, extra, secured in ((False, 0, True), (True, 0, False), (True, 2, True)):
+        g = game(army("aeldari_wraiths_of_the_void"))
+        u = next(x for x in g.army_units("A") if ("WRAITH CONSTRUCT" in x.keywords) == wraith)
+        on_marker(g, u)
+        g.touch()
+        _phase(g, "command")
+        g.control[0] = "B"
+        assert all(a.unit != u.uid for a in g.usable("A", "phase_start"))
+        g.control[0] = "A"
+        assert f"use {u.uid} {name}" in [a.text() for a in g.usable("A", "phase_start")]
+        ld = u.leadership() + extra
+        g.dice = Dice.scripted([ld // 2, ld - ld // 2])
+        g.use_rule("A", parse(f"use {u.uid} {name}"))
+        g.dice.assert_consumed()
+        test = [e for e in g.events if e["e"] == "leadership_test"][-1]
+        assert test["passed"] == secured and test.get("mod", 0) == (-2 if wraith else 0)
+        assert (g.secured[0] == "A") == secured
+        assert g.usable("A", "phase_start") == []  # one unit a phase

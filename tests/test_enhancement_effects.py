@@ -1345,6 +1345,61 @@ def rush(name: str, on: str) -> None:
             next(g.rushes(b3))
 
 
+def limitless_resolve(name: str) -> None:
+    """Limitless Resolve: "when the bearer is on the battlefield, friendly Battle-shocked ADEPTA
+    SORORITAS models (excluding Arco-flagellants and Repentia Squads) have an Objective Control
+    characteristic of 1." Not Battle-shocked: their own OC; the bearer destroyed: 0 again."""
+    army = build_army("A", str(REPO / "rosters" / "adepta_sororitas_pious_protectors.yaml"))
+    g = Game(11, army, copy.deepcopy(_armies()[1]), dice=Dice(4), rolloffs={"attacker": "A", "first_turn": "A"})
+    GAMES.append(g)
+    bearer = next(u for u in army.units if u.enhancement == name)
+    sisters = next(u for u in army.units if u.datasheet.name == "Battle Sisters Squad")
+    for u in army.units:
+        u.where = "board"
+    assert sisters.oc() == sisters.OC == 2
+    sisters.battleshocked = True
+    assert sisters.oc() == 1
+    bearer.battleshocked = True
+    assert bearer.oc() == 1  # the bearer's own unit too
+    bearer.models = []
+    g.check_destroyed(bearer)  # the game takes the army's effect away with the bearer
+    assert sisters.oc() == 0
+    assert not any(e.OC_shocked for u in build_army("A", ORKS).units for e in u.effects())
+
+
+def gnasher(name: str) -> None:
+    """Gnasher Squig Crates: "in your Command phase, you can select one Nobz or Meganobz unit from
+    your army (excluding Battle-shocked units) that is within 6\" of the bearer and is within range
+    of an objective marker. If there is no enemy units within range of that objective marker, it
+    is Secured by your army." B1 (the Warboss) bears it in the bundled Orks roster."""
+    g = game()
+    assert g.units["B1"].enhancement == name
+    mk = g.map.layout.markers[0]
+    nobz = next(u for u in g.army_units("B") if u.datasheet.name == "Nobz")
+    place(g, nobz.uid, block(mk.x + 1.0, mk.y, dx=1.4))
+    place(g, "B1", [(mk.x + 5.0, mk.y)])
+    far = (mk.x + 30.0 if mk.x < 30 else mk.x - 30.0, mk.y)
+    a3 = g.units["A3"]
+    for i, u in enumerate(g.army_units("A")):
+        place(g, u.uid, [(far[0], 3.0 + 4 * i)][:len(u.models)] + block(far[0] + 3, 3.0 + 4 * i)[:len(u.models) - 1])
+    g.touch()
+    at(g, "command", "B")
+    assert f"use {nobz.uid} {name}" in [a.text() for a in g.usable("B", "phase_start")]
+    nobz.battleshocked = True
+    assert f"use {nobz.uid} {name}" not in [a.text() for a in g.usable("B", "phase_start")]
+    nobz.battleshocked = False
+    place(g, "A3", [(mk.x - 1.5, mk.y)])  # an enemy unit within range of the marker
+    g.touch()
+    assert f"use {nobz.uid} {name}" not in [a.text() for a in g.usable("B", "phase_start")]
+    place(g, "A3", [far])
+    g.touch()
+    assert g.secured[0] != "B"
+    g.use_rule("B", parse(f"use {nobz.uid} {name}"))
+    assert g.secured[0] == "B"
+    assert g.usable("B", "phase_start") == [] or all(a.arg != name for a in g.usable("B", "phase_start"))
+    assert a3.alive
+
+
 CHECKS: dict[str, Callable[[str], None]] = {
     "Sinister Presence (Aura)": sinister,
     "Vox Malevolus": vox,
@@ -1426,6 +1481,8 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "Duty's Echo": dutys_echo,
     "Close and Sanction": lambda n: rush(n, "hit"),
     "Battle Lust": lambda n: rush(n, "targeted"),
+    "Limitless Resolve": limitless_resolve,
+    "Gnasher Squig Crates": gnasher,
 }
 
 

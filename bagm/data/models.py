@@ -511,6 +511,12 @@ class Effect:
     """At most one such move per turn / per phase."""
     rush_unshocked: bool = False
     """Not while the led unit is Battle-shocked."""
+    OC_shocked: int | None = None
+    """While Battle-shocked, the led unit's models have an OC characteristic of X (not 0)."""
+    secure_now: Literal["controlled", "uncontested"] | None = None
+    """Used at a moment: one objective marker the target is within range of, not yet Secured by
+    its army, is Secured at once: one its army controls ('controlled'), or one with no enemy unit
+    within range of it ('uncontested')."""
     halve_move: bool = False
     """Halve the Move characteristic of the led unit's models and the Advance and Charge rolls
     made for it (rounding up; before other modifiers)."""
@@ -907,6 +913,13 @@ class Moment:
     effects apply only if it fails."""
     test_mod: int = 0
     after_kill: bool = False
+    test_pass: bool = False
+    """With ``test``: the effects apply if the test is PASSED (not failed)."""
+    test_mod_keyword: Keyword | None = None
+    """With ``test_mod``: the modifier only for a target with this keyword ("subtracting 2 if it
+    has the WRAITH CONSTRUCT keyword")."""
+    target_unshocked: bool = False
+    """TARGET: not a Battle-shocked unit."""
     """Only if the attacks the unit just made destroyed one or more enemy units (``after_shot``)."""
 
 

@@ -117,6 +117,22 @@ class ObjectiveControl(GameInterface):
                     self._secures(p, m)
                 return
 
+    def marker_to_secure(self, u: Unit, how: str) -> int | None:
+        """The objective marker a rule used on ``u`` Secures at once (``secure_now``): the first
+        within range of it and not yet Secured by its army that its army controls ('controlled'),
+        or that no enemy unit is within range of ('uncontested')."""
+        p = u.player
+        for m, mk in enumerate(self.map.layout.markers):
+            if self.secured[m] == p or not any(self.bf.in_objective_range(x.base, mk) for x in u.models):
+                continue
+            if how == "controlled" and self.control[m] != p:
+                continue
+            if how == "uncontested" and any(self.bf.in_objective_range(x.base, mk)
+                                            for v in self.army_units(self.other(p)) for x in v.models):
+                continue
+            return m
+        return None
+
     def _secures(self, p: Player, m: int) -> bool:
         """Objective marker ``m`` is Secured by ``p``'s army, unless an enemy effect undoes it
         ("the first time your opponent's army Secures an objective marker, on a 3+ it is not")."""

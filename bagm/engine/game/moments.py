@@ -98,6 +98,10 @@ class Moments(GameInterface):
                     continue  # "if one or more enemy units were destroyed by those attacks"
                 if s.moves and self.engaged_with(u):
                     continue  # a Normal move: never from within Engagement Range
+                if s.unshocked and u.battleshocked:
+                    continue
+                if s.secures is not None and self.marker_to_secure(u, s.secures) is None:
+                    continue  # no objective marker it could Secure
                 if s.target_keywords <= u.keywords:
                     out.append(Action("use", u.uid, arg=s.name))
         return out
@@ -168,11 +172,15 @@ class Moments(GameInterface):
         if s.test == "leadership":  # "that enemy unit must take a Leadership test": failed, the effects
             roll = self.dice.d6(f"{s.name} {u.uid}") + self.dice.d6(f"{s.name} {u.uid}")
             ld = u.leadership()
-            passed = roll + s.test_mod >= ld
+            mod = s.test_mod if s.test_mod_keyword is None or s.test_mod_keyword in u.keywords else 0
+            passed = roll + mod >= ld
             self.emit("leadership_test", unit=u.uid, roll=roll, ld=ld, passed=passed, why=s.name,
-                      **({"mod": s.test_mod} if s.test_mod else {}))
-            if passed:
+                      **({"mod": mod} if mod else {}))
+            if passed != s.test_pass:  # (Wraith-Marked: "if passed, that objective marker is Secured")
                 return
+        if (how := s.secures) is not None and (m := self.marker_to_secure(u, how)) is not None:
+            ok = self._secures(p, m)  # "that objective marker is Secured by your army"
+            self.emit("secure_roll", player=p, marker=m + 1, unit=u.uid, roll=0, secured=ok, rule=s.name)
         if s.until == "next":  # until the start of the user's next phase of this kind
             u.timed += tuple((s.name, e, f"next {self.phase} {p}") for e in s.effects)
             self.emit("effect", unit=u.uid, rule=s.name, until="next")

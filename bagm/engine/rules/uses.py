@@ -44,6 +44,9 @@ class Use:
     test: str | None = None  # the target's test first ("leadership"): effects only if failed
     test_mod: int = 0
     after_kill: bool = False  # only if the attacks the unit just made destroyed an enemy unit
+    test_pass: bool = False  # the effects on a passed test
+    test_mod_keyword: str | None = None  # test_mod only for a target with this keyword
+    unshocked: bool = False  # its target is not Battle-shocked
 
     def __post_init__(self) -> None:
         if self.when not in TIMINGS:
@@ -53,6 +56,11 @@ class Use:
     def moves(self) -> bool:
         """Its effects include a Normal move made at once (``free_move``)."""
         return any(getattr(e, "free_move", None) is not None for e in self.effects)
+
+    @property
+    def secures(self) -> str | None:
+        """Its effects Secure an objective marker at once (``secure_now``): how."""
+        return next((e.secure_now for e in self.effects if getattr(e, "secure_now", None)), None)
 
     @property
     def stratagem(self) -> bool:
@@ -73,4 +81,6 @@ def use_of(data: Any, name: str, kind: str, bearer: str | None = None) -> Use | 
                anywhere=getattr(data, "target_any", False), shocked=getattr(data, "target_battleshocked", False),
                enemy=getattr(data, "enemy", False), hit=getattr(data, "target_hit", False),
                engaged=getattr(data, "target_engaged", False), test=getattr(data, "test", None),
-               test_mod=getattr(data, "test_mod", 0), after_kill=getattr(data, "after_kill", False))
+               test_mod=getattr(data, "test_mod", 0), after_kill=getattr(data, "after_kill", False),
+               test_pass=getattr(data, "test_pass", False), test_mod_keyword=getattr(data, "test_mod_keyword", None),
+               unshocked=getattr(data, "target_unshocked", False))

@@ -374,8 +374,9 @@ class Unit:
     def oc(self, model: Model | None = None) -> int:
         """The OC of its models (``model``: that one's, from its own profile where it has one;
         Objective Control sums the models' OC)."""
-        if self.battleshocked:
-            return 0  # Battle-shock: OC 0
+        if self.battleshocked:  # Battle-shock: OC 0, or an effect's "Battle-shocked models have an OC of 1"
+            return max((e.OC_shocked for e in self.effects() if e.OC_shocked is not None), default=0) \
+                if self.affected else 0
         own = self.OC if model is None or model.own is None else model.own.OC
         if self.affected:  # a conferred Leader ability's or a standing rule's OC modifier
             effects = self.effects()
