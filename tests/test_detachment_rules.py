@@ -1100,3 +1100,56 @@ def test_wraith_marked_a_passed_leadership_test_secures_the_marker_minus_2_for_w
         assert test["passed"] == secured and test.get("mod", 0) == (-2 if wraith else 0)
         assert (g.secured[0] == "A") == secured
         assert g.usable("A", "phase_start") == []  # one unit a phase
+
+
+def test_priority_quarry_the_warlord_and_one_selected_unit_rerolls_and_unseen_charges():
+    """Priority Quarry: "at the start of the first battle round, you can select up to two enemy
+    units to be your army's quarry, one of which must be your opponent's WARLORD. Each time an
+    ANATHEMA PSYKANA unit from your army makes an attack that targets one of your army's
+    quarries, re-roll a Hit roll of 1 ... it can include one or more of your army's quarries as
+    targets of that charge, even if they are not visible to it." Other enemy units: neither."""
+    g = game(army("adeptus_custodes_black_ship_guardians"))  # the first legal choices: a selection
+    marked = [e for e in g.army_units("B") if "Priority Quarry" in e.marked]
+    assert len(marked) == 2 and sum(e.warlord for e in marked) == 1
+    u = next(x for x in g.army_units("A") if "ANATHEMA PSYKANA" in x.keywords)
+    q = next(e for e in marked if not e.warlord)
+    other = next(e for e in g.army_units("B") if e not in marked)
+    assert effect_conditions(u, q, GUN, Conditions()).reroll_hits.name == "ones"
+    assert effect_conditions(u, other, GUN, Conditions()).reroll_hits.name == "none"
+    # one attack at the quarry: a Hit roll of 1, re-rolled: 3 hits (BS 3+), wound 6, save 1
+    g.dice = Dice.scripted([1, 3, 6, 1])
+    assert declined(g.attack(u, q, SHOT, 1, Conditions(), None, ranged=True))[0] == 1
+    g.dice.assert_consumed()
+    g.dice = Dice.scripted([1])  # the other unit: no re-roll
+    assert declined(g.attack(u, other, SHOT, 1, Conditions(), None, ranged=True)) == (0, 0)
+    # a charge at a quarry not visible (around a corner), not at another unit so placed
+    for e in (q, other):
+        assert _hidden_near(g, u, e), "no place out of sight within 12 inches"
+        if e is q:
+            g.check_as("charge", "A", Action("charge", u.uid, target=e.uid))
+        else:
+            with pytest.raises(IllegalAction, match="not visible"):
+                g.check_as("charge", "A", Action("charge", u.uid, target=e.uid))
+        place(g, e.uid, [(60.0, 2.0)])
+        g.touch()
+
+
+def _hidden_near(g: Game, u: Unit, e: Unit) -> bool:
+    """Put ``e`` (one model) where ``u`` cannot see it, within 12" of it (around Walls) and not
+    in Engagement Range: a search of the battlefield around ``u``."""
+    ux, uy = u.models[0].x, u.models[0].y
+    for dx in range(-11, 12):
+        for dy in range(-11, 12):
+            p = (ux + dx, uy + dy)
+            if not g.layout_ok(p):
+                continue
+            try:
+                place(g, e.uid, [p])
+            except ValueError:
+                continue
+            g.touch()
+            if not g.fits(e.models[0].base) or g.engaged(u, e) or g.visible_idx(u, e):
+                continue
+            if g.unit_distance(u, e) <= 11.5:
+                return True
+    return False

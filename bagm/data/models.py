@@ -404,9 +404,12 @@ class Effect:
     mark_enemy: bool = False
     """At the start of the first battle round, the led unit's player selects one enemy unit on
     the battlefield: marked by this rule for the battle (``target_marked``)."""
+    mark_warlord: bool = False
+    """With ``mark_enemy``: the opponent's WARLORD (if on the battlefield) is marked too, besides
+    the unit selected ("up to two enemy units, one of which must be your opponent's WARLORD")."""
     target_marked: bool = False
     """A condition on the target: the fields on attacks apply only to attacks that target the
-    enemy unit this rule marked (``mark_enemy``)."""
+    enemy unit this rule marked (``mark_enemy``); with ``charge_unseen``, only charges at it."""
     only_weaker: bool = False
     """A condition: the fields on attacks apply only to attacks whose Strength is less than the
     target's Toughness."""

@@ -68,7 +68,8 @@ class ChargePhase(GameInterface):
         d = self.unit_distance(u, t)
         for name, e in u.standing:
             if e.charge_unseen is not None and d <= e.charge_unseen + 1e-9 and not (
-                    e.trigger_once and (u.player, name, 0) in self.used):
+                    e.trigger_once and (u.player, name, 0) in self.used) and (
+                    not e.target_marked or name in t.marked):  # Priority Quarry: "one or more of your quarries"
                 return name
         return None
 

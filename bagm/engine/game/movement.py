@@ -365,6 +365,7 @@ class MovementPhase(GameInterface):
         units as having moved ('stationary'; every turn starts with none moved)."""
         assert self.first is not None
         for p in (self.first, self.other(self.first)):
+            self._mark_warlord(p)
             while self.opening_movers(p) or self.opening_marks(p):
                 act = yield self.ask("opening", p)
                 if act.kind == "done":
@@ -412,6 +413,17 @@ class MovementPhase(GameInterface):
                     out.setdefault(v.uid, (float(other), b.source("opening_other_move")))
         return out
 
+    def _mark_warlord(self, p: Player) -> None:
+        """Priority Quarry: the opponent's WARLORD is one of the enemy units the rule selects."""
+        for b in self.army_units(p):
+            if b.affected and effect_has(b, "mark_warlord"):
+                rule = b.source("mark_warlord")
+                for e in self.army_units(self.other(p)):
+                    if e.warlord and rule not in e.marked:
+                        e.marked = e.marked | {rule}
+                        self.emit("mark", unit=b.uid, target=e.uid, rule=rule)
+                return
+
     def opening_marks(self, p: Player) -> dict[str, str]:
         """The units of ``p`` whose effect selects an enemy unit at the start of the first battle
         round and has not yet: uid -> the rule."""
@@ -422,7 +434,9 @@ class MovementPhase(GameInterface):
         for b in self.army_units(p):
             if b.affected and effect_has(b, "mark_enemy"):
                 rule = b.source("mark_enemy")
-                if enemies and not any(rule in e.marked for e in enemies):
+                # (mark_warlord: the Warlord is marked besides the one the player selects)
+                if not any(rule in e.marked and not (e.warlord and effect_has(b, "mark_warlord")) for e in enemies) \
+                        and any(rule not in e.marked for e in enemies):
                     out[b.uid] = rule
         return out
 
@@ -431,7 +445,8 @@ class MovementPhase(GameInterface):
         'done' only once they are made), moves toward each objective marker and the nearest
         enemy unit (any destination on the battlefield is accepted: see _check_opening)."""
         enemies = self.army_units(self.other(p))
-        marks = [Action("mark", uid, target=e.uid) for uid in self.opening_marks(p) for e in enemies]
+        marks = [Action("mark", uid, target=e.uid) for uid, rule in self.opening_marks(p).items() for e in enemies
+                 if rule not in e.marked]
         if marks:
             return marks
         out: list[Action] = []
