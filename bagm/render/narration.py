@@ -252,6 +252,12 @@ class Narrator:
     def _e_leader_ability_ends(self, e: dict[str, Any]) -> str:
         return f"{e.get('ability')} ends for {self.unit(e.get('unit'))}."
 
+    def _e_secure_roll(self, e: dict[str, Any]) -> str:
+        roll = f" (roll {e.get('roll')})" if e.get("roll") else ""
+        done = "is Secured by" if e.get("secured") else "is not Secured by"
+        return (f"{self.marker(int(e.get('marker') or 0))} {done} player {e.get('player')}'s army{roll}: "
+                f"{e.get('rule')}, {self.unit(e.get('unit'))}.")
+
     def _e_rule_used(self, e: dict[str, Any]) -> str:
         return f"Player {e.get('player')} uses {e.get('name')} ({e.get('kind')})."
 
