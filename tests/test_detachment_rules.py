@@ -1153,3 +1153,89 @@ def _hidden_near(g: Game, u: Unit, e: Unit) -> bool:
             if g.unit_distance(u, e) <= 11.5:
                 return True
     return False
+
+
+def _off_hatch(g: Game, i: int, u: Unit, gap: float, side: int = 1) -> tuple[float, float]:
+    """Put ``u`` (one model) ``gap`` inches from closed Hatchway ``i``'s door (straight out from
+    its centre, on one side); the point as far out on the other side."""
+    h = g.map.layout.hatchways[i]
+    cx, cy = h.centre
+    off = u.radius + gap
+    pt = (cx, cy + side * off) if h.horizontal else (cx + side * off, cy)
+    place(g, u.uid, [pt])
+    g.touch()
+    return (cx, cy - side * (off + 1)) if h.horizontal else (cx - side * (off + 1), cy)
+
+
+def _open_ground(g: Game, u: Unit, gap: float) -> tuple[int, tuple[float, float]]:
+    """A closed Hatchway and a side of it where ``u`` put ``gap`` inches from its door is that far
+    from it around Walls too (no Wall between); the point beyond it."""
+    for h in g.map.layout.hatchways:
+        for side in (1, -1):
+            if g.bf.is_open(h.index):
+                continue
+            beyond = _off_hatch(g, h.index, u, gap, side)
+            m = u.models[0]
+            if g.layout_ok((m.x, m.y)) and abs(g.bf.distance_to_hatchway(m.base, h.index) - gap) < 0.3:
+                return h.index, (round(beyond[0], 2), round(beyond[1], 2))
+    raise AssertionError("no open ground beside a closed Hatchway")
+
+
+def test_unerring_strike_operates_a_closed_hatchway_on_the_way_of_a_normal_move_2_inches_shorter():
+    """Unerring Strike: "each time an AELDARI unit from your army makes a Normal move, while making
+    that move, it can attempt to operate a closed Hatchway that is within 1\\" of it at any point
+    during that move, provided that there are no enemy units within 1\\" of that Hatchway ...
+    reduce the distance each model in that unit can move by 2\\" ... and it cannot operate a
+    Hatchway again this turn." Beyond its Move less 2" (plus 1"): not offered."""
+    for gap, offered in ((2.0, True), (None, False)):
+        g = game(army("aeldari_khaines_arrow"))
+        advance_to(g, "move")
+        u = next(x for x in g.army_units("A") if x.move() >= 6)
+        far = u.move() - 2 + 1.0 + 0.5  # just beyond what a move 2" shorter reaches, plus 1"
+        i, beyond = _open_ground(g, u, gap if gap is not None else far)
+        for e in g.army_units("B"):
+            place(g, e.uid, [(60.0 - 2 * int(e.uid[1:]), 2.0)])
+        g.touch()
+        before = (u.models[0].x, u.models[0].y)
+        g.apply(Action("move", u.uid, point=beyond))
+        if not offered:
+            assert g.decision.step != "freemove"
+            continue
+        d = g.decision
+        assert d.step == "freemove" and d.info["options"] == [i + 1]
+        g.dice = Dice.scripted([])  # no enemy unit near: it opens, no roll-off
+        g.apply(Action("hatch", u.uid, arg=str(i + 1)))
+        assert g.bf.is_open(i) and g.hatch_spent(u)
+        moved = ((u.models[0].x - before[0]) ** 2 + (u.models[0].y - before[1]) ** 2) ** 0.5
+        assert moved <= u.move() + 1e-6 and u.move() == u.M - 2  # 2" less this phase
+        assert moved > 2.0  # through the Hatchway it opened
+
+
+def test_unerring_strike_not_with_an_enemy_unit_within_1_inch_of_the_hatchway():
+    g = game(army("aeldari_khaines_arrow"))
+    advance_to(g, "move")
+    u = next(x for x in g.army_units("A") if x.move() >= 6)
+    i, beyond = _open_ground(g, u, 2.0)
+    e = g.army_units("B")[-1]
+    _beside(g, i, e, -1)
+    g.touch()
+    g.apply(Action("move", u.uid, point=beyond))
+    assert g.decision.step != "freemove"
+
+
+@pytest.mark.parametrize(("extra", "offered"), [(-0.5, True), (0.5, False)])
+def test_beseechment_codes_a_hatchway_within_its_whole_move(extra, offered):
+    """Beseechment Codes: as Unerring Strike for VOIDFARERS units, without the 2" less: a closed
+    Hatchway within its Move (plus 1") is offered, one farther is not."""
+    g = game(army("agents_of_the_imperium_voidships_company"))
+    advance_to(g, "move")
+    u = next(x for x in g.army_units("A") if "VOIDFARERS" in x.keywords)
+    i, beyond = _open_ground(g, u, u.move() + 1.0 + extra)
+    for e in g.army_units("B"):
+        place(g, e.uid, [(60.0 - 2 * int(e.uid[1:]), 2.0)])
+    g.touch()
+    g.apply(Action("move", u.uid, point=beyond))
+    assert (g.decision.step == "freemove") == offered
+    if offered:
+        g.apply(Action("pass"))
+        assert u.move() == u.M and not g.hatch_spent(u)

@@ -520,6 +520,11 @@ class Effect:
     """Used at a moment: one objective marker the target is within range of, not yet Secured by
     its army, is Secured at once: one its army controls ('controlled'), or one with no enemy unit
     within range of it ('uncontested')."""
+    hatch_in_move: int | None = None
+    """Each time the led unit makes a Normal move, it can attempt to operate a closed Hatchway it
+    comes within 1" of during the move (one within its Move less X, plus 1", around Walls), with no
+    enemy unit within 1" of it; its models then move X" less (X: 2 or 0) and it cannot operate a
+    Hatchway again this turn. The Hatchway is operated first, then the move is made."""
     halve_move: bool = False
     """Halve the Move characteristic of the led unit's models and the Advance and Charge rolls
     made for it (rounding up; before other modifiers)."""

@@ -345,6 +345,9 @@ class GreedyBot:
         u = g.unit(g.decision.info["unit"])
         if g.decision.info.get("rush"):  # toward the enemy unit that shot: a unit that fights, off a marker
             return _PASS if self.on_marker(g, u) or not u.melee else legal[0]
+        if g.decision.info.get("options"):  # a Hatchway on the way of its move: one toward its goal
+            return next((a for a in legal if a.kind == "hatch" and self._wants_hatch(g, u, int(a.arg or 0) - 1)),
+                        _PASS)
         if g.decision.info.get("hatch"):  # "it can then attempt to operate a Hatchway": one it wants open
             a = self._hatch(g)
             return a if a in legal else _PASS

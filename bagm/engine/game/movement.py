@@ -37,6 +37,8 @@ else:
 
 
 
+_SHORTER: dict[int, Any] = {}  # the Effect "its models move X\" less" (hatch_in_move), built once
+
 class MovementPhase(GameInterface):
     """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
 
@@ -86,6 +88,9 @@ class MovementPhase(GameInterface):
                     rolls[failed[0]] = self.dice.d6(f"desperate escape {u.uid} re-roll")
                 self._escape_losses(u, rolls)
             foes = self.engaged_with(u) if act.kind == "fallback" else []
+            if act.kind == "move" and u.affected and effect_least(u, "hatch_in_move") is not None and \
+                    not self.hatch_spent(u):
+                yield from self._hatch_in_move(u)  # e.g. Unerring Strike: a Hatchway on the way
             self._do_move(u, act, roll)
             if u.moved != "stationary" and u.alive:
                 yield from self._overwatch_window(u, "ends a move")
@@ -95,6 +100,40 @@ class MovementPhase(GameInterface):
         for u in self.army_units(p):
             if u.moved is None:
                 u.moved = "stationary"
+
+    def _hatch_in_move(self, u: Unit) -> Generator[Decision, Action, None]:
+        """An effect: "each time it makes a Normal move, while making that move, it can attempt to
+        operate a closed Hatchway that is within 1\" of it at any point during that move, provided
+        that there are no enemy units within 1\" of that Hatchway ... reduce the distance each
+        model in that unit can move by 2\"". Reading: the Hatchway is operated first (the point
+        of the move nearest it), then the whole move is made with the Hatchway as it now is."""
+        cut = effect_least(u, "hatch_in_move") or 0
+        rule = next((n for n, e in u.standing if e.hatch_in_move is not None), "")
+        reach = u.move() - cut
+        enemies = [m for e in self.army_units(self.other(u.player)) for m in e.models]
+        options = []
+        for h in self.map.layout.hatchways:
+            i = h.index
+            if reach < 0 or self.bf.is_open(i) or any(self._near_hatchway(m, i) for m in enemies):
+                continue
+            if self.mission.hatchway_reason(self, u, i) is not None:
+                continue
+            if min(self.bf.distance_to_hatchway(m.base, i) for m in u.models) <= reach + 1.0 + 1e-9:
+                options.append(i + 1)
+        if not options:
+            return
+        act = yield Decision("freemove", u.player, {"unit": u.uid, "hatch": True, "rule": rule, "options": options})
+        if act.kind != "hatch":
+            return
+        if cut:
+            eff = _SHORTER.get(cut)
+            if eff is None:
+                from bagm.data.models import Effect
+                from bagm.data.schema import validate
+
+                eff = _SHORTER[cut] = validate(Effect, {"M_mod": -cut})
+            u.timed += ((rule, eff, "phase"),)
+        yield from self._operate(u.player, act, start=True)  # "it cannot operate a Hatchway again this turn"
 
     def legal_move(self, p: Player, quick: bool = False) -> list[Action]:
         out: list[Action] = []
@@ -528,6 +567,8 @@ class MovementPhase(GameInterface):
         """Moves toward each objective marker and the nearest enemy unit, and 'pass' (any
         destination on the battlefield is accepted); or the Hatchways it can operate now."""
         u = self.unit(info["unit"])
+        if info.get("options"):  # a Hatchway on the way of a Normal move (hatch_in_move)
+            return [Action("hatch", u.uid, arg=str(n)) for n in info["options"]] + [Action("pass")]
         if info.get("hatch"):
             return self._own_hatches(u, bool(info.get("opened"))) + [Action("pass")]
         if info.get("rush"):  # a move that ends as close as possible to that enemy unit: toward it
