@@ -1239,3 +1239,50 @@ def test_beseechment_codes_a_hatchway_within_its_whole_move(extra, offered):
     if offered:
         g.apply(Action("pass"))
         assert u.move() == u.M and not g.hatch_spent(u)
+
+
+@pytest.mark.parametrize("across", [True, False])
+def test_brutal_entrance_an_opened_hatchway_stays_open_and_plus_1_to_charge_through_it(across):
+    """Brutal Entrance: "each time a KHORNE LEGIONES DAEMONICA unit from your army opens a
+    Hatchway, until the end of the battle, that Hatchway cannot be closed. In addition, until the
+    end of the turn, each time that unit declares a charge, if every target of that charge is on
+    the opposite side of that Hatchway from your unit, add 1 to the charge roll." A target on
+    the unit's own side: no +1."""
+    g = game(army("legiones_daemonica_infernal_onslaught"))
+    advance_to(g, "move")
+    u, v = [x for x in g.army_units("A") if "KHORNE" in x.keywords][:2]
+    i = next(h.index for h in g.map.layout.hatchways if not g.bf.is_open(h.index))
+    _beside(g, i, u, 1)
+    e = g.army_units("B")[-1]
+    for x in g.army_units("B"):
+        if x is not e:
+            x.where = "reserves"  # out of the way
+    place(g, e.uid, [(60.0, 28.0)])
+    g.touch()
+    g.apply(Action("done"))  # Operating Hatchways
+    g.dice = Dice.scripted([])
+    g.apply(Action("hatch", u.uid, arg=str(i + 1)))
+    assert g.bf.is_open(i) and g.hatch_jammed == {i: "Brutal Entrance"}
+    _beside(g, i, v, 1)
+    g.touch()
+    with pytest.raises(IllegalAction, match="cannot be closed"):
+        g.check_as("hatch", "A", Action("hatch", v.uid, arg=str(i + 1)))
+    place(g, v.uid, [(60.0, 28.0)])
+    # the enemy unit 4" beyond the Hatchway (or 4" on the unit's own side)
+    h = g.map.layout.hatchways[i]
+    cx, cy = h.centre
+    side = -1 if across else 1
+    off = 4.5 if across else 0.0
+    pt = (cx, cy + side * off) if h.horizontal else (cx + side * off, cy)
+    if not across:  # beside the unit, along the wall
+        pt = (cx + 3.0, cy + u.radius + 0.35) if h.horizontal else (cx + u.radius + 0.35, cy + 3.0)
+    place(g, e.uid, [pt])
+    g.touch()
+    assert g.bf.wholly_opposite_sides(u.bases, e.bases, i) == across
+    advance_to(g, "charge")
+    g.dice = Dice.scripted([3, 3])
+    g.apply(Action("charge", u.uid, target=e.uid))
+    while g.decision.step in ("reroll", "overwatch", "use"):
+        g.apply(Action("pass"))
+    roll = next(x for x in g.events if x["e"] == "charge_roll")["roll"]
+    assert roll == (7 if across else 6)

@@ -1400,6 +1400,38 @@ def gnasher(name: str) -> None:
     assert a3.alive
 
 
+def daemonshrieker(name: str) -> None:
+    """Daemonshrieker: "in your shooting phase, you can select one closed Hatchway within 12\" of
+    and visible to the bearer. If you do, roll one D6: on a 2+ open that Hatchway and, until the
+    end of the battle, that Hatchway cannot be closed." A 1: it stays closed."""
+    for roll in (2, 1):
+        g = game()
+        enemy_moment(g, name)
+        at(g, "shooting", "A")
+        a3 = g.units["A3"]
+        uses = [a.text() for a in g.usable("A", "phase_start") if a.arg == name]
+        options = g.hatches_to_open(a3, 12)
+        assert uses == ([f"use A3 {name}"] if options else [])
+        if not options:  # A3 where it was deployed: move it beside a closed Hatchway
+            h = next(h for h in g.map.layout.hatchways if not g.bf.is_open(h.index))
+            cx, cy = h.centre
+            place(g, "A3", [(cx, cy + 3.0) if h.horizontal else (cx + 3.0, cy)])
+            g.touch()
+            options = g.hatches_to_open(a3, 12)
+        assert options and all(g.bf.distance_to_hatchway(a3.models[0].base, n - 1) <= 12 + a3.radius for n in options)
+        steps = g.moment("phase_start", "A")
+        next(steps)
+        d = steps.send(parse(f"use A3 {name}"))
+        assert d.step == "freemove" and d.info["options"] == options
+        g.dice = Dice.scripted([roll])
+        with pytest.raises(StopIteration):
+            steps.send(Action("hatch", "A3", arg=str(options[0])))
+        g.dice.assert_consumed()
+        i = options[0] - 1
+        assert g.bf.is_open(i) == (roll >= 2)
+        assert (i in g.hatch_jammed) == (roll >= 2)
+
+
 CHECKS: dict[str, Callable[[str], None]] = {
     "Sinister Presence (Aura)": sinister,
     "Vox Malevolus": vox,
@@ -1483,6 +1515,7 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "Battle Lust": lambda n: rush(n, "targeted"),
     "Limitless Resolve": limitless_resolve,
     "Gnasher Squig Crates": gnasher,
+    "Daemonshrieker": daemonshrieker,
 }
 
 

@@ -525,6 +525,17 @@ class Effect:
     comes within 1" of during the move (one within its Move less X, plus 1", around Walls), with no
     enemy unit within 1" of it; its models then move X" less (X: 2 or 0) and it cannot operate a
     Hatchway again this turn. The Hatchway is operated first, then the move is made."""
+    open_hatch: float | None = None
+    """Used at a moment: the player can select one closed Hatchway within X" of and visible to the
+    TARGET and roll one D6: on ``open_roll`` or more it opens (no roll-off), never to be closed
+    again with ``jam_hatch``."""
+    open_roll: int = 1
+    jam_hatch: bool = False
+    """Each time the led unit opens a Hatchway, that Hatchway cannot be closed until the end of
+    the battle."""
+    charge_through_mod: int = 0
+    """Added to the led unit's Charge rolls in a turn it opened a Hatchway when the target of the
+    charge is wholly on the opposite side of that Hatchway from it."""
     halve_move: bool = False
     """Halve the Move characteristic of the led unit's models and the Advance and Charge rolls
     made for it (rounding up; before other modifiers)."""

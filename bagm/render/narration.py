@@ -258,6 +258,10 @@ class Narrator:
         return (f"{self.marker(int(e.get('marker') or 0))} {done} player {e.get('player')}'s army{roll}: "
                 f"{e.get('rule')}, {self.unit(e.get('unit'))}.")
 
+    def _e_hatch_roll(self, e: dict[str, Any]) -> str:
+        done = "opens" if e.get("opened") else "stays closed"
+        return f"{e.get('rule')} ({self.unit(e.get('unit'))}): Hatchway {e.get('hatchway')} {done} (roll {e.get('roll')})."
+
     def _e_rule_used(self, e: dict[str, Any]) -> str:
         return f"Player {e.get('player')} uses {e.get('name')} ({e.get('kind')})."
 

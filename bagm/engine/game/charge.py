@@ -121,7 +121,11 @@ class ChargePhase(GameInterface):
             # a conferred Leader ability: "add 1 to Charge rolls", "you can re-roll Charge rolls"
             mod = (effect_sum(u, "charge_mod") if u.affected else 0) + self.mission.charge(self, u, t)[1]
             if slow_aura(self, u) is not None:
-                mod -= 1  # e.g. Toxic Miasma: "subtract 1 from ... Charge rolls made for it"
+                mod -= 1
+            if u.affected and u.opened_hatch is not None and u.opened_hatch[0] == self.turn and \
+                    (through := effect_sum(u, "charge_through_mod")) and \
+                    self.bf.wholly_opposite_sides(u.bases, t.bases, u.opened_hatch[1]):
+                mod += through  # Brutal Entrance: "every target ... on the opposite side of that Hatchway"  # e.g. Toxic Miasma: "subtract 1 from ... Charge rolls made for it"
             halve = u.affected and effect_has(u, "halve_move")  # "halve Charge rolls made for it"
             roll = self.dice.d6(f"charge {u.uid}") + self.dice.d6(f"charge {u.uid}")
             roll = (roll + 1) // 2 + mod if halve else roll + mod

@@ -63,6 +63,8 @@ class Hatchways(GameInterface):
     def _hatch_reason(self, u: Unit, index: int) -> str | None:
         if (why := self.mission.hatchway_reason(self, u, index)) is not None:  # e.g. Airlocks
             return why
+        if index in self.hatch_jammed and self.bf.is_open(index):  # "until the end of the battle, that
+            return f"it cannot be closed ({self.hatch_jammed[index]})"  # Hatchway cannot be closed"
         if not self.edition.hatchway_once_per_unit and self.hatch_operated.get(index) == self.turn:
             # 2023: "that player can operate one or more of the Hatchways" (each once a turn)
             return "it has already been operated this turn"
@@ -223,8 +225,38 @@ class Hatchways(GameInterface):
         self.emit("hatch", unit=u.uid, hatchway=i + 1, name=h.name, open=opening)
         if opening:
             u.opened = True  # "each time it opens a Hatchway, until the end of the turn"
+            u.opened_hatch = (self.turn, i)
+            if u.affected and effect_has(u, "jam_hatch"):  # Brutal Entrance
+                self.hatch_jammed[i] = u.source("jam_hatch")
             yield from self._opened_by(u, i)
             yield from self._overwatch_window(u, "opens a Hatchway")
+
+    def hatches_to_open(self, u: Unit, reach: float) -> list[int]:
+        """The closed Hatchways within ``reach`` of and visible to ``u`` (numbered from 1)."""
+        return [h.index + 1 for h in self.map.layout.hatchways
+                if not self.bf.is_open(h.index) and self._near_hatch(u, h.index, reach)]
+
+    def open_hatch_now(self, u: Unit, e: Any, name: str) -> Generator[Decision, Action, None]:
+        """A rule used at a moment: "select one closed Hatchway within 12\" of and visible to the
+        bearer ... roll one D6: on a 2+ open that Hatchway and, until the end of the battle, that
+        Hatchway cannot be closed" (no roll-off: the unit does not operate it)."""
+        options = self.hatches_to_open(u, e.open_hatch)
+        if not options:
+            return
+        act = yield Decision("freemove", u.player, {"unit": u.uid, "hatch": True, "rule": name, "options": options})
+        if act.kind != "hatch":
+            return
+        i = int(act.arg or 0) - 1
+        roll = self.dice.d6(f"{name} {u.uid}") if e.open_roll > 1 else 6
+        self.emit("hatch_roll", unit=u.uid, hatchway=i + 1, rule=name, roll=roll, opened=roll >= e.open_roll)
+        if roll < e.open_roll:
+            return
+        self.bf.set_open(i, True)
+        self.touch()
+        h = self.map.layout.hatchways[i]
+        self.emit("hatch", unit=u.uid, hatchway=i + 1, name=h.name, open=True)
+        if e.jam_hatch:
+            self.hatch_jammed[i] = name
 
     def _lockdown(self, e: Unit, i: int) -> str | None:
         """The rule that lets ``e`` try to prevent the operating of Hatchway ``i`` from afar

@@ -102,6 +102,8 @@ class Moments(GameInterface):
                     continue
                 if s.secures is not None and self.marker_to_secure(u, s.secures) is None:
                     continue  # no objective marker it could Secure
+                if (o := s.opens) is not None and not self.hatches_to_open(u, o.open_hatch):
+                    continue  # no closed Hatchway in reach
                 if s.target_keywords <= u.keywords:
                     out.append(Action("use", u.uid, arg=s.name))
         return out
@@ -159,6 +161,8 @@ class Moments(GameInterface):
             for e in s.effects if s.moves else ():  # "it can make a Normal move of up to 3\"" at once
                 if e.free_move is not None:
                     yield from self.free_move_now(self.unit(act.unit, p), e, s.name)
+            if (o := s.opens) is not None:  # Daemonshrieker: "select one closed Hatchway ... roll one D6"
+                yield from self.open_hatch_now(self.unit(act.unit, p), o, s.name)
 
     def use_rule(self, p: Player, act: Action) -> None:
         """Use the rule ``act`` names (a Stratagem: pay its CP) and give its target its effects."""

@@ -123,6 +123,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         self.phase_id = 0
         self.deep_struck_turn: dict[str, int] = {}
         self.hatch_operated: dict[int, int] = {}  # Hatchway index -> the turn it was last operated
+        self.hatch_jammed: dict[int, str] = {}  # Hatchway index -> the rule that says it cannot be closed
         self.peerless_round: dict[str, int] = {}  # Peerless Leader bearer: the round it was used
         # Battlefield Command windows open only for a Leader with a modelled Leader ability
         self.leaders = {p: [u for u in a.units if modelled_abilities(u.datasheet)]

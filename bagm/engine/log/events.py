@@ -522,6 +522,16 @@ class RegainWounds(TypedDict):
     rule: str
 
 
+class HatchRoll(TypedDict):
+    """A rule's D6 to open a closed Hatchway without operating it (Daemonshrieker: on a 2+)."""
+    e: Literal["hatch_roll"]
+    unit: str
+    hatchway: int
+    rule: str
+    roll: int
+    opened: bool
+
+
 class MortalRoll(TypedDict):
     """A rule's D6 whose table gives mortal wounds to an enemy unit (a ``mortal_wounds`` event
     follows)."""
@@ -620,7 +630,7 @@ Event = Union[
     AdvanceRoll, DesperateEscape, Hatch, HatchRolloff, Hatchways, Coherency, Manoeuvre, Overwatch, Shoot,
     Attack, Hazardous, MortalWounds, DeadlyDemise, Destroyed, ChargeDeclared, ChargeRoll, Charge, ChargeMove, PileIn,
     Consolidate, Rush, RushMove, Fight, Control, Secured, Vp, MissionRule, MissionRoll, MarkerRemoved, Lights, Vented,
-    RadExposure, Burners, ChangeLevel, Powered, SecureRoll, RegainWounds, MortalRoll, Mark,
+    RadExposure, Burners, ChangeLevel, Powered, SecureRoll, RegainWounds, MortalRoll, HatchRoll, Mark,
 ]
 """Any event of a game's log."""
 

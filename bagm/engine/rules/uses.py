@@ -58,6 +58,11 @@ class Use:
         return any(getattr(e, "free_move", None) is not None for e in self.effects)
 
     @property
+    def opens(self) -> Any:
+        """Its effect that opens a Hatchway at once (``open_hatch``), if any."""
+        return next((e for e in self.effects if getattr(e, "open_hatch", None) is not None), None)
+
+    @property
     def secures(self) -> str | None:
         """Its effects Secure an objective marker at once (``secure_now``): how."""
         return next((e.secure_now for e in self.effects if getattr(e, "secure_now", None)), None)

@@ -165,6 +165,7 @@ class Unit:
     volley: tuple[tuple[str, int, int], ...] = ()  # its last shooting: (target, hits, models destroyed) per attack
     hazard_failed: tuple[str, ...] = ()  # failed tests whose mortal wounds wait for a Charge move
     commanded: bool = False  # targeted with Battlefield Command since its last Command phase
+    opened_hatch: tuple[int, int] | None = None  # (turn, Hatchway index) of the last Hatchway it opened
     opened: bool = False  # opened a Hatchway this turn ("each time it opens a Hatchway, until the end of the turn")
     marked: frozenset[str] = frozenset()  # the enemy rules that marked it ("select one enemy unit")
     regained: tuple[int, int] = (-1, 0)  # (phase id, wounds regained by an effect in it)

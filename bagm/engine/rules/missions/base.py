@@ -533,7 +533,7 @@ def set_hatchways(game: Game, indexes: Iterable[int], open_: bool, why: str) -> 
     Overwatch window), and it acts on every Hatchway named whoever stands near it."""
     changed = []
     for i in indexes:
-        if game.bf.is_open(i) != open_:
+        if game.bf.is_open(i) != open_ and (open_ or i not in game.hatch_jammed):  # (Brutal Entrance)
             game.bf.set_open(i, open_)
             changed.append(i + 1)
     if changed:
