@@ -1432,6 +1432,87 @@ def daemonshrieker(name: str) -> None:
         assert (i in g.hatch_jammed) == (roll >= 2)
 
 
+def _versus_orks(roster: str, text: str | None = None) -> Game:
+    """A bundled roster (or ``text`` instead of it) against the Orks, deployed as the first legal
+    choices; the start of A's first battle round."""
+    import tempfile
+
+    path = str(REPO / "rosters" / roster)
+    if text is not None:
+        with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False, encoding="utf-8") as f:
+            f.write(text)
+        path = f.name
+    g = Game(11, build_army("A", path), copy.deepcopy(_armies()[1]), dice=Dice(4),
+             rolloffs={"attacker": "A", "first_turn": "A"})
+    GAMES.append(g)
+    for _ in range(100):
+        if g.decision.step not in ("roles", "deploy", "opening"):
+            break
+        legal = g.legal_actions()
+        g.apply(next((x for x in legal if x.kind in ("deploy", "done")), legal[0]))
+    return g
+
+
+def cogitators(name: str) -> None:
+    """Optimised Cogitators: "once per battle round when you target the bearer with a Stratagem,
+    that use of the Stratagem costs 1 less CP than normal." The second use in the round, or a
+    Stratagem on another unit: the full cost."""
+    from bagm.engine.rules.stratagems import COMMAND_REROLL, may_use, use
+
+    g = _versus_orks("adeptus_mechanicus_response_clade.yaml")
+    b = next(u for u in g.army_units("A") if u.enhancement == name)
+    other = next(u for u in g.army_units("A") if u is not b)
+    g.cp["A"] = 0
+    assert may_use(g, "A", COMMAND_REROLL, b) and not may_use(g, "A", COMMAND_REROLL, other)
+    use(g, "A", COMMAND_REROLL, unit=b)
+    assert g.cp["A"] == 0 and [e["cost"] for e in g.events if e["e"] == "stratagem"][-1] == 0
+    g.used.discard(("A", "Command Re-roll", g.phase_id))  # (another phase of the round)
+    assert not may_use(g, "A", COMMAND_REROLL, b)  # once per battle round
+    g.cp["A"] = 1
+    use(g, "A", COMMAND_REROLL, unit=b)
+    assert g.cp["A"] == 0
+
+
+def shipboard_veteran(name: str) -> None:
+    """Shipboard Veteran: "each time you target an ASTRA MILITARUM unit from your army with a
+    Stratagem, if that unit is visible to the bearer, roll one D6: on a 4+, you gain 1CP." A 3:
+    nothing; the bearer's own unit counts as visible to it (reading)."""
+    from bagm.engine.rules.stratagems import COMMAND_REROLL, use
+
+    for roll, back in ((4, 1), (3, 0)):
+        g = _versus_orks("astra_militarum_embarked_regiment.yaml")
+        b = next(u for u in g.army_units("A") if u.enhancement == name)
+        g.cp["A"] = 1
+        g.dice = Dice.scripted([roll])
+        use(g, "A", COMMAND_REROLL, unit=b)
+        g.dice.assert_consumed()
+        assert g.cp["A"] == back
+
+
+def malevolent_cunning(name: str) -> None:
+    """Malevolent Cunning: "the first time in each battle round that your opponent targets a unit
+    from their army that is within 3\" of the bearer with a Stratagem, increase that Stratagem's
+    cost by 1CP for that usage." Beyond 3", or the second time in the round: the normal cost."""
+    from bagm.engine.rules.stratagems import COMMAND_REROLL, may_use, use
+
+    text = (REPO / "rosters" / "drukhari_kabalite_corsairs.yaml").read_text(encoding="utf-8")
+    g = _versus_orks("", text.replace("enhancement: Dark Charisma", f"enhancement: {name}"))
+    b = next(u for u in g.army_units("A") if u.enhancement == name)
+    near, far = g.army_units("B")[-1], g.army_units("B")[-2]
+    place(g, b.uid, [(20.0, 15.0)])
+    place(g, near.uid, [(22.5, 15.0)])  # 2.5" centre to centre: within 3"
+    place(g, far.uid, [(40.0, 15.0)])
+    g.touch()
+    g.cp["B"] = 1
+    assert may_use(g, "B", COMMAND_REROLL, far) and not may_use(g, "B", COMMAND_REROLL, near)
+    g.cp["B"] = 2
+    use(g, "B", COMMAND_REROLL, unit=near)
+    assert g.cp["B"] == 0
+    g.used.discard(("B", "Command Re-roll", g.phase_id))
+    g.cp["B"] = 1
+    assert may_use(g, "B", COMMAND_REROLL, near)  # the first time in the round only
+
+
 CHECKS: dict[str, Callable[[str], None]] = {
     "Sinister Presence (Aura)": sinister,
     "Vox Malevolus": vox,
@@ -1516,6 +1597,9 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "Limitless Resolve": limitless_resolve,
     "Gnasher Squig Crates": gnasher,
     "Daemonshrieker": daemonshrieker,
+    "Optimised Cogitators": cogitators,
+    "Shipboard Veteran": shipboard_veteran,
+    "Malevolent Cunning": malevolent_cunning,
 }
 
 

@@ -130,6 +130,9 @@ def test_a_targeted_stratagem_goes_to_the_defender_and_lasts_the_turn(tmp_path):
 def test_a_phase_start_stratagem_with_phase_turn_and_keywords(tmp_path):
     g = new_game(tmp_path, ZEAL)
     advance_to(g, "use")  # the first moment it can be used: the start of A's Fight phase
+    while g.phase != "fight" and not any(a.arg == "Zeal" for a in g.legal_actions()):
+        g.apply(parse("pass"))  # an Enhancement used at another moment (Sigil of Warding)
+        advance_to(g, "use")
     assert g.phase == "fight" and g.active == "A" and g.decision.info == {"timing": "phase_start"}
     legal = {a.unit for a in g.legal_actions() if a.kind == "use"}
     assert legal == {u.uid for u in g.army_units("A") if "INFANTRY" in u.keywords}
@@ -145,7 +148,7 @@ def test_notes_list_what_is_not_supplied_or_not_modelled(tmp_path):
     roll = "{name: Grim Roll, cp: 1, category: Epic Deed, when: after_roll, effects: [{hit_mod: 1}]}"
     blank = "{name: Unknown Card, cp: 1, category: Epic Deed, when: targeted}"
     a = build_army("A", GK, pack(tmp_path, AIM, roll, blank))
-    assert [s.name for s in a.uses] == ["Sanctified Aim"]
+    assert [s.name for s in a.uses if s.stratagem] == ["Sanctified Aim"]  # (and Sigil of Warding, an Enhancement)
     notes = " ".join(a.not_modelled)
     assert "'Grim Roll'" in notes and "after_roll" in notes and "'Unknown Card'" in notes
 
@@ -177,14 +180,18 @@ def test_greedy_games_with_supplied_stratagems_use_them(tmp_path):
     while g.decision.step != "over":
         g.apply(bot(g))
     used = [e["rule"] for e in g.events if e["e"] == "effect"]
-    assert used and set(used) <= {"Sanctified Aim", "Psychic Ward", "Zeal"}
+    rules = {x.name for p in ("A", "B") for x in g.armies[p].uses if not x.stratagem}  # Enhancements'
+    assert used and set(used) <= {"Sanctified Aim", "Psychic Ward", "Zeal"} | rules
+    assert {"Sanctified Aim", "Psychic Ward", "Zeal"} & set(used)
 
 
-def test_a_game_without_supplied_stratagems_never_asks(tmp_path):
+def test_a_game_without_supplied_stratagems_asks_only_for_its_rules_used_at_a_moment(tmp_path):
     g = Game(11, build_army("A", GK), build_army("B", ORKS), dice=Dice(3))
     bot = GreedyBot()
     while g.decision.step != "over":
-        assert g.decision.step != "use"
+        if g.decision.step == "use":  # an Enhancement's moment (Sigil of Warding, Gnasher Squig Crates)
+            assert all(a.kind == "pass" or not next(x for x in g.armies[g.decision.player].uses
+                                                    if x.name == a.arg).stratagem for a in g.legal_actions())
         g.apply(bot(g))
 
 
@@ -238,5 +245,7 @@ def test_a_detachment_rule_used_once_per_battle_at_the_start_of_your_command_pha
         d = g.decision
         if d.step == "over":
             break
-        assert d.step != "use"
+        if d.step == "use":  # only an Enhancement's moment (Sigil of Warding), never the rule again
+            offered = {a.arg for a in g.legal_actions()}
+            assert not any(x.kind == "Detachment rule" and x.name in offered for x in g.armies["A"].uses)
         g.apply(GreedyBot()(g))

@@ -536,6 +536,15 @@ class Effect:
     charge_through_mod: int = 0
     """Added to the led unit's Charge rolls in a turn it opened a Hatchway when the target of the
     charge is wholly on the opposite side of that Hatchway from it."""
+    stratagem_cost_mod: int = 0
+    """Once per battle round, a Stratagem its player uses on the led unit costs X more CP (-1:
+    one less)."""
+    stratagem_tax: float | None = None
+    """The first time in each battle round the opponent uses a Stratagem on one of their units
+    within X" of the led unit, that use costs 1CP more."""
+    stratagem_refund: int | None = None
+    """Each time its player uses a Stratagem on a unit the led unit sees (itself included), one
+    D6: on X+, they gain 1CP."""
     halve_move: bool = False
     """Halve the Move characteristic of the led unit's models and the Advance and Charge rolls
     made for it (rounding up; before other modifiers)."""

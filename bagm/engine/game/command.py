@@ -98,7 +98,7 @@ class CommandPhase(GameInterface):
                 if may_use(self, p, INSANE_BRAVERY, u):
                     act = yield Decision("bravery", p, {"unit": u.uid})
                     if act.kind == "bravery":
-                        use(self, p, INSANE_BRAVERY)
+                        use(self, p, INSANE_BRAVERY, unit=u)
                         self.emit("battleshock", unit=u.uid, shocked=False, why=INSANE_BRAVERY.name)
                         continue
                 u.battleshocked = True

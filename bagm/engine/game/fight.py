@@ -228,7 +228,8 @@ class FightPhase(GameInterface):
         """Counter-offensive's TARGET: a unit of ``q`` within Engagement Range of enemy units that
         has not been selected to fight this phase, and that ``q``'s Stratagems can affect."""
         return [u for u in self.army_units(q) if not u.fought and u.melee and
-                affects(self, COUNTER_OFFENSIVE, u) and self.fight_foes(u)]
+                affects(self, COUNTER_OFFENSIVE, u) and self.fight_foes(u) and
+                (not self.cost_rules or may_use(self, q, COUNTER_OFFENSIVE, u))]
 
     def _counter_window(self, fought: Unit) -> Generator[Decision, Action, None]:
         # Counter-offensive: just after an enemy unit has fought
@@ -242,6 +243,6 @@ class FightPhase(GameInterface):
         act = yield Decision("counter", q)
         if act.kind == "counter":
             u = self.unit(act.unit, q)
-            use(self, q, COUNTER_OFFENSIVE)
+            use(self, q, COUNTER_OFFENSIVE, unit=u)
             act2 = yield Decision("fight", q, {"only": u.uid, "fights_first": False})
             yield from self._do_fight(self.unit(act2.unit, q), act2.target)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
+from bagm.engine.rules.stratagem_costs import stratagem_cost, stratagem_refund
 from bagm.engine.rules.uses import Use
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
@@ -38,6 +39,11 @@ OFFERED = frozenset({"phase_start", "phase_end", "phase_start_or_end", "your_sho
 
 class Moments(GameInterface):
     """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
+
+    @property
+    def cost_rules(self) -> bool:
+        """An army has an effect that changes what Stratagems cost (rules/stratagem_costs.py)."""
+        return self.armies["A"].cost_rules or self.armies["B"].cost_rules
 
     def _entries(self, p: Player, timing: str) -> list[Use]:
         """Player ``p``'s rules used at a moment whose WHEN is ``timing`` now (phase and turn)."""
@@ -77,7 +83,7 @@ class Moments(GameInterface):
         out = []
         for s in self._entries(p, timing):
             # Core Rules "Stratagems": enough CP, once per phase; a rule: as often as it says
-            if self.cp[p] < s.cp or s.once != "unit" and self._once(p, s) in self.used:
+            if self.cp[p] < s.cp - (1 if self.cost_rules else 0) or s.once != "unit" and self._once(p, s) in self.used:
                 continue
             if s.enemy:  # "select one enemy unit ..."
                 out += [Action("use", e.uid, arg=s.name) for e in self._enemy_targets(p, s, unit)]
@@ -104,6 +110,8 @@ class Moments(GameInterface):
                     continue  # no objective marker it could Secure
                 if (o := s.opens) is not None and not self.hatches_to_open(u, o.open_hatch):
                     continue  # no closed Hatchway in reach
+                if s.stratagem and self.cost_rules and self.cp[p] < stratagem_cost(self, p, s.cp, u):
+                    continue  # e.g. Malevolent Cunning: 1CP more on this unit
                 if s.target_keywords <= u.keywords:
                     out.append(Action("use", u.uid, arg=s.name))
         return out
@@ -168,8 +176,10 @@ class Moments(GameInterface):
         """Use the rule ``act`` names (a Stratagem: pay its CP) and give its target its effects."""
         s = next(x for x in self.armies[p].uses if x.name == act.arg)
         u = self.unit(act.unit, self.other(p) if s.enemy else p)
-        if s.stratagem:
-            self.spend_cp(p, s.cp, s.name)  # marks it used this phase and records the Stratagem
+        if s.stratagem:  # marks it used this phase and records the Stratagem (its cost as effects change it)
+            self.spend_cp(p, stratagem_cost(self, p, s.cp, u, mark=True) if self.cost_rules else s.cp, s.name)
+            if self.cost_rules:
+                stratagem_refund(self, p, u)
         else:
             self.emit("rule_used", player=p, name=s.name, kind=s.kind)
         self.used.add(self._once(p, s, u.uid))

@@ -29,7 +29,7 @@ class Rerolls(GameInterface):
         act = yield Decision("reroll", p, {"unit": u.uid, **info})
         if act.kind != "reroll":
             return False
-        use(self, p, COMMAND_REROLL)
+        use(self, p, COMMAND_REROLL, unit=u)
         return True
 
     def _may_reroll(self, p: Player, u: Unit) -> bool:

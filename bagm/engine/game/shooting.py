@@ -101,7 +101,7 @@ class ShootingPhase(GameInterface):
                 break
             u = self.unit(act.unit, p)
             if act.kind == "clearance":
-                use(self, p, EXPLOSIVE_CLEARANCE)
+                use(self, p, EXPLOSIVE_CLEARANCE, unit=u)
                 u.clearance = True
                 continue
             if act.kind == "manoeuvre":  # 2023: a Tactical Manoeuvre at any point of the phase

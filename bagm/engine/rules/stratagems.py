@@ -92,6 +92,8 @@ class StratagemUser(Protocol):
     phase_id: int
 
     def spend_cp(self, p: Player, n: int, what: str) -> None: ...
+    @property
+    def cost_rules(self) -> bool: ...
 
 
 def used_this_phase(game: StratagemUser, player: Player, s: Stratagem) -> bool:
@@ -119,11 +121,23 @@ def may_use(game: StratagemUser, player: Player, s: Stratagem, unit: Any = None,
     if game.edition.name not in s.editions:
         return False  # e.g. Explosive Clearance, not among the 2023 Stratagems
     cost = s.cp if cp is None else cp
+    if unit is not None and game.cost_rules:  # e.g. Optimised Cogitators: 1CP less on the bearer
+        from bagm.engine.rules.stratagem_costs import stratagem_cost
+
+        cost = stratagem_cost(game, player, cost, unit)
     if game.cp[player] < cost or used_this_phase(game, player, s):
         return False
     return unit is None or affects(game, s, unit)
 
 
-def use(game: StratagemUser, player: Player, s: Stratagem, cp: int | None = None) -> None:
-    """Pay for ``s`` and mark it used this phase (the game records the event)."""
-    game.spend_cp(player, s.cp if cp is None else cp, s.name)
+def use(game: StratagemUser, player: Player, s: Stratagem, cp: int | None = None, unit: Any = None) -> None:
+    """Pay for ``s`` (on ``unit``: as effects change its cost) and mark it used this phase (the
+    game records the event)."""
+    cost = s.cp if cp is None else cp
+    if unit is None or not game.cost_rules:
+        game.spend_cp(player, cost, s.name)
+        return
+    from bagm.engine.rules.stratagem_costs import stratagem_cost, stratagem_refund
+
+    game.spend_cp(player, stratagem_cost(game, player, cost, unit, mark=True), s.name)
+    stratagem_refund(game, player, unit)  # e.g. Shipboard Veteran: on a 4+, 1CP back

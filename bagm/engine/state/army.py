@@ -432,6 +432,13 @@ class Army:
     edition: str = "2024"  # the roster's edition of the rules ("edition: 2023"): the game's, at muster
 
     @cached_property
+    def cost_rules(self) -> bool:
+        """Whether a unit has an effect that changes what a Stratagem costs or brings back
+        (:mod:`bagm.engine.rules.stratagem_costs`)."""
+        return any(e.stratagem_cost_mod or e.stratagem_tax is not None or e.stratagem_refund is not None
+                   for u in self.units for _, e in u.standing)
+
+    @cached_property
     def rushers(self) -> bool:
         """Whether a unit has an effect that moves it just after an enemy unit has shot
         (``rush_move``): the shooting phase asks no more of an army without one."""
