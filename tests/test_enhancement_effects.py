@@ -1513,6 +1513,76 @@ def malevolent_cunning(name: str) -> None:
     assert may_use(g, "B", COMMAND_REROLL, near)  # the first time in the round only
 
 
+def lathimon(name: str) -> None:
+    """Lathimon's Flock: "in the Deploy Armies step, your opponent must deploy their entire army
+    before you deploy yours ... In addition Imperial Navy Breachers units gain the Infiltrate
+    rule." Without it: neither."""
+    from bagm.engine.rules.army_rules import deploys_last
+
+    text = (REPO / "rosters" / "agents_of_the_imperium_voidships_company.yaml").read_text(encoding="utf-8")
+    for on in (True, False):
+        army = build_army("A", str(REPO / "rosters" / "agents_of_the_imperium_voidships_company.yaml")) if not on \
+            else None
+        if on:
+            import tempfile
+
+            with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False, encoding="utf-8") as f:
+                f.write(text.replace("enhancement: Heirloom Blade", f"enhancement: {name}"))
+            army = build_army("A", f.name)
+        assert army is not None
+        breachers = [u for u in army.units if u.datasheet.name == "Imperial Navy Breachers"]
+        assert breachers and all(u.infiltrators == on for u in breachers)
+        assert not any(u.infiltrators for u in army.units if u not in breachers)
+        g = Game(11, army, copy.deepcopy(_armies()[1]), dice=Dice(4), rolloffs={"attacker": "A", "first_turn": "A"})
+        GAMES.append(g)
+        assert deploys_last(g, "A") == on and not deploys_last(g, "B")
+
+
+def gulyks_stars(name: str) -> None:
+    """Gulyk's Stars: "each time the bearer ends a Charge move, select one enemy unit within
+    Engagement Range of it and roll one D6: on a 2-4, that enemy unit suffers 1 mortal wound; on
+    a 5+ that enemy unit suffers 2 mortal wounds" (a 1: none). A failed charge: no roll."""
+    for dice, wounds in (([6, 6, 1], 0), ([6, 6, 2], 1), ([6, 6, 4], 1), ([6, 6, 5], 2), ([1, 1], None)):
+        g = game()
+        bear(g, "A3", name)
+        place(g, "A3", block(14))
+        place(g, "B3", block(20, dx=1.4))
+        g.apply(parse("hold A3"))
+        advance_to(g, "charge")
+        b3 = g.units["B3"]
+        before = sum(m.wounds for m in b3.models)
+        g.dice = Dice.scripted(dice)
+        g.apply(parse("charge A3 B3"))
+        while g.decision.step in ("freemove", "use"):  # a Hatchway to open (if any is near), Sigil...
+            g.apply(Action("pass"))
+        g.dice.assert_consumed()
+        rolls = [e["roll"] for e in g.events if e["e"] == "mortal_roll"]
+        assert rolls == ([] if wounds is None else [dice[-1]])
+        assert before - sum(m.wounds for m in b3.models) == (wounds or 0)
+
+
+def fountaining_filth(name: str) -> None:
+    """Fountaining Filth: "when the bearer is destroyed, before removing it from the battlefield,
+    select one enemy unit within engagement range of the bearer and roll one D6: On a 2-3, ... one
+    mortal wound, on a 4-5, ... two ..., on a 6, ... 3". No enemy unit in Engagement Range: no roll."""
+    from bagm.engine.rules.abilities import models_destroyed
+
+    for near, roll, wounds in ((True, 6, 3), (True, 3, 1), (True, 1, 0), (False, 6, None)):
+        g = game()
+        bear(g, "A1", name)
+        place(g, "A1", [(14.0, 15.0)])
+        place(g, "B3", block(15.6 if near else 30.0, dx=1.4))
+        g.touch()
+        a1, b3 = g.units["A1"], g.units["B3"]
+        assert g.engaged(a1, b3) == near
+        before = sum(m.wounds for m in b3.models)
+        dead, a1.models = a1.models, []
+        g.dice = Dice.scripted([roll] if near else [])
+        models_destroyed(g, a1, dead)
+        g.dice.assert_consumed()
+        assert before - sum(m.wounds for m in b3.models) == (wounds or 0)
+
+
 CHECKS: dict[str, Callable[[str], None]] = {
     "Sinister Presence (Aura)": sinister,
     "Vox Malevolus": vox,
@@ -1600,6 +1670,9 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "Optimised Cogitators": cogitators,
     "Shipboard Veteran": shipboard_veteran,
     "Malevolent Cunning": malevolent_cunning,
+    "Lathimon's Flock": lathimon,
+    "Gulyk's Stars": gulyks_stars,
+    "Fountaining Filth": fountaining_filth,
 }
 
 

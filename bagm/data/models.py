@@ -444,10 +444,14 @@ class Effect:
     hatch_shock: float | None = None
     """Each time the led unit opens a Hatchway, each enemy unit within X inches of it and wholly
     on its other side takes a Battle-shock test."""
-    mortals_on: Literal["enemy_opens_hatchway", "enemy_falls_back", "charge_end"] | None = None
+    mortals_on: Literal["enemy_opens_hatchway", "enemy_falls_back", "charge_end", "destroyed"] | None = None
     """A trigger for ``mortals``: an enemy unit opens a Hatchway within ``mortals_within`` inches
     of the led unit; an enemy unit within Engagement Range of it is selected to Fall Back; it
-    ends a Charge move (one enemy unit within Engagement Range of it)."""
+    ends a Charge move (the unit it charged); it is destroyed (one enemy unit within Engagement
+    Range of its last model, before it is removed)."""
+    mortals_open_hatch: float | None = None
+    """With ``mortals``: if they destroyed one or more enemy models, a closed Hatchway within X" of
+    the led unit can be opened (no roll-off)."""
     mortals: list[int] = field(default_factory=list)
     """Mortal wounds the enemy unit suffers for a D6 roll of 1, 2, ... 6 (one roll per trigger)."""
     mortals_within: float | None = None
@@ -545,6 +549,8 @@ class Effect:
     stratagem_refund: int | None = None
     """Each time its player uses a Stratagem on a unit the led unit sees (itself included), one
     D6: on X+, they gain 1CP."""
+    infiltrators: bool = False
+    """The led unit has the Infiltrators ability (set at muster: "... units gain the Infiltrate rule")."""
     halve_move: bool = False
     """Halve the Move characteristic of the led unit's models and the Advance and Charge rolls
     made for it (rounding up; before other modifiers)."""

@@ -141,6 +141,13 @@ class ChargePhase(GameInterface):
             ok = roll >= need and self._charge_move(u, t, float(roll))
             u.charged = ok  # made a Charge move
             self.emit("charge", unit=u.uid, target=t.uid, success=ok)
+            if ok and u.affected:  # e.g. Gulyk's Stars: "each time the bearer ends a Charge move"
+                for name, e in u.standing:
+                    if e.mortals_on == "charge_end" and t.alive:
+                        left = len(t.models)
+                        self._mortals(u, t, name, e)
+                        if e.mortals_open_hatch is not None and len(t.models) < left:
+                            yield from self.open_hatch_now(u, e, name)
             if ok:  # e.g. Dark Majesty: "each time the bearer makes a Charge move, select one enemy unit"
                 yield from self.moment("charge_move_end", p, u)
             self.hazardous_after_charge()  # Hazardous tests failed firing Overwatch at it

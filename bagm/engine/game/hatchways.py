@@ -231,26 +231,29 @@ class Hatchways(GameInterface):
             yield from self._opened_by(u, i)
             yield from self._overwatch_window(u, "opens a Hatchway")
 
-    def hatches_to_open(self, u: Unit, reach: float) -> list[int]:
-        """The closed Hatchways within ``reach`` of and visible to ``u`` (numbered from 1)."""
-        return [h.index + 1 for h in self.map.layout.hatchways
-                if not self.bf.is_open(h.index) and self._near_hatch(u, h.index, reach)]
+    def hatches_to_open(self, u: Unit, reach: float, seen: bool = True) -> list[int]:
+        """The closed Hatchways within ``reach`` of (and, ``seen``, visible to) ``u`` (numbered from 1)."""
+        return [h.index + 1 for h in self.map.layout.hatchways if not self.bf.is_open(h.index) and (
+            self._near_hatch(u, h.index, reach) if seen else
+            any(self.bf.distance_to_hatchway(m.base, h.index) <= reach + 1e-9 for m in u.models))]
 
     def open_hatch_now(self, u: Unit, e: Any, name: str) -> Generator[Decision, Action, None]:
         """A rule used at a moment: "select one closed Hatchway within 12\" of and visible to the
         bearer ... roll one D6: on a 2+ open that Hatchway and, until the end of the battle, that
         Hatchway cannot be closed" (no roll-off: the unit does not operate it)."""
-        options = self.hatches_to_open(u, e.open_hatch)
+        reach = e.open_hatch if e.open_hatch is not None else e.mortals_open_hatch
+        options = self.hatches_to_open(u, reach, seen=e.open_hatch is not None)
         if not options:
             return
         act = yield Decision("freemove", u.player, {"unit": u.uid, "hatch": True, "rule": name, "options": options})
         if act.kind != "hatch":
             return
         i = int(act.arg or 0) - 1
-        roll = self.dice.d6(f"{name} {u.uid}") if e.open_roll > 1 else 6
-        self.emit("hatch_roll", unit=u.uid, hatchway=i + 1, rule=name, roll=roll, opened=roll >= e.open_roll)
-        if roll < e.open_roll:
-            return
+        if e.open_roll > 1:  # "roll one D6: on a 2+ open that Hatchway"
+            roll = self.dice.d6(f"{name} {u.uid}")
+            self.emit("hatch_roll", unit=u.uid, hatchway=i + 1, rule=name, roll=roll, opened=roll >= e.open_roll)
+            if roll < e.open_roll:
+                return
         self.bf.set_open(i, True)
         self.touch()
         h = self.map.layout.hatchways[i]

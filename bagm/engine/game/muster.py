@@ -279,6 +279,9 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
         for v in units if shared else ():
             if v is not b:
                 v.standing += shared
+    for v in units:  # an effect: "Imperial Navy Breachers units gain the Infiltrate rule"
+        if not v.infiltrators and any(e.infiltrators and fits(e, v.datasheet.name, v.keywords) for _, e in v.standing):
+            v.infiltrators = True
     notes = list(dict.fromkeys(notes))
     # the Army Roster's combined points total (step 1), not the squads' halves rounded up (step 5)
     return Army(player, str(path), report.title, report.faction or "", report.detachment or "",

@@ -18,6 +18,20 @@ if TYPE_CHECKING:  # pragma: no cover
 DEADLY_DEMISE_RANGE = 6.0  # Core Rules "Deadly Demise": each unit within 6" of that model
 
 
+def _last_spite(game: GameInterface, u: Unit, dead: list[Model]) -> None:
+    """"When the bearer is destroyed, before removing it from the battlefield, select one enemy
+    unit within Engagement Range of the bearer and roll one D6" (``mortals_on: destroyed``).
+    Reading: the enemy unit selected is the first within Engagement Range of the models that
+    just fell (the player's choice, made for them: the one with the most models left)."""
+    for name, e in u.standing:
+        if e.mortals_on != "destroyed":
+            continue
+        near = [v for v in game.army_units(game.other(u.player))
+                if any(game.model_engaged(m.base, n.base) for m in dead for n in v.models)]
+        if near:
+            game._mortals(u, max(near, key=lambda v: len(v.models)), name, e)
+
+
 def models_destroyed(game: GameInterface, u: Unit, dead: list[Model]) -> None:
     """Models of ``u`` were just destroyed (already taken off its list, standing where they
     fell). Core Rules "Deadly Demise X": for each such model, roll one D6; on a 6, each unit
@@ -29,6 +43,8 @@ def models_destroyed(game: GameInterface, u: Unit, dead: list[Model]) -> None:
     Deadly Demise of the models they destroy."""
     if not dead or not u.affected:
         return
+    if not u.models and any(e.mortals_on == "destroyed" for _, e in u.standing):
+        _last_spite(game, u, dead)  # e.g. Fountaining Filth: the bearer's last act
     x = effect_first(u, "deadly_demise")
     if x is None:
         return
