@@ -1583,6 +1583,50 @@ def fountaining_filth(name: str) -> None:
         assert before - sum(m.wounds for m in b3.models) == (wounds or 0)
 
 
+def predestined(name: str) -> None:
+    """Predestined Champion: "while the bearer is on the battlefield, you are considered to control
+    one additional objective marker for the purposes of the Twisting Fate army rule": with one
+    marker to the opponent's one, Ascendence (+1 to the D6): a 5 gives 1CP. The bearer destroyed:
+    0 to 1, no Ascendence, a 5 gives nothing."""
+    from bagm.engine.rules.army_rules import stratagem_spent
+
+    for alive, gained in ((True, 1), (False, 0)):
+        g = _versus_orks("thousand_sons_fateseekers.yaml")
+        b = next(u for u in g.army_units("A") if u.enhancement == name)
+        assert any("PSYKER" in u.keywords and effect_has(u, "stratagem_cp_roll") for u in g.army_units("A") if u is not b)
+        g.control[:] = [None] * len(g.control)
+        g.control[0] = "B"
+        if not alive:
+            b.models = []
+            g.check_destroyed(b)
+        cp = g.cp["A"]
+        g.dice = Dice.scripted([5])  # A's Twisting Fate roll (B's army has no such rule)
+        stratagem_spent(g, "B", 1)
+        g.dice.assert_consumed()
+        assert g.cp["A"] == cp + gained
+
+
+def tellyporta(name: str) -> None:
+    """Tellyporta: "in the Deploy Armies step, select one Meganobz unit from your army. Until the
+    end of the battle, models in that unit have the Deep Strike ability" (the roster's first)."""
+    text = (REPO / "rosters" / "orks_kaptin_killers.yaml").read_text(encoding="utf-8")
+    two = text.replace("  - unit: Nobz\n    models: 10\n", "  - unit: Meganobz\n    models: 3\n    label: First Meganobz\n")
+    assert two != text
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False, encoding="utf-8") as f:
+        f.write(two)
+    for path, first in ((str(REPO / "rosters" / "orks_kaptin_killers.yaml"), True), (f.name, True)):
+        army = build_army("B", path)
+        mega = [u for u in army.units if u.datasheet.name == "Meganobz"]
+        assert [u.deep_strike for u in mega] == [first] + [False] * (len(mega) - 1)
+        assert not any(u.deep_strike for u in army.units if u not in mega)
+    plain = text.replace("enhancement: Tellyporta", "")
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False, encoding="utf-8") as f:
+        f.write(plain)
+    assert not any(u.deep_strike for u in build_army("B", f.name).units)
+
+
 CHECKS: dict[str, Callable[[str], None]] = {
     "Sinister Presence (Aura)": sinister,
     "Vox Malevolus": vox,
@@ -1673,6 +1717,8 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "Lathimon's Flock": lathimon,
     "Gulyk's Stars": gulyks_stars,
     "Fountaining Filth": fountaining_filth,
+    "Predestined Champion": predestined,
+    "Tellyporta": tellyporta,
 }
 
 

@@ -551,6 +551,12 @@ class Effect:
     D6: on X+, they gain 1CP."""
     infiltrators: bool = False
     """The led unit has the Infiltrators ability (set at muster: "... units gain the Infiltrate rule")."""
+    fate_markers: int = 0
+    """While the led unit is on the battlefield, its army counts X more objective markers as
+    controlled for the Twisting Fate army rule's Ascendence."""
+    deep_strike_one: str | None = None
+    """At muster, the first unit of the army of this datasheet (by name) gains the Deep Strike
+    ability ("select one Meganobz unit from your army ... the Deep Strike ability")."""
     halve_move: bool = False
     """Halve the Move characteristic of the led unit's models and the Advance and Charge rolls
     made for it (rounding up; before other modifiers)."""

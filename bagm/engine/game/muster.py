@@ -279,6 +279,11 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
         for v in units if shared else ():
             if v is not b:
                 v.standing += shared
+    for name in {e.deep_strike_one for u in units for _, e in u.standing if e.deep_strike_one}:
+        # "select one Meganobz unit from your army ... the Deep Strike ability": the roster's first
+        chosen = next((v for v in units if _norm(v.datasheet.name) == _norm(name)), None)
+        if chosen is not None:
+            chosen.deep_strike = True
     for v in units:  # an effect: "Imperial Navy Breachers units gain the Infiltrate rule"
         if not v.infiltrators and any(e.infiltrators and fits(e, v.datasheet.name, v.keywords) for _, e in v.standing):
             v.infiltrators = True

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bagm.engine.rules.effects import effect_has
+from bagm.engine.rules.effects import effect_has, effect_sum
 from bagm.engine.state.core import PLAYERS, Player
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -45,7 +45,8 @@ def stratagem_spent(game: GameInterface, p: Player, cp: int) -> None:
         if rule is None:
             continue
         other = game.other(q)
-        mine = sum(1 for c in game.control if c == q)
+        mine = sum(1 for c in game.control if c == q) + sum(  # e.g. Predestined Champion: one more
+            effect_sum(u, "fate_markers") for u in game.army_units(q) if u.affected)
         theirs = sum(1 for c in game.control if c == other)
         ascendant = mine >= theirs and any(
             u.alive and "PSYKER" in u.keywords and effect_has(u, "stratagem_cp_roll") for u in game.army_units(q))
