@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any
 
 import pytest
-from conftest import REPO, advance_to, block, place, without_rules
+from conftest import REPO, advance_to, block, declined, place, without_rules
 
 from bagm.chance.dice import Dice, DiceExpr
 from bagm.data.models import Effect
@@ -1627,6 +1627,34 @@ def tellyporta(name: str) -> None:
     assert not any(u.deep_strike for u in build_army("B", f.name).units)
 
 
+def spiteful_demise(name: str) -> None:
+    """Spiteful Demise: "when the bearer is destroyed, if it has not fought this phase, roll one
+    D6: on a 2+, do not remove it from play. The bearer can fight after the attacking unit has
+    finished making it's attacks, and is then removed from play." Shot dead beside an enemy unit
+    (B3): on a 2 it fights B3; on a 1 it does not."""
+    gun = replace(GUN, damage=DiceExpr(0, 6, 6))
+    for roll, fights in ((2, True), (1, False)):
+        g = game()
+        bear(g, "A1", name)
+        place(g, "A1", [(14.0, 15.0)])
+        place(g, "B3", block(15.6, dx=1.4))
+        place(g, "B4", block(30.0, dx=1.4))
+        g.touch()
+        a1, b3 = g.units["A1"], g.units["B3"]
+        assert g.engaged(a1, b3)
+        # B4 shoots A1: hit 3, wound 6, save 1, Damage 6 (its wounds); then the D6 to fight on
+        g.dice = Dice.scripted([3, 6, 1, roll])
+        steps = g.attack(g.units["B4"], a1, gun, 1, Conditions(), None, ranged=True)
+        assert declined(steps)[1] == 1  # every Command Re-roll declined
+        assert not a1.models and a1.dying == (1 if fights else 0)
+        before = sum(m.wounds for m in b3.models)
+        g.dice = Dice.scripted([6] * 12 + [1] * 12)
+        list(g.shot_dead_fight(a1))
+        fought = [e for e in g.events if e["e"] == "fight" and e.get("dying")]
+        assert bool(fought) == fights
+        assert (sum(m.wounds for m in b3.models) < before) == fights
+
+
 CHECKS: dict[str, Callable[[str], None]] = {
     "Sinister Presence (Aura)": sinister,
     "Vox Malevolus": vox,
@@ -1719,6 +1747,7 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "Fountaining Filth": fountaining_filth,
     "Predestined Champion": predestined,
     "Tellyporta": tellyporta,
+    "Spiteful Demise": spiteful_demise,
 }
 
 

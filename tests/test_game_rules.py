@@ -96,7 +96,8 @@ def test_not_modelled_rules_are_listed():
     g = new_game()
     notes = g.not_modelled()
     assert any("Detachment rule" in n for n in notes)
-    assert any("Gnasher Squig Crates" in n for n in notes)
+    assert any("Detachment Stratagems of Kaptin Killers: none supplied" in n for n in notes)
+    assert not any("Gnasher Squig Crates" in n for n in notes)  # an Enhancement the engine plays
 
 
 # --- deployment ------------------------------------------------------------------------------

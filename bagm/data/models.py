@@ -557,6 +557,9 @@ class Effect:
     deep_strike_one: str | None = None
     """At muster, the first unit of the army of this datasheet (by name) gains the Deep Strike
     ability ("select one Meganobz unit from your army ... the Deep Strike ability")."""
+    fight_on_death_any: bool = False
+    """With ``fight_on_death``: a model destroyed by a ranged attack fights on too (once the
+    attacking unit has shot), against an enemy unit within Engagement Range of where it fell."""
     halve_move: bool = False
     """Halve the Move characteristic of the led unit's models and the Advance and Charge rolls
     made for it (rounding up; before other modifiers)."""

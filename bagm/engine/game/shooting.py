@@ -116,6 +116,8 @@ class ShootingPhase(GameInterface):
             for target, weapons in groups:
                 yield from self._shoot(u, self.unit(target), weapons=weapons)
             yield from self.take_hazardous(u)  # after the unit has resolved all of its attacks
+            for target in dict.fromkeys(t for t, _ in groups):  # e.g. Spiteful Demise: the dead fight on
+                yield from self.shot_dead_fight(self.unit(target))
             yield from self.moment("after_shot", p, u)  # e.g. Mutagenic Flames
             if self.armies[self.other(p)].rushers:  # e.g. Fanatical Onslaught: moves toward it
                 yield from self.rushes(u)
@@ -514,6 +516,12 @@ class ShootingPhase(GameInterface):
             u.slew |= t.keywords  # what it has destroyed models of (Retribution Protocols)
             if not ranged and t.affected:  # e.g. Faolchu's Last Flight: the dead fight on
                 fights_on_death(self, t, len(gone))
+            elif ranged and t.affected and effect_has(t, "fight_on_death_any"):  # Spiteful Demise: shot dead
+                foes = [e for e in self.army_units(u.player)
+                        if any(self.model_engaged(m.base, n.base) for m in dead for n in e.models)]
+                if foes:  # (it fights only an enemy unit within Engagement Range of where it fell)
+                    t.dying_foe = max(foes, key=lambda e: len(e.models)).uid
+                    fights_on_death(self, t, len(gone))
         # dice: every die of the attack sequence by what it was rolled for (hit, wound, save...)
         self.emit("attack", unit=u.uid, target=t.uid, weapon=w.name, models=n, attacks=res.attacks,
                   hits=res.hits, wounds=res.wounds, unsaved=res.unsaved, lost=res.wounds_lost,
@@ -536,6 +544,19 @@ class ShootingPhase(GameInterface):
             w = effect_weapon(u, w, t, holds_in(self) if t.alive else None)
         if w.abilities.hazardous:
             u.hazard += (w.name,) * n
+
+    def shot_dead_fight(self, t: Unit) -> Generator[Decision, Action, None]:
+        """Models of ``t`` destroyed by ranged attacks that fight on (``fight_on_death_any``):
+        "the bearer can fight after the attacking unit has finished making its attacks, and is
+        then removed" - against the enemy unit within its Engagement Range where it fell."""
+        foe = self.units.get(t.dying_foe or "")
+        n, t.dying, t.dying_foe = t.dying, 0, None
+        if not n or foe is None or not foe.alive or not t.melee:
+            return
+        self.emit("fight", unit=t.uid, target=foe.uid, fighters=n, weapon=t.melee[0].name,
+                  left=len(foe.models), dying=True)
+        yield from self.attack(t, foe, t.melee[0], n, Conditions(), None, ranged=False)
+        yield from self.take_hazardous(t)
 
     def rushes(self, a: Unit) -> Generator[Decision, Action, None]:
         """Just after enemy unit ``a`` has shot: each unit with ``rush_move`` whose trigger its

@@ -155,6 +155,7 @@ class Unit:
     hatch_target: tuple[int, str] | None = None  # (phase id, enemy unit) selected beyond a Hatchway
     struck_turn: int = -1  # the turn it arrived by Deep Strike
     dying: int = 0  # its destroyed models that fight once the attacking unit has made its attacks
+    dying_foe: str | None = None  # ... shot dead: the enemy unit within Engagement Range where they fell
     _fit: dict[tuple[int, frozenset[str]], tuple[Any, bool]] = field(
         default_factory=dict, init=False, repr=False, compare=False)
     """Whether each of its effects' fixed conditions hold (:meth:`_fits`), by the effect's id and
