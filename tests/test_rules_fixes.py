@@ -65,7 +65,7 @@ def _decline(g: Game, until: str | None = None) -> None:
         d = g.decision
         if d.step == until and d.player == "A":
             return
-        if d.step == "command" or until is not None and d.step in ("overwatch", "counter", "reroll"):
+        if d.step in ("command", "use") or until is not None and d.step in ("overwatch", "counter", "reroll"):
             g.apply(Action("pass"))
         elif until is not None and d.step in ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge"):
             g.apply(Action("done"))
@@ -120,7 +120,7 @@ def _charge_through_hatchway(dice: list[int]) -> Game:
     assert g.charge_needed(g.units["A3"], g.units["B3"]) == pytest.approx(4.24 - 2.0, abs=0.01)
     g.apply(parse("charge A3 B3"))
     for _ in range(10):  # B's Overwatch offer, A's Command Re-roll offer: declined
-        if g.decision.step in ("overwatch", "reroll", "command"):
+        if g.decision.step in ("overwatch", "reroll", "command", "use"):
             g.apply(Action("pass"))
     return g
 
