@@ -16,9 +16,10 @@ from conftest import REPO, advance_to, block, place, without_rules
 from bagm.chance.dice import Dice, DiceExpr
 from bagm.data.packs import Catalog
 from bagm.data.weapons import WeaponProfile
+from bagm.engine.attack.rules import Conditions, Reroll
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
-from bagm.engine.rules.effects import effect_weapon, fights_on_death, holds_in, shock_dice
+from bagm.engine.rules.effects import effect_conditions, effect_weapon, fights_on_death, holds_in, shock_dice
 from bagm.engine.state.actions import parse
 
 GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
@@ -372,3 +373,62 @@ def test_synapse_battle_shock_test_on_3d6_in_the_battle_shock_step(synapse, dice
     assert test["unit"] == "B3" and test["passed"] is passed and b3.battleshocked is not passed
     g.dice.assert_consumed()
 
+
+
+# --- Drukhari, World Eaters: shocks after fighting, a CP for a CHARACTER ------------------------------
+
+
+def test_torturers_craft_a_battle_shock_test_after_shooting_or_fighting_not_on_a_vehicle():
+    # "after this unit has shot or fought, select one enemy unit (excluding VEHICLES) hit by one or
+    # more of those attacks. That unit must take a Battle-shock test"
+    for vehicle in (False, True):
+        g = game()
+        give(g, "A3", "Drukhari", "Torturer’s Craft")
+        place(g, "A3", block(14))
+        place(g, "B3", block(15.6, dx=1.4))
+        b3 = g.units["B3"]
+        if vehicle:
+            b3.keywords = b3.keywords | {"VEHICLE"}
+        g.touch()
+        g.dice = Dice(2)
+        for _ in range(50):  # to A's Fight phase (A3 and B3 engaged): B fights first, then A3
+            d = g.decision
+            if d.step == "fight" and d.player == "A":
+                break
+            legal = g.legal_actions()
+            g.apply(legal[0] if d.step == "fight" else next(a for a in legal if a.kind in ("pass", "done")))
+        g.apply(parse("fight A3 B3"))
+        while g.decision.step in ("reroll", "use"):
+            g.apply(parse("pass"))
+        hit = any(e["e"] == "attack" and e["unit"] == "A3" and e["hits"] for e in g.events)
+        tests = [e for e in g.events if e["e"] == "battleshock_test" and e["unit"] == "B3"]
+        assert hit and b3.alive and len(tests) == (0 if vehicle else 1)  # (the seeded dice: A3 hits, B3 stands)
+
+
+@pytest.mark.parametrize("faction, name", [("Drukhari", "Bloody Spectacle"), ("World Eaters", "A Worthy Skull")])
+def test_a_worthy_skull_rerolls_against_characters_and_1cp_per_character_model_destroyed(faction, name):
+    g = game()
+    a3, b3 = give(g, "A3", faction, name), g.units["B3"]
+    c = effect_conditions(a3, b3, BLADE, Conditions())
+    assert (c.reroll_hits, c.reroll_wounds) == (Reroll.none, Reroll.none)  # not a CHARACTER
+    b3.keywords = b3.keywords | {"CHARACTER"}
+    c = effect_conditions(a3, b3, BLADE, Conditions())
+    assert (c.reroll_hits, c.reroll_wounds) == (Reroll.failed, Reroll.failed)
+    c = effect_conditions(a3, b3, GUN, Conditions())
+    assert (c.reroll_hits, c.reroll_wounds) == (Reroll.none, Reroll.none)  # melee attacks only
+    # one attack: hit 1 re-rolled to 3; wound 2 re-rolled to 5 (S4 against T5); save 1: one model (W1) destroyed
+    b3.models = b3.models[:2]
+    for m in b3.models:
+        m.wounds = 1
+    g.touch(b3)
+    g.cp["A"] = 0
+    g.dice = Dice.scripted([1, 3, 2, 5, 1])
+    steps = g.attack(a3, b3, BLADE, 1, Conditions(), None, ranged=False)
+    try:
+        next(steps)
+        while True:
+            steps.send(parse("pass"))
+    except StopIteration as stop:
+        assert stop.value[1] == 1
+    g.dice.assert_consumed()
+    assert g.cp["A"] == 1 and [e["why"] for e in g.events if e["e"] == "cp"][-1] == name

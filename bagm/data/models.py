@@ -485,6 +485,12 @@ class Effect:
                 self.mortals and len(self.mortals) != 6:
             raise ValueError("mortals_on goes with mortals (the mortal wounds for each D6 roll, 1 to 6, "
                              "e.g. [0, 1, 1, 1, 2, 2]) or shock_roll")
+    shock_hit_fight: bool = False
+    """``shock_hit`` after the led unit has fought too, not only after it has shot (Torturer's
+    Craft); ``target_lacks`` leaves some enemy units out ("excluding VEHICLES")."""
+    kill_cp: Keyword | None = None
+    """Each time the led unit's attacks destroy a model with this keyword, its player gains 1CP
+    (Bloody Spectacle, A Worthy Skull: CHARACTER)."""
     shock_3d6: bool = False
     """Battle-shock tests taken for the led unit are taken on 3D6 instead of 2D6 (Synapse)."""
     deploy_last: bool = False

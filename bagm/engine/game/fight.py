@@ -129,12 +129,15 @@ class FightPhase(GameInterface):
                           charged=u.charged,
                           # Close-Quarters Killer (the bearer is the whole unit): any Wound roll
                           wound_choice=e.name if e.melee_wound_choice else None)
+        mark = len(self.events)
         for x, n in plan:
             if t.alive and u.alive:
                 yield from self.attack(u, t, x, n, cond, None, ranged=False)
             elif u.alive:  # the target destroyed first: a Hazardous weapon still owes its tests
                 self.hazard_owed(u, t, x, n)
         yield from self.take_hazardous(u)  # after the unit has resolved all of its attacks
+        if u.affected and t.alive and u.alive:  # e.g. Torturer's Craft: "after this unit has fought"
+            yield from self._shock_hit(u, t, [(x, n, 0) for x, n in plan], mark, fought=True)
         if t.dying and t.melee and u.alive:  # destroyed models that fight on (then are removed)
             n, t.dying = t.dying, 0
             self.emit("fight", unit=t.uid, target=u.uid, fighters=n, weapon=t.melee[0].name,

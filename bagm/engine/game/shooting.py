@@ -18,6 +18,7 @@ from bagm.engine.attack.sequence import (
 )
 from bagm.engine.rules.abilities import models_destroyed
 from bagm.engine.rules.effects import (
+    effect_first,
     effect_conditions,
     effect_defence,
     effect_fnp_mortal,
@@ -449,17 +450,19 @@ class ShootingPhase(GameInterface):
         if u.affected and t.alive:
             yield from self._shock_hit(u, t, plan, mark)
 
-    def _shock_hit(self, u: Unit, t: Unit, plan: list[Any], mark: int) -> Generator[Decision, Action, None]:
+    def _shock_hit(self, u: Unit, t: Unit, plan: list[Any], mark: int, fought: bool = False
+                   ) -> Generator[Decision, Action, None]:
         """An effect: "after it has shot, select one enemy unit hit by one or more of those
         attacks made with a Psychic weapon: that unit must take a Battle-shock test, subtracting
         1" (once each time it shoots: reading, the first unit hit)."""
         for name, e in u.standing:
-            if e.shock_hit is None or (u.player, name, self.phase_id) in self.used:
-                continue
+            if e.shock_hit is None or fought and not e.shock_hit_fight or \
+                    (u.player, f"{name} {u.uid}", self.phase_id) in self.used or t.keywords.intersection(e.target_lacks):
+                continue  # Torturer's Craft: "after it has shot or fought ... (excluding VEHICLES)"
             allowed = {w.name for w, _, _ in plan if (not e.only_psychic or w.abilities.psychic) and (
                 not e.only_weapons or w.name.lower() in {n.lower() for n in e.only_weapons})}
             if any(ev["e"] == "attack" and ev["weapon"] in allowed and ev["hits"] for ev in self.events[mark:]):
-                self.used.add((u.player, name, self.phase_id))
+                self.used.add((u.player, f"{name} {u.uid}", self.phase_id))
                 yield from self._shock_test(t, name, e.shock_hit)
 
     def _far_parts(self, u: Unit, t: Unit, parts: list[tuple[int, bool, bool]], far: float
@@ -529,6 +532,10 @@ class ShootingPhase(GameInterface):
         if ranged:
             u.volley += ((t.uid, res.hits, res.models_destroyed),)
         models_destroyed(self, t, dead)  # e.g. Deadly Demise
+        if res.models_destroyed and u.affected and (kw := effect_first(u, "kill_cp")) is not None \
+                and kw in t.keywords:  # "each time this model's unit destroys a CHARACTER model, you gain 1CP"
+            for _ in range(res.models_destroyed):
+                self.gain_cp(u.player, 1, u.source("kill_cp"))
         if not ranged and res.models_destroyed and u.affected and \
                 (need := effect_least(u, "regain_on_kill")) is not None:
             self._regain_on_kill(u, res.models_destroyed, need)
