@@ -18,9 +18,9 @@ from bagm.engine.attack.sequence import (
 )
 from bagm.engine.rules.abilities import models_destroyed
 from bagm.engine.rules.effects import (
-    effect_first,
     effect_conditions,
     effect_defence,
+    effect_first,
     effect_fnp_mortal,
     effect_has,
     effect_least,
