@@ -19,7 +19,14 @@ from bagm.data.weapons import WeaponProfile
 from bagm.engine.attack.rules import Conditions, Reroll
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
-from bagm.engine.rules.effects import effect_conditions, effect_weapon, fights_on_death, holds_in, shock_dice
+from bagm.engine.rules.effects import (
+    effect_conditions,
+    effect_has,
+    effect_weapon,
+    fights_on_death,
+    holds_in,
+    shock_dice,
+)
 from bagm.engine.state.actions import parse
 
 GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
@@ -432,3 +439,105 @@ def test_a_worthy_skull_rerolls_against_characters_and_1cp_per_character_model_d
         assert stop.value[1] == 1
     g.dice.assert_consumed()
     assert g.cp["A"] == 1 and [e["why"] for e in g.events if e["e"] == "cp"][-1] == name
+
+
+# --- Drukhari: Power from Pain ---------------------------------------------------------------------
+
+DRU = str(REPO / "rosters" / "drukhari_space_lane_raiders.yaml")
+
+
+def dru_game(dice: list[int] | None = None) -> Game:
+    """Drukhari (A, Uneasy Alliance of the Black Lanes) against Orks (B), deployed: the game goes
+    on to A's first Command phase (its Command step played with ``dice``, scripted)."""
+    g = Game(11, build_army("A", DRU), build_army("B", ORKS), dice=Dice.scripted(dice or []),
+             rolloffs={"attacker": "A", "first_turn": "A"})
+    GAMES.append(g)
+    g.leaders["A"] = g.leaders["B"] = []
+    g.apply(parse("role attacker"))
+    while g.decision.step == "deploy":
+        g.apply(next(x for x in g.legal_actions() if x.kind == "deploy"))
+    return g
+
+
+def pains(g: Game) -> list[tuple[str, int, int, str]]:
+    return [(e["player"], e["gain"], e["pool"], e["why"]) for e in g.events if e["e"] == "pain"]
+
+
+@pytest.mark.parametrize("adept_roll, adept", [(3, False), (4, True)])
+def test_pain_tokens_at_the_start_of_the_battle_and_of_the_command_phase_and_pain_adept(adept_roll, adept):
+    # Feast of Pain: 1 at the start of the battle; Power from Pain: 1 at the start of your Command
+    # phase; Pain Adept (the Haemonculus): one D6 in your Command phase, 4+: 1 more
+    g = dru_game([adept_roll])
+    g.dice.assert_consumed()
+    want = [("A", 1, 1, "Feast of Pain"), ("A", 1, 2, "Power from Pain")] + \
+        ([("A", 1, 3, "Pain Adept")] if adept else [])
+    assert pains(g) == want and g.pain == {"A": 3 if adept else 2, "B": 0}
+    rolls = [e for e in g.events if e["e"] == "rule_roll"]
+    assert [(e["rule"], e["roll"]) for e in rolls] == [("Pain Adept", adept_roll)]
+
+
+def test_pain_tokens_when_an_enemy_unit_is_destroyed_or_fails_a_battle_shock_test():
+    g = dru_game([6])
+    before = g.pain["A"]
+    b3 = g.units["B3"]
+    b3.models = []
+    g.check_destroyed(b3)  # "1 Pain token each time an enemy unit is destroyed"
+    assert g.pain["A"] == before + 1
+    a3 = g.army_units("A")[0]
+    a3.models = []
+    g.check_destroyed(a3)  # one of its own: none
+    assert g.pain["A"] == before + 1 and g.pain["B"] == 0
+
+
+def test_a_moment_with_a_pain_cost_spends_tokens_and_empowers_its_target():
+    # Power from Pain: "you can spend 1 Pain token to Empower that unit ... until the end of the phase"
+    from bagm.data.models import Moment
+    from bagm.data.schema import validate
+    from bagm.engine.rules.uses import use_of
+
+    g = game()
+    m = validate(Moment, {"when": "phase_start", "pain": 1, "once": "phase",
+                          "effects": [{"charge_after_advance": True}]})
+    assert m.pain == 1
+    g.armies["A"].uses += (use_of(m, "Test Pain", "Enhancement", "A3"),)
+    a3 = g.units["A3"]
+    g.pain["A"] = 0
+    assert g.usable("A", "phase_start", "A3") == []  # no Pain token
+    g.pain["A"] = 2
+    assert [a.text() for a in g.usable("A", "phase_start", "A3")] == ["use A3 Test Pain"]
+    g.use_rule("A", parse("use A3 Test Pain"))
+    assert g.pain["A"] == 1 and a3.empowered == g.phase_id and effect_has(a3, "charge_after_advance")
+    assert pains(g)[-1] == ("A", -1, 1, "Test Pain")
+    assert g.usable("A", "phase_start", "A3") == []  # once per phase
+    assert holds_in(g)(a3, "empowered", None)  # only_while 'empowered': in this phase only
+    advance_to(g, "move", "B")  # another phase
+    assert not holds_in(g)(a3, "empowered", None)
+
+
+@pytest.mark.parametrize("short, passed", [(0, True), (1, False)])
+def test_a_moment_with_a_self_test_the_leadership_test_first(short, passed):
+    # Dark Pacts' shape (its data waits on ability moments): "it must first take a Leadership test
+    # ...; if that test is failed, that unit suffers D3 mortal wounds"; The Forsaken: failed, the
+    # unit loses the ability until the end of the battle; the effects apply either way
+    from bagm.data.models import Moment
+    from bagm.data.schema import validate
+    from bagm.engine.rules.uses import use_of
+
+    g = game()
+    m = validate(Moment, {"when": "phase_start", "once": "phase", "choice": "Lethal Hits",
+                          "self_test": "leadership", "self_test_mortals": "D3", "self_test_forsake": True,
+                          "effects": [{"weapon_abilities": [{"name": "lethal hits"}]}]})
+    g.armies["A"].uses += (use_of(m, "Test Pact", "Enhancement", "A3"),)
+    a3 = g.units["A3"]
+    need = a3.leadership()  # the test: 2D6 against the unit's Leadership; exactly it passes
+    g.dice = Dice.scripted([3, need - 3 - short] + ([] if passed else [1]))  # failed: a D3 of 1
+    before = sum(m.wounds for m in a3.models)
+    g.use_rule("A", parse("use A3 Test Pact: Lethal Hits"))
+    g.dice.assert_consumed()
+    test = [e for e in g.events if e["e"] == "leadership_test"][-1]
+    assert (test["unit"], test["passed"], test["why"]) == ("A3", passed, "Test Pact")
+    assert sum(m.wounds for m in a3.models) == before - (0 if passed else 1)
+    assert effect_weapon(a3, GUN, g.units["B3"]).abilities.lethal_hits  # the effects either way
+    assert g.usable("A", "phase_start", "A3") == []  # once a phase
+    advance_to(g, "move", "B")  # another phase
+    assert bool(g.usable("A", "phase_start", "A3")) is passed  # forsaken after a failed test

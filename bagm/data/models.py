@@ -17,7 +17,7 @@ from bagm.data.timings import Phase, Timing
 
 Keyword = str
 UnitState = Literal["below_starting", "below_half", "set_to_defend", "near_objective", "secured_site",
-                    "destroyed_unit", "opened_hatchway", "synapse"]
+                    "destroyed_unit", "opened_hatchway", "synapse", "empowered"]
 """A state of a unit an effect's condition names (:attr:`Effect.only_while`)."""
 TargetState = Literal["below_starting", "below_half", "near_objective", "markerlight", "engaged",
                       "beyond_hatchway"]
@@ -491,6 +491,15 @@ class Effect:
     kill_cp: Keyword | None = None
     """Each time the led unit's attacks destroy a model with this keyword, its player gains 1CP
     (Bloody Spectacle, A Worthy Skull: CHARACTER)."""
+    pain_tokens: bool = False
+    """Power from Pain: the led unit's army gains Pain tokens (1 at the start of the battle, Feast
+    of Pain; 1 at the start of its Command phase; 1 each time an enemy unit is destroyed or fails
+    a Battle-shock test) and spends them on its Pain abilities (Moment ``pain``)."""
+    pain_roll: int | None = None
+    """Pain Adept: in its player's Command phase, while the led unit is on the battlefield, one D6
+    for the army: on X+ it gains 1 Pain token."""
+    A_set: int | None = None
+    """Those weapons have an Attacks characteristic of X (A_mod adds to it)."""
     shock_3d6: bool = False
     """Battle-shock tests taken for the led unit are taken on 3D6 instead of 2D6 (Synapse)."""
     deploy_last: bool = False
@@ -945,6 +954,17 @@ class Moment:
     not only the bearer's unit."""
     target_battleshocked: bool = False
     """TARGET: only a Battle-shocked unit."""
+    self_test: Literal["leadership"] | None = None
+    """Using it, its target first takes this test (Dark Pacts: "it must first take a Leadership
+    test before any effects ... are resolved"); the effects apply either way."""
+    self_test_mortals: Dice | None = None
+    """With ``self_test``: a failed test, the target suffers this many mortal wounds (D3)."""
+    self_test_forsake: bool = False
+    """With ``self_test``: a failed test, the target can never use the rule again (The Forsaken:
+    "until the end of the battle, this unit loses its Dark Pacts ability")."""
+    pain: int = 0
+    """Using it costs X Pain tokens of the army's pool (Power from Pain: "you can spend 1 Pain token
+    to Empower that unit"); its target is then Empowered until the end of the phase."""
     choice: str | None = None
     """A named alternative ("select one of the following abilities"): the moments of one rule
     with choices share its ``once``, and using one names it ("use A3 Rule: lethal hits")."""

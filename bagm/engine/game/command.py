@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
+from bagm.engine.rules.army_rules import pain_from, pain_in_command
 from bagm.engine.rules.effects import effect_has, effect_least, effect_sum, shock_aura, shock_roll
 from bagm.engine.rules.stratagems import INSANE_BRAVERY, may_use, use
 from bagm.engine.state.actions import Action
@@ -28,6 +29,7 @@ class CommandPhase(GameInterface):
         self.mission_step("start_command")  # e.g. Destroy Ground Targets
         for q in (p, self.other(p)):  # Command step: both players gain 1CP
             self.gain_cp(q, 1, "Command phase")
+        pain_in_command(self, p)  # Power from Pain, Pain Adept
         for u in self.army_units(p):
             if u.battleshocked:
                 self.emit("battleshock_ends", unit=u.uid)
@@ -103,6 +105,7 @@ class CommandPhase(GameInterface):
                         continue
                 u.battleshocked = True
                 self.emit("battleshock", unit=u.uid, shocked=True)
+                pain_from(self, u, "Power from Pain")  # "each time an enemy unit fails a Battle-shock test"
 
     def _shock_test(self, u: Unit, why: str, mod: int = 0) -> Generator[Decision, Action, None]:
         """A Battle-shock test taken outside the Battle-shock step (a rule says "must take a
@@ -123,3 +126,4 @@ class CommandPhase(GameInterface):
         if not ok:
             u.battleshocked = True
             self.emit("battleshock", unit=u.uid, shocked=True)
+            pain_from(self, u, "Power from Pain")  # "each time an enemy unit fails a Battle-shock test"

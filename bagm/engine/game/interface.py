@@ -43,6 +43,7 @@ class GameInterface(Protocol):
     units: dict[str, Unit]
     leaders: dict[Player, list[Unit]]
     cp: dict[Player, int]
+    pain: dict[Player, int]
     vp: dict[Player, int]
     role: dict[str, str]  # player: "Attacker" or "Defender"
     mission_state: dict[str, Any]  # what the Mission Rules remember during the game

@@ -83,7 +83,8 @@ class Moments(GameInterface):
         out = []
         for s in self._entries(p, timing):
             # Core Rules "Stratagems": enough CP, once per phase; a rule: as often as it says
-            if self.cp[p] < s.cp - (1 if self.cost_rules else 0) or s.once != "unit" and self._once(p, s) in self.used:
+            if self.cp[p] < s.cp - (1 if self.cost_rules else 0) or s.pain and self.pain[p] < s.pain \
+                    or s.once != "unit" and self._once(p, s) in self.used:
                 continue
             if s.enemy:  # "select one enemy unit ..."
                 out += [Action("use", e.uid, arg=s.name) for e in self._enemy_targets(p, s, unit)]
@@ -98,6 +99,8 @@ class Moments(GameInterface):
                     continue
                 if s.shocked and not u.battleshocked:
                     continue
+                if s.self_test_forsake and (p, f"{s.group or s.name} forsaken {u.uid}", 0) in self.used:
+                    continue  # The Forsaken: "until the end of the battle, this unit loses its Dark Pacts ability"
                 if u.battleshocked and s.stratagem and not self.edition.stratagems_on_battleshocked:
                     continue  # Battle-shock: your Stratagems cannot affect the unit (not in 2023)
                 if s.after_kill and not any(d and not self.unit(t).alive for t, _, d in u.volley):
@@ -183,6 +186,12 @@ class Moments(GameInterface):
         else:
             self.emit("rule_used", player=p, name=s.name, kind=s.kind)
         self.used.add(self._once(p, s, u.uid))
+        if s.pain:  # Power from Pain: "spend 1 Pain token to Empower that unit" (until the end of the phase)
+            self.pain[p] -= s.pain
+            self.emit("pain", player=p, gain=-s.pain, pool=self.pain[p], why=s.name)
+            u.empowered = self.phase_id
+        if s.self_test is not None:
+            self._self_test(p, s, u)
         if s.test == "leadership":  # "that enemy unit must take a Leadership test": failed, the effects
             roll = self.dice.d6(f"{s.name} {u.uid}") + self.dice.d6(f"{s.name} {u.uid}")
             ld = u.leadership()
@@ -204,6 +213,24 @@ class Moments(GameInterface):
             u.battleshocked = False  # "that unit is no longer Battle-shocked"
             self.emit("battleshock_ends", unit=u.uid)
         self.emit("effect", unit=u.uid, rule=s.name, until=s.until)
+
+    def _self_test(self, p: Player, s: Use, u: Unit) -> None:
+        """Dark Pacts: "it must first take a Leadership test before any effects ... are resolved; if
+        that test is failed, that unit suffers D3 mortal wounds"; The Forsaken (Boarding Actions
+        Mustering Rules): failed, the unit loses the ability until the end of the battle."""
+        rule = s.group or s.name
+        roll = self.dice.d6(f"{rule} {u.uid}") + self.dice.d6(f"{rule} {u.uid}")
+        ld = u.leadership()  # the best Leadership of the models left
+        ok = roll >= ld
+        self.emit("leadership_test", unit=u.uid, roll=roll, ld=ld, passed=ok, why=rule)
+        if ok:
+            return
+        if s.self_test_forsake:
+            self.used.add((p, f"{rule} forsaken {u.uid}", 0))
+        if s.self_test_mortals is not None:
+            from bagm.engine.rules.missions.base import suffer_mortal_wounds
+
+            suffer_mortal_wounds(self, u, self.dice.roll_expr(s.self_test_mortals, f"{rule} {u.uid}"), rule)
 
     def end_timed(self, until: str) -> None:
         """The end of the phase or turn (or the start of a player's phase, "next PHASE PLAYER"):

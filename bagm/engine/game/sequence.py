@@ -43,7 +43,7 @@ from bagm.engine.game.rerolls import Rerolls
 from bagm.engine.game.shooting import ShootingPhase
 from bagm.engine.game.sight import Sight
 from bagm.engine.game.snapshot import start_of
-from bagm.engine.rules.army_rules import stratagem_spent
+from bagm.engine.rules.army_rules import pain_at_start, pain_from, stratagem_spent
 from bagm.engine.rules.editions import Edition, edition_of
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.leaders import LeaderRules, modelled_abilities
@@ -120,6 +120,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         self.secured: list[Player | None] = [None] * len(self.map.layout.markers)
         self.events: list[dict[str, Any]] = []
         self.used: set[tuple[str, str, int]] = set()  # (player, Stratagem, phase id)
+        self.pain: dict[Player, int] = {"A": 0, "B": 0}  # Power from Pain: each army's Pain token pool
         self.phase_id = 0
         self.deep_struck_turn: dict[str, int] = {}
         self.hatch_operated: dict[int, int] = {}  # Hatchway index -> the turn it was last operated
@@ -358,6 +359,8 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         # 10-11. five battle rounds
         self.round = rnd
         self.emit("round", round=rnd)
+        if rnd == 1:
+            pain_at_start(self)  # Feast of Pain: "at the start of the battle, you gain 1 Pain token"
         if rnd == 2:  # effects "in the first battle round" end
             for u in self.units.values():
                 if any(e.first_round_only for _, e in u.standing):
@@ -373,6 +376,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
                     u.models = []
                     self.touch(u)
                     self.emit("destroyed", unit=u.uid, why="not arrived from Reserves by the end of battle round 3")
+                    pain_from(self, u, "Power from Pain")  # "each time an enemy unit is destroyed"
         self.mission_step("end_round")
 
     def _determine_victor(self) -> None:

@@ -17,6 +17,7 @@ from bagm.engine.attack.sequence import (
     resolve_steps,
 )
 from bagm.engine.rules.abilities import models_destroyed
+from bagm.engine.rules.army_rules import pain_from
 from bagm.engine.rules.effects import (
     effect_conditions,
     effect_defence,
@@ -717,3 +718,4 @@ class ShootingPhase(GameInterface):
                         v.standing = tuple((n, e) for n, e in v.standing if id(e) not in gone)
             self.emit("destroyed", unit=u.uid, points=u.points,
                       **({"by": by.uid} if by is not None else {}))
+            pain_from(self, u, "Power from Pain")  # "each time an enemy unit is destroyed"

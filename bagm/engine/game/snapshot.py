@@ -36,7 +36,7 @@ PLAIN = frozenset({"round", "turn", "active", "phase", "first", "phase_id", "ver
                    "underdog", "finished", "winner", "pc", "roles_winner", "deploy_next", "window",
                    "fight_stage", "fight_next", "resumable", "decision"})
 # containers of plain values: one level copied
-FLAT = frozenset({"cp", "vp", "vp_start", "role", "control", "secured", "used", "deep_struck_turn", "hatch_operated", "hatch_jammed", "peerless_round", "destroyed_by",
+FLAT = frozenset({"cp", "pain", "vp", "vp_start", "role", "control", "secured", "used", "deep_struck_turn", "hatch_operated", "hatch_jammed", "peerless_round", "destroyed_by",
                   "actions", "events"})
 # copied with care below
 DEEP = frozenset({"dice", "bf", "armies", "units", "leaders", "vp_rounds", "vp_taken", "deployed", "mission_state",

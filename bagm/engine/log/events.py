@@ -157,6 +157,15 @@ class RuleUsed(TypedDict):
     kind: str
 
 
+class Pain(TypedDict):
+    """Power from Pain: Pain tokens gained (a positive ``gain``) or spent, and the pool after."""
+    e: Literal["pain"]
+    player: Player
+    gain: int
+    pool: int
+    why: str
+
+
 class RuleRoll(TypedDict):
     """A roll an army rule makes for its army (Twisting Fate), its modifier if any."""
     e: Literal["rule_roll"]
@@ -624,7 +633,7 @@ class Powered(TypedDict):
 
 Event = Union[
     Game, Muster, Rolloff, Roles, Setup, Reserve, Reserves, FirstTurn, Note, Round, Turn, Skip, Phase,
-    ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, RuleRoll, Effect, EffectEnds, BattlefieldCommand,
+    ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, RuleRoll, Pain, Effect, EffectEnds, BattlefieldCommand,
     LeaderAbilityEnds, LeaderReroll, CommandReroll, Reroll, BattleshockTest, LeadershipTest, FightOnDeath,
     Battleshock, BattleshockEnds, Move,
     AdvanceRoll, DesperateEscape, Hatch, HatchRolloff, Hatchways, Coherency, Manoeuvre, Overwatch, Shoot,

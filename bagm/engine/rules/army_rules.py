@@ -1,5 +1,6 @@
 """Army rules that act on the battle as a whole rather than on one unit's attacks or moves: the
 Boarding Actions Mustering Rules' army rules (Insidious Ambushers, Auspex Ghosts, Twisting Fate),
+Power from Pain's Pain tokens,
 carried as effects by the units that have them (:class:`bagm.data.models.Effect`) and read here
 where the game asks. An army without such a rule pays one scan of its units' effects.
 """
@@ -8,11 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bagm.engine.rules.effects import effect_has, effect_sum
+from bagm.engine.rules.effects import effect_has, effect_least, effect_sum
 from bagm.engine.state.core import PLAYERS, Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.engine.game.interface import GameInterface
+    from bagm.engine.state.army import Unit
 
 
 def _army_has(game: GameInterface, p: Player, field: str) -> str | None:
@@ -57,3 +59,51 @@ def stratagem_spent(game: GameInterface, p: Player, cp: int) -> None:
             game.gain_cp(other, 1, rule)
         elif roll + mod >= 6:
             game.gain_cp(q, 1, rule)
+
+
+# --- Power from Pain (Drukhari) ------------------------------------------------------------------
+
+
+def pain_army(game: GameInterface, p: Player) -> str | None:
+    """The rule by which ``p``'s army gains Pain tokens (Power from Pain: "if your Army Faction is
+    DRUKHARI"), or None."""
+    return _army_has(game, p, "pain_tokens")
+
+
+def gain_pain(game: GameInterface, p: Player, why: str) -> None:
+    """Power from Pain: player ``p`` gains 1 Pain token, if their army gains Pain tokens."""
+    if pain_army(game, p) is None:
+        return
+    game.pain[p] += 1
+    game.emit("pain", player=p, gain=1, pool=game.pain[p], why=why)
+
+
+def pain_at_start(game: GameInterface) -> None:
+    """Feast of Pain (Drukhari, Boarding Actions Mustering Rules): "at the start of the battle,
+    you gain 1 Pain token"."""
+    for p in PLAYERS:
+        gain_pain(game, p, "Feast of Pain")
+
+
+def pain_in_command(game: GameInterface, p: Player) -> None:
+    """The start of ``p``'s Command phase: Power from Pain, "1 Pain token at the start of your
+    Command phase"; Pain Adept, "in your Command phase, if one or more models from your army with
+    this ability are on the battlefield, roll one D6: on a 4+, you gain 1 Pain token" (one roll for
+    the army)."""
+    if pain_army(game, p) is None:
+        return
+    gain_pain(game, p, "Power from Pain")
+    adepts = [u for u in game.army_units(p) if u.affected and effect_least(u, "pain_roll") is not None]
+    if adepts:
+        need = min(effect_least(u, "pain_roll") or 7 for u in adepts)
+        rule = adepts[0].source("pain_roll")
+        roll = game.dice.d6(f"{rule} {p}")
+        game.emit("rule_roll", player=p, rule=rule, roll=roll)
+        if roll >= need:
+            gain_pain(game, p, rule)
+
+
+def pain_from(game: GameInterface, u: Unit, why: str) -> None:
+    """``u`` was destroyed, or failed a Battle-shock test: its opponent gains 1 Pain token
+    (Power from Pain: "each time an enemy unit is destroyed", "... fails a Battle-shock test")."""
+    gain_pain(game, game.other(u.player), why)

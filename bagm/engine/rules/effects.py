@@ -56,6 +56,8 @@ def _holds(game: Any, u: Unit, cond: str, other: Unit | None = None) -> bool:
         return other is not None and game.within_reach(other, u, float(cond[7:]))
     if cond == "beyond_hatchway":
         return other is not None and _beyond_hatchway(game, other, u)
+    if cond == "empowered":  # Power from Pain: Empowered until the end of the phase
+        return u.empowered == game.phase_id
     if cond == "synapse":  # Synapse: within 6" of a friendly SYNAPSE unit (itself one counts);
         # Synaptic Web (BA Mustering Rules, Tyranids): Walls and closed Hatchways are ignored
         return "SYNAPSE" in u.keywords or any("SYNAPSE" in v.keywords and game.min_straight(u, v) <= SYNAPSE_RANGE + 1e-9
@@ -134,7 +136,7 @@ def _better(a: Reroll, b: str | None) -> Reroll:
 
 def _changes_weapon(e: Any) -> bool:
     return bool(e.A_mod or e.S_mod or e.AP_mod or e.D_mod or e.skill_mod or e.weapon_abilities or
-                e.D_set is not None)
+                e.D_set is not None or e.A_set is not None)
 
 
 def effect_weapon(u: Unit, w: WeaponProfile, t: Unit | None = None,
@@ -164,6 +166,8 @@ def effect_weapon(u: Unit, w: WeaponProfile, t: Unit | None = None,
             d = out.damage
             if e.D_set is not None:  # "has a Damage characteristic of 3"
                 d = DiceExpr(0, 6, e.D_set)
+            if e.A_set is not None:  # "have an Attacks characteristic of 3"
+                a = DiceExpr(0, 6, e.A_set)
             skill = out.skill if out.skill is None else max(2, min(6, out.skill + e.skill_mod))
             out = replace(out, attacks=DiceExpr(a.count, a.sides, a.bonus + e.A_mod), skill=skill,
                           strength=max(1, min(30, out.strength + e.S_mod)),
@@ -344,6 +348,9 @@ def charge_tests(game: Any, u: Unit, t: Unit) -> None:
         if kind == "battle-shock":  # a failed Battle-shock test: Battle-shocked
             who.battleshocked = True
             game.emit("battleshock", unit=who.uid, shocked=True)
+            from bagm.engine.rules.army_rules import pain_from
+
+            pain_from(game, who, "Power from Pain")  # "each time an enemy unit fails a Battle-shock test"
         else:  # "each time a model in that unit makes an attack, subtract 1 from the Hit roll"
             if not _MINUS_1_TO_HIT:
                 from bagm.data.models import Effect

@@ -47,6 +47,10 @@ class Use:
     test_pass: bool = False  # the effects on a passed test
     test_mod_keyword: str | None = None  # test_mod only for a target with this keyword
     unshocked: bool = False  # its target is not Battle-shocked
+    pain: int = 0  # it costs this many Pain tokens (Power from Pain)
+    self_test: str | None = None  # its target takes this test first (Dark Pacts: "leadership")
+    self_test_mortals: Any = None  # ... failed: this many mortal wounds (a dice expression)
+    self_test_forsake: bool = False  # ... failed: the target never uses the rule again
 
     def __post_init__(self) -> None:
         if self.when not in TIMINGS:
@@ -88,4 +92,7 @@ def use_of(data: Any, name: str, kind: str, bearer: str | None = None) -> Use | 
                engaged=getattr(data, "target_engaged", False), test=getattr(data, "test", None),
                test_mod=getattr(data, "test_mod", 0), after_kill=getattr(data, "after_kill", False),
                test_pass=getattr(data, "test_pass", False), test_mod_keyword=getattr(data, "test_mod_keyword", None),
-               unshocked=getattr(data, "target_unshocked", False))
+               unshocked=getattr(data, "target_unshocked", False),
+               pain=getattr(data, "pain", 0), self_test=getattr(data, "self_test", None),
+               self_test_mortals=getattr(data, "self_test_mortals", None),
+               self_test_forsake=getattr(data, "self_test_forsake", False))

@@ -171,6 +171,7 @@ class Unit:
     marked: frozenset[str] = frozenset()  # the enemy rules that marked it ("select one enemy unit")
     regained: tuple[int, int] = (-1, 0)  # (phase id, wounds regained by an effect in it)
     kills: int = 0  # enemy units its attacks destroyed ("once it has destroyed an enemy unit")
+    empowered: int = -1  # Power from Pain: the phase (its id) it was Empowered in, until that phase's end
     led: Any = None  # (Leader uid, ability name, LeaderAbility) conferred by Battlefield Command
     standing: tuple[tuple[str, Any], ...] = ()
     """Effects (:class:`bagm.data.models.Effect`) that apply to it all battle, each with the rule
