@@ -137,7 +137,7 @@ def _option_rows(help_text: str) -> list[str]:
 
 def test_roster_commands_share_their_options(env, tmp_path: Path) -> None:
     """show, squads and underdog take --format, --data and --import, declared once
-    (cli.common.roster_options), after their own options and with the same help."""
+    (cli.rosters.roster_options), after their own options and with the same help."""
     pages = {c: run(c, "--help").output for c in ("show", "squads", "underdog")}
     assert _option_rows(pages["show"]) == ["--format", "--data", "--import", "--help"]
     assert _option_rows(pages["squads"]) == ["--format", "--data", "--import", "--help"]
@@ -160,7 +160,7 @@ def test_roster_commands_share_their_options(env, tmp_path: Path) -> None:
 
 
 def test_roster_options_needs_the_options_parameter() -> None:
-    from bagm.cli.common import roster_options
+    from bagm.cli.rosters import roster_options
 
     def command(roster: Path) -> None:
         pass

@@ -408,6 +408,10 @@ except SystemExit:
 heavy = ("bagm.roster.wargear", "bagm.roster.importer", "bagm.io.bsdata", "bagm.engine",
          "bagm.data.schema", "ruamel", "jinja2")
 print(sorted(m for m in sys.modules if m.startswith(heavy)), file=sys.stderr)
+# the commands the run built: only the one invoked (no other command module imported)
+from bagm.cli.app import app
+print(sorted(m for m in sys.modules if m.startswith("bagm.cli.")),
+      [c.name or c.callback.__name__ for c in app.registered_commands], file=sys.stderr)
 """
 
 
@@ -417,7 +421,9 @@ def test_validating_one_roster_imports_no_heavy_part(tmp_path: Path) -> None:
         p = subprocess.run([sys.executable, "-c", STARTUP_PROBE, str(ORKS)], env=env,
                            capture_output=True, text=True, timeout=120)
     assert p.returncode == 0 and "Da Kaptin" in p.stdout, p.stderr
-    assert p.stderr.strip() == "[]"  # no wargear named: the wargear checker is not imported
+    heavy, built = p.stderr.strip().splitlines()
+    assert heavy == "[]"  # no wargear named: the wargear checker is not imported
+    assert built == "['bagm.cli.app', 'bagm.cli.common'] ['validate']"
 
 
 # --- what an install ships ------------------------------------------------------------------

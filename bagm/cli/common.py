@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import inspect
-from collections.abc import Callable
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
@@ -16,7 +12,6 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from bagm.data.packs import Catalog
-    from bagm.roster.report import ValidationReport
 
 
 class Format(str, Enum):
@@ -44,69 +39,6 @@ DataOpt = Annotated[
 ImportOpt = Annotated[bool, typer.Option(
     "--import", help="Read another tool's army list (.ros, .rosz, New Recruit JSON, the app's "
     "text) through the importer, in memory.")]
-
-
-@dataclass(frozen=True)
-class RosterOptions:
-    """The options of every command that shows a roster (``--format``, ``--data``,
-    ``--import``), declared once by :func:`roster_options`."""
-
-    format: SimpleFormat
-    data: list[Path] | None
-    importing: bool
-
-    @property
-    def json(self) -> bool:
-        return self.format is SimpleFormat.json
-
-    def catalog(self) -> "Catalog":
-        """The data packs these options name (one catalogue serves several rosters)."""
-        return catalog(self.data)
-
-    def load(self, path: Path, catalog_: "Catalog | None" = None) -> "ValidationReport":
-        """One roster validated; unreadable input ends the command (exit 2)."""
-        from bagm.io.yamlsafe import InputError
-        from bagm.roster.validate import validate
-
-        try:
-            cat = catalog_ or self.catalog()
-            return validate(read_roster(path, cat, self.importing), cat)
-        except InputError as exc:
-            fail(str(exc))
-
-
-# the parameters roster_options adds, after the command's own (their order is --help's)
-_ROSTER_PARAMETERS = (
-    inspect.Parameter("format", inspect.Parameter.KEYWORD_ONLY, default=SimpleFormat.text,
-                      annotation=FormatOpt),
-    inspect.Parameter("data", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=DataOpt),
-    inspect.Parameter("import_", inspect.Parameter.KEYWORD_ONLY, default=False,
-                      annotation=ImportOpt),
-)
-
-
-def roster_options(command: Callable[..., None]) -> Callable[..., None]:
-    """Give a command ``--format``, ``--data`` and ``--import`` (after its own parameters):
-    the command declares a last parameter ``options: RosterOptions`` and gets the three in it.
-
-    Typer reads a command's parameters with ``inspect.signature``, which honours a function's
-    ``__signature__`` (PEP 362): the wrapper states the command's own parameters plus the
-    three, and Typer calls it with each by name.
-    """
-    own = inspect.signature(command, eval_str=True)
-    if list(own.parameters)[-1:] != ["options"]:
-        raise TypeError(f"{command.__name__}: its last parameter must be 'options: RosterOptions'")
-    shown = [p for name, p in own.parameters.items() if name != "options"]
-    shown += _ROSTER_PARAMETERS
-
-    @functools.wraps(command)
-    def run(**given: Any) -> None:
-        options = RosterOptions(given.pop("format"), given.pop("data"), given.pop("import_"))
-        command(**given, options=options)
-
-    run.__signature__ = own.replace(parameters=shown)  # type: ignore[attr-defined]
-    run.__annotations__ = {p.name: p.annotation for p in shown}
-    return run
 
 
 def read_listed(path: Path, catalog: "Catalog", importing: bool) -> Any:

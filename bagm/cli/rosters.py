@@ -1,17 +1,90 @@
 """``bagm show``, ``bagm squads`` and ``bagm underdog``: one roster (or two) validated and
-shown as a card, as Boarding Squads, or settled for the Underdog."""
+shown as a card, as Boarding Squads, or settled for the Underdog. Their shared options are
+declared once (:func:`roster_options`); kept out of ``cli.common`` so that ``bagm validate``'s
+start-up does not build them."""
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from bagm.cli.common import RosterOptions, fail, roster_options
+from bagm.cli.common import DataOpt, FormatOpt, ImportOpt, SimpleFormat, catalog, fail, read_roster
 from bagm.cli.common import console as open_console
 
+if TYPE_CHECKING:
+    from bagm.data.packs import Catalog
+    from bagm.roster.report import ValidationReport
+
 RosterArg = Annotated[Path, typer.Argument(help="A roster file.")]
+
+
+@dataclass(frozen=True)
+class RosterOptions:
+    """The options of every command that shows a roster (``--format``, ``--data``,
+    ``--import``), declared once by :func:`roster_options`."""
+
+    format: SimpleFormat
+    data: list[Path] | None
+    importing: bool
+
+    @property
+    def json(self) -> bool:
+        return self.format is SimpleFormat.json
+
+    def catalog(self) -> "Catalog":
+        """The data packs these options name (one catalogue serves several rosters)."""
+        return catalog(self.data)
+
+    def load(self, path: Path, catalog_: "Catalog | None" = None) -> "ValidationReport":
+        """One roster validated; unreadable input ends the command (exit 2)."""
+        from bagm.io.yamlsafe import InputError
+        from bagm.roster.validate import validate
+
+        try:
+            cat = catalog_ or self.catalog()
+            return validate(read_roster(path, cat, self.importing), cat)
+        except InputError as exc:
+            fail(str(exc))
+
+
+# the parameters roster_options adds, after the command's own (their order is --help's)
+_ROSTER_PARAMETERS = (
+    inspect.Parameter("format", inspect.Parameter.KEYWORD_ONLY, default=SimpleFormat.text,
+                      annotation=FormatOpt),
+    inspect.Parameter("data", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=DataOpt),
+    inspect.Parameter("import_", inspect.Parameter.KEYWORD_ONLY, default=False,
+                      annotation=ImportOpt),
+)
+
+
+def roster_options(command: Callable[..., None]) -> Callable[..., None]:
+    """Give a command ``--format``, ``--data`` and ``--import`` (after its own parameters):
+    the command declares a last parameter ``options: RosterOptions`` and gets the three in it.
+
+    Typer reads a command's parameters with ``inspect.signature``, which honours a function's
+    ``__signature__`` (PEP 362): the wrapper states the command's own parameters plus the
+    three, and Typer calls it with each by name.
+    """
+    own = inspect.signature(command, eval_str=True)
+    if list(own.parameters)[-1:] != ["options"]:
+        raise TypeError(f"{command.__name__}: its last parameter must be 'options: RosterOptions'")
+    shown = [p for name, p in own.parameters.items() if name != "options"]
+    shown += _ROSTER_PARAMETERS
+
+    @functools.wraps(command)
+    def run(**given: Any) -> None:
+        options = RosterOptions(given.pop("format"), given.pop("data"), given.pop("import_"))
+        command(**given, options=options)
+
+    run.__signature__ = own.replace(parameters=shown)  # type: ignore[attr-defined]
+    run.__annotations__ = {p.name: p.annotation for p in shown}
+    return run
 
 
 @roster_options

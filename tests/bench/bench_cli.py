@@ -12,11 +12,20 @@ on a shared machine stretch a run's wall time, not its CPU time.
    parameters and without completion: what any typer app costs a run, before its
    parameters) and the *typer floor*: a typer app with the same parameters as ``bagm
    validate`` that does nothing (from typer 0.29 every parameter a run processes, typer's own
-   ``--help`` included, is converted through a pydantic TypeAdapter).
+   ``--help`` included, is converted through a pydantic TypeAdapter). Then where the time of
+   ``bagm validate`` goes, each part the difference of two runs: importing typer; typer's
+   parsing (the floor less the import); the libraries the run uses besides typer (the floor
+   importing PyYAML and the Rich modules a card prints with, less the floor); bagm's own
+   modules and work (the rest). And *bagm without a command line*: the same validation and
+   card called directly (``validate_path``, ``print_reports``; typer imported, as
+   ``bagm.cli.common`` imports it, but not run): what a run would cost if parsing its command
+   line cost nothing.
 2. Throughput: ``bagm validate FOLDER`` of 1,000 rosters, one process, its default output (the
    linter lines and the summary) into a pipe (target: under 0.5 s); and, in this process, the
    validation alone.
-3. Loading every bundled pack, cold (pydantic validation) and from the cache, and its memory.
+3. Import: ``bagm import`` of a 100-unit app export (``bench_import.export_text``), the whole
+   command, CPU time (target: under 0.3 s).
+4. Loading every bundled pack, cold (pydantic validation) and from the cache, and its memory.
 """
 
 from __future__ import annotations
@@ -30,6 +39,8 @@ import tempfile
 import time
 import tracemalloc
 from pathlib import Path
+
+from bench_import import export_text  # the 100-unit app export (tests/bench/ is on sys.path)
 
 REPO = Path(__file__).resolve().parents[2]
 ROSTER = REPO / "rosters" / "grey_knights_void_purge_force.yaml"
@@ -69,6 +80,30 @@ def validate(paths: Annotated[list[Path], typer.Argument()],
 
 
 app()
+'''
+
+
+# the floor, then the libraries bagm validate's run imports besides typer: PyYAML (rosters) and
+# the Rich modules a card prints with
+LIBRARIES = FLOOR.replace("             changed_only: bool = False, base: Optional[str] = None) -> None:\n"
+                          "    pass\n",
+                          "             changed_only: bool = False, base: Optional[str] = None) -> None:\n"
+                          "    import yaml, rich.console, rich.table, rich.text  # noqa: E401, F401\n")
+assert LIBRARIES != FLOOR
+
+# bagm validate's work without a command line: the calls the command makes for one roster (the
+# catalogue, the validation, the card), typer imported (bagm.cli.common imports it) but not run
+NO_PARSE = '''
+import sys
+from pathlib import Path
+
+from bagm.cli.common import console
+from bagm.data.packs import Catalog, data_dirs
+from bagm.render.rich_render import print_reports
+from bagm.roster.validate import validate_path
+
+report = validate_path(Path(sys.argv[1]), Catalog(data_dirs(None)))
+print_reports(console(), [report], cards=True)
 '''
 
 
@@ -116,18 +151,31 @@ def side_by_side(installs: dict[str, Path]) -> None:
         floor.write_text(FLOOR, encoding="utf-8")
         empty = Path(tmp) / "empty.py"
         empty.write_text(EMPTY, encoding="utf-8")
+        libraries = Path(tmp) / "libraries.py"
+        libraries.write_text(LIBRARIES, encoding="utf-8")
+        no_parse = Path(tmp) / "no_parse.py"
+        no_parse.write_text(NO_PARSE, encoding="utf-8")
+        export = Path(tmp) / "big.txt"
+        export.write_text(export_text(), encoding="utf-8")
         caches = {label: Path(tmp) / f"cache-{label}" for label in installs}
         commands = {}
         for label, venv in installs.items():
             python, bagm = str(venv / "bin" / "python"), str(venv / "bin" / "bagm")
             env = dict(os.environ, BAGM_CACHE_DIR=str(caches[label]))
             subprocess.run([bagm, "validate", str(folder)], env=env, stdout=subprocess.DEVNULL)
+            subprocess.run([bagm, "import", str(export), "-o", str(Path(tmp) / f"{label}.yaml"),
+                            "--force"], env=env, capture_output=True)  # its pack cached too
             commands[label] = {
                 "interpreter": ([python, "-c", "pass"], None),
                 "baseline": ([python, "-c", BASELINE], None),
+                "typer": ([python, "-c", "import typer"], None),
                 "empty": ([python, str(empty)], None),
                 "floor": ([python, str(floor), "validate", str(ROSTER)], None),
+                "libraries": ([python, str(libraries), "validate", str(ROSTER)], None),
                 "validate": ([bagm, "validate", str(ROSTER)], env),
+                "no_parse": ([python, str(no_parse), str(ROSTER)], env),
+                "import": ([bagm, "import", str(export), "-o", str(Path(tmp) / f"{label}.yaml"),
+                            "--force"], env),
             }
         times: dict[tuple[str, str], list[float]] = {}
         for _ in range(RUNS):  # interleaved: every install and command in each round
@@ -140,18 +188,32 @@ def side_by_side(installs: dict[str, Path]) -> None:
                 env = dict(os.environ, BAGM_CACHE_DIR=str(caches[label]))
                 many.setdefault(label, []).append(
                     cpu([str(venv / "bin" / "bagm"), "validate", str(folder)], env))
+    meds = {label: {what: statistics.median(times[(label, what)]) * 1000
+                    for what in commands[label]} for label in installs}
+    names = {label: f"{label} ({versions(str(venv / 'bin' / 'python'))})"
+             for label, venv in installs.items()}
     print("| install | interpreter | baseline | empty typer app | typer floor | "
           "bagm validate, one roster | ratio to baseline (target 1.2x) | ratio to typer floor | "
-          "1,000 rosters (target 0.5 s) |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for label, venv in installs.items():
-        med = {what: statistics.median(times[(label, what)]) for what in commands[label]}
-        print(f"| {label} ({versions(str(venv / 'bin' / 'python'))}) "
-              f"| {med['interpreter'] * 1000:.0f} ms | {med['baseline'] * 1000:.0f} ms "
-              f"| {med['empty'] * 1000:.0f} ms ({med['empty'] / med['baseline']:.2f}x) "
-              f"| {med['floor'] * 1000:.0f} ms | {med['validate'] * 1000:.0f} ms "
+          "1,000 rosters (target 0.5 s) | import, 100-unit app export (target 0.3 s) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for label in installs:
+        med = meds[label]
+        print(f"| {names[label]} "
+              f"| {med['interpreter']:.0f} ms | {med['baseline']:.0f} ms "
+              f"| {med['empty']:.0f} ms ({med['empty'] / med['baseline']:.2f}x) "
+              f"| {med['floor']:.0f} ms | {med['validate']:.0f} ms "
               f"| {med['validate'] / med['baseline']:.2f}x | {med['validate'] / med['floor']:.2f}x "
-              f"| {min(many[label]):.2f} s |")
+              f"| {min(many[label]):.2f} s | {med['import'] / 1000:.2f} s |")
+    print()
+    print("| install | bagm validate | importing typer | typer's parsing | PyYAML and Rich's "
+          "card modules | bagm's own | bagm without a command line (ratio to baseline) |")
+    print("|---|---|---|---|---|---|---|")
+    for label in installs:
+        med = meds[label]
+        print(f"| {names[label]} | {med['validate']:.0f} ms | {med['typer']:.0f} ms "
+              f"| {med['floor'] - med['typer']:.0f} ms | {med['libraries'] - med['floor']:.0f} ms "
+              f"| {med['validate'] - med['libraries']:.0f} ms "
+              f"| {med['no_parse']:.0f} ms ({med['no_parse'] / med['baseline']:.2f}x) |")
     print(f"(CPU time; medians of {RUNS} interleaved runs, the 1,000 rosters the best of 5)")
 
 
