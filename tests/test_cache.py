@@ -78,3 +78,28 @@ def test_default_cache_folder_from_platformdirs(monkeypatch, tmp_path: Path) -> 
         else:
             monkeypatch.setenv("XDG_CACHE_HOME", xdg)
         assert cache_dir() == Path(user_cache_dir("bagm", appauthor=False)), xdg
+
+
+def test_format_classes_print_as_dataclasses_do(tmp_path: Path, monkeypatch) -> None:
+    """The pack format's classes share one __repr__ (not one generated for each at import):
+    it prints every field as the generated one would, nested classes included, and survives
+    the cache's pickle."""
+    from dataclasses import fields
+
+    from bagm.data import models
+    from bagm.data.schema import validate
+
+    weapon = validate(models.Weapon, {"name": "Bolt rifle", "type": "ranged", "A": 2, "skill": 3,
+                                      "S": 4, "AP": -1, "D": 1, "range": 24,
+                                      "abilities": [{"name": "assault"}]})
+    assert repr(weapon) == ("Weapon(name='Bolt rifle', type='ranged', A=2, skill=3, S=4, AP=-1, "
+                            "D=1, range=24, abilities=[WeaponAbility(name='assault', value=None, "
+                            "target=None)], default=True)")
+    monkeypatch.setenv("BAGM_CACHE_DIR", str(tmp_path))
+    for _ in range(2):  # built by pydantic, then read from the cache
+        pack = Catalog().faction("Grey Knights").pack
+        text = repr(pack)
+        assert text.startswith("FactionPack(faction='Grey Knights', ")
+        unit = pack.units[0]
+        assert f"Datasheet(name={unit.name!r}, " in text and repr(unit) in text
+        assert repr(unit).count("=") >= len(fields(unit))

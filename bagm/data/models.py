@@ -9,9 +9,9 @@ become the schema's field descriptions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, TypeVar, Union
 
 from bagm.data.timings import Phase, Timing
 
@@ -30,7 +30,21 @@ CONFIG: dict[str, Any] = {"extra": "forbid", "use_attribute_docstrings": True}
 # Instances are only ever built by pydantic (which fills the fields itself and calls
 # __post_init__) or unpickled from the cache, so no __init__ or __eq__ is generated: dataclass
 # code generation was the largest part of bagm's start-up. Treat instances as read-only.
-_model = dataclass(init=False, eq=False)
+_T = TypeVar("_T")
+
+
+def _model(cls: type[_T]) -> type[_T]:
+    """A data class of the format: fields as dataclasses reads them, and one ``__repr__`` shared
+    by every class instead of one generated (compiled) for each at import."""
+    made = dataclass(init=False, eq=False, repr=False, match_args=False)(cls)
+    made.__repr__ = _repr  # type: ignore[method-assign,assignment]
+    return made
+
+
+def _repr(self: Any) -> str:
+    """What the generated one prints: ``Weapon(name='Bolt rifle', type='ranged', ...)``."""
+    shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)
+    return f"{type(self).__qualname__}({shown})"
 
 
 def _upper(values: list[str]) -> list[str]:
