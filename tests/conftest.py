@@ -111,6 +111,8 @@ def advance_to(g, step: str, player: str = "A") -> None:
             g.apply(Action("done"))
         elif d.step in ("overwatch", "counter", "bravery", "reroll", "command", "rule", "use"):
             g.apply(Action("pass"))
+        elif d.step == "mark":  # a rule's enemy unit (Oath of Moment): the first, no pass
+            g.apply(g.legal_actions()[0])
         else:
             raise AssertionError(f"stuck at {d}")
     raise AssertionError(f"never reached {step}")

@@ -96,6 +96,7 @@ class Played:
     name: str
     how: str
     effects: tuple[Any, ...] = ()
+    moments: tuple[Any, ...] = ()  # bagm.data.models.Moment: what the unit can use it for
 
     @property
     def modelled(self) -> bool:
@@ -121,7 +122,7 @@ def played(ds: Any, table: AbilityTable) -> list[Played]:
             else:
                 e = found.entry
                 how = "engine" if e.engine else "removed" if e.removed else "effects"
-                out.append(Played(a, how, found.effects))
+                out.append(Played(a, how, found.effects, tuple(e.moments)))
     return out
 
 

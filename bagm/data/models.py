@@ -17,10 +17,11 @@ from bagm.data.timings import Phase, Timing
 
 Keyword = str
 UnitState = Literal["below_starting", "below_half", "set_to_defend", "near_objective", "secured_site",
-                    "destroyed_unit", "opened_hatchway", "synapse", "empowered"]
+                    "destroyed_unit", "opened_hatchway", "synapse", "empowered", "near_battleline",
+                    "near_controlled", "charged", "not_battleshocked"]
 """A state of a unit an effect's condition names (:attr:`Effect.only_while`)."""
 TargetState = Literal["below_starting", "below_half", "near_objective", "markerlight", "engaged",
-                      "beyond_hatchway"]
+                      "beyond_hatchway", "closest"]
 """A state of an attack's target an effect's condition names (:attr:`Effect.target_while`)."""
 Dice = Union[int, str]  # a number, or a dice expression such as "D6+1"
 
@@ -213,7 +214,11 @@ class Effect:
     within range of an objective marker ('near_objective': one of its models is), or has
     performed Secure Site in its player's most recent Shooting phase ('secured_site'), once its
     attacks have destroyed one or more enemy units ('destroyed_unit'), or from when it opens a
-    Hatchway until the end of that turn ('opened_hatchway'); a list: all of them. The last two need the game: asked without it, they do not hold."""
+    Hatchway until the end of that turn ('opened_hatchway'), while it has BATTLELINE or is within 6
+    inches of a friendly BATTLELINE unit ('near_battleline'), or while within range of an
+    objective marker its army controls ('near_controlled'), in a turn in which it made a Charge
+    move ('charged'), while it is not Battle-shocked ('not_battleshocked'); a list: all of them. Those about
+    the battlefield need the game: asked without it, they do not hold."""
     only_keyword: Keyword | None = None
     """A condition: this effect applies only while the led unit has this keyword."""
     only_lacks: list[Keyword] = field(default_factory=list)
@@ -233,7 +238,8 @@ class Effect:
     enemy unit ('markerlight'), within Engagement Range of a unit of the attacker's army
     ('engaged'), or wholly on the opposite side of an open Hatchway within 1" of a model of the
     attacking unit, which is wholly on its own side ('beyond_hatchway': the first such unit it
-    attacks in the phase, the one enemy unit the rule selects)."""
+    attacks in the phase, the one enemy unit the rule selects), or the closest eligible target
+    ('closest': reading, the closest enemy unit visible to the attacking unit)."""
     target_lacks: list[Keyword] = field(default_factory=list)
     """A condition on the target, for the Hit and Wound roll fields and the weapon fields: only
     attacks that target a unit with none of these keywords; with ``escape_as_shocked``, the enemy
@@ -385,6 +391,14 @@ class Effect:
     """At the start of the Battle-shock step of your opponent's Command phase, select one enemy
     unit within X inches of the led unit: it takes a Battle-shock test (never two in one phase;
     ``shock_below_half_mod`` applies)."""
+    shock_mod: int = 0
+    """Added to every such Battle-shock test (``shock_range``): "subtracting 1 from the roll"."""
+    OC_aura: float | None = None
+    """Each enemy unit within X inches of the led unit (``target_lacks`` leaves some out: "excluding
+    VEHICLE units") has ``OC_aura_mod`` added to its models' Objective Control (the worst of
+    several such rules, added to Overwhelming Magnificence-like ones)."""
+    OC_aura_mod: int = 0
+    """The change to those enemy models' OC (-1)."""
     shock_below_half_mod: int = 0
     """Added to such a Battle-shock test when the enemy unit is Below Half-strength (-1)."""
     only_weapons: list[str] = field(default_factory=list)
@@ -400,6 +414,12 @@ class Effect:
     reroll_attacks: bool = False
     """The roll that determines the number of attacks of those weapons can be re-rolled (the
     engine re-rolls a model's roll below the average)."""
+    A_set: int | None = None
+    """Those weapons have an Attacks characteristic of X (A_mod adds to it)."""
+    fight_shock: int | None = None
+    """At the start of the Fight phase, each enemy unit within Engagement Range of the led unit
+    takes a Battle-shock test, X added (0; -1: "subtracting 1 from that test"); one test for a unit
+    however many such units it is engaged with (the worst modifier)."""
     D_set: int | None = None
     """Those weapons have a Damage characteristic of X (D_mod adds to it)."""
     regain_on_kill: int | None = None
@@ -421,12 +441,29 @@ class Effect:
     mark_warlord: bool = False
     """With ``mark_enemy``: the opponent's WARLORD (if on the battlefield) is marked too, besides
     the unit selected ("up to two enemy units, one of which must be your opponent's WARLORD")."""
+    mark_each: bool = False
+    """With ``mark_enemy``: each unit with the rule selects its own enemy unit ("select one unit
+    from your opponent's army; each time a model in this unit makes an attack that targets that
+    unit"), not one for the army; its ``target_marked`` effects count that unit's selection."""
+    mark_at: Literal["first_round", "command"] = "first_round"
+    """When ``mark_enemy`` selects: at the start of the first battle round, for the battle; or
+    ('command') at the start of each of its player's Command phases, until the start of their
+    next (the mark moves). One enemy unit per rule for the whole army."""
     target_marked: bool = False
     """A condition on the target: the fields on attacks apply only to attacks that target the
     enemy unit this rule marked (``mark_enemy``); with ``charge_unseen``, only charges at it."""
+    marked_by: str | None = None
+    """With ``target_marked``: the rule whose selected enemy unit counts, when another rule
+    selects it ("your Oath of Moment target": Oath of Moment)."""
     only_weaker: bool = False
     """A condition: the fields on attacks apply only to attacks whose Strength is less than the
     target's Toughness."""
+    only_not_stronger: bool = False
+    """A condition: the fields on attacks apply only to attacks whose Strength is less than or
+    equal to the target's Toughness."""
+    reroll_charge_vs: list[Keyword] = field(default_factory=list)
+    """Charge rolls made for the led unit can be re-rolled when a target of the charge has one of
+    these keywords ("if one or more targets of that charge have the PSYKER keyword")."""
     first_round_only: bool = False
     """The effect applies in the first battle round only ("in the first battle round, ...")."""
     army: bool = False
@@ -512,8 +549,6 @@ class Effect:
     pain_roll: int | None = None
     """Pain Adept: in its player's Command phase, while the led unit is on the battlefield, one D6
     for the army: on X+ it gains 1 Pain token."""
-    A_set: int | None = None
-    """Those weapons have an Attacks characteristic of X (A_mod adds to it)."""
     shock_3d6: bool = False
     """Battle-shock tests taken for the led unit are taken on 3D6 instead of 2D6 (Synapse)."""
     deploy_last: bool = False
@@ -592,6 +627,18 @@ class Effect:
     halve_move: bool = False
     """Halve the Move characteristic of the led unit's models and the Advance and Charge rolls
     made for it (rounding up; before other modifiers)."""
+    aura: float | None = None
+    """An aura: the effect's other fields apply to the led unit and to each other friendly unit
+    within X inches of it (measured around Walls; only_keyword and the other conditions pick the
+    units), "while a unit is within 6\" of this unit". Applied where the game answers the
+    conditions (the attack sequence): muster gives the other units a copy whose ``only_while``
+    ends with the game's own condition 'aura SOURCE X' (never written in data)."""
+    reinforce_roll: int | None = None
+    """Transdimensional Reinforcement: once per battle the led unit can request reinforcement (a
+    moment of the same rule: in its player's Command phase), one D6 for each of its destroyed
+    models, each X+ returning one with its full wounds in Unit Coherency; destroyed without having
+    requested, it requests at once and its returned models are set up wholly within one of its
+    player's Entry Zones."""
     deadly_demise: Dice | None = None
     """Deadly Demise X: each time a model of the led unit is destroyed, roll one D6 before
     removing it; on a 6 each unit within 6" of it suffers X mortal wounds (a dice X rolled for
@@ -628,12 +675,17 @@ class Ability:
     """An army rule every unit of the army with this keyword has, whatever its datasheet lists (the
     Boarding Actions Mustering Rules' "... units from your army gain this one": Twisting Fate,
     THOUSAND SONS); a faction pack's entry only."""
+    moments: list[Moment] = field(default_factory=list)
+    """What a unit that has it can use it for at a moment (its TARGET: that unit, unless the
+    moment says ``within``, ``target_any`` or ``army``); "once" is kept per unit ("once per
+    battle, this model can ..."), or for the army with ``army``."""
 
     def __post_init__(self) -> None:
         import re
         from dataclasses import fields
 
         kinds = [k for k, on in (("effects/x", self.effects is not None or self.x is not None),
+                                 ("moments", bool(self.moments) and self.effects is None and self.x is None),
                                  ("engine", self.engine), ("removed", self.removed)) if on]
         if len(kinds) > 1:
             raise ValueError(f"ability '{self.name}': give one of effects/x, engine and removed, not "
@@ -655,7 +707,7 @@ class Ability:
 
     @property
     def modelled(self) -> bool:
-        return self.effects is not None or self.x is not None or self.engine or self.removed
+        return self.effects is not None or self.x is not None or self.engine or self.removed or bool(self.moments)
 
 
 @_model
@@ -948,10 +1000,10 @@ class Moment:
     for selected_to_shoot, selected_to_fight and targeted; an Enhancement's: its bearer's unit)."""
     effects: list[Effect] | None = None
     """EFFECT on the target unit; null when the engine cannot play it (games list it)."""
-    until: Literal["phase", "turn", "next"] = "phase"
-    """How long the effect lasts: until the end of the phase or of the turn, or ('next') until
-    the start of the user's next phase of the kind it was used in ("until the start of your next
-    Shooting phase")."""
+    until: Literal["phase", "turn", "next", "round", "battle"] = "phase"
+    """How long the effect lasts: until the end of the phase, of the turn, of the battle round or
+    of the battle, or ('next') until the start of the user's next phase of the kind it was used in
+    ("until the start of your next Shooting phase")."""
     once: Literal["phase", "turn", "round", "battle", "unit"] = "battle"
     """How often it can be used: once per phase, turn, battle round or battle, or once per phase
     for each unit ('unit': "each time a unit is selected to shoot, it can use this")."""
@@ -1004,6 +1056,14 @@ class Moment:
     target_unshocked: bool = False
     """TARGET: not a Battle-shocked unit."""
     """Only if the attacks the unit just made destroyed one or more enemy units (``after_shot``)."""
+    army: bool = False
+    """A datasheet ability's: the effects go to every unit of the army that has the ability (one
+    use for the army: "the selected stance is active for your army")."""
+    first_round: bool = False
+    """Only in the first battle round ("at the start of the first battle round, select ...")."""
+    once_each: Literal["battle"] | None = None
+    """With ``choice``: each alternative can also be selected only once per battle ("each Ka'Tah
+    stance can only be selected once per battle")."""
 
 
 @_model

@@ -10,7 +10,7 @@ from typing import Literal, get_args
 
 Timing = Literal[
     "phase_start", "phase_end", "phase_start_or_end", "selected_to_shoot", "selected_to_fight", "targeted",
-    "after_enemy_fought", "battleshock_failed", "after_roll", "your_shooting", "your_command",
+    "after_enemy_fought", "battleshock_failed", "after_roll", "your_shooting", "your_command", "round_start",
     "after_shot", "charge_move_end",
 ]
 
@@ -29,6 +29,7 @@ TIMINGS: dict[str, str] = {
     "your_command": "your Command phase (the 2023 Battlefield Command)",
     "after_shot": "your Shooting phase, just after a unit from your army has shot",
     "charge_move_end": "your Charge phase, just after a unit from your army has made a Charge move",
+    "round_start": "the start of the battle round (the player with the first turn first)",
 }
 assert set(TIMINGS) == set(get_args(Timing))
 

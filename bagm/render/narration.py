@@ -270,6 +270,14 @@ class Narrator:
             return f"{e.get('rule')} takes effect on {self.unit(e.get('unit'))} until the start of the same phase of its user's next turn."
         return f"{e.get('rule')} takes effect on {self.unit(e.get('unit'))} until the end of the {e.get('until')}."
 
+    def _e_mark(self, e: dict[str, Any]) -> str:
+        return f"{e.get('rule')}: {self.unit(e.get('unit'))} selects {self.unit(e.get('target'))}."
+
+    def _e_reinforce(self, e: dict[str, Any]) -> str:
+        rolls = ", ".join(str(r) for r in e.get("rolls") or [])
+        return (f"{self.unit(e.get('unit'))} requests reinforcement ({e.get('rule')}): rolls {rolls or 'none'}, "
+                f"{count(e.get('returned'), 'model')} returned.")
+
     def _e_effect_ends(self, e: dict[str, Any]) -> str:
         return f"{e.get('rule')} ends for {self.unit(e.get('unit'))}."
 

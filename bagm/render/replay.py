@@ -77,7 +77,8 @@ def _points(value: Any) -> list[Point] | None:
     return None
 
 
-POSITIONED = ("setup", "move", "charge_move", "pile_in", "consolidate", "change_level", "rush_move")  # events with ``at``
+POSITIONED = ("setup", "move", "charge_move", "pile_in", "consolidate", "change_level", "rush_move",
+              "reinforce")  # events with ``at``
 REMOVING = {"attack": "target", "hazardous": "unit", "coherency": "unit", "desperate_escape": "unit"}
 
 

@@ -132,7 +132,11 @@ class ChargePhase(GameInterface):
             self.emit("charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2))
             if roll < need:
                 info = {"what": "charge", "roll": roll - mod, "needed": round(need - mod, 2)}  # what the dice need
+                # "... if one or more targets of that charge have the PSYKER keyword, you can re-roll"
+                vs = "reroll_charge_vs" if u.affected and any(
+                    k in t.keywords for e in u.effects() for k in e.reroll_charge_vs) else None
                 again = (yield from self._effect_reroll(p, u, "reroll_charge", info)) if effect_has(u, "reroll_charge") \
+                    else (yield from self._effect_reroll(p, u, vs, info)) if vs is not None \
                     else (yield from self._command_reroll(p, u, info))
                 if again:
                     roll = self.dice.d6(f"charge {u.uid} re-roll") + self.dice.d6(f"charge {u.uid} re-roll")

@@ -28,7 +28,7 @@ class ObjectiveControl(GameInterface):
         kept, closed = self._by_stamp, self.closed
         # Overwhelming Magnificence: enemy units in Engagement Range of such a unit lose OC
         auras = {u.player for u in self.units.values() if u.alive and u.affected
-                 and effect_sum(u, "engaged_enemy_OC_mod")}
+                 and (effect_sum(u, "engaged_enemy_OC_mod") or effect_sum(u, "OC_aura_mod"))}
         for u in self.units.values():
             if not u.alive:
                 continue

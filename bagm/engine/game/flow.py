@@ -44,13 +44,14 @@ def _phase(name: str, *steps: tuple[str, str]) -> list[tuple[str, str, tuple[Any
 
 def _turn() -> list[tuple[str, str, tuple[Any, ...]]]:
     return (
-        _phase("command", ("Command step", "_command_step"), ("Battle-shock step", "_battleshock_step"),
+        _phase("command", ("marks at the start of the Command phase", "_command_marks"),
+               ("Command step", "_command_step"), ("Battle-shock step", "_battleshock_step"),
                ("end of the Command phase", "_end_command_phase"))
         + _phase("movement", ("Move Units", "_move_units"), ("Operating Hatchways", "_operate_hatchways"),
                  ("Reinforcements", "_reinforcements"))
         + _phase("shooting", ("Tactical Manoeuvres", "_manoeuvres"), ("shoot", "_shoot_units"))
         + _phase("charge", ("charge", "_charging"))
-        + _phase("fight", ("fight", "_fights"))
+        + _phase("fight", ("rules at the start of the Fight phase", "_fight_start_rules"), ("fight", "_fights"))
         + [("end of turn", "end_turn", ())]
     )
 

@@ -33,7 +33,7 @@ else:
 
 OFFERED = frozenset({"phase_start", "phase_end", "phase_start_or_end", "your_shooting", "selected_to_shoot",
                      "selected_to_fight", "targeted", "after_enemy_fought", "battleshock_failed",
-                     "after_shot", "charge_move_end"})
+                     "after_shot", "charge_move_end", "round_start"})
 """The timings at which rules used at a moment are offered ("after_roll" is Command Re-roll's alone)."""
 
 
@@ -58,7 +58,7 @@ class Moments(GameInterface):
                 continue
             if s.phase is not None and s.phase != self.phase:
                 continue
-            if s.turn == "yours" and not yours or s.turn == "opponents" and yours:
+            if s.turn == "yours" and not yours or s.turn == "opponents" and yours or s.first_round and self.round != 1:
                 continue
             out.append(s)
         return out
@@ -69,6 +69,8 @@ class Moments(GameInterface):
         per battle (0), or per phase for each unit ("each time a unit is selected to shoot, it
         can use this ability")."""
         name = s.group or s.name  # the alternatives of one rule share its "once"
+        if s.kind == "Ability" and s.bearer is not None:  # a datasheet ability's: each unit's own
+            name = f"{name} {s.bearer}"
         if s.once == "unit":
             return (p, f"{name} {uid}", self.phase_id)
         if s.once == "turn":  # "once per turn": a mark of its own kind (turns are numbered from 1)
@@ -84,10 +86,18 @@ class Moments(GameInterface):
         for s in self._entries(p, timing):
             # Core Rules "Stratagems": enough CP, once per phase; a rule: as often as it says
             if self.cp[p] < s.cp - (1 if self.cost_rules else 0) or s.pain and self.pain[p] < s.pain \
-                    or s.once != "unit" and self._once(p, s) in self.used:
+                    or s.once != "unit" and self._once(p, s) in self.used \
+                    or s.once_each and (p, s.name, 0) in self.used:
                 continue
             if s.enemy:  # "select one enemy unit ..."
                 out += [Action("use", e.uid, arg=s.name) for e in self._enemy_targets(p, s, unit)]
+                continue
+            if self.cp[p] < s.cp or self._once(p, s) in self.used or s.once_each and (p, s.name, 0) in self.used:
+                continue
+            if s.army:  # one use for the army: offered on the first of its units that has it
+                first = next((u for u in self.army_units(p) if self.covers(s, u)), None)
+                if first is not None and unit is None:
+                    out.append(Action("use", first.uid, arg=s.name))
                 continue
             targets = [self.unit(unit)] if unit is not None else self.army_units(p)
             for u in targets:
@@ -141,6 +151,13 @@ class Moments(GameInterface):
             out.append(e)
         return out
 
+    @staticmethod
+    def covers(s: Use, u: Unit) -> bool:
+        """A use for the army (``army``): ``u`` is one of the units it affects: those with its
+        ``target_keywords`` ("active for ADEPTUS ASTARTES units from your army"), else those
+        that have the ability."""
+        return s.target_keywords <= u.keywords if s.target_keywords or not s.holders else u.uid in s.holders
+
     def _near_bearer(self, s: Use, u: Unit) -> bool:
         """An Enhancement's TARGET: its bearer's unit, or with ``within`` a friendly unit within
         X" of (and, ``visible``, visible to) the bearer's unit."""
@@ -177,8 +194,12 @@ class Moments(GameInterface):
 
     def use_rule(self, p: Player, act: Action) -> None:
         """Use the rule ``act`` names (a Stratagem: pay its CP) and give its target its effects."""
-        s = next(x for x in self.armies[p].uses if x.name == act.arg)
-        u = self.unit(act.unit, self.other(p) if s.enemy else p)
+        same = [x for x in self.armies[p].uses if x.name == act.arg]
+        u = self.unit(act.unit, self.other(p) if same[0].enemy else p)
+        # a datasheet ability's uses share its name, one per unit that has it: the one that can
+        # target ``u`` and is not used up
+        s = next((x for x in same if len(same) == 1 or self._once(p, x, u.uid) not in self.used and (
+            x.bearer is None or self._near_bearer(x, u))), same[0])
         if s.stratagem:  # marks it used this phase and records the Stratagem (its cost as effects change it)
             self.spend_cp(p, stratagem_cost(self, p, s.cp, u, mark=True) if self.cost_rules else s.cp, s.name)
             if self.cost_rules:
@@ -186,6 +207,8 @@ class Moments(GameInterface):
         else:
             self.emit("rule_used", player=p, name=s.name, kind=s.kind)
         self.used.add(self._once(p, s, u.uid))
+        if s.once_each:  # "each ... can only be selected once per battle"
+            self.used.add((p, s.name, 0))
         if s.pain:  # Power from Pain: "spend 1 Pain token to Empower that unit" (until the end of the phase)
             self.pain[p] -= s.pain
             self.emit("pain", player=p, gain=-s.pain, pool=self.pain[p], why=s.name)
@@ -204,11 +227,19 @@ class Moments(GameInterface):
         if (how := s.secures) is not None and (m := self.marker_to_secure(u, how)) is not None:
             ok = self._secures(p, m)  # "that objective marker is Secured by your army"
             self.emit("secure_roll", player=p, marker=m + 1, unit=u.uid, roll=0, secured=ok, rule=s.name)
+        if s.army:  # "... is active for your army": every unit that has the ability
+            for v in self.units.values():
+                if v.player == p and v.where != "destroyed" and self.covers(s, v):
+                    v.timed += tuple((s.name, e, s.until) for e in s.effects)
+                    self.emit("effect", unit=v.uid, rule=s.name, until=s.until)
+            return
         if s.until == "next":  # until the start of the user's next phase of this kind
             u.timed += tuple((s.name, e, f"next {self.phase} {p}") for e in s.effects)
             self.emit("effect", unit=u.uid, rule=s.name, until="next")
             return
         u.timed += tuple((s.name, e, s.until) for e in s.effects)
+        if need := next((e.reinforce_roll for e in s.effects if e.reinforce_roll), None):
+            self.reinforce(u, need, s.name)  # "this unit can request reinforcement"
         if u.battleshocked and any(e.end_battleshock for e in s.effects):
             u.battleshocked = False  # "that unit is no longer Battle-shocked"
             self.emit("battleshock_ends", unit=u.uid)

@@ -471,8 +471,10 @@ class MovementPhase(GameInterface):
         out = {}
         enemies = self.army_units(self.other(p))
         for b in self.army_units(p):
-            if b.affected and effect_has(b, "mark_enemy"):
-                rule = b.source("mark_enemy")
+            if b.affected and any(e.mark_enemy and e.mark_at == "first_round" for _, e in b.standing):
+                rule, eff = next((n, e) for n, e in b.standing if e.mark_enemy and e.mark_at == "first_round")
+                if eff.mark_each:  # each unit with the rule selects its own: the mark names the unit
+                    rule = f"{rule} {b.uid}"
                 # (mark_warlord: the Warlord is marked besides the one the player selects)
                 if not any(rule in e.marked and not (e.warlord and effect_has(b, "mark_warlord")) for e in enemies) \
                         and any(rule not in e.marked for e in enemies):

@@ -4,6 +4,7 @@ data packs, and every rule the engine does not model is listed for the game's no
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -188,6 +189,8 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
     pack_enh = {_norm(e.name): e for e in det.enhancements} if det is not None else {}
     table = catalog.abilities(report.faction)
     dealt: dict[str, int] = {}  # models of a split unit already dealt to its earlier squads
+    army_moments: dict[str, tuple[str, Any, set[str]]] = {}
+    auras: list[tuple[str, str, Any]] = []  # (unit, ability, aura effect)  # army-wide ability moments: name -> (moments, holders)
     for i, sq in enumerate(squads.units):
         src = by_display[sq.split_from or sq.name]
         ds = src.datasheet
@@ -228,6 +231,15 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
         notes += not_modelled_notes(ds)  # Leader abilities without effects
         notes += [f"{ds.name}: ability '{p.name}' is not implemented" for p in plays if p.how == ""]
         own = tuple((p.name, e) for p in plays for e in p.effects)  # its abilities' standing effects
+        auras += [(f"{player}{i + 1}", n, e) for n, e in own if e.aura is not None]
+        for pl in plays:  # what it can use its abilities for at a moment (Martial Ka'tah, Zealot)
+            for m in pl.moments:
+                if m.effects and not any(fits(e, ds.name, kw) for e in m.effects):
+                    continue  # none of its effects is for this unit (Transdimensional Reinforcement: not CHARACTERS)
+                if m.army:  # one use for the army, on every unit that has the ability
+                    army_moments.setdefault(_norm(pl.name), (pl.name, pl.moments, set()))[2].add(f"{player}{i + 1}")
+                else:
+                    uses += _uses([m], pl.name, "Ability", f"{player}{i + 1}")
         if ds.adaptation and ds.adaptation.note:
             notes.append(f"{ds.name}: Boarding Actions adaptation note not modelled: {ds.adaptation.note}")
         # the rule's and its abilities' effects whose fixed conditions (keywords, datasheets) the unit meets
@@ -287,16 +299,20 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
     for v in units:  # an effect: "Imperial Navy Breachers units gain the Infiltrate rule"
         if not v.infiltrators and any(e.infiltrators and fits(e, v.datasheet.name, v.keywords) for _, e in v.standing):
             v.infiltrators = True
+    for name, moments, holders in army_moments.values():  # "... is active for your army" (Doctrina Imperatives)
+        uses += _uses([m for m in moments if m.army], name, "Ability", holders=frozenset(holders))
+    _spread_auras(units, auras)
     notes = list(dict.fromkeys(notes))
     # the Army Roster's combined points total (step 1), not the squads' halves rounded up (step 5)
     return Army(player, str(path), report.title, report.faction or "", report.detachment or "",
                 report.battle_ready, report.points, units, notes, text, uses, str(report.edition))
 
 
-def _uses(moments: list[Any], name: str, kind: str, bearer: str | None = None) -> tuple[Use, ...]:
+def _uses(moments: list[Any], name: str, kind: str, bearer: str | None = None,
+          holders: frozenset[str] = frozenset()) -> tuple[Use, ...]:
     """The uses at a moment of a rule's ``moments`` that the engine plays (with effects, at a
     timing it offers)."""
-    out = (use_of(m, name, kind, bearer) for m in moments)
+    out = (use_of(m, name, kind, bearer, holders) for m in moments)
     return tuple(u for u in out if u is not None and u.when in OFFERED)
 
 
@@ -332,3 +348,18 @@ def modelled_enhancement(e: Any) -> bool:
     """Whether the engine plays a Detachment Enhancement: effects on the bearer's unit, or a use
     at a moment the game offers."""
     return e.effects is not None or bool(_uses(e.moments, e.name, "Enhancement"))
+
+
+def _spread_auras(units: list[Unit], auras: list[tuple[str, str, Any]]) -> None:
+    """An aura ("while a friendly unit is within 6\" of this unit, ..."): each other unit of the
+    army whose fixed conditions fit gets a copy of the effect whose condition is being within
+    range of the unit that has it (``aura SOURCE X``, answered by the game: rules.effects); the
+    unit itself has the effect as its own (where its conditions fit it)."""
+    for uid, name, e in auras:
+        e2 = copy.copy(e)  # the copy is about being near the unit that has the aura
+        e2.aura = None
+        listed = [] if e.only_while is None else [e.only_while] if isinstance(e.only_while, str) else e.only_while
+        e2.only_while = [*listed, f"aura {uid} {e.aura}"]
+        for v in units:
+            if v.uid != uid and fits(e2, v.datasheet.name, v.keywords):
+                v.standing += ((name, e2),)

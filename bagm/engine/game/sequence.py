@@ -27,6 +27,7 @@ from typing import Any
 
 from bagm.chance.dice import Dice
 from bagm.engine.board.battlefield import Battlefield
+from bagm.engine.game.armyrules import ArmyRules
 from bagm.engine.game.charge import ChargePhase
 from bagm.engine.game.command import CommandPhase
 from bagm.engine.game.control import ObjectiveControl
@@ -85,7 +86,7 @@ _CHECKS = {"deploy": "_check_deploy", "move": "_check_move", "hatch": "_check_ha
 
 
 class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, CommandPhase, MovementPhase, Hatchways,
-           Reinforcements, ShootingPhase, ChargePhase, FightPhase, LeaderRules, Moments, Rerolls):
+           Reinforcements, ShootingPhase, ChargePhase, FightPhase, LeaderRules, Moments, Rerolls, ArmyRules):
     """One game of a mission between armies A and B."""
 
     def __init__(self, mission: int, army_a: Army, army_b: Army, seed: int = 0,
@@ -367,8 +368,11 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
                     u.standing = tuple((n, e) for n, e in u.standing if not e.first_round_only)
         self.mission_step("start_round")
         yield from self.mission.decide("start_round", self, act=False)  # e.g. Silent Infiltration
+        for q in (self.first, self.other(self.first)) if self.first is not None else ():
+            yield from self.moment("round_start", q)  # "at the start of the battle round" (Doctrina)
 
     def _end_round(self, rnd: int) -> None:
+        self.end_timed("round")  # effects used "until the end of the battle round" end
         if rnd == 3:  # 8. Strategic Reserves not arrived by the end of round 3 are destroyed
             for u in self.units.values():
                 if u.where == "reserves":
@@ -488,6 +492,8 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
             return self.legal_opening(p)
         if s == "freemove":  # a Normal move an effect allows now
             return self.legal_freemove(d.info)
+        if s == "mark":  # a rule selects an enemy unit at the start of the Command phase
+            return self.legal_mark(p)
         if s == "shock":  # an enemy effect selects one of the units for a Battle-shock test
             return [Action("mark", d.info["unit"], target=uid) for uid in d.info["options"]]
         if s == "reinforce":
@@ -542,7 +548,8 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
                                 {"reroll": "Command Re-roll", "bravery": "Insane Bravery",
                                  "counter": "Counter-offensive", "overwatch": "Set Overwatch",
                                  "rule": str(d.info.get("rule")), "use": "Stratagems",
-                                 "shock": str(d.info.get("rule"))}[s], act.unit)
+                                 "shock": str(d.info.get("rule")), "mark": str(d.info.get("rule"))}[s],
+                                act.unit)
 
     def check_as(self, step: str, player: Player, act: Action) -> None:
         """Raise :class:`IllegalAction` unless ``act`` would be legal for ``player`` at a

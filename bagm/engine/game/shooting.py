@@ -719,3 +719,5 @@ class ShootingPhase(GameInterface):
             self.emit("destroyed", unit=u.uid, points=u.points,
                       **({"by": by.uid} if by is not None else {}))
             pain_from(self, u, "Power from Pain")  # "each time an enemy unit is destroyed"
+            if any(e.reinforce_roll for _, e in u.standing):  # Transdimensional Reinforcement
+                self.reinforce_on_death(u)

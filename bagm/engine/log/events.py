@@ -150,6 +150,17 @@ class StratagemUsed(TypedDict):
     cp: int
 
 
+class Reinforce(TypedDict):
+    """A unit requests reinforcement (Transdimensional Reinforcement): one D6 per destroyed model;
+    ``returned`` models set up at ``at``."""
+    e: Literal["reinforce"]
+    unit: str
+    rule: str
+    rolls: list[int]
+    returned: int
+    at: list[list[float]]
+
+
 class RuleUsed(TypedDict):
     e: Literal["rule_used"]
     player: Player
@@ -179,7 +190,7 @@ class Effect(TypedDict):
     e: Literal["effect"]
     unit: str
     rule: str
-    until: Literal["phase", "turn", "next"]
+    until: Literal["phase", "turn", "next", "round", "battle"]
 
 
 class EffectEnds(TypedDict):
@@ -633,7 +644,7 @@ class Powered(TypedDict):
 
 Event = Union[
     Game, Muster, Rolloff, Roles, Setup, Reserve, Reserves, FirstTurn, Note, Round, Turn, Skip, Phase,
-    ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, RuleRoll, Pain, Effect, EffectEnds, BattlefieldCommand,
+    ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, RuleRoll, Pain, Reinforce, Effect, EffectEnds, BattlefieldCommand,
     LeaderAbilityEnds, LeaderReroll, CommandReroll, Reroll, BattleshockTest, LeadershipTest, FightOnDeath,
     Battleshock, BattleshockEnds, Move,
     AdvanceRoll, DesperateEscape, Hatch, HatchRolloff, Hatchways, Coherency, Manoeuvre, Overwatch, Shoot,

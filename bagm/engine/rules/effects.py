@@ -65,6 +65,23 @@ def _holds(game: Any, u: Unit, cond: str, other: Unit | None = None) -> bool:
     if cond == "near_objective":  # Core Rules "Objective Markers": a model within range of one
         markers = game.map.layout.markers
         return any(game.bf.in_objective_range(m.base, mk) for mk in markers for m in u.models)
+    if cond.startswith("aura "):  # within X" of the unit whose aura it is (muster._spread_auras)
+        _, uid, reach = cond.split()
+        src = game.units[uid]
+        return src.alive and u.alive and game.unit_distance(src, u) <= float(reach) + 1e-9
+    if cond == "closest":  # "the closest eligible target": the closest enemy unit the attacker sees
+        if other is None:
+            return False
+        seen = [e for e in game.army_units(u.player) if e is u or game.visible_idx(other, e)]
+        return bool(seen) and min(seen, key=lambda e: game.unit_distance(other, e)) is u
+    if cond == "near_controlled":  # "within range of an objective marker you control"
+        markers = game.map.layout.markers
+        return any(game.control[i] == u.player and game.bf.in_objective_range(m.base, mk)
+                   for i, mk in enumerate(markers) for m in u.models)
+    if cond == "near_battleline":  # "has BATTLELINE and/or is within 6\" of a friendly BATTLELINE unit"
+        return "BATTLELINE" in u.keywords or any(
+            "BATTLELINE" in v.keywords and game.unit_distance(u, v) <= 6.0 + 1e-9
+            for v in game.army_units(u.player) if v is not u)
     if cond == "secured_site":  # "performed Secure Site in your previous Shooting phase"
         return u.secured_turn >= 0 and u.secured_turn == last_shooting_turn(game, u.player)
     if cond == "engaged":  # "a unit within Engagement Range of one or more friendly models"
@@ -162,7 +179,7 @@ def effect_weapon(u: Unit, w: WeaponProfile, t: Unit | None = None,
     if out is None:
         out = w
         for e in effects:
-            a = out.attacks
+            a = out.attacks if e.A_set is None else DiceExpr(0, 6, e.A_set)  # "an Attacks characteristic of 6"
             d = out.damage
             if e.D_set is not None:  # "has a Damage characteristic of 3"
                 d = DiceExpr(0, 6, e.D_set)
@@ -180,6 +197,10 @@ def effect_weapon(u: Unit, w: WeaponProfile, t: Unit | None = None,
 
 def _marked(u: Unit, t: Unit, e: Any) -> bool:
     """The target was marked by the rule that gives ``u`` the effect ``e``."""
+    if e.marked_by is not None:  # "... that targets your Oath of Moment target"
+        return e.marked_by in t.marked
+    if e.mark_each:  # the unit's own selection
+        return any(x is e and f"{name} {u.uid}" in t.marked for name, x in u.standing)
     return any(x is e and name in t.marked for name, x in u.standing)
 
 
@@ -213,6 +234,8 @@ def effect_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions,
             continue  # a condition on the target ("while targeting CHARACTER units"), the weapon
         if e.only_weaker and not w.strength < t.toughness():
             continue  # "if the Strength of the attack is less than the Toughness of that unit"
+        if e.only_not_stronger and not w.strength <= t.T:
+            continue  # "... less than or equal to the Toughness characteristic of the target"
         if e.target_marked and not _marked(u, t, e):
             continue  # "... an attack that targets that (selected) enemy unit"
         hit += e.hit_mod
@@ -382,8 +405,8 @@ def shock_aura(game: Any, p: str) -> dict[str, tuple[str, int]]:
             for u in game.army_units(p):
                 if e.target_while is not None and not u.state(e.target_while):
                     continue  # "an enemy unit that is below its Starting Strength"
-                if game.within_reach(v, u, reach):
-                    mod = e.shock_below_half_mod if u.below_half() else 0
+                if game.within_reach(v, u, reach):  # "subtracting 1 from the roll" (shock_mod)
+                    mod = e.shock_mod + (e.shock_below_half_mod if u.below_half() else 0)
                     out[u.uid] = (name, min(mod, out[u.uid][1])) if u.uid in out else (name, mod)
     return out
 
@@ -392,7 +415,12 @@ def engaged_oc_mod(game: Any, u: Unit) -> int:
     """The change to the OC of ``u``'s models from enemy units within Engagement Range of it
     (Overwhelming Magnificence: -1, however many such units)."""
     mods = [m for e in game.engaged_with(u) if e.affected and (m := effect_sum(e, "engaged_enemy_OC_mod"))]
-    return min(mods, default=0)
+    # Rad-saturation: "while an enemy unit (excluding VEHICLE units) is within 3" of this unit,
+    # subtract 1 from the OC of models in that unit"
+    near = [e.OC_aura_mod for v in game.army_units(game.other(u.player)) if v.affected for e in v.effects()
+            if e.OC_aura is not None and e.OC_aura_mod and not any(k in u.keywords for k in e.target_lacks)
+            and game.within_reach(v, u, e.OC_aura)]
+    return min(mods, default=0) + min(near, default=0)
 
 
 def moves_through(u: Unit, v: Unit, kind: str) -> bool:

@@ -51,6 +51,10 @@ class Use:
     self_test: str | None = None  # its target takes this test first (Dark Pacts: "leadership")
     self_test_mortals: Any = None  # ... failed: this many mortal wounds (a dice expression)
     self_test_forsake: bool = False  # ... failed: the target never uses the rule again
+    army: bool = False  # its effects go to every unit in ``holders`` (one use for the army)
+    holders: frozenset[str] = frozenset()  # a datasheet ability's: the units that have it (uids)
+    once_each: bool = False  # a choice: each alternative once per battle too
+    first_round: bool = False  # only in the first battle round
 
     def __post_init__(self) -> None:
         if self.when not in TIMINGS:
@@ -76,7 +80,8 @@ class Use:
         return self.kind == "Stratagem"
 
 
-def use_of(data: Any, name: str, kind: str, bearer: str | None = None) -> Use | None:
+def use_of(data: Any, name: str, kind: str, bearer: str | None = None,
+           holders: frozenset[str] = frozenset()) -> Use | None:
     """The :class:`Use` of a pack's Moment or Stratagem entry ``data`` (None: no modelled effects)."""
     if data.effects is None:
         return None
@@ -95,4 +100,6 @@ def use_of(data: Any, name: str, kind: str, bearer: str | None = None) -> Use | 
                unshocked=getattr(data, "target_unshocked", False),
                pain=getattr(data, "pain", 0), self_test=getattr(data, "self_test", None),
                self_test_mortals=getattr(data, "self_test_mortals", None),
-               self_test_forsake=getattr(data, "self_test_forsake", False))
+               self_test_forsake=getattr(data, "self_test_forsake", False),
+               army=getattr(data, "army", False), holders=holders,
+               once_each=getattr(data, "once_each", None) == "battle", first_round=getattr(data, "first_round", False))

@@ -361,6 +361,10 @@ class Unit:
             return self.kills > 0
         if cond == "opened_hatchway":  # "each time it opens a Hatchway, until the end of the turn"
             return self.opened
+        if cond == "charged":  # "if this unit made a Charge move this turn"
+            return self.charged
+        if cond == "not_battleshocked":  # "unless this model's unit is Battle-shocked"
+            return not self.battleshocked
         return holds is not None and holds(self, cond, other)
 
     def source(self, field: str) -> str:

@@ -69,7 +69,7 @@ Player = Literal["A", "B"]
 Where = Literal["army", "board", "reserves", "destroyed"]
 """Where a unit is: not yet set up, on the battlefield, in Reserves, destroyed."""
 Step = Literal["roles", "deploy", "move", "hatch", "reinforce", "manoeuvre", "shoot", "charge", "fight",
-               "reroll", "counter", "bravery", "overwatch", "command", "rule", "use", "opening", "shock", "freemove", "over"]
+               "reroll", "counter", "bravery", "overwatch", "command", "rule", "use", "opening", "shock", "freemove", "mark", "over"]
 """The kinds of decision a game asks for (a Decision's ``step``)."""
 PLAYERS: tuple[Player, Player] = ("A", "B")
 
