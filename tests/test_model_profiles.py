@@ -65,7 +65,7 @@ def test_units_of_identical_models_have_no_own_profiles() -> None:
     no model has an own profile, and its Toughness, saves and OC are the unit's."""
     for path in sorted(ROSTERS.glob("*.yaml")):
         for u in build_army("A", str(path)).units:
-            profiles = {(p.T, p.Sv, p.invuln, p.invuln_melee, p.OC, min(p.M or 0, 9))
+            profiles = {(p.T, p.Sv, p.invuln, p.invuln_melee, p.OC, min(p.M or 0, 9), p.base)
                         for p in u.datasheet.models}
             if len(profiles) == 1:
                 assert not u.kit_own, (path.name, u.name)
@@ -75,7 +75,8 @@ def test_units_of_identical_models_have_no_own_profiles() -> None:
                 # unless the models' loadouts or starting Wounds differ
                 differ = len({m.gear for m in u.models}) > 1 or len({m.full or u.W for m in u.models}) > 1
                 assert (u.ranks() is not None) == differ, (path.name, u.name)
-                assert not u.mixed_oc and all(m.own is None for m in u.models)
+                assert not u.mixed_oc and all(m.own is None and m.r == u.radius for m in u.models)
+                assert u.model_r is None
 
 
 # --- Toughness ---------------------------------------------------------------------------------
@@ -213,3 +214,62 @@ def test_a_unit_moves_as_far_as_its_slowest_model(tmp_path: Path) -> None:
     assert hounds and u.move() == kroot.M
     u.models = hounds
     assert u.move() == 9
+
+
+# --- base sizes --------------------------------------------------------------------------------
+
+
+def test_each_model_stands_on_its_own_base() -> None:
+    """Guardian Defenders and their Heavy Weapon Platform: each model on its profile's base (the
+    data's per-profile ``base``); the unit keeps clear for its largest (formations, paths,
+    doorways)."""
+    from bagm.engine.board.geometry import MM_PER_INCH
+
+    u = _set_up(_unit("aeldari_protector_host.yaml", "Guardian Defenders"))
+    guardian, platform = _profile(u, "Guardian Defender"), _profile(u, "Heavy Weapon Platform")
+    radii = sorted({round(m.r * 2 * MM_PER_INCH, 1) for m in u.models})
+    assert radii == sorted({guardian.base, platform.base})
+    big = next(m for m in u.models if m.own is not None)
+    assert u.radius == big.r > u.model_r == min(m.r for m in u.models)
+
+
+def test_engagement_range_is_measured_from_each_models_own_base() -> None:
+    """Core Rules, Engagement Range: within 1" horizontally of an enemy model, measured between
+    bases; a Nob on a bigger base of its own reaches an enemy that a Nob on the unit's base
+    would not."""
+    g = at_first_move()
+    b3 = g.units["B3"]
+    place(g, "B3", [(25.0, 15.0), (25.0, 16.5)])
+    a3 = g.units["A3"]
+    r = b3.radius
+    # A3's one model 1.2" from the first Nob's base edge: out of Engagement Range
+    place(g, "A3", [(25.0 - r - 1.2 - a3.radius, 15.0)])
+    assert not g.engaged(a3, b3)
+    big = Own(T=0, M=0, Sv=b3.Sv, invuln=b3.invuln, invuln_melee=None, OC=b3.OC, r=r + 0.3)
+    b3.kit_own = [big, None]
+    b3.models[0].own, b3.models[0].r = big, big.r
+    b3.radius, b3.model_r = big.r, r
+    g.touch(b3)
+    assert g.engaged(a3, b3)  # 0.9" from the bigger base
+
+
+def test_a_formation_keeps_every_model_on_its_own_base_apart() -> None:
+    """Accursed Cultists: three Torments on 40mm bases among Mutants on 25mm. Set up in an Entry
+    Zone, no two models' own bases overlap (Rules Adaptations, "Impassable Terrain and Other
+    Models"): the formation is spaced for the largest base."""
+    import copy
+    import math
+
+    from test_game_rules import _armies
+
+    from bagm.engine.game.sequence import Game
+
+    army = build_army("A", str(ROSTERS / "heretic_astartes_underdeck_uprising.yaml"))
+    g = Game(11, army, copy.deepcopy(_armies()[1]), dice=Dice(4), rolloffs={"attacker": "A", "first_turn": "A"})
+    u = next(v for v in g.units.values() if v.name.startswith("Accursed Cultists"))
+    zone = g.map.layout.entry_zones_of("Attacker")[0]
+    assert g.set_up(u, zone.centre, zone=zone)
+    radii = sorted({round(m.r, 3) for m in u.models})
+    assert len(radii) == 2 and u.radius == max(m.r for m in u.models)
+    assert all(math.hypot(a.x - b.x, a.y - b.y) >= a.r + b.r - 1e-6
+               for i, a in enumerate(u.models) for b in u.models[i + 1:])

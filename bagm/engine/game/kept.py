@@ -61,6 +61,8 @@ class KeptAnswers(GameInterface):
             add(m.x)
             add(m.y)
         add(u.radius)
+        if u.model_r is not None:  # models on bases of their own: each one's
+            out += [m.r for m in u.models]
         return tuple(out)
 
     def stamp(self, u: Unit) -> int:

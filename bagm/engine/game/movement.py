@@ -234,7 +234,7 @@ class MovementPhase(GameInterface):
         others = self.others_bases(u)
         enemies = [m.base for e in self.army_units(self.other(u.player)) for m in e.models]
         for i, (m, q) in enumerate(zip(u.models, pts)):
-            b = Base(q[0], q[1], u.radius)
+            b = Base(q[0], q[1], m.r)  # its own base
             try:
                 self.bf._check(q)
             except ValueError as exc:
@@ -244,7 +244,7 @@ class MovementPhase(GameInterface):
                                     "closed Hatchway or an open Hatchway's opening",
                                     "Impassable Terrain / Open Hatchways", u.uid)
             if any(b.overlaps(o) for o in others) or any(
-                    b.overlaps(Base(x, y, u.radius)) for j, (x, y) in enumerate(pts) if j != i):
+                    b.overlaps(Base(x, y, u.models[j].r)) for j, (x, y) in enumerate(pts) if j != i):
                 raise IllegalAction(f"{u.label()} model {i + 1} at {_pt(q)} would overlap another model",
                                     "Impassable Terrain and Other Models", u.uid)
             length, route = self.bf.move_path(m.base, q, self.move_discs(u, "normal"))

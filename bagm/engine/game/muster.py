@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from bagm.data.abilities import army_rules, played
 from bagm.data.weapons import AttackError, WeaponProfile
-from bagm.engine.board.bases import base_radius
+from bagm.engine.board.bases import base_mm
+from bagm.engine.board.geometry import MM_PER_INCH
 from bagm.engine.game.moments import OFFERED
 from bagm.engine.rules.enhancements import ENHANCEMENTS, enhancement
 from bagm.engine.rules.uses import Use, use_of
@@ -36,15 +37,17 @@ def _differs(p: Any, prof: Any) -> bool:
                ("M", "T", "Sv", "W", "Ld", "OC", "invuln", "invuln_melee", "base"))
 
 
-def own_profile(p: Any, prof: Any, move: int, adapted: bool) -> Own | None:
+def own_profile(p: Any, prof: Any, move: int, adapted: bool, main_mm: float | None = None) -> Own | None:
     """Model profile ``p``'s characteristics against the unit's profile ``prof`` (``move``: the
-    unit's Move as mustered; ``adapted``: a Boarding Actions adaptation set every model's Move),
-    or None where the engine would play them alike. Rules Adaptations "Flying": a Move over 9"
-    is reduced to 9" at the start of the battle, model by model."""
+    unit's Move as mustered; ``adapted``: a Boarding Actions adaptation set every model's Move;
+    ``main_mm``: the base the unit's main profile stands on), or None where the engine would
+    play them alike. Rules Adaptations "Flying": a Move over 9" is reduced to 9" at the start
+    of the battle, model by model."""
     if p is prof:
         return None
     m = 0 if adapted or p.M is None else min(p.M, MOVE_CAP) - min(move, MOVE_CAP)
-    own = Own(T=p.T - prof.T, M=m, Sv=p.Sv, invuln=p.invuln, invuln_melee=p.invuln_melee, OC=p.OC)
+    r = p.base / MM_PER_INCH / 2 if p.base and main_mm and p.base != main_mm else None
+    own = Own(T=p.T - prof.T, M=m, Sv=p.Sv, invuln=p.invuln, invuln_melee=p.invuln_melee, OC=p.OC, r=r)
     same = Own(0, 0, prof.Sv, prof.invuln, prof.invuln_melee, prof.OC)
     return None if own == same else own
 
@@ -52,8 +55,8 @@ def own_profile(p: Any, prof: Any, move: int, adapted: bool) -> Own | None:
 Kit = list[tuple[int | None, frozenset[str] | None]]
 
 
-def unit_kit(src: Any, prof: Any, sizes: list[int], part: int, move: int = 0, adapted: bool = True
-             ) -> tuple[Kit, list[int] | None, list[Own | None], list[str]]:
+def unit_kit(src: Any, prof: Any, sizes: list[int], part: int, move: int = 0, adapted: bool = True,
+             main_mm: float | None = None) -> tuple[Kit, list[int] | None, list[Own | None], list[str]]:
     """Each model's (own Wounds where its profile's differ from ``prof``'s, the weapons it
     carries) for Boarding Squad ``part`` of a unit split into ``sizes``: the unit's loadouts
     (:mod:`bagm.roster.wargear`) dealt out one model at a time in turn, so each squad gets its
@@ -77,7 +80,7 @@ def unit_kit(src: Any, prof: Any, sizes: list[int], part: int, move: int = 0, ad
         p = by_name.get(lo.profile or "", prof)
         full = p.W if p.W is not None else prof.W
         diffs += [p.Ld - prof.Ld if p.Ld is not None and prof.Ld is not None else 0] * lo.count
-        owns += [own_profile(p, prof, move, adapted)] * lo.count
+        owns += [own_profile(p, prof, move, adapted, main_mm)] * lo.count
         gear: frozenset[str] | None = None
         if src.wargear:
             names = [w.name.lower() for item in lo.items for w in item_weapons(ds, item)]
@@ -199,8 +202,12 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
             if sq.split_from else [sq.models or 1]
         move = prof.M if prof.M is not None else 0
         adapted = bool(ds.adaptation and ds.adaptation.M is not None)
+        # the main profile's base (a datasheet's models may stand on different bases)
+        main_mm = prof.base if prof.base else base_mm(ds)
         kit, kit_ld, kit_own, kit_notes = unit_kit(src, prof, siblings, dealt.get(src.display, 0),
-                                                   move, adapted)
+                                                   move, adapted, main_mm)
+        main_r = main_mm / MM_PER_INCH / 2
+        radius = max([main_r] + [o.r for o in kit_own if o is not None and o.r is not None])
         dealt[src.display] = dealt.get(src.display, 0) + 1
         notes += kit_notes
         kw = frozenset(ds.all_keywords) - {"FLY"}  # Rules Adaptations "Flying": no FLY
@@ -270,7 +277,8 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
             Ld=prof.Ld if kit_ld is not None and prof.Ld is not None else
             _best_leadership(ds, prof.Ld, sq.split_from is None or sq.name.endswith(" A")),
             OC=prof.OC, M=min(move, MOVE_CAP), invuln=prof.invuln,
-            radius=base_radius(ds), keywords=kw, ranged=ranged, melee=melee,
+            radius=radius, model_r=main_r if any(o is not None and o.r is not None for o in kit_own) else None,
+            keywords=kw, ranged=ranged, melee=melee,
             warlord=src.warlord, enhancement=enh or None, deep_strike=deep, infiltrators=infil,
             invuln_melee=prof.invuln_melee, kit=kit, kit_ld=kit_ld or [], kit_own=kit_own, standing=standing,
             # Flying (2023): the Move of such models "cannot be increased for the duration of the
@@ -280,9 +288,6 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
         if others and kit_ld is None:  # the loadouts, so who has which profile, are not known
             notes.append(f"{ds.name}: every model plays the '{prof.name}' profile (the data does not say "
                          f"which models have the others: {', '.join(p.name for p in others)})")
-        elif any(p.base is not None and p.base != prof.base for p in others):
-            notes.append(f"{ds.name}: each model plays its own profile; its base is the "
-                         f"'{prof.name}' profile's (other profiles' bases are not modelled)")
     # an Enhancement's effect on the whole army ("each time a KROOT model from your army makes an
     # attack ..., if the bearer is on the battlefield"): every unit has it (its only_keyword picks
     # them) until the bearer is destroyed (the game then takes it away)

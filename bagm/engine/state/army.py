@@ -77,6 +77,9 @@ class Own:
     invuln: int | None
     invuln_melee: int | None
     OC: int
+    r: float | None = None
+    """Its base's radius in inches, where its base differs from its unit's main profile's (a
+    Heavy Weapon Platform's 40mm among Guardians' 28.5mm); None: the same."""
 
 
 @dataclass
@@ -134,6 +137,11 @@ class Unit:
     kit_own: list[Own | None] = field(default_factory=list)
     """Each model's own profile (:class:`Own`) as mustered, in order; empty: every model has the
     unit's characteristics (then the unit plays exactly as a unit of identical models)."""
+    model_r: float | None = None
+    """The base radius of its models without a base of their own, where some model has its own
+    (``radius`` is then the largest base among its models: its formations, paths, doorways and
+    Unit Coherency use that one, while each model stands on its own base for Engagement Range,
+    visibility and objective range). None: every model on ``radius``."""
     models: list[Model] = field(default_factory=list)
     where: Where = "army"  # army (not yet set up), board, reserves, destroyed
     deep_strike_reserve: bool = False  # placed into Reserves with its Deep Strike ability
@@ -186,11 +194,13 @@ class Unit:
         if not self.kit and not self.kit_ld and not self.kit_own:
             return [Model(x, y, self.radius, self.W) for x, y in pts]
         out = []
+        main = self.radius if self.model_r is None else self.model_r
         for i, (x, y) in enumerate(pts):
             full, gear = self.kit[i] if i < len(self.kit) else (None, None)
             diff = self.kit_ld[i] if i < len(self.kit_ld) else 0
             own = self.kit_own[i] if i < len(self.kit_own) else None
-            out.append(Model(x, y, self.radius, full or self.W, full, gear, diff, own))
+            r = own.r if own is not None and own.r is not None else main
+            out.append(Model(x, y, r, full or self.W, full, gear, diff, own))
         return out
 
     def toughness(self) -> int:
