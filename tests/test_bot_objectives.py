@@ -12,7 +12,8 @@ from test_missions import new_game
 
 from bagm.engine.board.geometry import Base
 from bagm.engine.bots import make_bot
-from bagm.engine.bots.greedy import GreedyBot, assign, marker_worth
+from bagm.engine.bots.greedy import GreedyBot
+from bagm.engine.bots.objectives import assign, marker_worth
 from bagm.engine.game.sequence import Game
 from bagm.engine.state.actions import Action
 

@@ -15,10 +15,11 @@ checking only), so it costs nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from bagm.chance.dice import Dice
 from bagm.engine.attack.rules import Conditions
+from bagm.engine.attack.sequence import RerollOffer
 from bagm.engine.board.battlefield import Battlefield
 from bagm.engine.board.geometry import Base
 from bagm.engine.board.maps import MissionMap
@@ -28,6 +29,8 @@ from bagm.engine.rules.missions import Mission
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Army, Unit
 from bagm.engine.state.core import Decision, Player, Step, Where
+
+R = TypeVar("R")  # what a sequence of Command Re-roll offers gives back
 
 Steps = Generator[Decision, Action, None]  # a step of the sequence: asks decisions, is sent actions
 
@@ -108,6 +111,8 @@ class GameInterface(Protocol):
                infiltrate: Any = None) -> bool: ...
     def normal_move(self, u: Unit, to: tuple[float, float], limit: float, why: str) -> float: ...
     def _may_reroll(self, p: Player, u: Unit) -> bool: ...
+    def reroll_offers(self, steps: Generator[RerollOffer, bool, R], u: Unit, t: Unit, weapon: str
+                      ) -> Generator[Decision, Action, R]: ...
     def _command_reroll(self, p: Player, u: Unit, info: dict[str, Any]) -> Generator[Decision, Action, bool]: ...
 
     # --- where models stand (positions.py) ----------------------------------------------------

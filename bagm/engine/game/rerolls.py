@@ -5,8 +5,9 @@ rolls made for that unit"); a dice is re-rolled once at most."""
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from bagm.engine.attack.sequence import RerollOffer
 from bagm.engine.rules.stratagems import COMMAND_REROLL, may_use, use
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
@@ -16,6 +17,8 @@ if TYPE_CHECKING:
     from bagm.engine.game.interface import GameInterface
 else:
     GameInterface = object  # the declared interface, checked by mypy only (see interface.py)
+
+R = TypeVar("R")  # what a sequence of Command Re-roll offers gives back
 
 
 class Rerolls(GameInterface):
@@ -47,3 +50,34 @@ class Rerolls(GameInterface):
             return False
         self.emit("leader_reroll", unit=u.uid, ability=u.source(field), what=info.get("what", "charge"))
         return True
+
+    def reroll_offers(self, steps: Generator[RerollOffer, bool, R], u: Unit, t: Unit, weapon: str
+                ) -> Generator[Decision, Action, R]:
+        """Play the attack sequence, turning its Command Re-roll offers into decisions of the
+        player whose roll it is (the defender's for a saving throw). The decision's info: unit,
+        what (the roll), roll (the die or total), weapon, damage (the weapon's average Damage)
+        and, for a save or a Damage roll, wounds_left on the model the attack is allocated to."""
+        take = False
+        offer: RerollOffer | None = None
+        while True:
+            try:
+                nxt = steps.send(take) if offer is not None else next(steps)
+            except StopIteration as stop:
+                nxt, result = None, stop.value
+            if take and offer is not None:  # the re-roll was made as the sequence ran on to here
+                self.emit("command_reroll" if offer.by is None else "reroll",
+                          unit=(t if offer.side == "defender" else u).uid, what=offer.what, roll=offer.roll,
+                          new=offer.new, weapon=weapon, **({"by": offer.by} if offer.by is not None else {}))
+            if nxt is None:
+                return result
+            offer = nxt
+            who = t if offer.side == "defender" else u
+            info = {"what": offer.what, "roll": offer.roll, "weapon": weapon, "damage": offer.damage}
+            if offer.wounds_left:
+                info["wounds_left"] = offer.wounds_left
+            if offer.by is not None:  # a free re-roll the player chooses (Close-Quarters Killer)
+                act = yield Decision("reroll", who.player, {"unit": who.uid, **info, "free": True, "by": offer.by,
+                                                            **offer.facts})
+                take = act.kind == "reroll"
+                continue
+            take = yield from self._command_reroll(who.player, who, info)

@@ -35,6 +35,7 @@ from bagm.engine.game.deployment import DeployArmies
 from bagm.engine.game.fight import FightPhase
 from bagm.engine.game.flow import program
 from bagm.engine.game.hatchways import Hatchways
+from bagm.engine.game.hazardous import Hazardous
 from bagm.engine.game.kept import KeptAnswers
 from bagm.engine.game.moments import Moments
 from bagm.engine.game.movement import MovementPhase
@@ -86,7 +87,7 @@ _CHECKS = {"deploy": "_check_deploy", "move": "_check_move", "hatch": "_check_ha
 
 
 class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, CommandPhase, MovementPhase, Hatchways,
-           Reinforcements, ShootingPhase, ChargePhase, FightPhase, LeaderRules, Moments, Rerolls, ArmyRules):
+           Reinforcements, ShootingPhase, Hazardous, ChargePhase, FightPhase, LeaderRules, Moments, Rerolls, ArmyRules):
     """One game of a mission between armies A and B."""
 
     def __init__(self, mission: int, army_a: Army, army_b: Army, seed: int = 0,

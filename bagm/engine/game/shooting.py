@@ -9,11 +9,9 @@ import math
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bagm.engine.attack.rules import HAZARDOUS_MORTAL_WOUNDS, AttackProfile, Conditions, Target
+from bagm.engine.attack.rules import AttackProfile, Conditions, Target
 from bagm.engine.attack.sequence import (
-    RerollOffer,
     TargetUnit,
-    hazardous_tests,
     resolve_steps,
 )
 from bagm.engine.rules.abilities import models_destroyed
@@ -508,7 +506,7 @@ class ShootingPhase(GameInterface):
                               self._may_reroll(u.player, u), self._may_reroll(t.player, t),
                               hazardous=False,  # taken after all of the unit's attacks (take_hazardous)
                               choosing=True)  # the attacker answers a free re-roll's offers
-        res = yield from self._offers(steps, u, t, w.name)
+        res = yield from self.reroll_offers(steps, u, t, w.name)
         for m, wl in zip(t.models, tu.wounds):
             m.wounds = wl
         # removed_models: indices into the target's models as they stood before the attack
@@ -542,16 +540,6 @@ class ShootingPhase(GameInterface):
             self._regain_on_kill(u, res.models_destroyed, need)
         self.check_destroyed(t, by=u)
         return res.wounds_lost, res.models_destroyed
-
-    def hazard_owed(self, u: Unit, t: Unit, w: Any, n: int) -> None:
-        """Hazardous: "for each Hazardous weapon that targets were selected for": ``n`` models'
-        weapon ``w`` had ``t`` selected as its target but makes no attacks (``t`` was destroyed,
-        or is out of sight, first); its tests are owed all the same (a weapon made Hazardous by
-        an effect on the target too, as :meth:`attack` counts them)."""
-        if u.affected or t.affected:  # (conditions on the game count as not holding for a unit destroyed)
-            w = effect_weapon(u, w, t, holds_in(self) if t.alive else None)
-        if w.abilities.hazardous:
-            u.hazard += (w.name,) * n
 
     def shot_dead_fight(self, t: Unit) -> Generator[Decision, Action, None]:
         """Models of ``t`` destroyed by ranged attacks that fight on (``fight_on_death_any``):
@@ -603,92 +591,6 @@ class ShootingPhase(GameInterface):
     def _nearest_seen(self, u: Unit) -> Unit | None:
         seen = [e for e in self.army_units(self.other(u.player)) if self.visible_idx(u, e)]
         return min(seen, key=lambda e: self.unit_distance(u, e)) if seen else None
-
-    def take_hazardous(self, u: Unit, defer: bool = False) -> Generator[Decision, Action, None]:
-        """Hazardous: "after that unit has resolved all of its attacks", the tests it owes
-        (:attr:`Unit.hazard`), then each failed test one at a time (:meth:`_hazard_wounds`);
-        ``defer``: the failed tests wait for :meth:`hazardous_after_charge`."""
-        owed, u.hazard = u.hazard, ()
-        if not owed or not u.alive:
-            return
-        mark = self.dice.count
-        failed = yield from self._offers(hazardous_tests(len(owed), self.dice, self._may_reroll(u.player, u)),
-                                         u, u, owed[0])
-        dice = self.dice.since(mark)
-        weapons = tuple(owed[i] for i in failed)
-        if defer and weapons:
-            u.hazard_failed += weapons
-            self.emit("hazardous", unit=u.uid, tests=len(owed), failed=len(weapons), removed_models=[], dice=dice)
-            return
-        self._hazard_wounds(u, weapons, len(owed), dice)
-
-    def _hazard_wounds(self, u: Unit, weapons: tuple[str, ...], tests: int | None, dice: dict[str, Any]) -> None:
-        """The failed Hazardous tests of ``weapons`` resolved one at a time: 3 mortal wounds on a
-        model equipped with one of them, one that has lost wounds first. ``tests``: how many
-        were taken (None: failed earlier, their mortal wounds allocated now)."""
-        mark = self.dice.count
-        lost, gone, dead = 0, [], []
-        if weapons and u.models:
-            own = TargetUnit([m.wounds for m in u.models], u.W, None, None, None, u.fulls(), rank=u.ranks())
-            if u.affected:  # Feel No Pain from an effect (mortal wounds)
-                own.fnp, own.fnp_mortal = effect_defence(u)[1], effect_fnp_mortal(u)
-            names = {w.lower() for w in weapons}
-            equipped = [any(m.carries(w) for w in names) for m in u.models] if u.mixed else None
-            lost = own.hazardous(len(weapons), self.dice, equipped)  # each failed test one at a time
-            for m, wl in zip(u.models, own.wounds):
-                m.wounds = wl
-            gone = [i for i, m in enumerate(u.models) if m.wounds <= 0]
-            dead = [u.models[i] for i in gone]
-            if gone:
-                u.models = [m for m in u.models if m.wounds > 0]
-                self.touch(u)
-        fail = len(weapons)
-        self.emit("hazardous", unit=u.uid, **({"tests": tests} if tests is not None else {}), failed=fail,
-                  **({"mortal_wounds": HAZARDOUS_MORTAL_WOUNDS * fail, "lost": lost, "destroyed": len(gone)}
-                     if fail else {}), removed_models=gone, dice={**dice, **self.dice.since(mark)})
-        models_destroyed(self, u, dead)
-        self.check_destroyed(u)
-
-    def hazardous_after_charge(self) -> None:
-        """Hazardous: "any mortal wounds inflicted by Hazardous tests are allocated after the
-        charging unit has ended its Charge move" for a unit that fired Overwatch at it (Set
-        Overwatch in Boarding Actions, read as the Fire Overwatch it replaces)."""
-        for u in self.units.values():
-            if u.hazard_failed:
-                weapons, u.hazard_failed = u.hazard_failed, ()
-                if u.alive:
-                    self._hazard_wounds(u, weapons, None, {})
-
-    def _offers(self, steps: Generator[RerollOffer, bool, R], u: Unit, t: Unit, weapon: str
-                ) -> Generator[Decision, Action, R]:
-        """Play the attack sequence, turning its Command Re-roll offers into decisions of the
-        player whose roll it is (the defender's for a saving throw). The decision's info: unit,
-        what (the roll), roll (the die or total), weapon, damage (the weapon's average Damage)
-        and, for a save or a Damage roll, wounds_left on the model the attack is allocated to."""
-        take = False
-        offer: RerollOffer | None = None
-        while True:
-            try:
-                nxt = steps.send(take) if offer is not None else next(steps)
-            except StopIteration as stop:
-                nxt, result = None, stop.value
-            if take and offer is not None:  # the re-roll was made as the sequence ran on to here
-                self.emit("command_reroll" if offer.by is None else "reroll",
-                          unit=(t if offer.side == "defender" else u).uid, what=offer.what, roll=offer.roll,
-                          new=offer.new, weapon=weapon, **({"by": offer.by} if offer.by is not None else {}))
-            if nxt is None:
-                return result
-            offer = nxt
-            who = t if offer.side == "defender" else u
-            info = {"what": offer.what, "roll": offer.roll, "weapon": weapon, "damage": offer.damage}
-            if offer.wounds_left:
-                info["wounds_left"] = offer.wounds_left
-            if offer.by is not None:  # a free re-roll the player chooses (Close-Quarters Killer)
-                act = yield Decision("reroll", who.player, {"unit": who.uid, **info, "free": True, "by": offer.by,
-                                                            **offer.facts})
-                take = act.kind == "reroll"
-                continue
-            take = yield from self._command_reroll(who.player, who, info)
 
     def _regain_on_kill(self, u: Unit, kills: int, need: int) -> None:
         """An effect: "each time the bearer destroys an enemy model with a melee attack, roll
