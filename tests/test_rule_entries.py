@@ -29,6 +29,7 @@ class _Game:
         self.used: set[tuple[str, str, int]] = set()
         self.phase_id = 1
         self.spent: list[tuple[str, int, str]] = []
+        self.cost_rules = False  # no rule in this army changes a Stratagem's cost
 
     def spend_cp(self, p: str, n: int, what: str) -> None:
         self.cp[p] -= n
