@@ -6,6 +6,7 @@ and in the middle of resolving something (a replay of the actions)."""
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 import random
 from functools import cache
@@ -16,6 +17,7 @@ from conftest import REPO
 from bagm.engine.game import snapshot
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
+from bagm.engine.game.state import KINDS, GameState
 
 PAIRS = [("grey_knights_void_purge_force", "orks_kaptin_killers"),
          ("necrons_harbinger_cabal", "adeptus_astartes_boarding_strike")]
@@ -110,12 +112,18 @@ def test_clone_holds_no_mutable_object_of_the_original():
 
 
 def test_every_attribute_of_a_game_is_classed_for_cloning():
-    """A new attribute of Game must be added to one of snapshot's lists (copied, shared, or a
-    cache), or a clone would share it with the original."""
+    """A new attribute of Game must be a field of GameState (state.py), which says how a copy
+    treats it (copied, shared, or a cache), or a clone would share it with the original; and
+    every field is set when a game starts."""
     g = new_game(PAIRS[0], 1)
     play_on(g, 1, 80)
-    missing = set(vars(g)) - snapshot.ALL
-    assert not missing, f"attributes snapshot.py does not class: {sorted(missing)}"
+    declared = {f.name for f in dataclasses.fields(GameState)}
+    missing = set(vars(g)) - declared
+    assert not missing, f"attributes of Game that are not fields of GameState: {sorted(missing)}"
+    assert declared == snapshot.ALL
+    fresh = new_game(PAIRS[0], 1)
+    assert declared <= set(vars(fresh)), sorted(declared - set(vars(fresh)))
+    assert all(f.metadata["copy"] in KINDS for f in dataclasses.fields(GameState))
 
 
 @pytest.mark.parametrize("resumable", [True, False])

@@ -2,8 +2,8 @@
 
 :class:`Game` is assembled from the phase modules (movement, shooting, charge, fight, where
 models stand, Leader abilities). Each of them reads and changes the game only through the
-members declared here: the state (typed), the services the sequence gives (events, dice, units,
-objective control, caches) and the few steps one phase lends another (a Set Overwatch window
+members declared here: the state (typed, :class:`~bagm.engine.game.state.GameState`), the
+services the sequence gives (events, dice, units, objective control, caches) and the few steps one phase lends another (a Set Overwatch window
 after a move, an attack, a Command Re-roll offer). mypy checks every phase module against this
 interface and :class:`Game` against it, so a phase that reaches for an undeclared member, or an
 implementation whose signature drifts, fails the type check rather than a game.
@@ -17,17 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from typing import Any, Protocol, TypeVar
 
-from bagm.chance.dice import Dice
 from bagm.engine.attack.rules import Conditions
 from bagm.engine.attack.sequence import RerollOffer
-from bagm.engine.board.battlefield import Battlefield
 from bagm.engine.board.geometry import Base
-from bagm.engine.board.maps import MissionMap
 from bagm.engine.board.pathing import Disc
-from bagm.engine.rules.editions import Edition
-from bagm.engine.rules.missions import Mission
+from bagm.engine.game.state import GameState
 from bagm.engine.state.actions import Action
-from bagm.engine.state.army import Army, Unit
+from bagm.engine.state.army import Unit
 from bagm.engine.state.core import Decision, Player, Step, Where
 
 R = TypeVar("R")  # what a sequence of Command Re-roll offers gives back
@@ -35,52 +31,7 @@ R = TypeVar("R")  # what a sequence of Command Re-roll offers gives back
 Steps = Generator[Decision, Action, None]  # a step of the sequence: asks decisions, is sent actions
 
 
-class GameInterface(Protocol):
-    # --- the state --------------------------------------------------------------------------
-    mission: Mission
-    edition: Edition  # the rules' edition (2024 book or 2023 original), decided at muster
-    map: MissionMap
-    bf: Battlefield
-    dice: Dice
-    armies: dict[Player, Army]
-    units: dict[str, Unit]
-    leaders: dict[Player, list[Unit]]
-    cp: dict[Player, int]
-    pain: dict[Player, int]
-    vp: dict[Player, int]
-    role: dict[str, str]  # player: "Attacker" or "Defender"
-    mission_state: dict[str, Any]  # what the Mission Rules remember during the game
-    used: set[tuple[str, str, int]]
-    control: list[Player | None]
-    secured: list[Player | None]
-    round: int
-    turn: int
-    active: Player
-    first: Player | None  # the player who has the first turn
-    underdog: Player | None
-    phase: str
-    phase_id: int
-    decision: Decision
-    events: list[dict[str, Any]]
-    deep_struck_turn: dict[str, int]
-    hatch_operated: dict[int, int]
-    hatch_jammed: dict[int, str]
-    peerless_round: dict[str, int]
-    destroyed_by: dict[str, str]
-    window: int
-    fight_stage: int
-    fight_next: Player | None
-    deployed: dict[str, list[tuple[int, bool]]]  # Deploy Armies: (Entry Zone, CHARACTER) per player
-    deploy_next: Player | None
-    version: int
-    # caches (see sequence.py): per battlefield change, per unit stamp, per mission
-    _cache: dict[Any, Any]
-    _cache_version: int
-    _stamps: dict[str, int]
-    _by_stamp: dict[Any, tuple[Any, ...]]
-    _geo_cache: dict[Any, Any]
-    _wall_vis: dict[tuple[Any, ...], bool]
-
+class GameServices(Protocol):
     # --- the sequence's services --------------------------------------------------------------
     @staticmethod
     def other(p: Player) -> Player: ...
@@ -182,3 +133,8 @@ class GameInterface(Protocol):
     def reinforce_on_death(self, u: Unit) -> None: ...
     def _may_charge(self, p: Player) -> bool: ...
     def charge_reason(self, u: Unit) -> str | None: ...
+
+
+class GameInterface(GameState, GameServices):
+    """What a phase may use: the game's state (its declared fields) and the services above.
+    For the type checker only: at run time the phases derive from ``object``."""

@@ -1,6 +1,7 @@
 """A game of Boarding Actions: the state, the mission sequence and the phases of each turn.
 
-The API follows game engines: :class:`Game` holds the state; :attr:`Game.decision` says who
+The API follows game engines: :class:`Game` is its state (:class:`~bagm.engine.game.state.GameState`,
+declared apart from the phases) played by the phases; :attr:`Game.decision` says who
 must decide what now; :meth:`Game.legal_actions` lists a finite set of legal choices (moves are
 offered toward a few useful points; any other destination may be asked for and is checked);
 :meth:`Game.check` refuses an illegal action naming the rule; :meth:`Game.apply` plays one
@@ -26,7 +27,6 @@ from collections.abc import Generator
 from typing import Any
 
 from bagm.chance.dice import Dice
-from bagm.engine.board.battlefield import Battlefield
 from bagm.engine.game.armyrules import ArmyRules
 from bagm.engine.game.charge import ChargePhase
 from bagm.engine.game.command import CommandPhase
@@ -45,16 +45,13 @@ from bagm.engine.game.rerolls import Rerolls
 from bagm.engine.game.shooting import ShootingPhase
 from bagm.engine.game.sight import Sight
 from bagm.engine.game.snapshot import start_of
+from bagm.engine.game.state import GameState
 from bagm.engine.rules.army_rules import pain_at_start, pain_from, stratagem_spent
-from bagm.engine.rules.editions import Edition, edition_of
 from bagm.engine.rules.enhancements import enhancement
-from bagm.engine.rules.leaders import LeaderRules, modelled_abilities
-from bagm.engine.rules.missions import Mission, get_mission
+from bagm.engine.rules.leaders import LeaderRules
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Army, Unit
 from bagm.engine.state.core import (
-    _GEO,
-    _WALL_VIS,
     BATTLE_READY_VP,
     PLAYERS,
     SIMPLIFICATIONS,
@@ -87,92 +84,25 @@ _CHECKS = {"deploy": "_check_deploy", "move": "_check_move", "hatch": "_check_ha
 
 
 class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, CommandPhase, MovementPhase, Hatchways,
-           Reinforcements, ShootingPhase, Hazardous, ChargePhase, FightPhase, LeaderRules, Moments, Rerolls, ArmyRules):
+           Reinforcements, ShootingPhase, Hazardous, ChargePhase, FightPhase, LeaderRules, Moments, Rerolls, ArmyRules,
+           GameState):
     """One game of a mission between armies A and B."""
 
     def __init__(self, mission: int, army_a: Army, army_b: Army, seed: int = 0,
                  rolloffs: dict[str, str] | None = None, dice: Dice | None = None) -> None:
-        from bagm.engine.board.maps import bundled
-
-        self.mission: Mission = get_mission(mission)
-        self.map = bundled(mission)
-        self.bf = Battlefield(self.map.layout)
-        self.dice = dice if dice is not None else Dice(seed)
-        self.seed = seed
-        self.armies: dict[Player, Army] = {"A": army_a, "B": army_b}
-        # the edition of the rules (Muster Boarding Patrol): both rosters', which must agree
-        self.edition: Edition = edition_of(army_a, army_b)
-        self.units: dict[str, Unit] = {u.uid: u for a in (army_a, army_b) for u in a.units}
-        self.rolloffs = dict(rolloffs or {})
-        self.cp: dict[Player, int] = {"A": 0, "B": 0}
-        self.vp: dict[Player, int] = {"A": 0, "B": 0}
-        # the VP record: scored in each battle round; a mission's starting VP (scored before the
-        # first round); taken away in each round (Destroy Ground Targets): total = start + scored
-        # - taken (+ Battle Ready); every column is a count, never negative
-        self.vp_rounds: dict[Player, list[int]] = {"A": [0] * 5, "B": [0] * 5}
-        self.vp_start: dict[Player, int] = {"A": 0, "B": 0}
-        self.vp_taken: dict[Player, list[int]] = {"A": [0] * 5, "B": [0] * 5}
-        self.role: dict[str, str] = {}
-        self.round = 0
-        self.turn = 0  # player turns played, from 1
-        self.active: Player = "A"
-        self.phase = "setup"
-        self.first: Player | None = None
-        self.control: list[Player | None] = [None] * len(self.map.layout.markers)
-        self.secured: list[Player | None] = [None] * len(self.map.layout.markers)
-        self.events: list[dict[str, Any]] = []
-        self.used: set[tuple[str, str, int]] = set()  # (player, Stratagem, phase id)
-        self.pain: dict[Player, int] = {"A": 0, "B": 0}  # Power from Pain: each army's Pain token pool
-        self.phase_id = 0
-        self.deep_struck_turn: dict[str, int] = {}
-        self.hatch_operated: dict[int, int] = {}  # Hatchway index -> the turn it was last operated
-        self.hatch_jammed: dict[int, str] = {}  # Hatchway index -> the rule that says it cannot be closed
-        self.peerless_round: dict[str, int] = {}  # Peerless Leader bearer: the round it was used
-        # Battlefield Command windows open only for a Leader with a modelled Leader ability
-        self.leaders = {p: [u for u in a.units if modelled_abilities(u.datasheet)]
-                        for p, a in self.armies.items()}
-        self.version = 0
-        self._cache: dict[Any, Any] = {}
-        self._cache_version = -1
-        # per-unit stamps (see stamp()) and the answers kept on them across changes elsewhere
-        self._stamps: dict[str, int] = {}
-        self._stamp_keys: dict[str, tuple[Any, ...]] = {}
-        self._stamp_count = 0
-        self._stamp_version = -1
-        self._moved: set[str] | None = None  # units named by touch() since the stamps were read (None: any)
-        self._by_stamp: dict[Any, tuple[Any, ...]] = {}
-        self._wall_vis = _WALL_VIS.setdefault(mission, {})  # shared by the games of a process
-        self._geo_cache = _GEO.setdefault(mission, {})
-        self.underdog: Player | None = None
-        self.destroyed_by: dict[str, str] = {}  # a destroyed unit's uid -> the attacking unit's
-        self.finished = False
-        self.winner: Player | None = None
+        GameState.__init__(self, mission, army_a, army_b, seed, rolloffs, dice)
+        self.program = program(type(self), self.mission.rounds)
+        self.start = start_of(self, army_a, army_b)
         # the rosters' texts and hashes: a replay needs no file (another folder, an import)
         texts = {p: a.text for p, a in self.armies.items() if a.text is not None}
-        # where the mission sequence stands (see flow.py): the step, and the loops a step
-        # starts again from (whose turn it is to deploy, to decide in a Battlefield Command
-        # window, to fight)
-        self.program = program(type(self), self.mission.rounds)
-        self.pc = 0
-        self.roles_winner: Player | None = None
-        self.deployed: dict[str, list[tuple[int, bool]]] = {"A": [], "B": []}
-        self.deploy_next: Player | None = None
-        self.window: int = 0  # Battlefield Command window: 0 the active player decides, 1 the other
-        self.fight_stage: int = 0  # 0 Fights First, 1 Remaining Combats
-        self.fight_next: Player | None = None
-        self.mission_state: dict[str, Any] = {}  # what mission rules remember (copied by clone)
-        self.resumable = False  # the decision was asked at the top of a step's loop (ask())
-        self.actions: list[Action] = []  # every action applied, in order (with the seed: the game)
-        self.start = start_of(self, army_a, army_b)  # what a replay starts from
         self.emit("game", mission=mission, name=self.mission.name, seed=seed,
                   rosters={p: a.path for p, a in self.armies.items()}, rolloffs=self.rolloffs,
                   **({"edition": self.edition.name} if self.edition.name != "2024" else {}),
                   **({"roster_text": texts, "roster_sha256": {
                       p: hashlib.sha256(t.encode()).hexdigest() for p, t in texts.items()}}
                      if texts else {}))
-        self._accepted: tuple[Decision, Action] | None = None  # see passes()
-        self._flow: Generator[Decision, Action, None] = self._run()
-        self.decision: Decision = next(self._flow)
+        self._flow = self._run()
+        self.decision = next(self._flow)
 
     # --- the flow (flow.py) ---------------------------------------------------------------
 

@@ -7,9 +7,9 @@ a few dictionaries. Anywhere else (a decision asked while resolving something: a
 Re-roll offer in an attack, a Set Overwatch window after a move), the clone is the game replayed
 from its start: the same armies, dice and actions give the same game (it is deterministic).
 
-The state is listed here, attribute by attribute, so that a new attribute of the game must be
-classed: copied with the game, shared because it never changes during a game, or a cache that
-starts empty. ``tests/test_clone.py`` checks that every attribute of a game is classed.
+The state is declared in :mod:`~bagm.engine.game.state`, each field with how a copy treats it:
+copied with the game, shared because it never changes during a game, or a cache that starts
+empty. ``tests/test_clone.py`` checks that every attribute of a game is a field there.
 """
 
 from __future__ import annotations
@@ -20,27 +20,18 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from bagm.chance.dice import Dice
+from bagm.engine.game.state import DEEP_FIELDS, FLAT_FIELDS, FRESH, PLAIN_FIELDS, SHARED_FIELDS
 
 if TYPE_CHECKING:
     from bagm.engine.game.sequence import Game
     from bagm.engine.state.army import Army, Unit
 
-# never change during a game: the clone holds the same objects
-SHARED = frozenset({"mission", "map", "seed", "edition", "rolloffs", "program", "start", "_geo_cache", "_wall_vis"})
-# answers kept for speed: the clone starts with them empty
-CACHES: dict[str, Callable[[], Any]] = {"_cache": dict, "_cache_version": lambda: -1, "_stamps": dict, "_stamp_keys": dict,
-          "_stamp_version": lambda: -1, "_moved": lambda: None, "_by_stamp": dict,
-          "_accepted": lambda: None}
-# numbers, strings, None or tuples: copied as they are
-PLAIN = frozenset({"round", "turn", "active", "phase", "first", "phase_id", "version", "_stamp_count",
-                   "underdog", "finished", "winner", "pc", "roles_winner", "deploy_next", "window",
-                   "fight_stage", "fight_next", "resumable", "decision"})
-# containers of plain values: one level copied
-FLAT = frozenset({"cp", "pain", "vp", "vp_start", "role", "control", "secured", "used", "deep_struck_turn", "hatch_operated", "hatch_jammed", "peerless_round", "destroyed_by",
-                  "actions", "events"})
-# copied with care below
-DEEP = frozenset({"dice", "bf", "armies", "units", "leaders", "vp_rounds", "vp_taken", "deployed", "mission_state",
-                  "_flow"})
+# how a copy treats each attribute: declared on the state's fields (state.py)
+SHARED = frozenset(SHARED_FIELDS)
+CACHES: dict[str, Callable[[], Any]] = FRESH
+PLAIN = frozenset(PLAIN_FIELDS)
+FLAT = frozenset(FLAT_FIELDS)
+DEEP = frozenset(DEEP_FIELDS)
 ALL = SHARED | set(CACHES) | PLAIN | FLAT | DEEP
 
 
