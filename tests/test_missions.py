@@ -421,10 +421,21 @@ def test_control_node_only_marker_secured_by_any_unit() -> None:
 # --- 1 Void the Ship ---------------------------------------------------------------------------
 
 def by_airlock(g: Game, uid: str, index: int) -> None:
-    """Three models of ``uid`` just inside Airlock ``index`` (a Hatchway index from 0)."""
+    """Three models of ``uid`` just inside Airlock ``index`` (a Hatchway index from 0): on the
+    ship's side of it, away from the Inaccessible Area (the void beyond the hull)."""
     h = g.map.layout.hatchways[index]
-    x, y = h.door.x0 - 0.95, (h.door.y0 + h.door.y1) / 2
-    place(g, uid, [(x, y), (x - 1.4, y), (x - 1.4, y + 1.4)])
+    void = g.map.layout.areas_of("Inaccessible Area")[0]
+    (cx, cy), d = h.centre, h.door
+    if h.horizontal:
+        down = not void.contains_point((cx, d.y1 + 0.95))
+        y = d.y1 + 0.95 if down else d.y0 - 0.95
+        step = 1.4 if down else -1.4
+        place(g, uid, [(cx, y), (cx, y + step), (cx + 1.4, y + step)])
+    else:
+        right = not void.contains_point((d.x1 + 0.95, cy))
+        x = d.x1 + 0.95 if right else d.x0 - 0.95
+        step = 1.4 if right else -1.4
+        place(g, uid, [(x, cy), (x + step, cy), (x + step, cy + 1.4)])
 
 
 def test_security_patrol_and_set_defence() -> None:
