@@ -549,6 +549,10 @@ class Effect:
     pain_roll: int | None = None
     """Pain Adept: in its player's Command phase, while the led unit is on the battlefield, one D6
     for the army: on X+ it gains 1 Pain token."""
+    fight_kills_pain: int | None = None
+    """In the Fight phase, when the X-th enemy unit that phase is destroyed by the attacks of units
+    with this effect, their army gains 1 Pain token (once a phase; Appetite for Adulation: "if two
+    or more enemy units are destroyed by DRUKHARI units from your army that phase")."""
     shock_3d6: bool = False
     """Battle-shock tests taken for the led unit are taken on 3D6 instead of 2D6 (Synapse)."""
     deploy_last: bool = False
@@ -1105,6 +1109,10 @@ class Enhancement:
     moments: list[Moment] = field(default_factory=list)
     """What the bearer's unit can use it for at a moment ("once per battle, when the bearer's
     unit is selected as the target of attacks..."): the target is always the bearer's unit."""
+    bars: list[Keyword] = field(default_factory=list)
+    """Not an Enhancement a model takes but a bar (Monoform Predators, the mustering reference's
+    ``noAssign``): models with any of these keywords in its Detachment cannot be given Enhancements
+    (roster validation: BA148)."""
 
 
 @_model

@@ -43,6 +43,7 @@ CODES: dict[str, tuple[str, Severity, str]] = {
     "BA145": ("enhancement-not-warlord", Severity.ERROR, "Enhancements (2023): the Warlord only"),
     "BA146": ("enhancement-faction", Severity.ERROR, "Enhancements: Detachment's Faction keyword"),
     "BA147": ("enhancement-bearer", Severity.ERROR, "Enhancements: the bearer's keywords"),
+    "BA148": ("enhancement-barred", Severity.ERROR, "Enhancements: the Detachment bars them"),
     "BA150": ("weapon-missing", Severity.ERROR, "Trademark Weapon: note the weapon"),
     "BA151": ("weapon-unknown", Severity.ERROR, "Trademark Weapon: a weapon the bearer has"),
     "BA152": ("weapon-not-eligible", Severity.ERROR, "Trademark Weapon: ranged, not Torrent"),

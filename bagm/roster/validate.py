@@ -291,7 +291,8 @@ def check_enhancements(roster: Roster, army: list[ArmyUnit], faction: Faction, d
         if used[enh.name] == 2:
             out.append(Finding("BA143", f"{enh.name} is already taken; each Enhancement can be "
                                "included once", line, u.display))
-        out += _eligibility(u, enh, source, edition, line)
+        barred = _barred(u, enh, detachment, line)
+        out += barred if enh.bars else _eligibility(u, enh, source, edition, line) + barred
         out += _weapon(roster, u, enh)
     for u in army:
         if u.weapon and not (u.enhancement and (found := available.get(norm(u.enhancement)))
@@ -350,6 +351,22 @@ def _eligibility(u: ArmyUnit, enh: Any, source: Any, edition: int,
         out.append(Finding("BA147", f"{enh.name} needs a bearer with {' '.join(missing)}; "
                            f"{ds.name} is not", line, u.display))
     return out
+
+
+def _barred(u: ArmyUnit, enh: Any, detachment: Any, line: int | None) -> list[Finding]:
+    """A Detachment whose rule bars Enhancements (Monoform Predators: "TYRANIDS models in this
+    detachment cannot be given Enhancements"): neither the bar itself nor any Enhancement on such
+    a model."""
+    if enh.bars:
+        return [Finding("BA148", f"{enh.name} is not given to a model: {' and '.join(enh.bars)} models "
+                        "of this Detachment cannot be given Enhancements; remove it", line, u.display)]
+    bars = [k for e in (detachment.enhancements if detachment is not None else ()) for k in e.bars]
+    hit = [k for k in bars if u.datasheet is not None and k.upper() in u.datasheet.all_keywords]
+    if hit:
+        return [Finding("BA148", f"{hit[0]} models of the {detachment.name} Detachment cannot be given "
+                        f"Enhancements ({', '.join(e.name for e in detachment.enhancements if e.bars)}); "
+                        "remove it", line, u.display)]
+    return []
 
 
 def _weapon(roster: Roster, u: ArmyUnit, enh: Any) -> list[Finding]:

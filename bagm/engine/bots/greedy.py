@@ -308,13 +308,16 @@ class GreedyBot:
         if choices and not any(rules[a.arg].stratagem for a in choices):
             # a free rule with alternatives (a Ka'Tah stance, a Doctrina): the one that adds the
             # most expected damage now, one not yet in force first; in the Fight phase only if it
-            # adds some (a stance used once per battle is kept for a fight that needs it)
+            # adds some (a stance used once per battle is kept for a fight that needs it); at the
+            # start of a battle round the phase still reads the last one's Fight phase: not a fight
+            fight = g.phase == "fight" and d.info.get("timing") != "round_start"
+
             def worth(a: Action) -> tuple[float, bool]:
                 s = rules[a.arg]
                 held = any(n == s.name for v in g.army_units(d.player) for n, _, _ in v.timed)
-                return self._use_gain(g, s, g.unit(a.unit)), not held
+                return self._use_gain(g, s, g.unit(a.unit), fight), not held
             best = max(choices, key=worth)
-            return best if g.phase != "fight" or worth(best)[0] > 0 else None
+            return best if not fight or worth(best)[0] > 0 else None
         # reinforcements (Transdimensional Reinforcement, once per battle): once half the unit is
         # gone, or in the last rounds once any model is
         uses = [a for a in uses if not any(e.reinforce_roll for e in rules[a.arg].effects) or (
@@ -348,17 +351,17 @@ class GreedyBot:
             return None
         return max(uses, key=lambda a: g.unit(a.unit).points)
 
-    def _use_gain(self, g: Game, s: Any, u: Unit) -> float:
+    def _use_gain(self, g: Game, s: Any, u: Unit, fight: bool) -> float:
         """What using ``s`` adds: the expected points its units would destroy with its effects
         less without (each unit's first ranged and first melee weapon on the nearest enemy unit;
         in the Fight phase only units within Engagement Range, their melee weapon)."""
         units = [v for v in g.army_units(u.player) if g.covers(s, v)] if s.army else [u]
-        if g.phase == "fight":
+        if fight:
             units = [v for v in units if g.engaged_with(v)]
-        return sum(self._effects_value(g, v, s.effects) - self._effects_value(g, v, ()) for v in units)
+        return sum(self._effects_value(g, v, s.effects, fight) - self._effects_value(g, v, (), fight) for v in units)
 
-    def _effects_value(self, g: Game, u: Unit, effects: tuple[Any, ...]) -> float:
-        enemies = g.engaged_with(u) if g.phase == "fight" else g.army_units(g.other(u.player))
+    def _effects_value(self, g: Game, u: Unit, effects: tuple[Any, ...], fight: bool) -> float:
+        enemies = g.engaged_with(u) if fight else g.army_units(g.other(u.player))
         if not enemies or not u.models:
             return 0.0
         t = min(enemies, key=lambda e: g.min_straight(u, e))
@@ -367,7 +370,7 @@ class GreedyBot:
         try:
             holds = holds_in(g)
             total = 0.0
-            for w in (u.melee[:1] if g.phase == "fight" else u.ranged[:1] + u.melee[:1]):
+            for w in (u.melee[:1] if fight else u.ranged[:1] + u.melee[:1]):
                 w2 = effect_weapon(u, w, t, holds)
                 total += self.expected(w2, len(u.models), t, effect_conditions(u, t, w2, _PLAIN, holds))
             return total

@@ -261,6 +261,8 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
             else:  # a Detachment's Enhancement: its effects on the bearer's unit
                 standing += tuple((data.name, e) for e in data.effects or ())
                 uses += enh_uses
+                # an Enhancement's aura (The Vratine Aquila: "while a friendly ... unit is within 3\" of the bearer")
+                auras += [(f"{player}{i + 1}", data.name, e) for e in data.effects or () if e.aura is not None]
         # Toughness and Wounds modifiers (an Enhancement's "add 1 to the bearer's Toughness"):
         # characteristics for the whole battle, so only a keyword condition can apply
         static = [e for _, e in standing if e.only_while is None and (
@@ -351,8 +353,9 @@ def modelled_rule(det: Any) -> bool:
 
 def modelled_enhancement(e: Any) -> bool:
     """Whether the engine plays a Detachment Enhancement: effects on the bearer's unit, or a use
-    at a moment the game offers."""
-    return e.effects is not None or bool(_uses(e.moments, e.name, "Enhancement"))
+    at a moment the game offers; or a bar on Enhancements (``bars``), which roster validation
+    enforces."""
+    return e.effects is not None or bool(e.bars) or bool(_uses(e.moments, e.name, "Enhancement"))
 
 
 def _spread_auras(units: list[Unit], auras: list[tuple[str, str, Any]]) -> None:

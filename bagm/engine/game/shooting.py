@@ -15,7 +15,7 @@ from bagm.engine.attack.sequence import (
     resolve_steps,
 )
 from bagm.engine.rules.abilities import models_destroyed
-from bagm.engine.rules.army_rules import pain_from
+from bagm.engine.rules.army_rules import pain_for_kill, pain_from
 from bagm.engine.rules.effects import (
     effect_conditions,
     effect_defence,
@@ -621,5 +621,7 @@ class ShootingPhase(GameInterface):
             self.emit("destroyed", unit=u.uid, points=u.points,
                       **({"by": by.uid} if by is not None else {}))
             pain_from(self, u, "Power from Pain")  # "each time an enemy unit is destroyed"
+            if by is not None:
+                pain_for_kill(self, u, by)  # e.g. Appetite for Adulation
             if any(e.reinforce_roll for _, e in u.standing):  # Transdimensional Reinforcement
                 self.reinforce_on_death(u)

@@ -107,3 +107,22 @@ def pain_from(game: GameInterface, u: Unit, why: str) -> None:
     """``u`` was destroyed, or failed a Battle-shock test: its opponent gains 1 Pain token
     (Power from Pain: "each time an enemy unit is destroyed", "... fails a Battle-shock test")."""
     gain_pain(game, game.other(u.player), why)
+
+
+def pain_for_kill(game: GameInterface, dead: Unit, by: Unit) -> None:
+    """Enemy unit ``dead`` was destroyed by the attacks of ``by``: Detachment rules that gain its
+    army Pain tokens then. Appetite for Adulation (Ship-Killer Cult): "in the Fight phase, if two or
+    more enemy units are destroyed by DRUKHARI units from your army that phase, you gain 1 Pain
+    token" (reading: one token a phase, when the second is destroyed; a unit destroyed by mortal
+    wounds no unit's attacks caused does not count)."""
+    if not by.affected or pain_army(game, by.player) is None:
+        return
+    need = effect_least(by, "fight_kills_pain") if game.phase == "fight" else None
+    if need is not None:
+        rule, p = by.source("fight_kills_pain"), by.player
+        n = 1  # the destroyed units counted this phase are marks in ``used`` (kept by clones)
+        while (p, f"{rule} kill {n}", game.phase_id) in game.used:
+            n += 1
+        game.used.add((p, f"{rule} kill {n}", game.phase_id))
+        if n == need:
+            gain_pain(game, p, rule)
