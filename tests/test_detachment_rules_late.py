@@ -206,3 +206,409 @@ def test_monoform_predators_counts_as_modelled_and_other_detachments_bar_nothing
     assert modelled_enhancement(swarm.enhancements[0])
     assert [e.name for f in _catalog().all() for d in f.pack.detachments for e in d.enhancements if e.bars] == \
         ["Monoform Predators"]
+
+
+# --- Raid and Pillage (Kabalite Corsairs) ---------------------------------------------------------
+
+
+def _on_marker(g: Game, u: Unit, i: int = 0) -> None:
+    mk = g.map.layout.markers[i]
+    place(g, u.uid, [(mk.x, mk.y)])
+    g.touch()
+
+
+@pytest.mark.parametrize("on, controller, same_phase, gained", [
+    (True, "B", True, 1),  # on a marker its army controlled as the phase began
+    (False, "B", True, 0),  # not within range of one
+    (True, "A", True, 0),  # the marker was the Drukhari's
+    (True, None, True, 0),  # nobody's
+    (True, "B", False, 0),  # as an earlier phase began
+])
+def test_raid_and_pillage_a_pain_token_for_an_enemy_unit_destroyed_off_its_own_marker(on, controller, same_phase, gained):
+    """Raid and Pillage: "each time a DRUKHARI unit from your army destroys an enemy unit, if that
+    enemy unit was within range of an objective marker controlled by your opponent at the start of
+    the phase, you gain 1 Pain token"."""
+    from bagm.engine.rules.army_rules import raid_marks
+
+    g = game(army("drukhari_kabalite_corsairs"))
+    e, by = g.army_units("B")[1], g.army_units("A")[0]
+    if on:
+        _on_marker(g, e)
+    else:
+        place(g, e.uid, [(e.models[0].x, e.models[0].y)])
+        assert not holds_in(g)(e, "near_objective")
+    g.control[0] = controller
+    raid_marks(g)  # the start of a phase
+    if not same_phase:
+        g.phase_id += 1
+    before = len(pains(g))
+    _destroy(g, e, by)
+    assert [w for _, _, w in pains(g)[before:]].count("Raid and Pillage") == gained
+
+
+def test_raid_and_pillage_expend_a_pain_token_to_secure_a_marker_a_kabal_unit_holds():
+    """"In your Command phase, you can select one objective marker you control that has one or more
+    KABAL units from your army within range of it, then expend 1 Pain token ... that objective is
+    Secured by your army" (expended, not spent to Empower)."""
+    g = game(army("drukhari_kabalite_corsairs"))
+    kabal = unit(g, "Kabalite Warriors")
+    incubi = unit(g, "Incubi")
+    g.phase, g.active = "command", "A"
+    _on_marker(g, kabal)
+    g.control[0], g.pain["A"] = "A", 1
+    use = f"use {kabal.uid} Raid and Pillage"
+    assert [a.text() for a in g.usable("A", "phase_start")] == [use]
+    g.control[0] = "B"
+    assert g.usable("A", "phase_start") == []  # not a marker it controls
+    g.control[0], g.pain["A"] = "A", 0
+    assert g.usable("A", "phase_start") == []  # no Pain token to expend
+    place(g, kabal.uid, [(60.0, 2.0)])
+    _on_marker(g, incubi)
+    g.pain["A"] = 1
+    assert g.usable("A", "phase_start") == []  # Incubi are not KABAL
+    _on_marker(g, kabal)
+    g.use_rule("A", parse(use))
+    assert g.secured[0] == "A" and g.pain["A"] == 0 and kabal.empowered != g.phase_id
+    assert pains(g)[-1] == ("A", -1, "Raid and Pillage")
+    assert g.usable("A", "phase_start") == []  # Secured now (and once a phase)
+
+
+# --- Commorrite Rivalries and Power and Greed (Space Lane Raiders) --------------------------------
+
+
+@pytest.mark.parametrize("attacker, victim, gained", [("Archon", True, 1), ("Wyches", True, 0), ("Archon", False, 0)])
+def test_commorrite_rivalries_a_pain_token_for_each_enemy_character_model_a_character_destroys(
+        attacker, victim, gained):
+    """Commorrite Rivalries: "each time a DRUKHARI CHARACTER model from your army destroys an enemy
+    CHARACTER model, you gain 1 Pain token"."""
+    g = game(army("drukhari_space_lane_raiders"))
+    t = next(e for e in g.army_units("B") if ("CHARACTER" in e.keywords) == victim)
+    t.models = t.models[:1]
+    t.models[0].wounds = 1
+    attack(g, unit(g, attacker), t, SHOT, [3, 6, 1])  # a hit, a wound, a failed save: destroyed
+    assert not t.alive
+    assert [w for _, _, w in pains(g)].count("Commorrite Rivalries") == gained
+
+
+def _to_command_window(g: Game) -> None:
+    """The Succubus beside the Wyches (its Bodyguard); play on (passing) until A is asked about
+    Battlefield Command in its own Command phase."""
+    from bagm.engine.state.actions import Action
+
+    succubus, wyches = unit(g, "Succubus"), unit(g, "Wyches")
+    x, y = succubus.models[0].x, succubus.models[0].y
+    if not wyches.models:  # in Reserves: set up beside the Succubus
+        wyches.models, wyches.where = wyches.new_models([(x, y)]), "board"
+    place(g, wyches.uid, [(x + succubus.radius + wyches.radius + 0.5, y)])
+    g.touch()
+    assert g.unit_distance(succubus, wyches) <= 6
+    for _ in range(300):
+        d = g.decision
+        if d.step == "command" and d.player == "A" and g.phase == "command" and g.active == "A" and \
+                any(a.kind == "command" for a in g.legal_actions()):
+            return
+        g.apply(Action("done") if d.step in ("move", "hatch", "manoeuvre", "shoot", "charge", "deploy")
+                else Action("pass"))
+    raise AssertionError("no Battlefield Command window")
+
+
+@pytest.mark.parametrize("expend", [True, False])
+def test_commorrite_rivalries_a_pain_token_pays_1cp_of_battlefield_command(expend):
+    """"Each time you use the Battlefield Command Stratagem, you can expend 1 Pain token from your
+    Pain token pool. If you do, decrease that Stratagem's cost by 1CP for that usage"."""
+    from bagm.engine.state.actions import Action
+
+    g = game(army("drukhari_space_lane_raiders"))
+    g.dice = Dice(3)
+    _to_command_window(g)
+    cp, pain = g.cp["A"], g.pain["A"]
+    assert pain >= 1
+    g.apply(next(a for a in g.legal_actions() if a.kind == "command"))
+    assert g.decision.step == "rule" and g.decision.info["rule"] == "Commorrite Rivalries"
+    g.apply(Action("rule", arg="expend 1 Pain token") if expend else Action("pass"))
+    assert (g.cp["A"], g.pain["A"]) == ((cp, pain - 1) if expend else (cp - 1, pain))
+
+
+def test_commorrite_rivalries_no_offer_without_a_pain_token():
+    g = game(army("drukhari_space_lane_raiders"))
+    g.dice = Dice(3)
+    _to_command_window(g)
+    g.pain["A"] = 0
+    cp = g.cp["A"]
+    g.apply(next(a for a in g.legal_actions() if a.kind == "command"))
+    assert g.decision.step != "rule" and g.cp["A"] == cp - 1
+
+
+@pytest.mark.parametrize("roll, gained", [(2, 0), (3, 1), (6, 1)])
+def test_power_and_greed_the_first_time_each_turn_the_bearer_is_empowered_a_3_plus_gains_a_pain_token(roll, gained):
+    """Power and Greed: "the first time in each turn that the bearer is Empowered, roll one D6: on a
+    3+, you gain 1 Pain token"."""
+    from bagm.data.models import Moment
+    from bagm.data.schema import validate
+    from bagm.engine.rules.uses import use_of
+
+    g = game(army("drukhari_space_lane_raiders"))
+    archon, wyches = unit(g, "Archon"), unit(g, "Wyches")
+    m = validate(Moment, {"when": "phase_start", "pain": 1, "once": "unit", "effects": [{"charge_after_advance": True}]})
+    g.armies["A"].uses += (use_of(m, "Test Pain", "Enhancement"),)
+    g.pain["A"] = 5
+    g.dice = Dice.scripted([roll])
+    g.use_rule("A", parse(f"use {archon.uid} Test Pain"))
+    g.dice.assert_consumed()
+    assert g.pain["A"] == 4 + gained
+    g.phase_id += 1  # the same turn, another phase: no roll
+    g.use_rule("A", parse(f"use {archon.uid} Test Pain"))
+    assert g.pain["A"] == 3 + gained
+    g.dice = Dice.scripted([])
+    g.use_rule("A", parse(f"use {wyches.uid} Test Pain"))  # not the bearer: no roll
+    g.turn += 1
+    g.phase_id += 1
+    g.dice = Dice.scripted([6])  # the next turn: a roll again
+    g.use_rule("A", parse(f"use {archon.uid} Test Pain"))
+    g.dice.assert_consumed()
+
+
+# --- Arcanoscientific Expertise (Harbinger Cabal) -------------------------------------------------
+
+
+ARCANO = "Arcanoscientific Expertise"
+
+
+def _beside(g: Game, src: Unit, u: Unit, gap: float) -> None:
+    """``u`` (one model; set up from Reserves if need be) ``gap`` inches from ``src`` as the game
+    measures, in the first open direction."""
+    import math
+
+    x, y = src.models[0].x, src.models[0].y
+    if not u.models:
+        u.models, u.where = u.new_models([(x, y)]), "board"
+    d = src.radius + u.radius + gap
+    for k in range(16):
+        t = math.pi * k / 8
+        place(g, u.uid, [(x + d * math.cos(t), y + d * math.sin(t))])
+        g.touch()
+        if g.bf.layout.board_at((u.models[0].x, u.models[0].y)) is not None and \
+                abs(g.unit_distance(src, u) - gap) < 1e-6:
+            return
+    raise AssertionError("no open direction")
+
+
+def test_arcanoscientific_expertise_one_aura_for_each_cryptek_until_the_next_command_phase():
+    """Arcanoscientific Expertise: "in your Command phase, for each CRYPTEK unit in your army,
+    select one of the following abilities. Until the start of your next Command phase, your unit
+    has that ability" - three Auras, "while a friendly NECRONS unit is within 6\" of this model"."""
+    from bagm.engine.rules.effects import effect_sum, effect_weapon
+
+    g = game(army("necrons_harbinger_cabal"))
+    cryptek = [u for u in g.army_units("A") if "CRYPTEK" in u.keywords]
+    offered = {a.text() for a in g.legal_actions() if a.kind == "use"}
+    assert offered == {f"use {u.uid} {ARCANO}: {c}" for u in cryptek for c in
+                       ("Hyperlocation Stutter", "Transharmonic Disruption", "Quantum Interface")}
+    tech, chrono = cryptek[0], cryptek[1]
+    g.apply(parse(f"use {tech.uid} {ARCANO}: Transharmonic Disruption"))
+    left = {a.text() for a in g.legal_actions() if a.kind == "use"}
+    assert not any(t.startswith(f"use {tech.uid} ") for t in left)  # one for each CRYPTEK unit
+    assert any(t.startswith(f"use {chrono.uid} ") for t in left)
+    g.apply(parse(f"use {chrono.uid} {ARCANO}: Quantum Interface"))
+    g.apply(parse(f"use {cryptek[2].uid} {ARCANO}: Hyperlocation Stutter"))
+    imm = unit(g, "Immortals")
+    t = g.army_units("B")[0]
+    for gap, inside in ((5.9, True), (6.0, True), (6.2, False)):
+        _beside(g, tech, imm, gap)
+        holds = holds_in(g)
+        w = imm.ranged[0]
+        assert effect_weapon(imm, w, t, holds).strength == w.strength + (1 if inside else 0), gap
+    assert effect_weapon(tech, tech.ranged[0], t, holds_in(g)).strength == tech.ranged[0].strength + 1  # its own unit
+    _beside(g, chrono, imm, 3.0)
+    assert effect_defence(imm, SHOT, holds_in(g))[0] == 5
+    _beside(g, cryptek[2], imm, 3.0)
+    assert effect_sum(imm, "advance_mod", holds_in(g)) == 2 and effect_sum(imm, "advance_mod") == 0
+    g.end_timed("next command A")  # the start of A's next Command phase
+    assert effect_sum(imm, "advance_mod", holds_in(g)) == 0 and not imm.timed and not tech.timed
+
+
+def test_hyperlocation_stutter_adds_2_to_an_advance_roll_within_6_inches():
+    from conftest import advance_to
+
+    from bagm.engine.state.actions import Action
+
+    g = game(army("necrons_harbinger_cabal"))
+    tech = next(u for u in g.army_units("A") if "CRYPTEK" in u.keywords)
+    g.apply(parse(f"use {tech.uid} {ARCANO}: Hyperlocation Stutter"))
+    imm = unit(g, "Immortals")
+    _beside(g, tech, imm, 2.0)
+    g.dice = Dice(7)  # (a Battle-shock test: the one model set up is Below Half-strength)
+    advance_to(g, "move")
+    place(g, tech.uid, [(12.0, 15.0)])  # open ground (as test_plus_1_to_advance_and_charge_rolls)
+    place(g, imm.uid, [(14.0, 15.0)])
+    g.touch()
+    assert g.unit_distance(tech, imm) <= 6
+    g.dice = Dice.scripted([3])
+    g.apply(parse(f"advance {imm.uid} 40,15"))
+    while g.decision.step == "reroll":
+        g.apply(Action("pass"))
+    g.dice.assert_consumed()
+    roll = [e for e in g.events if e["e"] == "advance_roll"][-1]
+    assert roll["roll"] == 3
+    moved = [e for e in g.events if e["e"] == "move"][-1]["moved"]
+    assert imm.move() + 3 + 1e-6 < moved <= imm.move() + 3 + 2 + 1e-9  # Move + the roll of 3 + 2
+
+
+def test_greedy_bot_selects_an_aura_for_each_cryptek():
+    bot = make_bot("greedy", 1)
+    g = game(army("necrons_harbinger_cabal"))
+    picks = []
+    while g.decision.step == "use":
+        act = bot(g)
+        if act.kind != "use":
+            break
+        picks.append(act.unit)
+        g.apply(act)
+    assert sorted(picks) == sorted(u.uid for u in g.army_units("A") if "CRYPTEK" in u.keywords)
+
+
+# --- Manhunter's Helm (Interdiction Team) ---------------------------------------------------------
+
+
+HELM = "Manhunter's Helm"
+
+
+def test_manhunters_helm_plus_1_to_wound_the_priority_target_for_adeptus_arbites_units():
+    """Manhunter's Helm: "at the start of the first Battle-round, select one enemy unit to be your
+    Priority Target. Each time an ADEPTUS ARBITES model from your army makes an attack that targets
+    your Priority Target, if the bearer of the enhancement is on the battlefield, add 1 to the Wound
+    roll"."""
+    g = game(army("agents_of_the_imperium_interdiction_team"))  # the first legal choices: a selection
+    marked = [e for e in g.army_units("B") if HELM in e.marked]
+    assert len(marked) == 1
+    q = marked[0]
+    other = next(e for e in g.army_units("B") if e is not q and e.T == q.T)
+    # the Proctor-Exactant's Boarding Squad only ("the Boarding Squad holding it"): the first half
+    assert [u.name for u in g.units.values() if u.enhancement == HELM] == ["Exaction Squad A"]
+    bearer = next(u for u in g.army_units("A") if u.enhancement == HELM)
+    arbites = next(u for u in g.army_units("A") if u is not bearer and "ADEPTUS ARBITES" in u.keywords)
+    inquisitor = unit(g, "Inquisitor")
+    assert q.T == other.T == 5  # S4 against T5: 5+ to wound
+    for u in (bearer, arbites):
+        assert attack(g, u, q, SHOT, [3, 4, 1])[0] == 1  # a 4 wounds (+1); the save fails
+        assert attack(g, u, other, SHOT, [3, 4]) == (0, 0)  # not the Priority Target
+    assert attack(g, inquisitor, q, SHOT, [3, 4]) == (0, 0)  # not ADEPTUS ARBITES
+    bearer.models = []
+    g.check_destroyed(bearer)  # "if the bearer is on the battlefield"
+    assert attack(g, arbites, q, SHOT, [3, 4]) == (0, 0)
+
+
+def test_manhunters_helm_a_new_priority_target_once_the_last_is_destroyed():
+    """"Each time your Priority Target is destroyed, if the bearer is on the battlefield, you can
+    select a new enemy unit to be your Priority Target" (reading: at the next Battlefield Command
+    window, the end of that phase at the latest)."""
+    from conftest import advance_to
+
+    g = game(army("agents_of_the_imperium_interdiction_team"))
+    g.dice = Dice(4)
+    q = next(e for e in g.army_units("B") if HELM in e.marked)
+    bearer = next(u for u in g.army_units("A") if u.enhancement == HELM)
+    q.models = []
+    g.check_destroyed(q, by=bearer)
+    advance_to(g, "mark")
+    assert g.decision.info["rule"] == HELM and g.decision.info["unit"] == bearer.uid
+    legal = g.legal_actions()
+    assert {a.target for a in legal} == {e.uid for e in g.army_units("B")}
+    g.apply(legal[-1])
+    assert [e.uid for e in g.army_units("B") if HELM in e.marked] == [legal[-1].target]
+    # destroyed again with the bearer gone: no new selection
+    t = g.unit(legal[-1].target)
+    bearer.models = []
+    g.check_destroyed(bearer)
+    t.models = []
+    g.check_destroyed(t)
+    from bagm.engine.state.actions import Action
+
+    start = g.phase_id
+    while g.phase_id < start + 3 and g.decision.step != "over":  # three Battlefield Command windows on
+        d = g.decision
+        assert d.step != "mark"
+        g.apply(Action("done") if d.step in ("move", "hatch", "manoeuvre", "shoot", "charge") else Action("pass"))
+
+
+# --- Quill Marker (Kroot Raiding Party) -----------------------------------------------------------
+
+
+def _hidden_within(g: Game, u: Unit, e: Unit, lo: float, hi: float) -> None:
+    """Put ``u`` and ``e`` (one model each) where ``u`` cannot see ``e``, ``lo`` to ``hi`` inches
+    apart (around Walls), not in Engagement Range: a search of the battlefield."""
+    def put(v: Unit, p: tuple[float, float]) -> bool:
+        if not g.layout_ok(p):
+            return False
+        try:
+            place(g, v.uid, [p])
+        except ValueError:
+            return False
+        g.touch()
+        return g.fits(v.models[0].base)
+
+    for ax in range(4, 60, 4):
+        for ay in range(3, 30, 4):
+            if not put(u, (float(ax), float(ay))):
+                continue
+            for dx in range(-11, 12):
+                for dy in range(-11, 12):
+                    if not put(e, (float(ax + dx), float(ay + dy))) or g.engaged(u, e) or g.visible_idx(u, e):
+                        continue
+                    if lo <= g.unit_distance(u, e) <= hi:
+                        return
+    raise AssertionError("no hidden place at that distance")
+
+
+@pytest.mark.parametrize("lo, hi, kroot, allowed", [(2.0, 6.0, True, True), (6.5, 11.5, True, False),
+                                                    (2.0, 6.0, False, False)])
+def test_quill_marker_kroot_units_within_6_inches_can_charge_the_selected_unit_unseen(lo, hi, kroot, allowed):
+    """Quill Marker: "at the start of your Charge phase, select one enemy unit within 12\" of the
+    bearer. Until the end of the phase, each time a KROOT unit from your army declares a charge, if it
+    is within 6\" of that enemy unit, it can include that enemy unit as a target of that charge, even if
+    it is not visible to it"."""
+    from bagm.engine.state.actions import Action
+    from bagm.engine.state.core import IllegalAction
+
+    g = game(army("tau_empire_kroot_raiding_party"))
+    g.phase, g.active = "charge", "A"
+    bearer = next(u for u in g.army_units("A") if u.enhancement == "Quill Marker")
+    u = next(v for v in g.army_units("A") if v is not bearer and "KROOT" in v.keywords)
+    if not kroot:
+        u.keywords = u.keywords - {"KROOT"}
+    e = g.army_units("B")[0]
+    _hidden_within(g, u, e, lo, hi)
+    place(g, bearer.uid, [(u.models[0].x, u.models[0].y)])  # the bearer where u stands: e within 12"
+    place(g, u.uid, [(u.models[0].x, u.models[0].y)])
+    g.touch()
+    quill = f"use {e.uid} Quill Marker"
+    assert quill in [a.text() for a in g.usable("A", "phase_start")]
+    with pytest.raises(IllegalAction, match="not visible"):
+        g.check_as("charge", "A", Action("charge", u.uid, target=e.uid))
+    g.use_rule("A", parse(quill))
+    assert g.usable("A", "phase_start") == []  # one a phase
+    if allowed:
+        g.check_as("charge", "A", Action("charge", u.uid, target=e.uid))
+    else:
+        with pytest.raises(IllegalAction, match="not visible"):
+            g.check_as("charge", "A", Action("charge", u.uid, target=e.uid))
+    g.end_timed("phase")  # the end of the phase
+    with pytest.raises(IllegalAction, match="not visible"):
+        g.check_as("charge", "A", Action("charge", u.uid, target=e.uid))
+
+
+def test_quill_marker_selects_only_an_enemy_unit_within_12_inches_of_the_bearer():
+    g = game(army("tau_empire_kroot_raiding_party"))
+    g.phase, g.active = "charge", "A"
+    bearer = next(u for u in g.army_units("A") if u.enhancement == "Quill Marker")
+    e = g.army_units("B")[0]
+    for dx in range(-10, 11):  # the bearer 3" to 12" from e
+        p = (e.models[0].x + dx, e.models[0].y)
+        if g.layout_ok(p):
+            place(g, bearer.uid, [p])
+            g.touch()
+            if g.fits(bearer.models[0].base) and 3 <= g.unit_distance(bearer, e) <= 12:
+                break
+    near = {e.uid for e in g.army_units("B") if g.unit_distance(bearer, e) <= 12}
+    assert e.uid in near and len(near) < len(g.army_units("B"))
+    assert {a.unit for a in g.usable("A", "phase_start") if a.arg == "Quill Marker"} == near

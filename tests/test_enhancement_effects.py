@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import copy
 import re
+import tempfile
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
+import test_detachment_rules_late as late
 from conftest import REPO, advance_to, block, declined, place, without_rules
 
 from bagm.chance.dice import Dice, DiceExpr
@@ -1749,6 +1752,12 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "Predestined Champion": predestined,
     "Tellyporta": tellyporta,
     "Spiteful Demise": spiteful_demise,
+    # played in tests/test_detachment_rules_late.py
+    "The Vratine Aquila (Aura)": lambda n: late.test_vratine_aquila_4_plus_invulnerable_save_for_anathema_psykana_units_within_3_inches(
+        Path(tempfile.mkdtemp())),
+    "Manhunter's Helm": lambda n: late.test_manhunters_helm_plus_1_to_wound_the_priority_target_for_adeptus_arbites_units(),
+    "Power and Greed": lambda n: late.test_power_and_greed_the_first_time_each_turn_the_bearer_is_empowered_a_3_plus_gains_a_pain_token(3, 1),
+    "Quill Marker": lambda n: late.test_quill_marker_kroot_units_within_6_inches_can_charge_the_selected_unit_unseen(2.0, 6.0, True, True),
 }
 
 

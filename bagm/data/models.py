@@ -377,6 +377,12 @@ class Effect:
     charge_unseen: float | None = None
     """The led unit can declare a charge against enemy units within X inches that are not
     visible to it (12: any it could charge)."""
+    charged_unseen: float | None = None
+    """On an enemy unit a moment selected (its effects are that unit's): units of the selecting army
+    with ``charged_unseen_by`` within X inches of it can declare a charge against it even if it is
+    not visible to them (Quill Marker)."""
+    charged_unseen_by: Keyword | None = None
+    """With ``charged_unseen``: the keyword those charging units have (KROOT)."""
     regain_wounds: int = 0
     """In each player's Command phase, one model of the led unit regains up to X lost wounds."""
     secure_roll: int | None = None
@@ -438,6 +444,10 @@ class Effect:
     mark_enemy: bool = False
     """At the start of the first battle round, the led unit's player selects one enemy unit on
     the battlefield: marked by this rule for the battle (``target_marked``)."""
+    mark_again: bool = False
+    """With ``mark_enemy``: each time the unit it marked is destroyed, while the led unit is on the
+    battlefield, its player selects a new enemy unit (Manhunter's Helm: "each time your Priority
+    Target is destroyed, if the bearer is on the battlefield, you can select a new enemy unit")."""
     mark_warlord: bool = False
     """With ``mark_enemy``: the opponent's WARLORD (if on the battlefield) is marked too, besides
     the unit selected ("up to two enemy units, one of which must be your opponent's WARLORD")."""
@@ -553,6 +563,19 @@ class Effect:
     """In the Fight phase, when the X-th enemy unit that phase is destroyed by the attacks of units
     with this effect, their army gains 1 Pain token (once a phase; Appetite for Adulation: "if two
     or more enemy units are destroyed by DRUKHARI units from your army that phase")."""
+    raid_pain: bool = False
+    """Each time the led unit's attacks destroy an enemy unit that was within range of an objective
+    marker its own army controlled at the start of the phase, the led unit's army gains 1 Pain
+    token (Raid and Pillage)."""
+    kill_pain: Keyword | None = None
+    """Each time the led unit's attacks destroy a model with this keyword, its army gains 1 Pain
+    token (Commorrite Rivalries: CHARACTER; the Pain twin of ``kill_cp``)."""
+    pain_discount: bool = False
+    """Each time its player uses the Battlefield Command Stratagem, they can expend 1 Pain token to
+    pay 1CP less for it (Commorrite Rivalries)."""
+    empower_pain_roll: int | None = None
+    """The first time in each turn the led unit becomes Empowered, one D6: on X+ its army gains 1
+    Pain token (Power and Greed)."""
     shock_3d6: bool = False
     """Battle-shock tests taken for the led unit are taken on 3D6 instead of 2D6 (Synapse)."""
     deploy_last: bool = False
@@ -1035,6 +1058,9 @@ class Moment:
     pain: int = 0
     """Using it costs X Pain tokens of the army's pool (Power from Pain: "you can spend 1 Pain token
     to Empower that unit"); its target is then Empowered until the end of the phase."""
+    empower: bool = True
+    """With ``pain``: the target is Empowered (false: the tokens are only expended, "expend 1 Pain
+    token ... that objective is Secured": Raid and Pillage)."""
     choice: str | None = None
     """A named alternative ("select one of the following abilities"): the moments of one rule
     with choices share its ``once``, and using one names it ("use A3 Rule: lethal hits")."""

@@ -17,8 +17,9 @@ from bagm.chance.dice import DiceExpr
 from bagm.engine.attack.rules import AttackProfile, Conditions, Target
 from bagm.engine.board.geometry import segments_cross
 from bagm.engine.bots.objectives import CROWD, RULES, assign, marker_worth, on_marker_now
+from bagm.engine.bots.uses import use_choice
 from bagm.engine.game.sequence import Game, Unit
-from bagm.engine.rules.effects import effect_conditions, effect_has, effect_sum, effect_weapon, holds_in
+from bagm.engine.rules.effects import effect_has, effect_sum
 from bagm.engine.rules.missions.power_the_generators import ACCESS_ZONE, GENERATOR, TERMINAL, route_via
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import profile_group
@@ -298,84 +299,7 @@ class GreedyBot:
         return legal[0]
 
     def _use(self, g: Game, legal: list[Action]) -> Action | None:
-        """A supplied Stratagem: on the unit a moment is about (just selected to shoot or to
-        fight, just targeted), or at the start of one of its own phases on its costliest unit
-        that could use it; at the end of a phase only a rule that costs nothing."""
-        uses = [a for a in legal if a.kind == "use"]
-        d = g.decision
-        rules = {x.name: x for x in g.armies[d.player].uses}
-        choices = [a for a in uses if rules[a.arg].group is not None or rules[a.arg].army]
-        if choices and not any(rules[a.arg].stratagem for a in choices):
-            # a free rule with alternatives (a Ka'Tah stance, a Doctrina): the one that adds the
-            # most expected damage now, one not yet in force first; in the Fight phase only if it
-            # adds some (a stance used once per battle is kept for a fight that needs it); at the
-            # start of a battle round the phase still reads the last one's Fight phase: not a fight
-            fight = g.phase == "fight" and d.info.get("timing") != "round_start"
-
-            def worth(a: Action) -> tuple[float, bool]:
-                s = rules[a.arg]
-                held = any(n == s.name for v in g.army_units(d.player) for n, _, _ in v.timed)
-                return self._use_gain(g, s, g.unit(a.unit), fight), not held
-            best = max(choices, key=worth)
-            return best if not fight or worth(best)[0] > 0 else None
-        # reinforcements (Transdimensional Reinforcement, once per battle): once half the unit is
-        # gone, or in the last rounds once any model is
-        uses = [a for a in uses if not any(e.reinforce_roll for e in rules[a.arg].effects) or (
-            lambda u: 2 * len(u.models) <= u.starting or g.round >= 4 and len(u.models) < u.starting)(g.unit(a.unit))]
-        if uses and d.info.get("timing") == "phase_end":  # only a free rule (an Enhancement's, say)
-            free = {x.name for x in g.armies[d.player].uses if not x.stratagem}
-            uses = [a for a in uses if a.arg in free]
-        if uses and "unit" in d.info and "CHARACTER" in g.unit(d.info["unit"]).keywords:
-            # a rule that makes its weapons [HAZARDOUS] (Overload Machine Spirits): never on a
-            # CHARACTER, whose failed Hazardous test costs 3 mortal wounds
-            risky = {x.name for x in g.armies[d.player].uses
-                     if any(a.name == "hazardous" for e in x.effects for a in e.weapon_abilities)}
-            uses = [a for a in uses if a.arg not in risky]
-        if not uses:
-            return None
-        rules = {x.name: x for x in g.armies[d.player].uses}
-        if any(rules[a.arg].moves for a in uses):  # a Normal move now: never off a marker; when the
-            # rule ends the unit's charge, only for a unit with no enemy unit within 12" to charge
-            foes = g.army_units(g.other(d.player))
-            uses = [a for a in uses if not rules[a.arg].moves or not self.on_marker(g, g.unit(a.unit)) and not (
-                any(e.no_charge for e in rules[a.arg].effects) and
-                any(g.min_straight(g.unit(a.unit), f) <= 12 for f in foes))]
-            if not uses:
-                return None
-        enemies = [a for a in uses if g.unit(a.unit).player != d.player]
-        if enemies:  # a rule that selects an enemy unit: the most valuable one
-            return max(enemies, key=lambda a: g.unit(a.unit).points)
-        if "unit" in d.info:
-            return uses[0]
-        if g.active != d.player:
-            return None
-        return max(uses, key=lambda a: g.unit(a.unit).points)
-
-    def _use_gain(self, g: Game, s: Any, u: Unit, fight: bool) -> float:
-        """What using ``s`` adds: the expected points its units would destroy with its effects
-        less without (each unit's first ranged and first melee weapon on the nearest enemy unit;
-        in the Fight phase only units within Engagement Range, their melee weapon)."""
-        units = [v for v in g.army_units(u.player) if g.covers(s, v)] if s.army else [u]
-        if fight:
-            units = [v for v in units if g.engaged_with(v)]
-        return sum(self._effects_value(g, v, s.effects, fight) - self._effects_value(g, v, (), fight) for v in units)
-
-    def _effects_value(self, g: Game, u: Unit, effects: tuple[Any, ...], fight: bool) -> float:
-        enemies = g.engaged_with(u) if fight else g.army_units(g.other(u.player))
-        if not enemies or not u.models:
-            return 0.0
-        t = min(enemies, key=lambda e: g.min_straight(u, e))
-        saved = u.timed
-        u.timed = saved + tuple(("?", e, "phase") for e in effects)  # as if used, for the while
-        try:
-            holds = holds_in(g)
-            total = 0.0
-            for w in (u.melee[:1] if fight else u.ranged[:1] + u.melee[:1]):
-                w2 = effect_weapon(u, w, t, holds)
-                total += self.expected(w2, len(u.models), t, effect_conditions(u, t, w2, _PLAIN, holds))
-            return total
-        finally:
-            u.timed = saved
+        return use_choice(self, g, legal)  # bots/uses.py
 
     def _mark(self, g: Game, legal: list[Action]) -> Action:
         """An enemy unit to mark (Oath of Moment): the nearest to the army, the costliest first

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Protocol
 
+from bagm.engine.bots.uses import pain_for_cp
 from bagm.engine.game.sequence import Game, Unit
 from bagm.engine.state.actions import Action
 from bagm.engine.state.core import Player
@@ -174,4 +175,5 @@ def _change_level(bot: GreedyBot, g: Game, p: str, legal: list[Action]) -> Actio
 RULES: dict[str, Advice] = {"Unlock Overrides": _unlock_overrides, "Change Level": _change_level, "Guard Duty": _guard_duty,
          "Imprisoned": _imprisoned, "Silent Infiltration": _infiltrate,
          "Silent Infiltration: move": _infiltration_move,
-         "Corrupt the Machine Spirit": _corrupt, "Corrupt the Machine Spirit: consequence": _consequence}
+         "Corrupt the Machine Spirit": _corrupt, "Corrupt the Machine Spirit: consequence": _consequence,
+         "Commorrite Rivalries": pain_for_cp}

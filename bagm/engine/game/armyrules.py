@@ -63,6 +63,27 @@ class ArmyRules(GameInterface):
                 t.marked = t.marked | {rule}
                 self.emit("mark", unit=uid, target=t.uid, rule=rule)
 
+    def _marks_again(self) -> Generator[Decision, Action, None]:
+        """Manhunter's Helm (``mark_again``): "each time your Priority Target is destroyed, if the
+        bearer is on the battlefield, you can select a new enemy unit to be your Priority Target".
+        Reading: the new one is selected at the next Battlefield Command window (the end of the
+        phase at the latest), the active player first; selecting one never hurts, so it is made."""
+        for p in (self.active, self.other(self.active)):
+            for b in self.army_units(p):
+                if not b.affected:
+                    continue
+                for rule, e in b.standing:
+                    if not (e.mark_again and e.mark_enemy):
+                        continue
+                    foes = [v for v in self.units.values() if v.player != p]
+                    if any(rule in v.marked and v.alive for v in foes) or \
+                            not any(rule in v.marked for v in foes) or not self.army_units(self.other(p)):
+                        continue  # its target stands, or none was ever selected, or none is left
+                    act = yield self.ask("mark", p, {"unit": b.uid, "rule": rule})
+                    t = self.unit(act.target, self.other(p))
+                    t.marked = t.marked | {rule}
+                    self.emit("mark", unit=b.uid, target=t.uid, rule=rule)
+
     def legal_mark(self, p: Player) -> list[Action]:
         """Each enemy unit on the battlefield, for the rule the decision names."""
         uid = self.decision.info["unit"]

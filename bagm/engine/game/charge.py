@@ -63,6 +63,12 @@ class ChargePhase(GameInterface):
         """The rule that lets ``u`` charge ``t``, not visible to it ("it can select units that
         are not visible to it as targets of that charge, provided they are within 9\""), if any
         (one usable once per battle counts until it is used)."""
+        if t.timed:  # Quill Marker: "... if it is within 6\" of that enemy unit, it can include that enemy
+            # unit as a target of that charge, even if it is not visible to it"
+            for name, e, _ in t.timed:
+                if e.charged_unseen is not None and (e.charged_unseen_by is None or e.charged_unseen_by in u.keywords) \
+                        and self.unit_distance(u, t) <= e.charged_unseen + 1e-9:
+                    return name
         if not u.affected:
             return None
         d = self.unit_distance(u, t)

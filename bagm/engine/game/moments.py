@@ -20,10 +20,12 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
+from bagm.engine.rules.army_rules import empowered
+from bagm.engine.rules.effects import aura_copy
 from bagm.engine.rules.stratagem_costs import stratagem_cost, stratagem_refund
 from bagm.engine.rules.uses import Use
 from bagm.engine.state.actions import Action
-from bagm.engine.state.army import Unit
+from bagm.engine.state.army import Unit, fits
 from bagm.engine.state.core import Decision, Player
 
 if TYPE_CHECKING:
@@ -212,7 +214,8 @@ class Moments(GameInterface):
         if s.pain:  # Power from Pain: "spend 1 Pain token to Empower that unit" (until the end of the phase)
             self.pain[p] -= s.pain
             self.emit("pain", player=p, gain=-s.pain, pool=self.pain[p], why=s.name)
-            u.empowered = self.phase_id
+            if s.empower:
+                empowered(self, u)
         if s.self_test is not None:
             self._self_test(p, s, u)
         if s.test == "leadership":  # "that enemy unit must take a Leadership test": failed, the effects
@@ -233,6 +236,8 @@ class Moments(GameInterface):
                     v.timed += tuple((s.name, e, s.until) for e in s.effects)
                     self.emit("effect", unit=v.uid, rule=s.name, until=s.until)
             return
+        if any(e.aura is not None for e in s.effects):  # a timed aura: the army's units near the target too
+            self._timed_aura(p, s, u, f"next {self.phase} {p}" if s.until == "next" else s.until)
         if s.until == "next":  # until the start of the user's next phase of this kind
             u.timed += tuple((s.name, e, f"next {self.phase} {p}") for e in s.effects)
             self.emit("effect", unit=u.uid, rule=s.name, until="next")
@@ -244,6 +249,18 @@ class Moments(GameInterface):
             u.battleshocked = False  # "that unit is no longer Battle-shocked"
             self.emit("battleshock_ends", unit=u.uid)
         self.emit("effect", unit=u.uid, rule=s.name, until=s.until)
+
+    def _timed_aura(self, p: Player, s: Use, u: Unit, until: str) -> None:
+        """An aura a rule gives its target for a while (Arcanoscientific Expertise: "until the start
+        of your next Command phase, your unit has that ability", an Aura): each other unit of the
+        army whose fixed conditions fit has its copy for as long, applying while within range."""
+        copies = [aura_copy(e, u.uid) for e in s.effects if e.aura is not None]
+        for v in self.units.values():  # (units in Reserves too: the aura is theirs once near)
+            if v.player != p or v.where == "destroyed":
+                continue
+            fit = tuple((s.name, e, until) for e in copies if v is not u and fits(e, v.datasheet.name, v.keywords))
+            if fit:
+                v.timed += fit
 
     def _self_test(self, p: Player, s: Use, u: Unit) -> None:
         """Dark Pacts: "it must first take a Leadership test before any effects ... are resolved; if

@@ -14,6 +14,7 @@ from bagm.engine.rules.effects import (
     effect_has,
     effect_least,
     effect_sum,
+    holds_in,
     slow_aura,
     slowed,
     through_enemies,
@@ -72,7 +73,8 @@ class MovementPhase(GameInterface):
                     roll = self.dice.d6(f"advance {u.uid} re-roll")  # Command Re-roll or the effect
                     self.emit("advance_roll", unit=u.uid, roll=roll, reroll=True)
                 if u.affected:  # an effect: "add 1 to Advance rolls" (a halving first: Vasov's Auto-Oppressor)
-                    roll = ((roll + 1) // 2 if effect_has(u, "halve_move") else roll) + effect_sum(u, "advance_mod")
+                    roll = ((roll + 1) // 2 if effect_has(u, "halve_move") else roll) + effect_sum(
+                        u, "advance_mod", holds_in(self))  # (an aura's: Hyperlocation Stutter)
             if act.kind == "fallback":  # an enemy effect: "each time an enemy unit ... is selected to Fall Back"
                 for v in self.army_units(self.other(p)):
                     if v.affected and self.engaged(u, v):
@@ -471,14 +473,16 @@ class MovementPhase(GameInterface):
         out = {}
         enemies = self.army_units(self.other(p))
         for b in self.army_units(p):
-            if b.affected and any(e.mark_enemy and e.mark_at == "first_round" for _, e in b.standing):
-                rule, eff = next((n, e) for n, e in b.standing if e.mark_enemy and e.mark_at == "first_round")
+            for rule, eff in b.standing if b.affected else ():  # each of its rules in turn (Imperial Law, Manhunter's Helm)
+                if not (eff.mark_enemy and eff.mark_at == "first_round"):
+                    continue
                 if eff.mark_each:  # each unit with the rule selects its own: the mark names the unit
                     rule = f"{rule} {b.uid}"
                 # (mark_warlord: the Warlord is marked besides the one the player selects)
                 if not any(rule in e.marked and not (e.warlord and effect_has(b, "mark_warlord")) for e in enemies) \
                         and any(rule not in e.marked for e in enemies):
                     out[b.uid] = rule
+                    break
         return out
 
     def legal_opening(self, p: Player) -> list[Action]:

@@ -4,7 +4,6 @@ data packs, and every rule the engine does not model is listed for the game's no
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +12,7 @@ from bagm.data.weapons import AttackError, WeaponProfile
 from bagm.engine.board.bases import base_mm
 from bagm.engine.board.geometry import MM_PER_INCH
 from bagm.engine.game.moments import OFFERED
+from bagm.engine.rules.effects import aura_copy
 from bagm.engine.rules.enhancements import ENHANCEMENTS, enhancement
 from bagm.engine.rules.uses import Use, use_of
 from bagm.engine.state.army import MOVE_CAP, Army, ArmyError, Own, Unit, _profile, fits
@@ -212,7 +212,9 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
         notes += kit_notes
         kw = frozenset(ds.all_keywords) - {"FLY"}  # Rules Adaptations "Flying": no FLY
         fly = "FLY" in ds.all_keywords
-        enh = (src.enhancement or "").strip()
+        # a split unit's Enhancement (the Proctor-Exactant's) is on one Boarding Squad only: reading, the
+        # first ("... A"), the one given the unit's best Leadership (its leader's model)
+        enh = (src.enhancement or "").strip() if sq.split_from is None or sq.name.endswith(" A") else ""
         entry = enhancement(enh)
         ranged: list[WeaponProfile] = []
         melee: list[WeaponProfile] = []
@@ -364,10 +366,7 @@ def _spread_auras(units: list[Unit], auras: list[tuple[str, str, Any]]) -> None:
     range of the unit that has it (``aura SOURCE X``, answered by the game: rules.effects); the
     unit itself has the effect as its own (where its conditions fit it)."""
     for uid, name, e in auras:
-        e2 = copy.copy(e)  # the copy is about being near the unit that has the aura
-        e2.aura = None
-        listed = [] if e.only_while is None else [e.only_while] if isinstance(e.only_while, str) else e.only_while
-        e2.only_while = [*listed, f"aura {uid} {e.aura}"]
+        e2 = aura_copy(e, uid)  # the copy is about being near the unit that has the aura
         for v in units:
             if v.uid != uid and fits(e2, v.datasheet.name, v.keywords):
                 v.standing += ((name, e2),)

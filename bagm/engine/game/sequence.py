@@ -46,7 +46,7 @@ from bagm.engine.game.shooting import ShootingPhase
 from bagm.engine.game.sight import Sight
 from bagm.engine.game.snapshot import start_of
 from bagm.engine.game.state import GameState
-from bagm.engine.rules.army_rules import pain_at_start, pain_from, stratagem_spent
+from bagm.engine.rules.army_rules import pain_at_start, pain_from, raid_marks, stratagem_spent
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.leaders import LeaderRules
 from bagm.engine.state.actions import Action
@@ -368,6 +368,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         self.phase_id += 1
         self.emit("phase", phase=name, player=self.active)
         self.end_timed(f"next {name} {self.active}")  # "until the start of your next Shooting phase"
+        raid_marks(self)  # Raid and Pillage: who stands on a marker its army controls as the phase starts
         if name == "command":
             self.end_command(self.active)  # conferred Leader abilities last until now
 

@@ -15,7 +15,7 @@ from bagm.engine.attack.sequence import (
     resolve_steps,
 )
 from bagm.engine.rules.abilities import models_destroyed
-from bagm.engine.rules.army_rules import pain_for_kill, pain_from
+from bagm.engine.rules.army_rules import kill_pain, pain_for_kill, pain_from
 from bagm.engine.rules.effects import (
     effect_conditions,
     effect_defence,
@@ -535,6 +535,8 @@ class ShootingPhase(GameInterface):
                 and kw in t.keywords:  # "each time this model's unit destroys a CHARACTER model, you gain 1CP"
             for _ in range(res.models_destroyed):
                 self.gain_cp(u.player, 1, u.source("kill_cp"))
+        if res.models_destroyed and u.affected:
+            kill_pain(self, u, t, res.models_destroyed)  # e.g. Commorrite Rivalries
         if not ranged and res.models_destroyed and u.affected and \
                 (need := effect_least(u, "regain_on_kill")) is not None:
             self._regain_on_kill(u, res.models_destroyed, need)

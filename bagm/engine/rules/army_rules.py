@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bagm.engine.rules.effects import effect_has, effect_least, effect_sum
+from bagm.engine.rules.effects import effect_first, effect_has, effect_least, effect_sum
 from bagm.engine.state.core import PLAYERS, Player
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -114,9 +114,13 @@ def pain_for_kill(game: GameInterface, dead: Unit, by: Unit) -> None:
     army Pain tokens then. Appetite for Adulation (Ship-Killer Cult): "in the Fight phase, if two or
     more enemy units are destroyed by DRUKHARI units from your army that phase, you gain 1 Pain
     token" (reading: one token a phase, when the second is destroyed; a unit destroyed by mortal
-    wounds no unit's attacks caused does not count)."""
+    wounds no unit's attacks caused does not count). Raid and Pillage (Kabalite Corsairs): "each time a
+    DRUKHARI unit from your army destroys an enemy unit, if that enemy unit was within range of an
+    objective marker controlled by your opponent at the start of the phase, you gain 1 Pain token"."""
     if not by.affected or pain_army(game, by.player) is None:
         return
+    if dead.held_at == game.phase_id and effect_has(by, "raid_pain"):
+        gain_pain(game, by.player, by.source("raid_pain"))  # Raid and Pillage
     need = effect_least(by, "fight_kills_pain") if game.phase == "fight" else None
     if need is not None:
         rule, p = by.source("fight_kills_pain"), by.player
@@ -126,3 +130,53 @@ def pain_for_kill(game: GameInterface, dead: Unit, by: Unit) -> None:
         game.used.add((p, f"{rule} kill {n}", game.phase_id))
         if n == need:
             gain_pain(game, p, rule)
+
+
+def raid_marks(game: GameInterface) -> None:
+    """The start of a phase: for an army with Raid and Pillage, note each enemy unit within range
+    of an objective marker the enemy army controls now (``Unit.held_at``)."""
+    for p in PLAYERS:
+        if _army_has(game, p, "raid_pain") is None:
+            continue
+        foe = game.other(p)
+        markers = game.map.layout.markers
+        held = [mk for i, mk in enumerate(markers) if game.control[i] == foe]
+        for u in game.army_units(foe) if held else ():
+            if any(game.bf.in_objective_range(m.base, mk) for mk in held for m in u.models):
+                u.held_at = game.phase_id
+
+
+def kill_pain(game: GameInterface, u: Unit, t: Unit, models: int) -> None:
+    """``u``'s attacks destroyed ``models`` models of ``t``. Commorrite Rivalries (Space Lane
+    Raiders): "each time a DRUKHARI CHARACTER model from your army destroys an enemy CHARACTER
+    model, you gain 1 Pain token"."""
+    kw = effect_first(u, "kill_pain")
+    if kw is not None and kw in t.keywords:
+        for _ in range(models):
+            gain_pain(game, u.player, u.source("kill_pain"))
+
+
+def empowered(game: GameInterface, u: Unit) -> None:
+    """``u`` becomes Empowered (Power from Pain: until the end of the phase). Power and Greed:
+    "the first time in each turn that the bearer is Empowered, roll one D6: on a 3+, you gain 1
+    Pain token"."""
+    u.empowered = game.phase_id
+    need = effect_least(u, "empower_pain_roll") if u.affected else None
+    if need is None:
+        return
+    rule = u.source("empower_pain_roll")
+    mark = (u.player, f"{rule} {u.uid}", 100_000 + game.turn)  # once per turn
+    if mark in game.used:
+        return
+    game.used.add(mark)
+    roll = game.dice.d6(f"{rule} {u.uid}")
+    game.emit("rule_roll", player=u.player, rule=rule, roll=roll)
+    if roll >= need:
+        gain_pain(game, u.player, rule)
+
+
+def pain_discount(game: GameInterface, p: Player) -> str | None:
+    """Commorrite Rivalries (Space Lane Raiders): "each time you use the Battlefield Command
+    Stratagem, you can expend 1 Pain token from your Pain token pool. If you do, decrease that
+    Stratagem's cost by 1CP for that usage": the rule, when ``p`` has a token to expend."""
+    return _army_has(game, p, "pain_discount") if game.pain[p] >= 1 else None

@@ -298,10 +298,10 @@ def effect_fnp_mortal(t: Unit) -> int | None:
 # Callers check ``u.affected`` first, so units without effects pay nothing.
 
 
-def effect_sum(u: Unit, field: str) -> int:
-    """A numeric field (OC_mod, M_mod, advance_mod, charge_mod) summed over the unit's effects:
-    0 when it has none."""
-    return sum(getattr(e, field) for e in u.effects()) if u.affected else 0
+def effect_sum(u: Unit, field: str, holds: Holds | None = None) -> int:
+    """A numeric field (OC_mod, M_mod, advance_mod, charge_mod) summed over the unit's effects
+    (``holds``: with the conditions that need the game, an aura's): 0 when it has none."""
+    return sum(getattr(e, field) for e in u.effects(holds)) if u.affected else 0
 
 
 def effect_least(u: Unit, field: str) -> int | None:
@@ -343,6 +343,19 @@ def effect_first(u: Unit, field: str) -> Any:
 
 
 # --- effects on other units: tests a charge calls for, auras -------------------------------------
+
+
+def aura_copy(e: Any, source: str) -> Any:
+    """The copy of aura effect ``e`` (``aura: X``) that another unit has: its other fields, while
+    within X" of unit ``source`` (the condition 'aura SOURCE X', answered by :func:`holds_in`)."""
+    import copy
+
+    e2 = copy.copy(e)
+    e2.aura = None
+    listed = [] if e.only_while is None else [e.only_while] if isinstance(e.only_while, str) else e.only_while
+    e2.only_while = [*listed, f"aura {source} {e.aura}"]
+    return e2
+
 
 
 _MINUS_1_TO_HIT: list[Any] = []  # the Effect a failed Leadership test of a charge gives (built once)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
+from bagm.engine.rules.army_rules import pain_discount
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.stratagems import BATTLEFIELD_COMMAND as STRATAGEM
 from bagm.engine.rules.stratagems import affects, card, may_use, use, used_this_phase
@@ -120,6 +121,8 @@ class LeaderRules(GameInterface):
         card's WHEN is "Your Command phase": its windows are the start and the end of the
         active player's Command phase, for that player only."""
         timing = "phase_start" if when == "start" else "phase_end"
+        if self.window == 0:  # e.g. Manhunter's Helm: a new Priority Target once the last is destroyed
+            yield from self._marks_again()
         yours = card(self, STRATAGEM).when == "your_command"  # the 2023 card
         while self.window < 4:
             p = self.active if self.window % 2 == 0 else self.other(self.active)
@@ -127,7 +130,8 @@ class LeaderRules(GameInterface):
             if self.window < 2 and offered and self.legal_command(p):
                 act = yield self.ask("command", p, {"phase": self.phase})
                 if act.kind == "command":
-                    self._do_command(p, act)
+                    discount = yield from self._pain_discount(p, act)
+                    self._do_command(p, act, discount)
                     continue
             elif self.window >= 2 and self.usable(p, timing):
                 act = yield self.ask("use", p, {"timing": timing})
@@ -185,13 +189,26 @@ class LeaderRules(GameInterface):
         raise IllegalAction(f"{leader.label()} has no Leader ability '{name}' (has: "
                             f"{', '.join(a.name for a in abilities) or 'none'})", RULE, leader.uid)
 
-    def _do_command(self, p: Player, act: Action) -> None:
+    def _pain_discount(self, p: Player, act: Action) -> Generator[Decision, Action, str | None]:
+        """Commorrite Rivalries: the player may expend 1 Pain token to pay 1CP less for this use
+        (a decision, step "rule"). Reading: the use is offered as any paid one, to a player who
+        has the card's CP; the token is expended as it is used."""
+        rule = pain_discount(self, p)
+        if rule is None or self.peerless_free(self.unit(act.unit, p)):
+            return None
+        ans = yield self.ask("rule", p, {"rule": rule, "options": ["expend 1 Pain token"]})
+        return rule if ans.kind == "rule" else None
+
+    def _do_command(self, p: Player, act: Action, discount: str | None = None) -> None:
         leader, b = self.unit(act.unit, p), self.unit(act.target, p)
         ability = self._ability(leader, act.arg)
         free = self.peerless_free(leader)
         if free:
             self.peerless_round[leader.uid] = self.round
-        use(self, p, STRATAGEM, cp=0 if free else None)
+        if discount is not None:  # Commorrite Rivalries: "decrease that Stratagem's cost by 1CP for that usage"
+            self.pain[p] -= 1
+            self.emit("pain", player=p, gain=-1, pool=self.pain[p], why=discount)
+        use(self, p, STRATAGEM, cp=0 if free else max(0, STRATAGEM.cp - 1) if discount else None)
         # until the start of your next Command phase; neither unit can be targeted again until then
         leader.commanded = b.commanded = True
         b.led = (leader.uid, ability.name, ability)  # answers kept that depend on it name it in their keys

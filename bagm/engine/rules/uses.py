@@ -48,6 +48,7 @@ class Use:
     test_mod_keyword: str | None = None  # test_mod only for a target with this keyword
     unshocked: bool = False  # its target is not Battle-shocked
     pain: int = 0  # it costs this many Pain tokens (Power from Pain)
+    empower: bool = True  # ... and Empowers its target
     self_test: str | None = None  # its target takes this test first (Dark Pacts: "leadership")
     self_test_mortals: Any = None  # ... failed: this many mortal wounds (a dice expression)
     self_test_forsake: bool = False  # ... failed: the target never uses the rule again
@@ -98,7 +99,7 @@ def use_of(data: Any, name: str, kind: str, bearer: str | None = None,
                test_mod=getattr(data, "test_mod", 0), after_kill=getattr(data, "after_kill", False),
                test_pass=getattr(data, "test_pass", False), test_mod_keyword=getattr(data, "test_mod_keyword", None),
                unshocked=getattr(data, "target_unshocked", False),
-               pain=getattr(data, "pain", 0), self_test=getattr(data, "self_test", None),
+               pain=getattr(data, "pain", 0), empower=getattr(data, "empower", True), self_test=getattr(data, "self_test", None),
                self_test_mortals=getattr(data, "self_test_mortals", None),
                self_test_forsake=getattr(data, "self_test_forsake", False),
                army=getattr(data, "army", False), holders=holders,
