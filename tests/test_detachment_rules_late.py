@@ -612,3 +612,35 @@ def test_quill_marker_selects_only_an_enemy_unit_within_12_inches_of_the_bearer(
     near = {e.uid for e in g.army_units("B") if g.unit_distance(bearer, e) <= 12}
     assert e.uid in near and len(near) < len(g.army_units("B"))
     assert {a.unit for a in g.usable("A", "phase_start") if a.arg == "Quill Marker"} == near
+
+
+# --- Charge and Advance rolls see the conditions that need the game -------------------------------
+
+
+def test_a_charge_roll_modifier_under_a_game_condition_applies():
+    """Charge rolls read the effects with the game's conditions (an aura's, 'near_battleline'), as
+    Advance rolls do (Hyperlocation Stutter)."""
+    from conftest import advance_to, block
+    from test_detachment_rules import game as dgame
+
+    from bagm.data.models import Effect
+    from bagm.data.schema import validate
+    from bagm.engine.state.actions import Action
+
+    g = dgame(army("grey_knights_void_purge_force"))
+    u, e = g.army_units("A")[-1], g.army_units("B")[-1]
+    u.standing = (("Test", validate(Effect, {"charge_mod": 1, "only_while": "near_battleline"})),)
+    u.keywords = u.keywords | {"BATTLELINE"}
+    place(g, u.uid, block(14))
+    place(g, e.uid, block(20, dx=1.4))
+    advance_to(g, "move")
+    g.apply(parse(f"hold {u.uid}"))
+    advance_to(g, "charge")
+    need = g.unit_distance(u, e) - 1.0
+    assert 3 < need <= 4
+    g.dice = Dice.scripted([1, 2])  # 3 + 1 reaches
+    g.apply(parse(f"charge {u.uid} {e.uid}"))
+    while g.decision.step == "reroll":
+        g.apply(Action("pass"))
+    assert u.charged
+    g.dice.assert_consumed()

@@ -19,7 +19,7 @@ from bagm.engine.board.geometry import segments_cross
 from bagm.engine.bots.objectives import CROWD, RULES, assign, marker_worth, on_marker_now
 from bagm.engine.bots.uses import use_choice
 from bagm.engine.game.sequence import Game, Unit
-from bagm.engine.rules.effects import effect_has, effect_sum
+from bagm.engine.rules.effects import effect_has, effect_sum, holds_in
 from bagm.engine.rules.missions.power_the_generators import ACCESS_ZONE, GENERATOR, TERMINAL, route_via
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import profile_group
@@ -560,7 +560,7 @@ class GreedyBot:
                     continue
                 need = g.charge_needed(u, t)
                 if u.affected:  # an effect: "add 1 to Charge rolls"
-                    need -= effect_sum(u, "charge_mod")
+                    need -= effect_sum(u, "charge_mod", holds_in(g))
                 chance = float(charge_chance(need))
                 if u.affected and effect_has(u, "reroll_charge"):  # an effect's free re-roll
                     chance = 1 - (1 - chance) ** 2

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from bagm.engine.board.battlefield import ENGAGEMENT_RANGE, ENGAGEMENT_RANGE_HATCHWAY
 from bagm.engine.board.geometry import polyline_length
-from bagm.engine.rules.effects import charge_tests, early_deep_strike, effect_has, effect_sum, slow_aura
+from bagm.engine.rules.effects import charge_tests, early_deep_strike, effect_has, effect_sum, holds_in, slow_aura
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import CHARGE_RANGE, Decision, IllegalAction, Player, _along
@@ -125,7 +125,7 @@ class ChargePhase(GameInterface):
                 continue
             need = self.charge_needed(u, t)
             # a conferred Leader ability: "add 1 to Charge rolls", "you can re-roll Charge rolls"
-            mod = (effect_sum(u, "charge_mod") if u.affected else 0) + self.mission.charge(self, u, t)[1]
+            mod = (effect_sum(u, "charge_mod", holds_in(self)) if u.affected else 0) + self.mission.charge(self, u, t)[1]
             if slow_aura(self, u) is not None:
                 mod -= 1
             if u.affected and u.opened_hatch is not None and u.opened_hatch[0] == self.turn and \
