@@ -8,23 +8,19 @@ profile (``{Intercessor Sergeant: {power fist: 1}}``). :func:`resolve` turns tha
 
 Reading chosen (the rules leave the form of an Army Roster's wargear to the player): a count is
 the number of the unit's models that carry the item once every choice is made, so naming a
-default item with its default count is accepted and changes nothing. Items are given to models
-one request at a time, each model changing only what it must (the item fewest kinds of model
-can take first; then other orders, up to ``MAX_ORDERS``); a combination no order places is
-refused with the item that did not fit, which can in rare cases refuse a legal combination
-(the search is greedy per order, not complete).
-Conditional bounds of the catalogues ("no Weapon 1 if it has lightning claws") are not modelled.
+default item with its default count is accepted and changes nothing. Which models carry what is
+found by an exact search (:mod:`bagm.roster.loadout_search`): every combination the datasheet's
+options allow is accepted, changing the fewest models from the default, and a combination none
+allows is refused with the first named item (in the roster's order) that cannot be added to the
+ones before it. A model takes only its standard wargear and the items the roster names.
 """
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from bagm.data.names import did_you_mean, norm
-
-MAX_ORDERS = 120  # orders of placing the requests tried before one is refused (5! = 120)
 
 
 @dataclass(frozen=True)
@@ -50,7 +46,7 @@ class Problem:
 
 
 @dataclass
-class _Model:
+class Model:
     kind: int
     picks: list[list[str]]  # per choice of its kind: the items taken
     locked: set[int] = field(default_factory=set)  # choices a request has set
@@ -141,21 +137,22 @@ def requests(ds: Any, wanted: dict[str, Any]) -> tuple[list[Request], list[Probl
     return out, problems
 
 
-class _Unit:
-    """The unit's models, each of one kind with its picks, as choices are applied."""
+class Models:
+    """The unit's models, each of one kind with its picks: the datasheet's default unit of
+    ``n`` models, or (:func:`resolve`) the one a roster's choices make."""
 
     def __init__(self, ds: Any, n: int) -> None:
         self.ds = ds
         self.kinds = [k for k in ds.wargear if k.model is not None]
         self.shared = [k for k in ds.wargear if k.model is None]  # the unit as a whole
         self.n = n
-        self.models: list[_Model] = []
+        self.models: list[Model] = []
         self.shared_picks: dict[str, int] = {}
         counts = self._composition(n)
         for i, c in enumerate(counts):
-            self.models += [self._fresh(i) for _ in range(c)]
+            self.models += [self.fresh(i) for _ in range(c)]
 
-    def _fresh(self, kind: int) -> _Model:
+    def fresh(self, kind: int) -> Model:
         picks = []
         for c in self.kinds[kind].choices:
             if c.default is not None:
@@ -164,7 +161,7 @@ class _Unit:
                 picks.append(list(c.of[:c.min]))  # a required choice: the first, as builders do
             else:
                 picks.append([])
-        return _Model(kind, picks)
+        return Model(kind, picks)
 
     def _composition(self, n: int) -> list[int]:
         """How many models of each kind a plain roster has: each kind's minimum (one-model
@@ -209,10 +206,10 @@ class _Unit:
     def count(self, kind: int) -> int:
         return sum(1 for m in self.models if m.kind == kind)
 
-    def profile(self, m: _Model) -> str | None:
+    def profile(self, m: Model) -> str | None:
         return self.kinds[m.kind].profile
 
-    def carries(self, m: _Model, item: str) -> bool:
+    def carries(self, m: Model, item: str) -> bool:
         k = self.kinds[m.kind]
         return item in k.gear or any(item in p for p in m.picks)
 
@@ -220,105 +217,8 @@ class _Unit:
         n = sum(1 for m in self.models if self._scope(m, r) and self.carries(m, item=r.item))
         return n + (self.shared_picks.get(r.item, 0) if r.profile is None else 0)
 
-    def _scope(self, m: _Model, r: Request) -> bool:
+    def _scope(self, m: Model, r: Request) -> bool:
         return r.profile is None or self.profile(m) == r.profile
-
-    def place(self, r: Request, named: dict[str, int] | None = None) -> None:
-        """Give ``r.item`` to models until ``r.count`` carry it. ``named``: every item the
-        roster names, with its count; a kind of model that brings along another of them that
-        still lacks carriers is tried first, one that brings one already placed last."""
-        named = named or {}
-        need = r.count - self.carriers(r)
-        # 1. a model that can take it in a free choice
-        for m in sorted((m for m in self.models if self._scope(m, r)),
-                        key=lambda m: len(m.locked)):
-            if need <= 0:
-                return
-            if self.carries(m, r.item):
-                continue
-            for ci, c in enumerate(self.kinds[m.kind].choices):
-                if r.item not in c.of:
-                    continue
-                cap = c.max if c.max is not None else len(c.of)
-                if ci not in m.locked:
-                    m.picks[ci] = [r.item]
-                    m.locked.add(ci)
-                elif len(m.picks[ci]) < cap:
-                    m.picks[ci].append(r.item)
-                else:
-                    continue
-                need -= 1
-                break
-        # 2. a model that becomes another kind of the same models, one that carries it
-        targets = sorted((i for i, k in enumerate(self.kinds)
-                          if (r.profile is None or k.profile == r.profile)
-                          and (r.item in k.gear or any(r.item in c.of for c in k.choices))),
-                         key=lambda i: sum(self._along(g, named) for g in self.kinds[i].gear
-                                           if g != r.item))
-        for t in targets:
-            while need > 0 and (self.most(t) is None or self.count(t) < (self.most(t) or 0)):
-                donor = self._donor(t)
-                if donor is None:
-                    break
-                fresh = self._fresh(t)
-                donor.kind, donor.picks, donor.locked, donor.pinned = t, fresh.picks, set(), True
-                if r.item not in self.kinds[t].gear:
-                    ci = next(i for i, c in enumerate(self.kinds[t].choices) if r.item in c.of)
-                    donor.picks[ci] = [r.item]
-                    donor.locked.add(ci)
-                need -= 1
-        # 3. wargear of the unit as a whole
-        if need > 0 and r.profile is None:
-            for k in self.shared:
-                for c in k.choices:
-                    if r.item in c.of:
-                        cap = c.max if c.max is not None else self.n
-                        take = min(need, cap - self.shared_picks.get(r.item, 0))
-                        if take > 0:
-                            self.shared_picks[r.item] = self.shared_picks.get(r.item, 0) + take
-                            need -= take
-
-    def _along(self, item: str, named: dict[str, int]) -> int:
-        """-1: an item the roster wants more of; 1: one it has enough of; 0: not named."""
-        if item not in named:
-            return 0
-        have = sum(1 for m in self.models if self.carries(m, item))
-        return -1 if have < named[item] else 1
-
-    def _donor(self, target: int) -> _Model | None:
-        """A model to re-equip as ``target``: untouched by any request, of a kind that keeps its
-        minimum (or of the same profile); a model of the same profile first, of the most
-        numerous kind."""
-        want = self.kinds[target].profile
-        best: _Model | None = None
-        best_key: tuple[int, int, int] | None = None
-        for m in self.models:
-            if m.kind == target or m.pinned or m.locked:
-                continue
-            same = self.profile(m) == want and want is not None
-            if self.count(m.kind) <= self.kinds[m.kind].min and not same:
-                continue  # kinds of one profile are one model equipped differently: their
-                # minimums are the catalogues' bookkeeping, not a limit on swapping
-            key = (self.profile(m) != want, -self.count(m.kind), m.kind)
-            if best_key is None or key < best_key:
-                best, best_key = m, key
-        return best
-
-    def capacity(self, r: Request) -> int:
-        """A bound on the models that could carry the item (for the message)."""
-        total = 0
-        for k in self.kinds:
-            if r.profile is not None and k.profile != r.profile:
-                continue
-            if r.item in k.gear or any(r.item in c.of for c in k.choices):
-                per = max([1] + [c.max or 1 for c in k.choices if r.item in c.of])
-                most = self.most(self.kinds.index(k))
-                total += per * (most if most is not None else self.n)
-        for k in self.shared:
-            for c in k.choices:
-                if r.item in c.of:
-                    total += c.max if c.max is not None else self.n
-        return min(total, self.n)
 
     def loadouts(self) -> list[Loadout]:
         groups: dict[tuple[str | None, tuple[str, ...]], int] = {}
@@ -341,12 +241,65 @@ def default_loadouts(ds: Any, models: int) -> list[Loadout]:
     """The datasheet's default wargear for ``models`` models (empty: no options recorded)."""
     if not ds.wargear:
         return []
-    return _Unit(ds, models).loadouts()
+    return Models(ds, models).loadouts()
+
+
+def _search_spec(unit: Models) -> tuple[list[Any], list[Any], list[Any]]:
+    """The unit's kinds of model, bounds over several kinds and unit-wide choices as the
+    search reads them. A kind's bounds take in the default unit (which the catalogue's bounds
+    may not reach). Kinds of one profile are one model equipped differently: the minimum of
+    such a kind ("at least 4 Intercessors" beside "up to 2 with grenade launchers") is the
+    catalogues' bookkeeping and binds the profile's models together; a kind of exactly one
+    model (a sergeant, also where larger units have two) keeps its own."""
+    from bagm.roster.loadout_search import Bound, Choice, Kind
+
+    kinds = []
+    together: dict[str, list[int]] = {}  # profile -> its kinds
+    floor: dict[str, int] = {}  # profile -> the largest minimum of its kinds
+    for i, k in enumerate(unit.kinds):
+        plain = unit.count(i)
+        most = unit.most(i)
+        hi = unit.n if most is None else min(most, unit.n)
+        lo = min(k.min, plain)
+        if k.profile is not None:
+            together.setdefault(k.profile, []).append(i)
+            if not k.min == k.max == 1:
+                floor[k.profile] = max(floor.get(k.profile, 0), lo)
+                lo = 0
+        picks = unit.fresh(i).picks
+        # a required choice without a default in the catalogues is filled by the first item
+        # only for a kind the default unit has: another kind takes an item the roster names
+        choices = tuple(Choice(tuple(c.of), c.min, c.max if c.max is not None else len(c.of),
+                               tuple(picks[ci]) if c.default is not None or plain else ())
+                        for ci, c in enumerate(k.choices))
+        kinds.append(Kind(k.profile, lo, max(hi, plain), plain, tuple(k.gear), choices))
+    bounds = [Bound(frozenset(together[p]), lo, unit.n) for p, lo in floor.items() if lo]
+    shared = [Choice(tuple(c.of), 0, c.max if c.max is not None else unit.n, ())
+              for k in unit.shared for c in k.choices]
+    return kinds, bounds, shared
+
+
+def _solve(unit: Models, reqs: list[Request]) -> Any:
+    """The search's answer for these requests (None: no legal unit has them)."""
+    from bagm.roster.loadout_search import Want, solve
+
+    kinds, bounds, shared = _search_spec(unit)
+    wants = []
+    for r in reqs:
+        count = r.count
+        if r.profile is None:  # what every model carries as the unit's own wargear
+            count -= unit.n * sum(norm(g) == norm(r.item) for k in unit.shared for g in k.gear)
+        if count < 0:
+            return None
+        wants.append(Want(norm(r.item), count, r.profile))
+    return solve(kinds, bounds, shared, wants, unit.n, norm)
 
 
 def resolve(ds: Any, models: int, wanted: dict[str, Any] | None
             ) -> tuple[list[Loadout], list[Problem]]:
     """The unit's loadouts with the roster's choices applied, or the problems that stop it."""
+    from bagm.roster.loadout_search import TooHard
+
     if not wanted:
         return default_loadouts(ds, models), []
     reqs, problems = requests(ds, wanted)
@@ -358,44 +311,49 @@ def resolve(ds: Any, models: int, wanted: dict[str, Any] | None
                                     f"{models}", r.loc))
     if problems:
         return [], problems
-    named: dict[str, int] = {}
-    for r in reqs:
-        named[r.item] = named.get(r.item, 0) + r.count
-    first = sorted(reqs, key=lambda r: (_kinds_offering(ds, r.item), r.loc))
-    # the greedy placement in the first order, then in others (a few requests: cheap)
-    for order in itertools.islice(itertools.permutations(first), MAX_ORDERS):
-        unit = _Unit(ds, models)
-        for r in order:
-            unit.place(r, named)
-        if all(unit.carriers(r) == r.count for r in order):
+    unit = Models(ds, models)
+    try:
+        answer = _solve(unit, reqs)
+        if answer is not None:
+            unit.models = [Model(i, [list(p) for p in picks])
+                           for i, group in enumerate(answer.models)
+                           for count, picks in group for _ in range(count)]
+            unit.shared_picks = {}
+            for taken in answer.shared:
+                for item, n in taken.items():
+                    unit.shared_picks[item] = unit.shared_picks.get(item, 0) + n
             return unit.loadouts(), []
-    unit = _Unit(ds, models)
-    order = tuple(first)
-    for r in order:
-        unit.place(r, named)
-    for r in order:
-        got = unit.carriers(r)
-        if got == r.count:
-            continue
-        whose = f" {r.profile}" if r.profile else ""
-        if got < r.count:
-            most = unit.capacity(r)
-            if most < r.count:
-                problems.append(Problem("BA191", f"{ds.name}: at most {most}{whose} model(s) can "
-                                        f"carry {r.item}, not {r.count}", r.loc))
-            else:
-                problems.append(Problem("BA192", f"{ds.name}: {r.count}{whose} model(s) with "
-                                        f"{r.item} cannot be combined with the unit's other "
-                                        f"choices ({got} placed)", r.loc))
-        else:
-            problems.append(Problem("BA192", f"{ds.name}: {got}{whose} model(s) carry {r.item} "
-                                    f"with these choices, not {r.count} (name what replaces it)",
-                                    r.loc))
-    return ([] if problems else unit.loadouts()), problems
+        return [], [_refusal(ds, unit, reqs)]
+    except TooHard:
+        return [], [Problem("BA194", f"{ds.name}: too many combinations of these choices to "
+                            "check; the wargear is kept but not checked, and games play the "
+                            "default weapons", reqs[0].loc)]
 
 
-def _kinds_offering(ds: Any, item: str) -> int:
-    return sum(1 for k in ds.wargear if item in k.gear or any(item in c.of for c in k.choices))
+def _refusal(ds: Any, unit: Models, reqs: list[Request]) -> Problem:
+    """Why no legal unit has these counts: the first request (in the roster's order) that
+    cannot join the ones before it, said as the most (BA191) or fewest (BA192) models that can
+    carry its item on their own, or as a combination that cannot be made (BA192)."""
+    culprit = reqs[-1]
+    for k in range(1, len(reqs) + 1):
+        if _solve(unit, reqs[:k]) is None:
+            culprit = reqs[k - 1]
+            break
+    r = culprit
+    whose = f" {r.profile}" if r.profile else ""
+    alone = [n for n in range(unit.n + 1)
+             if _solve(unit, [Request(r.item, n, r.profile, r.loc)]) is not None]
+    if alone and r.count > max(alone):
+        return Problem("BA191", f"{ds.name}: at most {max(alone)}{whose} model(s) can carry "
+                       f"{r.item}, not {r.count}", r.loc)
+    if alone and r.count < min(alone):
+        return Problem("BA192", f"{ds.name}: {min(alone)}{whose} model(s) carry {r.item} with "
+                       f"these choices, not {r.count} (name what replaces it)", r.loc)
+    if r.count not in alone:
+        return Problem("BA192", f"{ds.name}: no legal unit has exactly {r.count}{whose} "
+                       f"model(s) with {r.item}", r.loc)
+    return Problem("BA192", f"{ds.name}: {r.count}{whose} model(s) with {r.item} cannot be "
+                   "combined with the unit's other choices", r.loc)
 
 
 def from_lines(ds: Any, models: int, lines: list[tuple[int, str]]
