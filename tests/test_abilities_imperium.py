@@ -5,6 +5,7 @@ each test follows is quoted in short (paraphrase) in its first comment."""
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -28,11 +29,12 @@ def _orks() -> Any:
     return build_army("B", ORKS)
 
 
-def versus_orks(roster: str, seed: int = 4) -> Game:
-    """A game of the bundled roster ``roster`` (player A) against the Orks, deployed."""
+def versus_orks(roster: str, seed: int = 4, mission: int = 11) -> Game:
+    """A game (mission ``mission``) of the bundled roster ``roster`` (player A) against the Orks,
+    deployed."""
     a, b = build_army("A", str(REPO / "rosters" / roster)), copy.deepcopy(_orks())
     b.edition = a.edition  # (a 2023 roster plays against the same Orks under its edition)
-    g = Game(11, a, b, dice=Dice(seed), rolloffs={"attacker": "A", "first_turn": "A"})
+    g = Game(mission, a, b, dice=Dice(seed), rolloffs={"attacker": "A", "first_turn": "A"})
     for _ in range(100):
         if g.decision.step not in ("roles", "deploy", "opening"):
             break
@@ -153,3 +155,172 @@ def test_laud_hailer_ends_battle_shock_of_a_sororitas_unit_within_12():
     sisters.battleshocked = True
     assert not [x for x in g.usable("A", "phase_start") if x.arg == "Laud Hailer"]  # once per battle
     assert entry("Adepta Sororitas", "Laud Hailer").moments[0].once == "battle"
+
+
+# --- Electro-shock ---------------------------------------------------------------------------------
+
+
+def test_electro_shock_slows_an_enemy_unit_hit_until_the_end_of_its_next_turn():
+    # Corpuscarii Electro-Priests "Electro-shock": in your Shooting phase, after this unit has shot,
+    # select one enemy unit (excluding MONSTERS and VEHICLES) hit by those attacks: until the end of
+    # your opponent's next turn it is shocked (-2" Move, -2 to Advance and Charge rolls)
+    from conftest import advance_to
+
+    from bagm.engine.rules.effects import effect_sum
+
+    g = versus_orks("adeptus_mechanicus_machine_cult.yaml")
+    u = having(g, "Electro-shock")[0]
+    advance_to(g, "move", "A")
+    g.phase = "shooting"  # (A's Shooting phase of this turn, for the while)
+    b3, b4 = g.units["B3"], g.units["B4"]
+    b4.keywords = b4.keywords | {"VEHICLE"}  # (a VEHICLE is never selected)
+    u.volley = (("B3", 0, 0), ("B4", 2, 0), ("B1", 0, 0))
+    assert g.usable("A", "after_shot", u.uid) == []  # B3 not hit, B4 a VEHICLE
+    u.volley = (("B3", 1, 0),)
+    assert g.usable("B", "after_shot", u.uid) == []  # in your Shooting phase, your unit
+    acts = g.usable("A", "after_shot", u.uid)
+    assert [a.text() for a in acts] == ["use B3 Electro-shock"]
+    g.use_rule("A", acts[0])
+    assert g.usable("A", "after_shot", u.uid) == []  # once a phase
+    g.phase = "movement"
+    shocked = [effect_sum(b3, f) for f in ("M_mod", "advance_mod", "charge_mod")]
+    assert shocked == [-2, -2, -2] and b3.move() == b3.M - 2
+    turn = g.turn
+    g.dice = Dice(3)
+    advance_to(g, "move", "B")  # the opponent's next turn: still shocked
+    assert g.turn == turn + 1 and [effect_sum(b3, f) for f in ("M_mod", "advance_mod", "charge_mod")] == shocked
+    advance_to(g, "move", "A")  # ... until its end
+    assert [effect_sum(b3, f) for f in ("M_mod", "advance_mod", "charge_mod")] == [0, 0, 0]
+    assert any(e["e"] == "effect" and e["until"] == "their_turn" for e in g.events)
+    assert any(e["e"] == "effect_ends" and e["unit"] == "B3" and e["rule"] == "Electro-shock" for e in g.events)
+
+
+def test_guerrilla_adepts_is_a_codex_detachments_rule():
+    # the catalogues show "Guerrilla Adepts" on Votann datasheets only in an army of the Codex
+    # Persecution Prospect Detachment; a Boarding Patrol takes a Boarding Actions Detachment
+    found = Catalog().abilities("Leagues of Votann").find("Guerrilla Adepts", "Hearthkyn Warriors")
+    assert found is not None and found.entry.removed and "Persecution Prospect" in found.entry.section
+
+
+# --- Prioritised Efficiency (Leagues of Votann): Yield points ----------------------------------------
+
+
+VOTANN = "leagues_of_votann_hearthfire_strike.yaml"
+
+
+def _modes(g: Game, p: str = "A") -> set[str]:
+    return {n for u in g.armies[p].units for n, _, _ in u.timed if n in ("Hostile Acquisition", "Fortify Takeover")}
+
+
+def test_yield_points_at_the_end_of_each_command_phase(monkeypatch):
+    # Prioritised Efficiency: at the end of each player's Command phase, 1YP for controlling an
+    # objective marker within your deployment zone (reading: one of your Entry Zones); from the
+    # second battle round, 1YP more for each: a marker controlled outside it, two or more such,
+    # more markers controlled than the opponent
+    from bagm.engine.rules.yield_points import _gain
+
+    g = versus_orks(VOTANN, mission=21)
+    markers = g.map.layout.markers
+    assert len(markers) == 5
+
+    class Zone:  # marker 1 within A's Entry Zone (no mission map has a marker in one)
+        @staticmethod
+        def within(base):
+            return base == markers[0].base
+    monkeypatch.setattr(g, "entry_zones", lambda p: [Zone()] if p == "A" else [])
+    g.round = 1
+    g.control = [None, "A", "A", "A", None]
+    assert _gain(g, "A") == 0  # round 1: only a marker in the deployment zone counts
+    g.control[0] = "A"
+    assert _gain(g, "A") == 1
+    g.round = 2
+    assert _gain(g, "A") == 4  # home, one away, two away, more than the opponent's 0
+    g.control = [None, "A", "B", "B", None]
+    assert _gain(g, "A") == 1  # one away; fewer than the opponent
+    g.control = [None, "A", "A", "B", "B"]
+    assert _gain(g, "A") == 2  # one away, two away; as many as the opponent: not more
+    assert _gain(g, "B") == 2
+
+
+def test_prioritised_efficiency_hostile_acquisition_then_fortify_takeover():
+    # "At the start of the battle, your units have Hostile Acquisition until the start of your next
+    # Command phase"; at the end of your Command phase: 7YP or more, Fortify Takeover, else Hostile
+    # Acquisition, until the start of your next Command phase
+    from conftest import advance_to
+
+    from bagm.engine.rules.effects import effect_has
+
+    g = versus_orks(VOTANN)
+    advance_to(g, "move", "A")
+    units = [u for u in g.armies["A"].units if u.where != "destroyed"]
+    assert all(any(n == "Hostile Acquisition" for n, _, _ in u.timed) for u in units)
+    assert all(effect_has(u, "reroll_charge") and effect_has(u, "reroll_advance") for u in units)
+    assert not any(e["e"] == "yield" and e["player"] == "B" for e in g.events)  # the Orks have no YP
+    assert [e for e in g.events if e["e"] == "yield"][-1] == {
+        "e": "yield", "player": "A", "gain": 0, "pool": 0, "mode": "Hostile Acquisition"}
+    g.yp["A"] = 7
+    g.dice = Dice(5)
+    advance_to(g, "move", "B")
+    assert _modes(g) == {"Hostile Acquisition"}  # not the opponent's Command phase
+    advance_to(g, "move", "A")
+    assert _modes(g) == {"Fortify Takeover"} and g.yp["A"] >= 7
+    assert all(not effect_has(u, "reroll_charge") for u in units)
+    g.yp["A"] = 0
+    g.dice = Dice(6)
+    advance_to(g, "move", "B")
+    advance_to(g, "move", "A")
+    assert _modes(g) == {"Hostile Acquisition"}
+
+
+def test_hostile_acquisition_and_fortify_takeover_in_attacks(tmp_path):
+    # Hostile Acquisition: +1 to Hit against an enemy unit within range of an objective marker;
+    # Fortify Takeover: +1 to Hit while this unit is within range of an objective marker it
+    # controls; -1 to Wound for an attack on it with a Strength above its Toughness (not a VEHICLE)
+    from bagm.data.models import Effect
+    from bagm.data.schema import validate
+
+    g = game(tmp_path, "[]")
+    give(g, "A3", "Leagues of Votann", "Prioritised Efficiency")
+    a3 = g.units["A3"]
+    label = validate(Effect, {})
+    near_marker(g, "B3", True)
+    assert attack(g, "A3", "B3", GUN, [2]) == (0, 0)  # no ability in force: a 2 misses (BS 3+)
+    a3.timed = (("Hostile Acquisition", label, "next command A"),)
+    assert attack(g, "A3", "B3", GUN, [2, 4]) == (0, 0)  # +1: hits; the Wound roll of 4 fails (5+)
+    near_marker(g, "B3", False)
+    assert attack(g, "A3", "B3", GUN, [2]) == (0, 0)  # not within range of a marker: no +1
+    a3.timed = (("Fortify Takeover", label, "next command A"),)
+    near_marker(g, "A3", True)
+    g.control[0] = None
+    assert attack(g, "A3", "B3", GUN, [2]) == (0, 0)  # the marker not controlled: no +1
+    g.control[0] = "A"
+    assert attack(g, "A3", "B3", GUN, [2, 4]) == (0, 0)
+    assert a3.T == 4  # (the Strike Squad: S5 wounds on 3+, S4 on 4+; a save roll of 1 fails)
+    strong = replace(GUN, strength=5)
+    assert attack(g, "B3", "A3", strong, [6, 3]) == (0, 0)  # S above T: -1, a 3 fails
+    assert attack(g, "B3", "A3", strong, [6, 4, 1]) == (1, 0)
+    assert attack(g, "B3", "A3", GUN, [6, 4, 1]) == (1, 1)  # S4 against T4: no -1 (its last wound)
+
+
+# --- Void Combat Discipline (T'au Empire army rule, Boarding Actions Mustering Rules) ----------------
+
+
+@pytest.mark.parametrize("moved", ["advance", "fallback"])
+def test_void_combat_discipline_set_overwatch_after_advancing_or_falling_back(moved):
+    # "this unit is eligible to perform the Set Overwatch Tactical Manoeuvre in a turn in which it
+    # Advanced or Fell Back" (no other Tactical Manoeuvre); every T'AU EMPIRE unit has it
+    g = versus_orks("tau_empire_starfire_cadre.yaml")
+    tau = [u for u in g.army_units("A") if "T'AU EMPIRE" in u.keywords]
+    assert tau and all(any(n == "Void Combat Discipline" for n, _ in u.standing) for u in tau)
+    u = tau[0]
+    g.phase = "shooting"
+    assert {a.target for a in g.legal_manoeuvre("A") if a.unit == u.uid} >= {"defend", "overwatch"}
+    u.moved = moved
+    assert [a.target for a in g.legal_manoeuvre("A") if a.unit == u.uid] == ["overwatch"]
+    u.manoeuvre = "overwatch"  # performed: nothing more
+    assert g.manoeuvre_reason(u) is not None
+    u.manoeuvre = None
+    v = tau[1]  # without the rule: no Tactical Manoeuvre after it Advanced or Fell Back
+    v.standing = ()
+    v.moved = moved
+    assert g.manoeuvre_reason(v) == "it Advanced or Fell Back this turn"

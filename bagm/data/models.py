@@ -18,7 +18,8 @@ from bagm.data.timings import Phase, Timing
 Keyword = str
 UnitState = Literal["below_starting", "below_half", "set_to_defend", "near_objective", "secured_site",
                     "destroyed_unit", "opened_hatchway", "synapse", "empowered", "near_battleline",
-                    "near_controlled", "charged", "not_battleshocked"]
+                    "near_controlled", "charged", "not_battleshocked", "hostile_acquisition",
+                    "fortify_takeover"]
 """A state of a unit an effect's condition names (:attr:`Effect.only_while`)."""
 TargetState = Literal["below_starting", "below_half", "near_objective", "markerlight", "engaged",
                       "beyond_hatchway", "closest"]
@@ -217,7 +218,9 @@ class Effect:
     Hatchway until the end of that turn ('opened_hatchway'), while it has BATTLELINE or is within 6
     inches of a friendly BATTLELINE unit ('near_battleline'), or while within range of an
     objective marker its army controls ('near_controlled'), in a turn in which it made a Charge
-    move ('charged'), while it is not Battle-shocked ('not_battleshocked'); a list: all of them. Those about
+    move ('charged'), while it is not Battle-shocked ('not_battleshocked'), while its army's
+    Prioritised Efficiency gives it Hostile Acquisition ('hostile_acquisition') or Fortify
+    Takeover ('fortify_takeover'); a list: all of them. Those about
     the battlefield need the game: asked without it, they do not hold."""
     only_keyword: Keyword | None = None
     """A condition: this effect applies only while the led unit has this keyword."""
@@ -319,6 +322,9 @@ class Effect:
     crit_wound_AP_mod: int = 0
     """Added to the AP of those attacks that score a Critical Wound (-1 improves it by 1); two
     effects that both apply do not add up (the better counts)."""
+    overwatch_after_move: bool = False
+    """The led unit can perform the Set Overwatch Tactical Manoeuvre (no other) in a turn in which
+    it Advanced or Fell Back."""
     overwatch_after_secure: bool = False
     """The led unit can perform the Set Overwatch Tactical Manoeuvre in a turn in which it
     performed Secure Site."""
@@ -666,6 +672,11 @@ class Effect:
     models, each X+ returning one with its full wounds in Unit Coherency; destroyed without having
     requested, it requests at once and its returned models are set up wholly within one of its
     player's Entry Zones."""
+    yield_points: bool = False
+    """Prioritised Efficiency (Leagues of Votann): the led unit's army gains Yield points at the end
+    of each Command phase, and at the end of its own Command phase its units with this rule get
+    Fortify Takeover (7YP or more) or Hostile Acquisition (fewer) until the start of its next
+    (Hostile Acquisition from the start of the battle); ``only_while`` names them."""
     deadly_demise: Dice | None = None
     """Deadly Demise X: each time a model of the led unit is destroyed, roll one D6 before
     removing it; on a 6 each unit within 6" of it suffers X mortal wounds (a dice X rolled for
@@ -1027,10 +1038,11 @@ class Moment:
     for selected_to_shoot, selected_to_fight and targeted; an Enhancement's: its bearer's unit)."""
     effects: list[Effect] | None = None
     """EFFECT on the target unit; null when the engine cannot play it (games list it)."""
-    until: Literal["phase", "turn", "next", "round", "battle"] = "phase"
+    until: Literal["phase", "turn", "next", "round", "battle", "their_turn"] = "phase"
     """How long the effect lasts: until the end of the phase, of the turn, of the battle round or
-    of the battle, or ('next') until the start of the user's next phase of the kind it was used in
-    ("until the start of your next Shooting phase")."""
+    of the battle, ('next') until the start of the user's next phase of the kind it was used in
+    ("until the start of your next Shooting phase"), or ('their_turn') until the end of the user's
+    opponent's next turn ("until the end of your opponent's next turn")."""
     once: Literal["phase", "turn", "round", "battle", "unit"] = "battle"
     """How often it can be used: once per phase, turn, battle round or battle, or once per phase
     for each unit ('unit': "each time a unit is selected to shoot, it can use this")."""
@@ -1073,6 +1085,9 @@ class Moment:
     (``after_shot``: "select one enemy unit hit by one or more of those attacks")."""
     target_engaged: bool = False
     """With ``enemy``: only an enemy unit within Engagement Range of the bearer's unit."""
+    target_lacks: list[Keyword] = field(default_factory=list)
+    """With ``enemy``: only an enemy unit with none of these keywords ("select one enemy unit
+    (excluding MONSTERS and VEHICLES)")."""
     test: Literal["leadership"] | None = None
     """The TARGET takes this test first (2D6 against its Leadership, ``test_mod`` added); the
     effects apply only if it fails."""

@@ -139,7 +139,7 @@ class Moments(GameInterface):
             return []
         out = []
         for e in self.army_units(self.other(p)):
-            if not e.alive or not s.target_keywords <= e.keywords:
+            if not e.alive or not s.target_keywords <= e.keywords or s.lacks & e.keywords:
                 continue
             if src is not None:
                 if s.hit and not any(t == e.uid and hits for t, hits, _ in src.volley):
@@ -241,6 +241,11 @@ class Moments(GameInterface):
         if s.until == "next":  # until the start of the user's next phase of this kind
             u.timed += tuple((s.name, e, f"next {self.phase} {p}") for e in s.effects)
             self.emit("effect", unit=u.uid, rule=s.name, until="next")
+            return
+        if s.until == "their_turn":  # "until the end of your opponent's next turn" (turns alternate)
+            end = self.turn + (1 if self.active == p else 2)
+            u.timed += tuple((s.name, e, f"turn {end}") for e in s.effects)
+            self.emit("effect", unit=u.uid, rule=s.name, until="their_turn")
             return
         u.timed += tuple((s.name, e, s.until) for e in s.effects)
         if need := next((e.reinforce_roll for e in s.effects if e.reinforce_roll), None):

@@ -49,6 +49,7 @@ from bagm.engine.game.state import GameState
 from bagm.engine.rules.army_rules import pain_at_start, pain_from, raid_marks, stratagem_spent
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.leaders import LeaderRules
+from bagm.engine.rules.yield_points import yield_command_end, yield_start
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Army, Unit
 from bagm.engine.state.core import (
@@ -293,6 +294,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         self.emit("round", round=rnd)
         if rnd == 1:
             pain_at_start(self)  # Feast of Pain: "at the start of the battle, you gain 1 Pain token"
+            yield_start(self)  # Prioritised Efficiency: "at the start of the battle ... Hostile Acquisition"
         if rnd == 2:  # effects "in the first battle round" end
             for u in self.units.values():
                 if any(e.first_round_only for _, e in u.standing):
@@ -338,6 +340,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         self.update_control(turn_boundary=False)
         yield from self.mission.decide("command", self)  # Mission Rules a player may use (Unlock Overrides)
         self.mission_step("end_command")
+        yield_command_end(self)  # Prioritised Efficiency: "at the end of each player's Command phase"
         # then the end of the Command phase's Battlefield Command window (CP gained)
 
     # --- a turn -------------------------------------------------------------------------
@@ -392,6 +395,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
             self.emit("coherency", unit=u.uid, removed=removed, removed_models=gone)
         self.end_timed("phase")
         self.end_timed("turn")  # ... and those "until the end of the turn"
+        self.end_timed(f"turn {self.turn}")  # ... "until the end of your opponent's next turn"
         self.update_control(turn_boundary=True)
         self.mission_step("end_turn")
 

@@ -133,7 +133,7 @@ class ShootingPhase(GameInterface):
         if self.engaged_with(u):
             return "it is within Engagement Range of an enemy unit"
         if u.moved in ("advance", "fallback") and not (u.affected and (effect_has(u, "manoeuvre_after_move") or (
-                u.moved == "fallback" and effect_has(u, "manoeuvre_after_fall_back")))):
+                u.moved == "fallback" and effect_has(u, "manoeuvre_after_fall_back")) or effect_has(u, "overwatch_after_move"))):
             return "it Advanced or Fell Back this turn"
         if u.set_up_turn == self.turn and self.edition.manoeuvre_not_if_set_up:  # 2024 only
             return "it was set up on the battlefield this turn"
@@ -144,8 +144,14 @@ class ShootingPhase(GameInterface):
     @staticmethod
     def _overwatch_too(u: Unit) -> bool:
         """It performed Secure Site this turn and an effect lets it Set Overwatch as well
-        (Methodical Conquest); that is then the only Tactical Manoeuvre it may perform."""
-        return u.manoeuvre == "secure" and u.affected and effect_has(u, "overwatch_after_secure")
+        (Methodical Conquest), or it Advanced or Fell Back and an effect lets it Set Overwatch all
+        the same (Void Combat Discipline): that is then the only Tactical Manoeuvre it may perform."""
+        if not u.affected:
+            return False
+        if u.manoeuvre is None and u.moved in ("advance", "fallback"):
+            return effect_has(u, "overwatch_after_move") and not (effect_has(u, "manoeuvre_after_move") or (
+                u.moved == "fallback" and effect_has(u, "manoeuvre_after_fall_back")))
+        return u.manoeuvre == "secure" and effect_has(u, "overwatch_after_secure")
 
     def secure_markers(self, u: Unit) -> list[int]:
         markers = self.map.layout.markers
@@ -195,7 +201,8 @@ class ShootingPhase(GameInterface):
         u = self.live_unit(act.unit, p, "Tactical Manoeuvres")
         why = self.manoeuvre_reason(u)
         if not why and self._overwatch_too(u) and act.target != "overwatch":
-            why = "it performed Secure Site this turn (only Set Overwatch as well)"
+            why = "it performed Secure Site this turn (only Set Overwatch as well)" if u.manoeuvre == "secure" \
+                else "it Advanced or Fell Back this turn (only Set Overwatch)"
         if why:
             raise IllegalAction(f"{u.label()} cannot perform a Tactical Manoeuvre: {why}", "Tactical Manoeuvres", u.uid)
         if act.target == "secure":

@@ -168,6 +168,16 @@ class RuleUsed(TypedDict):
     kind: str
 
 
+class Yield(TypedDict):
+    """Prioritised Efficiency (Leagues of Votann): Yield points gained at the end of a Command phase,
+    the pool after, and the ability its units then have (Hostile Acquisition, Fortify Takeover)."""
+    e: Literal["yield"]
+    player: Player
+    gain: int
+    pool: int
+    mode: NotRequired[str]
+
+
 class Pain(TypedDict):
     """Power from Pain: Pain tokens gained (a positive ``gain``) or spent, and the pool after."""
     e: Literal["pain"]
@@ -190,7 +200,7 @@ class Effect(TypedDict):
     e: Literal["effect"]
     unit: str
     rule: str
-    until: Literal["phase", "turn", "next", "round", "battle"]
+    until: Literal["phase", "turn", "next", "round", "battle", "their_turn"]
 
 
 class EffectEnds(TypedDict):
@@ -644,7 +654,7 @@ class Powered(TypedDict):
 
 Event = Union[
     Game, Muster, Rolloff, Roles, Setup, Reserve, Reserves, FirstTurn, Note, Round, Turn, Skip, Phase,
-    ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, RuleRoll, Pain, Reinforce, Effect, EffectEnds, BattlefieldCommand,
+    ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, RuleRoll, Pain, Yield, Reinforce, Effect, EffectEnds, BattlefieldCommand,
     LeaderAbilityEnds, LeaderReroll, CommandReroll, Reroll, BattleshockTest, LeadershipTest, FightOnDeath,
     Battleshock, BattleshockEnds, Move,
     AdvanceRoll, DesperateEscape, Hatch, HatchRolloff, Hatchways, Coherency, Manoeuvre, Overwatch, Shoot,

@@ -56,6 +56,7 @@ class Use:
     holders: frozenset[str] = frozenset()  # a datasheet ability's: the units that have it (uids)
     once_each: bool = False  # a choice: each alternative once per battle too
     first_round: bool = False  # only in the first battle round
+    lacks: frozenset[str] = frozenset()  # an enemy target has none of these keywords
 
     def __post_init__(self) -> None:
         if self.when not in TIMINGS:
@@ -103,4 +104,5 @@ def use_of(data: Any, name: str, kind: str, bearer: str | None = None,
                self_test_mortals=getattr(data, "self_test_mortals", None),
                self_test_forsake=getattr(data, "self_test_forsake", False),
                army=getattr(data, "army", False), holders=holders,
-               once_each=getattr(data, "once_each", None) == "battle", first_round=getattr(data, "first_round", False))
+               once_each=getattr(data, "once_each", None) == "battle", first_round=getattr(data, "first_round", False),
+               lacks=frozenset(getattr(data, "target_lacks", ())))

@@ -23,6 +23,10 @@ MOVE_CAP = 9  # Rules Adaptations "Flying": a Move over 9" is reduced to 9"
 # `engine: true` entries (bagm/data/core.yaml) name these and no others.
 IMPLEMENTED_ABILITIES = {"deep strike", "leader", "infiltrators"}
 
+# Prioritised Efficiency (Leagues of Votann): the only_while state -> the ability it names, a label
+# on the unit's timed effects while in force (bagm/engine/rules/yield_points.py)
+YIELD_MODES = {"hostile_acquisition": "Hostile Acquisition", "fortify_takeover": "Fortify Takeover"}
+
 
 def _better(a: int | None, b: int | None) -> int | None:
     """The better of two optional saves (a lower number is better)."""
@@ -376,6 +380,8 @@ class Unit:
             return self.charged
         if cond == "not_battleshocked":  # "unless this model's unit is Battle-shocked"
             return not self.battleshocked
+        if cond in YIELD_MODES:  # Prioritised Efficiency: "your units have Hostile Acquisition"
+            return any(x[0] == YIELD_MODES[cond] for x in self.timed)
         return holds is not None and holds(self, cond, other)
 
     def source(self, field: str) -> str:
