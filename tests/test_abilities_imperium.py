@@ -16,6 +16,7 @@ from test_army_rules import entry
 
 from bagm.chance.dice import Dice
 from bagm.data.packs import Catalog
+from bagm.engine.attack.rules import Conditions
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
 from bagm.engine.rules.stratagem_costs import stratagem_cost
@@ -62,9 +63,13 @@ def having(g: Game, name: str, p: str = "A") -> list[Unit]:
     ("adeptus_astartes_shield_of_the_void.yaml", "Rites of Battle"),
     ("adeptus_custodes_voyagers_into_darkness.yaml", "Strategic Mastery"),
     ("adepta_sororitas_pious_protectors.yaml", "Sacred Command"),
-    ("grey_knights_baneslayer_strike.yaml", "Warrior Strategist")])
+    ("grey_knights_baneslayer_strike.yaml", "Warrior Strategist"),
+    ("aeldari_protector_host.yaml", "Path of Command"),
+    ("necrons_tomb_ship_complement.yaml", "My Will Be Done"),
+    ("tau_empire_kroot_raiding_party.yaml", "War Leader")])
 def test_once_per_battle_round_a_stratagem_on_the_unit_costs_1cp_less(roster, name):
-    # Rites of Battle, Strategic Mastery, Sacred Command (Canoness), Warrior Strategist: "once per
+    # Rites of Battle, Strategic Mastery, Sacred Command (Canoness), Warrior Strategist, Path of
+    # Command, My Will Be Done (Overlord), War Leader: "once per
     # battle round, one unit from your army with this ability can use it when its unit is targeted
     # with a Stratagem: reduce the CP cost of that use by 1CP" (never below 0)
     g = versus_orks(roster)
@@ -324,3 +329,128 @@ def test_void_combat_discipline_set_overwatch_after_advancing_or_falling_back(mo
     v.standing = ()
     v.moved = moved
     assert g.manoeuvre_reason(v) == "it Advanced or Fell Back this turn"
+
+
+# --- Aeldari ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("faction, name, unit", [
+    ("Aeldari", "Disparate Paths", "Troupe"), ("Aeldari", "Travelling Players", "Death Jester"),
+    ("Adeptus Astartes", "Combat Squads", "Tactical Squad")])
+def test_mustering_rules_play_no_part_in_a_game(faction, name, unit):
+    # Disparate Paths, the Harlequin characters' Travelling Players: who an army may include
+    # (mustering); Combat Squads: Form Boarding Squads has already split each unit of ten
+    found = Catalog().abilities(faction).find(name, unit)
+    assert found is not None and found.entry.removed and found.entry.section
+    # the Troupe's own Travelling Players (BATTLELINE and OC 2) is another rule: not this entry
+    assert Catalog().abilities("Aeldari").find("Travelling Players", "Troupe") is None
+
+
+@pytest.mark.parametrize("roll, fights", [(2, 0), (3, 1)])
+def test_malevolent_souls_fights_on_a_3_plus(roll, fights):
+    # Wraithblades "Malevolent Souls": a model destroyed by a melee attack, if it has not fought
+    # this phase: on a D6 of 3+ it fights once the attacking unit has made its attacks
+    from bagm.engine.rules.effects import fights_on_death
+
+    g = versus_orks("aeldari_wraiths_of_the_void.yaml")
+    u = having(g, "Malevolent Souls")[0]
+    g.dice = Dice.scripted([roll])
+    fights_on_death(g, u, 1)
+    g.dice.assert_consumed()
+    assert u.dying == fights
+    u.dying, u.fought = 0, True  # it has fought this phase: no roll
+    g.dice = Dice.scripted([])
+    fights_on_death(g, u, 1)
+    assert u.dying == 0
+
+
+def test_storm_of_silence_rerolls_wounds_against_characters(tmp_path):
+    # Jain Zar "Storm of Silence": its attacks that target a CHARACTER unit re-roll the Wound roll
+    g = game(tmp_path, "[]")
+    give(g, "A3", "Aeldari", "Storm of Silence")
+    b3 = g.units["B3"]
+    assert "CHARACTER" not in b3.keywords
+    assert attack(g, "A3", "B3", GUN, [3, 2]) == (0, 0)  # not a CHARACTER: no re-roll
+    b3.keywords = b3.keywords | {"CHARACTER"}
+    assert attack(g, "A3", "B3", GUN, [3, 2, 5, 1]) == (1, 0)
+
+
+def test_serpent_shield_a_5_plus_invulnerable_save(tmp_path):
+    # Storm Guardians "Serpent Shield": the models of the bearer's unit have a 5+ invulnerable save
+    from bagm.engine.rules.effects import effect_defence
+
+    g = game(tmp_path, "[]")
+    give(g, "B3", "Aeldari", "Serpent Shield")
+    assert effect_defence(g.units["B3"])[0] == 5
+    # AP -3 against Sv 4+: an armour save needs 7; the invulnerable save a 5
+    assert attack(g, "A3", "B3", replace(GUN, ap=-3), [3, 5, 5]) == (0, 0)
+    assert attack(g, "A3", "B3", replace(GUN, ap=-3), [3, 5, 4]) == (1, 0)
+
+
+def test_dance_of_death_one_of_three_abilities_at_the_start_of_the_fight_phase():
+    # Troupe "Dance of Death": at the start of the Fight phase, select one for this unit until the
+    # end of the phase: re-roll a Hit roll of 1; +1 to the Wound roll; -1 to the Hit roll of attacks
+    # that target it. Each Troupe unit selects its own, once a phase
+    from bagm.engine.rules.effects import effect_conditions
+
+    g = versus_orks("aeldari_star_dancer_masque.yaml")
+    troupes = having(g, "Dance of Death")
+    g.phase = "fight"
+    acts = g.usable("A", "phase_start")
+    names = {"Dance of Death: Hero's Prowess", "Dance of Death: Villain's Doom", "Dance of Death: Trickster's Grace"}
+    assert {a.arg for a in acts} == names and {a.unit for a in acts} == {u.uid for u in troupes}
+    u = troupes[0]
+    g.use_rule("A", next(a for a in acts if a.unit == u.uid and a.arg.endswith("Villain's Doom")))
+    assert not [a for a in g.usable("A", "phase_start") if a.unit == u.uid]  # one, once a phase
+    t = g.army_units("B")[0]
+    assert effect_conditions(u, t, u.melee[0], Conditions()).wound_mod == 1
+    g.end_timed("phase")
+    assert effect_conditions(u, t, u.melee[0], Conditions()).wound_mod == 0
+
+
+def test_cruel_amusement_gives_the_shrieker_cannon_one_ability():
+    # Death Jester "Cruel Amusement": each time it is selected to shoot in your Shooting phase, its
+    # Shrieker Cannon has [IGNORES COVER], [PRECISION] or [SUSTAINED HITS 3] until the end of the phase
+    from bagm.engine.rules.effects import effect_weapon
+
+    g = versus_orks("aeldari_star_dancer_masque.yaml")
+    u = having(g, "Cruel Amusement")[0]
+    g.phase = "shooting"
+    acts = g.usable("A", "selected_to_shoot", u.uid)
+    assert sorted(a.arg for a in acts) == ["Cruel Amusement: Ignores Cover", "Cruel Amusement: Precision",
+                                           "Cruel Amusement: Sustained Hits 3"]
+    g.use_rule("A", next(a for a in acts if a.arg.endswith("Sustained Hits 3")))
+    t = g.army_units("B")[0]
+    cannon = next(w for w in u.ranged if w.name == "Shrieker Cannon")
+    assert effect_weapon(u, cannon, t).abilities.sustained_hits.bonus == 3
+    assert all(not effect_weapon(u, w, t).abilities.sustained_hits for w in u.melee)  # its other weapon
+    assert g.usable("A", "selected_to_shoot", u.uid) == []
+    g.active = "B"  # not in the opponent's turn (Fire Overwatch)
+    g.end_timed("phase")
+    assert g.usable("A", "selected_to_shoot", u.uid) == []
+
+
+# --- Adeptus Astartes -------------------------------------------------------------------------------
+
+
+def test_multi_spectrum_array_plus_1_to_hit_an_enemy_unit_it_hit():
+    # Incursor Squad "Multi-spectrum Array": in your Shooting phase, after this unit has shot, select
+    # one enemy unit hit by those attacks: until the end of the phase, +1 to the Hit roll of friendly
+    # ADEPTUS ASTARTES attacks that target it
+    from bagm.engine.rules.effects import effect_conditions
+
+    g = versus_orks("adeptus_astartes_pilum_strike_team.yaml")
+    u = having(g, "Multi-spectrum Array")[0]
+    g.phase = "shooting"
+    u.volley = (("B3", 0, 0),)
+    assert g.usable("A", "after_shot", u.uid) == []  # nothing hit
+    u.volley = (("B3", 0, 0), ("B4", 1, 0))
+    acts = g.usable("A", "after_shot", u.uid)
+    assert [a.text() for a in acts] == ["use B4 Multi-spectrum Array"]
+    g.use_rule("A", acts[0])
+    other = next(v for v in g.army_units("A") if v is not u and v.ranged)
+    w = other.ranged[0]
+    assert effect_conditions(other, g.units["B4"], w, Conditions()).hit_mod == 1
+    assert effect_conditions(other, g.units["B3"], w, Conditions()).hit_mod == 0
+    g.end_timed("phase")
+    assert effect_conditions(other, g.units["B4"], w, Conditions()).hit_mod == 0

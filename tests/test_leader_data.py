@@ -148,6 +148,10 @@ PARSED: list[tuple[str, list[dict[str, Any]]]] = [
      "have the IMPERIUM or CHAOS keywords, add 1 to the Hit roll.",
      [{"hit_mod": 1, "target_lacks": ["IMPERIUM", "CHAOS"]}]),
     ("you can re-roll Leadership tests taken for that unit.", [{"reroll_leadership": True}]),
+    # Tempered Ferocity: "... ability and, each time ...", and a target within X"
+    ("weapons equipped by models in that unit have the [SUSTAINED HITS 1] ability and, each time a model "
+     "in that unit makes an attack that targets an enemy unit within 6\", re-roll a Hit roll of 1.",
+     [{"weapon_abilities": [{"name": "sustained hits", "value": 1}]}, {"reroll_hits": "ones", "target_within": 6}]),
     ("ranged weapons equipped by models in that unit have the [ASSAULT] ability and each time "
      "that unit advances, do not make an Advance roll. Instead, until the end of the phase, add "
      "6\" to the Move characteristic of models in this unit.",
@@ -212,9 +216,6 @@ NOT_MODELLED = [
     "SOMETHING keyword, models in that unit have the Feel No Pain 4+ ability.",  # no "instead"
     LEADS + "each time an attack targets that unit, subtract 1 from the Hit roll. In addition, "
     "once per battle round, something else happens.",
-    LEADS + "weapons equipped by models in that unit have the [SUSTAINED HITS 1] ability and, "
-    "each time a model in that unit makes an attack that targets an enemy unit within 6\", "
-    "re-roll a Hit roll of 1.",
     LEADS + "each time that unit ends a Charge move, until the end of the turn, add 1 to the "
     "Strength characteristic of melee weapons equipped by models in that unit.",
     "While this unit is leading a unit and contains a HERO model, models in that unit have a "

@@ -96,7 +96,7 @@ _CLAUSES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"each time a model in that unit makes an? {_KIND}attack(?: that targets (?:an "
                 r"enemy unit that does not have the (?P<lacks>[A-Z][A-Z' -]*?(?: or [A-Z][A-Z' -]*?)*) "
                 r"keywords?|a unit that is (?P<tstate>below its Starting Strength|Below "
-                r"Half-strength)))?, (?P<rest>.+)$"), "attack"),
+                rf"Half-strength)|an enemy unit within (?P<within>\d+){_INCHES}))?, (?P<rest>.+)$"), "attack"),
     (re.compile(r"models in that unit have the Feel No Pain (?P<fnp>[2-6])\+ ability against "
                 r"(?P<against>Psychic Attacks|mortal wounds)(?: and (?P<against2>Psychic Attacks|"
                 r"mortal wounds))?$", re.I), "fnp_against"),
@@ -131,7 +131,7 @@ _ATTACK_CLAUSES: list[tuple[re.Pattern[str], dict[str, Any]]] = [
 _IF_KEYWORD = re.compile(r"if that unit has the (?P<kw>[A-Za-z][\w' -]*?) keyword, (?P<rest>.+?)"
                          r"(?P<instead> instead)?$", re.I)
 _BEST_OF = {"fnp", "invuln", "fnp_mortal", "fnp_psychic"}  # the better of two values applies
-_CONDITIONS = {"only_while", "only_keyword", "against", "target_while", "target_lacks"}
+_CONDITIONS = {"only_while", "only_keyword", "against", "target_while", "target_lacks", "target_within"}
 
 
 def is_leader_ability(text: str | None) -> bool:
@@ -222,6 +222,8 @@ def _clause_effect(clause: str) -> list[dict[str, Any]] | None:
                 target["target_while"] = _STATES[groups["tstate"].lower()]
             if groups.get("lacks"):
                 target["target_lacks"] = [k.strip() for k in groups["lacks"].split(" or ")]
+            if groups.get("within"):  # "... that targets an enemy unit within 6\""
+                target["target_within"] = int(groups["within"])
             if found is None or target and any("only_while" in e for e in found):
                 return None  # a condition on the target and one on "that unit": ambiguous
             return [e | target for e in found]
@@ -298,7 +300,7 @@ def parse_leader_effects(text: str | None) -> list[dict[str, Any]] | None:
             part, when = keyword["rest"], {"only_keyword": keyword["kw"].upper()}
         # "X have the [A] ability and melee weapons ... have the [B] ability": two clauses
         clauses += [(c, when) for c in re.split(
-            r",? and (?=(?:ranged |melee )?weapons equipped|models in that unit have|each time|"
+            r",? and,? (?=(?:ranged |melee )?weapons equipped|models in that unit have|each time|"
             r"(?:you can )?re-roll (?:Advance|Charge)|add \d+ to (?:Advance|Charge)|that unit "
             r"(?:cannot|can only|is eligible|has))", part[:1].lower() + part[1:])]
     effects: dict[tuple[Any, ...], dict[str, Any]] = {}
@@ -315,7 +317,7 @@ def parse_leader_effects(text: str | None) -> list[dict[str, Any]] | None:
             # per condition on the led unit
             group = (kind, effect.get("against"), effect.get("only_while"),
                      effect.get("only_keyword"), effect.get("target_while"),
-                     tuple(effect.get("target_lacks", ())))
+                     tuple(effect.get("target_lacks", ())), effect.get("target_within"))
             into = effects.setdefault(group, {"attacks": kind} if kind != "all" else {})
             for key, value in effect.items():
                 if key in _CONDITIONS or key not in into:
