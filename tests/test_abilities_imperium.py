@@ -15,6 +15,7 @@ from test_abilities import GUN, attack, game, give, near_marker, shrink
 from test_army_rules import entry
 
 from bagm.chance.dice import Dice
+from bagm.data.abilities import played
 from bagm.data.packs import Catalog
 from bagm.engine.attack.rules import Conditions
 from bagm.engine.game.muster import build_army
@@ -53,6 +54,7 @@ def having(g: Game, name: str, p: str = "A") -> list[Unit]:
             ref = g.army_units(p)[0].models[0]
             u.models = u.new_models([(ref.x, ref.y)])
             u.where = "board"
+            g.touch(u)
     return out
 
 
@@ -454,3 +456,173 @@ def test_multi_spectrum_array_plus_1_to_hit_an_enemy_unit_it_hit():
     assert effect_conditions(other, g.units["B3"], w, Conditions()).hit_mod == 0
     g.end_timed("phase")
     assert effect_conditions(other, g.units["B4"], w, Conditions()).hit_mod == 0
+
+
+# --- Stratagems and CP ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("roll, back", [(3, 1), (2, 0)])
+def test_power_of_the_rosette_a_3_plus_gives_1cp_back(roll, back):
+    # Inquisitor "Power of the Rosette": each time you target this model's unit with a Stratagem,
+    # roll one D6: on a 3+, you gain 1CP. A Stratagem on another unit: no roll
+    from bagm.engine.rules.stratagems import COMMAND_REROLL, use
+
+    g = versus_orks("agents_of_the_imperium_interdiction_team.yaml")
+    inq = having(g, "Power of the Rosette")[0]
+    other = next(u for u in g.army_units("A") if u is not inq)
+    g.cp["A"] = 2
+    g.dice = Dice.scripted([roll])
+    use(g, "A", COMMAND_REROLL, unit=inq)
+    g.dice.assert_consumed()
+    assert g.cp["A"] == 1 + back
+    g.used.clear()
+    g.dice = Dice.scripted([])
+    use(g, "A", COMMAND_REROLL, unit=other)
+    assert g.cp["A"] == back
+
+
+@pytest.mark.parametrize("roll, gain", [(4, 1), (3, 0)])
+def test_coordinated_leadership_a_4_plus_gives_1cp_in_your_command_phase(roll, gain):
+    # Ethereal "Coordinated Leadership": in your Command phase, roll one D6: on a 4+, you gain 1CP
+    from bagm.engine.rules.army_rules import cp_rolls
+
+    g = versus_orks("tau_empire_starfire_cadre.yaml")
+    ethereal = having(g, "Coordinated Leadership")[0]
+    cp = g.cp["A"]
+    g.dice = Dice.scripted([roll])
+    cp_rolls(g, "A")
+    g.dice.assert_consumed()
+    assert g.cp["A"] == cp + gain
+    g.dice = Dice.scripted([])
+    cp_rolls(g, "B")  # not the opponent's
+    ethereal.where = "reserves"
+    g.touch(ethereal)
+    cp_rolls(g, "A")  # not on the battlefield: no roll
+    assert g.cp["A"] == cp + gain
+
+
+def test_coordinated_leadership_is_rolled_in_the_command_phase():
+    from conftest import advance_to
+
+    g = versus_orks("tau_empire_starfire_cadre.yaml")
+    advance_to(g, "move", "A")
+    assert [e["rule"] for e in g.events if e["e"] == "rule_roll"] == ["Coordinated Leadership"]
+
+
+# --- Sentinel Storm ---------------------------------------------------------------------------------
+
+
+def test_sentinel_storm_shoots_again_once_per_battle():
+    # Custodian Guard "Sentinel Storm": once per battle, in your Shooting phase, after the unit has
+    # shot, it can shoot again (reading: it can be selected to shoot again this phase)
+    g = versus_orks("adeptus_custodes_voyagers_into_darkness.yaml")
+    u = having(g, "Sentinel Storm")[0]
+    g.phase = "shooting"
+    u.shot = True
+    assert g.shoot_reason(u) == "it has already shot this phase"
+    acts = [a for a in g.usable("A", "after_shot", u.uid) if a.arg == "Sentinel Storm"]
+    assert [a.unit for a in acts] == [u.uid]
+    g.use_rule("A", acts[0])
+    assert not u.shot and g.shoot_reason(u) is None
+    u.shot = True
+    assert not [a for a in g.usable("A", "after_shot", u.uid) if a.arg == "Sentinel Storm"]  # once per battle
+    g.active = "B"
+    assert not [a for a in g.usable("A", "after_shot", u.uid) if a.arg == "Sentinel Storm"]
+
+
+def test_praesidium_shield_is_in_the_shield_bearers_profile():
+    # Custodian Guard "Praesidium Shield": +1 to the bearer's Wounds, which the shield profiles carry
+    found = Catalog().abilities("Adeptus Custodes").find("Praesidium Shield", "Custodian Guard")
+    assert found is not None and found.modelled and found.effects == ()
+    ds = Catalog().find_unit("Custodian Guard", "Adeptus Custodes")[1]
+    plain = next(m for m in ds.models if m.name == "Custodian Guard")
+    assert {m.name: m.W for m in ds.models if "Shield" in m.name or "Vexilla" in m.name} == {
+        "Custodian Guard (Shield)": plain.W + 1, "Custodian Guard (Vexilla)": plain.W + 1}
+
+
+# --- a model of another profile: Tempestor Prime, Overseer of Redemption, Crewed Platform --------------
+
+
+def _without_own(u: Unit) -> None:
+    """``u`` loses its models of another profile (where they stand)."""
+    u.models = [m for m in u.models if m.own is None and m.full is None and not m.ld_diff]
+
+
+def test_tempestor_prime_sustained_hits_while_the_unit_contains_him():
+    # "While this unit contains a Tempestor Prime, ranged weapons equipped by models in this unit
+    # have the [SUSTAINED HITS 1] ability" (the Prime: the Command Squad's one model of another profile)
+    from bagm.engine.rules.effects import effect_weapon
+
+    g = versus_orks("astra_militarum_tempestus_boarding_regiment.yaml")
+    u = having(g, "Tempestor Prime")[0]
+    others = [m for m in u.models if m.own is not None or m.full is not None or m.ld_diff]
+    assert len(others) == 1 and others[0].full == 3  # the Tempestor Prime (W3)
+    t = g.army_units("B")[0]
+    assert all(effect_weapon(u, w, t).abilities.sustained_hits for w in u.ranged)
+    assert not any(effect_weapon(u, w, t).abilities.sustained_hits for w in u.melee)
+    _without_own(u)
+    assert not any(effect_weapon(u, w, t).abilities.sustained_hits for w in u.ranged)
+    # the catalogue's bare "Sustained Hits" beside it is its reference, modelled with it
+    assert [p.how for p in played(u.datasheet, Catalog().abilities("Astra Militarum"))
+            if p.name == "Sustained Hits"] == ["effects"]
+
+
+def test_overseer_of_redemption_rerolls_while_the_superior_stands():
+    # Repentia Squad "Overseer of Redemption": while the unit contains a Repentia Superior, each
+    # time a Sisters Repentia model makes a melee attack, re-roll the Hit roll and the Wound roll.
+    # Form Boarding Squads: only one of the two squads keeps the Superior
+    from bagm.engine.rules.effects import effect_conditions
+
+    g = versus_orks("adepta_sororitas_penitents_and_pilgrims.yaml")
+    squads = having(g, "Overseer of Redemption")
+    led = [u for u in squads if any(m.own is not None for m in u.models)]
+    assert len(squads) == 2 and len(led) == 1
+    u, bare = led[0], next(v for v in squads if v is not led[0])
+    t = g.army_units("B")[0]
+    evis = next(w for w in u.melee if w.name == "Penitent Eviscerator")
+    whips = next(w for w in u.melee if w.name == "Neural Whips")
+    got = effect_conditions(u, t, evis, Conditions())
+    assert (got.reroll_hits.name, got.reroll_wounds.name) == ("failed", "failed")
+    got = effect_conditions(u, t, whips, Conditions())  # the Superior's own weapon
+    assert (got.reroll_hits.name, got.reroll_wounds.name) == ("none", "none")
+    got = effect_conditions(bare, t, evis, Conditions())  # the squad without the Superior
+    assert (got.reroll_hits.name, got.reroll_wounds.name) == ("none", "none")
+    _without_own(u)
+    got = effect_conditions(u, t, evis, Conditions())
+    assert (got.reroll_hits.name, got.reroll_wounds.name) == ("none", "none")
+
+
+def test_crewed_platform_falls_with_its_last_guardian():
+    # Guardian Defenders "Crewed Platform": when the last Guardian Defender model in this unit is
+    # destroyed, any remaining Heavy Weapon Platform models in this unit are also destroyed
+    from bagm.engine.rules.abilities import models_destroyed
+
+    g = versus_orks("aeldari_protector_host.yaml")
+    u = next(v for v in having(g, "Crewed Platform") if any(m.own is not None for m in v.models))
+    crew = [m for m in u.models if m.own is None]
+    platform = [m for m in u.models if m.own is not None]
+    assert len(platform) == 1 and len(crew) >= 2
+    u.models = crew[1:] + platform  # one Guardian falls: the platform stays
+    models_destroyed(g, u, crew[:1])
+    assert u.models == crew[1:] + platform
+    u.models = platform  # the last Guardians fall: the platform is destroyed too
+    models_destroyed(g, u, crew[1:])
+    assert u.models == [] and g.events[-1] == {"e": "crewed", "unit": u.uid, "destroyed": 1, "rule": "Crewed Platform"}
+
+
+# --- a core rule's name listed as another ability's reference -----------------------------------------
+
+
+def test_a_reference_plays_as_the_ability_it_belongs_to():
+    # Kroot Farstalkers: the catalogues list [PRECISION] and [LETHAL HITS] (Bounty Hunters) and
+    # [IGNORES COVER] (Pech'ra) among its abilities; each plays as its ability does, no effect of its own
+    from types import SimpleNamespace
+
+    table = Catalog().abilities("T'au Empire")
+    ds = Catalog().find_unit("Kroot Farstalkers", "T'au Empire")[1]
+    got = {p.name: (p.how, p.effects) for p in played(ds, table)}
+    assert got["Precision"] == got["Lethal Hits"] == got["Ignores Cover"] == ("effects", ())
+    alone = SimpleNamespace(name="Kroot Farstalkers", abilities=["Precision", "Lethal Hits"], adaptation=None,
+                            leader=None)  # without Bounty Hunters: not modelled
+    assert [p.how for p in played(alone, table)] == ["", ""]
+    assert table.find("Lethal Hits", "Kroot Hounds") is None  # the entries are Farstalkers' only

@@ -109,21 +109,28 @@ def played(ds: Any, table: AbilityTable) -> list[Played]:
     lost = tuple(x.lower() for x in (ds.adaptation.loses if ds.adaptation else []))
     lead = ds.leader.abilities if ds.leader is not None else []
     leader = {norm(a.name): bool(a.effects) for a in lead}
-    out = []
-    for a in ds.abilities:
+    listed = {norm(a): a for a in ds.abilities}
+
+    def one(a: str, seen: frozenset[str] = frozenset()) -> Played:
         if lost and a.lower().startswith(lost):  # its Boarding Actions adaptation: it loses it
-            out.append(Played(a, "lost"))
-        elif norm(a) in leader:  # a Leader ability: conferred by Battlefield Command
-            out.append(Played(a, "leader" if leader[norm(a)] else "leader_unmodelled"))
-        else:
-            found = table.find(a, ds.name)
-            if found is None or not found.modelled:
-                out.append(Played(a, ""))
-            else:
-                e = found.entry
-                how = "engine" if e.engine else "removed" if e.removed else "effects"
-                out.append(Played(a, how, found.effects, tuple(e.moments)))
-    return out
+            return Played(a, "lost")
+        if norm(a) in leader:  # a Leader ability: conferred by Battlefield Command
+            return Played(a, "leader" if leader[norm(a)] else "leader_unmodelled")
+        found = table.find(a, ds.name)
+        part_of = getattr(found.entry, "part_of", None) if found is not None else None
+        if part_of is not None:  # a reference of another of its abilities: plays as that one does
+            ref = listed.get(norm(part_of))
+            if ref is None or norm(ref) in seen:
+                return Played(a, "")
+            how = one(ref, seen | {norm(a)}).how
+            return Played(a, how if how not in ("", "leader_unmodelled") else "")
+        if found is None or not found.modelled:
+            return Played(a, "")
+        e = found.entry
+        how = "engine" if e.engine else "removed" if e.removed else "effects"
+        return Played(a, how, found.effects, tuple(e.moments))
+
+    return [one(a) for a in ds.abilities]
 
 
 def army_rules(ds: Any, table: AbilityTable) -> list[Played]:

@@ -19,7 +19,7 @@ Keyword = str
 UnitState = Literal["below_starting", "below_half", "set_to_defend", "near_objective", "secured_site",
                     "destroyed_unit", "opened_hatchway", "synapse", "empowered", "near_battleline",
                     "near_controlled", "charged", "not_battleshocked", "hostile_acquisition",
-                    "fortify_takeover"]
+                    "fortify_takeover", "own_model"]
 """A state of a unit an effect's condition names (:attr:`Effect.only_while`)."""
 TargetState = Literal["below_starting", "below_half", "near_objective", "markerlight", "engaged",
                       "beyond_hatchway", "closest"]
@@ -220,7 +220,9 @@ class Effect:
     objective marker its army controls ('near_controlled'), in a turn in which it made a Charge
     move ('charged'), while it is not Battle-shocked ('not_battleshocked'), while its army's
     Prioritised Efficiency gives it Hostile Acquisition ('hostile_acquisition') or Fortify
-    Takeover ('fortify_takeover'); a list: all of them. Those about
+    Takeover ('fortify_takeover'), while it contains a model whose profile differs from the
+    unit's main one ('own_model': "while this unit contains a Tempestor Prime", where that model is
+    the unit's only one of another profile); a list: all of them. Those about
     the battlefield need the game: asked without it, they do not hold."""
     only_keyword: Keyword | None = None
     """A condition: this effect applies only while the led unit has this keyword."""
@@ -646,6 +648,18 @@ class Effect:
     stratagem_refund: int | None = None
     """Each time its player uses a Stratagem on a unit the led unit sees (itself included), one
     D6: on X+, they gain 1CP."""
+    stratagem_refund_own: int | None = None
+    """Each time its player targets the led unit itself with a Stratagem, one D6: on X+, they gain
+    1CP (Power of the Rosette)."""
+    cp_roll: int | None = None
+    """In its player's Command phase, while the led unit is on the battlefield, one D6 for it: on
+    X+, its player gains 1CP (Coordinated Leadership)."""
+    shoot_again: bool = False
+    """Used at a moment (after_shot): the unit can be selected to shoot again this phase ("after
+    this unit has shot, it can shoot again")."""
+    crewed: bool = False
+    """When the led unit's last model of its main profile is destroyed, its remaining models (of
+    other profiles: weapon platforms) are destroyed too (Crewed Platform)."""
     infiltrators: bool = False
     """The led unit has the Infiltrators ability (set at muster: "... units gain the Infiltrate rule")."""
     fate_markers: int = 0
@@ -717,6 +731,10 @@ class Ability:
     """What a unit that has it can use it for at a moment (its TARGET: that unit, unless the
     moment says ``within``, ``target_any`` or ``army``); "once" is kept per unit ("once per
     battle, this model can ..."), or for the army with ``army``."""
+    part_of: str | None = None
+    """A core rule's name the catalogues list among a datasheet's abilities only as the reference
+    of another of its abilities (Bounty Hunters' [LETHAL HITS] and [PRECISION]): it plays as that
+    ability does (modelled exactly when that one is), with no effect of its own."""
 
     def __post_init__(self) -> None:
         import re
@@ -724,9 +742,10 @@ class Ability:
 
         kinds = [k for k, on in (("effects/x", self.effects is not None or self.x is not None),
                                  ("moments", bool(self.moments) and self.effects is None and self.x is None),
-                                 ("engine", self.engine), ("removed", self.removed)) if on]
+                                 ("engine", self.engine), ("removed", self.removed),
+                                 ("part_of", self.part_of is not None)) if on]
         if len(kinds) > 1:
-            raise ValueError(f"ability '{self.name}': give one of effects/x, engine and removed, not "
+            raise ValueError(f"ability '{self.name}': give one of effects/x, engine, removed and part_of, not "
                              + " and ".join(kinds))
         has_x = re.search(r"(?<![A-Za-z])X(?![A-Za-z])", self.name) is not None
         if self.x is not None:

@@ -268,6 +268,8 @@ class Narrator:
     def _e_effect(self, e: dict[str, Any]) -> str:
         if e.get("until") == "next":  # "until the start of your next Shooting phase"
             return f"{e.get('rule')} takes effect on {self.unit(e.get('unit'))} until the start of the same phase of its user's next turn."
+        if e.get("until") == "their_turn":  # "until the end of your opponent's next turn"
+            return f"{e.get('rule')} takes effect on {self.unit(e.get('unit'))} until the end of its user's opponent's next turn."
         return f"{e.get('rule')} takes effect on {self.unit(e.get('unit'))} until the end of the {e.get('until')}."
 
     def _e_mark(self, e: dict[str, Any]) -> str:
@@ -277,6 +279,13 @@ class Narrator:
         rolls = ", ".join(str(r) for r in e.get("rolls") or [])
         return (f"{self.unit(e.get('unit'))} requests reinforcement ({e.get('rule')}): rolls {rolls or 'none'}, "
                 f"{count(e.get('returned'), 'model')} returned.")
+
+    def _e_yield(self, e: dict[str, Any]) -> str:
+        gained = f"Player {e.get('player')} gains {count(e.get('gain'), 'Yield point')} ({e.get('pool')} in all)"
+        return gained + (f"; their units have {e.get('mode')}." if e.get("mode") else ".")
+
+    def _e_crewed(self, e: dict[str, Any]) -> str:
+        return f"{e.get('rule')}: the crew of {self.unit(e.get('unit'))} has fallen; its {count(e.get('destroyed'), 'model')} left are destroyed."
 
     def _e_effect_ends(self, e: dict[str, Any]) -> str:
         return f"{e.get('rule')} ends for {self.unit(e.get('unit'))}."

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
-from bagm.engine.rules.army_rules import pain_from, pain_in_command
+from bagm.engine.rules.army_rules import cp_rolls, pain_from, pain_in_command
 from bagm.engine.rules.effects import effect_has, effect_least, effect_sum, shock_aura, shock_roll
 from bagm.engine.rules.stratagems import INSANE_BRAVERY, may_use, use
 from bagm.engine.state.actions import Action
@@ -30,6 +30,7 @@ class CommandPhase(GameInterface):
         for q in (p, self.other(p)):  # Command step: both players gain 1CP
             self.gain_cp(q, 1, "Command phase")
         pain_in_command(self, p)  # Power from Pain, Pain Adept
+        cp_rolls(self, p)  # e.g. Coordinated Leadership: "in your Command phase, roll one D6"
         for u in self.army_units(p):
             if u.battleshocked:
                 self.emit("battleshock_ends", unit=u.uid)

@@ -253,6 +253,8 @@ class Moments(GameInterface):
         if u.battleshocked and any(e.end_battleshock for e in s.effects):
             u.battleshocked = False  # "that unit is no longer Battle-shocked"
             self.emit("battleshock_ends", unit=u.uid)
+        if any(e.shoot_again for e in s.effects):  # Sentinel Storm: "after the unit has shot, it can shoot again"
+            u.shot = False
         self.emit("effect", unit=u.uid, rule=s.name, until=s.until)
 
     def _timed_aura(self, p: Player, s: Use, u: Unit, until: str) -> None:

@@ -168,6 +168,15 @@ class RuleUsed(TypedDict):
     kind: str
 
 
+class Crewed(TypedDict):
+    """Crewed Platform: the unit's last model of its main profile fell, so its remaining models (weapon
+    platforms) are destroyed too (then the unit is destroyed)."""
+    e: Literal["crewed"]
+    unit: str
+    destroyed: int
+    rule: str
+
+
 class Yield(TypedDict):
     """Prioritised Efficiency (Leagues of Votann): Yield points gained at the end of a Command phase,
     the pool after, and the ability its units then have (Hostile Acquisition, Fortify Takeover)."""
@@ -654,7 +663,7 @@ class Powered(TypedDict):
 
 Event = Union[
     Game, Muster, Rolloff, Roles, Setup, Reserve, Reserves, FirstTurn, Note, Round, Turn, Skip, Phase,
-    ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, RuleRoll, Pain, Yield, Reinforce, Effect, EffectEnds, BattlefieldCommand,
+    ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, RuleRoll, Pain, Yield, Crewed, Reinforce, Effect, EffectEnds, BattlefieldCommand,
     LeaderAbilityEnds, LeaderReroll, CommandReroll, Reroll, BattleshockTest, LeadershipTest, FightOnDeath,
     Battleshock, BattleshockEnds, Move,
     AdvanceRoll, DesperateEscape, Hatch, HatchRolloff, Hatchways, Coherency, Manoeuvre, Overwatch, Shoot,

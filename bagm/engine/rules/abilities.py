@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bagm.engine.rules.effects import effect_first
+from bagm.engine.rules.effects import effect_first, effect_has
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.engine.game.interface import GameInterface
@@ -43,6 +43,13 @@ def models_destroyed(game: GameInterface, u: Unit, dead: list[Model]) -> None:
     Deadly Demise of the models they destroy."""
     if not dead or not u.affected:
         return
+    if u.models and not any(m.own is None and m.full is None and not m.ld_diff for m in u.models) and \
+            effect_has(u, "crewed"):  # Crewed Platform: "when the last Guardian Defender model ... is
+        # destroyed, any remaining Heavy Weapon Platform models in this unit are also destroyed"
+        rest, u.models = u.models, []
+        game.touch(u)
+        game.emit("crewed", unit=u.uid, destroyed=len(rest), rule=u.source("crewed"))
+        dead = dead + rest
     if not u.models and any(e.mortals_on == "destroyed" for _, e in u.standing):
         _last_spite(game, u, dead)  # e.g. Fountaining Filth: the bearer's last act
     x = effect_first(u, "deadly_demise")

@@ -103,6 +103,21 @@ def pain_in_command(game: GameInterface, p: Player) -> None:
             gain_pain(game, p, rule)
 
 
+def cp_rolls(game: GameInterface, p: Player) -> None:
+    """``p``'s Command phase: each of their units on the battlefield with ``cp_roll`` rolls one D6,
+    X+ gaining 1CP (Coordinated Leadership: "in your Command phase, roll one D6: on a 4+, you gain
+    1CP")."""
+    for u in game.army_units(p):
+        need = effect_least(u, "cp_roll") if u.affected else None
+        if need is None:
+            continue
+        rule = u.source("cp_roll")
+        roll = game.dice.d6(f"{rule} {u.uid}")
+        game.emit("rule_roll", player=p, rule=rule, roll=roll)
+        if roll >= need:
+            game.gain_cp(p, 1, rule)
+
+
 def pain_from(game: GameInterface, u: Unit, why: str) -> None:
     """``u`` was destroyed, or failed a Battle-shock test: its opponent gains 1 Pain token
     (Power from Pain: "each time an enemy unit is destroyed", "... fails a Battle-shock test")."""

@@ -47,9 +47,18 @@ def stratagem_cost(game: Any, p: Player, base: int, unit: Any, mark: bool = Fals
 
 def stratagem_refund(game: Any, p: Player, unit: Any) -> None:
     """Just after player ``p`` used a Stratagem that targets ``unit``: a unit of theirs with
-    ``stratagem_refund`` that sees it (its own unit included) rolls one D6: on X+, 1CP."""
+    ``stratagem_refund`` that sees it (its own unit included) rolls one D6: on X+, 1CP; ``unit``
+    itself with ``stratagem_refund_own`` (Power of the Rosette: "each time you target this model's
+    unit with a Stratagem, roll one D6: on a 3+, you gain 1CP") rolls one too."""
     if unit is None or not _any(game):
         return
+    own = effect_least(unit, "stratagem_refund_own") if unit.affected and unit.player == p else None
+    if own is not None:
+        rule = unit.source("stratagem_refund_own")
+        roll = game.dice.d6(f"{rule} {unit.uid}")
+        game.emit("rule_roll", player=p, rule=rule, roll=roll)
+        if roll >= own:
+            game.gain_cp(p, 1, rule)
     for b in game.army_units(p):
         need = effect_least(b, "stratagem_refund") if b.affected else None
         if need is None or not (b is unit or game.visible_idx(b, unit)):

@@ -382,6 +382,8 @@ class Unit:
             return not self.battleshocked
         if cond in YIELD_MODES:  # Prioritised Efficiency: "your units have Hostile Acquisition"
             return any(x[0] == YIELD_MODES[cond] for x in self.timed)
+        if cond == "own_model":  # "while this unit contains a Tempestor Prime" (its one other profile)
+            return any(m.own is not None or m.full is not None or m.ld_diff for m in self.models)
         return holds is not None and holds(self, cond, other)
 
     def source(self, field: str) -> str:
@@ -459,7 +461,7 @@ class Army:
         """Whether a unit has an effect that changes what a Stratagem costs or brings back
         (:mod:`bagm.engine.rules.stratagem_costs`)."""
         return any(e.stratagem_cost_mod or e.stratagem_tax is not None or e.stratagem_refund is not None
-                   for u in self.units for _, e in u.standing)
+                   or e.stratagem_refund_own is not None for u in self.units for _, e in u.standing)
 
     @cached_property
     def rushers(self) -> bool:
