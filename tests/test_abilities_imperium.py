@@ -626,3 +626,65 @@ def test_a_reference_plays_as_the_ability_it_belongs_to():
                             leader=None)  # without Bounty Hunters: not modelled
     assert [p.how for p in played(alone, table)] == ["", ""]
     assert table.find("Lethal Hits", "Kroot Hounds") is None  # the entries are Farstalkers' only
+
+
+def test_seized_opportunity_1yp_when_its_unit_destroys_an_enemy_unit_once_a_phase():
+    # Kâhl "Seized Opportunity": once per phase, one model from your army with this ability can use
+    # it when its unit destroys an enemy unit: you gain 1YP
+    g = versus_orks("leagues_of_votann_void_salvagers.yaml")
+    kahl = having(g, "Seized Opportunity")[0]
+    other = next(u for u in g.army_units("A") if u is not kahl)
+    b1, b2, b3 = (g.units[x] for x in ("B1", "B2", "B3"))
+    yp = g.yp["A"]
+    for victim, by in ((b1, other), (b2, kahl), (b3, kahl)):
+        victim.models = []
+        g.check_destroyed(victim, by=by)
+    assert g.yp["A"] == yp + 1  # not for another unit's kill; once in the phase
+    assert [e for e in g.events if e["e"] == "yield"][-1]["why"] == "Seized Opportunity"
+    g.phase_id += 1
+    b4 = g.units["B4"]
+    b4.models = []
+    g.check_destroyed(b4, by=kahl)
+    assert g.yp["A"] == yp + 2
+
+
+@pytest.mark.parametrize("mode, roll, fights", [
+    (None, 3, 0), (None, 4, 1), ("Fortify Takeover", 2, 0), ("Fortify Takeover", 3, 1)])
+def test_cyberstimms_fights_on_a_4_plus_3_plus_with_fortify_takeover(mode, roll, fights):
+    # Cthonian Beserks "Cyberstimms": a model destroyed by a melee attack before it has fought this
+    # phase: one D6, +1 if your army's units have Fortify Takeover: on a 4+ it fights, then is removed
+    from bagm.data.models import Effect
+    from bagm.data.schema import validate
+    from bagm.engine.rules.effects import fights_on_death
+
+    g = versus_orks("leagues_of_votann_void_salvagers.yaml")
+    u = having(g, "Cyberstimms")[0]
+    u.timed = ((mode, validate(Effect, {}), "next command A"),) if mode else ()
+    g.dice = Dice.scripted([roll])
+    fights_on_death(g, u, 1)
+    g.dice.assert_consumed()
+    assert u.dying == fights
+
+
+def test_ds8_support_turret_only_after_remaining_stationary():
+    # Strike Team "DS8 Support Turret": in your Movement phase, if this unit Remains Stationary,
+    # until the start of your next turn its Shas'ui model is equipped with the support turret
+    from conftest import advance_to
+
+    from bagm.engine.state.actions import Action
+
+    g = versus_orks("tau_empire_starfire_cadre.yaml")
+    u = next(v for v in having(g, "DS8 Support Turret") if any(w.name == "Support turret" for w in v.ranged))
+
+    def turret() -> bool:
+        return any(w.name == "Support turret" for w in g.usable_weapons(u, False))
+    assert not turret()  # not yet: it has not Remained Stationary
+    advance_to(g, "move", "A")
+    assert not turret()
+    g.apply(Action("done"))  # every unit Remains Stationary
+    assert u.moved == "stationary" and turret()
+    g.dice = Dice(2)
+    advance_to(g, "move", "B")
+    assert turret()  # the opponent's turn (Overwatch): still equipped
+    advance_to(g, "move", "A")
+    assert not turret()  # the start of A's next turn: gone until it Remains Stationary again

@@ -686,6 +686,14 @@ class Effect:
     models, each X+ returning one with its full wounds in Unit Coherency; destroyed without having
     requested, it requests at once and its returned models are set up wholly within one of its
     player's Entry Zones."""
+    stationary_weapons: list[str] = field(default_factory=list)
+    """The led unit's weapons of these names (datasheet names, any case) are equipped only from
+    the end of a Movement phase of its player in which it Remained Stationary until the start of
+    that player's next turn (DS8 Support Turret); otherwise it cannot use them."""
+    kill_yield: bool = False
+    """Each time the led unit destroys an enemy unit, its army gains 1 Yield point (Prioritised
+    Efficiency), once per phase for the army ("once per phase, one model from your army with this
+    ability can use it when its unit destroys an enemy unit": Seized Opportunity)."""
     yield_points: bool = False
     """Prioritised Efficiency (Leagues of Votann): the led unit's army gains Yield points at the end
     of each Command phase, and at the end of its own Command phase its units with this rule get

@@ -282,6 +282,8 @@ class Narrator:
 
     def _e_yield(self, e: dict[str, Any]) -> str:
         gained = f"Player {e.get('player')} gains {count(e.get('gain'), 'Yield point')} ({e.get('pool')} in all)"
+        if e.get("why"):
+            gained += f" ({e.get('why')})"
         return gained + (f"; their units have {e.get('mode')}." if e.get("mode") else ".")
 
     def _e_crewed(self, e: dict[str, Any]) -> str:

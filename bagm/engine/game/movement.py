@@ -9,7 +9,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, cast
 
 from bagm.engine.board.geometry import Base, polyline_length, segment_hits_disk
-from bagm.engine.rules.abilities import models_destroyed
+from bagm.engine.rules.abilities import models_destroyed, stationary_weapons
 from bagm.engine.rules.effects import (
     effect_has,
     effect_least,
@@ -102,6 +102,7 @@ class MovementPhase(GameInterface):
         for u in self.army_units(p):
             if u.moved is None:
                 u.moved = "stationary"
+        stationary_weapons(self, p)  # e.g. DS8 Support Turret: "if this unit Remains Stationary"
 
     def _hatch_in_move(self, u: Unit) -> Generator[Decision, Action, None]:
         """An effect: "each time it makes a Normal move, while making that move, it can attempt to

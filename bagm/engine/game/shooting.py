@@ -14,7 +14,7 @@ from bagm.engine.attack.sequence import (
     TargetUnit,
     resolve_steps,
 )
-from bagm.engine.rules.abilities import models_destroyed
+from bagm.engine.rules.abilities import models_destroyed, weapons_off
 from bagm.engine.rules.army_rules import kill_pain, pain_for_kill, pain_from
 from bagm.engine.rules.effects import (
     effect_conditions,
@@ -34,6 +34,7 @@ from bagm.engine.rules.stratagems import (
     use,
     used_this_phase,
 )
+from bagm.engine.rules.yield_points import yield_on_kill
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit, profile_group
 from bagm.engine.state.core import CHARGE_RANGE, Decision, IllegalAction, Player
@@ -249,6 +250,8 @@ class ShootingPhase(GameInterface):
     def usable_weapons(self, u: Unit, engaged: bool) -> list[Any]:
         big = bool({"MONSTER", "VEHICLE"} & u.keywords)
         ws = u.ranged
+        if u.affected and (off := weapons_off(u)):  # e.g. DS8 Support Turret: only once it Remained Stationary
+            ws = [w for w in ws if profile_group(w.name) not in off]
         if u.moved == "advance":
             ws = [w for w in ws if w.abilities.assault]  # Assault
         pistols = [w for w in ws if w.abilities.pistol]
@@ -622,6 +625,7 @@ class ShootingPhase(GameInterface):
             if by is not None:
                 self.destroyed_by[u.uid] = by.uid
                 by.kills += 1  # for "once the bearer has destroyed one or more enemy units"
+                yield_on_kill(self, by)  # e.g. Seized Opportunity: "when its unit destroys an enemy unit"
             if u.enhancement and any(e.army for _, e in u.standing):
                 gone = {id(e) for _, e in u.standing if e.army}  # "if the bearer is on the battlefield"
                 for v in self.units.values():

@@ -185,6 +185,7 @@ class Yield(TypedDict):
     gain: int
     pool: int
     mode: NotRequired[str]
+    why: NotRequired[str]  # a rule that gave the YP (Seized Opportunity)
 
 
 class Pain(TypedDict):

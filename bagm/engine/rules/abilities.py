@@ -9,13 +9,38 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bagm.engine.rules.effects import effect_first, effect_has
+from bagm.engine.rules.effects import effect_first, effect_has, label_effect
+from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.engine.game.interface import GameInterface
     from bagm.engine.state.army import Model, Unit
 
 DEADLY_DEMISE_RANGE = 6.0  # Core Rules "Deadly Demise": each unit within 6" of that model
+
+
+def stationary_weapons(game: GameInterface, p: Player) -> None:
+    """The end of player ``p``'s Movement phase: each of their units with ``stationary_weapons``
+    that Remained Stationary has those weapons until the start of their next turn (DS8 Support
+    Turret: "if this unit Remains Stationary, until the start of your next turn, its Shas'ui model
+    is equipped with the support turret weapon"); a label on its timed effects says so."""
+    for u in game.army_units(p):
+        if u.moved == "stationary" and u.affected and effect_has(u, "stationary_weapons"):
+            rule = u.source("stationary_weapons")
+            u.timed = tuple(x for x in u.timed if x[0] != rule) + ((rule, label_effect(), f"next command {p}"),)
+            game.emit("effect", unit=u.uid, rule=rule, until="next")
+
+
+def weapons_off(u: Unit) -> frozenset[str]:
+    """The weapons (lower case, profile groups) ``u`` is not equipped with now: those of its
+    ``stationary_weapons`` effects while it has not Remained Stationary (:func:`stationary_weapons`)."""
+    off: set[str] = set()
+    for e in u.effects():
+        if e.stationary_weapons:
+            rule = u.source("stationary_weapons")
+            if not any(x[0] == rule for x in u.timed):
+                off |= {n.lower() for n in e.stationary_weapons}
+    return frozenset(off)
 
 
 def _last_spite(game: GameInterface, u: Unit, dead: list[Model]) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from bagm.chance.dice import DiceExpr
@@ -32,6 +33,17 @@ _WEAPONS: dict[tuple[Any, ...], WeaponProfile] = {}  # (weapon, *its effects): t
 Holds = Callable[[Unit, str, "Unit | None"], bool]
 """Answers whether a unit is in a state that needs the game ('near_objective', 'secured_site'),
 given the attacker for a condition on an attack's target."""
+
+
+@cache
+def label_effect() -> Any:
+    """An effect that changes nothing by itself: kept in ``Unit.timed`` under a rule's name, it
+    marks that the rule is in force on the unit for the while (Prioritised Efficiency's Hostile
+    Acquisition, DS8 Support Turret's turret)."""
+    from bagm.data.models import Effect
+    from bagm.data.schema import validate
+
+    return validate(Effect, {})
 
 
 def holds_in(game: Any) -> Holds:

@@ -24,10 +24,9 @@ command PLAYER"); the units' effects name it in ``only_while`` ('hostile_acquisi
 
 from __future__ import annotations
 
-from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from bagm.engine.rules.effects import effect_has
+from bagm.engine.rules.effects import effect_has, label_effect
 from bagm.engine.state.army import YIELD_MODES
 from bagm.engine.state.core import PLAYERS, Player
 
@@ -40,15 +39,6 @@ FORTIFY_AT = 7  # "if you have 7YP or more, your units have Fortify Takeover"
 HOSTILE, FORTIFY = YIELD_MODES["hostile_acquisition"], YIELD_MODES["fortify_takeover"]
 
 
-@cache
-def _label() -> Any:
-    """The effect that only marks which ability is in force (it changes nothing by itself)."""
-    from bagm.data.models import Effect
-    from bagm.data.schema import validate
-
-    return validate(Effect, {})
-
-
 def _holders(game: GameInterface, p: Player) -> list[Unit]:
     """``p``'s units with the rule (on the battlefield, in reserves or not yet set up)."""
     return [u for u in game.armies[p].units if u.where != "destroyed" and u.affected and effect_has(u, "yield_points")]
@@ -57,7 +47,7 @@ def _holders(game: GameInterface, p: Player) -> list[Unit]:
 def _set(game: GameInterface, p: Player, units: list[Unit], mode: str) -> None:
     until = f"next command {p}"  # "until the start of your next Command phase"
     for u in units:
-        u.timed = tuple(x for x in u.timed if x[0] not in (HOSTILE, FORTIFY)) + ((mode, _label(), until),)
+        u.timed = tuple(x for x in u.timed if x[0] not in (HOSTILE, FORTIFY)) + ((mode, label_effect(), until),)
 
 
 def yield_start(game: GameInterface) -> None:
@@ -79,6 +69,20 @@ def _gain(game: GameInterface, p: Player) -> int:
         away = len(mine) - len(home)
         gain += (away >= 1) + (away >= 2) + (len(mine) > sum(1 for c in game.control if c == game.other(p)))
     return gain
+
+
+def yield_on_kill(game: GameInterface, u: Unit) -> None:
+    """``u`` destroyed an enemy unit: with ``kill_yield`` (Seized Opportunity), its army gains 1YP,
+    once per phase for the army."""
+    if not (u.affected and effect_has(u, "kill_yield")):
+        return
+    rule = u.source("kill_yield")
+    key = (u.player, rule, game.phase_id)
+    if key in game.used:
+        return
+    game.used.add(key)
+    game.yp[u.player] += 1
+    game.emit("yield", player=u.player, gain=1, pool=game.yp[u.player], why=rule)
 
 
 def yield_command_end(game: GameInterface) -> None:
