@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bagm.engine.rules.effects import effect_first, effect_has, effect_least, effect_sum
+from bagm.engine.rules.stratagem_costs import roll_for_cp
 from bagm.engine.state.core import PLAYERS, Player
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -109,13 +110,8 @@ def cp_rolls(game: GameInterface, p: Player) -> None:
     1CP")."""
     for u in game.army_units(p):
         need = effect_least(u, "cp_roll") if u.affected else None
-        if need is None:
-            continue
-        rule = u.source("cp_roll")
-        roll = game.dice.d6(f"{rule} {u.uid}")
-        game.emit("rule_roll", player=p, rule=rule, roll=roll)
-        if roll >= need:
-            game.gain_cp(p, 1, rule)
+        if need is not None:
+            roll_for_cp(game, u, "cp_roll", need)
 
 
 def pain_from(game: GameInterface, u: Unit, why: str) -> None:

@@ -54,17 +54,18 @@ def stratagem_refund(game: Any, p: Player, unit: Any) -> None:
         return
     own = effect_least(unit, "stratagem_refund_own") if unit.affected and unit.player == p else None
     if own is not None:
-        rule = unit.source("stratagem_refund_own")
-        roll = game.dice.d6(f"{rule} {unit.uid}")
-        game.emit("rule_roll", player=p, rule=rule, roll=roll)
-        if roll >= own:
-            game.gain_cp(p, 1, rule)
+        roll_for_cp(game, unit, "stratagem_refund_own", own)
     for b in game.army_units(p):
         need = effect_least(b, "stratagem_refund") if b.affected else None
-        if need is None or not (b is unit or game.visible_idx(b, unit)):
-            continue
-        rule = b.source("stratagem_refund")
-        roll = game.dice.d6(f"{rule} {b.uid}")
-        game.emit("rule_roll", player=p, rule=rule, roll=roll)
-        if roll >= need:
-            game.gain_cp(p, 1, rule)
+        if need is not None and (b is unit or game.visible_idx(b, unit)):
+            roll_for_cp(game, b, "stratagem_refund", need)
+
+
+def roll_for_cp(game: Any, u: Any, field: str, need: int) -> None:
+    """The rule of ``u`` that gives it ``field`` rolls one D6 for its player: on ``need`` or more,
+    they gain 1CP (Shipboard Veteran, Power of the Rosette, Coordinated Leadership)."""
+    rule = u.source(field)
+    roll = game.dice.d6(f"{rule} {u.uid}")
+    game.emit("rule_roll", player=u.player, rule=rule, roll=roll)
+    if roll >= need:
+        game.gain_cp(u.player, 1, rule)
