@@ -688,3 +688,41 @@ def test_ds8_support_turret_only_after_remaining_stationary():
     assert turret()  # the opponent's turn (Overwatch): still equipped
     advance_to(g, "move", "A")
     assert not turret()  # the start of A's next turn: gone until it Remains Stationary again
+
+
+def test_optimised_gait_adds_1_or_2_near_a_battleline_unit():
+    # Sicarian Ruststalkers "Optimised Gait": +1 to Advance and Charge rolls; +2 instead while
+    # within 6" of a friendly ADEPTUS MECHANICUS BATTLELINE unit (Advance and Charge rolls read the
+    # game's conditions)
+    from test_army_rules import at_distance
+
+    from bagm.engine.rules.effects import effect_sum, holds_in
+
+    g = versus_orks("adeptus_mechanicus_response_clade.yaml")
+    u = having(g, "Optimised Gait")[0]
+    assert "BATTLELINE" not in u.keywords
+    lines = [v for v in g.army_units("A") if "BATTLELINE" in v.keywords]
+    for v in lines[1:]:
+        v.where = "reserves"  # (one BATTLELINE unit on the battlefield)
+        g.touch(v)
+    line = lines[0]
+    shrink(g, line.uid, 1)
+    holds = holds_in(g)
+    at_distance(g, line, u, 6.5)
+    assert [effect_sum(u, f, holds) for f in ("advance_mod", "charge_mod")] == [1, 1]
+    at_distance(g, line, u, 6)
+    assert [effect_sum(u, f, holds) for f in ("advance_mod", "charge_mod")] == [2, 2]
+
+
+def test_crack_shot_ap_minus_3_on_a_critical_wound(tmp_path):
+    # Cadre Fireblade "Crack Shot": each time this model makes a ranged attack, on a Critical Wound
+    # that attack has an Armour Penetration characteristic of -3 (its pulse rifle: AP 0); its
+    # drones' weapons (another model's) do not
+    rifle = replace(GUN, name="Fireblade pulse rifle")
+    assert rifle.ap == 0
+    g = game(tmp_path, "[]")
+    give(g, "A3", "T'au Empire", "Crack Shot")
+    # the Nobz (Sv 4+): a 6 to wound is a Critical Wound, AP -3: no save can be made (7+)
+    assert attack(g, "A3", "B3", rifle, [3, 6]) == (1, 0)
+    assert attack(g, "A3", "B3", rifle, [3, 5, 4]) == (0, 0)  # not critical: AP 0, a 4 saves
+    assert attack(g, "A3", "B3", replace(GUN, name="Missile pod"), [3, 6, 4]) == (0, 0)  # a drone's
