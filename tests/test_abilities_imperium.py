@@ -726,3 +726,13 @@ def test_crack_shot_ap_minus_3_on_a_critical_wound(tmp_path):
     assert attack(g, "A3", "B3", rifle, [3, 6]) == (1, 0)
     assert attack(g, "A3", "B3", rifle, [3, 5, 4]) == (0, 0)  # not critical: AP 0, a 4 saves
     assert attack(g, "A3", "B3", replace(GUN, name="Missile pod"), [3, 6, 4]) == (0, 0)  # a drone's
+
+
+@pytest.mark.parametrize("unit, name, how", [
+    ("Ethereal", "Feel No Pain", "leader"),  # Failure Is Not an Option: a modelled Leader ability
+    ("Kroot Flesh Shaper", "Sustained Hits", "leader"),  # Ritual Butchery
+    ("Kroot Flesh Shaper", "Feel No Pain", "")])  # Rites of Feasting: not modelled, nor its reference
+def test_a_leader_abilitys_reference_plays_as_it(unit, name, how):
+    table = Catalog().abilities("T'au Empire")
+    ds = Catalog().find_unit(unit, "T'au Empire")[1]
+    assert [p.how for p in played(ds, table) if p.name == name] == [how]
