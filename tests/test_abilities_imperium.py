@@ -736,3 +736,39 @@ def test_a_leader_abilitys_reference_plays_as_it(unit, name, how):
     table = Catalog().abilities("T'au Empire")
     ds = Catalog().find_unit(unit, "T'au Empire")[1]
     assert [p.how for p in played(ds, table) if p.name == name] == [how]
+
+
+# --- Leader abilities the importer now reads ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("faction, leader, name, effects", [
+    ("Adeptus Astartes", "Arjac Rockfist", "Anvil of Endurance", [{"fight_on_death": 4}]),
+    ("Adeptus Astartes", "Lemartes", "Guardian of the Lost", [{"damage_against_mod": -1}]),
+    ("Adeptus Custodes", "Valerian", "Golden Laurels", [{"AP_against_mod": 1, "against": "melee"}]),
+    ("Adeptus Astartes", "Watch Master", "Strategic Knowledge", [{
+        "shoot_after_advance": True, "charge_after_advance": True, "shoot_after_fall_back": True,
+        "charge_after_fall_back": True}])])
+def test_leader_abilities_read_from_their_text(faction, leader, name, effects):
+    # the packs hold what the importer reads from each Leader ability's text (tests/test_leader_data.py)
+    lead = Catalog().find_unit(leader, faction)[1].leader
+    got = next(a for a in lead.abilities if a.name == name).effects
+    assert [{k: v for k, v in vars(e).items() if v != getattr(type(e), k, None) and k in want}
+            for e, want in zip(got, effects)] == effects
+
+
+@pytest.mark.parametrize("roll, fights", [(3, 0), (4, 1)])
+def test_a_conferred_redeemer_of_the_lost_fights_on_a_4_plus(roll, fights):
+    # Astorath "Redeemer of the Lost", conferred by Battlefield Command: each time a model of that
+    # unit is destroyed by a melee attack, if it has not fought this phase, on a D6 of 4+ it fights
+    from bagm.engine.rules.effects import fights_on_death
+
+    g = versus_orks("adeptus_astartes_boarding_strike.yaml")
+    lead = Catalog().find_unit("Astorath", "Adeptus Astartes")[1].leader
+    ability = next(a for a in lead.abilities if a.name == "Redeemer of the Lost")
+    u = g.army_units("A")[0]
+    u.standing = ()  # (none of its own rules: Heroic Last Stand)
+    u.led = ("A9", ability.name, ability)
+    g.dice = Dice.scripted([roll])
+    fights_on_death(g, u, 1)
+    g.dice.assert_consumed()
+    assert u.dying == fights

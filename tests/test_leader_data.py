@@ -148,6 +148,27 @@ PARSED: list[tuple[str, list[dict[str, Any]]]] = [
      "have the IMPERIUM or CHAOS keywords, add 1 to the Hit roll.",
      [{"hit_mod": 1, "target_lacks": ["IMPERIUM", "CHAOS"]}]),
     ("you can re-roll Leadership tests taken for that unit.", [{"reroll_leadership": True}]),
+    # Strategic Knowledge, Guardian of the Lost, Golden Laurels
+    ("that unit is eligible to shoot and declare a charge in a turn in which it Advanced or Fell Back.",
+     [{"shoot_after_advance": True, "charge_after_advance": True, "shoot_after_fall_back": True,
+       "charge_after_fall_back": True}]),
+    ("that unit is eligible to shoot and declare a charge in a turn in which it Fell Back.",
+     [{"shoot_after_fall_back": True, "charge_after_fall_back": True}]),
+    ("each time an attack is allocated to a model in that unit, subtract 1 from the Damage characteristic "
+     "of that attack.", [{"damage_against_mod": -1}]),
+    ("each time a melee attack targets that unit, worsen that Armour Penetration characteristic of that "
+     "attack by 1.", [{"AP_against_mod": 1, "against": "melee"}]),
+    # Redeemer of the Lost, Intractable Will (one sentence after another), Vengeful Exhortation,
+    # Anvil of Endurance: the dead fight on a 4+
+    ("each time a model in that unit is destroyed by a melee attack, if that model has not fought this phase, "
+     "roll one D6. On a 4+, do not remove it from play; that destroyed model can fight after the attacking "
+     "model's unit has finished making its attacks, and is then removed from play.", [{"fight_on_death": 4}]),
+    ("each time a model in that unit is destroyed by a melee attack, if it has not fought this phase, roll one "
+     "D6: on a 4+, do not remove it from play, the destroyed model can fight after the attacking unit has "
+     "finished making its attacks, and is then removed from play.", [{"fight_on_death": 4}]),
+    ("each time a model in that unit is destroyed by a melee attack, if that model has not fought this phase, "
+     "roll one D6, on a 4+, do not remove the destroyed model from play. The destroyed model can fight after "
+     "the attacking unit has finished making its attacks, and then is removed from play", [{"fight_on_death": 4}]),
     # Tempered Ferocity: "... ability and, each time ...", and a target within X"
     ("weapons equipped by models in that unit have the [SUSTAINED HITS 1] ability and, each time a model "
      "in that unit makes an attack that targets an enemy unit within 6\", re-roll a Hit roll of 1.",
@@ -202,8 +223,6 @@ NOT_MODELLED = [
     LEADS + "you can re-roll Advance rolls made for that unit, and you can re-roll any rolls "
     "made for that unit while it is performing a Special Manoeuvre.",
     "While this model is leading a SQUAD unit, it has the Fights First ability.",
-    LEADS + "that unit is eligible to shoot and declare a charge in a turn in which it Advanced "
-    "or Fell Back.",
     LEADS + "add 1 to the Objective Control characteristic of models in that unit while it is "
     "within range of an objective marker.",
     LEADS + "each time that unit Advances, do not make an Advance roll. Instead, add 6\" to the "
@@ -225,11 +244,8 @@ NOT_MODELLED = [
     LEADS + "models in that unit have a 6+ invulnerable save, and 4+ invulnerable save against "
     "Psychic Attacks.",
     # outside the vocabulary
-    LEADS + "each time an attack is allocated to a model in that unit, subtract 1 from the "
-    "Damage characteristic of that attack.",
     LEADS + "each time a model in that unit makes a Pile-in or Consolidation move, it can move "
     "up to 6\" instead of 3\". In addition, it does not need to end that move closer.",
-    LEADS + "that unit is eligible to shoot and declare a charge in a turn in which it Fell Back.",
     LEADS + "add 1 to the Attacks characteristic of Named weapons equipped by that unit.",
     LEADS + "weapons equipped by models in that unit have the [MADE UP] ability.",
     LEADS + "in your Command phase, you can return 1 destroyed Bodyguard model to that unit.",

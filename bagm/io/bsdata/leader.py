@@ -112,6 +112,17 @@ _CLAUSES: list[tuple[re.Pattern[str], str]] = [
                 r"made for that unit$"), "roll_reroll"),
     (re.compile(r"that unit is eligible to declare a charge in a turn in which it Advanced$"),
      "charge_after_advance"),
+    (re.compile(r"that unit is eligible to shoot and declare a charge in a turn in which it "
+                r"(?P<moves>Advanced or Fell Back|Advanced|Fell Back)$"), "shoot_charge_after"),
+    (re.compile(r"each time a model in that unit is destroyed by a melee attack, if (?:it|that model) has "
+                r"not fought this phase, roll one D6[,:;] on a (?P<n>[2-6])\+,? do not remove (?:it|the "
+                r"destroyed model) from play[,;] (?:that|the) destroyed model can fight after the attacking "
+                r"(?:model's )?unit has finished making its attacks,? and (?:is then|then is) removed from "
+                r"play$", re.I), "fight_on_death"),
+    (re.compile(r"each time an attack is allocated to a model in that unit, subtract 1 from the Damage "
+                r"characteristic of that attack$"), "damage_against"),
+    (re.compile(r"each time an? (?:(?P<against>ranged|melee) )?attack targets that unit, worsen th(?:at|e) "
+                r"Armour Penetration characteristic of that attack by 1$"), "ap_against"),
 ]
 _ATTACK_CLAUSES: list[tuple[re.Pattern[str], dict[str, Any]]] = [
     (re.compile(r"(?:you can )?add 1 to the Hit roll"), {"hit_mod": 1}),
@@ -248,6 +259,19 @@ def _clause_effect(clause: str) -> list[dict[str, Any]] | None:
                 effect = {f"reroll_{r}": True for r in rolls}
         elif what == "charge_after_advance":
             effect = {"charge_after_advance": True}
+        elif what == "shoot_charge_after":  # "eligible to shoot and declare a charge in a turn in which it ..."
+            moves = groups["moves"]
+            effect = {f: True for f, move in (("shoot_after_advance", "Advanced"), ("charge_after_advance", "Advanced"),
+                                              ("shoot_after_fall_back", "Fell Back"),
+                                              ("charge_after_fall_back", "Fell Back")) if move in moves}
+        elif what == "fight_on_death":  # "... roll one D6: on a 4+, do not remove it from play ..."
+            effect = {"fight_on_death": int(groups["n"])}
+        elif what == "damage_against":
+            effect = {"damage_against_mod": -1}
+        elif what == "ap_against":  # worsening the AP by 1 makes it one less negative
+            effect = {"AP_against_mod": 1}
+            if groups.get("against"):
+                effect["against"] = groups["against"]
         return [effect]
     return None
 
@@ -285,6 +309,10 @@ def parse_leader_effects(text: str | None) -> list[dict[str, Any]] | None:
     # "... do not make an Advance roll. Instead, ...": one rule in two sentences
     body = re.sub(r"do not make an Advance roll\. Instead,", "do not make an Advance roll; instead,",
                   body)
+    # "... roll one D6. On a 4+, do not remove it from play ... from play. The destroyed model can
+    # fight ...": one rule in two or three sentences
+    body = re.sub(r"roll one D6\. On a", "roll one D6: on a", body)
+    body = re.sub(r"from play\. The destroyed model", "from play; the destroyed model", body)
     # a bulleted form ("leading a unit: - Models ... - Each time ...") or sentences
     parts = [p for p in re.split(r"\s+-\s+|\.\s+", body) if p.strip()]
     clauses: list[tuple[str, dict[str, Any]]] = []  # (clause, a condition on the led unit)
