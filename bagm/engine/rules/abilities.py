@@ -35,11 +35,9 @@ def weapons_off(u: Unit) -> frozenset[str]:
     """The weapons (lower case, profile groups) ``u`` is not equipped with now: those of its
     ``stationary_weapons`` effects while it has not Remained Stationary (:func:`stationary_weapons`)."""
     off: set[str] = set()
-    for e in u.effects():
-        if e.stationary_weapons:
-            rule = u.source("stationary_weapons")
-            if not any(x[0] == rule for x in u.timed):
-                off |= {n.lower() for n in e.stationary_weapons}
+    for rule, e in u.standing:  # a datasheet ability's (standing; a short scan, asked per shooting)
+        if e.stationary_weapons and not any(x[0] == rule for x in u.timed):
+            off |= {n.lower() for n in e.stationary_weapons}
     return frozenset(off)
 
 
