@@ -74,3 +74,72 @@ def test_legal_combinations_are_accepted(unit: str, models: int, wanted: dict) -
     assert problems == [], problems
     for item, count in wanted.items():
         assert carriers(loadouts, item, None) == count
+
+
+# --- bounds shared by several kinds of model (the catalogues' groups) ---------------------------
+
+def test_cadian_special_weapons_share_one_bound() -> None:
+    """Cadian Shock Troops: each kind with a special weapon is 0-1, and up to 2 of them in a
+    unit of 10 (4 in a unit of 20): a third special weapon is refused."""
+    sheet = CATALOG.faction("Astra Militarum").units.get("Cadian Shock Troops")
+    assert [(g.max, g.max_from) for g in sheet.wargear_groups] == [(2, {20: 4})]
+    loadouts, problems = resolve(sheet, 10, {"flamer": 1, "meltagun": 1})
+    assert problems == [] and carriers(loadouts, "Lasgun", None) == 7
+    _, problems = resolve(sheet, 10, {"flamer": 1, "meltagun": 1, "plasma gun": 1})
+    assert [(p.code, p.loc) for p in problems] == [("BA192", ("plasma gun",))]
+    assert "cannot be combined" in problems[0].message
+    assert greedy_accepts(sheet, 10, {"flamer": 1, "meltagun": 1, "plasma gun": 1})  # the old gap
+
+
+def _signature(sheet: Any, kind: Any, n: int) -> str | None:
+    """An item only models of ``kind`` carry (in its gear), none by default."""
+    from bagm.roster.wargear import default_loadouts
+
+    carried = {norm(i) for lo in default_loadouts(sheet, n) for i in lo.items}
+    for item in kind.gear:
+        others = [k for k in sheet.wargear if k is not kind
+                  and norm(item) in {norm(i) for i in [*k.gear, *(x for c in k.choices
+                                                                 for x in c.of)]}]
+        if not others and norm(item) not in carried:
+            return item
+    return None
+
+
+def _most(bounded: Any, n: int) -> int:
+    hi = bounded.max if bounded.max is not None else n
+    for size, value in bounded.max_from.items():
+        if n >= size:
+            hi = value
+    return hi
+
+
+def test_every_shared_bound_is_kept_at_its_edge() -> None:
+    """Over all units: where each kind a bound covers has an item of its own, as many of those
+    items as the bound allows are accepted and one more is refused."""
+    checked = 0
+    for sheet in SHEETS:
+        for n in legal_sizes(sheet.points, sheet.sizes, None):
+            for g in sheet.wargear_groups:
+                hi = _most(g, n) if g.max is not None else None
+                kinds = [k for k in sheet.wargear if k.model in g.models]
+                signs = [_signature(sheet, k, n) for k in kinds]
+                if hi is None or None in signs or hi >= n - 1:
+                    continue
+                room = [min(_most(k, n), n) for k in kinds]
+                if sum(room) <= hi:
+                    continue  # the kinds' own maxima already keep it
+                wanted: dict[str, int] = {}
+                left = hi
+                for sign, most in zip(signs, room):
+                    take = min(left, most)
+                    if take:
+                        wanted[str(sign)] = take
+                    left -= take
+                assert resolve(sheet, n, wanted)[1] == [], (sheet.name, n, wanted)
+                extra = next(str(s) for s, most in zip(signs, room)
+                             if wanted.get(str(s), 0) < most)
+                wanted[extra] = wanted.get(extra, 0) + 1
+                problems = resolve(sheet, n, wanted)[1]
+                assert [p.code for p in problems] in (["BA191"], ["BA192"]), (sheet.name, n)
+                checked += 1
+    assert checked >= 15, checked

@@ -867,6 +867,22 @@ class ModelWargear:
 
 
 @_model
+class WargearGroup:
+    """A bound shared by several kinds of model (``ModelWargear.model``): "up to 2 of the
+    Shock Troopers with a special weapon", whichever weapon each has."""
+
+    __pydantic_config__ = CONFIG
+    models: list[str]
+    """The kinds of model it bounds, by ``ModelWargear.model``."""
+    min: int = 0
+    """The fewest models of these kinds together."""
+    max: int | None = None
+    """The most models of these kinds together; null: no limit given."""
+    max_from: dict[int, int] = field(default_factory=dict)
+    """A larger maximum from a unit size on: ``{20: 4}``, four in a unit of 20 or more."""
+
+
+@_model
 class Datasheet:
     """A unit's datasheet: keywords, points, profiles, weapons."""
 
@@ -897,6 +913,8 @@ class Datasheet:
     wargear_items: dict[str, list[str]] = field(default_factory=dict)
     """The weapons an item gives, where they are not named after it ('Plasma gun' gives
     'Plasma gun - standard' and '- supercharge' without an entry here)."""
+    wargear_groups: list[WargearGroup] = field(default_factory=list)
+    """Bounds shared by several kinds of model (the catalogues' groups of model entries)."""
     abilities: list[str] = field(default_factory=list)
     adaptation: Adaptation | None = None
     leader: Leader | None = None

@@ -97,6 +97,10 @@ class DatasheetView:
             "wargear_options": [w.name for w in ds.weapons if not w.default],
             "wargear_note": WARGEAR_NOTE if not ds.wargear else WARGEAR_KINDS_NOTE,
             **({"wargear": [kind_dict(k) for k in ds.wargear]} if ds.wargear else {}),
+            **({"wargear_groups": [
+                {"models": list(g.models), "min": g.min, "max": g.max,
+                 "max_from": {str(n): v for n, v in g.max_from.items()}}
+                for g in ds.wargear_groups]} if ds.wargear_groups else {}),
             "abilities": list(ds.abilities),
             "boarding_actions": None if ada is None else {
                 "loses": list(ada.loses), "M": ada.M, "no_split": ada.no_split,
@@ -135,6 +139,13 @@ def kind_text(k: Any) -> str:
             f"optional {c.of[0]}" if c.min == 0 else c.of[0])
         parts.append(text + (f" (default {c.default})" if c.default else ""))
     return f"{head}: {'; '.join(parts) or 'no wargear'}"
+
+
+def group_text(g: Any) -> str:
+    """A bound over several kinds: 'Together (0-2): Shock Trooper w/ Flamer / ...'."""
+    count = f"{g.min}-{g.max}" if g.max is not None else f"{g.min}+"
+    count += "".join(f"; up to {v} from {n} models" for n, v in g.max_from.items())
+    return f"Together ({count}): {' / '.join(g.models)}"
 
 
 def adaptation_text(ada: Any) -> str:
@@ -215,6 +226,7 @@ def datasheet_text(view: DatasheetView) -> Any:
         lines = ["Wargear options (weapons marked †): each kind of model, how many, what it "
                  "carries, its choices:"]
         lines += [f"  {kind_text(k)}" for k in ds.wargear]
+        lines += [f"  {group_text(g)}" for g in ds.wargear_groups]
     else:
         lines = [f"Wargear options: {', '.join(options) + ' (marked †)' if options else 'none'}"
                  "; " + WARGEAR_NOTE]

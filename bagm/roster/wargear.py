@@ -148,6 +148,8 @@ class Models:
         self.n = n
         self.models: list[Model] = []
         self.shared_picks: dict[str, int] = {}
+        self.cramped = False
+        self.groups = self._groups()
         counts = self._composition(n)
         for i, c in enumerate(counts):
             self.models += [self.fresh(i) for _ in range(c)]
@@ -163,9 +165,33 @@ class Models:
                 picks.append([])
         return Model(kind, picks)
 
+    def _groups(self) -> list[tuple[frozenset[int], int, int | None]]:
+        """The datasheet's bounds over several kinds for this size: (kinds, min, max). A
+        bound naming a kind the unit has twice under one name cannot be placed: left out."""
+        names = [k.model for k in self.kinds]
+        out = []
+        for g in self.ds.wargear_groups:
+            if any(names.count(m) > 1 for m in g.models):
+                continue
+            members = frozenset(i for i, m in enumerate(names) if m in g.models)
+            hi = g.max
+            for size, value in g.max_from.items():
+                if self.n >= size:
+                    hi = value
+            if members:
+                out.append((members, g.min, hi))
+        # a unit smaller than the catalogue's composition (a Boarding Actions half-size
+        # squad): the bounds' minima cannot all hold, none binds a roster's choices
+        grouped = set().union(*(m for m, _, _ in out)) if out else set()
+        self.cramped = sum(lo for _, lo, _ in out) + sum(
+            k.min for i, k in enumerate(self.kinds) if i not in grouped) > self.n
+        return out
+
     def _composition(self, n: int) -> list[int]:
         """How many models of each kind a plain roster has: each kind's minimum (one-model
-        kinds such as a sergeant first when the unit is smaller), the rest the plainest kind."""
+        kinds such as a sergeant first when the unit is smaller), then each bound over several
+        kinds' minimum (one Princeps of the two kinds), the rest the plainest kind, within the
+        bounds' maxima."""
         counts = [0] * len(self.kinds)
         left = n
         order = sorted(range(len(self.kinds)), key=lambda i: self.most(i) != 1)
@@ -173,6 +199,14 @@ class Models:
             take = min(self.kinds[i].min, left)
             counts[i] += take
             left -= take
+        for members, lo, _ in self.groups:
+            while left > 0 and sum(counts[i] for i in members) < lo:
+                room = [i for i in sorted(members) if self._room(i, counts) > 0]
+                if not room:
+                    break
+                main = min(room, key=lambda i: (self._plain(i), i))
+                counts[main] += 1
+                left -= 1
         while left > 0:
             room = [i for i in range(len(self.kinds)) if self._room(i, counts) > 0]
             if not room:
@@ -201,7 +235,11 @@ class Models:
 
     def _room(self, i: int, counts: list[int]) -> int:
         hi = self.most(i)
-        return 10**6 if hi is None else hi - counts[i]
+        room = 10**6 if hi is None else hi - counts[i]
+        for members, _, most in self.groups:
+            if i in members and most is not None:
+                room = min(room, most - sum(counts[j] for j in members))
+        return room
 
     def count(self, kind: int) -> int:
         return sum(1 for m in self.models if m.kind == kind)
@@ -245,9 +283,10 @@ def default_loadouts(ds: Any, models: int) -> list[Loadout]:
 
 
 def _search_spec(unit: Models) -> tuple[list[Any], list[Any], list[Any]]:
-    """The unit's kinds of model, bounds over several kinds and unit-wide choices as the
-    search reads them. A kind's bounds take in the default unit (which the catalogue's bounds
-    may not reach). Kinds of one profile are one model equipped differently: the minimum of
+    """The unit's kinds of model, bounds over several kinds (the catalogues' groups, such as
+    up to 2 Shock Troopers with special weapons) and unit-wide choices as the search reads
+    them. A kind's bounds take in the default unit (which the catalogue's bounds may not
+    reach). Kinds of one profile are one model equipped differently: the minimum of
     such a kind ("at least 4 Intercessors" beside "up to 2 with grenade launchers") is the
     catalogues' bookkeeping and binds the profile's models together; a kind of exactly one
     model (a sergeant, also where larger units have two) keeps its own."""
@@ -274,6 +313,10 @@ def _search_spec(unit: Models) -> tuple[list[Any], list[Any], list[Any]]:
                         for ci, c in enumerate(k.choices))
         kinds.append(Kind(k.profile, lo, max(hi, plain), plain, tuple(k.gear), choices))
     bounds = [Bound(frozenset(together[p]), lo, unit.n) for p, lo in floor.items() if lo]
+    for members, g_lo, g_hi in unit.groups:  # a bound shared by several kinds (special weapons)
+        plain = sum(kinds[i].plain for i in members)  # the default unit keeps its own
+        bounds.append(Bound(members, 0 if unit.cramped else min(g_lo, plain),
+                            unit.n if g_hi is None else max(min(g_hi, unit.n), plain)))
     shared = [Choice(tuple(c.of), 0, c.max if c.max is not None else unit.n, ())
               for k in unit.shared for c in k.choices]
     return kinds, bounds, shared

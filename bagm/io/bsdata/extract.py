@@ -214,12 +214,14 @@ class Extractor:
             "weapons": weapons,
             "abilities": abilities,
         }
-        options, items = wargear_options(self, node, {name_key(m["name"]): m["name"]
-                                                       for m in models})
+        options, items, groups = wargear_options(self, node, {name_key(m["name"]): m["name"]
+                                                               for m in models})
         if options:
             unit["wargear"] = options
         if items:
             unit["wargear_items"] = items
+        if groups and options:
+            unit["wargear_groups"] = groups
         leader = leader_data(found.texts)
         if leader is not None:
             unit["leader"] = leader

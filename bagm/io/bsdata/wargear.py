@@ -3,9 +3,11 @@ BattleScribe ``model`` entry) how many the unit may have, what it always carries
 it makes (a ``selectionEntryGroup`` with its min/max and default, or an optional entry). Units
 whose models come as fixed bundles ("1 Runtherd and 10 Gretchin") take the default bundle's.
 
-Only names and numbers are taken. Modifiers that change a bound when something else is chosen
-("if the sergeant takes lightning claws, no Weapon 1") are not read: the bounds recorded are the
-ones a plain roster starts with; what that leaves out is said in the README.
+Only names and numbers are taken. A group of several kinds of model with a bound of its own
+(up to 2 of the kinds with a special weapon) is a bound over those kinds. Modifiers that change
+a bound when something else is chosen ("if the sergeant takes lightning claws, no Weapon 1")
+are not read: the bounds recorded are the ones a plain roster starts with; what that leaves out
+is said in the README.
 """
 
 from __future__ import annotations
@@ -22,12 +24,14 @@ MAX_DEPTH = 8  # model entries below a datasheet, groups below a model (real dat
 
 
 def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
-                    ) -> tuple[list[dict[str, Any]], dict[str, list[str]]]:
+                    ) -> tuple[list[dict[str, Any]], dict[str, list[str]], list[dict[str, Any]]]:
     """(per model kind ``{model, profile, min, max, gear, choices}``, item -> weapon names where
-    an item's weapons are not named after it). ``profiles``: Unit profile key -> its name."""
+    an item's weapons are not named after it, bounds shared by several kinds ``{models, min,
+    max, max_from}``). ``profiles``: Unit profile key -> its name."""
     from bagm.io.bsdata.extract import _SKIP_BRANCH
 
     kinds: list[dict[str, Any]] = []
+    groups: list[dict[str, Any]] = []
     items: dict[str, list[str]] = {}
     keys = list(profiles)
 
@@ -89,7 +93,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
     root_names = ex._unit_profile_names(node)
     if node.target.get("type") == "model":
         kind(node, 1, 1, root_names or keys[:1], 0)
-        return kinds, items
+        return kinds, items, groups
 
     def walk(n: "Node", inherited: list[str], depth: int, stack: set[int]) -> None:
         if depth > MAX_DEPTH or id(n.target) in stack:
@@ -104,19 +108,36 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                 base.append(sum(int(x) for x in re.findall(r"\d+", child.name)))
                 walk(child, names, depth + 1, stack)
             elif child.target.tag == "selectionEntryGroup" or ex._holds_models(child):
-                walk(child, names, depth + 1, stack)
-            elif _bundle(ex, n, child, default=False):  # a larger bundle: how far maxima grow
                 start = len(kinds)
                 walk(child, names, depth + 1, stack)
+                if all(m.target.get("type") == "model" or m.target.tag == "selectionEntryGroup"
+                       for m in ex._members(child)):  # not a choice between bundles
+                    _group_bound(child, kinds[start:], groups, every=bool(larger_depth))
+            elif _bundle(ex, n, child, default=False):  # a larger bundle: how far maxima grow
+                start, gstart = len(kinds), len(groups)
+                larger_depth.append(depth)
+                walk(child, names, depth + 1, stack)
+                larger_depth.pop()
                 size = sum(int(x) for x in re.findall(r"\d+", child.name))
                 if size:
                     larger.append((size, kinds[start:]))
+                    larger_groups.append((size, groups[gstart:]))
                 del kinds[start:]
+                del groups[gstart:]
 
     larger: list[tuple[int, list[dict[str, Any]]]] = []  # (models, kinds) of the other bundles
+    larger_groups: list[tuple[int, list[dict[str, Any]]]] = []  # (models, their group bounds)
     base: list[int] = []  # the models the default bundle's name counts
+    larger_depth: list[int] = []  # non-empty while inside a larger bundle
     walk(node, root_names, 0, set())
     _merge_bundles(kinds, larger, base[0] if base else 0)
+    _merge_bundles(groups, larger_groups, base[0] if base else 0, key="models")
+    # a bound over every kind of a variable number is the unit's size: its points say that
+    # and one naming a kind the unit has twice under one name cannot be placed
+    names = [k["model"] for k in kinds]
+    groups[:] = [g for g in groups
+                 if any(k["model"] not in g["models"] and k["min"] != k.get("max")
+                        for k in kinds) and all(names.count(m) == 1 for m in g["models"])]
     unit_fixed, unit_choices = gear_of(node, 0)  # wargear of the unit as a whole
     if unit_choices or unit_fixed:
         entry: dict[str, Any] = {"model": None, "min": 0}
@@ -125,11 +146,39 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
         if unit_choices:
             entry["choices"] = unit_choices
         kinds.append(entry)
-    return kinds, items
+    return kinds, items, groups
+
+
+def _group_bound(group: "Node", members: list[dict[str, Any]], out: list[dict[str, Any]],
+                 every: bool = False) -> None:
+    """A group of several kinds of model with a bound of its own that their own bounds do not
+    already make ("Shock Trooper w/ Special Weapon": up to 2 of the four kinds with a special
+    weapon, each up to 1): ``{models, min, max}`` in ``out``. ``every``: in a larger bundle,
+    where a bound says how far the default bundle's grows, whether it binds there or not."""
+    lo, hi = group.bounds()
+    names = dedupe([k["model"] for k in members])
+    if len(names) < 2 or (lo is None and hi is None):
+        return
+    mins = sum(k.get("min", 0) for k in members)
+    maxes = None if any(k.get("max") is None for k in members) else \
+        sum(k["max"] for k in members)
+    binds_hi = hi is not None and (maxes is None or hi < maxes)
+    binds_lo = lo is not None and lo > mins
+    if every:
+        binds_hi, binds_lo = hi is not None, bool(lo)
+    if not binds_hi and not binds_lo:
+        return
+    bound: dict[str, Any] = {"models": names, "min": lo if binds_lo else 0}
+    if binds_hi and hi is not None:
+        bound["max"] = hi
+        grows = _max_by_size(group, hi)
+        if grows:
+            bound["max_from"] = grows
+    out.append(bound)
 
 
 def _merge_bundles(kinds: list[dict[str, Any]], others: list[tuple[int, list[dict[str, Any]]]],
-                   base: int) -> None:
+                   base: int, key: str = "model") -> None:
     """The other bundles of a unit's models, merged into the default bundle's kinds: a larger
     bundle ("2 Runtherds and 20 Gretchin", 22 models by its name) raises a kind's maximum from
     that size (``max_from``); a kind only another bundle has ("1 mauler chainblade, 7
@@ -137,10 +186,12 @@ def _merge_bundles(kinds: list[dict[str, Any]], others: list[tuple[int, list[dic
     larger bundle's size, up to its count there."""
     for size, bundle in others:
         for b in bundle:
-            k = next((x for x in kinds if x["model"] == b["model"]), None)
+            k = next((x for x in kinds if x[key] == b[key]), None)
             more = b.get("max")
             if more is None:
                 continue
+            if k is None and key != "model":
+                continue  # a bound over kinds the default bundle lacks
             if k is None:
                 k = {**b, "min": 0, "max": 0}
                 k.pop("max_from", None)
