@@ -77,7 +77,10 @@ EXPECTED = {
     "app_ultramarines.txt": ("app", {
         "name": "Ultramarines Boarding Team", "faction": "Adeptus Astartes",
         "detachment": "Boarding Strike",
-        "units": [U("Captain", warlord=True, enhancement="Adamantine Mantle"),
+        "units": [U("Captain", warlord=True, enhancement="Adamantine Mantle",
+                    # the melee weapon chosen inside "Bolt Pistol, Master-crafted Bolter, Melee
+                    # Weapon" (the bundle is the default; its bolt pistol needs no line)
+                    wargear={"Master-crafted power weapon": 1}),
                   U("Lieutenant", enhancement="Trademark Weapon", weapon="Master-crafted bolter"),
                   U("Intercessor Squad", models=10, wargear={"Astartes grenade launcher": 1}),
                   U("Assault Intercessor Squad", models=5),

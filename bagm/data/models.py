@@ -842,6 +842,9 @@ class WargearChoice:
     """How many it may take; null: no limit given."""
     default: str | None = None
     """The item taken when the roster names none."""
+    needs: str | None = None
+    """A choice made inside an item: only a model carrying ``needs`` makes it (the Captain's
+    melee weapon inside "Bolt Pistol, Master-crafted Bolter, Melee Weapon"); others take none."""
 
 
 @_model

@@ -121,7 +121,9 @@ WARGEAR_KINDS_NOTE = ("'wargear' gives each kind of model: how many the unit may
 def kind_dict(k: Any) -> dict[str, Any]:
     return {"model": k.model, "profile": k.profile, "min": k.min, "max": k.max,
             "max_from": {str(n): v for n, v in k.max_from.items()}, "gear": list(k.gear), "choices": [{"of": list(c.of), "min": c.min, "max": c.max,
-                                               "default": c.default} for c in k.choices]}
+                                               "default": c.default,
+                                               **({"needs": c.needs} if c.needs else {})}
+                                              for c in k.choices]}
 
 
 def kind_text(k: Any) -> str:
@@ -137,6 +139,7 @@ def kind_text(k: Any) -> str:
             "up to one of" if (c.min, c.max) == (0, 1) else f"{c.min}-{c.max or 'any'} of")
         text = f"{how} {' / '.join(c.of)}" if len(c.of) > 1 else (
             f"optional {c.of[0]}" if c.min == 0 else c.of[0])
+        text = f"inside {c.needs}, {text}" if c.needs else text
         parts.append(text + (f" (default {c.default})" if c.default else ""))
     return f"{head}: {'; '.join(parts) or 'no wargear'}"
 

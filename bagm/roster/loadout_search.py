@@ -37,6 +37,8 @@ class Choice:
     min: int
     cap: int
     default: tuple[str, ...]
+    needs: str | None = None  # made only by a model carrying this item (inside a bundle)
+    fill: tuple[str, ...] = ()  # inside an item: its picks when the model takes the item
 
 
 @dataclass(frozen=True)
@@ -99,29 +101,46 @@ def _configs(kind: Kind, wants: list[Want], key: KeyFn, standard: set[str]) -> l
     "boltgun: 8" alone is refused (say what replaces the two).
     """
     named = {w.item for w in wants}
+    # an item whose inner choice offers a named item is named with it (a relic blade that
+    # only comes inside "Boltstorm Gauntlet, Powerfist, and Relic weapon")
+    named |= {key(c.needs) for c in kind.choices
+              if c.needs is not None and any(key(i) in named for i in c.of)}
     per_choice: list[list[tuple[tuple[str, ...], bool, bool]]] = []  # (picks, plain, guess)
     for c in kind.choices:
         plain_named = sorted(key(i) for i in c.default if key(i) in named)
-        has_plain = c.min <= len(c.default)  # else a kind the default unit lacks
+        inside = c.needs is not None
+        # the plain model's picks stand (a choice inside an item it lacks: none); else a kind
+        # the default unit lacks
+        has_plain = c.min <= len(c.default) or inside and not c.default
         options = [(c.default, True, False)] if has_plain else []
+        if inside and c.default:
+            options.append(((), False, False))  # the model no longer carries the item
         offered = [i for i in dict.fromkeys(c.of) if key(i) in named]
-        filler = [i for i in c.default if key(i) not in named] if has_plain else \
-            [i for i in dict.fromkeys(c.of) if key(i) not in named]
+        standard_fill = c.fill if inside else c.default if has_plain else ()
+        filler = [(i, False) for i in standard_fill if key(i) not in named] + \
+            [(i, True) for i in dict.fromkeys(c.of) if key(i) not in named]
         for size in range(0, min(c.cap, len(offered)) + 1):
             for chosen in itertools.combinations(offered, size):
-                if has_plain and sorted(map(key, chosen)) == plain_named:
+                if has_plain and sorted(map(key, chosen)) == plain_named \
+                        and not (inside and not c.default):
                     continue  # the default picks already stand for it
                 picks = list(chosen)
-                for f in filler:
+                guessed = False
+                for f, guess in filler:
                     if len(picks) >= c.min:
                         break
-                    picks.append(f)
-                if c.min <= len(picks) <= c.cap:
-                    options.append((tuple(picks), False, not has_plain and len(picks) > size))
+                    if f not in picks:
+                        picks.append(f)
+                        guessed = guessed or guess
+                if c.min <= len(picks) <= c.cap and (picks or not inside):
+                    options.append((tuple(picks), False, guessed))
         per_choice.append(options)
     seen: dict[tuple[int, ...], tuple[int, _Config]] = {}
     for combo in itertools.product(*per_choice):
         carried = {key(i) for i in kind.gear} | {key(i) for picks, _, _ in combo for i in picks}
+        if any(not _inside_ok(c, picks, carried, key)
+               for c, (picks, _, _) in zip(kind.choices, combo)):
+            continue  # a choice inside an item: made exactly when the model carries it
         vec = tuple(int(w.item in carried and (w.profile is None or w.profile == kind.profile))
                     for w in wants)
         guess = any(g for _, _, g in combo)
@@ -133,6 +152,13 @@ def _configs(kind: Kind, wants: list[Want], key: KeyFn, standard: set[str]) -> l
         if len(seen) > MAX_STATES:
             raise TooHard
     return [cfg for _, cfg in sorted(seen.values(), key=lambda rc: rc[0])]
+
+
+def _inside_ok(c: Choice, picks: tuple[str, ...], carried: set[str], key: KeyFn) -> bool:
+    """A choice inside an item is made (within its bounds) exactly when the item is carried."""
+    if c.needs is None:
+        return True
+    return c.min <= len(picks) if key(c.needs) in carried else not picks
 
 
 def solve(kinds: list[Kind], bounds: list[Bound], shared: list[Choice], wants: list[Want],

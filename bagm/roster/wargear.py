@@ -155,9 +155,15 @@ class Models:
             self.models += [self.fresh(i) for _ in range(c)]
 
     def fresh(self, kind: int) -> Model:
-        picks = []
-        for c in self.kinds[kind].choices:
-            if c.default is not None:
+        """A model of kind ``kind`` with its default picks (a choice inside an item only
+        where it carries the item)."""
+        k = self.kinds[kind]
+        picks: list[list[str]] = []
+        for c in k.choices:
+            if c.needs is not None and c.needs not in k.gear \
+                    and not any(c.needs in p for p in picks):
+                picks.append([])
+            elif c.default is not None:
                 picks.append([c.default])
             elif c.min >= 1 and c.of:
                 picks.append(list(c.of[:c.min]))  # a required choice: the first, as builders do
@@ -309,7 +315,8 @@ def _search_spec(unit: Models) -> tuple[list[Any], list[Any], list[Any]]:
         # a required choice without a default in the catalogues is filled by the first item
         # only for a kind the default unit has: another kind takes an item the roster names
         choices = tuple(Choice(tuple(c.of), c.min, c.max if c.max is not None else len(c.of),
-                               tuple(picks[ci]) if c.default is not None or plain else ())
+                               tuple(picks[ci]) if c.default is not None or plain else (),
+                               c.needs, (c.default,) if c.default else tuple(c.of[:c.min]))
                         for ci, c in enumerate(k.choices))
         kinds.append(Kind(k.profile, lo, max(hi, plain), plain, tuple(k.gear), choices))
     bounds = [Bound(frozenset(together[p]), lo, unit.n) for p, lo in floor.items() if lo]

@@ -53,7 +53,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                     fixed += more_fixed
                     choices += more_choices
                     continue
-                names, always, default = _group_items(ex, child, items, depth)
+                names, always, default, inner = _group_items(ex, child, items, depth)
                 fixed += always
                 if names:
                     choice: dict[str, Any] = {"of": names}
@@ -64,6 +64,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                     if default:
                         choice["default"] = default
                     choices.append(choice)
+                choices += inner
                 continue
             if hi == 0 or ex._holds_models(child) or not _gives(ex, child, items):
                 continue
@@ -71,7 +72,8 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                 fixed.append(child.name)
             else:
                 choices.append({"of": [child.name], **({} if hi == 1 else {"max": hi})})
-        return dedupe(fixed), choices
+            choices += _inner_choices(ex, child, items, depth)
+        return dedupe(fixed), _dedupe_choices(choices)
 
     def kind(model: "Node", lo: int | None, hi: int | None, names: list[str], depth: int) -> None:
         fixed, choices = gear_of(model, depth)
@@ -258,10 +260,52 @@ def _has_default(group: "Node") -> bool:
     return any(p.get("defaultSelectionEntryId") for p in group.parts)
 
 
+def _inner_choices(ex: "Extractor", item: "Node", items: dict[str, list[str]], depth: int
+                   ) -> list[dict[str, Any]]:
+    """The choices an item makes inside itself (the Captain's "Bolt Pistol, Master-crafted
+    Bolter, Melee Weapon" and its melee weapon: close combat weapon, power fist or
+    master-crafted power weapon): each a choice with ``needs``, made only by a model that
+    carries the item."""
+    from bagm.io.bsdata.extract import _SKIP_BRANCH
+
+    out: list[dict[str, Any]] = []
+    if depth >= MAX_DEPTH:
+        return out
+    for g in ex._members(item):
+        if g.target.tag != "selectionEntryGroup" or _SKIP_BRANCH.search(g.name) or g.hidden:
+            continue
+        lo, hi = g.bounds()
+        if hi == 0:
+            continue
+        names, _always, default, _ = _group_items(ex, g, items, depth + 1)
+        if not names:
+            continue
+        choice: dict[str, Any] = {"of": names}
+        if lo:
+            choice["min"] = lo
+        if hi != 1:
+            choice["max"] = hi
+        if default:
+            choice["default"] = default
+        choice["needs"] = item.name
+        out.append(choice)
+    return out
+
+
+def _dedupe_choices(choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each choice once (an item offered by two groups brings its own choices once)."""
+    out: list[dict[str, Any]] = []
+    for c in choices:
+        if c not in out:
+            out.append(c)
+    return out
+
+
 def _group_items(ex: "Extractor", group: "Node", items: dict[str, list[str]], depth: int
-                 ) -> tuple[list[str], list[str], str | None]:
+                 ) -> tuple[list[str], list[str], str | None, list[dict[str, Any]]]:
     """The items a choice offers (nested groups flattened), the items of the group every model
-    takes (an entry with a minimum of its own: a group used as a folder) and the default."""
+    takes (an entry with a minimum of its own: a group used as a folder), the default and the
+    choices its items make inside themselves (:func:`_inner_choices`)."""
     from bagm.io.bsdata.extract import _SKIP_BRANCH
     from bagm.io.bsdata.links import id_variants
 
@@ -272,6 +316,7 @@ def _group_items(ex: "Extractor", group: "Node", items: dict[str, list[str]], de
     names: list[str] = []
     always: list[str] = []
     default: str | None = None
+    inner: list[dict[str, Any]] = []
 
     def visit(g: "Node", d: int) -> None:
         nonlocal default
@@ -287,13 +332,15 @@ def _group_items(ex: "Extractor", group: "Node", items: dict[str, list[str]], de
                 continue
             elif (child.bounds()[0] or 0) >= 1:
                 always.append(child.name)
+                inner.extend(_inner_choices(ex, child, items, d))
             else:
                 names.append(child.name)
                 if default is None and child.ids & defaults:
                     default = child.name
+                inner.extend(_inner_choices(ex, child, items, d))
 
     visit(group, depth)
-    return dedupe(names), dedupe(always), default
+    return dedupe(names), dedupe(always), default, _dedupe_choices(inner)
 
 
 def _gives(ex: "Extractor", item: "Node", items: dict[str, list[str]]) -> bool:
