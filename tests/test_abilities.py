@@ -40,6 +40,8 @@ def game(tmp_path: Path, abilities: str, extra: str = "") -> Game:
     g = Game(11, a, build_army("B", ORKS), dice=Dice.scripted([]), rolloffs={"attacker": "A", "first_turn": "A"})
     for t in DEPLOY:
         g.apply(parse(t))
+    while g.decision.step == "use" and g.decision.info.get("timing") == "round_start":
+        g.apply(parse("pass"))  # the Orks' Void Waaagh!: not called
     return g
 
 

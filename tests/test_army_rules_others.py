@@ -456,6 +456,8 @@ def dru_game(dice: list[int] | None = None) -> Game:
     g.apply(parse("role attacker"))
     while g.decision.step == "deploy":
         g.apply(next(x for x in g.legal_actions() if x.kind == "deploy"))
+    while g.decision.step == "use" and g.decision.info.get("timing") == "round_start":
+        g.apply(parse("pass"))  # the Orks' Void Waaagh!: not called
     return g
 
 

@@ -68,10 +68,15 @@ def game(a: Army, b: Army | None = None, dice: list[int] | None = None) -> Game:
     g = Game(11, a, b or army("orks_kaptin_killers", "B"), dice=Dice(5),
              rolloffs={"attacker": "A", "first_turn": "A"})
     for _ in range(100):
+        if g.decision.step == "use" and g.decision.info.get("timing") == "round_start":
+            g.apply(Action("pass"))  # an army rule at the start of the battle round (Void Waaagh!): passed
+            continue
         if g.decision.step not in PRE_BATTLE:
             break
         legal = g.legal_actions()
         g.apply(next((x for x in legal if x.kind in ("deploy", "done")), legal[0]))  # none in Reserves
+    while g.decision.step == "use":  # an army rule at the start of a phase (Shadow in the Warp): passed
+        g.apply(Action("pass"))
     g.dice = Dice.scripted(dice or [])
     return g
 

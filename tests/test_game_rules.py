@@ -38,10 +38,12 @@ ATTACK_ROLLS = ("attacks", "hit", "wound", "save", "damage", "hazardous")
 
 
 def skip_command(g: Game, offers: bool = True) -> None:
-    """Decline the Battlefield Command windows and (``offers``) the Command Re-roll offers inside
-    the attack sequence (tests of other rules do not ask for them)."""
+    """Decline the Battlefield Command windows, army rules called at the start of the battle round
+    (Void Waaagh!) and (``offers``) the Command Re-roll offers inside the attack sequence (tests of
+    other rules do not ask for them)."""
     while g.decision.step == "command" or offers and g.decision.step == "reroll" and \
-            g.decision.info.get("what") in ATTACK_ROLLS:
+            g.decision.info.get("what") in ATTACK_ROLLS or \
+            g.decision.step == "use" and g.decision.info.get("timing") == "round_start":  # the Orks' Void Waaagh!
         g.apply(Action("pass"))
 
 

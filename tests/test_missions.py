@@ -39,10 +39,13 @@ def new_game(mission: int, b: Any = ORKS, dice: list[int] | None = None,
 
 
 def deploy(g: Game) -> None:
-    """The roles (A the Attacker) and Deploy Armies by the greedy bot (it rolls no dice)."""
+    """The roles (A the Attacker) and Deploy Armies by the greedy bot (it rolls no dice); no army
+    rule called at the start of the first battle round."""
     bot = make_bot("greedy", 0)
     while g.decision.step in ("roles", "deploy"):
         g.apply(Action("role", arg="attacker") if g.decision.step == "roles" else bot(g))
+    while g.decision.step == "use" and g.decision.info.get("timing") == "round_start":
+        g.apply(Action("pass"))  # an army rule called at the start of the battle round (Void Waaagh!): not
 
 
 def on_marker(g: Game, uid: str, marker: int) -> None:

@@ -260,6 +260,8 @@ def test_fighting_between_decks_in_matching_access_zones() -> None:
     # eligible to fight and can make melee attacks against one another."
     g = new_game(dice=Dice(11))
     a3, b3 = across(g)
+    while g.decision.step == "use":  # the Orks' Waaagh! at the start of their Command phase: not called
+        g.apply(Action("pass"))
     # not in the Movement phase (B's, the first turn): B3 is not within Engagement Range, so it
     # may make a Normal move
     assert g.decision.step == "move" and g.decision.player == "B"

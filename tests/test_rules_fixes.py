@@ -363,7 +363,7 @@ def _sisters_battle_shock(dice: list[int], superior_alive: bool) -> Game:
         g.apply(g.legal_actions()[0])  # the first legal deployment of each unit
     assert [m.ld_diff for m in u.models] == [0, 0, 0, 0, -1]
     u.models = [u.models[0], u.models[4]] if superior_alive else u.models[:2]  # Below Half-strength
-    while g.decision.step in ("deploy", "command"):
+    while g.decision.step in ("deploy", "command", "use"):  # (the Orks' Void Waaagh!: not called)
         g.apply(g.legal_actions()[0] if g.decision.step == "deploy" else Action("pass"))
     return g
 

@@ -22,7 +22,7 @@ UnitState = Literal["below_starting", "below_half", "set_to_defend", "near_objec
                     "fortify_takeover", "own_model"]
 """A state of a unit an effect's condition names (:attr:`Effect.only_while`)."""
 TargetState = Literal["below_starting", "below_half", "near_objective", "markerlight", "engaged",
-                      "beyond_hatchway", "closest"]
+                      "beyond_hatchway", "closest", "battleshocked"]
 """A state of an attack's target an effect's condition names (:attr:`Effect.target_while`)."""
 Dice = Union[int, str]  # a number, or a dice expression such as "D6+1"
 
@@ -244,7 +244,8 @@ class Effect:
     ('engaged'), or wholly on the opposite side of an open Hatchway within 1" of a model of the
     attacking unit, which is wholly on its own side ('beyond_hatchway': the first such unit it
     attacks in the phase, the one enemy unit the rule selects), or the closest eligible target
-    ('closest': reading, the closest enemy unit visible to the attacking unit)."""
+    ('closest': reading, the closest enemy unit visible to the attacking unit), or Battle-shocked
+    ('battleshocked')."""
     target_lacks: list[Keyword] = field(default_factory=list)
     """A condition on the target, for the Hit and Wound roll fields and the weapon fields: only
     attacks that target a unit with none of these keywords; with ``escape_as_shocked``, the enemy
@@ -586,6 +587,12 @@ class Effect:
     Pain token (Power and Greed)."""
     shock_3d6: bool = False
     """Battle-shock tests taken for the led unit are taken on 3D6 instead of 2D6 (Synapse)."""
+    shock_all: int | None = None
+    """Used at a moment: each enemy unit on the battlefield takes a Battle-shock test at once, X
+    added (Shadow in the Warp: 0)."""
+    shock_synapse_mod: int = 0
+    """With ``shock_all``: added to the test of an enemy unit within 6" of a SYNAPSE unit of the
+    user's army (-1)."""
     deploy_last: bool = False
     """In the Deploy Armies step, the opponent sets up their entire army before the led unit's
     army sets up any unit; if both armies have such a rule, both set up as normal."""
@@ -1157,6 +1164,26 @@ class Moment:
     once_each: Literal["battle"] | None = None
     """With ``choice``: each alternative can also be selected only once per battle ("each Ka'Tah
     stance can only be selected once per battle")."""
+    pool: int = 0
+    """At the start of each battle round its player rolls X D6 for the rule, once (a Blessings of
+    Khorne roll: 4 with the Mustering Rules' Slaughterer's Glory); ``pool_needs`` says which
+    results let this alternative be selected."""
+    pool_needs: list[str] = field(default_factory=list)
+    """With ``pool``: the dice it needs, any of ("double 5": two dice of the same value, 5 or
+    higher; "triple 2": three of the same value, 2 or higher)."""
+    rule: str | None = None
+    """A datasheet ability's: the name of the rule this moment is used as, when the ability gives a
+    second rule of its own name and "once" ("units with the Waaagh! ability retain that ability and
+    gain this one": Void Waaagh!); null: the ability's name."""
+
+    def __post_init__(self) -> None:
+        import re
+
+        for need in self.pool_needs:
+            if not re.fullmatch(r"(double|triple) [1-6]", need):
+                raise ValueError(f"pool_needs: '{need}' is not 'double X' or 'triple X' (X 1 to 6)")
+        if self.pool_needs and not self.pool:
+            raise ValueError("pool_needs goes with pool (how many D6 are rolled)")
 
 
 @_model

@@ -262,6 +262,10 @@ class Narrator:
         done = "opens" if e.get("opened") else "stays closed"
         return f"{e.get('rule')} ({self.unit(e.get('unit'))}): Hatchway {e.get('hatchway')} {done} (roll {e.get('roll')})."
 
+    def _e_pool_roll(self, e: dict[str, Any]) -> str:
+        dice = ", ".join(str(d) for d in e.get("dice") or [])
+        return f"Player {e.get('player')} rolls for {e.get('rule')}: {dice or 'no dice'}."
+
     def _e_rule_used(self, e: dict[str, Any]) -> str:
         return f"Player {e.get('player')} uses {e.get('name')} ({e.get('kind')})."
 

@@ -6,12 +6,14 @@ Functions take the bot first (as :mod:`bagm.engine.bots.objectives` does)."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.attack.rules import Conditions
 from bagm.engine.game.sequence import Game, Unit
 from bagm.engine.rules.effects import effect_conditions, effect_weapon, holds_in
 from bagm.engine.state.actions import Action
+from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.engine.bots.greedy import GreedyBot
@@ -37,9 +39,13 @@ def use_choice(bot: GreedyBot, g: Game, legal: list[Action]) -> Action | None:
         def worth(a: Action) -> tuple[float, bool]:
             s = rules[a.arg]
             held = any(n == s.name for v in g.army_units(d.player) for n, _, _ in v.timed)
-            return use_gain(bot, g, s, g.unit(a.unit), fight), not held
+            return use_gain(bot, g, s, g.unit(a.unit), fight) - self_risk(s, g.unit(a.unit)), not held
+        choices = [a for a in choices if call_now(g, rules[a.arg], d.player)]
+        if not choices:
+            return None
         best = max(choices, key=worth)
-        return best if not fight or worth(best)[0] > 0 else None
+        costly = self_risk(rules[best.arg], g.unit(best.unit)) > 0  # (Dark Pacts: only if it pays)
+        return best if not fight and not costly or worth(best)[0] > 0 else None
     # reinforcements (Transdimensional Reinforcement, once per battle): once half the unit is
     # gone, or in the last rounds once any model is
     uses = [a for a in uses if not any(e.reinforce_roll for e in rules[a.arg].effects) or (
@@ -53,6 +59,7 @@ def use_choice(bot: GreedyBot, g: Game, legal: list[Action]) -> Action | None:
         risky = {x.name for x in g.armies[d.player].uses
                  if any(a.name == "hazardous" for e in x.effects for a in e.weapon_abilities)}
         uses = [a for a in uses if a.arg not in risky]
+    uses = [a for a in uses if not rules[a.arg].pain or pain_pays(bot, g, rules[a.arg], g.unit(a.unit))]
     if not uses:
         return None
     rules = {x.name: x for x in g.armies[d.player].uses}
@@ -79,6 +86,51 @@ def use_choice(bot: GreedyBot, g: Game, legal: list[Action]) -> Action | None:
     if g.active != d.player:
         return None
     return max(uses, key=lambda a: g.unit(a.unit).points)
+
+
+def self_risk(s: Any, u: Unit) -> float:
+    """What a rule may cost its own unit: its test (Dark Pacts: a failed Leadership test, D3
+    mortal wounds and, Forsaken, the rule for the rest of the battle: the chance of failing times
+    two wounds' worth of the unit's points, twice over with the rule lost); weapons it makes
+    [HAZARDOUS] (one model in six lost, a model's worth of points each)."""
+    if not u.models:
+        return 0.0
+    risk = 0.0
+    if s.self_test is not None:
+        fail = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b < u.leadership()) / 36
+        wounds = sum(m.wounds for m in u.models) or 1
+        risk += fail * 2 * u.points / wounds * (2 if s.self_test_forsake else 1)
+    if any(a.name == "hazardous" for e in s.effects for a in e.weapon_abilities):
+        risk += len(u.models) / 6 * u.points / max(1, u.starting)
+    return risk
+
+
+def pain_pays(bot: GreedyBot, g: Game, s: Any, u: Unit) -> bool:
+    """Whether to spend Pain tokens on ``u`` (Power from Pain): a charge it could not otherwise
+    declare (it Advanced or Fell Back, an enemy unit within 12"), a re-roll it may need (an enemy
+    unit within 12" to charge, 18" to advance toward), or attacks it adds expected damage to."""
+    foes = g.army_units(g.other(u.player))
+    near = min((g.min_straight(u, f) for f in foes), default=math.inf)
+    if any(e.charge_after_advance or e.charge_after_fall_back for e in s.effects):
+        return u.moved in ("advance", "fallback") and near <= 12 and not g.engaged_with(u)
+    if any(e.reroll_advance or e.reroll_charge for e in s.effects):
+        return not g.engaged_with(u) and near <= (12 if g.phase == "charge" else 18)
+    return use_gain(bot, g, s, u, g.phase == "fight") > 0
+
+
+def call_now(g: Game, s: Any, p: Player) -> bool:
+    """A once-per-battle call for the army that lasts a while (Waaagh!, Void Waaagh!): made once a
+    unit it covers is within 12" of an enemy unit (a charge away), or in the last battle round;
+    Battle-shock tests for every enemy unit (Shadow in the Warp): in the opponent's Command phase;
+    other rules with alternatives: whenever they add the most."""
+    if s.shocks is not None:  # Shadow in the Warp: at the start of the opponent's Command phase (a
+        # failed test lasts through their turn), once most of their units are on the battlefield
+        foes = g.army_units(g.other(p))
+        return g.active != p and (2 * len(foes) >= len(g.armies[g.other(p)].units) or g.round >= 4)
+    if not (s.army and s.once == "battle" and s.until in ("round", "next")) or g.round >= 5:
+        return True
+    foes = g.army_units(g.other(p))
+    return any(g.min_straight(v, f) <= 12 for v in g.army_units(p) if g.covers(s, v) for f in foes)
 
 
 def use_gain(bot: GreedyBot, g: Game, s: Any, u: Unit, fight: bool) -> float:

@@ -91,6 +91,8 @@ class Moments(GameInterface):
                     or s.once != "unit" and self._once(p, s) in self.used \
                     or s.once_each and (p, s.name, 0) in self.used:
                 continue
+            if s.pool_needs and not self.pool_fits(p, s):
+                continue  # Blessings of Khorne: this round's roll has not the dice it needs
             if s.enemy:  # "select one enemy unit ..."
                 out += [Action("use", e.uid, arg=s.name) for e in self._enemy_targets(p, s, unit)]
                 continue
@@ -187,12 +189,50 @@ class Moments(GameInterface):
             if act.kind != "use":
                 return
             self.use_rule(p, act)
-            s = next(x for x in self.armies[p].uses if x.name == act.arg)
-            for e in s.effects if s.moves else ():  # "it can make a Normal move of up to 3\"" at once
-                if e.free_move is not None:
-                    yield from self.free_move_now(self.unit(act.unit, p), e, s.name)
-            if (o := s.opens) is not None:  # Daemonshrieker: "select one closed Hatchway ... roll one D6"
-                yield from self.open_hatch_now(self.unit(act.unit, p), o, s.name)
+            yield from self.acts_now(p, act)
+
+    def acts_now(self, p: Player, act: Action) -> Generator[Decision, Action, None]:
+        """What a rule just used does at once, besides its effects on its target: a Normal move,
+        opening a Hatchway, Battle-shock tests (each may ask a player something)."""
+        s = next(x for x in self.armies[p].uses if x.name == act.arg)
+        for e in s.effects if s.moves else ():  # "it can make a Normal move of up to 3\"" at once
+            if e.free_move is not None:
+                yield from self.free_move_now(self.unit(act.unit, p), e, s.name)
+        if (o := s.opens) is not None:  # Daemonshrieker: "select one closed Hatchway ... roll one D6"
+            yield from self.open_hatch_now(self.unit(act.unit, p), o, s.name)
+        if (sh := s.shocks) is not None:  # Shadow in the Warp: "each enemy unit on the battlefield must
+            # take a Battle-shock test ... if it is within 6\" of one or more SYNAPSE units, subtract 1"
+            synapse = [v for v in self.army_units(p) if "SYNAPSE" in v.keywords]
+            for e in self.army_units(self.other(p)):
+                near = any(self.min_straight(e, v) <= 6 + 1e-9 for v in synapse)
+                yield from self._shock_test(e, s.group or s.name, sh.shock_all + (sh.shock_synapse_mod if near else 0))
+
+    def roll_pools(self, p: Player) -> None:
+        """At the start of the battle round: player ``p``'s roll for each of its rules with a pool of
+        dice (Blessings of Khorne: "you can make a Blessings of Khorne roll. To do so, roll eight D6";
+        four with the Mustering Rules' Slaughterer's Glory), if a unit that has it is on the battlefield."""
+        done: set[str] = set()
+        for s in self.armies[p].uses:
+            rule = s.group or s.name
+            if not s.pool or rule in done:
+                continue
+            done.add(rule)
+            self.pools.pop(f"{p} {rule}", None)
+            if any(self.covers(s, u) for u in self.army_units(p)):
+                dice = tuple(sorted((self.dice.d6(f"{rule} {p}") for _ in range(s.pool)), reverse=True))
+                self.pools[f"{p} {rule}"] = dice
+                self.emit("pool_roll", player=p, rule=rule, dice=list(dice))
+
+    def pool_fits(self, p: Player, s: Use) -> bool:
+        """This round's roll for ``s``'s rule has the dice one of its needs names: "double 5" (two
+        dice of the same value, 5 or higher), "triple 2" (three)."""
+        dice = self.pools.get(f"{p} {s.group or s.name}", ())
+        for need in s.pool_needs:
+            kind, low = need.split()
+            n = 2 if kind == "double" else 3
+            if any(dice.count(v) >= n for v in range(int(low), 7)):
+                return True
+        return False
 
     def use_rule(self, p: Player, act: Action) -> None:
         """Use the rule ``act`` names (a Stratagem: pay its CP) and give its target its effects."""
@@ -230,16 +270,18 @@ class Moments(GameInterface):
         if (how := s.secures) is not None and (m := self.marker_to_secure(u, how)) is not None:
             ok = self._secures(p, m)  # "that objective marker is Secured by your army"
             self.emit("secure_roll", player=p, marker=m + 1, unit=u.uid, roll=0, secured=ok, rule=s.name)
+        # until the start of the user's next phase of this kind ("until the start of your next Command phase")
+        until = f"next {self.phase} {p}" if s.until == "next" else s.until
         if s.army:  # "... is active for your army": every unit that has the ability
             for v in self.units.values():
                 if v.player == p and v.where != "destroyed" and self.covers(s, v):
-                    v.timed += tuple((s.name, e, s.until) for e in s.effects)
+                    v.timed += tuple((s.name, e, until) for e in s.effects)
                     self.emit("effect", unit=v.uid, rule=s.name, until=s.until)
             return
         if any(e.aura is not None for e in s.effects):  # a timed aura: the army's units near the target too
-            self._timed_aura(p, s, u, f"next {self.phase} {p}" if s.until == "next" else s.until)
+            self._timed_aura(p, s, u, until)
         if s.until == "next":  # until the start of the user's next phase of this kind
-            u.timed += tuple((s.name, e, f"next {self.phase} {p}") for e in s.effects)
+            u.timed += tuple((s.name, e, until) for e in s.effects)
             self.emit("effect", unit=u.uid, rule=s.name, until="next")
             return
         if s.until == "their_turn":  # "until the end of your opponent's next turn" (turns alternate)

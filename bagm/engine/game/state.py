@@ -75,6 +75,7 @@ class GameState:
     cp: dict[Player, int] = _f(FLAT)
     pain: dict[Player, int] = _f(FLAT)  # Power from Pain: each army's Pain token pool
     yp: dict[Player, int] = _f(FLAT)  # Prioritised Efficiency: each army's Yield points
+    pools: dict[str, tuple[int, ...]] = _f(FLAT)  # "PLAYER RULE": this round's dice (a Blessings of Khorne roll)
     vp: dict[Player, int] = _f(FLAT)
     # the VP record: scored in each battle round; a mission's starting VP (scored before the first
     # round); taken away in each round (Destroy Ground Targets): total = start + scored - taken
@@ -154,6 +155,7 @@ class GameState:
         self.cp = {"A": 0, "B": 0}
         self.pain = {"A": 0, "B": 0}
         self.yp = {"A": 0, "B": 0}
+        self.pools = {}
         self.vp = {"A": 0, "B": 0}
         self.vp_rounds = {"A": [0] * 5, "B": [0] * 5}
         self.vp_start = {"A": 0, "B": 0}

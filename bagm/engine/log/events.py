@@ -197,6 +197,14 @@ class Pain(TypedDict):
     why: str
 
 
+class PoolRoll(TypedDict):
+    """A rule's dice rolled at the start of the battle round (a Blessings of Khorne roll)."""
+    e: Literal["pool_roll"]
+    player: Player
+    rule: str
+    dice: list[int]
+
+
 class RuleRoll(TypedDict):
     """A roll an army rule makes for its army (Twisting Fate), its modifier if any."""
     e: Literal["rule_roll"]
@@ -664,7 +672,7 @@ class Powered(TypedDict):
 
 Event = Union[
     Game, Muster, Rolloff, Roles, Setup, Reserve, Reserves, FirstTurn, Note, Round, Turn, Skip, Phase,
-    ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, RuleRoll, Pain, Yield, Crewed, Reinforce, Effect, EffectEnds, BattlefieldCommand,
+    ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, RuleRoll, PoolRoll, Pain, Yield, Crewed, Reinforce, Effect, EffectEnds, BattlefieldCommand,
     LeaderAbilityEnds, LeaderReroll, CommandReroll, Reroll, BattleshockTest, LeadershipTest, FightOnDeath,
     Battleshock, BattleshockEnds, Move,
     AdvanceRoll, DesperateEscape, Hatch, HatchRolloff, Hatchways, Coherency, Manoeuvre, Overwatch, Shoot,

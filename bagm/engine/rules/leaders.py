@@ -137,6 +137,7 @@ class LeaderRules(GameInterface):
                 act = yield self.ask("use", p, {"timing": timing})
                 if act.kind == "use":
                     self.use_rule(p, act)
+                    yield from self.acts_now(p, act)  # e.g. Shadow in the Warp's Battle-shock tests
                     continue
             self.window += 1
         self.window: int = 0

@@ -57,10 +57,17 @@ class Use:
     once_each: bool = False  # a choice: each alternative once per battle too
     first_round: bool = False  # only in the first battle round
     lacks: frozenset[str] = frozenset()  # an enemy target has none of these keywords
+    pool: int = 0  # D6 rolled for the rule at the start of each battle round (Blessings of Khorne)
+    pool_needs: tuple[str, ...] = ()  # ... this alternative needs one of these ("double 5", "triple 2")
 
     def __post_init__(self) -> None:
         if self.when not in TIMINGS:
             raise ValueError(f"{self.kind} '{self.name}': no timing '{self.when}' ({', '.join(TIMINGS)})")
+
+    @property
+    def shocks(self) -> Any:
+        """Its effect that makes every enemy unit take a Battle-shock test at once (``shock_all``)."""
+        return next((e for e in self.effects if getattr(e, "shock_all", None) is not None), None)
 
     @property
     def moves(self) -> bool:
@@ -87,6 +94,7 @@ def use_of(data: Any, name: str, kind: str, bearer: str | None = None,
     """The :class:`Use` of a pack's Moment or Stratagem entry ``data`` (None: no modelled effects)."""
     if data.effects is None:
         return None
+    name = getattr(data, "rule", None) or name  # a second rule the ability gives (Void Waaagh!)
     choice = getattr(data, "choice", None)
     group, name = (name, f"{name}: {choice}") if choice else (None, name)
     return Use(name, kind, data.when, tuple(data.effects), cp=getattr(data, "cp", 0), phase=data.phase,
@@ -105,4 +113,5 @@ def use_of(data: Any, name: str, kind: str, bearer: str | None = None,
                self_test_forsake=getattr(data, "self_test_forsake", False),
                army=getattr(data, "army", False), holders=holders,
                once_each=getattr(data, "once_each", None) == "battle", first_round=getattr(data, "first_round", False),
-               lacks=frozenset(getattr(data, "target_lacks", ())))
+               lacks=frozenset(getattr(data, "target_lacks", ())),
+               pool=getattr(data, "pool", 0), pool_needs=tuple(getattr(data, "pool_needs", ())))

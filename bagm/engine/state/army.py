@@ -384,6 +384,8 @@ class Unit:
             return any(x[0] == YIELD_MODES[cond] for x in self.timed)
         if cond == "own_model":  # "while this unit contains a Tempestor Prime" (its one other profile)
             return any(m.own is not None or m.full is not None or m.ld_diff for m in self.models)
+        if cond == "battleshocked":  # "an attack that targets a Battle-shocked unit" (Tormentors)
+            return self.battleshocked
         return holds is not None and holds(self, cond, other)
 
     def source(self, field: str) -> str:

@@ -1,0 +1,568 @@
+"""Datasheet abilities of the Chaos, Drukhari, Tyranids, Genestealer Cults and Orks packs used at a
+moment, as their ability tables say them (issue 13 s4), each played with scripted dice and its
+boundaries: Dark Pacts (with The Forsaken), Waaagh! and the Mustering Rules' Void Waaagh!, the
+Drukhari Pain abilities, Overlord, Tormentors; and the greedy bot's use of them."""
+
+from __future__ import annotations
+
+import copy
+from functools import cache
+from typing import Any
+
+import pytest
+from conftest import REPO, advance_to, place, without_rules
+from test_army_rules_others import BLADE, GAMES, GUN, game
+from test_army_rules_others import _events_declared as _events_declared  # noqa: F401 (autouse fixture)
+
+from bagm.chance.dice import Dice
+from bagm.data.packs import Catalog
+from bagm.engine.bots import make_bot
+from bagm.engine.bots.uses import pain_pays, self_risk
+from bagm.engine.game.muster import build_army
+from bagm.engine.game.sequence import Game
+from bagm.engine.rules.effects import effect_defence, effect_has, effect_weapon
+from bagm.engine.rules.uses import use_of
+from bagm.engine.state.actions import Action, parse
+from bagm.engine.state.core import Decision
+
+GK = str(REPO / "rosters" / "grey_knights_void_purge_force.yaml")
+ORKS = str(REPO / "rosters" / "orks_kaptin_killers.yaml")
+DEPLOY = ["role attacker", "deploy B3 2", "deploy A3 2", "deploy B1 2", "deploy A1 2", "deploy B4 3",
+          "deploy A4 3", "deploy B2 1", "deploy A5 1"]
+
+
+def entry(faction: str, name: str) -> Any:
+    found = Catalog().abilities(faction).find(name)
+    assert found is not None and found.modelled, f"{faction}: {name} is not in its table"
+    return found.entry
+
+
+def give_uses(g: Game, uid: str, faction: str, name: str) -> list[Any]:
+    """Unit ``uid`` can use ability ``name`` of ``faction``'s table at its moments, as muster gives it."""
+    u = g.units[uid]
+    uses = [use_of(m, name, "Ability", uid) for m in entry(faction, name).moments]
+    assert all(x is not None for x in uses)
+    g.armies[u.player].uses += tuple(uses)
+    return uses
+
+
+def hits(g: Game, u: str, t: str, w: Any, dice: list[int]) -> tuple[int, int]:
+    """``u`` attacks ``t`` with one model's ``w`` (its effects applied), re-rolls declined."""
+    from test_abilities import attack
+
+    return attack(g, u, t, effect_weapon(g.units[u], w, g.units[t]), dice)
+
+
+# --- Dark Pacts (Heretic Astartes), with The Forsaken ------------------------------------------------
+
+
+def test_dark_pacts_offers_lethal_or_sustained_hits_when_selected_to_shoot_or_fight():
+    g = game()
+    give_uses(g, "A3", "Heretic Astartes", "Dark Pacts")
+    g.phase = "shooting"
+    assert {a.arg for a in g.usable("A", "selected_to_shoot", "A3")} == \
+        {"Dark Pacts: Lethal Hits", "Dark Pacts: Sustained Hits"}
+    assert g.usable("A", "selected_to_shoot", "A4") == []  # only the unit that has it
+    assert g.usable("A", "after_shot", "A3") == []
+    g.phase = "fight"
+    assert {a.arg for a in g.usable("A", "selected_to_fight", "A3")} == \
+        {"Dark Pacts: Lethal Hits", "Dark Pacts: Sustained Hits"}
+
+
+@pytest.mark.parametrize("short, passed", [(0, True), (1, False)])
+def test_dark_pacts_leadership_test_first_d3_mortal_wounds_and_forsaken_on_a_failure(short, passed):
+    # "it must first take a Leadership test ...; if that test is failed, that unit suffers D3 mortal
+    # wounds. Then, select one of the following abilities ... until the end of the phase"; The
+    # Forsaken: failed, "until the end of the battle, this unit loses its Dark Pacts ability"
+    g = game()
+    give_uses(g, "A3", "Heretic Astartes", "Dark Pacts")
+    g.phase = "shooting"
+    a3 = g.units["A3"]
+    need = a3.leadership()  # 2D6 equal to the Leadership passes
+    g.dice = Dice.scripted([3, need - 3 - short] + ([] if passed else [2]))  # failed: a D3 of 2
+    before = sum(m.wounds for m in a3.models)
+    g.use_rule("A", parse("use A3 Dark Pacts: Sustained Hits"))
+    g.dice.assert_consumed()
+    assert sum(m.wounds for m in a3.models) == before - (0 if passed else 2)
+    w = effect_weapon(a3, GUN, g.units["B3"])
+    assert w.abilities.sustained_hits is not None and not w.abilities.lethal_hits  # either way
+    assert g.usable("A", "selected_to_shoot", "A3") == []  # one Pact a phase
+    g.end_timed("phase")
+    g.phase_id += 1
+    assert not effect_weapon(a3, GUN, g.units["B3"]).abilities.lethal_hits
+    g.phase = "fight"
+    assert bool(g.usable("A", "selected_to_fight", "A3")) is passed  # Forsaken: never again
+
+
+def test_dark_pacts_lethal_hits_in_the_fight_phase_scores_an_automatic_wound():
+    g = game()
+    give_uses(g, "A3", "Heretic Astartes", "Dark Pacts")
+    g.phase = "fight"
+    g.dice = Dice.scripted([6, 6])  # the test passes
+    g.use_rule("A", parse("use A3 Dark Pacts: Lethal Hits"))
+    # a Critical Hit (6) wounds automatically: no Wound roll; the save of 1 fails
+    assert hits(g, "A3", "B3", BLADE, [6, 1]) == (1, 0)
+
+
+def test_the_bot_makes_a_dark_pact_only_when_it_is_worth_the_risk():
+    from bagm.engine.bots.greedy import GreedyBot
+
+    g = game()
+    give_uses(g, "A3", "Heretic Astartes", "Dark Pacts")
+    a3 = g.units["A3"]
+    g.phase = "shooting"
+    rules = {x.name: x for x in g.armies["A"].uses}
+    s = rules["Dark Pacts: Lethal Hits"]
+    bot = make_bot("greedy", 1)
+    assert isinstance(bot, GreedyBot)
+    risk = self_risk(s, a3)
+    assert risk > 0
+    a3.Ld = 2  # a 2D6 roll never fails: no risk
+    assert self_risk(s, a3) == 0
+    a3.Ld = 13  # always fails: the whole cost
+    wounds = sum(m.wounds for m in a3.models)
+    assert self_risk(s, a3) == pytest.approx(2 * 2 * a3.points / wounds)
+    g.decision = Decision("use", "A", {"timing": "selected_to_shoot", "unit": "A3"})
+    assert bot(g).kind == "pass"  # a sure failure: D3 mortal wounds and Forsaken, for a little damage
+    a3.Ld = 2
+    act = bot(g)
+    assert act.kind == "use" and act.arg.startswith("Dark Pacts: ")
+
+
+# --- Waaagh! and Void Waaagh! (Orks) ------------------------------------------------------------------
+
+
+@cache
+def _orks() -> tuple[Any, Any]:
+    return build_army("A", GK, without_rules()), build_army("B", ORKS)
+
+
+def orks_game() -> Game:
+    """Grey Knights (A) against Orks with their Waaagh! (B), deployed: the start of battle round 1."""
+    a, b = (copy.deepcopy(x) for x in _orks())
+    g = Game(11, a, b, dice=Dice.scripted([]), rolloffs={"attacker": "A", "first_turn": "A"})
+    GAMES.append(g)
+    g.leaders["A"] = g.leaders["B"] = []
+    for t in DEPLOY:
+        g.apply(parse(t))
+    return g
+
+
+def test_void_waaagh_at_the_start_of_the_battle_round_until_its_end_for_every_waaagh_unit():
+    # BA Mustering Rules "Void Waaagh!": once per battle, at the start of the battle round, until
+    # the start of the next: +1 Strength and Attacks of melee weapons, a 5+ invulnerable save
+    g = orks_game()
+    assert g.decision == Decision("use", "B", {"timing": "round_start"})
+    acts = [a for a in g.legal_actions() if a.kind == "use"]
+    assert [a.arg for a in acts] == ["Void Waaagh!"]  # the codex Waaagh! waits for the Command phase
+    g.apply(acts[0])
+    orks = [u for u in g.army_units("B") if "Waaagh!" in u.datasheet.abilities]
+    assert orks
+    for u in orks:
+        w = effect_weapon(u, u.melee[0], g.units["A3"])
+        assert (w.strength, w.attacks.bonus) == (u.melee[0].strength + 1, u.melee[0].attacks.bonus + 1)
+        assert effect_weapon(u, u.ranged[0], g.units["A3"]) == u.ranged[0] if u.ranged else True
+        assert effect_defence(u)[0] == min(5, u.invuln or 7)
+        assert not effect_has(u, "charge_after_advance")  # not the Void Waaagh!'s
+    g.end_timed("round")
+    assert not any(u.timed for u in orks)
+    assert g.usable("B", "round_start") == []  # once per battle
+
+
+def test_waaagh_at_the_start_of_your_command_phase_until_the_start_of_your_next():
+    # Codex: Orks "Waaagh!": once per battle, at the start of your Command phase, until the start of
+    # your next Command phase: eligible to charge after Advancing, +1 S and A in melee, 5+ invulnerable
+    g = orks_game()
+    g.apply(Action("pass"))  # no Void Waaagh!
+    advance_to(g, "use", "B")
+    while not (g.phase == "command" and g.active == "B"):
+        g.apply(Action("pass"))
+        advance_to(g, "use", "B")
+    assert [a.arg for a in g.legal_actions() if a.kind == "use"] == ["Waaagh!"]
+    g.apply(next(a for a in g.legal_actions() if a.kind == "use"))
+    boss = g.units["B1"]
+    assert effect_has(boss, "charge_after_advance") and effect_defence(boss)[0] == min(5, boss.invuln or 7)
+    turn = g.turn
+    advance_to(g, "move", "A")  # A's turn: still active
+    assert effect_has(boss, "charge_after_advance")
+    while not (g.active == "B" and g.turn > turn):  # B's next turn (its Command phase asks nothing)
+        assert effect_has(boss, "charge_after_advance")
+        d = g.decision
+        g.apply(Action("done") if d.step in ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge")
+                else g.legal_actions()[0] if d.step == "mark" else Action("pass"))
+    assert not effect_has(boss, "charge_after_advance")  # ended at the start of B's next Command phase
+    g.phase = "command"
+    assert "Waaagh!" not in {a.arg for a in g.usable("B", "phase_start")}  # once per battle
+    assert g.usable("B", "round_start") and g.usable("B", "round_start")[0].arg == "Void Waaagh!"
+
+
+def test_the_bot_calls_a_waaagh_once_an_ork_unit_is_a_charge_away_from_an_enemy_unit():
+    g = orks_game()
+    bot = make_bot("greedy", 1)
+    foes = g.army_units("A")
+    orks = g.army_units("B")
+    assert min(g.min_straight(u, f) for u in orks for f in foes) > 12
+    assert bot(g).kind == "pass"
+    u, f = orks[0], foes[0]
+    place(g, u.uid, [(f.models[0].x + 8, f.models[0].y)])
+    if g.bf.layout.board_at((u.models[0].x, u.models[0].y)) is None:
+        place(g, u.uid, [(f.models[0].x - 8, f.models[0].y)])
+    assert g.min_straight(u, f) <= 12
+    act = bot(g)
+    assert act.kind == "use" and act.arg == "Void Waaagh!"
+
+
+# --- Drukhari: the Pain abilities ---------------------------------------------------------------------
+
+
+def empower(g: Game, uid: str, name: str, timing: str, phase: str, choice: str | None = None) -> None:
+    give_uses(g, uid, "Drukhari", name)
+    g.phase = phase
+    g.pain["A"] = 0
+    assert g.usable("A", timing, uid) == []  # no Pain token
+    g.pain["A"] = 1
+    arg = name if choice is None else f"{name}: {choice}"
+    assert arg in {a.arg for a in g.usable("A", timing, uid)}
+    g.use_rule("A", Action("use", uid, arg=arg))
+    assert g.pain["A"] == 0 and g.units[uid].empowered == g.phase_id
+
+
+def test_hatred_eternal_rerolls_the_hit_roll_when_shooting_or_fighting():
+    for timing, phase, w in (("selected_to_shoot", "shooting", GUN), ("selected_to_fight", "fight", BLADE)):
+        g = game()
+        assert hits(g, "A3", "B3", w, [2]) == (0, 0)  # not Empowered: the miss stands
+        empower(g, "A3", "Hatred Eternal (Pain)", timing, phase)
+        assert hits(g, "A3", "B3", w, [2, 3, 1]) == (0, 0)  # the failed 2 re-rolled to a 3; wound 1
+        g.end_timed("phase")
+        assert hits(g, "A3", "B3", w, [2]) == (0, 0)
+
+
+def test_master_of_blades_plus_1_to_wound_in_melee():
+    g = game()
+    empower(g, "A3", "Master of Blades (Pain)", "selected_to_fight", "fight")
+    b3 = g.units["B3"]
+    assert BLADE.strength == b3.toughness() - 1  # S4 against T5: 5+ to wound, 4+ with the +1
+    assert hits(g, "A3", "B3", BLADE, [3, 4, 1]) == (1, 0)
+    assert hits(g, "A3", "B3", BLADE, [3, 3]) == (0, 0)
+    assert hits(g, "A3", "B3", GUN, [3, 4]) == (0, 0)  # melee attacks only: a 4 fails to wound
+
+
+def test_brides_of_death_plus_1_strength_and_ap_in_melee():
+    g = game()
+    empower(g, "A3", "Brides of Death (Pain)", "selected_to_fight", "fight")
+    w = effect_weapon(g.units["A3"], BLADE, g.units["B3"])
+    assert (w.strength, w.ap) == (BLADE.strength + 1, BLADE.ap - 1)
+    assert effect_weapon(g.units["A3"], GUN, g.units["B3"]) == GUN
+
+
+def test_decapitating_strikes_devastating_wounds_against_infantry_only():
+    g = game()
+    empower(g, "A3", "Decapitating Strikes (Pain)", "selected_to_fight", "fight")
+    b3 = g.units["B3"]
+    assert "INFANTRY" in b3.keywords
+    assert effect_weapon(g.units["A3"], BLADE, b3).abilities.devastating_wounds
+    b3.keywords = b3.keywords - {"INFANTRY"}
+    assert not effect_weapon(g.units["A3"], BLADE, b3).abilities.devastating_wounds
+
+
+@pytest.mark.parametrize("choice, attacks, hazardous", [("Attacks 3", 3, False), ("Attacks 4 and Hazardous", 4, True)])
+def test_experimental_enhancements_an_attacks_characteristic_of_3_or_4_and_hazardous(choice, attacks, hazardous):
+    g = game()
+    empower(g, "A3", "Experimental Enhancements (Pain)", "selected_to_fight", "fight", choice)
+    w = effect_weapon(g.units["A3"], BLADE, g.units["B3"])
+    assert w.attacks.bonus == attacks and w.attacks.count == 0 and w.abilities.hazardous is hazardous
+    assert g.usable("A", "selected_to_fight", "A3") == []  # one of the two, once a phase
+
+
+def test_acrobatic_gladiators_charge_after_advancing_or_falling_back_at_the_start_of_your_charge_phase():
+    g = game()
+    give_uses(g, "A3", "Drukhari", "Acrobatic Gladiators (Pain)")
+    g.pain["A"] = 1
+    g.phase = "movement"
+    assert g.usable("A", "phase_start", "A3") == []  # the Charge phase only
+    g.phase = "charge"
+    assert not effect_has(g.units["A3"], "charge_after_advance")
+    g.use_rule("A", parse("use A3 Acrobatic Gladiators (Pain)"))
+    a3 = g.units["A3"]
+    assert effect_has(a3, "charge_after_advance") and effect_has(a3, "charge_after_fall_back")
+
+
+def test_lithe_agility_rerolls_advance_and_charge_rolls():
+    g = game()
+    give_uses(g, "A3", "Drukhari", "Lithe Agility (Pain)")
+    g.pain["A"] = 2
+    for phase in ("movement", "charge"):
+        g.phase = phase
+        g.phase_id += 1
+        assert not effect_has(g.units["A3"], "reroll_charge")
+        g.use_rule("A", parse("use A3 Lithe Agility (Pain)"))
+        assert effect_has(g.units["A3"], "reroll_advance") and effect_has(g.units["A3"], "reroll_charge")
+        g.end_timed("phase")
+    assert g.pain["A"] == 0
+
+
+def test_the_bot_spends_pain_on_a_charge_only_after_advancing_near_an_enemy_unit():
+    from bagm.engine.bots.greedy import GreedyBot
+
+    g = game()
+    give_uses(g, "A3", "Drukhari", "Acrobatic Gladiators (Pain)")
+    bot = make_bot("greedy", 1)
+    assert isinstance(bot, GreedyBot)
+    s = next(x for x in g.armies["A"].uses if x.name == "Acrobatic Gladiators (Pain)")
+    a3 = g.units["A3"]
+    near = min(g.min_straight(a3, f) for f in g.army_units("B"))
+    a3.moved = "normal"
+    assert not pain_pays(bot, g, s, a3)
+    a3.moved = "advance"
+    assert pain_pays(bot, g, s, a3) is (near <= 12 and not g.engaged_with(a3))
+
+
+# --- Overlord, Tormentors, Shade Weavers ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("gap, ok", [(12.0, True), (12.1, False)])
+def test_overlord_ends_battleshock_of_a_drukhari_unit_within_12(gap, ok):
+    from test_army_rules import at_distance
+
+    g = game()
+    give_uses(g, "A1", "Drukhari", "Overlord")
+    a1, a3 = g.units["A1"], g.units["A3"]
+    a3.battleshocked = True
+    at_distance(g, a1, a3, gap)
+
+    def overlord() -> list[Action]:
+        return [a for a in g.usable("A", "phase_start") if a.arg == "Overlord"]
+
+    assert overlord() == []  # not a DRUKHARI unit
+    a3.keywords = a3.keywords | {"DRUKHARI"}
+    acts = overlord()
+    assert [a.unit for a in acts] == (["A3"] if ok else [])
+    if ok:
+        g.use_rule("A", acts[0])
+        assert not a3.battleshocked
+        g.phase_id += 1
+        a3.battleshocked = True
+        assert overlord() == []  # once per battle
+
+
+def test_tormentors_battle_shock_tests_at_the_start_of_the_fight_phase_and_plus_1_to_hit_the_shocked():
+    from test_army_rules_others import give
+
+    g = game()
+    give(g, "A3", "Drukhari", "Tormentors")
+    b3 = g.units["B3"]
+    assert hits(g, "A3", "B3", BLADE, [2]) == (0, 0)  # WS3+: a 2 misses
+    b3.battleshocked = True
+    assert hits(g, "A3", "B3", BLADE, [2, 1]) == (0, 0)  # +1 against a Battle-shocked unit: hits
+    assert hits(g, "A3", "B3", GUN, [2]) == (0, 0)  # melee attacks only
+    assert [e.fight_shock for _, e in g.units["A3"].standing if e.fight_shock is not None] == [0]
+
+
+def test_shade_weavers_only_ranged_attacks_from_within_18():
+    e = entry("Drukhari", "Shade Weavers")
+    assert [x.ranged_within for x in e.effects] == [18]
+
+
+# --- Blessings of Khorne (World Eaters), with Slaughterer's Glory -----------------------------------------
+
+WE = str(REPO / "rosters" / "world_eaters_boarding_butchers.yaml")
+
+
+def we_game(dice: list[int]) -> Game:
+    """World Eaters (A) against Orks (B), deployed: the start of battle round 1, A's Blessings of Khorne
+    roll made with ``dice``."""
+    g = Game(11, build_army("A", WE), build_army("B", ORKS, without_rules()), dice=Dice.scripted(dice),
+             rolloffs={"attacker": "A", "first_turn": "A"})
+    GAMES.append(g)
+    g.leaders["A"] = g.leaders["B"] = []
+    g.apply(parse("role attacker"))
+    while g.decision.step == "deploy":
+        g.apply(next(x for x in g.legal_actions() if x.kind == "deploy"))
+    return g
+
+
+def blessings(g: Game) -> set[str]:
+    return {a.arg.split(": ", 1)[1] for a in g.usable("A", "round_start")}
+
+
+@pytest.mark.parametrize("dice, offered", [
+    ([1, 2, 3, 4], set()),  # no double: nothing
+    ([1, 1, 3, 4], {"Unbridled Bloodlust"}),  # any double
+    ([2, 2, 5, 6], {"Unbridled Bloodlust", "Rage-fuelled Invigoration"}),  # double 2: 2+ and 1+
+    ([5, 5, 1, 1], {"Unbridled Bloodlust", "Rage-fuelled Invigoration", "Total Carnage", "Martial Excellence",
+                    "Warp Blades"}),  # double 5: not Decapitating Strikes (double 6)
+    ([6, 6, 1, 2], {"Unbridled Bloodlust", "Rage-fuelled Invigoration", "Total Carnage", "Martial Excellence",
+                    "Warp Blades", "Decapitating Strikes"}),
+    ([2, 2, 2, 6], {"Unbridled Bloodlust", "Rage-fuelled Invigoration", "Martial Excellence", "Warp Blades"}),
+    # a triple 2: Martial Excellence (triple 1+) and Warp Blades (triple 2+), not Decapitating Strikes (triple 3+)
+    ([3, 3, 3, 1], {"Unbridled Bloodlust", "Rage-fuelled Invigoration", "Total Carnage", "Martial Excellence",
+                    "Warp Blades", "Decapitating Strikes"}),
+])
+def test_blessings_of_khorne_four_dice_at_the_start_of_the_battle_round_and_what_they_allow(dice, offered):
+    # Slaughterer's Glory: "roll four D6 instead of eight D6"; each Blessing "specifies the dice results
+    # it requires (where a number is specified, a double or triple of that value or higher is required)"
+    g = we_game(dice)
+    g.dice.assert_consumed()  # four dice, once
+    rolls = [e for e in g.events if e["e"] == "pool_roll"]
+    assert [(e["player"], e["rule"], sorted(e["dice"])) for e in rolls] == [("A", "Blessings of Khorne", sorted(dice))]
+    assert blessings(g) == offered
+    assert (g.decision.step == "use" and g.decision.player == "A") is bool(offered)
+
+
+def test_one_blessing_a_round_for_every_unit_with_the_ability_until_the_end_of_the_round():
+    # Slaughterer's Glory: "you can only activate one Blessing of Khorne per battle round"; "once
+    # activated, each Blessing of Khorne applies to all units from your army with this ability until
+    # the end of the battle round"
+    g = we_game([5, 5, 1, 2])
+    g.apply(next(a for a in g.legal_actions() if a.arg == "Blessings of Khorne: Warp Blades"))
+    holders = [u for u in g.army_units("A") if "Blessings of Khorne" in u.datasheet.abilities]
+    assert holders and all(u in holders for u in g.army_units("A"))
+    for u in holders:
+        assert effect_weapon(u, u.melee[0], g.units["B3"]).abilities.lethal_hits
+        assert not any(effect_weapon(u, w, g.units["B3"]).abilities.lethal_hits for w in u.ranged)
+    assert blessings(g) == set()  # one a round
+    g.end_timed("round")
+    assert not any(effect_weapon(u, u.melee[0], g.units["B3"]).abilities.lethal_hits for u in holders)
+
+
+def test_decapitating_strikes_blessing_devastating_wounds_against_infantry_only():
+    e = next(m for m in entry("World Eaters", "Blessings of Khorne").moments
+             if m.choice == "Decapitating Strikes").effects[0]
+    assert (e.attacks, e.target_has, [w.name for w in e.weapon_abilities]) == \
+        ("melee", ["INFANTRY"], ["devastating wounds"])
+
+
+def test_pool_needs_must_say_double_or_triple_and_a_value():
+    from bagm.data.models import Moment
+    from bagm.data.schema import validate
+
+    with pytest.raises(Exception, match="double X"):
+        validate(Moment, {"when": "round_start", "pool": 4, "pool_needs": ["pair 5"], "effects": []})
+    with pytest.raises(Exception, match="goes with pool"):
+        validate(Moment, {"when": "round_start", "pool_needs": ["double 5"], "effects": []})
+
+
+# --- Shadow in the Warp (Tyranids, Great Devourer) ------------------------------------------------------------
+
+
+def shadow_game() -> Game:
+    g = game()
+    m = entry("Tyranids", "Shadow in the Warp").moments[0]
+    g.armies["A"].uses += (use_of(m, "Shadow in the Warp", "Ability", holders=frozenset({"A3"})),)
+    return g
+
+
+@pytest.mark.parametrize("gap, mod", [(6.0, -1), (6.1, 0)])
+def test_shadow_in_the_warp_every_enemy_unit_tests_minus_1_near_a_synapse_unit(gap, mod):
+    # "each enemy unit on the battlefield must take a Battle-shock test ... if it is within 6" of one or
+    # more SYNAPSE units from your army, subtract 1 from that test"
+    g = shadow_game()
+    a3, b3 = g.units["A3"], g.units["B3"]
+    a3.keywords = a3.keywords | {"SYNAPSE"}
+    x, y = a3.models[0].x, a3.models[0].y
+    place(g, "A3", [(x, y)])
+    place(g, "B3", [(x + a3.radius + b3.radius + gap, y)])
+    g.phase = "command"
+    acts = g.usable("A", "phase_start")
+    assert [a.arg for a in acts] == ["Shadow in the Warp"]
+    foes = g.army_units("B")
+    dice = []
+    for u in foes:  # each passes or fails by its own roll: a 2D6 equal to its Leadership passes
+        dice += [1, 1] if u is b3 else [6, 6]
+    g.dice = Dice.scripted(dice)
+    g.use_rule("A", acts[0])
+    steps = g.acts_now("A", acts[0])
+    for _ in steps:
+        raise AssertionError("no question expected")
+    g.dice.assert_consumed()
+    tests = {e["unit"]: e for e in g.events if e["e"] == "battleshock_test" and e.get("why") == "Shadow in the Warp"}
+    assert set(tests) == {u.uid for u in foes}
+    assert tests["B3"].get("mod", 0) == mod
+    for u in foes:  # each by its own distance (straight, as Synapse) from the SYNAPSE unit
+        assert tests[u.uid].get("mod", 0) == (-1 if g.min_straight(a3, u) <= 6 + 1e-9 else 0)
+    assert b3.battleshocked and not any(u.battleshocked for u in foes if u is not b3)
+    g.phase_id += 1
+    assert g.usable("A", "phase_start") == []  # once per battle
+
+
+def test_shadow_in_the_warp_is_offered_in_either_players_command_phase_through_the_game():
+    g = shadow_game()
+    while not (g.decision.step == "use" and g.decision.player == "A" and g.phase == "command"):
+        advance_to(g, "use", "A")  # A's other rules at their moments: passed
+        if g.phase != "command":
+            g.apply(Action("pass"))
+    assert g.active == "B"  # B's Command phase: its start
+    assert g.decision.info["timing"] == "phase_start"
+    foes = g.army_units("B")
+    g.dice = Dice.scripted([6, 6] * len(foes))
+    g.apply(Action("use", "A3", arg="Shadow in the Warp"))
+    g.dice.assert_consumed()
+    assert sum(1 for e in g.events if e["e"] == "battleshock_test" and e.get("why") == "Shadow in the Warp") == len(foes)
+
+
+def test_the_bot_unleashes_the_shadow_in_the_opponents_command_phase():
+    g = shadow_game()
+    bot = make_bot("greedy", 1)
+    g.phase = "command"
+    g.decision = Decision("use", "A", {"timing": "phase_start"})
+    assert g.active == "A" and bot(g).kind == "pass"  # its own: kept
+    g.active = "B"
+    act = bot(g)
+    assert act.kind == "use" and act.arg == "Shadow in the Warp"
+
+
+# --- Seductive Gambit, Feeder Tendrils, Mind-breaking Mutations, A Plan Generations in the Making ------------
+
+
+def test_seductive_gambit_rerolls_hits_and_wound_rolls_of_1_until_the_end_of_the_turn():
+    g = game()
+    give_uses(g, "A3", "Legiones Daemonica", "Seductive Gambit")
+    g.phase = "charge"
+    assert g.usable("A", "selected_to_fight", "A3") == []
+    acts = g.usable("A", "charge_move_end", "A3")
+    assert [a.arg for a in acts] == ["Seductive Gambit"]
+    g.use_rule("A", acts[0])
+    g.phase = "fight"
+    # hit 2 (a miss, WS3+) re-rolled to 3; wound 1 re-rolled to 5 (S4 against T5); save 1
+    assert hits(g, "A3", "B3", BLADE, [2, 3, 1, 5, 1]) == (1, 0)
+    # a failed Wound roll other than a 1 stands: hit 3, wound 4
+    assert hits(g, "A3", "B3", BLADE, [3, 4]) == (0, 0)
+    g.end_timed("phase")
+    assert hits(g, "A3", "B3", BLADE, [3, 1, 5, 1]) == (1, 1)  # still this turn (the wounded Nob falls)
+    g.end_timed("turn")
+    assert hits(g, "A3", "B3", BLADE, [2]) == (0, 0)
+
+
+@pytest.mark.parametrize("faction, name, field, value", [
+    ("Tyranids", "Feeder Tendrils", "kill_cp", "CHARACTER"),
+    ("Genestealer Cults", "A Plan Generations in the Making", "secure_roll", 1),
+    ("Heretic Astartes", "Mind-breaking Mutations (Aura)", "OC_aura", 3),
+])
+def test_abilities_that_are_one_field_of_the_vocabulary(faction, name, field, value):
+    # each plays through a field the engine already plays and tests (kill_cp: A Worthy Skull;
+    # secure_roll: the Enhancements' tests; OC_aura: Rad-saturation)
+    assert value in [getattr(e, field) for e in entry(faction, name).effects]
+
+
+@pytest.mark.parametrize("gap, oc, vehicle", [(2.9, -1, False), (3.1, 0, False), (2.9, 0, True)])
+def test_mind_breaking_mutations_minus_1_oc_within_3_not_vehicles(gap, oc, vehicle):
+    from test_army_rules_others import give
+
+    from bagm.engine.rules.effects import engaged_oc_mod
+
+    g = game()
+    a3 = give(g, "A3", "Heretic Astartes", "Mind-breaking Mutations (Aura)")
+    b3 = g.units["B3"]
+    x, y = a3.models[0].x, a3.models[0].y
+    place(g, "A3", [(x, y)])
+    place(g, "B3", [(x + a3.radius + b3.radius + gap, y)])
+    if vehicle:
+        b3.keywords = b3.keywords | {"VEHICLE"}
+    assert engaged_oc_mod(g, b3) == oc
+
+
+def test_forwards_for_blood_rerolls_advance_rolls_of_the_led_unit():
+    ds = next(d for d in Catalog().faction("World Eaters").pack.units if d.name == "Master of Executions")
+    assert ds.leader is not None
+    got = [e.reroll_advance for a in ds.leader.abilities if a.name == "Forwards, For Blood!" for e in a.effects or ()]
+    assert got == [True]
