@@ -20,7 +20,7 @@ from bagm.engine.bots import make_bot
 from bagm.engine.bots.uses import pain_pays, self_risk
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
-from bagm.engine.rules.effects import effect_defence, effect_has, effect_weapon
+from bagm.engine.rules.effects import effect_defence, effect_has, effect_weapon, holds_in
 from bagm.engine.rules.uses import use_of
 from bagm.engine.state.actions import Action, parse
 from bagm.engine.state.core import Decision
@@ -566,3 +566,84 @@ def test_forwards_for_blood_rerolls_advance_rolls_of_the_led_unit():
     assert ds.leader is not None
     got = [e.reroll_advance for a in ds.leader.abilities if a.name == "Forwards, For Blood!" for e in a.effects or ()]
     assert got == [True]
+
+
+# --- Nurgle's Gift (Death Guard), with Slow Decay --------------------------------------------------------------
+
+DG = str(REPO / "rosters" / "death_guard_vectors_of_decay.yaml")
+
+
+def dg_game() -> Game:
+    """Death Guard (A) against Orks (B), deployed: the start of battle round 1 (A's Plague to select)."""
+    g = Game(11, build_army("A", DG), build_army("B", ORKS, without_rules()), dice=Dice.scripted([]),
+             rolloffs={"attacker": "A", "first_turn": "A"})
+    GAMES.append(g)
+    g.leaders["A"] = g.leaders["B"] = []
+    g.apply(parse("role attacker"))
+    while g.decision.step == "deploy":
+        g.apply(next(x for x in g.legal_actions() if x.kind == "deploy"))
+    return g
+
+
+def beside(g: Game, a: str, b: str, gap: float) -> None:
+    """``b``'s one model ``gap`` inches (edge to edge, in a straight line) from ``a``'s one model."""
+    u, v = g.units[a], g.units[b]
+    x, y = u.models[0].x, u.models[0].y
+    place(g, a, [(x, y)])
+    place(g, b, [(x + u.radius + v.radius + gap, y)])
+
+
+def test_nurgles_gift_the_plague_is_selected_at_the_start_of_the_first_battle_round():
+    g = dg_game()
+    assert g.decision.step == "use" and g.decision.player == "A" and g.round == 1
+    acts = [a.arg for a in g.legal_actions() if a.kind == "use"]
+    assert acts == ["Nurgle's Gift (Aura): Skullsquirm Blight", "Nurgle's Gift (Aura): Rattlejoint Ague"]
+    assert any("the Scabrous Soulrot Plague is not implemented" in n for n in g.armies["A"].not_modelled)
+
+
+@pytest.mark.parametrize("rnd, gap, afflicted", [(1, 1.0, True), (1, 1.1, False), (2, 3.0, True), (2, 3.1, False),
+                                                 (3, 6.0, True), (5, 6.0, True), (5, 6.1, False)])
+def test_nurgles_gift_an_afflicted_unit_has_minus_1_toughness_within_contagion_range(rnd, gap, afflicted):
+    # Slow Decay: Contagion Range 1" in battle round 1, 3" in round 2, 6" from round 3
+    from bagm.engine.rules.effects import toughness
+
+    g = dg_game()
+    g.apply(Action("pass"))  # no Plague: the Toughness alone
+    g.round = rnd
+    a, b = g.army_units("A")[0], g.units["B3"]
+    for u in g.army_units("A"):
+        if u is not a:
+            place(g, u.uid, [(1.0, 1.0 + 2 * int(u.uid[1:]))])  # the others far away
+    beside(g, a.uid, "B3", gap)
+    holds = holds_in(g)
+    assert toughness(b, holds) == b.toughness() - (1 if afflicted else 0)
+    assert toughness(a, holds) == a.toughness()  # never its own unit
+    assert all(toughness(u, holds) == u.toughness() for u in g.army_units("A"))  # nor a friendly one
+    # S4 against T5: a Wound roll of 4 fails, unless the target is Afflicted (T4)
+    assert GUN.strength == 4 and b.toughness() == 5
+    assert hits(g, a.uid, "B3", GUN, [3, 4] + ([1] if afflicted else [])) == ((1, 0) if afflicted else (0, 0))
+
+
+@pytest.mark.parametrize("plague", ["Skullsquirm Blight", "Rattlejoint Ague"])
+def test_nurgles_gift_the_selected_plague_on_afflicted_units_only(plague):
+    from bagm.engine.attack.rules import Conditions
+    from bagm.engine.rules.effects import effect_conditions
+
+    g = dg_game()
+    g.apply(next(a for a in g.legal_actions() if a.arg == f"Nurgle's Gift (Aura): {plague}"))
+    a, b, far = g.army_units("A")[0], g.units["B3"], g.units["B4"]
+    for u in g.army_units("A"):
+        if u is not a:
+            place(g, u.uid, [(1.0, 1.0 + 2 * int(u.uid[1:]))])
+    beside(g, a.uid, "B3", 0.5)
+    holds = holds_in(g)
+    assert g.min_straight(a, far) > 1
+    # Skullsquirm Blight: -1 to the Hit roll of the Afflicted unit's attacks
+    hit = effect_conditions(b, a, GUN, Conditions(), holds).hit_mod
+    assert hit == (-1 if plague == "Skullsquirm Blight" else 0)
+    assert effect_conditions(far, a, GUN, Conditions(), holds).hit_mod == 0
+    # Rattlejoint Ague: its Save characteristic worsened by 1 (armour saving throws of attacks on it)
+    save = effect_conditions(a, b, GUN, Conditions(), holds).save_mod
+    assert save == (-1 if plague == "Rattlejoint Ague" else 0)
+    assert effect_conditions(a, far, GUN, Conditions(), holds).save_mod == 0
+    assert effect_conditions(b, a, GUN, Conditions(), holds).save_mod == 0  # not the Death Guard's

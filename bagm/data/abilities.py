@@ -97,6 +97,7 @@ class Played:
     how: str
     effects: tuple[Any, ...] = ()
     moments: tuple[Any, ...] = ()  # bagm.data.models.Moment: what the unit can use it for
+    left: tuple[str, ...] = ()  # parts of it the engine does not play
 
     @property
     def modelled(self) -> bool:
@@ -128,7 +129,7 @@ def played(ds: Any, table: AbilityTable) -> list[Played]:
             return Played(a, "")
         e = found.entry
         how = "engine" if e.engine else "removed" if e.removed else "effects"
-        return Played(a, how, found.effects, tuple(e.moments))
+        return Played(a, how, found.effects, tuple(e.moments), tuple(e.left))
 
     return [one(a) for a in ds.abilities]
 

@@ -543,6 +543,10 @@ class Effect:
     conditions allow: only_psychic, only_weapons) takes a Battle-shock test, X added (-1)."""
 
     def __post_init__(self) -> None:
+        if self.aura_enemy and self.aura is None and not self.aura_rounds:
+            raise ValueError("aura_enemy goes with aura (X inches) or aura_rounds (X inches by battle round)")
+        if self.aura_choice is not None and not self.aura_enemy:
+            raise ValueError("aura_choice goes with aura_enemy")
         for name in ("consolidate", "rush_move"):
             if getattr(self, name) is not None:
                 from bagm.chance.dice import DiceError, parse_dice
@@ -587,6 +591,18 @@ class Effect:
     Pain token (Power and Greed)."""
     shock_3d6: bool = False
     """Battle-shock tests taken for the led unit are taken on 3D6 instead of 2D6 (Synapse)."""
+    aura_enemy: bool = False
+    """With ``aura`` or ``aura_rounds``: the aura is on ENEMY units within its range, not friendly
+    ones, and not on the unit itself ("while an enemy unit is within Contagion Range of one or more
+    DEATH GUARD units from your army, it is Afflicted"): the game gives each enemy unit a copy of
+    the effect whose condition is being within that range."""
+    aura_rounds: list[float] = field(default_factory=list)
+    """The aura's range by battle round, the last for every later round (Contagion Range as the
+    Mustering Rules' Slow Decay sets it: [1, 3, 6]); ``straight``: measured ignoring Walls and
+    Hatchways."""
+    aura_choice: str | None = None
+    """With ``aura_enemy``: the copy applies only while the aura's unit carries this alternative of
+    its own ability's moment (the Plague selected for Nurgle's Gift: "Skullsquirm Blight")."""
     shock_all: int | None = None
     """Used at a moment: each enemy unit on the battlefield takes a Battle-shock test at once, X
     added (Shadow in the Warp: 0)."""
@@ -742,6 +758,9 @@ class Ability:
     """An army rule every unit of the army with this keyword has, whatever its datasheet lists (the
     Boarding Actions Mustering Rules' "... units from your army gain this one": Twisting Fate,
     THOUSAND SONS); a faction pack's entry only."""
+    left: list[str] = field(default_factory=list)
+    """Parts of a modelled ability the engine does not play, by short name (no prose); every game
+    that has it lists them."""
     moments: list[Moment] = field(default_factory=list)
     """What a unit that has it can use it for at a moment (its TARGET: that unit, unless the
     moment says ``within``, ``target_any`` or ``army``); "once" is kept per unit ("once per

@@ -239,7 +239,11 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
         infil = any(a.lower() == "infiltrators" for a in abil)
         notes += not_modelled_notes(ds)  # Leader abilities without effects
         notes += [f"{ds.name}: ability '{p.name}' is not implemented" for p in plays if p.how == ""]
+        notes += [f"{ds.name}: ability '{p.name}': {part} is not implemented" for p in plays for part in p.left]
         own = tuple((p.name, e) for p in plays for e in p.effects)  # its abilities' standing effects
+        # an aura on enemy units (Nurgle's Gift): never the unit's own; the game spreads it (spread_enemy_auras)
+        on_enemies = tuple((n, e) for n, e in own if e.aura_enemy)
+        own = tuple((n, e) for n, e in own if not e.aura_enemy)
         auras += [(f"{player}{i + 1}", n, e) for n, e in own if e.aura is not None]
         for pl in plays:  # what it can use its abilities for at a moment (Martial Ka'tah, Zealot)
             for m in pl.moments:
@@ -282,7 +286,7 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
             _best_leadership(ds, prof.Ld, sq.split_from is None or sq.name.endswith(" A")),
             OC=prof.OC, M=min(move, MOVE_CAP), invuln=prof.invuln,
             radius=radius, model_r=main_r if any(o is not None and o.r is not None for o in kit_own) else None,
-            keywords=kw, ranged=ranged, melee=melee,
+            keywords=kw, ranged=ranged, melee=melee, enemy_auras=on_enemies,
             warlord=src.warlord, enhancement=enh or None, deep_strike=deep, infiltrators=infil,
             invuln_melee=prof.invuln_melee, kit=kit, kit_ld=kit_ld or [], kit_own=kit_own, standing=standing,
             # Flying (2023): the Move of such models "cannot be increased for the duration of the
@@ -315,6 +319,27 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
     # the Army Roster's combined points total (step 1), not the squads' halves rounded up (step 5)
     return Army(player, str(path), report.title, report.faction or "", report.detachment or "",
                 report.battle_ready, report.points, units, notes, text, uses, str(report.edition))
+
+
+def spread_enemy_auras(units: list[Unit]) -> None:
+    """An aura on enemy units ("while an enemy unit is within Contagion Range of one or more DEATH
+    GUARD units from your army, it is Afflicted"): each unit of the other army gets a copy of the
+    effect whose condition is being within its range of the unit that has it (``aura SOURCE X``,
+    by battle round with ``aura_rounds``, ``straight`` ignoring Walls; with ``aura_choice``, while
+    that unit carries the alternative: ``carries SOURCE RULE: CHOICE``). Once per game's armies
+    (a copy already there is not added again)."""
+    for src in units:
+        for name, e in src.enemy_auras:
+            reach = e.aura if not e.aura_rounds else "/".join(f"{x:g}" for x in e.aura_rounds)
+            cond = f"aura {src.uid} {reach}" + (" straight" if e.straight else "")
+            e2 = copy.copy(e)
+            e2.aura, e2.aura_rounds, e2.aura_enemy, e2.aura_choice = None, [], False, None
+            listed = [] if e.only_while is None else [e.only_while] if isinstance(e.only_while, str) else e.only_while
+            e2.only_while = [*listed, cond] + ([f"carries {src.uid} {name}: {e.aura_choice}"] if e.aura_choice else [])
+            for v in units:
+                if v.player != src.player and fits(e2, v.datasheet.name, v.keywords) and not any(
+                        n == name and x.only_while == e2.only_while for n, x in v.standing):
+                    v.standing += ((name, e2),)
 
 
 def _uses(moments: list[Any], name: str, kind: str, bearer: str | None = None,

@@ -39,6 +39,7 @@ from bagm.engine.game.hazardous import Hazardous
 from bagm.engine.game.kept import KeptAnswers
 from bagm.engine.game.moments import Moments
 from bagm.engine.game.movement import MovementPhase
+from bagm.engine.game.muster import spread_enemy_auras
 from bagm.engine.game.positions import Positions
 from bagm.engine.game.reinforcements import Reinforcements
 from bagm.engine.game.rerolls import Rerolls
@@ -94,6 +95,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         GameState.__init__(self, mission, army_a, army_b, seed, rolloffs, dice)
         self.program = program(type(self), self.mission.rounds)
         self.start = start_of(self, army_a, army_b)
+        spread_enemy_auras(list(self.units.values()))  # e.g. Nurgle's Gift: Afflicted enemy units
         # the rosters' texts and hashes: a replay needs no file (another folder, an import)
         texts = {p: a.text for p, a in self.armies.items() if a.text is not None}
         self.emit("game", mission=mission, name=self.mission.name, seed=seed,

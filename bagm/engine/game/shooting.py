@@ -26,6 +26,7 @@ from bagm.engine.rules.effects import (
     effect_weapon,
     fights_on_death,
     holds_in,
+    toughness,
 )
 from bagm.engine.rules.stratagems import (
     EXPLOSIVE_CLEARANCE,
@@ -504,7 +505,7 @@ class ShootingPhase(GameInterface):
         saves = t.saves(effect_defence(t, w, holds, own=False)[0] if t.affected else None, ranged) \
             if t.kit_own else None
         invuln = t.invuln_against(invuln, ranged)  # with a save against melee attacks only
-        target = Target(toughness=t.toughness(), save=t.Sv, wounds=t.W, models=len(t.models), invuln=invuln,
+        target = Target(toughness=toughness(t, holds) if t.affected else t.toughness(), save=t.Sv, wounds=t.W, models=len(t.models), invuln=invuln,
                         fnp=fnp, keywords=t.keywords, visible=None if visible is None else len(visible),
                         name=t.uid)
         tu = TargetUnit([m.wounds for m in t.models], t.W, visible, fnp,

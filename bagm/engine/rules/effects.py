@@ -78,9 +78,18 @@ def _holds(game: Any, u: Unit, cond: str, other: Unit | None = None) -> bool:
         markers = game.map.layout.markers
         return any(game.bf.in_objective_range(m.base, mk) for mk in markers for m in u.models)
     if cond.startswith("aura "):  # within X" of the unit whose aura it is (muster._spread_auras)
-        _, uid, reach = cond.split()
+        _, uid, reach, *how = cond.split()
         src = game.units[uid]
-        return src.alive and u.alive and game.unit_distance(src, u) <= float(reach) + 1e-9
+        if not (src.alive and u.alive):
+            return False
+        if "/" in reach:  # by battle round, the last for every later one (Contagion Range)
+            by_round = reach.split("/")
+            reach = by_round[min(max(game.round, 1), len(by_round)) - 1]
+        far = game.min_straight(src, u) if how == ["straight"] else game.unit_distance(src, u)
+        return bool(far <= float(reach) + 1e-9)
+    if cond.startswith("carries "):  # the aura's unit carries an alternative of its rule (a Plague)
+        _, uid, name = cond.split(" ", 2)
+        return any(n == name for n, _, _ in game.units[uid].timed)
     if cond == "closest":  # "the closest eligible target": the closest enemy unit the attacker sees
         if other is None:
             return False
@@ -229,6 +238,18 @@ def _hazardous(w: WeaponProfile) -> WeaponProfile:
     return out
 
 
+def toughness(t: Unit, holds: Holds | None = None) -> int:
+    """The Toughness an attack's Wound roll compares its Strength with: the unit's
+    (:meth:`Unit.toughness`, with the Toughness modifiers set at muster) and the modifiers of its
+    effects that apply only for a while (an Afflicted unit's -1 within Contagion Range; a timed
+    one), which muster could not set."""
+    base = t.toughness()
+    if not t.affected:
+        return base
+    timed = {id(x) for _, x, _ in t.timed}
+    return base + sum(e.T_mod for e in t.effects(holds) if e.T_mod and (e.only_while is not None or id(e) in timed))
+
+
 def effect_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions,
                       holds: Holds | None = None) -> Conditions:
     """The attack's conditions with the attacker's and the target's effects (``holds``: the
@@ -244,7 +265,7 @@ def effect_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions,
     for e in mine:
         if not _target_fits(e, u, t, holds) or not _names(e, w):
             continue  # a condition on the target ("while targeting CHARACTER units"), the weapon
-        if e.only_weaker and not w.strength < t.toughness():
+        if e.only_weaker and not w.strength < toughness(t, holds):
             continue  # "if the Strength of the attack is less than the Toughness of that unit"
         if e.only_not_stronger and not w.strength <= t.T:
             continue  # "... less than or equal to the Toughness characteristic of the target"
@@ -268,7 +289,7 @@ def effect_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions,
         if e.against_lacks and any(k in u.keywords for k in e.against_lacks):
             continue  # "each time a friendly model (excluding CHARACTER models) makes an attack"
         dmg += e.damage_against_mod  # "each time an attack is allocated to the bearer, -1 Damage"
-        if e.against_stronger and not w.strength > t.toughness():
+        if e.against_stronger and not w.strength > toughness(t, holds):
             continue  # "if the Strength characteristic of the attack is greater than the Toughness"
         if e.against_beyond is not None and (w.melee or not cond.far):
             continue  # "if the attacking model is not within 6\" of that unit"
