@@ -16,6 +16,7 @@ from test_army_rules_others import _events_declared as _events_declared  # noqa:
 
 from bagm.chance.dice import Dice
 from bagm.data.packs import Catalog
+from bagm.engine.attack.rules import Conditions
 from bagm.engine.bots import make_bot
 from bagm.engine.bots.uses import pain_pays, self_risk
 from bagm.engine.game.muster import build_army
@@ -626,7 +627,6 @@ def test_nurgles_gift_an_afflicted_unit_has_minus_1_toughness_within_contagion_r
 
 @pytest.mark.parametrize("plague", ["Skullsquirm Blight", "Rattlejoint Ague"])
 def test_nurgles_gift_the_selected_plague_on_afflicted_units_only(plague):
-    from bagm.engine.attack.rules import Conditions
     from bagm.engine.rules.effects import effect_conditions
 
     g = dg_game()
@@ -647,3 +647,39 @@ def test_nurgles_gift_the_selected_plague_on_afflicted_units_only(plague):
     assert save == (-1 if plague == "Rattlejoint Ague" else 0)
     assert effect_conditions(a, far, GUN, Conditions(), holds).save_mod == 0
     assert effect_conditions(b, a, GUN, Conditions(), holds).save_mod == 0  # not the Death Guard's
+
+
+# --- Curse of the Walking Pox (Death Guard) ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lost, kills, monster, back", [(2, 1, False, 1), (1, 2, False, 1), (0, 1, False, 0),
+                                                         (2, 2, False, 2), (2, 1, True, 0)])
+def test_curse_of_the_walking_pox_a_destroyed_poxwalker_returns_for_each_enemy_model_destroyed(lost, kills, monster, back):
+    g = dg_game()
+    g.apply(Action("pass"))
+    pox = next(u for u in g.army_units("A") if u.datasheet.name == "Poxwalkers")
+    b3 = g.units["B3"]
+    x, y = pox.models[0].x, pox.models[0].y
+    place(g, pox.uid, [(x - 1.3 * (i // 3), y + 1.3 * (i % 3)) for i in range(pox.starting - lost)])
+    place(g, "B3", [(x + pox.radius + b3.radius + 0.2, y + 1.3 * i) for i in range(3)])
+    assert len(pox.models) == pox.starting - lost and g.engaged(pox, b3)
+    for m in b3.models:
+        m.wounds = 1
+    if monster:
+        b3.keywords = b3.keywords | {"MONSTER"}
+    n = len(pox.models)
+    # each attack: hit 6, wound 6 (S4 against T5), save 1 (Sv4+ against AP0): one Nob (1 wound left) each
+    g.dice = Dice.scripted([6] * kills + [6] * kills + [1] * kills)  # the Hit rolls, the Wound rolls, the saves
+    steps = g.attack(pox, b3, BLADE, kills, Conditions(), None, ranged=False)
+    try:
+        next(steps)
+        while True:
+            steps.send(Action("pass"))
+    except StopIteration as stop:
+        assert stop.value[1] == kills
+    g.dice.assert_consumed()
+    assert len(pox.models) == n + back
+    ev = [e for e in g.events if e["e"] == "models_return"]
+    assert [(e["unit"], e["returned"]) for e in ev] == ([(pox.uid, back)] if back else [])
+    if back:
+        assert g.coherent([(m.x, m.y) for m in pox.models], pox.radius)

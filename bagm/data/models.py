@@ -603,6 +603,10 @@ class Effect:
     aura_choice: str | None = None
     """With ``aura_enemy``: the copy applies only while the aura's unit carries this alternative of
     its own ability's moment (the Plague selected for Nurgle's Gift: "Skullsquirm Blight")."""
+    return_on_kill: bool = False
+    """Each time the led unit's attacks destroy an enemy model (``target_lacks``: not of a unit with
+    one of those keywords), one destroyed model of the led unit returns, set up in Unit Coherency
+    with it, once it has resolved those attacks (Curse of the Walking Pox)."""
     shock_all: int | None = None
     """Used at a moment: each enemy unit on the battlefield takes a Battle-shock test at once, X
     added (Shadow in the Warp: 0)."""

@@ -262,6 +262,9 @@ class Narrator:
         done = "opens" if e.get("opened") else "stays closed"
         return f"{e.get('rule')} ({self.unit(e.get('unit'))}): Hatchway {e.get('hatchway')} {done} (roll {e.get('roll')})."
 
+    def _e_models_return(self, e: dict[str, Any]) -> str:
+        return f"{count(e.get('returned'), 'destroyed model')} returned to {self.unit(e.get('unit'))} ({e.get('rule')})."
+
     def _e_pool_roll(self, e: dict[str, Any]) -> str:
         dice = ", ".join(str(d) for d in e.get("dice") or [])
         return f"Player {e.get('player')} rolls for {e.get('rule')}: {dice or 'no dice'}."

@@ -78,7 +78,7 @@ def _points(value: Any) -> list[Point] | None:
 
 
 POSITIONED = ("setup", "move", "charge_move", "pile_in", "consolidate", "change_level", "rush_move",
-              "reinforce")  # events with ``at``
+              "reinforce", "models_return")  # events with ``at``
 REMOVING = {"attack": "target", "hazardous": "unit", "coherency": "unit", "desperate_escape": "unit"}
 
 

@@ -136,6 +136,27 @@ class ArmyRules(GameInterface):
                     self.reinforce(u, need, s.name)
                 return
 
+    def return_on_kill(self, u: Unit, t: Unit, kills: int) -> None:
+        """Curse of the Walking Pox: "each time a model in this unit makes an attack that destroys an
+        enemy model (excluding MONSTER and VEHICLE models), after this unit has resolved its attacks,
+        you can return one destroyed model to this unit" (in Unit Coherency, as a reinforcement's).
+        Reading: once each weapon's attacks are resolved (a unit with it has one melee weapon)."""
+        rule = next((n for n, e in u.standing if e.return_on_kill and not any(k in t.keywords for k in e.target_lacks)),
+                    None)
+        if rule is None:
+            return
+        back = 0
+        for _ in range(min(kills, u.starting - len(u.models))):
+            q = self._return_point(u)
+            if q is None:
+                break
+            u.models.append(u.new_models([(m.x, m.y) for m in u.models] + [q])[-1])
+            self.touch(u)
+            back += 1
+        if back:  # ``at``: where the unit's models stand after
+            self.emit("models_return", unit=u.uid, rule=rule, returned=back,
+                      at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
+
     def _return_point(self, u: Unit) -> tuple[float, float] | None:
         """Where a destroyed model of ``u`` is set up again: in Unit Coherency with its models (1"
         from one of them, no Wall between), on the battlefield, on no other model, and not within

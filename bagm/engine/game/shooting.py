@@ -551,6 +551,8 @@ class ShootingPhase(GameInterface):
         if not ranged and res.models_destroyed and u.affected and \
                 (need := effect_least(u, "regain_on_kill")) is not None:
             self._regain_on_kill(u, res.models_destroyed, need)
+        if res.models_destroyed and u.affected and len(u.models) < u.starting:
+            self.return_on_kill(u, t, res.models_destroyed)  # e.g. Curse of the Walking Pox
         self.check_destroyed(t, by=u)
         return res.wounds_lost, res.models_destroyed
 

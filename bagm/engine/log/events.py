@@ -197,6 +197,16 @@ class Pain(TypedDict):
     why: str
 
 
+class ModelsReturn(TypedDict):
+    """Destroyed models returned to a unit by a rule (Curse of the Walking Pox); ``at``: where the
+    unit's models stand after."""
+    e: Literal["models_return"]
+    unit: str
+    rule: str
+    returned: int
+    at: list[list[float]]
+
+
 class PoolRoll(TypedDict):
     """A rule's dice rolled at the start of the battle round (a Blessings of Khorne roll)."""
     e: Literal["pool_roll"]
@@ -672,7 +682,7 @@ class Powered(TypedDict):
 
 Event = Union[
     Game, Muster, Rolloff, Roles, Setup, Reserve, Reserves, FirstTurn, Note, Round, Turn, Skip, Phase,
-    ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, RuleRoll, PoolRoll, Pain, Yield, Crewed, Reinforce, Effect, EffectEnds, BattlefieldCommand,
+    ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, RuleRoll, PoolRoll, ModelsReturn, Pain, Yield, Crewed, Reinforce, Effect, EffectEnds, BattlefieldCommand,
     LeaderAbilityEnds, LeaderReroll, CommandReroll, Reroll, BattleshockTest, LeadershipTest, FightOnDeath,
     Battleshock, BattleshockEnds, Move,
     AdvanceRoll, DesperateEscape, Hatch, HatchRolloff, Hatchways, Coherency, Manoeuvre, Overwatch, Shoot,
