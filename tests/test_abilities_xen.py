@@ -161,7 +161,8 @@ def test_void_waaagh_at_the_start_of_the_battle_round_until_its_end_for_every_wa
     assert orks
     for u in orks:
         w = effect_weapon(u, u.melee[0], g.units["A3"])
-        assert (w.strength, w.attacks.bonus) == (u.melee[0].strength + 1, u.melee[0].attacks.bonus + 1)
+        biggest = 4 if "Da Biggest and da Best" in u.datasheet.abilities else 0  # "while the Waaagh! is active"
+        assert (w.strength, w.attacks.bonus) == (u.melee[0].strength + 1, u.melee[0].attacks.bonus + 1 + biggest)
         assert effect_weapon(u, u.ranged[0], g.units["A3"]) == u.ranged[0] if u.ranged else True
         assert effect_defence(u)[0] == min(5, u.invuln or 7)
         assert not effect_has(u, "charge_after_advance")  # not the Void Waaagh!'s
@@ -683,3 +684,116 @@ def test_curse_of_the_walking_pox_a_destroyed_poxwalker_returns_for_each_enemy_m
     assert [(e["unit"], e["returned"]) for e in ev] == ([(pox.uid, back)] if back else [])
     if back:
         assert g.coherent([(m.x, m.y) for m in pox.models], pox.radius)
+
+
+# --- Orks: abilities while the Waaagh! is active; Monster Hunters, Pyromaniaks --------------------------------
+
+
+@pytest.mark.parametrize("call", [None, "Waaagh!", "Void Waaagh!"])
+def test_da_biggest_and_da_best_and_krumpin_time_while_the_waaagh_is_active(call):
+    from test_army_rules_others import give
+
+    g = game()
+    boss = give(g, "A3", "Orks", "Da Biggest and da Best")
+    give(g, "A3", "Orks", "Krumpin’ Time")
+    if call is not None:  # the army's call: its units carry it until it ends ("counts as a Waaagh!")
+        boss.timed += ((call, entry("Orks", "Waaagh!").moments[0].effects[1], "round"),)
+    w = effect_weapon(boss, BLADE, g.units["B3"])
+    assert w.attacks.bonus == BLADE.attacks.bonus + (4 + (1 if call else 0) if call else 0)
+    assert effect_weapon(boss, GUN, g.units["B3"]).attacks == GUN.attacks  # melee weapons only
+    assert effect_defence(boss)[1] == (5 if call else None)  # Feel No Pain 5+
+
+
+def test_monster_hunters_rerolls_hits_against_monsters_and_vehicles():
+    from test_army_rules_others import give
+
+    g = game()
+    give(g, "A3", "Orks", "Monster Hunters")
+    assert hits(g, "A3", "B3", GUN, [2]) == (0, 0)  # Nobz: no re-roll
+    g.units["B3"].keywords = g.units["B3"].keywords | {"VEHICLE"}
+    assert hits(g, "A3", "B3", GUN, [2, 3, 4]) == (0, 0)  # the 2 re-rolled to a 3; wound 4 fails (T5)
+
+
+@pytest.mark.parametrize("gap, marker, rerolls", [(6.0, False, "ones"), (6.1, False, "none"), (6.0, True, "failed")])
+def test_pyromaniaks_burna_rerolls_wound_rolls_within_6_and_every_one_on_an_objective(gap, marker, rerolls):
+    from dataclasses import replace
+
+    from test_army_rules_others import give
+
+    from bagm.engine.rules.effects import effect_conditions
+
+    g = game()
+    give(g, "A3", "Orks", "Pyromaniaks")
+    a3, b3 = g.units["A3"], g.units["B3"]
+    x, y = (g.map.layout.markers[0].x, g.map.layout.markers[0].y) if marker else (a3.models[0].x, a3.models[0].y)
+    place(g, "B3", [(x, y)])
+    for sign in (1, -1, 0):
+        assert sign, "no open side"
+        place(g, "A3", [(x + sign * (a3.radius + b3.radius + gap), y)])
+        if g.bf.layout.board_at((a3.models[0].x, y)) is not None and abs(g.unit_distance(a3, b3) - gap) < 1e-6:
+            break
+    burna = replace(GUN, name="Burna")
+    got = effect_conditions(a3, b3, burna, Conditions(), holds_in(g)).reroll_wounds.name
+    assert got == rerolls
+    assert effect_conditions(a3, b3, GUN, Conditions(), holds_in(g)).reroll_wounds.name == "none"  # its burna only
+
+
+# --- Thousand Sons: Rites of Coalescence, Twisted Sorceries ---------------------------------------------------
+
+
+def test_rites_of_coalescence_minus_1_to_wound_the_unit():
+    from test_army_rules_others import give
+
+    g = game()
+    give(g, "B3", "Thousand Sons", "Rites of Coalescence")
+    # S4 against T5: 5+ to wound, 6+ with the -1
+    assert hits(g, "A3", "B3", GUN, [3, 5]) == (0, 0)
+    assert hits(g, "A3", "B3", GUN, [3, 6, 1]) == (1, 0)
+
+
+def test_twisted_sorceries_plus_3_strength_and_attacks_of_psychic_weapons_once_per_battle():
+    from dataclasses import replace
+
+    from bagm.data.weapons import Abilities
+
+    g = game()
+    give_uses(g, "A3", "Thousand Sons", "Twisted Sorceries (Psychic)")
+    g.phase = "shooting"
+    acts = g.usable("A", "selected_to_shoot", "A3")
+    assert [a.arg for a in acts] == ["Twisted Sorceries (Psychic)"]
+    g.use_rule("A", acts[0])
+    psychic = replace(GUN, abilities=Abilities(psychic=True))
+    w = effect_weapon(g.units["A3"], psychic, g.units["B3"])
+    assert (w.strength, w.attacks.bonus) == (GUN.strength + 3, GUN.attacks.bonus + 3)
+    assert effect_weapon(g.units["A3"], GUN, g.units["B3"]) == GUN  # not a Psychic weapon
+    g.end_timed("phase")
+    g.phase, g.phase_id = "fight", g.phase_id + 1
+    assert g.usable("A", "selected_to_fight", "A3") == []  # once per battle
+
+
+# --- Legiones Daemonica: Horrifying Beauty, A Gory Path -----------------------------------------------------
+
+
+@pytest.mark.parametrize("below_half, mod", [(False, 0), (True, -1)])
+def test_horrifying_beauty_battle_shock_tests_at_the_start_of_the_fight_phase(below_half, mod):
+    from test_army_rules_others import give
+
+    g = game()
+    give(g, "A3", "Legiones Daemonica", "Horrifying Beauty")
+    a3, b3 = g.units["A3"], g.units["B3"]
+    x, y = a3.models[0].x, a3.models[0].y
+    place(g, "A3", [(x, y)])
+    place(g, "B3", [(x + a3.radius + b3.radius + 0.5, y + 1.3 * i) for i in range(2 if below_half else 5)])
+    assert g.engaged(a3, b3) and b3.below_half() is below_half
+    g.phase = "fight"
+    g.dice = Dice.scripted([4, 3])
+    for _ in g._fight_start_rules():
+        raise AssertionError("no question expected")
+    g.dice.assert_consumed()
+    test = [e for e in g.events if e["e"] == "battleshock_test"][-1]
+    assert (test["unit"], test["why"], test.get("mod", 0)) == ("B3", "Horrifying Beauty", mod)
+
+
+def test_a_gory_path_consolidates_up_to_6():
+    e = entry("Legiones Daemonica", "A Gory Path").effects[0]
+    assert e.consolidate == "6"

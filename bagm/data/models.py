@@ -19,7 +19,7 @@ Keyword = str
 UnitState = Literal["below_starting", "below_half", "set_to_defend", "near_objective", "secured_site",
                     "destroyed_unit", "opened_hatchway", "synapse", "empowered", "near_battleline",
                     "near_controlled", "charged", "not_battleshocked", "hostile_acquisition",
-                    "fortify_takeover", "own_model"]
+                    "fortify_takeover", "own_model", "waaagh"]
 """A state of a unit an effect's condition names (:attr:`Effect.only_while`)."""
 TargetState = Literal["below_starting", "below_half", "near_objective", "markerlight", "engaged",
                       "beyond_hatchway", "closest", "battleshocked"]
@@ -222,7 +222,9 @@ class Effect:
     Prioritised Efficiency gives it Hostile Acquisition ('hostile_acquisition') or Fortify
     Takeover ('fortify_takeover'), while it contains a model whose profile differs from the
     unit's main one ('own_model': "while this unit contains a Tempestor Prime", where that model is
-    the unit's only one of another profile); a list: all of them. Those about
+    the unit's only one of another profile), while the Waaagh! is active for its army ('waaagh':
+    it carries the Waaagh! or the Void Waaagh!, which "counts as a Waaagh!"); a list: all of them.
+    Those about
     the battlefield need the game: asked without it, they do not hold."""
     only_keyword: Keyword | None = None
     """A condition: this effect applies only while the led unit has this keyword."""
@@ -415,7 +417,8 @@ class Effect:
     OC_aura_mod: int = 0
     """The change to those enemy models' OC (-1)."""
     shock_below_half_mod: int = 0
-    """Added to such a Battle-shock test when the enemy unit is Below Half-strength (-1)."""
+    """Added to such a Battle-shock test (``shock_range``, ``shock_select``, ``fight_shock``) when the
+    enemy unit is Below Half-strength (-1)."""
     only_weapons: list[str] = field(default_factory=list)
     """A condition: the fields on attacks apply only to the led unit's weapons of these names
     (datasheet names, any case), e.g. "the bearer's monomolecular cane-rapier"."""

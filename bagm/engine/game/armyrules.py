@@ -189,7 +189,8 @@ class ArmyRules(GameInterface):
     def _fight_start_rules(self) -> Generator[Decision, Action, None]:
         """Fearsome Assault, Terminatus Assault, Voices in the Code: "at the start of the Fight
         phase, each enemy unit within Engagement Range of one or more units with this ability must
-        take a Battle-shock test" (X added: ``fight_shock``); the active player's rules first."""
+        take a Battle-shock test" (X added: ``fight_shock``, and ``shock_below_half_mod`` for a unit
+        Below Half-strength); the active player's rules first."""
         for p in (self.active, self.other(self.active)):
             tests: dict[str, tuple[str, int]] = {}
             for u in self.army_units(p):
@@ -198,6 +199,8 @@ class ArmyRules(GameInterface):
                         continue
                     for t in self.engaged_with(u):
                         old = tests.get(t.uid)
-                        tests[t.uid] = (name, e.fight_shock if old is None else min(old[1], e.fight_shock))
+                        # Horrifying Beauty: "subtracting 1 from that test if that enemy unit is Below Half-strength"
+                        mod = e.fight_shock + (e.shock_below_half_mod if t.below_half() else 0)
+                        tests[t.uid] = (name, mod if old is None else min(old[1], mod))
             for uid, (name, mod) in tests.items():
                 yield from self._shock_test(self.unit(uid), name, mod)

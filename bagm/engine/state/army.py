@@ -389,6 +389,8 @@ class Unit:
             return any(m.own is not None or m.full is not None or m.ld_diff for m in self.models)
         if cond == "battleshocked":  # "an attack that targets a Battle-shocked unit" (Tormentors)
             return self.battleshocked
+        if cond == "waaagh":  # "while the Waaagh! is active for your army" (a Void Waaagh! counts as one)
+            return any(n in ("Waaagh!", "Void Waaagh!") for n, _, _ in self.timed)
         return holds is not None and holds(self, cond, other)
 
     def source(self, field: str) -> str:
