@@ -18,7 +18,7 @@ from bagm.chance.dice import Dice
 from bagm.data.packs import Catalog
 from bagm.engine.attack.rules import Conditions
 from bagm.engine.bots import make_bot
-from bagm.engine.bots.uses import pain_pays, self_risk
+from bagm.engine.bots.uses import pain_pays, regroup, self_risk
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
 from bagm.engine.rules.effects import effect_defence, effect_has, effect_weapon, holds_in
@@ -797,3 +797,55 @@ def test_horrifying_beauty_battle_shock_tests_at_the_start_of_the_fight_phase(be
 def test_a_gory_path_consolidates_up_to_6():
     e = entry("Legiones Daemonica", "A Gory Path").effects[0]
     assert e.consolidate == "6"
+
+
+# --- Ambushing Hunters (Thousand Sons) --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("gap, offered", [(6.1, True), (6.0, False)])
+def test_ambushing_hunters_into_strategic_reserves_at_the_end_of_the_opponents_turn(gap, offered):
+    g = game()
+    give_uses(g, "A3", "Thousand Sons", "Ambushing Hunters")
+    a3 = g.units["A3"]
+    far = [u for u in g.army_units("B")]
+    for u in far:  # every enemy unit far away but one, ``gap`` from A3 (straight)
+        if u.uid != "B3":
+            place(g, u.uid, [(1.0 + 2 * int(u.uid[1:]), 1.0)])
+    x, y = a3.models[0].x, a3.models[0].y
+    place(g, "A3", [(x, y)])
+    b3 = g.units["B3"]
+    place(g, "B3", [(x + a3.radius + b3.radius + gap, y)])
+    assert all(g.min_straight(a3, u) > 6 for u in far if u.uid != "B3")
+    g.phase, g.active = "fight", "B"
+    acts = [a for a in g.usable("A", "phase_end") if a.arg == "Ambushing Hunters"]
+    assert [a.unit for a in acts] == (["A3"] if offered else [])
+    g.active = "A"
+    assert not [a for a in g.usable("A", "phase_end") if a.arg == "Ambushing Hunters"]  # the opponent's turn only
+    if offered:
+        g.active = "B"
+        g.use_rule("A", acts[0])
+        for _ in g.acts_now("A", acts[0]):
+            raise AssertionError("no question expected")
+        assert a3.where == "reserves" and a3.late_reserve and a3 not in g.army_units("A")
+        assert [e for e in g.events if e["e"] == "reserves"][-1] == \
+            {"e": "reserves", "unit": "A3", "deep_strike": False, "why": "Ambushing Hunters"}
+        assert a3 in g.army_units("A", "reserves")
+        g._end_round(3)  # placed there after the battle began: not destroyed at the end of round 3
+        assert a3.where == "reserves"
+
+
+def test_the_bot_sends_a_unit_into_reserves_only_to_regroup_far_from_the_fight():
+    from bagm.engine.bots.greedy import GreedyBot
+
+    g = game()
+    bot = make_bot("greedy", 1)
+    assert isinstance(bot, GreedyBot)
+    a3 = g.units["A3"]
+    near = min(g.min_straight(a3, e) for e in g.army_units("B"))
+    if near <= 18:
+        assert not regroup(bot, g, a3)  # an enemy unit within 18": it stays in the fight
+    for e in g.army_units("B"):
+        e.where = "reserves"  # nobody near
+    mk = g.map.layout.markers[0]
+    place(g, "A3", [(mk.x, mk.y)])
+    assert bot.on_marker(g, a3) and not regroup(bot, g, a3)  # it holds a marker: it stays

@@ -606,6 +606,11 @@ class Effect:
     aura_choice: str | None = None
     """With ``aura_enemy``: the copy applies only while the aura's unit carries this alternative of
     its own ability's moment (the Plague selected for Nurgle's Gift: "Skullsquirm Blight")."""
+    to_reserves: float | None = None
+    """Used at a moment: the target, if more than X inches from every enemy unit (in a straight
+    line), is removed from the battlefield and placed into Strategic Reserves, from which it arrives
+    as Reserves do; placed there after the battle began, it is not destroyed at the end of the third
+    battle round (Ambushing Hunters)."""
     return_on_kill: bool = False
     """Each time the led unit's attacks destroy an enemy model (``target_lacks``: not of a unit with
     one of those keywords), one destroyed model of the led unit returns, set up in Unit Coherency

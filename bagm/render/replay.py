@@ -123,6 +123,7 @@ class Tracker:
         elif kind in ("reserves", "reserve"):
             if uid not in f.reserves:
                 f.reserves.append(uid)
+            f.units.pop(uid, None)  # placed into Reserves from the battlefield (Ambushing Hunters)
         elif kind in REMOVING and isinstance(e.get("removed_models"), list):
             self._remove(str(e.get(REMOVING[kind])), e["removed_models"])
         elif not self.full:

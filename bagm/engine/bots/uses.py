@@ -71,6 +71,15 @@ def use_choice(bot: GreedyBot, g: Game, legal: list[Action]) -> Action | None:
             any(g.min_straight(g.unit(a.unit), f) <= 12 for f in foes))]
         if not uses:
             return None
+    if any(rules[a.arg].reserves is not None for a in uses):  # Ambushing Hunters: a unit out of the fight
+        # and off the markers goes into Reserves when an empty Entry Zone of its army is nearer to an
+        # objective marker than it is (it arrives there in its next Movement phase)
+        back = [a for a in uses if rules[a.arg].reserves is not None and regroup(bot, g, g.unit(a.unit))]
+        if back:
+            return back[0]
+        uses = [a for a in uses if rules[a.arg].reserves is None]
+        if not uses:
+            return None
     enemies = [a for a in uses if g.unit(a.unit).player != d.player]
     if enemies:  # a rule that selects an enemy unit: the most valuable one (Quill Marker: one that a
         # unit of its own could then charge unseen first)
@@ -116,6 +125,23 @@ def pain_pays(bot: GreedyBot, g: Game, s: Any, u: Unit) -> bool:
     if any(e.reroll_advance or e.reroll_charge for e in s.effects):
         return not g.engaged_with(u) and near <= (12 if g.phase == "charge" else 18)
     return use_gain(bot, g, s, u, g.phase == "fight") > 0
+
+
+def regroup(bot: GreedyBot, g: Game, u: Unit) -> bool:
+    """Whether ``u`` would rather arrive again from an empty Entry Zone of its army: off the
+    objective markers, no enemy unit within 18", and that Entry Zone nearer to a marker."""
+    if bot.on_marker(g, u) or g.round >= 5 or any(g.min_straight(u, e) <= 18 for e in g.army_units(g.other(u.player))):
+        return False
+    markers = [(m.x, m.y) for m in g.map.layout.markers]
+    if not markers or not u.models:
+        return False
+    everyone = [m.base for v in g.units.values() if v.alive and v is not u for m in v.models]
+    zones = [z for z in g.entry_zones(u.player) if not any(z.within(b) for b in everyone)]
+
+    def near(q: tuple[float, float]) -> float:
+        return min(math.hypot(q[0] - x, q[1] - y) for x, y in markers)
+    here = near((u.models[0].x, u.models[0].y))
+    return any(near(z.centre) + 6 < here for z in zones)
 
 
 def call_now(g: Game, s: Any, p: Player) -> bool:

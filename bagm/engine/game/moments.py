@@ -127,6 +127,9 @@ class Moments(GameInterface):
                     continue  # no objective marker it could Secure
                 if (o := s.opens) is not None and not self.hatches_to_open(u, o.open_hatch):
                     continue  # no closed Hatchway in reach
+                if (far := s.reserves) is not None and any(
+                        self.min_straight(u, e) <= far + 1e-9 for e in self.army_units(self.other(p))):
+                    continue  # Ambushing Hunters: "more than 6\" horizontally away from all enemy units"
                 if s.stratagem and self.cost_rules and self.cp[p] < stratagem_cost(self, p, s.cp, u):
                     continue  # e.g. Malevolent Cunning: 1CP more on this unit
                 if s.target_keywords <= u.keywords:
@@ -200,6 +203,11 @@ class Moments(GameInterface):
                 yield from self.free_move_now(self.unit(act.unit, p), e, s.name)
         if (o := s.opens) is not None:  # Daemonshrieker: "select one closed Hatchway ... roll one D6"
             yield from self.open_hatch_now(self.unit(act.unit, p), o, s.name)
+        if s.reserves is not None:  # Ambushing Hunters: "remove this unit ... place it into Strategic Reserves"
+            u = self.unit(act.unit, p)
+            u.where, u.deep_strike_reserve, u.late_reserve = "reserves", False, True
+            self.touch(u)
+            self.emit("reserves", unit=u.uid, deep_strike=False, why=s.name)
         if (sh := s.shocks) is not None:  # Shadow in the Warp: "each enemy unit on the battlefield must
             # take a Battle-shock test ... if it is within 6\" of one or more SYNAPSE units, subtract 1"
             synapse = [v for v in self.army_units(p) if "SYNAPSE" in v.keywords]

@@ -311,7 +311,8 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         self.end_timed("round")  # effects used "until the end of the battle round" end
         if rnd == 3:  # 8. Strategic Reserves not arrived by the end of round 3 are destroyed
             for u in self.units.values():
-                if u.where == "reserves":
+                # (not a unit placed there after the first battle round began: Ambushing Hunters)
+                if u.where == "reserves" and not u.late_reserve:
                     u.where = "destroyed"
                     u.models = []
                     self.touch(u)

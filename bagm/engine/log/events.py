@@ -70,7 +70,8 @@ class Reserve(TypedDict):
 class Reserves(TypedDict):
     e: Literal["reserves"]
     unit: str
-    deep_strike: bool
+    deep_strike: NotRequired[bool]
+    why: NotRequired[str]  # why it is placed there (it did not fit in its Entry Zone; Ambushing Hunters)
 
 
 class FirstTurn(TypedDict):

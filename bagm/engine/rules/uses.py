@@ -65,6 +65,12 @@ class Use:
             raise ValueError(f"{self.kind} '{self.name}': no timing '{self.when}' ({', '.join(TIMINGS)})")
 
     @property
+    def reserves(self) -> float | None:
+        """Its effect's ``to_reserves``: the target goes into Strategic Reserves, if more than X" from
+        every enemy unit."""
+        return next((e.to_reserves for e in self.effects if getattr(e, "to_reserves", None) is not None), None)
+
+    @property
     def shocks(self) -> Any:
         """Its effect that makes every enemy unit take a Battle-shock test at once (``shock_all``)."""
         return next((e for e in self.effects if getattr(e, "shock_all", None) is not None), None)

@@ -193,6 +193,7 @@ class Unit:
     """Effects that last until the end of the phase or turn: (rule name, Effect, "phase" or
     "turn"), from a Stratagem used on it (or another rule used at a moment)."""
     move_never_increased: bool = False  # 2023 Flying: a FLY model's Move "cannot be increased"
+    late_reserve: bool = False  # placed into Strategic Reserves after the battle began (not destroyed after round 3)
     enemy_auras: tuple[tuple[str, Any], ...] = ()
     """Its abilities' auras on enemy units (Nurgle's Gift), each with the ability's name: the game
     gives the enemy units their copies (muster.spread_enemy_auras)."""
