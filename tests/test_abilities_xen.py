@@ -849,3 +849,99 @@ def test_the_bot_sends_a_unit_into_reserves_only_to_regroup_far_from_the_fight()
     mk = g.map.layout.markers[0]
     place(g, "A3", [(mk.x, mk.y)])
     assert bot.on_marker(g, a3) and not regroup(bot, g, a3)  # it holds a marker: it stays
+
+
+# --- Heretic Astartes, Emperor's Children, World Eaters: more datasheet abilities ---------------------------------
+
+
+def test_chance_for_glory_once_per_battle_at_the_start_of_the_fight_phase():
+    g = game()
+    give_uses(g, "A3", "Heretic Astartes", "Chance for Glory")
+    g.phase = "shooting"
+    assert not [a for a in g.usable("A", "phase_start") if a.arg == "Chance for Glory"]
+    g.phase = "fight"
+    acts = [a for a in g.usable("A", "phase_start") if a.arg == "Chance for Glory"]
+    assert [a.unit for a in acts] == ["A3"]
+    g.use_rule("A", acts[0])
+    w = effect_weapon(g.units["A3"], BLADE, g.units["B3"])
+    assert (w.strength, w.attacks.bonus, w.ap, w.damage.bonus) == (
+        BLADE.strength + 1, BLADE.attacks.bonus + 1, BLADE.ap - 1, BLADE.damage.bonus + 1)
+    g.end_timed("phase")
+    g.phase_id += 1
+    assert not [a for a in g.usable("A", "phase_start") if a.arg == "Chance for Glory"]
+
+
+@pytest.mark.parametrize("gap, ok", [(12.0, True), (12.1, False)])
+def test_demagogue_ends_battleshock_of_a_heretic_astartes_unit_within_12(gap, ok):
+    from test_army_rules import at_distance
+
+    g = game()
+    give_uses(g, "A1", "Heretic Astartes", "Demagogue")
+    a1, a3 = g.units["A1"], g.units["A3"]
+    a3.battleshocked = True
+    a3.keywords = a3.keywords | {"HERETIC ASTARTES"}
+    at_distance(g, a1, a3, gap)
+    acts = [a for a in g.usable("A", "phase_start") if a.arg == "Demagogue"]
+    assert [a.unit for a in acts] == (["A3"] if ok else [])
+
+
+def test_terrifying_assault_and_cursed_flames_battle_shock_tests():
+    e = entry("Heretic Astartes", "Terrifying Assault").effects[0]
+    assert e.fight_shock == 0
+    g = game()
+    from test_army_rules_others import give
+
+    give(g, "A3", "Heretic Astartes", "Cursed Flames")
+    a3, b3 = g.units["A3"], g.units["B3"]
+    plan = [(GUN, 1, None)]
+    g.events.append({"e": "attack", "weapon": GUN.name, "hits": 1})  # A3 has just hit B3
+    mark = len(g.events) - 1
+    g.dice = Dice.scripted([6, 6])
+    for _ in g._shock_hit(a3, b3, plan, mark):
+        raise AssertionError("no question expected")
+    g.dice.assert_consumed()
+    assert [e for e in g.events if e["e"] == "battleshock_test"][-1]["why"] == "Cursed Flames"
+    b3.keywords = b3.keywords - {"INFANTRY"}  # only an INFANTRY unit
+    g.phase_id += 1
+    n = len([e for e in g.events if e["e"] == "battleshock_test"])
+    for _ in g._shock_hit(a3, b3, plan, mark):
+        raise AssertionError("no question expected")
+    assert len([e for e in g.events if e["e"] == "battleshock_test"]) == n
+    g.events.pop(mark)
+
+
+def test_a_challenge_worthy_of_skill_rerolls_against_characters_monsters_and_walkers():
+    from test_army_rules_others import give
+
+    g = game()
+    give(g, "A3", "Emperor's Children", "A Challenge Worthy of Skill")
+    assert hits(g, "A3", "B3", BLADE, [2]) == (0, 0)
+    g.units["B3"].keywords = g.units["B3"].keywords | {"WALKER"}
+    # hit 2 re-rolled to 3; wound 2 re-rolled to 5 (S4 against T5); save 1
+    assert hits(g, "A3", "B3", BLADE, [2, 3, 2, 5, 1]) == (1, 0)
+
+
+@pytest.mark.parametrize("gap, half, hit, wound", [(6.0, False, 1, 0), (6.0, True, 1, 1), (6.1, True, 0, 0)])
+def test_beacons_of_rage_plus_1_to_hit_in_melee_within_6_and_to_wound_a_unit_below_half(gap, half, hit, wound):
+    from test_army_rules import at_distance
+
+    from bagm.engine.game.muster import _spread_auras
+
+    g = game()
+    a3, a4, b3 = g.units["A3"], g.units["A4"], g.units["B3"]
+    for u in (a3, a4):
+        u.keywords = u.keywords | {"WORLD EATERS"}
+    own = tuple(("Beacons of Rage (Aura)", e) for e in entry("World Eaters", "Beacons of Rage (Aura)").effects)
+    a3.standing += own
+    _spread_auras([a3, a4], [("A3", n, e) for n, e in own])
+    place(g, "A3", [(a3.models[0].x, a3.models[0].y)])
+    at_distance(g, a3, a4, gap)
+    if half:
+        b3.models = b3.models[:2]
+    from bagm.engine.rules.effects import effect_conditions
+
+    c = effect_conditions(a4, b3, BLADE, Conditions(), holds_in(g))
+    assert (c.hit_mod, c.wound_mod) == (hit, wound)
+    assert effect_conditions(a4, b3, GUN, Conditions(), holds_in(g)).hit_mod == 0  # melee attacks only
+    b3.keywords = b3.keywords | {"MONSTER"}
+    assert effect_conditions(a4, b3, BLADE, Conditions(), holds_in(g)).hit_mod == 0  # not against a MONSTER

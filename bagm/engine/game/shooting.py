@@ -467,8 +467,9 @@ class ShootingPhase(GameInterface):
         1" (once each time it shoots: reading, the first unit hit)."""
         for name, e in u.standing:
             if e.shock_hit is None or fought and not e.shock_hit_fight or \
-                    (u.player, f"{name} {u.uid}", self.phase_id) in self.used or t.keywords.intersection(e.target_lacks):
-                continue  # Torturer's Craft: "after it has shot or fought ... (excluding VEHICLES)"
+                    (u.player, f"{name} {u.uid}", self.phase_id) in self.used or t.keywords.intersection(e.target_lacks) \
+                    or e.target_has and not t.keywords.intersection(e.target_has):
+                continue  # Torturer's Craft: "(excluding VEHICLES)"; Cursed Flames: "one enemy INFANTRY unit hit"
             allowed = {w.name for w, _, _ in plan if (not e.only_psychic or w.abilities.psychic) and (
                 not e.only_weapons or w.name.lower() in {n.lower() for n in e.only_weapons})}
             if any(ev["e"] == "attack" and ev["weapon"] in allowed and ev["hits"] for ev in self.events[mark:]):
