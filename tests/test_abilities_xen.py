@@ -563,12 +563,6 @@ def test_mind_breaking_mutations_minus_1_oc_within_3_not_vehicles(gap, oc, vehic
     assert engaged_oc_mod(g, b3) == oc
 
 
-def test_forwards_for_blood_rerolls_advance_rolls_of_the_led_unit():
-    ds = next(d for d in Catalog().faction("World Eaters").pack.units if d.name == "Master of Executions")
-    assert ds.leader is not None
-    got = [e.reroll_advance for a in ds.leader.abilities if a.name == "Forwards, For Blood!" for e in a.effects or ()]
-    assert got == [True]
-
 
 # --- Nurgle's Gift (Death Guard), with Slow Decay --------------------------------------------------------------
 
