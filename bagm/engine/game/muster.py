@@ -4,6 +4,7 @@ data packs, and every rule the engine does not model is listed for the game's no
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
