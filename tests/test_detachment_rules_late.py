@@ -262,7 +262,8 @@ def test_raid_and_pillage_expend_a_pain_token_to_secure_a_marker_a_kabal_unit_ho
     assert g.usable("A", "phase_start") == []  # not a marker it controls
     g.control[0], g.pain["A"] = "A", 0
     assert g.usable("A", "phase_start") == []  # no Pain token to expend
-    place(g, kabal.uid, [(60.0, 2.0)])
+    far = g.map.layout.markers[-1]  # on the battlefield, off marker 1 (the Archon's Overlord measures to it)
+    place(g, kabal.uid, [(far.x, far.y)])
     _on_marker(g, incubi)
     g.pain["A"] = 1
     assert g.usable("A", "phase_start") == []  # Incubi are not KABAL
