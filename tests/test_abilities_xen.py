@@ -322,29 +322,34 @@ def test_the_bot_spends_pain_on_a_charge_only_after_advancing_near_an_enemy_unit
 # --- Overlord, Tormentors, Shade Weavers ------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("faction, name, keyword", [("Drukhari", "Overlord", "DRUKHARI"),
+                                                   ("Heretic Astartes", "Demagogue", "HERETIC ASTARTES")])
 @pytest.mark.parametrize("gap, ok", [(12.0, True), (12.1, False)])
-def test_overlord_ends_battleshock_of_a_drukhari_unit_within_12(gap, ok):
+def test_once_per_battle_a_battleshocked_unit_of_the_faction_within_12_is_no_longer_battleshocked(
+        faction, name, keyword, gap, ok):
+    # Archon "Overlord", Dark Apostle "Demagogue": "once per battle, at the start of any phase, you can
+    # select one friendly <FACTION> unit that is Battle-shocked and within 12" of this model"
     from test_army_rules import at_distance
 
     g = game()
-    give_uses(g, "A1", "Drukhari", "Overlord")
+    give_uses(g, "A1", faction, name)
     a1, a3 = g.units["A1"], g.units["A3"]
     a3.battleshocked = True
     at_distance(g, a1, a3, gap)
 
-    def overlord() -> list[Action]:
-        return [a for a in g.usable("A", "phase_start") if a.arg == "Overlord"]
+    def offered() -> list[Action]:
+        return [a for a in g.usable("A", "phase_start") if a.arg == name]
 
-    assert overlord() == []  # not a DRUKHARI unit
-    a3.keywords = a3.keywords | {"DRUKHARI"}
-    acts = overlord()
+    assert offered() == []  # not a unit of the faction
+    a3.keywords = a3.keywords | {keyword}
+    acts = offered()
     assert [a.unit for a in acts] == (["A3"] if ok else [])
     if ok:
         g.use_rule("A", acts[0])
         assert not a3.battleshocked
         g.phase_id += 1
         a3.battleshocked = True
-        assert overlord() == []  # once per battle
+        assert offered() == []  # once per battle
 
 
 def test_tormentors_battle_shock_tests_at_the_start_of_the_fight_phase_and_plus_1_to_hit_the_shocked():
@@ -370,10 +375,10 @@ def test_shade_weavers_only_ranged_attacks_from_within_18():
 WE = str(REPO / "rosters" / "world_eaters_boarding_butchers.yaml")
 
 
-def we_game(dice: list[int]) -> Game:
-    """World Eaters (A) against Orks (B), deployed: the start of battle round 1, A's Blessings of Khorne
-    roll made with ``dice``."""
-    g = Game(11, build_army("A", WE), build_army("B", ORKS, without_rules()), dice=Dice.scripted(dice),
+def deployed(roster: str, dice: list[int] | None = None) -> Game:
+    """The army of ``roster`` (A) against Orks without their rules (B), deployed with the first legal
+    choices (scripted ``dice``): the start of battle round 1."""
+    g = Game(11, build_army("A", roster), build_army("B", ORKS, without_rules()), dice=Dice.scripted(dice or []),
              rolloffs={"attacker": "A", "first_turn": "A"})
     GAMES.append(g)
     g.leaders["A"] = g.leaders["B"] = []
@@ -381,6 +386,11 @@ def we_game(dice: list[int]) -> Game:
     while g.decision.step == "deploy":
         g.apply(next(x for x in g.legal_actions() if x.kind == "deploy"))
     return g
+
+
+def we_game(dice: list[int]) -> Game:
+    """World Eaters (A) against Orks (B): A's Blessings of Khorne roll made with ``dice``."""
+    return deployed(WE, dice)
 
 
 def blessings(g: Game) -> set[str]:
@@ -570,15 +580,8 @@ DG = str(REPO / "rosters" / "death_guard_vectors_of_decay.yaml")
 
 
 def dg_game() -> Game:
-    """Death Guard (A) against Orks (B), deployed: the start of battle round 1 (A's Plague to select)."""
-    g = Game(11, build_army("A", DG), build_army("B", ORKS, without_rules()), dice=Dice.scripted([]),
-             rolloffs={"attacker": "A", "first_turn": "A"})
-    GAMES.append(g)
-    g.leaders["A"] = g.leaders["B"] = []
-    g.apply(parse("role attacker"))
-    while g.decision.step == "deploy":
-        g.apply(next(x for x in g.legal_actions() if x.kind == "deploy"))
-    return g
+    """Death Guard (A) against Orks (B): the start of battle round 1 (A's Plague to select)."""
+    return deployed(DG)
 
 
 def beside(g: Game, a: str, b: str, gap: float) -> None:
@@ -865,20 +868,6 @@ def test_chance_for_glory_once_per_battle_at_the_start_of_the_fight_phase():
     assert not [a for a in g.usable("A", "phase_start") if a.arg == "Chance for Glory"]
 
 
-@pytest.mark.parametrize("gap, ok", [(12.0, True), (12.1, False)])
-def test_demagogue_ends_battleshock_of_a_heretic_astartes_unit_within_12(gap, ok):
-    from test_army_rules import at_distance
-
-    g = game()
-    give_uses(g, "A1", "Heretic Astartes", "Demagogue")
-    a1, a3 = g.units["A1"], g.units["A3"]
-    a3.battleshocked = True
-    a3.keywords = a3.keywords | {"HERETIC ASTARTES"}
-    at_distance(g, a1, a3, gap)
-    acts = [a for a in g.usable("A", "phase_start") if a.arg == "Demagogue"]
-    assert [a.unit for a in acts] == (["A3"] if ok else [])
-
-
 def test_terrifying_assault_and_cursed_flames_battle_shock_tests():
     e = entry("Heretic Astartes", "Terrifying Assault").effects[0]
     assert e.fight_shock == 0
@@ -939,3 +928,141 @@ def test_beacons_of_rage_plus_1_to_hit_in_melee_within_6_and_to_wound_a_unit_bel
     assert effect_conditions(a4, b3, GUN, Conditions(), holds_in(g)).hit_mod == 0  # melee attacks only
     b3.keywords = b3.keywords | {"MONSTER"}
     assert effect_conditions(a4, b3, BLADE, Conditions(), holds_in(g)).hit_mod == 0  # not against a MONSTER
+
+
+# --- Adaptable Predators, Bounding Leaps, Skulls for Khorne, Hypnotic Gaze --------------------------------------
+
+
+@pytest.mark.parametrize("faction, name, shoots, charges", [("Tyranids", "Adaptable Predators", True, True),
+                                                           ("Legiones Daemonica", "Bounding Leaps", True, False)])
+def test_eligible_to_shoot_or_charge_after_falling_back(faction, name, shoots, charges):
+    from test_army_rules_others import give
+
+    g = game()
+    u = give(g, "A3", faction, name)
+    assert effect_has(u, "shoot_after_fall_back") is shoots and effect_has(u, "charge_after_fall_back") is charges
+    assert not effect_has(u, "shoot_after_advance")
+
+
+def test_skulls_for_khorne_rerolls_against_characters_and_1cp_for_one():
+    from test_army_rules_others import give
+
+    g = game()
+    give(g, "A3", "Legiones Daemonica", "Skulls for Khorne")
+    b3 = g.units["B3"]
+    assert hits(g, "A3", "B3", GUN, [2]) == (0, 0)  # not a CHARACTER: no re-roll
+    b3.keywords = b3.keywords | {"CHARACTER"}
+    b3.models = b3.models[:1]
+    b3.models[0].wounds = 1
+    g.cp["A"] = 0
+    # ranged attacks too: hit 2 re-rolled to 3; wound 2 re-rolled to 5 (S4 against T5); save 1: the model falls
+    assert hits(g, "A3", "B3", GUN, [2, 3, 2, 5, 1]) == (1, 1)
+    assert g.cp["A"] == 1
+
+
+def test_hypnotic_gaze_minus_1_to_hit_for_one_engaged_enemy_unit():
+    g = game()
+    give_uses(g, "A3", "Great Devourer", "Hypnotic Gaze (Psychic)")
+    a3, b3 = g.units["A3"], g.units["B3"]
+    g.phase = "fight"
+    far = [a for a in g.usable("A", "phase_start") if a.arg == "Hypnotic Gaze (Psychic)"]
+    assert far == [] or not g.engaged(a3, b3)
+    x, y = a3.models[0].x, a3.models[0].y
+    place(g, "A3", [(x, y)])
+    place(g, "B3", [(x + a3.radius + b3.radius + 0.5, y)])
+    acts = [a for a in g.usable("A", "phase_start") if a.arg == "Hypnotic Gaze (Psychic)"]
+    assert [a.unit for a in acts] == ["B3"]  # an enemy unit within its Engagement Range
+    g.use_rule("A", acts[0])
+    assert hits(g, "B3", "A3", BLADE, [3]) == (0, 0)  # B3's WS3+ attack: a 3 misses with the -1
+    assert hits(g, "A3", "B3", BLADE, [3, 1]) == (0, 0)  # not A3's own
+
+
+# --- Battle-shock auras on enemy units: Feculent Despair, Fear Incarnate, Fear of the Unseen, Sullen Malevolence --
+
+
+@pytest.mark.parametrize("faction, name", [("Legiones Daemonica", "Feculent Despair (Aura, Psychic)"),
+                                           ("Legiones Daemonica", "Sullen Malevolence (Aura)"),
+                                           ("Drukhari", "Fear Incarnate (Aura)"), ("Tyranids", "Fear of the Unseen (Aura)")])
+@pytest.mark.parametrize("gap, mod", [(6.0, -1), (6.1, 0)])
+def test_an_enemy_unit_within_6_subtracts_1_from_its_battle_shock_tests(faction, name, gap, mod):
+    from bagm.engine.game.muster import spread_enemy_auras
+
+    g = game()
+    a3, b3 = g.units["A3"], g.units["B3"]
+    found = entry(faction, name)
+    a3.enemy_auras = tuple((name, e) for e in found.effects if e.aura_enemy)
+    a3.standing += tuple((name, e) for e in found.effects if not e.aura_enemy)
+    spread_enemy_auras(list(g.units.values()))
+    spread_enemy_auras(list(g.units.values()))  # once only
+    assert sum(n == name for n, _ in b3.standing) == 1 and not any(n == name for n, _ in g.units["A4"].standing)
+    x, y = a3.models[0].x, a3.models[0].y
+    place(g, "A3", [(x, y)])
+    place(g, "B3", [(x + a3.radius + b3.radius + gap, y)])
+    g.dice = Dice.scripted([3, 4])
+    for _ in g._shock_test(b3, "a test"):  # a test another rule forces
+        raise AssertionError("no question expected")
+    g.dice.assert_consumed()
+    test = [e for e in g.events if e["e"] == "battleshock_test"][-1]
+    assert (test["unit"], test.get("mod", 0)) == ("B3", mod)
+    if found.left:  # Leadership worsened: only Battle-shock tests are played
+        assert "Battle-shock" in found.left[0]
+
+
+@pytest.mark.parametrize("faction, name", [("Drukhari", "Fear Incarnate (Aura)"), ("Tyranids", "Fear of the Unseen (Aura)")])
+def test_fear_auras_a_test_for_an_enemy_unit_below_starting_strength_within_6(faction, name):
+    e = next(e for e in entry(faction, name).effects if e.shock_range is not None)
+    assert (e.shock_range, e.target_while) == (6, "below_starting")
+
+
+def test_blessed_icon_of_disease_ends_battleshock_of_a_death_guard_unit_within_12():
+    g = game()
+    give_uses(g, "A1", "Death Guard", "Blessed Icon of Disease")
+    a3 = g.units["A3"]
+    a3.battleshocked = True
+    assert not [a for a in g.usable("A", "phase_start") if a.arg == "Blessed Icon of Disease"]  # not DEATH GUARD
+    a3.keywords = a3.keywords | {"DEATH GUARD"}
+    if g.unit_distance(g.units["A1"], a3) <= 12:
+        acts = [a for a in g.usable("A", "phase_start") if a.arg == "Blessed Icon of Disease"]
+        assert [a.unit for a in acts] == ["A3"]
+
+
+def test_biological_warfare_plus_3_attacks_and_damage_of_the_injector_goad_once_per_battle():
+    from dataclasses import replace
+
+    g = game()
+    give_uses(g, "A3", "Genestealer Cults", "Biological Warfare")
+    g.phase = "fight"
+    acts = g.usable("A", "selected_to_fight", "A3")
+    assert [a.arg for a in acts] == ["Biological Warfare"]
+    g.use_rule("A", acts[0])
+    goad = replace(BLADE, name="Injector goad")
+    w = effect_weapon(g.units["A3"], goad, g.units["B3"])
+    assert (w.attacks.bonus, w.damage.bonus) == (BLADE.attacks.bonus + 3, BLADE.damage.bonus + 3)
+    assert effect_weapon(g.units["A3"], BLADE, g.units["B3"]) == BLADE  # its injector goad only
+    g.phase_id += 1
+    assert g.usable("A", "selected_to_fight", "A3") == []
+
+
+def test_psychic_spoor_rerolls_against_its_prey_only():
+    from test_army_rules_others import give
+
+    g = game()
+    give(g, "A3", "Genestealer Cults", "Psychic Spoor")
+    assert hits(g, "A3", "B3", GUN, [2]) == (0, 0)  # no prey yet: no re-roll
+    g.units["B3"].marked = frozenset({"Psychic Spoor A3"})  # A3 selected B3 as its prey
+    # hit 2 re-rolled to 3; wound 2 re-rolled to 5 (S4 against T5); save 1
+    assert hits(g, "A3", "B3", GUN, [2, 3, 2, 5, 1]) == (1, 0)
+    assert hits(g, "A3", "B4", GUN, [2]) == (0, 0)  # another unit: none
+    g.units["B3"].marked = frozenset({"Psychic Spoor A4"})  # another unit's prey
+    assert hits(g, "A3", "B3", GUN, [2]) == (0, 0)
+
+
+@pytest.mark.parametrize("faction, name", [("Genestealer Cults", "Heroic Fusillade")])
+def test_heroic_fusillade_a_battle_shock_test_for_an_infantry_unit_hit(faction, name):
+    e = entry(faction, name).effects[0]
+    assert (e.shock_hit, e.target_has) == (0, ["INFANTRY"])
+
+
+def test_fearsome_minus_1_to_battle_shock_tests_within_6():
+    e = entry("Heretic Astartes", "Fearsome (Aura)")
+    assert [(x.aura_enemy, x.aura, x.battleshock_mod) for x in e.effects] == [(True, 6, -1)] and e.left

@@ -9,7 +9,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from bagm.engine.rules.army_rules import cp_rolls, pain_from, pain_in_command
-from bagm.engine.rules.effects import effect_has, effect_least, effect_sum, shock_aura, shock_roll
+from bagm.engine.rules.effects import effect_has, effect_least, effect_sum, holds_in, shock_aura, shock_roll
 from bagm.engine.rules.stratagems import INSANE_BRAVERY, may_use, use
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
@@ -80,7 +80,8 @@ class CommandPhase(GameInterface):
         for u in self.army_units(p):
             if not u.below_half() and u.uid not in near:
                 continue
-            mod = effect_sum(u, "battleshock_mod")  # an effect: "add 1 to Battle-shock tests"
+            # an effect: "add 1 to Battle-shock tests"; an enemy's aura: "subtract 1" (Feculent Despair)
+            mod = effect_sum(u, "battleshock_mod", holds_in(self))
             if u.uid in near:
                 mod += near[u.uid][1]  # "if that enemy unit is also Below Half-strength, subtract 1"
             roll = shock_roll(self, u, f"battle-shock {u.uid}") + mod  # 2D6 (3D6: Synapse)
@@ -115,6 +116,8 @@ class CommandPhase(GameInterface):
         if not u.alive or u.battleshocked:
             return
         ld = u.leadership()  # the best Leadership of the models left, as in the Battle-shock step
+        # "each time that unit takes a Battle-shock test, subtract 1" (an effect's, as in the step)
+        mod += effect_sum(u, "battleshock_mod", holds_in(self))
         roll = shock_roll(self, u, f"battle-shock {u.uid}")  # 2D6 (3D6: Synapse)
         ok = roll + mod >= ld
         self.emit("battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok, why=why, **({"mod": mod} if mod else {}))
