@@ -1066,3 +1066,21 @@ def test_heroic_fusillade_a_battle_shock_test_for_an_infantry_unit_hit(faction, 
 def test_fearsome_minus_1_to_battle_shock_tests_within_6():
     e = entry("Heretic Astartes", "Fearsome (Aura)")
     assert [(x.aura_enemy, x.aura, x.battleshock_mod) for x in e.effects] == [(True, 6, -1)] and e.left
+
+
+def test_nurgles_gift_afflicted_once_however_many_death_guard_units_are_in_range():
+    # "while an enemy unit is within Contagion Range of one or more DEATH GUARD units ..., it is Afflicted"
+    from bagm.engine.rules.effects import toughness
+
+    g = dg_game()
+    g.apply(Action("pass"))
+    g.round = 3
+    b3 = g.units["B3"]
+    dg = g.army_units("A")
+    x, y = b3.models[0].x, b3.models[0].y
+    place(g, "B3", [(x, y)])
+    for k, u in enumerate(dg[:3]):  # three of them within 6" of it
+        place(g, u.uid, [(x + b3.radius + u.radius + 1.0, y + 1.6 * (k - 1))])
+    assert sum(1 for u in dg if g.min_straight(u, b3) <= 6) >= 2
+    assert toughness(b3, holds_in(g)) == b3.toughness() - 1
+    assert sum(1 for n, _ in b3.standing if n == "Nurgle's Gift (Aura)") == 3  # one copy of each of its 3 effects

@@ -324,23 +324,28 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
 
 def spread_enemy_auras(units: list[Unit]) -> None:
     """An aura on enemy units ("while an enemy unit is within Contagion Range of one or more DEATH
-    GUARD units from your army, it is Afflicted"): each unit of the other army gets a copy of the
-    effect whose condition is being within its range of the unit that has it (``aura SOURCE X``,
-    by battle round with ``aura_rounds``, ``straight`` ignoring Walls; with ``aura_choice``, while
-    that unit carries the alternative: ``carries SOURCE RULE: CHOICE``). Once per game's armies
-    (a copy already there is not added again)."""
+    GUARD units from your army, it is Afflicted"): each unit of the other army gets ONE copy of the
+    effect (never one per unit that has it: it is Afflicted once), whose condition is being within
+    its range of any unit of the army that has it (``aura S1,S2 X``, by battle round with
+    ``aura_rounds``, ``straight`` ignoring Walls; with ``aura_choice``, while those units carry the
+    alternative: ``carries S1,S2 RULE: CHOICE``). Once per game's armies (a copy already there is
+    not added again)."""
+    groups: dict[tuple[str, int], tuple[str, Any, list[str]]] = {}
     for src in units:
         for name, e in src.enemy_auras:
-            reach = e.aura if not e.aura_rounds else "/".join(f"{x:g}" for x in e.aura_rounds)
-            cond = f"aura {src.uid} {reach}" + (" straight" if e.straight else "")
-            e2 = copy.copy(e)
-            e2.aura, e2.aura_rounds, e2.aura_enemy, e2.aura_choice = None, [], False, None
-            listed = [] if e.only_while is None else [e.only_while] if isinstance(e.only_while, str) else e.only_while
-            e2.only_while = [*listed, cond] + ([f"carries {src.uid} {name}: {e.aura_choice}"] if e.aura_choice else [])
-            for v in units:
-                if v.player != src.player and fits(e2, v.datasheet.name, v.keywords) and not any(
-                        n == name and x.only_while == e2.only_while for n, x in v.standing):
-                    v.standing += ((name, e2),)
+            groups.setdefault((src.player, id(e)), (name, e, []))[2].append(src.uid)
+    for (player, _), (name, e, uids) in groups.items():
+        who = ",".join(uids)
+        reach = e.aura if not e.aura_rounds else "/".join(f"{x:g}" for x in e.aura_rounds)
+        e2 = copy.copy(e)
+        e2.aura, e2.aura_rounds, e2.aura_enemy, e2.aura_choice = None, [], False, None
+        listed = [] if e.only_while is None else [e.only_while] if isinstance(e.only_while, str) else e.only_while
+        e2.only_while = [*listed, f"aura {who} {reach}" + (" straight" if e.straight else "")] + (
+            [f"carries {who} {name}: {e.aura_choice}"] if e.aura_choice else [])
+        for v in units:
+            if v.player != player and fits(e2, v.datasheet.name, v.keywords) and not any(
+                    n == name and x.only_while == e2.only_while for n, x in v.standing):
+                v.standing += ((name, e2),)
 
 
 def _uses(moments: list[Any], name: str, kind: str, bearer: str | None = None,

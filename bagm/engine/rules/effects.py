@@ -77,19 +77,23 @@ def _holds(game: Any, u: Unit, cond: str, other: Unit | None = None) -> bool:
     if cond == "near_objective":  # Core Rules "Objective Markers": a model within range of one
         markers = game.map.layout.markers
         return any(game.bf.in_objective_range(m.base, mk) for mk in markers for m in u.models)
-    if cond.startswith("aura "):  # within X" of the unit whose aura it is (muster._spread_auras)
-        _, uid, reach, *how = cond.split()
-        src = game.units[uid]
-        if not (src.alive and u.alive):
+    if cond.startswith("aura "):  # within X" of a unit whose aura it is (muster._spread_auras; an aura on
+        # enemy units names every unit of the army that has it: spread_enemy_auras)
+        _, uids, reach, *how = cond.split()
+        if not u.alive:
             return False
         if "/" in reach:  # by battle round, the last for every later one (Contagion Range)
             by_round = reach.split("/")
             reach = by_round[min(max(game.round, 1), len(by_round)) - 1]
-        far = game.min_straight(src, u) if how == ["straight"] else game.unit_distance(src, u)
-        return bool(far <= float(reach) + 1e-9)
-    if cond.startswith("carries "):  # the aura's unit carries an alternative of its rule (a Plague)
-        _, uid, name = cond.split(" ", 2)
-        return any(n == name for n, _, _ in game.units[uid].timed)
+        for uid in uids.split(","):
+            src = game.units[uid]
+            if src.alive and (game.min_straight(src, u) if how == ["straight"] else game.unit_distance(src, u)) \
+                    <= float(reach) + 1e-9:
+                return True
+        return False
+    if cond.startswith("carries "):  # the aura's units carry an alternative of its rule (a Plague)
+        _, uids, name = cond.split(" ", 2)
+        return any(n == name for uid in uids.split(",") for n, _, _ in game.units[uid].timed)
     if cond == "closest":  # "the closest eligible target": the closest enemy unit the attacker sees
         if other is None:
             return False
@@ -247,7 +251,7 @@ def toughness(t: Unit, holds: Holds | None = None) -> int:
     if not t.affected:
         return base
     timed = {id(x) for _, x, _ in t.timed}
-    return base + sum(e.T_mod for e in t.effects(holds) if e.T_mod and (e.only_while is not None or id(e) in timed))
+    return max(1, base + sum(e.T_mod for e in t.effects(holds) if e.T_mod and (e.only_while is not None or id(e) in timed)))
 
 
 def effect_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions,
