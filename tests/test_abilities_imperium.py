@@ -21,6 +21,7 @@ from bagm.engine.attack.rules import Conditions
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
 from bagm.engine.rules.stratagem_costs import stratagem_cost
+from bagm.engine.state.actions import parse
 from bagm.engine.state.army import Unit
 
 ORKS = str(REPO / "rosters" / "orks_kaptin_killers.yaml")
@@ -38,7 +39,11 @@ def versus_orks(roster: str, seed: int = 4, mission: int = 11) -> Game:
     b.edition = a.edition  # (a 2023 roster plays against the same Orks under its edition)
     g = Game(mission, a, b, dice=Dice(seed), rolloffs={"attacker": "A", "first_turn": "A"})
     for _ in range(100):
-        if g.decision.step not in ("roles", "deploy", "opening"):
+        d = g.decision
+        if d.step == "use" and d.player == "B" and d.info.get("timing") == "round_start":
+            g.apply(parse("pass"))  # the Orks' Void Waaagh!: not called
+            continue
+        if d.step not in ("roles", "deploy", "opening"):
             break
         legal = g.legal_actions()
         g.apply(next((x for x in legal if x.kind in ("deploy", "done")), legal[0]))
