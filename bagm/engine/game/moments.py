@@ -248,8 +248,11 @@ class Moments(GameInterface):
         u = self.unit(act.unit, self.other(p) if same[0].enemy else p)
         # a datasheet ability's uses share its name, one per unit that has it: the one that can
         # target ``u`` and is not used up
+        about = self.decision.info.get("unit") if self.decision.step == "use" else None
         s = next((x for x in same if len(same) == 1 or self._once(p, x, u.uid) not in self.used and (
-            x.bearer is None or self._near_bearer(x, u))), same[0])
+            x.bearer is None or self._near_bearer(x, u) or x.enemy and x.bearer == about)), same[0])
+        # (an enemy TARGET is near no bearer: the use of the unit the moment is about, or it was marked
+        # on another unit's use and offered again without end: Multi-spectrum Array on split squads)
         if s.stratagem:  # marks it used this phase and records the Stratagem (its cost as effects change it)
             self.spend_cp(p, stratagem_cost(self, p, s.cp, u, mark=True) if self.cost_rules else s.cp, s.name)
             if self.cost_rules:
