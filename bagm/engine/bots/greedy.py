@@ -10,6 +10,7 @@ roll, and inside the attack sequence where a roll costs much, see
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -474,36 +475,43 @@ class GreedyBot:
         return next((a for _, a in ranked[:tries] if g.passes(a)), None)
 
     def _manoeuvre(self, g: Game, legal: list[Action] | None = None) -> Action | None:
+        """The first unit's Tactical Manoeuvre worth performing, among those the game accepts (a
+        unit that Advanced may only Set Overwatch, with Void Combat Discipline)."""
+        for act in self._manoeuvres(g):
+            if legal is not None and act in legal or legal is None and g.passes(act):
+                return act
+        return None
+
+    def _manoeuvres(self, g: Game) -> Iterator[Action]:
         p = g.decision.player
         enemies = g.army_units(g.other(p))
         for u in g.army_units(p):
             if g.manoeuvre_reason(u) is not None:
                 continue
             if "burners" in g.mission.manoeuvres(g, u) and self._burners_pay(g, p):
-                return Action("manoeuvre", u.uid, target="burners")
+                yield Action("manoeuvre", u.uid, target="burners")
             if "download" in g.mission.manoeuvres(g, u):  # Hull Breach: 15VP next Command phase
-                return Action("manoeuvre", u.uid, target="download")
+                yield Action("manoeuvre", u.uid, target="download")
             longest = u.longest_range
             # only whether there is one matters: any() stops at the first (the guess is pure)
             targets = any(self._sees_cheap(g, u, e, longest) for e in enemies)
             if not targets:  # Secure Site: BATTLELINE units, or any unit a Mission Rule allows
                 held = [i for i in g.secure_markers(u) if g.mission.secure_reason(g, u, i) is None]
                 if held:
-                    return Action("manoeuvre", u.uid, target="secure", arg=str(held[0] + 1))
+                    yield Action("manoeuvre", u.uid, target="secure", arg=str(held[0] + 1))
             if targets:
                 continue
             if g.mission.core_manoeuvre_reason(g, u, "overwatch") is not None:
                 continue  # a Mission Rule bars Set Overwatch and Set to Defend now
             if longest >= 12:
                 # no pair within `longest` had a free line, so none within 12" has: it cannot charge either
-                return Action("manoeuvre", u.uid, target="overwatch")
+                yield Action("manoeuvre", u.uid, target="overwatch")
             if u.melee and any(self._sees_cheap(g, u, e, 12.0) for e in enemies):
                 continue  # it may charge
             if longest >= 12:
-                return Action("manoeuvre", u.uid, target="overwatch")
+                yield Action("manoeuvre", u.uid, target="overwatch")
             if u.melee and any(g.min_straight(u, e) <= 18 for e in enemies):
-                return Action("manoeuvre", u.uid, target="defend")
-        return None
+                yield Action("manoeuvre", u.uid, target="defend")
 
     @staticmethod
     def _burners_pay(g: Game, p: Player) -> bool:
