@@ -289,6 +289,25 @@ def test_unlock_overrides_not_offered_while_engaged_or_without_b() -> None:
     assert "rule" not in steps_until_move(g2)
 
 
+@pytest.mark.parametrize("mission,name", [(22, "Lock It Down!"), (23, "Temporary Stabilisation"),
+                                          (33, "Urgent Takeover")])
+def test_the_one_two_more_progressive_objectives(mission: int, name: str) -> None:
+    # Missions 22 "Lock It Down!", 23 "Temporary Stabilisation", 33 "Urgent Takeover": from the
+    # second round, at the end of your Command phase, 5VP each for controlling one or more
+    # objective markers, two or more, and more than your opponent (our maps' markers 1 and 2)
+    g = new_game(mission, dice=[2] * 60)  # no roll of these missions' rules changes control here
+    deploy(g)
+    on_marker(g, "A3", 1)
+    to_round(g, 2, "A")
+    assert [e["why"] for e in g.events if e["e"] == "vp"] == [
+        f"{name}: controls 1+ objective markers", f"{name}: controls more objective markers than the opponent"]
+    on_marker(g, "A4", 2)
+    to_round(g, 3, "A")
+    assert [e["why"] for e in g.events if e["e"] == "vp"][2:] == [
+        f"{name}: controls 1+ objective markers", f"{name}: controls 2+ objective markers",
+        f"{name}: controls more objective markers than the opponent"]
+
+
 def test_secure_at_all_costs_scores_marker_a() -> None:
     # Mission 31 "Secure at All Costs": 1+, 2+, more than the opponent, objective marker A
     g = new_game(31)

@@ -277,26 +277,56 @@ def test_a_move_goes_around_engagement_range_not_through_it():
 # --- Also: Rapid Fire and Melta count per model ----------------------------------------------------
 
 
+def _storm_bolters_at_nobz(g: Game, near: bool, dice: list[int], first: str | None = None) -> list[dict]:
+    """A3's five Strike Squad models in a column, two of them within 12" of B3 (five Nobz, at
+    25-27.6" on the same line) if ``near``, else none; A3 shoots its storm bolters at B3 with
+    ``dice`` (after the action ``first``, if any); the attack events."""
+    y = 15.0
+    a3 = [(14.0, y - 0.7), (14.0, y + 0.7), (9.0, y - 0.7), (9.0, y + 0.7), (7.7, y)]
+    far = [(9.0, y - 0.7), (9.0, y + 0.7), (7.7, y - 0.7), (7.7, y + 0.7), (6.4, y)]
+    g.set_positions(g.units["A3"], a3 if near else far)
+    g.set_positions(g.units["B3"], [(25.0, y - 0.7), (25.0, y + 0.7), (26.3, y - 0.7), (26.3, y + 0.7),
+                                    (27.6, y)])
+    g.touch()
+    _decline(g, "shoot")
+    if first is not None:
+        g.apply(parse(first))
+    g.dice.feed(dice)
+    events = g.apply(parse("shoot A3 B3 Storm bolter"))
+    for _ in range(20):
+        if g.decision.step in ("reroll", "command"):
+            events += g.apply(Action("pass"))
+    assert g.dice.pending == ()
+    return [e for e in events if e.get("e") == "attack"]
+
+
 def test_rapid_fire_adds_attacks_only_for_the_models_within_half_range():
     """Rapid Fire: "Each time such a weapon targets a unit within half that weapon's range, the
     Attacks characteristic of that weapon is increased by x" - each model's own weapon. Two of
     the five Strike Squad models stand within 12" of the Nobz, three beyond: 2 x (2 + 2) + 3 x 2
     = 14 storm bolter attacks (all 1s here: every one misses)."""
-    g = _deploying(*DOORWAY)
-    y = 15.0
-    g.set_positions(g.units["A3"], [(14.0, y - 0.7), (14.0, y + 0.7), (9.0, y - 0.7), (9.0, y + 0.7),
-                                    (7.7, y)])
-    g.set_positions(g.units["B3"], [(25.0, y - 0.7), (25.0, y + 0.7), (26.3, y - 0.7), (26.3, y + 0.7),
-                                    (27.6, y)])
-    _decline(g, "shoot")
-    g.dice.feed([1] * 14)
-    events = g.apply(parse("shoot A3 B3 Storm bolter"))
-    for _ in range(20):
-        if g.decision.step in ("reroll", "command"):
-            events += g.apply(Action("pass"))
-    attacks = [e for e in events if e.get("e") == "attack"]
+    attacks = _storm_bolters_at_nobz(_deploying(*DOORWAY), True, [1] * 14)
     assert [e["attacks"] for e in attacks] == [8, 6] and [e["models"] for e in attacks] == [2, 3]
-    assert g.dice.pending == ()
+
+
+def test_melta_adds_damage_only_to_the_attacks_of_models_within_half_range():
+    """Melta: "Each time an attack made with such a weapon targets a unit within half that
+    weapon's range, that attack's Damage characteristic is increased by x" - per attacking
+    model, as Rapid Fire. The Strike Squad's storm bolters made Melta 2 here (D1, so D3 within
+    12"): two models stand within 12" of the Nobz (W2), three beyond. One attack of each group
+    hits, wounds and is not saved: the near one's 3 Damage destroys a Nob, the far one's 1
+    Damage takes one wound from the next."""
+    import dataclasses
+
+    g = _deploying(*DOORWAY)
+    a3 = g.units["A3"]
+    a3.ranged = [dataclasses.replace(w, abilities=dataclasses.replace(w.abilities, melta=2))
+                 for w in a3.ranged]
+    # near: 2 models x (2 + Rapid Fire 2) = 8 hit rolls, one 6; its wound roll 6; its save 1
+    # far: 3 models x 2 = 6 hit rolls, one 6; its wound roll 6; its save 1
+    attacks = _storm_bolters_at_nobz(g, True, [6] + [1] * 7 + [6, 1] + [6] + [1] * 5 + [6, 1])
+    assert [(e["models"], e["attacks"], e["unsaved"], e["lost"], e["destroyed"]) for e in attacks] == \
+        [(2, 8, 1, 2, 1), (3, 6, 1, 1, 0)]
 
 
 # --- Also: Expert Breacher at the start or the end of Move Units -----------------------------------
@@ -393,21 +423,8 @@ def test_explosive_clearance_is_for_one_models_blast_weapon():
     a3 = g.units["A3"]
     a3.ranged = [dataclasses.replace(w, abilities=dataclasses.replace(w.abilities, blast=True))
                  for w in a3.ranged]
-    y = 15.0
-    g.set_positions(a3, [(9.0, y - 0.7), (9.0, y + 0.7), (7.7, y - 0.7), (7.7, y + 0.7), (6.4, y)])
-    g.set_positions(g.units["B3"], [(25.0, y - 0.7), (25.0, y + 0.7), (26.3, y - 0.7), (26.3, y + 0.7),
-                                    (27.6, y)])
-    g.touch()
-    _decline(g, "shoot")
-    g.apply(parse("clearance A3"))
-    g.dice.feed([1] * 15)
-    events = g.apply(parse("shoot A3 B3 Storm bolter"))
-    for _ in range(20):
-        if g.decision.step in ("reroll", "command"):
-            events += g.apply(Action("pass"))
-    attacks = [e for e in events if e.get("e") == "attack"]
+    attacks = _storm_bolters_at_nobz(g, False, [1] * 15, first="clearance A3")
     assert [(e["models"], e["attacks"]) for e in attacks] == [(1, 3), (4, 12)]
-    assert g.dice.pending == ()
 
 
 # --- Also: Battlefield Command at the start and the end of every phase -----------------------------
