@@ -1075,12 +1075,16 @@ def test_hazardous_mortal_wounds_of_overwatch_at_a_charge_wait_for_the_charge_mo
 # --- Close-Quarters Killer: any Wound roll, the player chooses -----------------------------------
 
 
-def _cqk_fight(dice: list[int], weapon=None) -> Game:
-    """A3 (Strike Squad: Nemesis force weapons, WS3+ S6 AP-2 D2; here with Close-Quarters Killer)
-    charges B3 (Nobz: T5, Sv4+, W2) and fights: 13 misses, two hits, then ``wounds``."""
-    g = _to_charge([6, 6] + [1] * 13 + [3, 3] + dice)
+def _cqk_fight(dice: list[int], weapon=None, others: list[int] | None = None) -> Game:
+    """A3 (Strike Squad: Nemesis force weapons, A3 WS3+ S6 AP-2 D2) charges B3 (Nobz: T5, Sv4+,
+    W2) and fights; its first model bears Close-Quarters Killer here (a Strike Squad cannot take
+    an Enhancement: the test stands it in for a CHARACTER model among others). The bearer's
+    attacks are made first: two hits and a miss, then ``dice`` (its Wound rolls, re-rolls and
+    saving throws); then the other four models' 12 attacks (``others``: all miss)."""
+    g = _to_charge([6, 6] + [3, 3, 1] + dice + (others if others is not None else [1] * 12))
     a3 = g.units["A3"]
     a3.enhancement = "Close-Quarters Killer"
+    a3.models[0].bearer = True  # (muster marks the bearer: Unit.bearer, muster.bearer_index)
     if weapon is not None:
         a3.melee = [weapon(w) for w in a3.melee]
     g.cp.update(A=0, B=0)
@@ -1129,5 +1133,80 @@ def test_close_quarters_killer_never_offers_a_critical_wound_and_may_turn_a_succ
     assert GreedyBot()(g) == Action("reroll")
     g.apply(Action("reroll"))
     assert g.decision.step != "reroll"  # no other die to offer: the first was a Critical Wound
-    attack = [e for e in g.events if e["e"] == "attack"][-1]
+    attack = next(e for e in g.events if e["e"] == "attack" and e["unit"] == "A3")  # the bearer's
+    assert attack["models"] == 1
     assert attack["wounds"] == 2 and attack["dice"]["wound"] == [6, 3] and attack["dice"]["wound re-roll"] == [6]
+
+
+def test_close_quarters_killer_is_the_bearers_not_its_units():
+    """"Each time the bearer makes a melee attack": only the bearer's attacks. The bearer's two
+    hits wound on 5 and 6: the 5 is offered (declined), the 6 (a Critical Wound) never; the
+    Nobz save both on 6s. The other four models' two hits fail to wound on 2s: never offered."""
+    g = _cqk_fight([5, 6, 6, 6], others=[3, 3] + [1] * 10 + [2, 2])
+    d = g.decision
+    assert (d.step, d.info["roll"], d.info["by"]) == ("reroll", 5, "Close-Quarters Killer")
+    g.apply(Action("pass"))
+    assert g.decision.step != "reroll"
+    attacks = [e for e in g.events if e["e"] == "attack" and e["unit"] == "A3"]
+    assert [(e["models"], e["hits"], e["dice"].get("wound")) for e in attacks] == [(1, 2, [5, 6]), (4, 2, [2, 2])]
+    assert not any(e["e"] == "reroll" for e in g.events)
+    assert g.dice.pending == ()
+
+
+def test_close_quarters_killer_ends_with_its_bearer():
+    """The bearer destroyed, its unit's other models fight on without the Enhancement: their
+    failed Wound roll (a 2) is not offered."""
+    g = _to_charge([6, 6] + [3, 3] + [1] * 10 + [2, 4, 6])
+    a3 = g.units["A3"]
+    a3.enhancement = "Close-Quarters Killer"
+    a3.models[0].bearer = True
+    a3.models = a3.models[1:]  # the bearer is slain
+    g.touch(a3)
+    assert a3.bearer_model() is None
+    g.cp.update(A=0, B=0)
+    play(g, "charge A3 B3")
+    g.apply(parse("fight A3 B3"))
+    assert g.decision.step != "reroll"
+    attack = next(e for e in g.events if e["e"] == "attack" and e["unit"] == "A3")
+    assert (attack["models"], attack["dice"]["wound"]) == (4, [2, 4])
+
+
+def test_the_bearer_of_an_enhancement_is_its_units_character_model():
+    """Muster: a CHARACTER unit whose models have different profiles - only its CHARACTER model
+    bears its Enhancement (muster.bearer_index: the profile named as the datasheet, else the one
+    model of its profile with the most Wounds)."""
+    from bagm.data.packs import Catalog
+    from bagm.engine.game.muster import bearer_index
+
+    cat = Catalog()
+    want = {("Astra Militarum", "Cadian Command Squad"): "Cadian Commander",
+            ("Astra Militarum", "Militarum Tempestus Command Squad"): "Tempestor Prime",
+            ("Heretic Astartes", "Dark Apostle"): "Dark Apostle",
+            ("Heretic Astartes", "Dark Commune"): "Cult Demagogue",
+            ("Heretic Astartes", "Traitor Enforcer"): "Traitor Enforcer",  # not his Ogryn (W4)
+            ("Leagues of Votann", "Grimnyr"): "Grimnyr",
+            ("Leagues of Votann", "Brôkhyr Iron-master"): "Brôkhyr Iron-master",
+            ("Agents of the Imperium", "Rogue Trader Entourage"): "Rogue Trader"}
+    for (faction, unit), bearer in want.items():
+        _, ds = cat.find_unit(unit, faction)
+        names = [p.name for p in ds.models for _ in range(int((p.count or "1").split("-")[0]))]
+        assert names[bearer_index(ds, names)] == bearer, unit
+        others = [n for n in names if n != bearer]
+        assert bearer_index(ds, others) is None  # a Boarding Squad without it bears nothing
+    _, one = cat.find_unit("Strike Squad", "Grey Knights")
+    assert bearer_index(one, []) == 0
+
+
+def test_a_mustered_command_squad_marks_its_commander_as_the_bearer(tmp_path):
+    """A Cadian Command Squad (a Cadian Commander, W3, and four Veteran Guardsmen, W1) taking
+    Close-Quarters Killer: set up, only the Commander bears it."""
+    text = (REPO / "rosters" / "astra_militarum_embarked_regiment.yaml").read_text().replace(
+        "  - unit: Cadian Castellan\n    warlord: true\n    enhancement: Shipboard Veteran\n",
+        "  - unit: Cadian Command Squad\n    models: 5\n    warlord: true\n"
+        "    enhancement: Close-Quarters Killer\n")
+    path = tmp_path / "command_squad.yaml"
+    path.write_text(text)
+    u = next(u for u in build_army("A", path).units if u.name.startswith("Cadian Command Squad"))
+    models = u.new_models([(float(i), 1.0) for i in range(5)])
+    assert [m.full or u.W for m in models if m.bearer] == [3]
+    assert sum(m.bearer for m in models) == 1

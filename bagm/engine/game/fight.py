@@ -126,13 +126,20 @@ class FightPhase(GameInterface):
         w = plan[0][0] if plan else u.melee[0]
         e = enhancement(u.enhancement)
         cond = Conditions(hit_mod=1 if u.set_to_defend else 0,  # Set to Defend
-                          charged=u.charged,
-                          # Close-Quarters Killer (the bearer is the whole unit): any Wound roll
-                          wound_choice=e.name if e.melee_wound_choice else None)
+                          charged=u.charged)
+        parts = [(x, n, cond) for x, n in plan]
+        bearer = u.bearer_model() if e.melee_wound_choice else None
+        if bearer is not None and bearer in fighters:
+            # Close-Quarters Killer: "Each time the bearer makes a melee attack, you can re-roll
+            # the Wound roll": any Wound roll of the bearer's (its CHARACTER model's) attacks
+            cqk = Conditions(hit_mod=cond.hit_mod, charged=cond.charged, wound_choice=e.name)
+            rest = [m for m in fighters if m is not bearer]
+            parts = [(x, n, cqk) for x, n in melee_plan(u, [bearer], t)] + \
+                [(x, n, cond) for x, n in (melee_plan(u, rest, t) if rest else [])]
         mark = len(self.events)
-        for x, n in plan:
+        for x, n, c in parts:
             if t.alive and u.alive:
-                yield from self.attack(u, t, x, n, cond, None, ranged=False)
+                yield from self.attack(u, t, x, n, c, None, ranged=False)
             elif u.alive:  # the target destroyed first: a Hazardous weapon still owes its tests
                 self.hazard_owed(u, t, x, n)
         yield from self.take_hazardous(u)  # after the unit has resolved all of its attacks

@@ -57,7 +57,8 @@ Kit = list[tuple[int | None, frozenset[str] | None]]
 
 
 def unit_kit(src: Any, prof: Any, sizes: list[int], part: int, move: int = 0, adapted: bool = True,
-             main_mm: float | None = None) -> tuple[Kit, list[int] | None, list[Own | None], list[str]]:
+             main_mm: float | None = None
+             ) -> tuple[Kit, list[int] | None, list[Own | None], list[str], list[str]]:
     """Each model's (own Wounds where its profile's differ from ``prof``'s, the weapons it
     carries) for Boarding Squad ``part`` of a unit split into ``sizes``: the unit's loadouts
     (:mod:`bagm.roster.wargear`) dealt out one model at a time in turn, so each squad gets its
@@ -65,20 +66,23 @@ def unit_kit(src: Any, prof: Any, sizes: list[int], part: int, move: int = 0, ad
     each model carries every default weapon, as before); empty: every model alike. Second:
     each model's Leadership less ``prof``'s (a Superior's 7+ in a squad of 8+: -1; empty: all
     alike; None: the loadouts, so who has which profile, are not known). Third: each model's
-    other characteristics where its profile's differ (:func:`own_profile`; empty: all alike)."""
+    other characteristics where its profile's differ (:func:`own_profile`; empty: all alike).
+    Last: each model's profile name (empty: the loadouts are not known)."""
     from bagm.roster.wargear import default_loadouts, item_weapons
 
     ds = src.datasheet
     loadouts = src.loadouts or default_loadouts(ds, src.models or 1)
     if not loadouts:
-        return [], None, [], []
+        return [], None, [], [], []
     by_name = {p.name: p for p in ds.models}
     per_model: Kit = []
     diffs: list[int] = []
     owns: list[Own | None] = []
+    profiles: list[str] = []  # each model's profile name
     notes: list[str] = []
     for lo in loadouts:
         p = by_name.get(lo.profile or "", prof)
+        profiles += [p.name] * lo.count
         full = p.W if p.W is not None else prof.W
         diffs += [p.Ld - prof.Ld if p.Ld is not None and prof.Ld is not None else 0] * lo.count
         owns += [own_profile(p, prof, move, adapted, main_mm)] * lo.count
@@ -93,8 +97,9 @@ def unit_kit(src: Any, prof: Any, sizes: list[int], part: int, move: int = 0, ad
     squads: list[Kit] = [[] for _ in sizes]
     squad_diffs: list[list[int]] = [[] for _ in sizes]
     squad_owns: list[list[Own | None]] = [[] for _ in sizes]
+    squad_names: list[list[str]] = [[] for _ in sizes]
     k = 0
-    for model, diff, own in zip(per_model, diffs, owns):  # one at a time to each squad that has room, in turn
+    for model, diff, own, name in zip(per_model, diffs, owns, profiles):  # one at a time to each squad that has room, in turn
         for _ in range(len(sizes)):
             if len(squads[k % len(sizes)]) < sizes[k % len(sizes)]:
                 break
@@ -102,13 +107,37 @@ def unit_kit(src: Any, prof: Any, sizes: list[int], part: int, move: int = 0, ad
         squads[k % len(sizes)].append(model)
         squad_diffs[k % len(sizes)].append(diff)
         squad_owns[k % len(sizes)].append(own)
+        squad_names[k % len(sizes)].append(name)
         k += 1
     kit = squads[part] if part < len(squads) else []
     lds = squad_diffs[part] if part < len(squads) and any(squad_diffs[part]) else []
     kit_own = squad_owns[part] if part < len(squads) and any(o is not None for o in squad_owns[part]) else []
+    mine = squad_names[part] if part < len(squads) else []
     if all(full is None and gear is None for full, gear in kit):
-        return [], lds, kit_own, notes
-    return kit, lds, kit_own, notes
+        return [], lds, kit_own, notes, mine
+    return kit, lds, kit_own, notes, mine
+
+
+def bearer_index(ds: Any, names: list[str]) -> int | None:
+    """Which model of a Boarding Squad (``names``: each model's profile, in order) bears its
+    unit's Enhancement. Enhancements are borne by a CHARACTER model ("the bearer"); where a
+    CHARACTER unit's models have different profiles (a Tempestor Prime among Tempestus Scions,
+    a Dark Apostle with his Dark Disciples, a Traitor Enforcer with his Ogryn), only that
+    model is the bearer. The data does not mark which profile is the CHARACTER's; our reading:
+    the profile named as the datasheet is, else of the profiles of one model the one with the
+    most Wounds (true of every such datasheet we ship; tests/test_model_profiles.py lists
+    them). The first model where every model is alike; None: this squad has no model of the
+    bearer's profile (its unit was split and the bearer is in the other squad)."""
+    from bagm.data.names import norm
+
+    if len(ds.models) < 2 or not names:
+        return 0
+    single = [p for p in ds.models if (p.count or "1") == "1"]
+    named = [p for p in ds.models if norm(p.name) == norm(ds.name)]
+    pick = named or sorted(single, key=lambda p: -p.W)[:1]
+    if not pick:
+        return 0
+    return names.index(pick[0].name) if pick[0].name in names else None
 
 
 def _best_leadership(ds: Any, ld: int, first_half: bool = True) -> int:
@@ -205,8 +234,8 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
         adapted = bool(ds.adaptation and ds.adaptation.M is not None)
         # the main profile's base (a datasheet's models may stand on different bases)
         main_mm = prof.base if prof.base else base_mm(ds)
-        kit, kit_ld, kit_own, kit_notes = unit_kit(src, prof, siblings, dealt.get(src.display, 0),
-                                                   move, adapted, main_mm)
+        kit, kit_ld, kit_own, kit_notes, profiles = unit_kit(src, prof, siblings, dealt.get(src.display, 0),
+                                                             move, adapted, main_mm)
         main_r = main_mm / MM_PER_INCH / 2
         radius = max([main_r] + [o.r for o in kit_own if o is not None and o.r is not None])
         dealt[src.display] = dealt.get(src.display, 0) + 1
@@ -290,6 +319,7 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
             keywords=kw, ranged=ranged, melee=melee, enemy_auras=on_enemies,
             warlord=src.warlord, enhancement=enh or None, deep_strike=deep, infiltrators=infil,
             invuln_melee=prof.invuln_melee, kit=kit, kit_ld=kit_ld or [], kit_own=kit_own, standing=standing,
+            bearer=bearer_index(ds, profiles),  # the model bearing its Enhancement
             # Flying (2023): the Move of such models "cannot be increased for the duration of the
             # battle" (the roster's edition is the game's: both must agree, editions.edition_of)
             move_never_increased=fly and edition.fly_move_never_increased))

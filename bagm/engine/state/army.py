@@ -96,6 +96,7 @@ class Model:
     gear: frozenset[str] | None = None  # the weapons it carries (lower case); None: all
     ld_diff: int = 0  # its own profile's Leadership less the unit's Ld (a Superior's 7+ in 8+: -1)
     own: Own | None = None  # its own profile's other characteristics; None: the unit's
+    bearer: bool = False  # it bears its unit's Enhancement (Unit.bearer)
 
     def carries(self, weapon: str) -> bool:
         return self.gear is None or weapon.lower() in self.gear
@@ -197,11 +198,16 @@ class Unit:
     enemy_auras: tuple[tuple[str, Any], ...] = ()
     """Its abilities' auras on enemy units (Nurgle's Gift), each with the ability's name: the game
     gives the enemy units their copies (muster.spread_enemy_auras)."""
+    bearer: int | None = 0
+    """Which of its models (in the order they are set up) bears its Enhancement, "the bearer":
+    its CHARACTER model where its models have different profiles (see muster.bearer_index),
+    else the first; None: no model of this Boarding Squad (its unit's bearer is in the other)."""
 
     def new_models(self, pts: list[tuple[float, float]]) -> list[Model]:
         """Its models set up at ``pts``, each with its own profile's Wounds and its weapons."""
+        b = self.bearer if self.enhancement else None
         if not self.kit and not self.kit_ld and not self.kit_own:
-            return [Model(x, y, self.radius, self.W) for x, y in pts]
+            return [Model(x, y, self.radius, self.W, bearer=i == b) for i, (x, y) in enumerate(pts)]
         out = []
         main = self.radius if self.model_r is None else self.model_r
         for i, (x, y) in enumerate(pts):
@@ -209,8 +215,12 @@ class Unit:
             diff = self.kit_ld[i] if i < len(self.kit_ld) else 0
             own = self.kit_own[i] if i < len(self.kit_own) else None
             r = own.r if own is not None and own.r is not None else main
-            out.append(Model(x, y, r, full or self.W, full, gear, diff, own))
+            out.append(Model(x, y, r, full or self.W, full, gear, diff, own, i == b))
         return out
+
+    def bearer_model(self) -> Model | None:
+        """The model bearing its Enhancement, while it is alive (None once it is destroyed)."""
+        return next((m for m in self.models if m.bearer), None)
 
     def toughness(self) -> int:
         """The Toughness an attack's Wound roll compares its Strength with ("the target's
