@@ -73,6 +73,24 @@ def test_the_summary_table_shows_starting_vp_and_vp_taken() -> None:
     assert "60" in row_a and "0 (-10)" in row_a and "0 (-20)" in row_a and "-" not in row_a.split("60")[0][-3:]
 
 
+def test_narration_and_the_simulate_report_read_starting_vp_and_vp_taken_apart() -> None:
+    # renderers decide no rule: the narration says the Attacker starts with its 60VP (not that
+    # it scores them) and loses VP; the simulate report's VP by rule shows the VP taken from the
+    # Attacker as a row of their own (negative), beside the starting VP
+    from bagm.render.narration import Narrator
+    from bagm.render.sim_report import Report
+
+    g = _teeth_game_to_round_3()
+    n = Narrator(g.map.layout)
+    lines = [line for e in g.events for line in n.tell(e) if "VP" in line]
+    assert lines[0] == "Player A starts the battle with 60 VP (Destroy Ground Targets: the Attacker starts with 60VP)."
+    assert any(line.startswith("Player A loses 5 VP") for line in lines)
+    assert not any("scores -" in line for line in lines)
+    rows = {r["rule"]: r["mean"] for r in Report(sim={}, facts=[game_facts(g.events)]).vp_reasons()}
+    assert rows["Destroy Ground Targets"] == {"A": 60.0, "B": 30.0}
+    assert rows["Destroy Ground Targets (VP taken away)"] == {"A": -30.0, "B": 0.0}
+
+
 def test_vp_taken_never_below_zero_and_the_gainer_scores_the_whole_amount() -> None:
     g = new_game(2, rolloffs={"attacker": "A"})
     deploy(g)
@@ -134,3 +152,21 @@ def test_mission_rules_use_public_names_of_the_game() -> None:
         if inspect.ismodule(mod) and mod.__name__.startswith("bagm.engine.rules.missions."):
             src = inspect.getsource(mod)
             assert "game._" not in src, f"{mod.__name__} uses a private member of the game"
+
+
+def test_mission_queries_are_typed_by_the_game_interface() -> None:
+    """Every function of a mission module takes the game typed (the declared GameInterface, or
+    Game), never ``Any`` (mypy then checks each member it uses is declared), and answers a typed
+    value (an Area, not ``Any``)."""
+    import bagm.engine.rules.missions as pkg
+
+    for mod in pkg.__dict__.values():
+        if not (inspect.ismodule(mod) and mod.__name__.startswith("bagm.engine.rules.missions.")):
+            continue
+        for name, fn in vars(mod).items():
+            if not inspect.isfunction(fn) or fn.__module__ != mod.__name__:
+                continue
+            notes = fn.__annotations__
+            if "game" in notes:
+                assert notes["game"] in ("GameInterface", "Game"), f"{mod.__name__}.{name}: game: {notes['game']}"
+            assert "Any" not in str(notes.get("return", "")), f"{mod.__name__}.{name} returns Any"

@@ -15,6 +15,7 @@ from bagm.engine.state.army import Unit
 from bagm.engine.state.core import INFILTRATE, Decision, IllegalAction, Player, _pt, _r
 
 if TYPE_CHECKING:
+    from bagm.engine.board.battlefield import Area
     from bagm.engine.game.interface import GameInterface
 else:
     GameInterface = object  # the declared interface, checked by mypy only (see interface.py)
@@ -23,7 +24,7 @@ else:
 class DeployArmies(GameInterface):
     """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
 
-    def entry_zones(self, p: Player) -> list[Any]:
+    def entry_zones(self, p: Player) -> list[Area]:
         return self.mission.entry_zones(self, p)  # the Entry Zone kinds of a role, by the mission
 
     def _deploy_armies(self) -> Generator[Decision, Action, None]:
@@ -183,7 +184,7 @@ class DeployArmies(GameInterface):
             self.emit("reserves", unit=u.uid, why=f"does not fit in Entry Zone {z + 1}")
         self.deployed[p].append((z, u.is_character))
 
-    def zone_gap(self, zone: Any, p: tuple[float, float], r: float) -> float:
+    def zone_gap(self, zone: Area, p: tuple[float, float], r: float) -> float:
         """How far the farthest point of a base at ``p`` is from the Entry Zone (straight line)."""
         return min(zone.zone_rect(c, row).distance_to(p) for c, row in zone.zones) + (r if r else 0.0)
 
@@ -192,8 +193,8 @@ class DeployArmies(GameInterface):
         set up"). Public: a Mission Rule that sets a unit up opens one too (Change Level)."""
         return self._overwatch_window(enemy, why)
 
-    def set_up(self, u: Unit, at: tuple[float, float], zone: Any = None, ds_gap: float | None = None,
-               infiltrate: Any = None, barred: tuple[Any, ...] = ()) -> bool:
+    def set_up(self, u: Unit, at: tuple[float, float], zone: Area | None = None, ds_gap: float | None = None,
+               infiltrate: Any = None, barred: tuple[Area, ...] = ()) -> bool:
         """Set ``u``'s models up as a formation around ``at`` (within ``zone``, more than
         ``ds_gap`` from enemy models, within 6" of ``infiltrate``, in none of ``barred``); False
         when they do not fit. Public: Mission Rules set units up too (Guard Duty, Imprisoned)."""

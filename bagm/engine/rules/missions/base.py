@@ -28,12 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bagm.engine.rules.registry import Registry
 from bagm.engine.state.core import PLAYERS
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bagm.engine.board.battlefield import Area
     from bagm.engine.board.geometry import Base
     from bagm.engine.game.interface import GameInterface
     from bagm.engine.game.sequence import Game
@@ -107,7 +108,7 @@ class MissionRule:
     # it into Reserves), or None (Prison Guards: the last unit goes to the Guard Entry Zone)
     deploying: Callable[[GameInterface, Player, int | None], str | None] | None = None
     # areas a unit may not be set up within, by any rule (the Prison Cells, but for the prisoner)
-    barred: Callable[[GameInterface, Unit], tuple[Any, ...]] | None = None
+    barred: Callable[[GameInterface, Unit], tuple[Area, ...]] | None = None
     # a unit attempts to operate a Hatchway: False when the attempt fails (the rule's own roll)
     attempt: Callable[[GameInterface, Unit, int], bool] | None = None
     # told of the units whose models moved, were removed or were set up (touch(); none named:
@@ -295,9 +296,9 @@ class Mission:
                 return r.name, why
         return None
 
-    def barred(self, game: GameInterface, u: Unit) -> tuple[Any, ...]:
+    def barred(self, game: GameInterface, u: Unit) -> tuple[Area, ...]:
         """The areas a Mission Rule bars ``u`` from being set up within (by any rule)."""
-        out: tuple[Any, ...] = ()
+        out: tuple[Area, ...] = ()
         for r in self.rules:
             if r.barred is not None:
                 out += r.barred(game, u)
@@ -367,7 +368,7 @@ class Mission:
                 return p
         return None
 
-    def entry_zones(self, game: GameInterface, p: Player) -> list[Any]:
+    def entry_zones(self, game: GameInterface, p: Player) -> list[Area]:
         """The Entry Zones player ``p`` may use now: the plain ones of their role, and the
         kinds a Mission Rule opens to them (in the Deploy Armies step or afterwards)."""
         deploying = game.phase == "deploy" and game.round == 0  # the Deploy Armies step, not round 1
@@ -499,7 +500,7 @@ def take_vp(game: Game, loser: Player, gainer: Player, vp: int, why: str) -> Non
     game.score(gainer, vp, why)
 
 
-def within(area: Any, u: Unit) -> bool:
+def within(area: Area, u: Unit) -> bool:
     """A unit is within an area when any of its models is (Core Rules: "within")."""
     return any(area.within(m.base) for m in u.models)
 

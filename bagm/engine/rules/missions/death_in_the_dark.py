@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bagm.engine.rules.missions.base import (
     Mission,
@@ -16,6 +16,7 @@ from bagm.engine.rules.missions.base import (
 from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bagm.engine.board.battlefield import Area
     from bagm.engine.game.interface import GameInterface
     from bagm.engine.game.sequence import Game
     from bagm.engine.state.army import Unit
@@ -24,11 +25,11 @@ BOOK = "Symmetric Mission 22 Death in the Dark"
 DARK_RANGE = 9.0  # Lights Out: nothing beyond 9", -1 within it
 
 
-def lighting_areas(game: GameInterface) -> list[Any]:
+def lighting_areas(game: GameInterface) -> list[Area]:
     return sorted(game.map.layout.areas_of("Lighting Area"), key=lambda a: str(a.label))
 
 
-def dark(game: GameInterface) -> list[Any]:
+def dark(game: GameInterface) -> list[Area]:
     """The Lighting Areas whose lights are off now (until the end of the turn they went off)."""
     off = game.mission_state.get("lights_off", {})
     return [a for a in lighting_areas(game) if off.get(str(a.label)) == game.turn]

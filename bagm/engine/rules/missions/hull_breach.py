@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bagm.engine.rules.missions.base import (
     Mission,
@@ -20,6 +20,7 @@ from bagm.engine.rules.missions.base import (
 from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bagm.engine.board.battlefield import Area
     from bagm.engine.game.interface import GameInterface
     from bagm.engine.game.sequence import Game
     from bagm.engine.state.army import Unit
@@ -31,7 +32,7 @@ DATA_VP = 15
 
 # --- Deadly Decompression ---------------------------------------------------------------------
 
-def vented(game: GameInterface) -> Any:
+def vented(game: GameInterface) -> Area | None:
     """The Compartment vented this battle round, or None."""
     got = game.mission_state.get("vented")
     if got is None or got[0] != game.round:
@@ -39,7 +40,7 @@ def vented(game: GameInterface) -> Any:
     return next(a for a in game.map.layout.areas_of("Compartment") if str(a.label) == got[1])
 
 
-def hatchways_of(game: GameInterface, area: Any) -> list[int]:
+def hatchways_of(game: GameInterface, area: Area) -> list[int]:
     """The Hatchways within a Compartment: those on the edge of one of its Zones."""
     out = []
     for h in game.map.layout.hatchways:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bagm.engine.rules.missions.base import (
     Mission,
@@ -43,6 +43,7 @@ from bagm.engine.rules.missions.base import (
 from bagm.engine.state.core import Decision
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bagm.engine.board.battlefield import Area
     from bagm.engine.game.interface import GameInterface
     from bagm.engine.game.sequence import Game
     from bagm.engine.state.actions import Action
@@ -59,7 +60,7 @@ INFILTRATION_INCHES = 6.0  # "a Normal Move of up to 6\""
 ESCAPE = {"in the cells": (0, 90), "destroyed": (30, 60), "engaged": (60, 30), "free": (90, 0)}
 
 
-def cells(game: GameInterface) -> Any:
+def cells(game: GameInterface) -> Area:
     """The Prison Cells (an area of the map)."""
     return game.map.layout.areas_of(CELLS)[0]
 
@@ -75,7 +76,7 @@ def prisoner(game: GameInterface) -> Unit | None:
     return game.units[uid] if uid else None
 
 
-def guard_zone(game: GameInterface) -> Any:
+def guard_zone(game: GameInterface) -> Area:
     return game.map.layout.entry_zones_of("Defender", "Guard")[0]
 
 
@@ -149,7 +150,7 @@ def _attempt(game: GameInterface, u: Unit, index: int) -> bool:
     return ok
 
 
-def _barred(game: GameInterface, u: Unit) -> tuple[Any, ...]:
+def _barred(game: GameInterface, u: Unit) -> tuple[Area, ...]:
     # Mission 4 "Prison Cells": units other than the imprisoned unit cannot make use of any
     # ability that allows them to be set up within the Prison Cells
     return () if u is prisoner(game) else (cells(game),)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bagm.engine.board.geometry import Base
 from bagm.engine.rules.missions.base import (
@@ -51,17 +51,17 @@ ROUT_TABLE = ((500, 80), (375, 60), (250, 40), (125, 15), (0, 0))  # points dest
 
 # --- the two levels -------------------------------------------------------------------------------
 
-def access_zones(game: Any) -> list[Area]:
-    return game.map.layout.areas_of(ACCESS_ZONE)  # type: ignore[no-any-return]
+def access_zones(game: GameInterface) -> list[Area]:
+    return game.map.layout.areas_of(ACCESS_ZONE)
 
 
-def partner(game: Any, area: Area) -> Area | None:
+def partner(game: GameInterface, area: Area) -> Area | None:
     """The Access Zone with the same label on the other level (Change Level: "the corresponding
     Access Zone on the other game board")."""
     return next((a for a in access_zones(game) if a.label == area.label and a.board != area.board), None)
 
 
-def access_zone_of(game: Any, u: Unit) -> Area | None:
+def access_zone_of(game: GameInterface, u: Unit) -> Area | None:
     """The Access Zone every model of ``u`` is within (Change Level's condition), or None.
     Our reading: "within an Access Zone" as the Core Rules' "within" (some part of the base),
     and every model within the same one (the map's Access Zones never touch, so a coherent unit
@@ -72,7 +72,7 @@ def access_zone_of(game: Any, u: Unit) -> Area | None:
     return None
 
 
-def level_of(game: Any, point: tuple[float, float]) -> str | None:
+def level_of(game: GameInterface, point: tuple[float, float]) -> str | None:
     board = game.map.layout.board_at(point)
     return board.name if board is not None else None
 
@@ -131,7 +131,7 @@ def _change_level(game: Game) -> Generator[Decision, Action, None]:
 
 # --- Fighting Between Decks -----------------------------------------------------------------------
 
-def _linked(game: Any, a: Base, b: Base) -> bool:
+def _linked(game: GameInterface, a: Base, b: Base) -> bool:
     # Mission 5 "Fighting Between Decks": during the Fight phase, a model within an Access Zone
     # counts as visible to and within Engagement Range of opposing models within the corresponding
     # Access Zone on the other board (game.mission.fight_links asks only for opposing units)
@@ -145,7 +145,7 @@ def _linked(game: Any, a: Base, b: Base) -> bool:
     return False
 
 
-def _fight_units(game: Any, u: Unit) -> list[Unit]:
+def _fight_units(game: GameInterface, u: Unit) -> list[Unit]:
     # Mission 5 "Fighting Between Decks", unit by unit: the opposing units with a model within the
     # Access Zone matching one that a model of ``u`` is within (the same answer as _linked for
     # every pair of their models, found without trying each pair)
@@ -166,7 +166,7 @@ def _fight_units(game: Any, u: Unit) -> list[Unit]:
             if any(o.within(n.base) for o in others for n in e.models)]
 
 
-def _pile_toward(game: Any, u: Unit, t: Unit) -> tuple[float, float] | None:
+def _pile_toward(game: GameInterface, u: Unit, t: Unit) -> tuple[float, float] | None:
     # Mission 5 "Fighting Between Decks": a model of a unit fighting this way may Pile in or
     # Consolidate in any direction but must end closer to the centre of that Access Zone. Our
     # reading: "such a unit" is one fighting a unit it reaches only between decks (a unit also
@@ -241,7 +241,7 @@ def _rout_and_crush_them(game: Game, p: Player) -> list[tuple[int, str]]:
 
 # --- for the bots: the way to a point on the other level ---------------------------------------------
 
-def route_via(game: Any, here: tuple[float, float], there: tuple[float, float]) -> tuple[float, float] | None:
+def route_via(game: GameInterface, here: tuple[float, float], there: tuple[float, float]) -> tuple[float, float] | None:
     """The centre of the Access Zone on ``here``'s level to make for to reach ``there`` on the
     other level (straight lines: the shortest sum to it and from its partner), or None when both
     points are on one level (or no Access Zone joins them)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bagm.engine.rules.missions.base import (
     Mission,
@@ -18,6 +18,7 @@ from bagm.engine.rules.missions.base import (
 from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bagm.engine.board.battlefield import Area
     from bagm.engine.game.interface import GameInterface
     from bagm.engine.game.sequence import Game
     from bagm.engine.state.army import Unit
@@ -27,7 +28,7 @@ BURNERS = "burners"  # the action word: 'manoeuvre A3 burners'
 MAX_BURNER_WOUNDS = 3  # "to a maximum of 3 mortal wounds per unit per turn"
 
 
-def furnace(game: GameInterface) -> Any:
+def furnace(game: GameInterface) -> Area:
     (area,) = game.map.layout.areas_of("Furnace")
     return area
 
