@@ -473,6 +473,8 @@ class Narrator:
         by = f"; scored by {', '.join(self.unit(u) for u in units)}" if isinstance(units, list) and units else ""
         if isinstance(vp, int) and vp < 0:  # VP passing to the opponent (Destroy Ground Targets)
             return f"Player {e.get('player')} loses {-vp} VP ({e.get('why')}): {e.get('total')} VP."
+        if not self.started:  # a mission's starting VP (Destroy Ground Targets), not VP scored
+            return f"Player {e.get('player')} starts the battle with {vp} VP ({e.get('why')})."
         return f"Player {e.get('player')} scores {vp} VP ({e.get('why')}{by}): {e.get('total')} VP."
 
     # --- Mission Rules ---------------------------------------------------------------------------

@@ -109,11 +109,14 @@ class Report:
 
     def vp_reasons(self) -> list[dict[str, Any]]:
         """Mean VP per game of each player by the rule that scored them (the reason's text up
-        to its first colon: "Capture the Junction", "Purge the Ship", "Battle Ready"), most first."""
+        to its first colon: "Capture the Junction", "Purge the Ship", "Battle Ready"), most first.
+        VP taken away from a player (Destroy Ground Targets) are a row of their own, negative,
+        so the VP a rule scored never hide behind the VP it took."""
         total: dict[str, Counter[str]] = defaultdict(Counter)
         for f in self.facts:
             for p, why, vp in f["reasons"]:
-                total[str(why).split(":", 1)[0].strip()][p] += vp
+                rule = str(why).split(":", 1)[0].strip()
+                total[rule + " (VP taken away)" if vp < 0 else rule][p] += vp
         n = max(1, self.games)
         rows = [{"rule": rule, "mean": {p: c[p] / n for p in PLAYERS}} for rule, c in total.items()]
         return sorted(rows, key=lambda r: (-sum(r["mean"].values()), r["rule"]))
