@@ -125,7 +125,7 @@ def bearer_index(ds: Any, names: list[str]) -> int | None:
     a Dark Apostle with his Dark Disciples, a Traitor Enforcer with his Ogryn), only that
     model is the bearer. The data does not mark which profile is the CHARACTER's; our reading:
     the profile named as the datasheet is, else of the profiles of one model the one with the
-    most Wounds (true of every such datasheet we ship; tests/test_model_profiles.py lists
+    most Wounds (true of every such datasheet we ship; tests/test_game_rules.py lists
     them). The first model where every model is alike; None: this squad has no model of the
     bearer's profile (its unit was split and the bearer is in the other squad)."""
     from bagm.data.names import norm
