@@ -115,7 +115,11 @@ def test_new_event_fields_are_told():
         "(dice: feel no pain (hazardous) 6 2 1)."]
     assert n.tell({"e": "desperate_escape", "unit": "A1", "tests": 2, "destroyed": 1, "rolls": [1, 5],
                    "removed_models": [3]}) == ["A1 Chaplain takes 2 Desperate Escape tests (rolled 1, 5): 1 model destroyed."]
-    # a log of an older bagm: no dice, no units, told as before
+    # a log of an older bagm: no dice, no units, told as before (VP scored in a battle round;
+    # before the first, a mission's starting VP)
+    assert n.tell({"e": "vp", "player": "A", "vp": 60, "total": 60, "why": "x"}) == [
+        "Player A starts the battle with 60 VP (x)."]
+    n.tell({"e": "round", "round": 1})
     assert n.tell({"e": "vp", "player": "A", "vp": 5, "total": 5, "why": "x"}) == ["Player A scores 5 VP (x): 5 VP."]
 
 
