@@ -86,3 +86,71 @@ def test_void_the_ship_a_wide_base_stands_beside_an_airlock() -> None:
                   key=lambda h: math.dist(h.centre, goal))
     assert r > 0.75 and g.bf.fits(Base(goal[0], goal[1], r))
     assert airlock.door.distance_to(goal) - r <= 1.0
+
+
+# --- the symmetric missions' objectives and the Mission Rules a player may use ------------------
+
+
+def test_hull_breach_the_bot_downloads_the_data_of_a_datacore_it_holds() -> None:
+    """Hull Breach, The Datacores: a unit on a Datacore marker its player controls performs
+    Download Data (15VP at the start of the next Command phase)."""
+    from test_missions import deploy, on_marker
+
+    g = new_game(23, dice=[2] * 20)
+    deploy(g)
+    on_marker(g, "A3", 1)
+    advance_to(g, "manoeuvre", "A")
+    assert g.control[0] == "A"
+    assert GreedyBot()(g) == Action("manoeuvre", "A3", target="download")
+
+
+def test_control_centre_the_bot_unlocks_the_overrides_while_marker_a_is_not_its_own() -> None:
+    """Control Centre, Unlock Overrides: opening every Hatchway is worth it while marker A (in
+    its closed room) is not the player's; once it holds A the doors stay as they are."""
+    from test_missions import deploy, marker_index, on_marker
+
+    g = new_game(31)
+    deploy(g)
+    on_marker(g, "A3", marker_index(g, "B"))
+    advance_to(g, "rule", "A")
+    assert GreedyBot()(g) == Action("rule", arg="Unlock Overrides")
+    g2 = new_game(31)
+    deploy(g2)
+    on_marker(g2, "A3", marker_index(g2, "B"))
+    on_marker(g2, "A4", marker_index(g2, "A"))
+    advance_to(g2, "rule", "A")
+    assert g2.control[marker_index(g2, "A") - 1] == "A"
+    assert GreedyBot()(g2) == Action("pass")
+
+
+def test_the_furnace_the_bot_turns_the_burners_on_only_when_the_enemy_loses_more() -> None:
+    """Rites of Incineration: every unit in the Furnace risks mortal wounds, the bot's own unit
+    in the Furnace Control Zone too: it turns the Burners on when the enemy has more there."""
+    from test_missions import cross_at, deploy, zone_centre
+
+    def at_burners(enemy_in_furnace: bool) -> Action:
+        g = new_game(32)
+        deploy(g)
+        (c, r), = g.map.layout.areas_of("Furnace Control Zone")[0].zones
+        cross_at(g, "A3", zone_centre(g, c, r))
+        if enemy_in_furnace:
+            (c2, r2), = g.map.layout.areas_of("Furnace Control Zone")[1].zones
+            cross_at(g, "B3", zone_centre(g, c2, r2))
+            cross_at(g, "B4", zone_centre(g, (c + c2) // 2, (r + r2) // 2))
+        advance_to(g, "manoeuvre", "A")
+        return GreedyBot()(g)
+
+    assert at_burners(True) == Action("manoeuvre", "A3", target="burners")
+    assert at_burners(False) != Action("manoeuvre", "A3", target="burners")
+
+
+def test_corrupt_the_machine_spirit_the_attacker_corrupts_a_marker_it_holds() -> None:
+    """Corrupt the Machine Spirit: the Attacker attempts it on every marker it controls (20VP
+    for it, 30VP the fewer for the Defender)."""
+    from test_missions import deploy, on_marker, to_round
+
+    g = new_game(6, dice=[2], rolloffs={"attacker": "A"})
+    deploy(g)
+    on_marker(g, "A3", 1)
+    to_round(g, 1, "A", "rule")
+    assert GreedyBot()(g) == Action("rule", arg="corrupt 1")
