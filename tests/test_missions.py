@@ -506,6 +506,29 @@ def test_airlocks_only_the_attacker_opens_them_and_they_stay_open() -> None:
     assert sorted((p, v) for *_, p, v in scored(g, "Maintain Ship Integrity")) == [("A", 20)] + [("B", 20)] * 3
 
 
+def test_exposed_to_the_void_no_model_enters_through_an_open_airlock() -> None:
+    # Mission 1 "Exposed to the Void": "Models cannot enter the Inaccessible Area of the
+    # battlefield for any reason" - not through an Airlock the Attacker has opened either
+    g = new_game(1, rolloffs={"attacker": "A"})
+    deploy(g)
+    lock = next(h for h in g.map.layout.hatchways if h.label == "Airlock")
+    void = g.map.layout.areas_of("Inaccessible Area")[0]
+    for u in g.armies["B"].units:  # the Defender out of the way
+        u.models, u.where = [], "destroyed"
+        g.touch(u)
+    by_airlock(g, "A3", lock.index)
+    advance_to(g, "hatch", "A")
+    g.apply(Action("hatch", "A3", arg=str(lock.index + 1)))
+    assert g.bf.is_open(lock.index)
+    advance_to(g, "move", "A")
+    beyond = (lock.centre[0], lock.centre[1] - 2.0) if lock.horizontal else (lock.centre[0] + 2.0, lock.centre[1])
+    if not void.contains_point(beyond):
+        beyond = (2 * lock.centre[0] - beyond[0], 2 * lock.centre[1] - beyond[1])
+    assert void.contains_point(beyond)
+    g.apply(Action("move", "A3", point=beyond))
+    assert not any(void.within(m.base) for m in g.units["A3"].models)
+
+
 # --- Determine Mission: --mission random ------------------------------------------------------
 
 def test_random_mission_rolls_a_d33_or_a_d6() -> None:
