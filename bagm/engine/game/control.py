@@ -152,8 +152,8 @@ class ObjectiveControl(GameInterface):
         """An enemy effect: "while an enemy unit is within 6\" of the bearer, that unit cannot
         Seize objective markers"."""
         for v in self.army_units(self.other(u.player)):
-            for e in v.effects() if v.affected else ():
-                if e.no_seize_range is not None and self.within_reach(
+            for e in v.setting("no_seize_range") if v.affected else ():
+                if self.within_reach(
                         v, u, ("straight", e.no_seize_range) if e.straight else e.no_seize_range):
                     self.emit("note", text=f"{u.uid} cannot Seize objective markers ({v.uid}'s effect)")
                     return True

@@ -105,7 +105,7 @@ class Positions(GameInterface):
         def calc() -> tuple[Disc, ...]:
             r = u.radius
             out: list[Disc] = []
-            through = u.affected and any(e.move_through for e in u.effects())
+            through = u.affected and any(e.move_through for e in u.setting("move_through"))
             doors = [h.door for h in self.map.layout.hatchways if not self.bf.is_open(h.index)]
             for v in self.units.values():
                 if v is u or v.where != "board":

@@ -338,7 +338,7 @@ def effect_fnp_mortal(t: Unit) -> int | None:
 def effect_sum(u: Unit, field: str, holds: Holds | None = None) -> int:
     """A numeric field (OC_mod, M_mod, advance_mod, charge_mod) summed over the unit's effects
     (``holds``: with the conditions that need the game, an aura's): 0 when it has none."""
-    return sum(getattr(e, field) for e in u.effects(holds)) if u.affected else 0
+    return sum(getattr(e, field) for e in u.setting(field, holds)) if u.affected else 0
 
 
 def effect_least(u: Unit, field: str) -> int | None:
@@ -346,7 +346,7 @@ def effect_least(u: Unit, field: str) -> int | None:
     None when no effect sets it."""
     out = None
     if u.affected:
-        for e in u.effects():
+        for e in u.setting(field):
             out = _best(out, getattr(e, field))
     return out
 
@@ -354,13 +354,14 @@ def effect_least(u: Unit, field: str) -> int | None:
 def effect_has(u: Unit, field: str) -> bool:
     """Whether one of the unit's effects grants a flag (fights_first, reroll_charge,
     reroll_advance, charge_after_advance)."""
-    return u.affected and any(getattr(e, field) for e in u.effects())
+    return u.affected and any(getattr(e, field) for e in u.setting(field))
 
 
 def shock_dice(game: Any, u: Unit) -> int:
     """How many D6 a Battle-shock test of ``u`` is taken on: 3 with an effect's ``shock_3d6``
     (Synapse: "take that test on 3D6 instead of 2D6"), else 2."""
-    return 3 if u.affected and any(e.shock_3d6 for e in u.effects(holds_in(game))) else 2
+    return 3 if u.affected and u.sets("shock_3d6") and any(e.shock_3d6 for e in u.setting("shock_3d6", holds_in(game))) \
+        else 2
 
 
 def shock_roll(game: Any, u: Unit, what: str) -> int:
@@ -372,7 +373,7 @@ def effect_first(u: Unit, field: str) -> Any:
     """The value of an optional field that is no number to compare (deadly_demise: 1 or 'D3')
     from the first of the unit's effects that sets it: None when none does."""
     if u.affected:
-        for e in u.effects():
+        for e in u.setting(field):
             v = getattr(e, field)
             if v is not None:
                 return v
@@ -436,7 +437,7 @@ def charge_tests(game: Any, u: Unit, t: Unit) -> None:
 
 def _least_str(u: Unit, field: str) -> str | None:
     """A text field of the unit's effects ('battle-shock' before 'leadership'); None: unset."""
-    vals = sorted(v for e in u.effects() if (v := getattr(e, field)) is not None)
+    vals = sorted(v for e in u.setting(field) if (v := getattr(e, field)) is not None)
     return vals[0] if vals else None
 
 
@@ -467,8 +468,8 @@ def engaged_oc_mod(game: Any, u: Unit) -> int:
     mods = [m for e in game.engaged_with(u) if e.affected and (m := effect_sum(e, "engaged_enemy_OC_mod"))]
     # Rad-saturation: "while an enemy unit (excluding VEHICLE units) is within 3" of this unit,
     # subtract 1 from the OC of models in that unit"
-    near = [e.OC_aura_mod for v in game.army_units(game.other(u.player)) if v.affected for e in v.effects()
-            if e.OC_aura is not None and e.OC_aura_mod and not any(k in u.keywords for k in e.target_lacks)
+    near = [e.OC_aura_mod for v in game.army_units(game.other(u.player)) if v.affected for e in v.setting("OC_aura")
+            if e.OC_aura_mod and not any(k in u.keywords for k in e.target_lacks)
             and game.within_reach(v, u, e.OC_aura)]
     return min(mods, default=0) + min(near, default=0)
 
@@ -478,8 +479,8 @@ def moves_through(u: Unit, v: Unit, kind: str) -> bool:
     fallback, charge): an effect's ``move_through`` (Dark Radiance, Comin' Through)."""
     if not u.affected:
         return False
-    for e in u.effects():
-        if e.move_through is None or kind not in e.move_through_moves:
+    for e in u.setting("move_through"):
+        if kind not in e.move_through_moves:
             continue
         if e.move_through == "models" or e.move_through == "friendly" and v.player == u.player or \
                 e.move_through == "weaker" and v.toughness() < u.toughness():

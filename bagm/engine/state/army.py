@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from bagm.data.weapons import WeaponProfile
 from bagm.engine.board.geometry import Base
@@ -53,6 +53,38 @@ def fits(e: Any, name: str, keywords: frozenset[str]) -> bool:
         if n in {norm(x) for x in e.except_units}:
             return False
     return True
+
+
+_DEFAULTS: dict[str, Any] = {}  # each Effect field's default (filled on first use)
+_NO_DEFAULT = object()
+
+
+def _setting(effects: tuple[Any, ...], name: str) -> tuple[Any, ...]:
+    """Those of ``effects`` whose field ``name`` is other than the field's default (all of them
+    where the default is no "nothing": not None, 0, False or empty, or the field is unknown):
+    what a sum, a least value, a flag or a first value over the effects reads."""
+    if not _DEFAULTS:
+        from dataclasses import MISSING, fields
+
+        from bagm.data.models import Effect
+
+        for f in fields(cast(Any, Effect)):  # (a pydantic dataclass: mypy sees no dataclass)
+            d = f.default if f.default is not MISSING else \
+                f.default_factory() if f.default_factory is not MISSING else _NO_DEFAULT
+            _DEFAULTS[f.name] = d if d is _NO_DEFAULT or not d else _NO_DEFAULT
+    default = _DEFAULTS.get(name, _NO_DEFAULT)
+    if default is _NO_DEFAULT:
+        return effects
+    return tuple(e for e in effects if getattr(e, name) != default)
+
+
+def _of(index: dict[str | None, tuple[Any, ...]], name: str) -> tuple[Any, ...]:
+    """The entry of a unit's effect index (:meth:`Unit._fields`) for field ``name``, worked out
+    on the first question."""
+    got = index.get(name)
+    if got is None:
+        got = index[name] = _setting(index[None], name)
+    return got
 
 
 def profile_group(name: str) -> str:
@@ -169,10 +201,9 @@ class Unit:
     struck_turn: int = -1  # the turn it arrived by Deep Strike
     dying: int = 0  # its destroyed models that fight once the attacking unit has made its attacks
     dying_foe: str | None = None  # ... shot dead: the enemy unit within Engagement Range where they fell
-    _fit: dict[tuple[int, frozenset[str]], tuple[Any, bool]] = field(
-        default_factory=dict, init=False, repr=False, compare=False)
-    """Whether each of its effects' fixed conditions hold (:meth:`_fits`), by the effect's id and
-    its keywords."""
+    _index: Any = field(default=None, init=False, repr=False, compare=False)
+    """Its effects indexed by the fields they set (:meth:`_fields`), with what they were worked
+    out from: its standing and timed effects, its conferred Leader ability and its keywords."""
     hatch_turn: int = -1
     clearance: bool = False
     hazard: tuple[str, ...] = ()  # Hazardous tests owed: the weapon of each, until all attacks are made
@@ -356,24 +387,40 @@ class Unit:
         Starting Strength or Half-strength, a keyword, a datasheet) applies only while it holds;
         ``holds(unit, state)`` answers the states that need the game ('near_objective',
         'secured_site'), which do not hold without it."""
-        effects = [e for _, e in self.standing]
-        if self.timed:
-            effects += [e for _, e, _ in self.timed]
-        if self.led is not None:
-            effects += self.led[2].effects
-        if not any(e.only_while or e.only_keyword or e.only_lacks or e.only_units or e.except_units
-                   for e in effects):
-            return effects
-        return [e for e in effects if self._fits(e) and (
-            e.only_while is None or all(self.state(c, holds) for c in _listed(e.only_while)))]
+        return self._now(self._fields()[None], holds)
 
-    def _fits(self, e: Any) -> bool:
-        """:func:`fits` for this unit, kept per effect and keywords (nothing else they read changes)."""
-        key = (id(e), self.keywords)
-        got = self._fit.get(key)
-        if got is None:  # the effect kept with its answer: its id is never another's meanwhile
-            got = self._fit[key] = (e, fits(e, getattr(self.datasheet, "name", self.name), self.keywords))
-        return got[1]
+    def setting(self, name: str, holds: Callable[[Unit, str, Unit | None], bool] | None = None) -> list[Any]:
+        """The effects that apply to it now (:meth:`effects`) and set field ``name`` to other than
+        its default: a lookup of one field (a sum, the least, a flag) reads only these, so a unit
+        whose effects never touch that field pays next to nothing."""
+        got = _of(self._fields(), name)
+        return self._now(got, holds) if got else []
+
+    def sets(self, name: str) -> bool:
+        """Whether some effect that could apply to it (its conditions aside) sets field ``name``."""
+        return self.affected and bool(_of(self._fields(), name))
+
+    def _now(self, effects: tuple[Any, ...], holds: Callable[[Unit, str, Unit | None], bool] | None) -> list[Any]:
+        """Those of ``effects`` whose changing conditions (``only_while``) hold now."""
+        return [e for e in effects if e.only_while is None or all(self.state(c, holds) for c in _listed(e.only_while))]
+
+    def _fields(self) -> dict[str | None, tuple[Any, ...]]:
+        """Its effects whose fixed conditions hold (key None), and those setting each field asked
+        about so far (by field name): worked out again only when its standing or timed effects,
+        its conferred Leader ability or its keywords are no longer the ones they were from (the
+        tuples are compared, element by element, the same objects at once)."""
+        key = (self.standing, self.timed, self.led, self.keywords)
+        kept = self._index
+        if kept is not None and kept[0] == key:
+            return kept[1]  # type: ignore[no-any-return]
+        name = getattr(self.datasheet, "name", self.name)
+        fixed = [e for _, e in self.standing]
+        fixed += [e for _, e, _ in self.timed]
+        if self.led is not None:
+            fixed += self.led[2].effects
+        index: dict[str | None, tuple[Any, ...]] = {None: tuple(e for e in fixed if fits(e, name, self.keywords))}
+        self._index = (key, index)
+        return index
 
     def state(self, cond: str, holds: Callable[[Unit, str, Unit | None], bool] | None = None,
               other: Unit | None = None) -> bool:
@@ -419,15 +466,18 @@ class Unit:
         """The OC of its models (``model``: that one's, from its own profile where it has one;
         Objective Control sums the models' OC)."""
         if self.battleshocked:  # Battle-shock: OC 0, or an effect's "Battle-shocked models have an OC of 1"
-            return max((e.OC_shocked for e in self.effects() if e.OC_shocked is not None), default=0) \
+            return max((e.OC_shocked for e in self.setting("OC_shocked")), default=0) \
                 if self.affected else 0
         own = self.OC if model is None or model.own is None else model.own.OC
         if self.affected:  # a conferred Leader ability's or a standing rule's OC modifier
-            effects = self.effects()
+            index = self._fields()
+            sets, mods = _of(index, "OC_set"), _of(index, "OC_mod")
+            if not sets and not mods:
+                return max(0, own)
             # "the bearer has an OC characteristic of 5" (the highest such), then modifiers
-            sets = [e.OC_set for e in effects if e.OC_set is not None]
-            base = max(sets) if sets else own
-            return max(0, base + sum(e.OC_mod for e in effects))
+            values = [e.OC_set for e in self._now(sets, None)]
+            base = max(values) if values else own
+            return max(0, base + sum(e.OC_mod for e in self._now(mods, None)))
         return own
 
     @property
@@ -447,10 +497,9 @@ class Unit:
             base = max(0, self.M + min(0 if m.own is None else m.own.M for m in self.models))
         if not self.affected:
             return base
-        effects = self.effects()
-        if any(e.halve_move for e in effects):  # halved first (Vasov's Auto-Oppressor)
+        if self.setting("halve_move"):  # halved first (Vasov's Auto-Oppressor)
             base = (base + 1) // 2
-        move = max(0, base + sum(e.M_mod for e in effects))
+        move = max(0, base + sum(e.M_mod for e in self.setting("M_mod")))
         return min(move, base) if self.move_never_increased else move
 
     def label(self) -> str:
