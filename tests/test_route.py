@@ -81,3 +81,21 @@ def test_the_walked_part_of_a_route_enters_no_disc(case, within) -> None:  # typ
             for k in range(101):
                 x, y = ax + (bx - ax) * k / 100, ay + (by - ay) * k / 100
                 assert math.hypot(x - d[0], y - d[1]) > d[2] - 1e-6
+
+
+@settings(max_examples=60, deadline=None)
+@given(cases())
+def test_a_kept_path_between_walls_is_the_plain_reference(case) -> None:  # type: ignore[no-untyped-def]
+    """``_Graph.path`` keeps its answer per pair of points: asked again (and after the caller
+    changed the list it was given) it is still the shortest path around Walls alone."""
+    from reference.pathing import route as plain
+
+    p, q, _ = case
+    want = plain(_graph(), p, q, [])
+    for _ in range(2):
+        got = _graph().path(p, q)
+        assert (got is None) == (want is None)
+        if got is not None and want is not None:
+            assert math.isclose(polyline_length(got), polyline_length(want), abs_tol=1e-6)
+            assert got[0] == p and got[-1] == q
+            got.append((0.0, 0.0))  # the caller's own list: the kept answer does not change

@@ -198,6 +198,7 @@ class _Graph:
         self._seen: OrderedDict[Point, list[tuple[int, float]]] = OrderedDict()
         self._from: OrderedDict[Point, list[float]] = OrderedDict()
         self._near: OrderedDict[tuple[Point, float], list[tuple[int, float]]] = OrderedDict()
+        self._paths: OrderedDict[tuple[Point, Point], tuple[Point, ...] | None] = OrderedDict()
 
     def clear(self, ax: float, ay: float, bx: float, by: float) -> bool:
         """No Wall, Pillar or closed Hatch lies across the segment a-b. (A bounding-box test
@@ -274,7 +275,19 @@ class _Graph:
         return best
 
     def path(self, p: Point, q: Point) -> list[Point] | None:
-        """The shortest path from ``p`` to ``q`` as a list of points, or None."""
+        """The shortest path from ``p`` to ``q`` as a list of points, or None (kept per pair of
+        points: a move asks again for the same model's way to the same place, as its plan is
+        tried at each step back and by each unit's move)."""
+        if (p, q) in self._paths:
+            got = self._paths[(p, q)]
+            return None if got is None else list(got)
+        out = self._path(p, q)
+        self._paths[(p, q)] = None if out is None else tuple(out)
+        if len(self._paths) > _POINT_CACHE:
+            self._paths.popitem(last=False)
+        return out
+
+    def _path(self, p: Point, q: Point) -> list[Point] | None:
         if self.clear(p[0], p[1], q[0], q[1]):
             return [p, q]
         best, bu, bv = INF, -1, -1
