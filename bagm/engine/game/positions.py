@@ -128,7 +128,14 @@ class Positions(GameInterface):
         """Enemy unit ``v``'s Engagement Range (``reach`` beyond its bases) crosses a closed
         Hatchway, and no path leads from ``u`` to ``v`` around Walls and closed Hatchways: they
         are "an infinite distance apart", so no place ``u`` can reach is within it."""
-        if not any(d.distance_to((m.x, m.y)) <= m.r + reach for d in doors for m in v.models):
+        # whether v's Engagement Range reaches a closed Hatchway: kept while v stands still
+        key = ("near door", v.uid, reach, self.closed)
+        st = self.stamp(v)
+        got = self._by_stamp.get(key)
+        if got is None or got[0] != st:
+            got = self._by_stamp[key] = (st, any(d.distance_to((m.x, m.y)) <= m.r + reach
+                                                 for d in doors for m in v.models))
+        if not got[1]:
             return False
         a, b = u.models[0], v.models[0]
         return self.bf.path((a.x, a.y), (b.x, b.y)) is None
