@@ -28,3 +28,44 @@ def test_clear_is_its_plain_reference(f, closed_bits, a, b):
         assert g.clear(*a, *b) == clear(g.blocks, *a, *b)
         for o in g.blocks:
             assert o.blocks(*a, *b) == segment_blocked(o, *a, *b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(range(len(FIELDS))), st.integers(min_value=0), st.lists(point, min_size=0, max_size=5),
+       st.booleans())
+def test_hatchway_crossed_is_its_plain_reference(f, open_bits, pts, open_only):
+    from reference.geometry import hatchway_crossed
+
+    bf = Battlefield(FIELDS[f].layout)
+    for h in bf.layout.hatchways:
+        bf.set_open(h.index, bool(open_bits >> h.index & 1))
+    # and polylines through the openings themselves (their ends, their middles)
+    for h in bf.layout.hatchways[:3]:
+        (ax, ay), (bx, by) = h.opening
+        pts = pts + [((ax + bx) / 2, (ay + by) / 2), (ax, ay)]
+    assert bf.hatchway_crossed(pts, open_only) == hatchway_crossed(bf, pts, open_only)
+
+
+base = st.tuples(coord, coord, st.sampled_from([0.5, 0.63, 0.787, 1.0, 2.0]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(range(len(FIELDS))), st.lists(base, min_size=1, max_size=6), st.integers(min_value=0))
+def test_the_bots_door_test_is_its_plain_reference(f, models, k):
+    from reference.geometry import door_near as plain
+
+    from bagm.engine.bots.greedy import door_near
+    from bagm.engine.state.army import Model
+
+    hatchways = FIELDS[f].layout.hatchways
+    door = hatchways[k % len(hatchways)].door
+    # the unit's bounding box as Game.bbox gives it: its largest base around every model
+    big = max(r for _, _, r in models)
+    box = (min(x for x, _, _ in models) - big, min(y for _, y, _ in models) - big,
+           max(x for x, _, _ in models) + big, max(y for _, y, _ in models) + big)
+    # models placed beside the door too: the boundary of its reach
+    assert door_near(box, [Model(x, y, r, 1) for x, y, r in models], door) == plain(models, door)
+    near = [(door.x1 + 1.0 + r, door.y0, r) for _, _, r in models]
+    box = (min(x for x, _, _ in near) - big, min(y for _, y, _ in near) - big,
+           max(x for x, _, _ in near) + big, max(y for _, y, _ in near) + big)
+    assert door_near(box, [Model(x, y, r, 1) for x, y, r in near], door) == plain(near, door)

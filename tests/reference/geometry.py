@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from bagm.engine.board.geometry import EPS, Block
+from bagm.engine.board.geometry import EPS, Block, Rect
 
 
 def segment_blocked(o: Block, ax: float, ay: float, bx: float, by: float, eps: float = EPS) -> bool:
@@ -37,3 +37,17 @@ def segment_blocked(o: Block, ax: float, ay: float, bx: float, by: float, eps: f
 def clear(blocks: Iterable[Block], ax: float, ay: float, bx: float, by: float) -> bool:
     """No shape lies across the segment a-b."""
     return not any(segment_blocked(o, ax, ay, bx, by) for o in blocks)
+
+
+def hatchway_crossed(bf: object, points: list[tuple[float, float]], open_only: bool = True) -> list[int]:
+    """The Hatchways whose opening one of the polyline's segments meets (every segment tried)."""
+    from bagm.engine.board.geometry import segments_cross
+
+    return [h.index for h in bf.layout.hatchways  # type: ignore[attr-defined]
+            if (not open_only or bf.is_open(h.index))  # type: ignore[attr-defined]
+            and any(segments_cross(a, b, *h.opening) for a, b in zip(points, points[1:]))]
+
+
+def door_near(models: Iterable[tuple[float, float, float]], door: Rect) -> bool:
+    """Some model (x, y, base radius) stands within 1" of the door, edge to edge."""
+    return min(door.distance_to((x, y)) - r for x, y, r in models) <= 1.0

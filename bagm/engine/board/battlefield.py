@@ -453,11 +453,22 @@ class Battlefield:
 
     def hatchway_crossed(self, points: Sequence[Point], open_only: bool = True) -> list[int]:
         """The Hatchways whose opening the polyline passes through."""
-        out = []
+        out: list[int] = []
+        if len(points) < 2:
+            return out
+        # an opening outside the polyline's bounding box (with a hair of slack: segments_cross
+        # counts touching within 1e-12) meets none of its segments: only the others are crossed
+        x0 = min(p[0] for p in points) - 1e-9
+        x1 = max(p[0] for p in points) + 1e-9
+        y0 = min(p[1] for p in points) - 1e-9
+        y1 = max(p[1] for p in points) + 1e-9
         for h in self.layout.hatchways:
             if open_only and h.index not in self._open:
                 continue
             o0, o1 = h.opening
+            if (o0[0] < x0 and o1[0] < x0) or (o0[0] > x1 and o1[0] > x1) or \
+                    (o0[1] < y0 and o1[1] < y0) or (o0[1] > y1 and o1[1] > y1):
+                continue
             if any(segments_cross(points[i], points[i + 1], o0, o1) for i in range(len(points) - 1)):
                 out.append(h.index)
         return out

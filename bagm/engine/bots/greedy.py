@@ -52,6 +52,16 @@ def charge_chance(need: float) -> Fraction:
     return v
 
 
+def door_near(box: tuple[float, float, float, float], models: list[Any], door: Any) -> bool:
+    """Some model stands within 1" of the Hatchway's door (edge to edge, in a straight line).
+    A door more than 1" beyond the unit's bounding box (``box``: its bases included) in x or
+    in y is out of every model's reach: only the others are measured."""
+    x0, y0, x1, y1 = box
+    if door.x0 - x1 > 1.000001 or x0 - door.x1 > 1.000001 or door.y0 - y1 > 1.000001 or y0 - door.y1 > 1.000001:
+        return False
+    return min(door.distance_to((m.x, m.y)) - m.r for m in models) <= 1.0
+
+
 class GreedyBot:
     def __init__(self, seed: int = 0) -> None:
         self._odds = _ODDS  # exact odds depend only on the profiles: shared by every game
@@ -426,8 +436,9 @@ class GreedyBot:
         for u in g.army_units(g.decision.player):
             if u.hatch_turn == g.turn:
                 continue
+            box = g.bbox(u)
             for h in g.map.layout.hatchways:
-                if g.bf.is_open(h.index) or min(h.door.distance_to((m.x, m.y)) - m.r for m in u.models) > 1.0:
+                if g.bf.is_open(h.index) or not door_near(box, u.models, h.door):
                     continue
                 if h.index in self.doors_to_open(g, u.player) or self._wants_hatch(g, u, h.index):
                     a = Action("hatch", u.uid, arg=str(h.index + 1))
