@@ -201,7 +201,8 @@ class Unit:
     struck_turn: int = -1  # the turn it arrived by Deep Strike
     dying: int = 0  # its destroyed models that fight once the attacking unit has made its attacks
     dying_foe: str | None = None  # ... shot dead: the enemy unit within Engagement Range where they fell
-    _index: Any = field(default=None, init=False, repr=False, compare=False)
+    _index: tuple[tuple[Any, ...], dict[str | None, tuple[Any, ...]]] | None = field(
+        default=None, init=False, repr=False, compare=False)
     """Its effects indexed by the fields they set (:meth:`_fields`), with what they were worked
     out from: its standing and timed effects, its conferred Leader ability and its keywords."""
     hatch_turn: int = -1
@@ -409,10 +410,15 @@ class Unit:
         about so far (by field name): worked out again only when its standing or timed effects,
         its conferred Leader ability or its keywords are no longer the ones they were from (the
         tuples are compared, element by element, the same objects at once)."""
-        key = (self.standing, self.timed, self.led, self.keywords)
         kept = self._index
+        if kept is not None:
+            k = kept[0]  # the same objects (the usual case): no key built
+            if k[0] is self.standing and k[1] is self.timed and k[2] is self.led and k[3] is self.keywords:
+                return kept[1]
+        key = (self.standing, self.timed, self.led, self.keywords)
         if kept is not None and kept[0] == key:
-            return kept[1]  # type: ignore[no-any-return]
+            self._index = (key, kept[1])
+            return kept[1]
         name = getattr(self.datasheet, "name", self.name)
         fixed = [e for _, e in self.standing]
         fixed += [e for _, e, _ in self.timed]
