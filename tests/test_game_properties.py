@@ -206,3 +206,11 @@ def test_an_area_holds_a_base_as_its_zones_do(zones, x, y, r):
     area = Area("Entry Zone", None, frozenset(zones), zone_w=2.2, zone_h=3.0)
     b = Base(x, y, r)
     assert area.within(b) == any(area.zone_rect(c, row).disk_overlap(b) for c, row in zones)
+
+
+def test_a_unit_destroyed_as_it_is_selected_to_fight_does_not_fight():
+    """Seed 10125 (mission 1, Infernal Reavers against a Boarding Strike), found by CI's 1,000
+    random games: a unit destroyed as it is selected to fight (by a rule used at that moment, such
+    as a failed Dark Pact's mortal wounds) neither piles in nor fights; the game once asked where
+    its no models stood."""
+    assert play_many(range(10125, 10126)) == []

@@ -112,6 +112,8 @@ class FightPhase(GameInterface):
     def _do_fight(self, u: Unit, target: str | None) -> Generator[Decision, Action, None]:
         u.fought = True
         yield from self.moment("selected_to_fight", u.player, u)
+        if not u.alive:  # destroyed as it was selected (a Dark Pact's mortal wounds): it does not fight
+            return
         t = self.units.get(target or "")
         if t is None or not t.alive:
             self.emit("fight", unit=u.uid, target=None)

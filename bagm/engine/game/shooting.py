@@ -112,6 +112,8 @@ class ShootingPhase(GameInterface):
             # Select Targets: every target is chosen (and checked) before any attack is resolved
             u.volley = ()  # what its attacks hit (after_shot: "an enemy unit hit by those attacks")
             yield from self.moment("selected_to_shoot", p, u)
+            if not u.alive:  # destroyed as it was selected (a Dark Pact's mortal wounds): it makes no attacks
+                continue
             groups = ((act.target, act.weapons),) + act.also
             for target in dict.fromkeys(t for t, _ in groups):  # just after it selected its targets
                 yield from self.moment("targeted", self.other(p), self.unit(target))
