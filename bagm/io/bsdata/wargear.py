@@ -56,14 +56,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                 names, always, default, inner = _group_items(ex, child, items, depth)
                 fixed += always
                 if names:
-                    choice: dict[str, Any] = {"of": names}
-                    if lo:
-                        choice["min"] = lo
-                    if hi != 1:
-                        choice["max"] = hi
-                    if default:
-                        choice["default"] = default
-                    choices.append(choice)
+                    choices.append(_choice(names, lo, hi, default))
                 choices += inner
                 continue
             if hi == 0 or ex._holds_models(child) or not _gives(ex, child, items):
@@ -280,15 +273,7 @@ def _inner_choices(ex: "Extractor", item: "Node", items: dict[str, list[str]], d
         names, _always, default, _ = _group_items(ex, g, items, depth + 1)
         if not names:
             continue
-        choice: dict[str, Any] = {"of": names}
-        if lo:
-            choice["min"] = lo
-        if hi != 1:
-            choice["max"] = hi
-        if default:
-            choice["default"] = default
-        choice["needs"] = item.name
-        out.append(choice)
+        out.append(_choice(names, lo, hi, default, needs=item.name))
     return out
 
 
@@ -384,3 +369,18 @@ def _named_after(weapon: str, key: str) -> bool:
     """'Plasma gun - supercharge' and 'Plasma gun' are named after the item 'Plasma gun'."""
     own = name_key(re.sub(r"\s+\(melee\)$", "", weapon))
     return own == key or name_key(weapon.split(" - ", 1)[0]) == key
+
+
+def _choice(names: list[str], lo: int | None, hi: int | None, default: Any, needs: str | None = None) -> dict[str, Any]:
+    """A choice as the pack writes it: its items, bounds (min left out at 0, max at 1), default,
+    and the item a model must carry to make it (a choice inside a bundled item)."""
+    choice: dict[str, Any] = {"of": names}
+    if lo:
+        choice["min"] = lo
+    if hi != 1:
+        choice["max"] = hi
+    if default:
+        choice["default"] = default
+    if needs is not None:
+        choice["needs"] = needs
+    return choice
