@@ -645,3 +645,140 @@ def test_a_charge_roll_modifier_under_a_game_condition_applies():
         g.apply(Action("pass"))
     assert u.charged
     g.dice.assert_consumed()
+
+
+# --- Song of Renewal (Wraiths of the Void) and Pox-Bearer (Unclean Uprising) ------------------------
+
+
+def _set_up(g: Game, u: Unit, near: Unit, gap: float) -> None:
+    """``u`` with its models set up in a line ``gap`` inches from ``near`` (from Reserves if need be)."""
+    x, y = near.models[0].x, near.models[0].y
+    if not u.models:
+        u.models, u.where = u.new_models([(x, y)] * u.starting), "board"
+    _beside(g, near, u, gap)  # its first model; the others beside it
+    x0, y0 = u.models[0].x, u.models[0].y
+    u.models = u.new_models([(x0, y0)] * u.starting)
+    g.set_positions(u, [(x0, y0 + 2.1 * u.radius * k) for k in range(u.starting)])
+    g.touch()
+
+
+def test_song_of_renewal_one_destroyed_model_back_in_your_command_phase_up_to_two_times():
+    """Song of Renewal: "in your Command phase, the bearer can use this enhancement. If it does,
+    select one friendly WRAITH CONSTRUCT unit within 6\" of, and visible to the bearer. Return one
+    destroyed model to that WRAITH CONSTRUCT unit with its full wounds remaining. The bearer can only
+    use this Enhancement up to two times"."""
+    g = game(army("aeldari_wraiths_of_the_void"))
+    bearer = next(u for u in g.army_units("A") if u.enhancement == "Song of Renewal")
+    w = unit(g, "Wraithblades")
+    g.phase, g.active = "command", "A"
+    _set_up(g, w, bearer, 2.0)
+    song = f"use {w.uid} Song of Renewal"
+    assert song not in [a.text() for a in g.usable("A", "phase_start")]  # nothing destroyed yet
+    w.models = w.models[:2]
+    g.touch()
+    assert g.usable("A", "phase_start") and song in [a.text() for a in g.usable("A", "phase_start")]
+    g.use_rule("A", parse(song))
+    assert len(w.models) == 3 and w.models[-1].wounds == w.W
+    assert g.coherent([(m.x, m.y) for m in w.models], w.radius)
+    assert song not in [a.text() for a in g.usable("A", "phase_start")]  # once a phase
+    g.phase_id += 1
+    g.use_rule("A", parse(song))
+    assert len(w.models) == 4
+    g.phase_id += 1
+    assert song not in [a.text() for a in g.usable("A", "phase_start")]  # "up to two times"
+    g.phase_id += 1
+    _beside(g, bearer, w, 6.5)  # beyond 6": not a target
+    g.used.clear()
+    w.models = w.models[:1]
+    g.touch()
+    assert song not in [a.text() for a in g.usable("A", "phase_start")]
+
+
+@pytest.mark.parametrize("rolled, lost, back", [(1, 5, 3), (3, 9, 5), (3, 2, 2)])
+def test_pox_bearer_up_to_d3_plus_2_destroyed_poxwalkers_back_at_the_end_of_the_movement_phase(rolled, lost, back):
+    """Pox-Bearer: "once per battle, at the end of your Movement phase ... select one friendly
+    Poxwalkers units within 9\" and visible to the bearer, return up to D3+2 destroyed models to that
+    unit"."""
+    g = game(army("death_guard_unclean_uprising"))
+    bearer = next(u for u in g.army_units("A") if u.enhancement == "Pox-Bearer")
+    pox = unit(g, "Poxwalkers")
+    g.phase, g.active = "movement", "A"
+    _set_up(g, pox, bearer, 3.0)
+    pox.models = pox.models[:pox.starting - lost]
+    g.touch()
+    use = f"use {pox.uid} Pox-Bearer"
+    assert use in [a.text() for a in g.usable("A", "phase_end")]
+    g.dice = Dice.scripted([rolled])
+    g.use_rule("A", parse(use))
+    g.dice.assert_consumed()
+    assert len(pox.models) == pox.starting - lost + back
+    assert [e["returned"] for e in g.events if e["e"] == "reinforce"][-1] == back
+    g.phase_id += 1
+    pox.models = pox.models[:1]
+    assert g.usable("A", "phase_end") == []  # once per battle
+
+
+def test_greedy_bot_keeps_pox_bearer_until_enough_models_are_lost():
+    from bagm.engine.bots.uses import use_choice
+    from bagm.engine.state.core import Decision
+
+    g = game(army("death_guard_unclean_uprising"))
+    bearer = next(u for u in g.army_units("A") if u.enhancement == "Pox-Bearer")
+    pox = unit(g, "Poxwalkers")
+    g.phase, g.active = "movement", "A"
+    _set_up(g, pox, bearer, 3.0)
+    g.round = 2
+    bot = make_bot("greedy", 1)
+    full = list(pox.models)
+    for lost, wanted in ((1, False), (3, False), (4, True)):  # D3+2 returns 4 on average
+        pox.models = full[:pox.starting - lost]
+        g.touch()
+        legal = g.usable("A", "phase_end")
+        assert legal
+        g.decision = Decision("use", "A", {"timing": "phase_end"})
+        assert (use_choice(bot, g, legal) is not None) == wanted, lost
+    pox.models = full[:pox.starting - 1]
+    g.round = 4  # in the last rounds: any model lost
+    assert use_choice(bot, g, g.usable("A", "phase_end")) is not None
+
+
+def test_two_roster_units_of_one_name_keep_their_own_enhancements():
+    """Two unlabelled Spiritseers: each plays its own Enhancement (the second's used to replace the
+    first's: muster looked roster units up by their display name)."""
+    g = game(army("aeldari_wraiths_of_the_void"))
+    assert sorted(u.enhancement or "" for u in g.units.values() if u.datasheet.name == "Spiritseer") == \
+        ["Direct Guidance", "Song of Renewal"]
+
+
+# --- Synaptic Beacon (Biotide) --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("gap, beacon, inside", [(8.9, True, True), (9.0, True, True), (9.3, True, False),
+                                                 (8.0, False, False)])
+def test_synaptic_beacon_tyranids_units_within_9_inches_are_within_synapse_range(gap, beacon, inside):
+    """Synaptic Beacon: "while a friendly TYRANIDS unit is within 9\" of the bearer (ignoring Walls and
+    closed Hatchways), that unit is within Synapse Range of the bearer and of your army" (6" without)."""
+    from bagm.engine.rules.effects import effect_weapon, shock_dice
+
+    g = game(army("tyranids_biotide"))
+    primes = [u for u in g.army_units("A") if u.datasheet.name == "Winged Tyranid Prime"]
+    bearer = next(u for u in primes if u.enhancement == "Synaptic Beacon")
+    other = next(u for u in primes if u is not bearer)
+    if not beacon:
+        bearer.standing = tuple((n, e) for n, e in bearer.standing if n != "Synaptic Beacon")
+    gaunts = unit(g, "Termagants")
+    x, y = bearer.models[0].x, bearer.models[0].y
+    if not gaunts.models:
+        gaunts.models, gaunts.where = gaunts.new_models([(x, y)]), "board"
+    place(g, other.uid, [(60.0 - x if x < 30 else 2.0, y)])  # the other SYNAPSE unit far away
+    for dy in (0.0, 1.0, -1.0, 2.0):
+        place(g, gaunts.uid, [(x + bearer.radius + gaunts.radius + gap, y + dy)])
+        g.touch()
+        if abs(g.min_straight(bearer, gaunts) - gap) < 0.3 and g.min_straight(other, gaunts) > 6.5:
+            break
+    d = g.min_straight(bearer, gaunts)
+    assert d > 6.0 and g.min_straight(other, gaunts) > 6.5
+    assert holds_in(g)(gaunts, "synapse") == (inside and d <= 9.0 + 1e-9)
+    w = gaunts.melee[0]
+    assert effect_weapon(gaunts, w, g.army_units("B")[0], holds_in(g)).strength == w.strength + (1 if inside else 0)
+    assert shock_dice(g, gaunts) == (3 if inside else 2)

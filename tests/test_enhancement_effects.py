@@ -1758,6 +1758,9 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "Manhunter's Helm": lambda n: late.test_manhunters_helm_plus_1_to_wound_the_priority_target_for_adeptus_arbites_units(),
     "Power and Greed": lambda n: late.test_power_and_greed_the_first_time_each_turn_the_bearer_is_empowered_a_3_plus_gains_a_pain_token(3, 1),
     "Quill Marker": lambda n: late.test_quill_marker_kroot_units_within_6_inches_can_charge_the_selected_unit_unseen(2.0, 6.0, True, True),
+    "Song of Renewal": lambda n: late.test_song_of_renewal_one_destroyed_model_back_in_your_command_phase_up_to_two_times(),
+    "Pox-Bearer": lambda n: late.test_pox_bearer_up_to_d3_plus_2_destroyed_poxwalkers_back_at_the_end_of_the_movement_phase(3, 9, 5),
+    "Synaptic Beacon": lambda n: late.test_synaptic_beacon_tyranids_units_within_9_inches_are_within_synapse_range(8.9, True, True),
 }
 
 

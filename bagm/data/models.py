@@ -394,6 +394,10 @@ class Effect:
     not visible to them (Quill Marker)."""
     charged_unseen_by: Keyword | None = None
     """With ``charged_unseen``: the keyword those charging units have (KROOT)."""
+    return_models: Dice | None = None
+    """Used at a moment: up to X (a dice expression rolled then) destroyed models of the target
+    return with their full wounds, set up in Unit Coherency with its models (one that does not fit
+    stays destroyed): "return up to D3+2 destroyed models to that unit"."""
     regain_wounds: int = 0
     """In each player's Command phase, one model of the led unit regains up to X lost wounds."""
     secure_roll: int | None = None
@@ -550,7 +554,7 @@ class Effect:
             raise ValueError("aura_enemy goes with aura (X inches) or aura_rounds (X inches by battle round)")
         if self.aura_choice is not None and not self.aura_enemy:
             raise ValueError("aura_choice goes with aura_enemy")
-        for name in ("consolidate", "rush_move"):
+        for name in ("consolidate", "rush_move", "return_models"):
             if getattr(self, name) is not None:
                 from bagm.chance.dice import DiceError, parse_dice
 
@@ -592,6 +596,9 @@ class Effect:
     empower_pain_roll: int | None = None
     """The first time in each turn the led unit becomes Empowered, one D6: on X+ its army gains 1
     Pain token (Power and Greed)."""
+    synapse_range: float | None = None
+    """While a friendly unit is within X inches of the led unit (ignoring Walls and closed
+    Hatchways), it is within Synapse Range (Synaptic Beacon: 9)."""
     shock_3d6: bool = False
     """Battle-shock tests taken for the led unit are taken on 3D6 instead of 2D6 (Synapse)."""
     aura_enemy: bool = False
@@ -1192,6 +1199,9 @@ class Moment:
     use for the army: "the selected stance is active for your army")."""
     first_round: bool = False
     """Only in the first battle round ("at the start of the first battle round, select ...")."""
+    times: int | None = None
+    """At most X uses in the battle, besides ``once`` ("the bearer can only use this Enhancement up
+    to two times")."""
     once_each: Literal["battle"] | None = None
     """With ``choice``: each alternative can also be selected only once per battle ("each Ka'Tah
     stance can only be selected once per battle")."""

@@ -18,6 +18,7 @@ class Squad:
     models: int | None
     points: int | None
     split_from: str | None = None
+    source: int = -1  # the index of the roster's unit it comes from (two units may share a display name)
 
     def as_dict(self) -> dict[str, object]:
         return {"name": self.name, "unit": self.unit, "models": self.models, "points": self.points}
@@ -42,17 +43,17 @@ def form_boarding_squads(path: str, army: list[ArmyUnit]) -> SquadsResult:
     (or as the datasheet's Boarding Actions adaptation says)."""
     result = SquadsResult(path)
     letters: dict[str, int] = {}
-    for u in army:
+    for i, u in enumerate(army):
         parts = squad_sizes(u)
         if len(parts) < 2:
-            result.units.append(Squad(u.display, u.name, u.models, u.points))
+            result.units.append(Squad(u.display, u.name, u.models, u.points, source=i))
             continue
         half = half_up(u.points) if u.points is not None else None
         for size in parts:
             n = letters.get(u.display, 0)
             letters[u.display] = n + 1
             result.units.append(Squad(f"{u.display} {_letter(n)}", u.name, size, half,
-                                      split_from=u.display))
+                                      split_from=u.display, source=i))
     return result
 
 

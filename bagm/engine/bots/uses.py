@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from bagm.chance.dice import parse_dice
 from bagm.engine.attack.rules import Conditions
 from bagm.engine.game.sequence import Game, Unit
 from bagm.engine.rules.effects import effect_conditions, effect_weapon, holds_in
@@ -50,6 +51,9 @@ def use_choice(bot: GreedyBot, g: Game, legal: list[Action]) -> Action | None:
     # gone, or in the last rounds once any model is
     uses = [a for a in uses if not any(e.reinforce_roll for e in rules[a.arg].effects) or (
         lambda u: 2 * len(u.models) <= u.starting or g.round >= 4 and len(u.models) < u.starting)(g.unit(a.unit))]
+    # destroyed models returned (Pox-Bearer: D3+2 once per battle): once as many are lost as it
+    # returns on average, or in the last rounds once any is
+    uses = [a for a in uses if rules[a.arg].returns is None or _worth_returning(g, g.unit(a.unit), rules[a.arg])]
     if uses and d.info.get("timing") == "phase_end":  # only a free rule (an Enhancement's, say)
         free = {x.name for x in g.armies[d.player].uses if not x.stratagem}
         uses = [a for a in uses if a.arg in free]
@@ -157,6 +161,11 @@ def call_now(g: Game, s: Any, p: Player) -> bool:
         return True
     foes = g.army_units(g.other(p))
     return any(g.min_straight(v, f) <= 12 for v in g.army_units(p) if g.covers(s, v) for f in foes)
+def _worth_returning(g: Game, u: Unit, s: Any) -> bool:
+    """Return destroyed models now: as many are lost as the rule returns on average (all of it
+    is used), or it is the fourth battle round or later."""
+    lost = u.starting - len(u.models)
+    return lost >= min(float(parse_dice(s.returns.return_models).mean()), float(u.starting)) or g.round >= 4
 
 
 def use_gain(bot: GreedyBot, g: Game, s: Any, u: Unit, fight: bool) -> float:

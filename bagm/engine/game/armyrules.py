@@ -123,6 +123,21 @@ class ArmyRules(GameInterface):
         self.emit("reinforce", unit=u.uid, rule=rule, rolls=rolls, returned=len(at),
                   at=[[round(m.x, 2), round(m.y, 2)] for m in u.models] if at else [])
 
+    def return_models(self, u: Unit, n: int, rule: str) -> None:
+        """Up to ``n`` destroyed models of ``u`` (on the battlefield) return with their full wounds,
+        each set up in Unit Coherency as Transdimensional Reinforcement's (:meth:`_return_point`);
+        one that does not fit stays destroyed (Song of Renewal, Pox-Bearer)."""
+        back = 0
+        for _ in range(min(n, u.starting - len(u.models))):
+            q = self._return_point(u) if u.models else None
+            if q is None:
+                break
+            u.models.append(u.new_models([(m.x, m.y) for m in u.models] + [q])[-1])
+            self.touch(u)
+            back += 1
+        self.emit("reinforce", unit=u.uid, rule=rule, rolls=[], returned=back,
+                  at=[[round(m.x, 2), round(m.y, 2)] for m in u.models] if back else [])
+
     def reinforce_on_death(self, u: Unit) -> None:
         """"If this unit is destroyed without having requested reinforcement, after removing the
         last model it immediately requests reinforcement"."""

@@ -98,6 +98,8 @@ class Moments(GameInterface):
                 continue
             if self.cp[p] < s.cp or self._once(p, s) in self.used or s.once_each and (p, s.name, 0) in self.used:
                 continue
+            if s.times is not None and self._times_used(p, s) >= s.times:
+                continue  # "can only use this Enhancement up to two times"
             if s.army:  # one use for the army: offered on the first of its units that has it
                 first = next((u for u in self.army_units(p) if self.covers(s, u)), None)
                 if first is not None and unit is None:
@@ -125,6 +127,8 @@ class Moments(GameInterface):
                     continue
                 if s.secures is not None and self.marker_to_secure(u, s.secures) is None:
                     continue  # no objective marker it could Secure
+                if s.returns is not None and len(u.models) >= u.starting:
+                    continue  # no destroyed model to return
                 if (o := s.opens) is not None and not self.hatches_to_open(u, o.open_hatch):
                     continue  # no closed Hatchway in reach
                 if (far := s.reserves) is not None and any(
@@ -260,6 +264,8 @@ class Moments(GameInterface):
         else:
             self.emit("rule_used", player=p, name=s.name, kind=s.kind)
         self.used.add(self._once(p, s, u.uid))
+        if s.times is not None:
+            self.used.add((p, f"{s.group or s.name} use {self._times_used(p, s) + 1}", 0))
         if s.once_each:  # "each ... can only be selected once per battle"
             self.used.add((p, s.name, 0))
         if s.pain:  # Power from Pain: "spend 1 Pain token to Empower that unit" (until the end of the phase)
@@ -303,12 +309,21 @@ class Moments(GameInterface):
         u.timed += tuple((s.name, e, s.until) for e in s.effects)
         if need := next((e.reinforce_roll for e in s.effects if e.reinforce_roll), None):
             self.reinforce(u, need, s.name)  # "this unit can request reinforcement"
+        if (back := s.returns) is not None:  # "return up to D3+2 destroyed models to that unit"
+            self.return_models(u, self.dice.roll_expr(back.return_models, f"{s.name} {u.uid}"), s.name)
         if u.battleshocked and any(e.end_battleshock for e in s.effects):
             u.battleshocked = False  # "that unit is no longer Battle-shocked"
             self.emit("battleshock_ends", unit=u.uid)
         if any(e.shoot_again for e in s.effects):  # Sentinel Storm: "after the unit has shot, it can shoot again"
             u.shot = False
         self.emit("effect", unit=u.uid, rule=s.name, until=s.until)
+
+    def _times_used(self, p: Player, s: Use) -> int:
+        """How many times ``s`` has been used in the battle (for ``times``)."""
+        name, n = s.group or s.name, 0
+        while (p, f"{name} use {n + 1}", 0) in self.used:
+            n += 1
+        return n
 
     def _timed_aura(self, p: Player, s: Use, u: Unit, until: str) -> None:
         """An aura a rule gives its target for a while (Arcanoscientific Expertise: "until the start

@@ -203,7 +203,6 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
         raise ArmyError(f"{path}: roster is not valid{where}: {first.code} {first.message}")
     squads = form_boarding_squads(str(path), report.units)
     edition = edition_named(report.edition)
-    by_display = {u.display: u for u in report.units}
     units: list[Unit] = []
     notes: list[str] = []
     det = catalog.faction(report.faction).detachments.get(report.detachment)
@@ -221,30 +220,31 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
                       for part in det.rule_left]
     pack_enh = {_norm(e.name): e for e in det.enhancements} if det is not None else {}
     table = catalog.abilities(report.faction)
-    dealt: dict[str, int] = {}  # models of a split unit already dealt to its earlier squads
+    dealt: dict[int, int] = {}  # models of a split unit already dealt to its earlier squads
     army_moments: dict[str, tuple[str, Any, set[str]]] = {}
     auras: list[tuple[str, str, Any]] = []  # (unit, ability, aura effect)  # army-wide ability moments: name -> (moments, holders)
     for i, sq in enumerate(squads.units):
-        src = by_display[sq.split_from or sq.name]
+        src = report.units[sq.source]  # (by index: two roster units may share a display name)
+        leads = next(s for s in squads.units if s.source == sq.source) is sq  # its first Boarding Squad
         ds = src.datasheet
         prof = _profile(ds)
-        siblings = [s.models or 0 for s in squads.units if s.split_from == sq.split_from] \
+        siblings = [s.models or 0 for s in squads.units if s.source == sq.source] \
             if sq.split_from else [sq.models or 1]
         move = prof.M if prof.M is not None else 0
         adapted = bool(ds.adaptation and ds.adaptation.M is not None)
         # the main profile's base (a datasheet's models may stand on different bases)
         main_mm = prof.base if prof.base else base_mm(ds)
-        kit, kit_ld, kit_own, kit_notes, profiles = unit_kit(src, prof, siblings, dealt.get(src.display, 0),
+        kit, kit_ld, kit_own, kit_notes, profiles = unit_kit(src, prof, siblings, dealt.get(sq.source, 0),
                                                              move, adapted, main_mm)
         main_r = main_mm / MM_PER_INCH / 2
         radius = max([main_r] + [o.r for o in kit_own if o is not None and o.r is not None])
-        dealt[src.display] = dealt.get(src.display, 0) + 1
+        dealt[sq.source] = dealt.get(sq.source, 0) + 1
         notes += kit_notes
         kw = frozenset(ds.all_keywords) - {"FLY"}  # Rules Adaptations "Flying": no FLY
         fly = "FLY" in ds.all_keywords
         # a split unit's Enhancement (the Proctor-Exactant's) is on one Boarding Squad only: reading, the
         # first ("... A"), the one given the unit's best Leadership (its leader's model)
-        enh = (src.enhancement or "").strip() if sq.split_from is None or sq.name.endswith(" A") else ""
+        enh = (src.enhancement or "").strip() if leads else ""
         entry = enhancement(enh)
         ranged: list[WeaponProfile] = []
         melee: list[WeaponProfile] = []
@@ -313,7 +313,7 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
             starting=sq.models or 1, points=sq.points or 0, T=prof.T + tmod, Sv=prof.Sv, W=prof.W + wmod,
             # Battle-shock step: the best Leadership of the models left (Unit.leadership)
             Ld=prof.Ld if kit_ld is not None and prof.Ld is not None else
-            _best_leadership(ds, prof.Ld, sq.split_from is None or sq.name.endswith(" A")),
+            _best_leadership(ds, prof.Ld, leads),
             OC=prof.OC, M=min(move, MOVE_CAP), invuln=prof.invuln,
             radius=radius, model_r=main_r if any(o is not None and o.r is not None for o in kit_own) else None,
             keywords=kw, ranged=ranged, melee=melee, enemy_auras=on_enemies,

@@ -153,7 +153,8 @@ class StratagemUsed(TypedDict):
 
 class Reinforce(TypedDict):
     """A unit requests reinforcement (Transdimensional Reinforcement): one D6 per destroyed model;
-    ``returned`` models set up at ``at``."""
+    or a rule returns destroyed models (Song of Renewal, Pox-Bearer: no ``rolls``); ``returned``
+    models set up, the unit's models then at ``at``."""
     e: Literal["reinforce"]
     unit: str
     rule: str

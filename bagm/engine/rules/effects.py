@@ -72,8 +72,12 @@ def _holds(game: Any, u: Unit, cond: str, other: Unit | None = None) -> bool:
         return u.empowered == game.phase_id
     if cond == "synapse":  # Synapse: within 6" of a friendly SYNAPSE unit (itself one counts);
         # Synaptic Web (BA Mustering Rules, Tyranids): Walls and closed Hatchways are ignored
-        return "SYNAPSE" in u.keywords or any("SYNAPSE" in v.keywords and game.min_straight(u, v) <= SYNAPSE_RANGE + 1e-9
-                                              for v in game.army_units(u.player) if v is not u)
+        # Synaptic Beacon: "while a friendly TYRANIDS unit is within 9\" of the bearer (ignoring Walls and
+        # closed Hatchways), that unit is within Synapse Range of the bearer and of your army"
+        return "SYNAPSE" in u.keywords or any(
+            game.min_straight(u, v) <= max(SYNAPSE_RANGE if "SYNAPSE" in v.keywords else -1.0,
+                                           (effect_least(v, "synapse_range") or -1.0) if v.affected else -1.0) + 1e-9
+            for v in game.army_units(u.player) if v is not u)
     if cond == "near_objective":  # Core Rules "Objective Markers": a model within range of one
         markers = game.map.layout.markers
         return any(game.bf.in_objective_range(m.base, mk) for mk in markers for m in u.models)

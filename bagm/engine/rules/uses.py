@@ -59,6 +59,7 @@ class Use:
     lacks: frozenset[str] = frozenset()  # an enemy target has none of these keywords
     pool: int = 0  # D6 rolled for the rule at the start of each battle round (Blessings of Khorne)
     pool_needs: tuple[str, ...] = ()  # ... this alternative needs one of these ("double 5", "triple 2")
+    times: int | None = None  # at most this many uses in the battle
 
     def __post_init__(self) -> None:
         if self.when not in TIMINGS:
@@ -84,6 +85,11 @@ class Use:
     def opens(self) -> Any:
         """Its effect that opens a Hatchway at once (``open_hatch``), if any."""
         return next((e for e in self.effects if getattr(e, "open_hatch", None) is not None), None)
+
+    @property
+    def returns(self) -> Any:
+        """Its effect that returns destroyed models at once (``return_models``), if any."""
+        return next((e for e in self.effects if getattr(e, "return_models", None) is not None), None)
 
     @property
     def secures(self) -> str | None:
@@ -120,4 +126,5 @@ def use_of(data: Any, name: str, kind: str, bearer: str | None = None,
                army=getattr(data, "army", False), holders=holders,
                once_each=getattr(data, "once_each", None) == "battle", first_round=getattr(data, "first_round", False),
                lacks=frozenset(getattr(data, "target_lacks", ())),
-               pool=getattr(data, "pool", 0), pool_needs=tuple(getattr(data, "pool_needs", ())))
+               pool=getattr(data, "pool", 0), pool_needs=tuple(getattr(data, "pool_needs", ())),
+               times=getattr(data, "times", None))
