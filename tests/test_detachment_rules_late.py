@@ -782,3 +782,84 @@ def test_synaptic_beacon_tyranids_units_within_9_inches_are_within_synapse_range
     w = gaunts.melee[0]
     assert effect_weapon(gaunts, w, g.army_units("B")[0], holds_in(g)).strength == w.strength + (1 if inside else 0)
     assert shock_dice(g, gaunts) == (3 if inside else 2)
+
+
+# --- Stalking Menace (Infestation Swarm) ----------------------------------------------------------
+
+
+def _pass_until(g: Game, stop) -> None:
+    from bagm.engine.state.actions import Action
+
+    for _ in range(400):
+        if stop(g):
+            return
+        d = g.decision
+        g.apply(Action("done") if d.step in ("move", "hatch", "manoeuvre", "shoot", "charge", "reinforce", "fight")
+                and any(a.kind == "done" for a in g.legal_actions()) else Action("pass"))
+    raise AssertionError("never reached")
+
+
+def _menace_game() -> tuple[Game, Unit]:
+    g = game(army("great_devourer_infestation_swarm"))
+    g.dice = Dice(11)
+    bearer = next(u for u in g.units.values() if u.enhancement == "Stalking Menace")
+    _pass_until(g, lambda g: g.decision.step == "use" and g.decision.player == "A" and g.phase == "fight"
+                and g.active == "B" and g.decision.info.get("timing") == "phase_end")
+    return g, bearer
+
+
+@pytest.mark.parametrize("arrives", [True, False])
+def test_stalking_menace_into_strategic_reserves_then_back_by_deep_strike_or_destroyed(arrives):
+    """Stalking Menace: "once per battle, at the end of your opponent's Fight phase, if the bearer is
+    not within Engagement Range of one or more enemy units ... remove the bearer from the battlefield
+    and place it into Strategic Reserves. It will arrive back on the battlefield in the Reinforcements
+    step of your next Movement phase, as if it had the Deep Strike ability. If this is not possible,
+    the bearer is destroyed. When the bearer is set up on the battlefield, until the end of the turn,
+    it cannot declare a charge"."""
+    from bagm.engine.state.actions import Action
+
+    g, bearer = _menace_game()
+    use = f"use {bearer.uid} Stalking Menace"
+    assert use in [a.text() for a in g.legal_actions()]
+    wounds = [m.wounds for m in bearer.models]
+    g.apply(parse(use))
+    assert bearer.where == "reserves" and not bearer.alive
+    assert any(e["e"] == "reserves" and e["unit"] == bearer.uid for e in g.events)
+    _pass_until(g, lambda g: g.decision.step == "reinforce" and g.decision.player == "A")
+    assert g.active == "A" and g.round in (1, 2)
+    ds = [a for a in g.legal_actions() if a.kind == "deepstrike" and a.unit == bearer.uid]
+    assert ds  # as if it had Deep Strike (whatever the battle round)
+    if arrives:
+        g.apply(ds[0])
+        assert bearer.alive and [m.wounds for m in bearer.models] == wounds
+        assert "not eligible to charge" in (g.charge_reason(bearer) or "")
+    else:
+        g.apply(Action("done"))
+        assert bearer.where == "destroyed"
+        assert any(e["e"] == "destroyed" and e["unit"] == bearer.uid for e in g.events)
+
+
+def test_stalking_menace_not_from_engagement_range():
+    g, bearer = _menace_game()
+    enemy = g.army_units("B")[0]
+    x, y = bearer.models[0].x, bearer.models[0].y
+    place(g, enemy.uid, [(x + bearer.radius + enemy.radius + 0.5, y)])
+    g.touch()
+    assert g.engaged(bearer, enemy)
+    assert g.usable("A", "phase_end") == []
+
+
+def test_greedy_bot_stalks_away_when_hurt_and_off_a_marker():
+    from bagm.engine.bots.objectives import on_marker_now
+
+    g, bearer = _menace_game()
+    bot = make_bot("greedy", 1)
+    for e in g.army_units("B"):  # no enemy near
+        if g.min_straight(bearer, e) <= 12:
+            place(g, e.uid, [(60.0 - bearer.models[0].x if bearer.models[0].x < 30 else 2.0, e.models[0].y)])
+    g.touch()
+    assert not on_marker_now(g, bearer)  # (on one it holds: never used)
+    assert all(g.min_straight(bearer, e) > 12 for e in g.army_units("B"))
+    assert bot(g).kind == "pass"  # unhurt, nobody near
+    bearer.models[0].wounds = 1
+    assert bot(g).text() == f"use {bearer.uid} Stalking Menace"

@@ -1761,6 +1761,7 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "Song of Renewal": lambda n: late.test_song_of_renewal_one_destroyed_model_back_in_your_command_phase_up_to_two_times(),
     "Pox-Bearer": lambda n: late.test_pox_bearer_up_to_d3_plus_2_destroyed_poxwalkers_back_at_the_end_of_the_movement_phase(3, 9, 5),
     "Synaptic Beacon": lambda n: late.test_synaptic_beacon_tyranids_units_within_9_inches_are_within_synapse_range(8.9, True, True),
+    "Stalking Menace": lambda n: late.test_stalking_menace_into_strategic_reserves_then_back_by_deep_strike_or_destroyed(True),
 }
 
 

@@ -394,6 +394,11 @@ class Effect:
     not visible to them (Quill Marker)."""
     charged_unseen_by: Keyword | None = None
     """With ``charged_unseen``: the keyword those charging units have (KROOT)."""
+    to_reserves: bool = False
+    """Used at a moment: the target (not within Engagement Range of an enemy unit) is removed into
+    Strategic Reserves; it arrives in the Reinforcements step of its player's next Movement phase
+    as if it had Deep Strike, or is destroyed, and cannot declare a charge in that turn (Stalking
+    Menace)."""
     return_models: Dice | None = None
     """Used at a moment: up to X (a dice expression rolled then) destroyed models of the target
     return with their full wounds, set up in Unit Coherency with its models (one that does not fit

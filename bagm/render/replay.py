@@ -121,6 +121,7 @@ class Tracker:
                 if uid in f.reserves:
                     f.reserves.remove(uid)
         elif kind in ("reserves", "reserve"):
+            f.units.pop(uid, None)  # (from the battlefield during the battle: Stalking Menace)
             if uid not in f.reserves:
                 f.reserves.append(uid)
             f.units.pop(uid, None)  # placed into Reserves from the battlefield (Ambushing Hunters)

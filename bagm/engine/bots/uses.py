@@ -96,6 +96,9 @@ def use_choice(bot: GreedyBot, g: Game, legal: list[Action]) -> Action | None:
         return max(enemies, key=reach)
     if "unit" in d.info:
         return uses[0]
+    leave = next((a for a in uses if rules[a.arg].leaves), None)
+    if leave is not None and _worth_leaving(bot, g, g.unit(leave.unit)):
+        return leave
     if g.active != d.player:
         return None
     return max(uses, key=lambda a: g.unit(a.unit).points)
@@ -161,6 +164,18 @@ def call_now(g: Game, s: Any, p: Player) -> bool:
         return True
     foes = g.army_units(g.other(p))
     return any(g.min_straight(v, f) <= 12 for v in g.army_units(p) if g.covers(s, v) for f in foes)
+
+
+def _worth_leaving(bot: GreedyBot, g: Game, u: Unit) -> bool:
+    """Stalking Menace (into Strategic Reserves, back by Deep Strike next turn): for a bearer that
+    has lost wounds or has an enemy unit worth more within 12", never off an objective marker it
+    holds, and only while a Movement phase of its own is still to come (else it is destroyed)."""
+    if bot.on_marker(g, u) or g.round >= g.mission.rounds and g.first == u.player:
+        return False
+    hurt = any(m.wounds < full for m, full in zip(u.models, u.fulls() or [u.W] * len(u.models)))
+    return hurt or any(e.points > u.points and g.min_straight(u, e) <= 12 for e in g.army_units(g.other(u.player)))
+
+
 def _worth_returning(g: Game, u: Unit, s: Any) -> bool:
     """Return destroyed models now: as many are lost as the rule returns on average (all of it
     is used), or it is the fourth battle round or later."""

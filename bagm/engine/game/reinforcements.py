@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
+from bagm.data.models import Effect
+from bagm.data.schema import validate
 from bagm.engine.rules.effects import (
     early_deep_strike,
 )
@@ -27,6 +29,9 @@ else:
     GameInterface = object  # the declared interface, checked by mypy only (see interface.py)
 
 
+_NO_CHARGE = validate(Effect, {"no_charge": True})
+
+
 class Reinforcements(GameInterface):
     """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
 
@@ -41,6 +46,11 @@ class Reinforcements(GameInterface):
             self._do_reinforce(u, act)
             if u.alive:
                 yield from self._overwatch_window(u, "is set up")
+        for u in self.army_units(p, "reserves"):  # Stalking Menace: "if this is not possible, the bearer is destroyed"
+            if u.recalled is not None:
+                self.emit("note", text=f"{u.uid} did not arrive from Strategic Reserves ({u.recalled}): destroyed")
+                u.where, u.models, u.recalled = "destroyed", [], None
+                self.emit("destroyed", unit=u.uid, points=u.points)
         self.update_control(False)
         # Mission Rules a player may use (Change Level); the phase is the Game itself
         yield from self.mission.decide("movement", self)  # type: ignore[arg-type]
@@ -75,7 +85,7 @@ class Reinforcements(GameInterface):
         for u in res:
             if not u.deep_strike_reserve:
                 out += [Action("arrive", u.uid, arg=str(z + 1)) for z in empty]
-            if u.deep_strike and (self.round >= 2 or early_deep_strike(self, u) is not None) and \
+            if (u.deep_strike and (self.round >= 2 or early_deep_strike(self, u) is not None) or u.recalled) and \
                     self.deep_struck_turn.get(p) != self.turn:  # e.g. Pre-Emptive Strike: round 1
                 for m in self.map.layout.markers:
                     out.append(Action("deepstrike", u.uid, point=_r((m.x, m.y))))
@@ -126,9 +136,9 @@ class Reinforcements(GameInterface):
                                     "fit there (clear of other bases and of Engagement Range of enemy models)",
                                     "Determine Reserves: set up wholly within an Entry Zone", u.uid)
         else:
-            if not u.deep_strike:
+            if not u.deep_strike and u.recalled is None:
                 raise IllegalAction(f"{u.label()} has no Deep Strike ability", "Deep Strike", u.uid)
-            if self.round < 2 and early_deep_strike(self, u) is None:  # e.g. Pre-Emptive Strike
+            if self.round < 2 and early_deep_strike(self, u) is None and u.recalled is None:  # e.g. Pre-Emptive Strike
                 raise IllegalAction("Deep Strike units arrive from the second battle round",
                                     "Deep Strike Ability (Before the Battle)", u.uid)
             if self.deep_struck_turn.get(p) == self.turn:
@@ -152,3 +162,16 @@ class Reinforcements(GameInterface):
         ok = self.set_up(u, at, **how)
         if not ok:
             self.emit("note", text=f"{u.uid} could not be set up there; it stays in Reserves")
+        elif u.recalled is not None:  # Stalking Menace: "until the end of the turn, it cannot declare a charge"
+            u.timed += ((u.recalled, _NO_CHARGE, "turn"),)
+            u.recalled = None
+
+    def recall(self, u: Unit, rule: str) -> None:
+        """Stalking Menace: ``u`` is removed from the battlefield into Strategic Reserves (its models
+        keep their wounds); it arrives in the Reinforcements step of its player's next Movement phase
+        as if it had the Deep Strike ability (reading: in that step whatever the battle round, since
+        the rule names it; more than 9" from enemy models, one Deep Strike a turn), or is destroyed."""
+        u.where, u.recalled = "reserves", rule
+        u.deep_strike_reserve = True
+        self.touch(u)
+        self.emit("reserves", unit=u.uid, deep_strike=True)

@@ -87,6 +87,11 @@ class Use:
         return next((e for e in self.effects if getattr(e, "open_hatch", None) is not None), None)
 
     @property
+    def leaves(self) -> bool:
+        """Its effects remove the target into Strategic Reserves (``to_reserves``)."""
+        return any(getattr(e, "to_reserves", False) for e in self.effects)
+
+    @property
     def returns(self) -> Any:
         """Its effect that returns destroyed models at once (``return_models``), if any."""
         return next((e for e in self.effects if getattr(e, "return_models", None) is not None), None)
