@@ -863,3 +863,48 @@ def test_greedy_bot_stalks_away_when_hurt_and_off_a_marker():
     assert bot(g).kind == "pass"  # unhurt, nobody near
     bearer.models[0].wounds = 1
     assert bot(g).text() == f"use {bearer.uid} Stalking Menace"
+
+
+# --- Resurrection Protocols (Tomb Ship Complement) ------------------------------------------------
+
+
+@pytest.mark.parametrize("roll, back", [(1, False), (2, True), (6, True)])
+def test_resurrection_protocols_the_first_time_the_bearer_is_destroyed_a_2_plus_sets_it_back_up(roll, back):
+    """Resurrection Protocols: "the first time the bearer is destroyed, roll one D6 at the end of the
+    phase. On a 2+, set the bearer back up on the battlefield, as close as possible to where it was
+    destroyed and not within Engagement range of any enemy units, with D3 wounds remaining"."""
+    g = game(army("necrons_tomb_ship_complement"))
+    bearer = next(u for u in g.units.values() if u.enhancement == "Resurrection Protocols")
+    enemy = g.army_units("B")[0]
+    x, y = bearer.models[0].x, bearer.models[0].y
+    place(g, enemy.uid, [(x + bearer.radius + enemy.radius + 0.3, y)])  # in Engagement Range
+    g.touch()
+    bearer.models[0].wounds = 1
+    assert attack(g, enemy, bearer, SHOT, [3, 6, 1]) == (1, 1)
+    assert bearer.where == "destroyed"
+    g.dice = Dice.scripted([roll] + ([2] if back else []))  # the D6, then the D3 wounds
+    g.revivals()  # the end of the phase
+    g.dice.assert_consumed()
+    assert bearer.alive == back
+    if back:
+        assert bearer.models[0].wounds == 2  # a D3 of 2: 2 wounds remaining
+        assert not g.engaged(bearer, enemy)
+        assert g.unit_distance(bearer, enemy) < 3.0  # as close as possible
+        bearer.models[0].wounds = 1
+        attack(g, enemy, bearer, SHOT, [3, 6, 1])
+        g.dice = Dice.scripted([])
+        g.revivals()  # "the first time": no second roll
+        assert not bearer.alive
+
+
+def test_resurrection_protocols_roll_comes_at_the_end_of_the_phase_in_play():
+    g = game(army("necrons_tomb_ship_complement"))
+    bearer = next(u for u in g.units.values() if u.enhancement == "Resurrection Protocols")
+    phase = g.phase
+    bearer.models[0].wounds = 1
+    attack(g, g.army_units("B")[0], bearer, SHOT, [3, 6, 1])
+    assert bearer.where == "destroyed"
+    g.dice = Dice(3)
+    _pass_until(g, lambda g: g.phase != phase)
+    rolls = [e for e in g.events if e["e"] == "rule_roll" and e["rule"] == "Resurrection Protocols"]
+    assert len(rolls) == 1 and bearer.alive == (rolls[0]["roll"] >= 2)

@@ -399,6 +399,11 @@ class Effect:
     Strategic Reserves; it arrives in the Reinforcements step of its player's next Movement phase
     as if it had Deep Strike, or is destroyed, and cannot declare a charge in that turn (Stalking
     Menace)."""
+    revive_roll: int | None = None
+    """The first time the led unit is destroyed, one D6 at the end of the phase: on X+ it is set back
+    up as close as possible to where its last model fell, not within Engagement Range of enemy
+    units, with ``revive_wounds`` wounds remaining (Resurrection Protocols)."""
+    revive_wounds: Dice | None = None
     return_models: Dice | None = None
     """Used at a moment: up to X (a dice expression rolled then) destroyed models of the target
     return with their full wounds, set up in Unit Coherency with its models (one that does not fit
@@ -559,7 +564,7 @@ class Effect:
             raise ValueError("aura_enemy goes with aura (X inches) or aura_rounds (X inches by battle round)")
         if self.aura_choice is not None and not self.aura_enemy:
             raise ValueError("aura_choice goes with aura_enemy")
-        for name in ("consolidate", "rush_move", "return_models"):
+        for name in ("consolidate", "rush_move", "return_models", "revive_wounds"):
             if getattr(self, name) is not None:
                 from bagm.chance.dice import DiceError, parse_dice
 

@@ -13,6 +13,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from bagm.engine.board.geometry import Base
+from bagm.engine.rules.effects import effect_first
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import Decision, Player
@@ -137,6 +138,38 @@ class ArmyRules(GameInterface):
             back += 1
         self.emit("reinforce", unit=u.uid, rule=rule, rolls=[], returned=back,
                   at=[[round(m.x, 2), round(m.y, 2)] for m in u.models] if back else [])
+
+    def revivals(self) -> None:
+        """Resurrection Protocols: "the first time the bearer is destroyed, roll one D6 at the end of
+        the phase. On a 2+, set the bearer back up on the battlefield, as close as possible to where it
+        was destroyed and not within Engagement range of any enemy units, with D3 wounds remaining".
+        Reading: its one model (the bearer) comes back; "as close as possible": the first point that
+        fits on rings 1" apart around where it fell, out to 12"."""
+        for u in self.units.values():
+            if u.revive is None or u.where != "destroyed":
+                continue
+            _, x, y = u.revive
+            u.revive = None
+            rule = u.source("revive_roll")
+            need = effect_first(u, "revive_roll")
+            self.used.add((u.player, f"{rule} {u.uid}", 0))  # "the first time"
+            roll = self.dice.d6(f"{rule} {u.uid}")
+            self.emit("rule_roll", player=u.player, rule=rule, roll=roll)
+            if roll < need:
+                continue
+            u.models = u.new_models([(x, y)])[:1]
+            spots = [(x, y)] + [(x + d * math.cos(math.pi * k / 6), y + d * math.sin(math.pi * k / 6))
+                                for d in range(1, 13) for k in range(12)]
+            for at in spots:
+                if self.bf.layout.board_at(at) is not None and self.set_up(u, at):
+                    break
+            else:
+                u.models, u.where = [], "destroyed"
+                continue
+            back = effect_first(u, "revive_wounds")
+            w = self.dice.roll_expr(back, f"{rule} {u.uid}") if back is not None else u.W
+            u.models[0].wounds = min(w, u.models[0].wounds)
+            self.emit("note", text=f"{u.uid} is set back up ({rule}) with {u.models[0].wounds} wounds remaining")
 
     def reinforce_on_death(self, u: Unit) -> None:
         """"If this unit is destroyed without having requested reinforcement, after removing the

@@ -73,6 +73,9 @@ def models_destroyed(game: GameInterface, u: Unit, dead: list[Model]) -> None:
         game.touch(u)
         game.emit("crewed", unit=u.uid, destroyed=len(rest), rule=u.source("crewed"))
         dead = dead + rest
+    if not u.models and effect_first(u, "revive_roll") is not None and \
+            (u.player, f"{u.source('revive_roll')} {u.uid}", 0) not in game.used:
+        u.revive = (game.phase_id, dead[-1].x, dead[-1].y)  # Resurrection Protocols: where it fell
     if not u.models and any(e.mortals_on == "destroyed" for _, e in u.standing):
         _last_spite(game, u, dead)  # e.g. Fountaining Filth: the bearer's last act
     x = effect_first(u, "deadly_demise")

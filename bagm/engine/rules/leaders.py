@@ -121,8 +121,10 @@ class LeaderRules(GameInterface):
         card's WHEN is "Your Command phase": its windows are the start and the end of the
         active player's Command phase, for that player only."""
         timing = "phase_start" if when == "start" else "phase_end"
-        if self.window == 0:  # e.g. Manhunter's Helm: a new Priority Target once the last is destroyed
-            yield from self._marks_again()
+        if self.window == 0:
+            if when == "end":
+                self.revivals()  # Resurrection Protocols: "roll one D6 at the end of the phase"
+            yield from self._marks_again()  # e.g. Manhunter's Helm: a new Priority Target once the last is destroyed
         yours = card(self, STRATAGEM).when == "your_command"  # the 2023 card
         while self.window < 4:
             p = self.active if self.window % 2 == 0 else self.other(self.active)

@@ -217,6 +217,7 @@ class Unit:
     regained: tuple[int, int] = (-1, 0)  # (phase id, wounds regained by an effect in it)
     kills: int = 0  # enemy units its attacks destroyed ("once it has destroyed an enemy unit")
     empowered: int = -1  # Power from Pain: the phase (its id) it was Empowered in, until that phase's end
+    revive: tuple[int, float, float] | None = None  # (phase id, x, y): destroyed, to be set back up at the phase's end
     recalled: str | None = None  # the rule that put it into Strategic Reserves during the battle (Stalking Menace)
     held_at: int = -1  # the phase (its id) at whose start it was within range of a marker its army controlled (Raid and Pillage)
     led: Any = None  # (Leader uid, ability name, LeaderAbility) conferred by Battlefield Command
