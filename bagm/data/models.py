@@ -394,11 +394,13 @@ class Effect:
     not visible to them (Quill Marker)."""
     charged_unseen_by: Keyword | None = None
     """With ``charged_unseen``: the keyword those charging units have (KROOT)."""
-    to_reserves: bool = False
-    """Used at a moment: the target (not within Engagement Range of an enemy unit) is removed into
-    Strategic Reserves; it arrives in the Reinforcements step of its player's next Movement phase
-    as if it had Deep Strike, or is destroyed, and cannot declare a charge in that turn (Stalking
-    Menace)."""
+    to_reserves: float | None = None
+    """Used at a moment: the target, more than X inches from every enemy unit, is removed from the
+    battlefield into Strategic Reserves (its models keep their wounds)."""
+    deep_strike_back: bool = False
+    """With ``to_reserves``: it arrives in the Reinforcements step of its player's next Movement
+    phase as if it had Deep Strike, or is destroyed, and cannot declare a charge in that turn
+    (Stalking Menace)."""
     revive_roll: int | None = None
     """The first time the led unit is destroyed, one D6 at the end of the phase: on X+ it is set back
     up as close as possible to where its last model fell, not within Engagement Range of enemy

@@ -96,7 +96,7 @@ def use_choice(bot: GreedyBot, g: Game, legal: list[Action]) -> Action | None:
         return max(enemies, key=reach)
     if "unit" in d.info:
         return uses[0]
-    leave = next((a for a in uses if rules[a.arg].leaves), None)
+    leave = next((a for a in uses if rules[a.arg].leaves is not None), None)
     if leave is not None and _worth_leaving(bot, g, g.unit(leave.unit)):
         return leave
     if g.active != d.player:

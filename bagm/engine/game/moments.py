@@ -121,8 +121,11 @@ class Moments(GameInterface):
                     continue  # Battle-shock: your Stratagems cannot affect the unit (not in 2023)
                 if s.after_kill and not any(d and not self.unit(t).alive for t, _, d in u.volley):
                     continue  # "if one or more enemy units were destroyed by those attacks"
-                if (s.moves or s.leaves) and self.engaged_with(u):
-                    continue  # a Normal move, or "if the bearer is not within Engagement Range"
+                if s.moves and self.engaged_with(u):
+                    continue  # a Normal move: never from within Engagement Range
+                if (o := s.leaves) is not None and any(self.unit_distance(u, e) <= o.to_reserves + 1e-9
+                                                       for e in self.army_units(self.other(p))):
+                    continue  # "if the bearer is not within Engagement Range of one or more enemy units"
                 if s.unshocked and u.battleshocked:
                     continue
                 if s.secures is not None and self.marker_to_secure(u, s.secures) is None:
@@ -309,8 +312,8 @@ class Moments(GameInterface):
         u.timed += tuple((s.name, e, s.until) for e in s.effects)
         if need := next((e.reinforce_roll for e in s.effects if e.reinforce_roll), None):
             self.reinforce(u, need, s.name)  # "this unit can request reinforcement"
-        if s.leaves:  # Stalking Menace: "remove the bearer from the battlefield and place it into Strategic Reserves"
-            self.recall(u, s.name)
+        if (o := s.leaves) is not None:  # "remove the bearer from the battlefield and place it into Strategic Reserves"
+            self.recall(u, s.name, o.deep_strike_back)
         if (back := s.returns) is not None:  # "return up to D3+2 destroyed models to that unit"
             self.return_models(u, self.dice.roll_expr(back.return_models, f"{s.name} {u.uid}"), s.name)
         if u.battleshocked and any(e.end_battleshock for e in s.effects):

@@ -166,12 +166,14 @@ class Reinforcements(GameInterface):
             u.timed += ((u.recalled, _NO_CHARGE, "turn"),)
             u.recalled = None
 
-    def recall(self, u: Unit, rule: str) -> None:
-        """Stalking Menace: ``u`` is removed from the battlefield into Strategic Reserves (its models
-        keep their wounds); it arrives in the Reinforcements step of its player's next Movement phase
-        as if it had the Deep Strike ability (reading: in that step whatever the battle round, since
-        the rule names it; more than 9" from enemy models, one Deep Strike a turn), or is destroyed."""
-        u.where, u.recalled = "reserves", rule
-        u.deep_strike_reserve = True
+    def recall(self, u: Unit, rule: str, deep_strike_back: bool = False) -> None:
+        """A rule (``to_reserves``) removes ``u`` from the battlefield into Strategic Reserves (its
+        models keep their wounds). Stalking Menace (``deep_strike_back``): it arrives in the
+        Reinforcements step of its player's next Movement phase as if it had the Deep Strike ability
+        (reading: in that step whatever the battle round, since the rule names it; more than 9" from
+        enemy models, one Deep Strike a turn), or is destroyed."""
+        u.where = "reserves"
+        if deep_strike_back:
+            u.recalled, u.deep_strike_reserve = rule, True
         self.touch(u)
         self.emit("reserves", unit=u.uid, deep_strike=True)

@@ -87,9 +87,9 @@ class Use:
         return next((e for e in self.effects if getattr(e, "open_hatch", None) is not None), None)
 
     @property
-    def leaves(self) -> bool:
-        """Its effects remove the target into Strategic Reserves (``to_reserves``)."""
-        return any(getattr(e, "to_reserves", False) for e in self.effects)
+    def leaves(self) -> Any:
+        """Its effect that removes the target into Strategic Reserves (``to_reserves``), if any."""
+        return next((e for e in self.effects if getattr(e, "to_reserves", None) is not None), None)
 
     @property
     def returns(self) -> Any:
