@@ -908,3 +908,55 @@ def test_resurrection_protocols_roll_comes_at_the_end_of_the_phase_in_play():
     _pass_until(g, lambda g: g.phase != phase)
     rolls = [e for e in g.events if e["e"] == "rule_roll" and e["rule"] == "Resurrection Protocols"]
     assert len(rolls) == 1 and bearer.alive == (rolls[0]["roll"] >= 2)
+
+
+# --- Rallying Cry (Protector Host) ----------------------------------------------------------------
+
+
+def test_rallying_cry_two_guardians_units_in_the_bearers_entry_zone():
+    """Rallying Cry: "in the Deploy Armies step, when the bearer is set up in an Entry Zone, you can
+    set up two friendly GUARDIANS units within that Entry Zone instead of any other units" (one unit
+    without the CHARACTER keyword per Entry Zone otherwise)."""
+    g = Game(11, army("aeldari_protector_host"), army("orks_kaptin_killers", "B"), dice=Dice(5),
+             rolloffs={"attacker": "A", "first_turn": "A"})
+
+    def a_deploys(act: str | None) -> list[str]:
+        """B sets up its first option until A is to set up; A's options (then ``act`` applied)."""
+        for _ in range(60):
+            d = g.decision
+            if d.step == "deploy" and d.player == "A":
+                break
+            g.apply(g.legal_actions()[0])
+        legal = [a.text() for a in g.legal_actions()]
+        if act is not None:
+            assert act in legal, (act, legal)
+            g.apply(parse(act))
+        return legal
+
+    warlock, gd, sg, da = g.units["A2"], g.units["A3"], g.units["A5"], g.units["A7"]
+    assert "GUARDIANS" in gd.keywords and "GUARDIANS" in sg.keywords and "GUARDIANS" not in da.keywords
+    a_deploys(f"deploy {gd.uid} 1")  # a GUARDIANS unit first: the zone's one other unit
+    legal = a_deploys(f"deploy {warlock.uid} 1")  # then the bearer
+    assert f"deploy {sg.uid} 1" not in legal  # (before the bearer was set up there: one only)
+    legal = a_deploys(f"deploy {sg.uid} 1")  # now a second GUARDIANS unit
+    legal = a_deploys(None)
+    assert gd.where == "board" and warlock.where == "board"
+    assert not [t for t in legal if t.startswith("deploy") and t.endswith(" 1")], legal  # two: the zone is full
+    assert any(t == f"deploy {da.uid} 2" for t in legal)
+
+
+def test_without_rallying_cry_one_unit_per_entry_zone():
+    g = Game(11, army("aeldari_protector_host"), army("orks_kaptin_killers", "B"), dice=Dice(5),
+             rolloffs={"attacker": "A", "first_turn": "A"})
+    g.units["A2"].standing = ()  # the Warlock without its Enhancement
+    for act in ("deploy A3 1", "deploy A2 1"):
+        for _ in range(60):
+            if g.decision.step == "deploy" and g.decision.player == "A":
+                break
+            g.apply(g.legal_actions()[0])
+        g.apply(parse(act))
+    for _ in range(60):
+        if g.decision.step == "deploy" and g.decision.player == "A":
+            break
+        g.apply(g.legal_actions()[0])
+    assert "deploy A5 1" not in [a.text() for a in g.legal_actions()]

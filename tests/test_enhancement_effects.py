@@ -1763,6 +1763,7 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "Synaptic Beacon": lambda n: late.test_synaptic_beacon_tyranids_units_within_9_inches_are_within_synapse_range(8.9, True, True),
     "Stalking Menace": lambda n: late.test_stalking_menace_into_strategic_reserves_then_back_by_deep_strike_or_destroyed(True),
     "Resurrection Protocols": lambda n: late.test_resurrection_protocols_the_first_time_the_bearer_is_destroyed_a_2_plus_sets_it_back_up(2, True),
+    "Rallying Cry": lambda n: late.test_rallying_cry_two_guardians_units_in_the_bearers_entry_zone(),
 }
 
 

@@ -394,6 +394,10 @@ class Effect:
     not visible to them (Quill Marker)."""
     charged_unseen_by: Keyword | None = None
     """With ``charged_unseen``: the keyword those charging units have (KROOT)."""
+    entry_zone_two: Keyword | None = None
+    """Deploy Armies: once the led unit is set up in an Entry Zone, two units with this keyword
+    (not CHARACTERS) can be set up in that Entry Zone instead of any other unit (Rallying Cry:
+    GUARDIANS)."""
     to_reserves: float | None = None
     """Used at a moment: the target, more than X inches from every enemy unit, is removed from the
     battlefield into Strategic Reserves (its models keep their wounds)."""

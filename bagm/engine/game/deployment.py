@@ -10,6 +10,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.rules.army_rules import deploys_last
+from bagm.engine.rules.effects import effect_first
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import INFILTRATE, Decision, IllegalAction, Player, _pt, _r
@@ -66,8 +67,25 @@ class DeployArmies(GameInterface):
         CHARACTER keyword in each Entry Zone"; 2023 (no Deployment adaptation), step 7 as
         written: "that player sets up one unit within that Entry Zone"."""
         if self.edition.character_shares_entry_zone:
-            return (z, u.is_character) not in self.deployed[p]
-        return all(zz != z for zz, _ in self.deployed[p])
+            free = (z, u.is_character) not in self.deployed[p]
+        else:
+            free = all(zz != z for zz, _ in self.deployed[p])
+        return free or not u.is_character and self._rallied(p, z, u)
+
+    def _rallied(self, p: Player, z: int, u: Unit) -> bool:
+        """Rallying Cry (``entry_zone_two``): "when the bearer is set up in an Entry Zone, you can set
+        up two friendly GUARDIANS units within that Entry Zone instead of any other units": ``u``
+        may join Entry Zone ``z`` that holds the bearer and fewer than two other units, all GUARDIANS."""
+        if not any(v.affected and effect_first(v, "entry_zone_two") is not None for v in self.armies[p].units):
+            return False
+        zone = self.entry_zones(p)[z]
+        here = [v for v in self.army_units(p) if v.models and all(zone.within(m.base) for m in v.models)]
+        bearer = next((v for v in here if v.affected and effect_first(v, "entry_zone_two") is not None), None)
+        if bearer is None:
+            return False
+        kw = effect_first(bearer, "entry_zone_two")
+        n = sum(1 for zz, ch in self.deployed[p] if zz == z and not ch)  # (set up, or sent to Reserves not fitting)
+        return kw in u.keywords and n < 2 and all(kw in v.keywords for v in here if v is not bearer)
 
     def _may_reserve(self, p: Player) -> bool:
         """One more unit of ``p`` may be placed into Reserves with Deep Strike: 2024 Before the
