@@ -84,19 +84,18 @@ def test_a_modelled_rule_enhancement_and_ability_each_count(tmp_path):
     import yaml
 
     cat = Catalog()
-    faction = det = None
+    faction = det = edet = None  # a faction with an unmodelled Detachment rule and Enhancement (two Detachments maybe)
     for f in cat.all():
-        for d in f.pack.detachments:
-            if d.rule and d.rule_effects is None and not d.rule_moments and \
-                    any(e.effects is None and not e.moments for e in d.enhancements):
-                faction, det = f, d
-                break
-        if det is not None:
+        det = next((d for d in f.pack.detachments if d.rule and d.rule_effects is None and not d.rule_moments), None)
+        edet = next((d for d in f.pack.detachments
+                     if any(e.effects is None and not e.moments and not e.bars for e in d.enhancements)), None)
+        if det is not None and edet is not None:
+            faction = f
             break
-    assert faction is not None and det is not None, "every Detachment rule or Enhancement is modelled"
+    assert faction is not None and det is not None and edet is not None, "every Detachment rule or Enhancement is modelled"
     raw = yaml.safe_load(faction.files[0].read_text(encoding="utf-8"))
-    enh = next(d for d in raw["detachments"] if d["name"] == det.name)["enhancements"]
-    first = next(e for e in enh if not e.get("effects") and not e.get("moments"))
+    enh = next(d for d in raw["detachments"] if d["name"] == edet.name)["enhancements"]
+    first = next(e for e in enh if not e.get("effects") and not e.get("moments") and not e.get("bars"))
     first["effects"] = [{"fnp": 5}]
     occurring = {p.name for path in ROSTERS.glob("*.yaml")
                  for u in validate(load_roster(path), cat).units if u.datasheet in faction.pack.units
@@ -104,7 +103,10 @@ def test_a_modelled_rule_enhancement_and_ability_each_count(tmp_path):
                      u.datasheet, cat.abilities(faction.name)) if p.how == ""}
     ability = sorted(occurring)[0] if occurring else None
     overlay = {"faction": faction.name,
-               "detachments": [{"name": det.name, "rule_effects": [{"OC_mod": 1}], "enhancements": enh}]}
+               "detachments": [{"name": det.name, "rule_effects": [{"OC_mod": 1}]}] + (
+                   [{"name": edet.name, "enhancements": enh}] if edet is not det else [])}
+    if edet is det:
+        overlay["detachments"][0]["enhancements"] = enh
     if ability:
         overlay["abilities"] = [{"name": ability, "effects": [{"M_mod": 1}]}]
     (tmp_path / "x.yaml").write_text(yaml.safe_dump(overlay, allow_unicode=True), encoding="utf-8")

@@ -960,3 +960,28 @@ def test_without_rallying_cry_one_unit_per_entry_zone():
             break
         g.apply(g.legal_actions()[0])
     assert "deploy A5 1" not in [a.text() for a in g.legal_actions()]
+
+
+# --- Dark Rewards (Infernal Reavers) --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dice, cp", [((4, 4), 0), ((4, 5), 1), ((6, 6), 1), ((1, 1), 0)])
+def test_dark_rewards_a_dark_pact_leadership_test_of_9_plus_gains_1cp(dice, cp):
+    """Dark Rewards: "each time a HERETIC ASTARTES model from your army takes a Leadership test for the
+    Dark Pacts ability, on a 9+, you gain 1 CP" (a Dark Pact: a Moment with ``self_test``; failed, D3
+    mortal wounds too)."""
+    from bagm.data.models import Moment
+    from bagm.data.schema import validate
+    from bagm.engine.rules.uses import use_of
+
+    g = game(army("heretic_astartes_infernal_reavers"))
+    u = next(v for v in g.army_units("A") if "HERETIC ASTARTES" in v.keywords)
+    m = validate(Moment, {"when": "selected_to_shoot", "once": "phase", "choice": "Lethal Hits", "self_test": "leadership",
+                          "self_test_mortals": "D3", "effects": [{"weapon_abilities": [{"name": "lethal hits"}]}]})
+    g.armies["A"].uses += (use_of(m, "Dark Pacts", "Ability", u.uid),)
+    before = g.cp["A"]
+    failed = sum(dice) < u.leadership()
+    g.dice = Dice.scripted(list(dice) + ([1] if failed else []))  # the test; failed: a D3 of mortal wounds
+    g.use_rule("A", parse(f"use {u.uid} Dark Pacts: Lethal Hits"))
+    g.dice.assert_consumed()
+    assert g.cp["A"] == before + cp

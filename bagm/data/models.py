@@ -394,6 +394,9 @@ class Effect:
     not visible to them (Quill Marker)."""
     charged_unseen_by: Keyword | None = None
     """With ``charged_unseen``: the keyword those charging units have (KROOT)."""
+    self_test_cp: int | None = None
+    """Each time the led unit takes the Leadership test a rule used on it calls for first (Moment
+    ``self_test``: Dark Pacts), a roll of X+ gains its player 1CP (Dark Rewards: 9)."""
     entry_zone_two: Keyword | None = None
     """Deploy Armies: once the led unit is set up in an Entry Zone, two units with this keyword
     (not CHARACTERS) can be set up in that Entry Zone instead of any other unit (Rallying Cry:

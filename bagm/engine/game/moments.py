@@ -21,7 +21,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.rules.army_rules import empowered
-from bagm.engine.rules.effects import aura_copy
+from bagm.engine.rules.effects import aura_copy, effect_least
 from bagm.engine.rules.stratagem_costs import stratagem_cost, stratagem_refund
 from bagm.engine.rules.uses import Use
 from bagm.engine.state.actions import Action
@@ -351,6 +351,8 @@ class Moments(GameInterface):
         ld = u.leadership()  # the best Leadership of the models left
         ok = roll >= ld
         self.emit("leadership_test", unit=u.uid, roll=roll, ld=ld, passed=ok, why=rule)
+        if u.affected and (need := effect_least(u, "self_test_cp")) is not None and roll >= need:
+            self.gain_cp(p, 1, u.source("self_test_cp"))  # Dark Rewards: "on a 9+, you gain 1 CP"
         if ok:
             return
         if s.self_test_forsake:
