@@ -985,3 +985,74 @@ def test_dark_rewards_a_dark_pact_leadership_test_of_9_plus_gains_1cp(dice, cp):
     g.use_rule("A", parse(f"use {u.uid} Dark Pacts: Lethal Hits"))
     g.dice.assert_consumed()
     assert g.cp["A"] == before + cp
+
+
+# --- Regenerative Agony (Painbringers) ------------------------------------------------------------
+
+
+def test_regenerative_agony_a_pain_token_when_four_feel_no_pain_rolls_succeed_in_a_phase():
+    """Regenerative Agony: "each time four or more Feel No Pain rolls are successful for
+    HAEMONCULUS COVENS models from your army in a single phase, you gain 1 Pain token" (reading: once
+    a phase, as the fourth succeeds)."""
+    g = game(army("drukhari_painbringers"))
+    h = unit(g, "Haemonculus")
+    assert effect_defence(h, SHOT)[1] == 5  # Feel No Pain 5+
+    foe = g.army_units("B")[0]
+
+    def agony() -> int:
+        return [w for _, _, w in pains(g)].count("Regenerative Agony")
+
+    for i in range(1, 6):  # a hit, a wound, a failed save, a Feel No Pain roll of 5: ignored
+        attack(g, foe, h, SHOT, [3, 6, 1, 5])
+        assert agony() == (1 if i >= 4 else 0), i
+    attack(g, foe, h, SHOT, [3, 6, 1, 4])  # a failed Feel No Pain roll does not count
+    g.phase_id += 1  # the next phase counts anew
+    for _ in range(4):
+        attack(g, foe, h, SHOT, [3, 6, 1, 6])
+    assert agony() == 2
+
+
+def _empower(g: Game, u: Unit, dice: list[int]) -> None:
+    from bagm.data.models import Moment
+    from bagm.data.schema import validate
+    from bagm.engine.rules.uses import use_of
+
+    if not any(s.name == "Test Pain" for s in g.armies["A"].uses):
+        m = validate(Moment, {"when": "phase_start", "pain": 1, "once": "unit", "effects": [{"charge_after_advance": True}]})
+        g.armies["A"].uses += (use_of(m, "Test Pain", "Enhancement"),)
+    g.pain["A"] = 5
+    g.dice = Dice.scripted(dice)
+    g.use_rule("A", parse(f"use {u.uid} Test Pain"))
+    g.dice.assert_consumed()
+
+
+@pytest.mark.parametrize("roll, regained", [(1, 0), (2, 1), (5, 1), (6, 2)])
+def test_regenerative_agony_the_first_empowering_each_round_regains_wounds(roll, regained):
+    """"Each battle round, the first time a HAEMONCULUS COVENS unit from your army becomes Empowered
+    in that battle round, roll one D6: on a 2-5, one model in that unit regains 1 lost wound ...; on a
+    6, one model in that unit regains up to two lost wounds"."""
+    g = game(army("drukhari_painbringers"))
+    h, wracks = unit(g, "Haemonculus"), unit(g, "Wracks")
+    h.models[0].wounds = 1
+    _empower(g, h, [roll])
+    assert h.models[0].wounds == 1 + regained
+    g.phase_id += 1
+    _empower(g, wracks, [])  # not the first Empowering of the round: no roll
+    g.round += 1
+    g.phase_id += 1
+    _empower(g, h, [1])  # the next battle round: a roll again
+
+
+@pytest.mark.parametrize("roll, back", [(1, 0), (3, 1), (6, 1)])
+def test_regenerative_agony_wracks_get_a_destroyed_model_back(roll, back):
+    """"... or if that unit has the WRACKS keyword, one destroyed model is returned to it with it's
+    full wounds remaining" (on a 6 too)."""
+    g = game(army("drukhari_painbringers"))
+    wracks = unit(g, "Wracks")
+    if not wracks.models:
+        wracks.models, wracks.where = wracks.new_models([(20.0, 15.0), (21.2, 15.0)]), "board"
+        g.touch()
+    wracks.models = wracks.models[:2]
+    g.touch()
+    _empower(g, wracks, [roll])
+    assert len(wracks.models) == 2 + back and all(m.wounds == wracks.W for m in wracks.models)

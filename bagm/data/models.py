@@ -612,6 +612,13 @@ class Effect:
     pain_discount: bool = False
     """Each time its player uses the Battlefield Command Stratagem, they can expend 1 Pain token to
     pay 1CP less for it (Commorrite Rivalries)."""
+    fnp_pain: int | None = None
+    """In a phase, when the X-th Feel No Pain roll made for the models of units with this effect
+    succeeds, their army gains 1 Pain token (once a phase; Regenerative Agony: 4)."""
+    empower_regen: bool = False
+    """Each battle round, the first time a unit of the army with this effect becomes Empowered,
+    one D6: 2-5, one of its models regains 1 lost wound (WRACKS: one destroyed model returns with
+    full wounds); 6, up to 2 lost wounds (WRACKS: one destroyed model returns) (Regenerative Agony)."""
     empower_pain_roll: int | None = None
     """The first time in each turn the led unit becomes Empowered, one D6: on X+ its army gains 1
     Pain token (Power and Greed)."""

@@ -73,6 +73,8 @@ class TargetUnit:
     rank: list[int] | None = None
     """The defender's order of allocation among models that have lost no wounds, lowest first
     (the unit's main profile before models with their own: ``Unit.ranks``); None: in order."""
+    fnp_saved: int = 0
+    """Feel No Pain rolls that succeeded (Regenerative Agony counts them)."""
 
     @classmethod
     def of(cls, target: Target) -> "TargetUnit":
@@ -119,6 +121,7 @@ class TargetUnit:
             if self.wounds[index] <= 0:
                 break  # excess damage lost (Allocating Attacks; Mortal Wounds)
             if fnp is not None and fnp_saves(dice.d6(f"feel no pain ({reason})"), fnp):
+                self.fnp_saved += 1
                 continue
             self.wounds[index] -= 1
             lost += 1

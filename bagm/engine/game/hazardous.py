@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from bagm.engine.attack.rules import HAZARDOUS_MORTAL_WOUNDS
 from bagm.engine.attack.sequence import TargetUnit, hazardous_tests
 from bagm.engine.rules.abilities import models_destroyed
+from bagm.engine.rules.army_rules import fnp_pain
 from bagm.engine.rules.effects import effect_defence, effect_fnp_mortal, effect_weapon, holds_in
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
@@ -65,6 +66,8 @@ class Hazardous(GameInterface):
             names = {w.lower() for w in weapons}
             equipped = [any(m.carries(w) for w in names) for m in u.models] if u.mixed else None
             lost = own.hazardous(len(weapons), self.dice, equipped)  # each failed test one at a time
+            if own.fnp_saved:
+                fnp_pain(self, u, own.fnp_saved)  # e.g. Regenerative Agony
             for m, wl in zip(u.models, own.wounds):
                 m.wounds = wl
             gone = [i for i, m in enumerate(u.models) if m.wounds <= 0]

@@ -15,7 +15,7 @@ from bagm.engine.attack.sequence import (
     resolve_steps,
 )
 from bagm.engine.rules.abilities import models_destroyed, weapons_off
-from bagm.engine.rules.army_rules import kill_pain, pain_for_kill, pain_from
+from bagm.engine.rules.army_rules import fnp_pain, kill_pain, pain_for_kill, pain_from
 from bagm.engine.rules.effects import (
     effect_conditions,
     effect_defence,
@@ -521,6 +521,8 @@ class ShootingPhase(GameInterface):
                               hazardous=False,  # taken after all of the unit's attacks (take_hazardous)
                               choosing=True)  # the attacker answers a free re-roll's offers
         res = yield from self.reroll_offers(steps, u, t, w.name)
+        if tu.fnp_saved and t.affected:
+            fnp_pain(self, t, tu.fnp_saved)  # e.g. Regenerative Agony
         for m, wl in zip(t.models, tu.wounds):
             m.wounds = wl
         # removed_models: indices into the target's models as they stood before the attack

@@ -167,11 +167,58 @@ def kill_pain(game: GameInterface, u: Unit, t: Unit, models: int) -> None:
             gain_pain(game, u.player, u.source("kill_pain"))
 
 
+def fnp_pain(game: GameInterface, u: Unit, saved: int) -> None:
+    """``saved`` Feel No Pain rolls just succeeded for ``u``'s models. Regenerative Agony
+    (Painbringers): "each time four or more Feel No Pain rolls are successful for HAEMONCULUS COVENS
+    models from your army in a single phase, you gain 1 Pain token" (reading: once a phase, when
+    the fourth succeeds; the rolls of every such unit of the army count together)."""
+    need = effect_least(u, "fnp_pain") if u.affected else None
+    if need is None:
+        return
+    rule, p = u.source("fnp_pain"), u.player
+    for _ in range(saved):
+        n = 1  # the successes counted this phase are marks in ``used`` (kept by clones)
+        while (p, f"{rule} fnp {n}", game.phase_id) in game.used:
+            n += 1
+        game.used.add((p, f"{rule} fnp {n}", game.phase_id))
+        if n == need:
+            gain_pain(game, p, rule)
+
+
+def _regenerate(game: GameInterface, u: Unit) -> None:
+    """Regenerative Agony: "each battle round, the first time a HAEMONCULUS COVENS unit from your
+    army becomes Empowered in that battle round, roll one D6: on a 2-5, one model in that unit
+    regains 1 lost wound, or if that unit has the WRACKS keyword, one destroyed model is returned to
+    it with it's full wounds remaining; on a 6, one model in that unit regains up to two lost wounds
+    or if that unit has the WRACKS keyword, one destroyed model is returned to it"."""
+    rule = u.source("empower_regen")
+    mark = (u.player, f"{rule} regen", -game.round)  # the army's first Empowering of the round
+    if mark in game.used:
+        return
+    game.used.add(mark)
+    roll = game.dice.d6(f"{rule} {u.uid}")
+    game.emit("rule_roll", player=u.player, rule=rule, roll=roll)
+    if roll < 2:
+        return
+    if "WRACKS" in u.keywords:
+        game.return_models(u, 1, rule)
+        return
+    fulls = u.fulls() or [u.W] * len(u.models)
+    for m, full in zip(u.models, fulls):
+        if m.wounds < full:
+            got = min(2 if roll == 6 else 1, full - m.wounds)
+            m.wounds += got
+            game.emit("regain_wounds", unit=u.uid, wounds=got, rule=rule)
+            return
+
+
 def empowered(game: GameInterface, u: Unit) -> None:
     """``u`` becomes Empowered (Power from Pain: until the end of the phase). Power and Greed:
     "the first time in each turn that the bearer is Empowered, roll one D6: on a 3+, you gain 1
-    Pain token"."""
+    Pain token"; Regenerative Agony (:func:`_regenerate`)."""
     u.empowered = game.phase_id
+    if u.affected and effect_has(u, "empower_regen"):
+        _regenerate(game, u)
     need = effect_least(u, "empower_pain_roll") if u.affected else None
     if need is None:
         return

@@ -518,6 +518,10 @@ def suffer_mortal_wounds(game: GameInterface, u: Unit, amount: int, why: str) ->
     if u.affected:
         tu.fnp, tu.fnp_mortal = effect_defence(u)[1], effect_fnp_mortal(u)
     lost = tu.mortal_wounds(amount, game.dice, spill=True, reason=why)
+    if tu.fnp_saved:
+        from bagm.engine.rules.army_rules import fnp_pain
+
+        fnp_pain(game, u, tu.fnp_saved)  # e.g. Regenerative Agony
     for m, left in zip(u.models, tu.wounds):
         m.wounds = left
     dead = [m for m in u.models if m.wounds <= 0]
