@@ -1056,3 +1056,31 @@ def test_regenerative_agony_wracks_get_a_destroyed_model_back(roll, back):
     g.touch()
     _empower(g, wracks, [roll])
     assert len(wracks.models) == 2 + back and all(m.wounds == wracks.W for m in wracks.models)
+
+
+# --- Voice of the Octed (Infernal Reavers) --------------------------------------------------------
+
+
+@pytest.mark.parametrize("octed", [True, False])
+def test_voice_of_the_octed_a_dark_pact_gives_both_abilities(octed):
+    """Voice of the Octed: "each time the bearer's unit makes a Dark Pact, until the end of the Phase,
+    weapons equipped by models in that unit gain both abilities conferred by that Dark Pact (instead of
+    only one)" (Dark Pacts as data: one alternative for each ability, a Leadership test first)."""
+    from bagm.data.models import Moment
+    from bagm.data.schema import validate
+    from bagm.engine.rules.effects import effect_weapon
+    from bagm.engine.rules.uses import use_of
+
+    g = game(army("heretic_astartes_infernal_reavers"))
+    lord = next(u for u in g.units.values() if u.enhancement == "Voice of the Octed")
+    u = lord if octed else next(v for v in g.army_units("A") if v is not lord and v.enhancement is None)
+    for choice, ab in (("Lethal Hits", {"name": "lethal hits"}), ("Sustained Hits", {"name": "sustained hits", "value": 1})):
+        m = validate(Moment, {"when": "selected_to_shoot", "once": "phase", "choice": choice, "self_test": "leadership",
+                              "self_test_mortals": "D3", "effects": [{"weapon_abilities": [ab]}]})
+        g.armies["A"].uses += (use_of(m, "Dark Pacts", "Ability", u.uid),)
+    g.dice = Dice.scripted([6, 6])  # the Leadership test: passed
+    g.use_rule("A", parse(f"use {u.uid} Dark Pacts: Lethal Hits"))
+    g.dice.assert_consumed()
+    w = effect_weapon(u, (u.ranged or u.melee)[0], g.army_units("B")[0])
+    assert w.abilities.lethal_hits
+    assert (w.abilities.sustained_hits is not None) == octed

@@ -394,6 +394,10 @@ class Effect:
     not visible to them (Quill Marker)."""
     charged_unseen_by: Keyword | None = None
     """With ``charged_unseen``: the keyword those charging units have (KROOT)."""
+    all_choices: str | None = None
+    """Each time the led unit is the target of one alternative (``choice``) of the rule of this
+    name, it gets the effects of every alternative of that rule at that moment (Voice of the Octed:
+    "both abilities conferred by that Dark Pact")."""
     self_test_cp: int | None = None
     """Each time the led unit takes the Leadership test a rule used on it calls for first (Moment
     ``self_test``: Dark Pacts), a roll of X+ gains its player 1CP (Dark Rewards: 9)."""

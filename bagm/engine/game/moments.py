@@ -309,7 +309,7 @@ class Moments(GameInterface):
             u.timed += tuple((s.name, e, f"turn {end}") for e in s.effects)
             self.emit("effect", unit=u.uid, rule=s.name, until="their_turn")
             return
-        u.timed += tuple((s.name, e, s.until) for e in s.effects)
+        u.timed += tuple((s.name, e, s.until) for e in self._choice_effects(s, u))
         if need := next((e.reinforce_roll for e in s.effects if e.reinforce_roll), None):
             self.reinforce(u, need, s.name)  # "this unit can request reinforcement"
         if (o := s.leaves) is not None:  # "remove the bearer from the battlefield and place it into Strategic Reserves"
@@ -322,6 +322,16 @@ class Moments(GameInterface):
         if any(e.shoot_again for e in s.effects):  # Sentinel Storm: "after the unit has shot, it can shoot again"
             u.shot = False
         self.emit("effect", unit=u.uid, rule=s.name, until=s.until)
+
+    def _choice_effects(self, s: Use, u: Unit) -> tuple[Any, ...]:
+        """The effects a use gives ``u``: its own, or with an effect ``all_choices`` naming the rule
+        (Voice of the Octed: "each time the bearer's unit makes a Dark Pact ... weapons gain both
+        abilities conferred by that Dark Pact (instead of only one)") those of every alternative of
+        the rule at that moment."""
+        if s.group is None or not u.affected or not any(e.all_choices == s.group for e in u.effects()):
+            return s.effects
+        same = [x for x in self.armies[u.player].uses if x.group == s.group and x.when == s.when and x.phase == s.phase]
+        return tuple(e for x in same for e in x.effects if x.bearer in (None, s.bearer))
 
     def _times_used(self, p: Player, s: Use) -> int:
         """How many times ``s`` has been used in the battle (for ``times``)."""
