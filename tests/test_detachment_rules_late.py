@@ -375,7 +375,7 @@ def test_power_and_greed_the_first_time_each_turn_the_bearer_is_empowered_a_3_pl
 ARCANO = "Arcanoscientific Expertise"
 
 
-def _beside(g: Game, src: Unit, u: Unit, gap: float) -> None:
+def _beside(g: Game, src: Unit, u: Unit, gap: float, tol: float = 1e-6) -> None:
     """``u`` (one model; set up from Reserves if need be) ``gap`` inches from ``src`` as the game
     measures, in the first open direction."""
     import math
@@ -389,7 +389,7 @@ def _beside(g: Game, src: Unit, u: Unit, gap: float) -> None:
         place(g, u.uid, [(x + d * math.cos(t), y + d * math.sin(t))])
         g.touch()
         if g.bf.layout.board_at((u.models[0].x, u.models[0].y)) is not None and \
-                abs(g.unit_distance(src, u) - gap) < 1e-6:
+                abs(g.unit_distance(src, u) - gap) < tol:
             return
     raise AssertionError("no open direction")
 
@@ -1084,3 +1084,107 @@ def test_voice_of_the_octed_a_dark_pact_gives_both_abilities(octed):
     w = effect_weapon(u, (u.ranged or u.melee)[0], g.army_units("B")[0])
     assert w.abilities.lethal_hits
     assert (w.abilities.sustained_hits is not None) == octed
+
+
+# --- Horrifying Visage (Dread Carnival) -----------------------------------------------------------
+
+
+VISAGE = "Horrifying Visage"
+
+
+def _visage_game() -> tuple[Game, Unit, Unit]:
+    """Orks (A) against the Dread Carnival (B): an Ork unit 5" from the bearer, in A's Shooting phase
+    at its Tactical Manoeuvres."""
+    from conftest import advance_to
+
+    g = game(army("orks_kaptin_killers"), army("legiones_daemonica_dread_carnival", "B"))
+    g.dice = Dice(2)
+    bearer = next(u for u in g.units.values() if u.enhancement == VISAGE)
+    if not bearer.models:
+        bearer.models, bearer.where = bearer.new_models([(30.0, 15.0)]), "board"
+    advance_to(g, "manoeuvre")
+    ork = next(u for u in g.army_units("A") if g.manoeuvre_reason(u) is None)
+    place(g, ork.uid, [(ork.models[0].x, ork.models[0].y)])  # one model
+    place(g, bearer.uid, [(ork.models[0].x, ork.models[0].y)])
+    _beside(g, ork, bearer, 5.0, tol=0.3)
+    for e in g.army_units("B"):
+        if e is not bearer and g.engaged(e, ork):
+            place(g, e.uid, [(58.0, 28.0)])
+    g.touch()
+    return g, bearer, ork
+
+
+@pytest.mark.parametrize("dice, fails", [((1, 1), True), ((6, 6), False)])
+def test_horrifying_visage_a_failed_leadership_test_stops_a_tactical_manoeuvre(dice, fails):
+    """Horrifying Visage: "once per battle round, when an enemy unit within 9\" of the bearer attempts
+    to perform a Tactical Manoeuvre ..., the bearer can use this ability. If it does, that enemy unit
+    must take a Leadership test, subtracting 1 from the result: if failed, that enemy unit fails to
+    perform the Tactical Manoeuvre ... and, until the start of your opponents next turn, that unit
+    cannot perform Tactical Manoeuvres or operate Hatchways"."""
+    from bagm.engine.state.actions import Action
+
+    g, bearer, ork = _visage_game()
+    g.apply(Action("manoeuvre", ork.uid, target="defend"))
+    d = g.decision
+    assert d.step == "use" and d.player == "B" and d.info["timing"] == "enemy_attempt"
+    assert [a.text() for a in g.legal_actions() if a.kind == "use"] == [f"use {ork.uid} {VISAGE}"]
+    g.dice = Dice.scripted(list(dice))
+    g.apply(parse(f"use {ork.uid} {VISAGE}"))
+    g.dice.assert_consumed()
+    test = [e for e in g.events if e["e"] == "leadership_test"][-1]
+    assert test["mod"] == -1 and test["passed"] == (not fails)
+    assert ork.set_to_defend == (not fails)
+    if fails:
+        assert VISAGE in (g.manoeuvre_reason(ork) or "")
+        assert g.hatch_options("A") == [] or all(a.unit != ork.uid for a in g.hatch_options("A"))
+        g.end_timed("start A")  # the start of A's next turn
+        assert VISAGE not in (g.manoeuvre_reason(ork) or "")
+
+
+def test_horrifying_visage_once_per_battle_round_and_within_9_inches():
+    from bagm.engine.state.actions import Action
+
+    g, bearer, ork = _visage_game()
+    _beside(g, ork, bearer, 9.6, tol=0.3)  # beyond 9": not offered
+    g.apply(Action("manoeuvre", ork.uid, target="defend"))
+    assert not (g.decision.step == "use" and g.decision.player == "B")
+    assert ork.set_to_defend
+    other = next((u for u in g.army_units("A") if g.manoeuvre_reason(u) is None), None)
+    if other is not None:  # within 9" now; used once, not again this battle round
+        place(g, other.uid, [(other.models[0].x, other.models[0].y)])
+        _beside(g, other, bearer, 3.0, tol=0.3)
+        g.used.add(("B", VISAGE, -g.round))
+        g.apply(Action("manoeuvre", other.uid, target="defend"))
+        assert not (g.decision.step == "use" and g.decision.player == "B")
+
+
+def test_horrifying_visage_a_failed_test_stops_a_hatchway_being_operated():
+    """"... or attempts to operate a Hatchway within 9\" of the bearer ... if failed, that enemy unit
+    fails to ... operate the Hatchway" (reading: measured to the unit operating it)."""
+    from conftest import advance_to
+    from test_detachment_rules import _open_ground
+
+    g = game(army("orks_kaptin_killers"), army("legiones_daemonica_dread_carnival", "B"))
+    g.dice = Dice(2)
+    bearer = next(u for u in g.units.values() if u.enhancement == VISAGE)
+    advance_to(g, "move")
+    ork = next(u for u in g.army_units("A") if not g.hatch_spent(u))
+    place(g, ork.uid, [(ork.models[0].x, ork.models[0].y)])
+    i, _ = _open_ground(g, ork, 0.5)
+    if not bearer.models:
+        bearer.models, bearer.where = bearer.new_models([(30.0, 15.0)]), "board"
+    for e in g.army_units("B"):  # the others far away; the bearer 4" from the Ork unit
+        place(g, e.uid, [(58.0 - int(e.uid[1:]), 28.0)])
+    _beside(g, ork, bearer, 4.0, tol=0.5)
+    assert not any(g.engaged(e, ork) for e in g.army_units("B"))
+    from bagm.engine.state.actions import Action
+
+    g.apply(Action("done"))  # the end of the Move Units step: Operating Hatchways
+    assert g.decision.step == "hatch"
+    g.apply(parse(f"hatch {ork.uid} {i + 1}"))
+    assert g.decision.step == "use" and g.decision.player == "B"
+    g.dice = Dice.scripted([1, 1])
+    g.apply(parse(f"use {ork.uid} {VISAGE}"))
+    g.dice.assert_consumed()
+    assert not g.bf.is_open(i)
+    assert all(a.unit != ork.uid for a in g.hatch_options("A"))

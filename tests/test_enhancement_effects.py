@@ -1765,6 +1765,7 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "Resurrection Protocols": lambda n: late.test_resurrection_protocols_the_first_time_the_bearer_is_destroyed_a_2_plus_sets_it_back_up(2, True),
     "Rallying Cry": lambda n: late.test_rallying_cry_two_guardians_units_in_the_bearers_entry_zone(),
     "Voice of the Octed": lambda n: late.test_voice_of_the_octed_a_dark_pact_gives_both_abilities(True),
+    "Horrifying Visage": lambda n: late.test_horrifying_visage_a_failed_leadership_test_stops_a_tactical_manoeuvre((1, 1), True),
 }
 
 

@@ -405,6 +405,10 @@ class Effect:
     """Deploy Armies: once the led unit is set up in an Entry Zone, two units with this keyword
     (not CHARACTERS) can be set up in that Entry Zone instead of any other unit (Rallying Cry:
     GUARDIANS)."""
+    no_manoeuvre: bool = False
+    """The led unit cannot perform Tactical Manoeuvres (an attempt under way fails)."""
+    no_hatch: bool = False
+    """The led unit cannot operate Hatchways (an attempt under way fails)."""
     to_reserves: float | None = None
     """Used at a moment: the target, more than X inches from every enemy unit, is removed from the
     battlefield into Strategic Reserves (its models keep their wounds)."""
@@ -1161,11 +1165,13 @@ class Moment:
     for selected_to_shoot, selected_to_fight and targeted; an Enhancement's: its bearer's unit)."""
     effects: list[Effect] | None = None
     """EFFECT on the target unit; null when the engine cannot play it (games list it)."""
-    until: Literal["phase", "turn", "next", "round", "battle", "their_turn"] = "phase"
+    until: Literal["phase", "turn", "next", "round", "battle", "their_turn", "target_next_turn"] = "phase"
     """How long the effect lasts: until the end of the phase, of the turn, of the battle round or
     of the battle, ('next') until the start of the user's next phase of the kind it was used in
-    ("until the start of your next Shooting phase"), or ('their_turn') until the end of the user's
-    opponent's next turn ("until the end of your opponent's next turn")."""
+    ("until the start of your next Shooting phase"), ('their_turn') until the end of the user's
+    opponent's next turn ("until the end of your opponent's next turn"), or ('target_next_turn')
+    until the start of the next turn of the target's player ("until the start of your opponent's
+    next turn")."""
     once: Literal["phase", "turn", "round", "battle", "unit"] = "battle"
     """How often it can be used: once per phase, turn, battle round or battle, or once per phase
     for each unit ('unit': "each time a unit is selected to shoot, it can use this")."""
@@ -1203,6 +1209,9 @@ class Moment:
     """Its TARGET is one enemy unit ("select one enemy unit ..."), its effects on that unit (its
     own attacks and moves: hit_mod, M_mod...); an Enhancement's: measured from the bearer's unit
     (``within``, ``visible``; the moment's unit must be the bearer's)."""
+    acting: bool = False
+    """With ``enemy``: the TARGET is the enemy unit the moment is about (``enemy_attempt``: the one
+    attempting a Tactical Manoeuvre or to operate a Hatchway), within ``within`` of the bearer's unit."""
     target_hit: bool = False
     """With ``enemy``: only an enemy unit hit by one or more of the attacks the unit just made
     (``after_shot``: "select one enemy unit hit by one or more of those attacks")."""

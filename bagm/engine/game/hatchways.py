@@ -63,6 +63,8 @@ class Hatchways(GameInterface):
     def _hatch_reason(self, u: Unit, index: int) -> str | None:
         if (why := self.mission.hatchway_reason(self, u, index)) is not None:  # e.g. Airlocks
             return why
+        if u.affected and effect_has(u, "no_hatch"):  # e.g. Horrifying Visage
+            return f"it cannot operate Hatchways ({u.source('no_hatch')})"
         if index in self.hatch_jammed and self.bf.is_open(index):  # "until the end of the battle, that
             return f"it cannot be closed ({self.hatch_jammed[index]})"  # Hatchway cannot be closed"
         if not self.edition.hatchway_once_per_unit and self.hatch_operated.get(index) == self.turn:
@@ -172,6 +174,9 @@ class Hatchways(GameInterface):
         self.hatch_operated[i] = self.turn
         self.touch()
         h = self.map.layout.hatchways[i]
+        yield from self.moment("enemy_attempt", self.other(p), u)  # e.g. Horrifying Visage
+        if u.affected and effect_has(u, "no_hatch"):  # "... fails to operate the Hatchway"
+            return
         if not self.mission.attempt(self, u, i):  # e.g. Imprisoned: a D6 below its Toughness
             return
         # who may try to prevent it: an enemy unit on the opposite side of and within 1" of it

@@ -35,7 +35,7 @@ else:
 
 OFFERED = frozenset({"phase_start", "phase_end", "phase_start_or_end", "your_shooting", "selected_to_shoot",
                      "selected_to_fight", "targeted", "after_enemy_fought", "battleshock_failed",
-                     "after_shot", "charge_move_end", "round_start"})
+                     "after_shot", "charge_move_end", "round_start", "enemy_attempt"})
 """The timings at which rules used at a moment are offered ("after_roll" is Command Re-roll's alone)."""
 
 
@@ -146,6 +146,13 @@ class Moments(GameInterface):
     def _enemy_targets(self, p: Player, s: Use, unit: str | None) -> list[Unit]:
         """The enemy units a rule whose TARGET is an enemy unit can select: measured from the
         bearer's unit (an Enhancement's; the moment's unit must be it) or the moment's unit."""
+        if s.acting:  # the enemy unit the moment is about ("when an enemy unit within 9\" of the bearer attempts")
+            src = self.unit(s.bearer) if s.bearer is not None else None
+            e = self.unit(unit) if unit is not None else None
+            if e is None or e.player == p or src is None or not src.alive or \
+                    s.within is not None and self.unit_distance(src, e) > s.within + 1e-9:
+                return []
+            return [e]
         src = self.unit(s.bearer) if s.bearer is not None else self.unit(unit) if unit is not None else None
         if src is not None and (not src.alive or unit is not None and src.uid != unit):
             return []
@@ -300,6 +307,10 @@ class Moments(GameInterface):
             return
         if any(e.aura is not None for e in s.effects):  # a timed aura: the army's units near the target too
             self._timed_aura(p, s, u, until)
+        if s.until == "target_next_turn":  # "until the start of your opponent's next turn"
+            u.timed += tuple((s.name, e, f"start {u.player}") for e in s.effects)
+            self.emit("effect", unit=u.uid, rule=s.name, until="next")
+            return
         if s.until == "next":  # until the start of the user's next phase of this kind
             u.timed += tuple((s.name, e, until) for e in s.effects)
             self.emit("effect", unit=u.uid, rule=s.name, until="next")

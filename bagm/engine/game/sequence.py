@@ -362,6 +362,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
             u.manoeuvre = None
             u.clearance = False
         self.emit("turn", player=p, round=self.round, turn=self.turn)
+        self.end_timed(f"start {p}")  # e.g. Horrifying Visage: "until the start of your opponent's next turn"
         self.mission_step("start_turn")
         self.update_control(turn_boundary=True)
         if not self.army_units(p) and not self.army_units(p, "reserves"):

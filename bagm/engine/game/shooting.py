@@ -93,7 +93,10 @@ class ShootingPhase(GameInterface):
             act = yield self.ask("manoeuvre", p)
             if act.kind == "done":
                 break
-            self._do_manoeuvre(self.unit(act.unit, p), act)
+            u = self.unit(act.unit, p)
+            yield from self.moment("enemy_attempt", self.other(p), u)  # e.g. Horrifying Visage
+            if not (u.affected and effect_has(u, "no_manoeuvre")):  # "... fails to perform the Tactical Manoeuvre"
+                self._do_manoeuvre(u, act)
 
     def _shoot_units(self) -> Generator[Decision, Action, None]:
         p = self.active
@@ -107,7 +110,9 @@ class ShootingPhase(GameInterface):
                 u.clearance = True
                 continue
             if act.kind == "manoeuvre":  # 2023: a Tactical Manoeuvre at any point of the phase
-                self._do_manoeuvre(u, act)
+                yield from self.moment("enemy_attempt", self.other(p), u)  # e.g. Horrifying Visage
+                if not (u.affected and effect_has(u, "no_manoeuvre")):
+                    self._do_manoeuvre(u, act)
                 continue
             # Select Targets: every target is chosen (and checked) before any attack is resolved
             u.volley = ()  # what its attacks hit (after_shot: "an enemy unit hit by those attacks")
@@ -134,6 +139,8 @@ class ShootingPhase(GameInterface):
         # Tactical Manoeuvres: who may perform one
         if u.battleshocked:
             return "it is Battle-shocked"
+        if u.affected and effect_has(u, "no_manoeuvre"):
+            return f"it cannot perform Tactical Manoeuvres ({u.source('no_manoeuvre')})"
         if self.engaged_with(u):
             return "it is within Engagement Range of an enemy unit"
         if u.moved in ("advance", "fallback") and not (u.affected and (effect_has(u, "manoeuvre_after_move") or (

@@ -40,6 +40,7 @@ class Use:
     shocked: bool = False  # its target is Battle-shocked
     enemy: bool = False  # its target is an enemy unit
     hit: bool = False  # ... hit by the attacks the unit just made
+    acting: bool = False  # ... the one the moment is about (enemy_attempt)
     engaged: bool = False  # ... within Engagement Range of the bearer's unit
     test: str | None = None  # the target's test first ("leadership"): effects only if failed
     test_mod: int = 0
@@ -121,6 +122,7 @@ def use_of(data: Any, name: str, kind: str, bearer: str | None = None,
                target_units=frozenset(n.casefold() for n in getattr(data, "target_units", ())), group=group,
                anywhere=getattr(data, "target_any", False), shocked=getattr(data, "target_battleshocked", False),
                enemy=getattr(data, "enemy", False), hit=getattr(data, "target_hit", False),
+               acting=getattr(data, "acting", False),
                engaged=getattr(data, "target_engaged", False), test=getattr(data, "test", None),
                test_mod=getattr(data, "test_mod", 0), after_kill=getattr(data, "after_kill", False),
                test_pass=getattr(data, "test_pass", False), test_mod_keyword=getattr(data, "test_mod_keyword", None),
