@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import declined, place
-from test_detachment_rules import BLADE, SHOT, army, game, roster, unit
+from test_detachment_rules import BLADE, SHOT, army, game, off_markers, roster, unit
 
 from bagm.chance.dice import Dice
 from bagm.data.weapons import Anti
@@ -27,6 +27,26 @@ def attack(g: Game, u: Unit, t: Unit, w, dice: list[int]) -> tuple[int, int]:
     return got
 
 
+def raw_game(a, stop) -> Game:
+    """A game of ``a`` (A, the Attacker, first turn) against Orks, each decision taken as the first
+    legal one (set up, done or pass), until ``stop(g)`` holds."""
+    from bagm.engine.state.actions import Action
+
+    g = Game(11, a, army("orks_kaptin_killers", "B"), dice=Dice(5), rolloffs={"attacker": "A", "first_turn": "A"})
+    for _ in range(300):
+        if stop(g):
+            return g
+        legal = g.legal_actions()
+        g.apply(next((x for x in legal if x.kind in ("deploy", "done")), None) or
+                (Action("pass") if Action("pass") in legal else legal[0]))
+    raise AssertionError("never reached")
+
+
+def round_start_game(name: str) -> Game:
+    return raw_game(army(name), lambda g: g.decision.step == "use" and g.decision.player == "A"
+                    and g.decision.info.get("timing") == "round_start")
+
+
 def at_round_start(g: Game) -> list[str]:
     """The rules player A can use now, at the start of the battle round."""
     assert g.decision.step == "use" and g.decision.info.get("timing") == "round_start", g.decision
@@ -40,7 +60,7 @@ def test_procedural_elimination_rerolls_hit_rolls_of_1_of_the_selected_type_unti
     """Procedural Elimination: "at the start of the battle round, select either melee attacks or
     ranged attacks. Until the end of the battle round, each time a SKITARII model from your army
     makes an attack of the selected type, re-roll a Hit roll of 1"."""
-    g = game(army("adeptus_mechanicus_response_clade"))
+    g = round_start_game("adeptus_mechanicus_response_clade")
     assert {"Procedural Elimination: Melee", "Procedural Elimination: Ranged"} <= set(at_round_start(g))
     g.apply(parse(next(a.text() for a in g.legal_actions() if a.arg == "Procedural Elimination: Ranged")))
     assert not any((a.arg or "").startswith("Procedural Elimination") for a in g.legal_actions())  # one a round
@@ -48,6 +68,7 @@ def test_procedural_elimination_rerolls_hit_rolls_of_1_of_the_selected_type_unti
     t = g.army_units("B")[0]
     assert all(n == "Procedural Elimination: Ranged" for v in g.army_units("A") for n, _, w in v.timed
                if n.startswith("Procedural") and w == "round")
+    g.dice = Dice.scripted([])
     assert attack(g, u, t, SHOT, [1, 3, 1]) == (0, 0)  # a Hit roll of 1 re-rolled: 3 hits, wound 1 fails
     assert attack(g, u, t, SHOT, [2]) == (0, 0)  # a 2: no re-roll
     assert attack(g, u, t, BLADE, [1, 1]) == (0, 0)  # melee attacks: not the selected type
@@ -56,8 +77,7 @@ def test_procedural_elimination_rerolls_hit_rolls_of_1_of_the_selected_type_unti
 
 
 def test_procedural_elimination_is_selected_again_each_round_and_the_bot_picks_one():
-    g = game(army("adeptus_mechanicus_response_clade"))
-    g.dice = Dice(5)
+    g = round_start_game("adeptus_mechanicus_response_clade")
     bot = make_bot("greedy", 1)
     picked = []
     for _ in range(4000):
@@ -401,17 +421,18 @@ def test_arcanoscientific_expertise_one_aura_for_each_cryptek_until_the_next_com
     from bagm.engine.rules.effects import effect_sum, effect_weapon
 
     g = game(army("necrons_harbinger_cabal"))
+    assert g.phase == "command" and g.active == "A"
     cryptek = [u for u in g.army_units("A") if "CRYPTEK" in u.keywords]
-    offered = {a.text() for a in g.legal_actions() if a.kind == "use"}
+    offered = {a.text() for a in g.usable("A", "phase_start")}
     assert offered == {f"use {u.uid} {ARCANO}: {c}" for u in cryptek for c in
                        ("Hyperlocation Stutter", "Transharmonic Disruption", "Quantum Interface")}
     tech, chrono = cryptek[0], cryptek[1]
-    g.apply(parse(f"use {tech.uid} {ARCANO}: Transharmonic Disruption"))
-    left = {a.text() for a in g.legal_actions() if a.kind == "use"}
+    g.use_rule("A", parse(f"use {tech.uid} {ARCANO}: Transharmonic Disruption"))
+    left = {a.text() for a in g.usable("A", "phase_start")}
     assert not any(t.startswith(f"use {tech.uid} ") for t in left)  # one for each CRYPTEK unit
     assert any(t.startswith(f"use {chrono.uid} ") for t in left)
-    g.apply(parse(f"use {chrono.uid} {ARCANO}: Quantum Interface"))
-    g.apply(parse(f"use {cryptek[2].uid} {ARCANO}: Hyperlocation Stutter"))
+    g.use_rule("A", parse(f"use {chrono.uid} {ARCANO}: Quantum Interface"))
+    g.use_rule("A", parse(f"use {cryptek[2].uid} {ARCANO}: Hyperlocation Stutter"))
     imm = unit(g, "Immortals")
     t = g.army_units("B")[0]
     for gap, inside in ((5.9, True), (6.0, True), (6.2, False)):
@@ -435,7 +456,7 @@ def test_hyperlocation_stutter_adds_2_to_an_advance_roll_within_6_inches():
 
     g = game(army("necrons_harbinger_cabal"))
     tech = next(u for u in g.army_units("A") if "CRYPTEK" in u.keywords)
-    g.apply(parse(f"use {tech.uid} {ARCANO}: Hyperlocation Stutter"))
+    g.use_rule("A", parse(f"use {tech.uid} {ARCANO}: Hyperlocation Stutter"))
     imm = unit(g, "Immortals")
     _beside(g, tech, imm, 2.0)
     g.dice = Dice(7)  # (a Battle-shock test: the one model set up is Below Half-strength)
@@ -457,7 +478,8 @@ def test_hyperlocation_stutter_adds_2_to_an_advance_roll_within_6_inches():
 
 def test_greedy_bot_selects_an_aura_for_each_cryptek():
     bot = make_bot("greedy", 1)
-    g = game(army("necrons_harbinger_cabal"))
+    g = raw_game(army("necrons_harbinger_cabal"), lambda g: g.decision.step == "use" and g.decision.player == "A"
+                 and g.phase == "command" and g.decision.info.get("timing") == "phase_start")
     picks = []
     while g.decision.step == "use":
         act = bot(g)
@@ -900,12 +922,12 @@ def test_resurrection_protocols_the_first_time_the_bearer_is_destroyed_a_2_plus_
 def test_resurrection_protocols_roll_comes_at_the_end_of_the_phase_in_play():
     g = game(army("necrons_tomb_ship_complement"))
     bearer = next(u for u in g.units.values() if u.enhancement == "Resurrection Protocols")
-    phase = g.phase
     bearer.models[0].wounds = 1
     attack(g, g.army_units("B")[0], bearer, SHOT, [3, 6, 1])
     assert bearer.where == "destroyed"
     g.dice = Dice(3)
-    _pass_until(g, lambda g: g.phase != phase)
+    start = g.phase_id
+    _pass_until(g, lambda g: g.phase_id >= start + 2)  # (the end of this phase, or of the next at the latest)
     rolls = [e for e in g.events if e["e"] == "rule_roll" and e["rule"] == "Resurrection Protocols"]
     assert len(rolls) == 1 and bearer.alive == (rolls[0]["roll"] >= 2)
 

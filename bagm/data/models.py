@@ -409,9 +409,6 @@ class Effect:
     """The led unit cannot perform Tactical Manoeuvres (an attempt under way fails)."""
     no_hatch: bool = False
     """The led unit cannot operate Hatchways (an attempt under way fails)."""
-    to_reserves: float | None = None
-    """Used at a moment: the target, more than X inches from every enemy unit, is removed from the
-    battlefield into Strategic Reserves (its models keep their wounds)."""
     deep_strike_back: bool = False
     """With ``to_reserves``: it arrives in the Reinforcements step of its player's next Movement
     phase as if it had Deep Strike, or is destroyed, and cannot declare a charge in that turn

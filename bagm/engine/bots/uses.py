@@ -75,6 +75,9 @@ def use_choice(bot: GreedyBot, g: Game, legal: list[Action]) -> Action | None:
             any(g.min_straight(g.unit(a.unit), f) <= 12 for f in foes))]
         if not uses:
             return None
+    leave = next((a for a in uses if any(e.deep_strike_back for e in rules[a.arg].effects)), None)
+    if leave is not None:  # Stalking Menace: away from a fight it would lose
+        return leave if _worth_leaving(bot, g, g.unit(leave.unit)) else None
     if any(rules[a.arg].reserves is not None for a in uses):  # Ambushing Hunters: a unit out of the fight
         # and off the markers goes into Reserves when an empty Entry Zone of its army is nearer to an
         # objective marker than it is (it arrives there in its next Movement phase)
@@ -96,9 +99,6 @@ def use_choice(bot: GreedyBot, g: Game, legal: list[Action]) -> Action | None:
         return max(enemies, key=reach)
     if "unit" in d.info:
         return uses[0]
-    leave = next((a for a in uses if rules[a.arg].leaves is not None), None)
-    if leave is not None and _worth_leaving(bot, g, g.unit(leave.unit)):
-        return leave
     if g.active != d.player:
         return None
     return max(uses, key=lambda a: g.unit(a.unit).points)

@@ -123,9 +123,6 @@ class Moments(GameInterface):
                     continue  # "if one or more enemy units were destroyed by those attacks"
                 if s.moves and self.engaged_with(u):
                     continue  # a Normal move: never from within Engagement Range
-                if (o := s.leaves) is not None and any(self.unit_distance(u, e) <= o.to_reserves + 1e-9
-                                                       for e in self.army_units(self.other(p))):
-                    continue  # "if the bearer is not within Engagement Range of one or more enemy units"
                 if s.unshocked and u.battleshocked:
                     continue
                 if s.secures is not None and self.marker_to_secure(u, s.secures) is None:
@@ -218,10 +215,7 @@ class Moments(GameInterface):
         if (o := s.opens) is not None:  # Daemonshrieker: "select one closed Hatchway ... roll one D6"
             yield from self.open_hatch_now(self.unit(act.unit, p), o, s.name)
         if s.reserves is not None:  # Ambushing Hunters: "remove this unit ... place it into Strategic Reserves"
-            u = self.unit(act.unit, p)
-            u.where, u.deep_strike_reserve, u.late_reserve = "reserves", False, True
-            self.touch(u)
-            self.emit("reserves", unit=u.uid, deep_strike=False, why=s.name)
+            self.recall(self.unit(act.unit, p), s.name, any(e.deep_strike_back for e in s.effects))
         if (sh := s.shocks) is not None:  # Shadow in the Warp: "each enemy unit on the battlefield must
             # take a Battle-shock test ... if it is within 6\" of one or more SYNAPSE units, subtract 1"
             synapse = [v for v in self.army_units(p) if "SYNAPSE" in v.keywords]
@@ -323,8 +317,6 @@ class Moments(GameInterface):
         u.timed += tuple((s.name, e, s.until) for e in self._choice_effects(s, u))
         if need := next((e.reinforce_roll for e in s.effects if e.reinforce_roll), None):
             self.reinforce(u, need, s.name)  # "this unit can request reinforcement"
-        if (o := s.leaves) is not None:  # "remove the bearer from the battlefield and place it into Strategic Reserves"
-            self.recall(u, s.name, o.deep_strike_back)
         if (back := s.returns) is not None:  # "return up to D3+2 destroyed models to that unit"
             self.return_models(u, self.dice.roll_expr(back.return_models, f"{s.name} {u.uid}"), s.name)
         if u.battleshocked and any(e.end_battleshock for e in s.effects):

@@ -172,8 +172,8 @@ class Reinforcements(GameInterface):
         Reinforcements step of its player's next Movement phase as if it had the Deep Strike ability
         (reading: in that step whatever the battle round, since the rule names it; more than 9" from
         enemy models, one Deep Strike a turn), or is destroyed."""
-        u.where = "reserves"
+        u.where, u.deep_strike_reserve, u.late_reserve = "reserves", False, True  # (not lost after round 3)
         if deep_strike_back:
             u.recalled, u.deep_strike_reserve = rule, True
         self.touch(u)
-        self.emit("reserves", unit=u.uid, deep_strike=True)
+        self.emit("reserves", unit=u.uid, deep_strike=deep_strike_back, why=rule)

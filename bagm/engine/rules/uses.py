@@ -88,11 +88,6 @@ class Use:
         return next((e for e in self.effects if getattr(e, "open_hatch", None) is not None), None)
 
     @property
-    def leaves(self) -> Any:
-        """Its effect that removes the target into Strategic Reserves (``to_reserves``), if any."""
-        return next((e for e in self.effects if getattr(e, "to_reserves", None) is not None), None)
-
-    @property
     def returns(self) -> Any:
         """Its effect that returns destroyed models at once (``return_models``), if any."""
         return next((e for e in self.effects if getattr(e, "return_models", None) is not None), None)
