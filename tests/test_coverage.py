@@ -80,20 +80,18 @@ def test_ability_occurrences_modelled_are_those_games_do_not_list():
 
 def test_a_modelled_rule_enhancement_and_ability_each_count(tmp_path):
     # an overlay gives one unmodelled Detachment rule and Enhancement effects, and one ability a
-    # table entry: each count goes up by one (by its occurrences, for the ability)
+    # table entry: each count goes up by one (by its occurrences, for the ability); the rule and
+    # the Enhancement may be of two factions (an overlay file for each)
     import yaml
 
     cat = Catalog()
-    faction = det = edet = None  # a faction with an unmodelled Detachment rule and Enhancement (two Detachments maybe)
-    for f in cat.all():
-        det = next((d for d in f.pack.detachments if d.rule and d.rule_effects is None and not d.rule_moments), None)
-        edet = next((d for d in f.pack.detachments
-                     if any(e.effects is None and not e.moments and not e.bars for e in d.enhancements)), None)
-        if det is not None and edet is not None:
-            faction = f
-            break
-    assert faction is not None and det is not None and edet is not None, "every Detachment rule or Enhancement is modelled"
-    raw = yaml.safe_load(faction.files[0].read_text(encoding="utf-8"))
+    rules = [(f, d) for f in cat.all() for d in f.pack.detachments
+             if d.rule and d.rule_effects is None and not d.rule_moments]
+    enhs = [(f, d) for f in cat.all() for d in f.pack.detachments
+            if any(e.effects is None and not e.moments and not e.bars for e in d.enhancements)]
+    assert rules and enhs, "every Detachment rule or Enhancement is modelled"
+    (faction, det), (efaction, edet) = rules[0], enhs[0]
+    raw = yaml.safe_load(efaction.files[0].read_text(encoding="utf-8"))
     enh = next(d for d in raw["detachments"] if d["name"] == edet.name)["enhancements"]
     first = next(e for e in enh if not e.get("effects") and not e.get("moments") and not e.get("bars"))
     first["effects"] = [{"fnp": 5}]
@@ -102,18 +100,24 @@ def test_a_modelled_rule_enhancement_and_ability_each_count(tmp_path):
                  for p in __import__("bagm.data.abilities", fromlist=["played"]).played(
                      u.datasheet, cat.abilities(faction.name)) if p.how == ""}
     ability = sorted(occurring)[0] if occurring else None
-    overlay = {"faction": faction.name,
-               "detachments": [{"name": det.name, "rule_effects": [{"OC_mod": 1}]}] + (
-                   [{"name": edet.name, "enhancements": enh}] if edet is not det else [])}
-    if edet is det:
-        overlay["detachments"][0]["enhancements"] = enh
+    overlays: dict[str, dict] = {}
+    overlays.setdefault(faction.name, {"faction": faction.name, "detachments": []})["detachments"].append(
+        {"name": det.name, "rule_effects": [{"OC_mod": 1}]})
+    mine = overlays.setdefault(efaction.name, {"faction": efaction.name, "detachments": []})["detachments"]
+    same = next((d for d in mine if d["name"] == edet.name), None)
+    if same is not None:
+        same["enhancements"] = enh
+    else:
+        mine.append({"name": edet.name, "enhancements": enh})
     if ability:
-        overlay["abilities"] = [{"name": ability, "effects": [{"M_mod": 1}]}]
-    (tmp_path / "x.yaml").write_text(yaml.safe_dump(overlay, allow_unicode=True), encoding="utf-8")
-    before = bundled()["factions"][faction.name]
-    after = coverage(Catalog(data_dirs([tmp_path])), ROSTERS).to_dict()["factions"][faction.name]
+        overlays[faction.name]["abilities"] = [{"name": ability, "effects": [{"M_mod": 1}]}]
+    for i, overlay in enumerate(overlays.values()):
+        (tmp_path / f"x{i}.yaml").write_text(yaml.safe_dump(overlay, allow_unicode=True), encoding="utf-8")
+    now = coverage(Catalog(data_dirs([tmp_path])), ROSTERS).to_dict()["factions"]
+    before, after = bundled()["factions"][faction.name], now[faction.name]
     assert after["detachment_rules"] == [before["detachment_rules"][0] + 1, before["detachment_rules"][1]]
-    assert after["enhancements"] == [before["enhancements"][0] + 1, before["enhancements"][1]]
+    ebefore, eafter = bundled()["factions"][efaction.name], now[efaction.name]
+    assert eafter["enhancements"] == [ebefore["enhancements"][0] + 1, ebefore["enhancements"][1]]
     missing = bundled()["not_modelled"][faction.name]["ability_occurrences"]
     gained = missing.get(ability, 0) if ability else 0
     assert after["ability_occurrences"] == [before["ability_occurrences"][0] + gained,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import declined, place
-from test_detachment_rules import BLADE, SHOT, army, game, off_markers, roster, unit
+from test_detachment_rules import BLADE, SHOT, army, game, roster, unit
 
 from bagm.chance.dice import Dice
 from bagm.data.weapons import Anti
@@ -1210,3 +1210,61 @@ def test_horrifying_visage_a_failed_test_stops_a_hatchway_being_operated():
     g.dice.assert_consumed()
     assert not g.bf.is_open(i)
     assert all(a.unit != ork.uid for a in g.hatch_options("A"))
+
+
+# --- Miasmic Odour (Arch-Contaminators) and Sevenfold Offerings (Vectors of Decay) -----------------
+
+
+def _afflicted(g: Game, src: Unit, e: Unit) -> bool:
+    """``e`` is Afflicted by ``src``'s Nurgle's Gift now (its -1 Toughness copy applies)."""
+    mine = [x for n, x in e.standing if n == "Nurgle's Gift (Aura)" and x.T_mod == -1
+            and any(c.startswith(f"aura {src.uid} ") for c in x.only_while)]
+    assert mine, "no Nurgle's Gift copy from that unit"
+    return any(x in e.effects(holds_in(g)) for x in mine)
+
+
+def _straight_from(g: Game, src: Unit, e: Unit, d: float) -> None:
+    x, y = src.models[0].x, src.models[0].y
+    place(g, e.uid, [(x + src.radius + e.radius + d, y)])
+    g.touch()
+    assert abs(g.min_straight(src, e) - d) < 1e-6
+
+
+@pytest.mark.parametrize("d, inside", [(3.9, True), (4.0, True), (4.2, False)])
+def test_miasmic_odour_adds_3_inches_to_the_bearers_contagion_range(d, inside):
+    """Miasmic Odour: "add 3\" to the Contagion Range of the bearer" (1" in the first battle round
+    with Slow Decay: 4")."""
+    g = game(army("death_guard_arch_contaminators"))
+    assert g.round == 1
+    bearer = next(u for u in g.units.values() if u.enhancement == "Miasmic Odour")
+    other = next(u for u in g.army_units("A") if u is not bearer and u.enemy_auras)
+    e = g.army_units("B")[0]
+    place(g, other.uid, [(58.0, 28.0)])
+    _straight_from(g, bearer, e, d)
+    assert _afflicted(g, bearer, e) == inside
+    place(g, other.uid, [(bearer.models[0].x, bearer.models[0].y)])
+    place(g, bearer.uid, [(58.0, 28.0)])
+    _straight_from(g, other, e, 2.0)  # another unit's Contagion Range: 1"
+    assert not _afflicted(g, other, e)
+
+
+def test_sevenfold_offerings_every_seven_enemy_models_destroyed_add_2_inches():
+    """Sevenfold Offerings: "for every seven enemy models that have been destroyed, add 2\" to the
+    Contagion Range of units from your army"."""
+    g = game(army("death_guard_vectors_of_decay"))
+    src = next(u for u in g.army_units("A") if u.enemy_auras)
+    e = g.army_units("B")[0]
+    others = [v for v in g.army_units("B") if v is not e]
+    _straight_from(g, src, e, 2.5)  # 1" in round 1: not yet
+    assert not _afflicted(g, src, e)
+    lost = 0
+    for v in others:  # six enemy models destroyed: not yet
+        while v.models and lost < 6:
+            v.models = v.models[:-1]
+            lost += 1
+    g.touch()
+    assert not _afflicted(g, src, e)
+    v = next(v for v in others if v.models)
+    v.models = v.models[:-1]  # the seventh: 3"
+    g.touch()
+    assert _afflicted(g, src, e)

@@ -1766,6 +1766,7 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "Rallying Cry": lambda n: late.test_rallying_cry_two_guardians_units_in_the_bearers_entry_zone(),
     "Voice of the Octed": lambda n: late.test_voice_of_the_octed_a_dark_pact_gives_both_abilities(True),
     "Horrifying Visage": lambda n: late.test_horrifying_visage_a_failed_leadership_test_stops_a_tactical_manoeuvre((1, 1), True),
+    "Miasmic Odour": lambda n: late.test_miasmic_odour_adds_3_inches_to_the_bearers_contagion_range(3.9, True),
 }
 
 

@@ -409,6 +409,13 @@ class Effect:
     """The led unit cannot perform Tactical Manoeuvres (an attempt under way fails)."""
     no_hatch: bool = False
     """The led unit cannot operate Hatchways (an attempt under way fails)."""
+    aura_mod: float = 0
+    """Added to the reach of the led unit's auras given by battle round (``aura_rounds``: Contagion
+    Range): Miasmic Odour, "add 3\" to the Contagion Range of the bearer"."""
+    aura_kills: int | None = None
+    """For every X enemy models destroyed, ``aura_kills_mod`` inches are added to the reach of the
+    led unit's auras given by battle round (Contagion Range: Sevenfold Offerings, 7)."""
+    aura_kills_mod: float = 0
     deep_strike_back: bool = False
     """With ``to_reserves``: it arrives in the Reinforcements step of its player's next Movement
     phase as if it had Deep Strike, or is destroyed, and cannot declare a charge in that turn

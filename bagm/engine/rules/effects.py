@@ -86,13 +86,17 @@ def _holds(game: Any, u: Unit, cond: str, other: Unit | None = None) -> bool:
         _, uids, reach, *how = cond.split()
         if not u.alive:
             return False
+        by_round: list[str] = []
         if "/" in reach:  # by battle round, the last for every later one (Contagion Range)
             by_round = reach.split("/")
             reach = by_round[min(max(game.round, 1), len(by_round)) - 1]
         for uid in uids.split(","):
             src = game.units[uid]
-            if src.alive and (game.min_straight(src, u) if how == ["straight"] else game.unit_distance(src, u)) \
-                    <= float(reach) + 1e-9:
+            if not src.alive:
+                continue
+            grow = contagion_extra(game, src) if by_round and src.affected else 0.0
+            far = game.min_straight(src, u) if how == ["straight"] else game.unit_distance(src, u)
+            if far <= float(reach) + grow + 1e-9:
                 return True
         return False
     if cond.startswith("carries "):  # the aura's units carry an alternative of its rule (a Plague)
@@ -120,6 +124,20 @@ def _holds(game: Any, u: Unit, cond: str, other: Unit | None = None) -> bool:
         return any("MARKERLIGHT" in m.keywords and not game.engaged_with(m) and game.visible_idx(m, u)
                    for m in game.army_units(game.other(u.player)))
     return False
+
+
+def contagion_extra(game: Any, src: Unit) -> float:
+    """Inches added to the Contagion Range of ``src`` (its auras by battle round): Miasmic Odour,
+    "add 3\" to the Contagion Range of the bearer"; Sevenfold Offerings, "for every seven enemy models
+    that have been destroyed, add 2\" to the Contagion Range of units from your army" (reading: the
+    enemy army's models lost so far, of its units set up or destroyed)."""
+    extra = float(sum(e.aura_mod for e in src.effects()))
+    per = next((e for e in src.effects() if e.aura_kills), None)
+    if per is not None:
+        lost = sum(v.starting - len(v.models) for v in game.units.values()
+                   if v.player != src.player and v.where in ("board", "destroyed"))
+        extra += lost // per.aura_kills * per.aura_kills_mod
+    return extra
 
 
 def _beyond_hatchway(game: Any, u: Unit, t: Unit) -> bool:
