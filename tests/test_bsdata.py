@@ -1130,7 +1130,7 @@ def test_real_wargear_options_match_the_bundled_packs() -> None:
                     if k["model"] == "Tactical Marine Sergeant")
     assert {"of": ["Astartes Chainsword", "Storm bolter", "Power fist", "Thunder Hammer",
                    "Power weapon", "Boltgun", "Combi-weapon"], "min": 1,
-            "default": "Boltgun"} in sergeant["choices"]
+            "default": "Boltgun", "unless": ["Twin lightning claws"]} in sergeant["choices"]
 
 
 def test_a_kind_of_models_maximum_that_grows_with_the_unit(tmp_path: Path) -> None:

@@ -1,6 +1,8 @@
 """The exact search for a unit's wargear (issue 13 section 1): it accepts every combination the
-greedy placement it replaced accepted (tests/wargear_greedy.py, the reference), and what it
-accepts really has the counts the roster names, over the bundled datasheets."""
+greedy placement it replaced accepted (tests/wargear_greedy.py, the reference) without giving a
+model an item the roster does not name, and what it accepts really has the counts the roster
+names, over the bundled datasheets; bounds shared by several kinds, choices inside an item and
+bounds that change with another choice, each over all units."""
 
 from __future__ import annotations
 
@@ -10,12 +12,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from wargear_greedy import greedy_accepts
+from wargear_greedy import greedy_accepts, greedy_loadouts
 
 from bagm.data.names import norm
 from bagm.data.packs import Catalog
 from bagm.roster.points import legal_sizes
-from bagm.roster.wargear import offered, resolve
+from bagm.roster.wargear import default_loadouts, offered, resolve
 
 CATALOG = Catalog()
 SHEETS = [s for f in CATALOG.all() for s in f.pack.units if s.wargear]
@@ -47,9 +49,19 @@ def choices(draw: st.DrawFn) -> tuple[Any, int, dict[str, Any]]:
 @given(choices())
 def test_the_exact_search_accepts_whatever_the_greedy_one_did(case: tuple[Any, int, dict]) -> None:
     sheet, n, wanted = case
-    if greedy_accepts(sheet, n, wanted):  # it knew no bound shared by several kinds
-        plain = copy.copy(sheet)
-        plain.wargear_groups = []
+    plain = copy.copy(sheet)  # the greedy placement knew no bound shared by several kinds,
+    plain.wargear_groups = []  # no bounds that change with another choice, no choices inside
+    plain.wargear = [copy.copy(k) for k in sheet.wargear]  # an item (it made them anyway)
+    for k in plain.wargear:
+        k.choices = [copy.copy(c) for c in k.choices]
+        for c in k.choices:
+            c.unless, c.needs = [], None
+    greedy = greedy_loadouts(plain, n, wanted)
+    # nor that a model takes no item the roster does not name (it could give one silently)
+    names = {norm(i) for lo in default_loadouts(sheet, n) for i in lo.items} | {
+        norm(i) for v in wanted.values() for i in (v if isinstance(v, dict) else {})} | {
+        norm(k) for k, v in wanted.items() if not isinstance(v, dict)}
+    if greedy is not None and all(norm(i) in names for lo in greedy for i in lo.items):
         assert resolve(plain, n, wanted)[1] == [], (sheet.name, n, wanted)
     loadouts, problems = resolve(sheet, n, wanted)
     if not problems:
@@ -198,3 +210,62 @@ def test_every_choice_inside_an_item_is_offered_with_it() -> None:
                                                       item: 1})
                     assert problems == [] or problems[0].code != "BA190", (sheet.name, item)
     assert inside >= 3
+
+
+# --- bounds that change with another choice ---------------------------------------------------
+
+def test_a_sergeant_with_lightning_claws_makes_no_weapon_choice() -> None:
+    """Tactical Squad: "if the sergeant takes twin lightning claws" his two weapon choices are
+    gone (the catalogue sets their bounds to 0 while he carries them)."""
+    sheet = CATALOG.faction("Adeptus Astartes").units.get("Tactical Squad")
+    sergeant = next(k for k in sheet.wargear if k.model == "Tactical Marine Sergeant")
+    assert [c.unless for c in sergeant.choices] == [[], ["Twin lightning claws"],
+                                                    ["Twin lightning claws"]]
+    wanted = {"Tactical Marine Sergeant": {"twin lightning claws": 1}}
+    got, problems = resolve(sheet, 10, wanted)
+    assert problems == []
+    assert ("Tactical Marine Sergeant", ("Close combat weapon", "Twin lightning claws")) in \
+        {(lo.profile, lo.items) for lo in got}
+    _, problems = resolve(sheet, 10, {"Tactical Marine Sergeant": {"twin lightning claws": 1,
+                                                                   "power fist": 1}})
+    assert [p.code for p in problems] == ["BA192"]
+    assert resolve(sheet, 10, {"Tactical Marine Sergeant": {"power fist": 1}})[1] == []
+
+
+def test_every_choice_an_item_rules_out_takes_nothing_with_it() -> None:
+    """Over all units: an item that rules a choice out is one its kind of model can carry, and
+    a model carrying it carries none of that choice's items the unit does not carry anyway."""
+    ruled = 0
+    for sheet in SHEETS:
+        n = legal_sizes(sheet.points, sheet.sizes, None)[0]
+        for kind in sheet.wargear:
+            own = {*kind.gear, *(i for c in kind.choices for i in c.of)}
+            for c in kind.choices:
+                for item in c.unless:
+                    ruled += 1
+                    assert item in own, (sheet.name, item)
+                    wanted = {kind.profile: {item: 1}} if kind.profile and len(
+                        {k.profile for k in sheet.wargear}) > 1 else {item: 1}
+                    got, problems = resolve(sheet, n, wanted)
+                    assert problems == [], (sheet.name, item, problems)
+                    assert all(not set(c.of) & set(lo.items) for lo in got
+                               if item in lo.items and lo.profile == kind.profile), sheet.name
+    assert ruled >= 9
+
+
+def test_bounds_not_read_are_said(tmp_path: Any) -> None:
+    """A choice whose bounds change in a form the import does not read is named in the data
+    and in a warning for a roster that names that unit's wargear (never a silent pass)."""
+    from bagm.roster.model import load_roster
+    from bagm.roster.validate import validate
+
+    sheet = CATALOG.faction("Adeptus Astartes").units.get("Reiver Squad")
+    assert sheet.wargear_unread == ["Reiver Sergeant: Bolt Carbine"]
+    path = tmp_path / "r.yaml"
+    path.write_text("faction: Adeptus Astartes\ndetachment: Shield of the Void\nunits:\n"
+                    "  - unit: Captain\n    warlord: true\n  - unit: Reiver Squad\n"
+                    "    models: 5\n    wargear: {grapnel launchers: 1}\n", encoding="utf-8")
+    report = validate(load_roster(path), CATALOG)
+    found = [f for f in report.findings if f.code == "BA196"]
+    assert len(found) == 1 and "Reiver Sergeant: Bolt Carbine" in found[0].message
+    assert found[0].line == 8 and report.valid

@@ -102,9 +102,14 @@ def _kinds_offering(ds: Any, item: str) -> int:
 
 def greedy_accepts(ds: Any, models: int, wanted: dict[str, Any]) -> bool:
     """Whether the greedy placement finds models for these choices."""
+    return greedy_loadouts(ds, models, wanted) is not None
+
+
+def greedy_loadouts(ds: Any, models: int, wanted: dict[str, Any]) -> list[Any] | None:
+    """The loadouts the greedy placement finds for these choices, or None."""
     reqs, problems = requests(ds, wanted)
     if problems or any(r.count > models for r in reqs):
-        return False
+        return None
     named: dict[str, int] = {}
     for r in reqs:
         named[r.item] = named.get(r.item, 0) + r.count
@@ -114,5 +119,5 @@ def greedy_accepts(ds: Any, models: int, wanted: dict[str, Any]) -> bool:
         for r in order:
             unit.place(r, named)
         if all(unit.carriers(r) == r.count for r in order):
-            return True
-    return False
+            return unit.loadouts()
+    return None

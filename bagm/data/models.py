@@ -928,6 +928,9 @@ class WargearChoice:
     needs: str | None = None
     """A choice made inside an item: only a model carrying ``needs`` makes it (the Captain's
     melee weapon inside "Bolt Pistol, Master-crafted Bolter, Melee Weapon"); others take none."""
+    unless: list[str] = field(default_factory=list)
+    """Items that rule the choice out: a model carrying one of them makes no pick here ("if the
+    sergeant takes twin lightning claws, he has no Weapon 1")."""
 
 
 @_model
@@ -1001,6 +1004,9 @@ class Datasheet:
     'Plasma gun - standard' and '- supercharge' without an entry here)."""
     wargear_groups: list[WargearGroup] = field(default_factory=list)
     """Bounds shared by several kinds of model (the catalogues' groups of model entries)."""
+    wargear_unread: list[str] = field(default_factory=list)
+    """Choices ('kind: choice') whose bounds change with something the import does not read
+    (a roster naming this unit's wargear is told: BA196)."""
     abilities: list[str] = field(default_factory=list)
     adaptation: Adaptation | None = None
     leader: Leader | None = None

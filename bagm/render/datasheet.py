@@ -101,6 +101,7 @@ class DatasheetView:
                 {"models": list(g.models), "min": g.min, "max": g.max,
                  "max_from": {str(n): v for n, v in g.max_from.items()}}
                 for g in ds.wargear_groups]} if ds.wargear_groups else {}),
+            **({"wargear_unread": list(ds.wargear_unread)} if ds.wargear_unread else {}),
             "abilities": list(ds.abilities),
             "boarding_actions": None if ada is None else {
                 "loses": list(ada.loses), "M": ada.M, "no_split": ada.no_split,
@@ -114,15 +115,19 @@ class DatasheetView:
 
 
 WARGEAR_KINDS_NOTE = ("'wargear' gives each kind of model: how many the unit may have, what "
-                      "it always carries and its choices (bounds that depend on another "
-                      "choice are not recorded)")
+                      "it always carries and its choices ('needs': made inside that item; "
+                      "'unless': none while the model carries one of these); "
+                      "'wargear_groups': bounds shared by several kinds; 'wargear_unread': "
+                      "choices whose bounds change in a way the data does not read")
 
 
 def kind_dict(k: Any) -> dict[str, Any]:
     return {"model": k.model, "profile": k.profile, "min": k.min, "max": k.max,
             "max_from": {str(n): v for n, v in k.max_from.items()}, "gear": list(k.gear), "choices": [{"of": list(c.of), "min": c.min, "max": c.max,
                                                "default": c.default,
-                                               **({"needs": c.needs} if c.needs else {})}
+                                               **({"needs": c.needs} if c.needs else {}),
+                                               **({"unless": list(c.unless)} if c.unless
+                                                  else {})}
                                               for c in k.choices]}
 
 
@@ -140,6 +145,7 @@ def kind_text(k: Any) -> str:
         text = f"{how} {' / '.join(c.of)}" if len(c.of) > 1 else (
             f"optional {c.of[0]}" if c.min == 0 else c.of[0])
         text = f"inside {c.needs}, {text}" if c.needs else text
+        text += f" (none with {' or '.join(c.unless)})" if c.unless else ""
         parts.append(text + (f" (default {c.default})" if c.default else ""))
     return f"{head}: {'; '.join(parts) or 'no wargear'}"
 
@@ -230,6 +236,9 @@ def datasheet_text(view: DatasheetView) -> Any:
                  "carries, its choices:"]
         lines += [f"  {kind_text(k)}" for k in ds.wargear]
         lines += [f"  {group_text(g)}" for g in ds.wargear_groups]
+        if ds.wargear_unread:
+            lines.append("  Bounds that change with other choices, not read: "
+                         + "; ".join(ds.wargear_unread))
     else:
         lines = [f"Wargear options: {', '.join(options) + ' (marked †)' if options else 'none'}"
                  "; " + WARGEAR_NOTE]

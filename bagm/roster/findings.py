@@ -63,6 +63,8 @@ CODES: dict[str, tuple[str, Severity, str]] = {
     "BA193": ("wargear-profile-unknown", Severity.ERROR, "Wargear: a model profile of the unit"),
     "BA194": ("wargear-unchecked", Severity.WARNING, "Wargear: no options recorded"),
     "BA195": ("wargear-count", Severity.ERROR, "Wargear: a count of the unit's models"),
+    "BA196": ("wargear-partly-checked", Severity.WARNING,
+              "Wargear: bounds that change with other choices not read"),
 }
 
 

@@ -39,6 +39,7 @@ class Choice:
     default: tuple[str, ...]
     needs: str | None = None  # made only by a model carrying this item (inside a bundle)
     fill: tuple[str, ...] = ()  # inside an item: its picks when the model takes the item
+    unless: tuple[str, ...] = ()  # a model carrying one of these makes no pick here
 
 
 @dataclass(frozen=True)
@@ -113,8 +114,8 @@ def _configs(kind: Kind, wants: list[Want], key: KeyFn, standard: set[str]) -> l
         # the default unit lacks
         has_plain = c.min <= len(c.default) or inside and not c.default
         options = [(c.default, True, False)] if has_plain else []
-        if inside and c.default:
-            options.append(((), False, False))  # the model no longer carries the item
+        if (inside or c.unless) and c.default:
+            options.append(((), False, False))  # the item gone, or ruled out by another
         offered = [i for i in dict.fromkeys(c.of) if key(i) in named]
         standard_fill = c.fill if inside else c.default if has_plain else ()
         filler = [(i, False) for i in standard_fill if key(i) not in named] + \
@@ -138,9 +139,9 @@ def _configs(kind: Kind, wants: list[Want], key: KeyFn, standard: set[str]) -> l
     seen: dict[tuple[int, ...], tuple[int, _Config]] = {}
     for combo in itertools.product(*per_choice):
         carried = {key(i) for i in kind.gear} | {key(i) for picks, _, _ in combo for i in picks}
-        if any(not _inside_ok(c, picks, carried, key)
+        if any(not _choice_ok(c, picks, carried, key)
                for c, (picks, _, _) in zip(kind.choices, combo)):
-            continue  # a choice inside an item: made exactly when the model carries it
+            continue  # made exactly when the model carries its item and nothing rules it out
         vec = tuple(int(w.item in carried and (w.profile is None or w.profile == kind.profile))
                     for w in wants)
         guess = any(g for _, _, g in combo)
@@ -154,11 +155,13 @@ def _configs(kind: Kind, wants: list[Want], key: KeyFn, standard: set[str]) -> l
     return [cfg for _, cfg in sorted(seen.values(), key=lambda rc: rc[0])]
 
 
-def _inside_ok(c: Choice, picks: tuple[str, ...], carried: set[str], key: KeyFn) -> bool:
-    """A choice inside an item is made (within its bounds) exactly when the item is carried."""
-    if c.needs is None:
-        return True
-    return c.min <= len(picks) if key(c.needs) in carried else not picks
+def _choice_ok(c: Choice, picks: tuple[str, ...], carried: set[str], key: KeyFn) -> bool:
+    """A choice is made within its bounds, except that a choice inside an item the model does
+    not carry, or one an item it carries rules out, takes nothing."""
+    if c.needs is not None and key(c.needs) not in carried \
+            or any(key(i) in carried for i in c.unless):
+        return not picks
+    return c.min <= len(picks)
 
 
 def solve(kinds: list[Kind], bounds: list[Bound], shared: list[Choice], wants: list[Want],

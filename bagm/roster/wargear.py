@@ -160,8 +160,9 @@ class Models:
         k = self.kinds[kind]
         picks: list[list[str]] = []
         for c in k.choices:
-            if c.needs is not None and c.needs not in k.gear \
-                    and not any(c.needs in p for p in picks):
+            carried = {*k.gear, *(i for p in picks for i in p)}
+            if c.needs is not None and c.needs not in carried \
+                    or any(i in carried for i in c.unless):
                 picks.append([])
             elif c.default is not None:
                 picks.append([c.default])
@@ -316,7 +317,8 @@ def _search_spec(unit: Models) -> tuple[list[Any], list[Any], list[Any]]:
         # only for a kind the default unit has: another kind takes an item the roster names
         choices = tuple(Choice(tuple(c.of), c.min, c.max if c.max is not None else len(c.of),
                                tuple(picks[ci]) if c.default is not None or plain else (),
-                               c.needs, (c.default,) if c.default else tuple(c.of[:c.min]))
+                               c.needs, (c.default,) if c.default else tuple(c.of[:c.min]),
+                               tuple(c.unless))
                         for ci, c in enumerate(k.choices))
         kinds.append(Kind(k.profile, lo, max(hi, plain), plain, tuple(k.gear), choices))
     bounds = [Bound(frozenset(together[p]), lo, unit.n) for p, lo in floor.items() if lo]

@@ -214,14 +214,16 @@ class Extractor:
             "weapons": weapons,
             "abilities": abilities,
         }
-        options, items, groups = wargear_options(self, node, {name_key(m["name"]): m["name"]
-                                                               for m in models})
+        options, items, groups, unread = wargear_options(
+            self, node, {name_key(m["name"]): m["name"] for m in models})
         if options:
             unit["wargear"] = options
         if items:
             unit["wargear_items"] = items
         if groups and options:
             unit["wargear_groups"] = groups
+        if unread and options:
+            unit["wargear_unread"] = unread
         leader = leader_data(found.texts)
         if leader is not None:
             unit["leader"] = leader

@@ -24,15 +24,19 @@ MAX_DEPTH = 8  # model entries below a datasheet, groups below a model (real dat
 
 
 def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
-                    ) -> tuple[list[dict[str, Any]], dict[str, list[str]], list[dict[str, Any]]]:
+                    ) -> tuple[list[dict[str, Any]], dict[str, list[str]], list[dict[str, Any]],
+                               list[str]]:
     """(per model kind ``{model, profile, min, max, gear, choices}``, item -> weapon names where
     an item's weapons are not named after it, bounds shared by several kinds ``{models, min,
-    max, max_from}``). ``profiles``: Unit profile key -> its name."""
+    max, max_from}``), the choices whose bounds change with something the import does not
+    read). ``profiles``: Unit profile key -> its name."""
     from bagm.io.bsdata.extract import _SKIP_BRANCH
 
     kinds: list[dict[str, Any]] = []
     groups: list[dict[str, Any]] = []
     items: dict[str, list[str]] = {}
+    owner: list["Node"] = [node]  # the model (or unit) whose wargear is being read
+    unread: list[str] = []  # choices whose bounds change in a way not read
     keys = list(profiles)
 
     def gear_of(model: "Node", depth: int) -> tuple[list[str], list[dict[str, Any]]]:
@@ -56,7 +60,9 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                 names, always, default, inner = _group_items(ex, child, items, depth)
                 fixed += always
                 if names:
-                    choices.append(_choice(names, lo, hi, default))
+                    choice = _choice(names, lo, hi, default)
+                    _conditions(ex, child, choice, owner[-1], unread)
+                    choices.append(choice)
                 choices += inner
                 continue
             if hi == 0 or ex._holds_models(child) or not _gives(ex, child, items):
@@ -64,12 +70,16 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
             if (lo or 0) >= 1:
                 fixed.append(child.name)
             else:
-                choices.append({"of": [child.name], **({} if hi == 1 else {"max": hi})})
+                choice = {"of": [child.name], **({} if hi == 1 else {"max": hi})}
+                _conditions(ex, child, choice, owner[-1], unread)
+                choices.append(choice)
             choices += _inner_choices(ex, child, items, depth)
         return dedupe(fixed), _dedupe_choices(choices)
 
     def kind(model: "Node", lo: int | None, hi: int | None, names: list[str], depth: int) -> None:
+        owner.append(model)
         fixed, choices = gear_of(model, depth)
+        owner.pop()
         entry: dict[str, Any] = {"model": model.name}
         if len(names) == 1 and names[0] in profiles:
             entry["profile"] = profiles[names[0]]
@@ -88,7 +98,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
     root_names = ex._unit_profile_names(node)
     if node.target.get("type") == "model":
         kind(node, 1, 1, root_names or keys[:1], 0)
-        return kinds, items, groups
+        return kinds, items, groups, dedupe(unread)
 
     def walk(n: "Node", inherited: list[str], depth: int, stack: set[int]) -> None:
         if depth > MAX_DEPTH or id(n.target) in stack:
@@ -133,6 +143,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
     groups[:] = [g for g in groups
                  if any(k["model"] not in g["models"] and k["min"] != k.get("max")
                         for k in kinds) and all(names.count(m) == 1 for m in g["models"])]
+    owner.append(node)
     unit_fixed, unit_choices = gear_of(node, 0)  # wargear of the unit as a whole
     if unit_choices or unit_fixed:
         entry: dict[str, Any] = {"model": None, "min": 0}
@@ -141,7 +152,86 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
         if unit_choices:
             entry["choices"] = unit_choices
         kinds.append(entry)
-    return kinds, items, groups
+    return kinds, items, groups, dedupe(unread)
+
+
+_ARMY_SCOPES = ("roster", "force", "primary-catalogue")  # Crusade, Detachment: not the datasheet
+
+
+def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any], owner: "Node",
+                unread: list[str]) -> None:
+    """A choice's bounds that change with another choice. The form read: its maximum (and
+    minimum) set to 0 while the model carries an item ("if the sergeant takes twin lightning
+    claws, he makes no Weapon 1 choice"): ``unless: [item]`` on the choice. Any other
+    modifier of its bounds on what the unit carries (a count, a group of conditions, a
+    repeat, an item of another model) is not read: the choice is named in ``unread`` (the
+    pack's ``wargear_unread``; a roster naming that unit's wargear is told)."""
+    from bagm.io.bsdata.links import child_elements
+
+    bounds = {c.get("id") for p in choice_node.parts
+              for c in child_elements(p, "constraints", "constraint")
+              if c.get("field") == "selections" and c.get("scope") in ("parent", None)}
+    names = _item_ids(ex, owner)
+    unless: list[str] = []
+    for p in choice_node.parts:
+        for mod in child_elements(p, "modifiers", "modifier"):
+            if mod.get("field") not in bounds:
+                continue
+            conds = child_elements(mod, "conditions", "condition")
+            nested = mod.find("conditionGroups") is not None
+            repeats = mod.find("repeats") is not None
+            if conds and not nested and not repeats \
+                    and all(c.get("scope") in _ARMY_SCOPES for c in conds):
+                continue  # an army's option (Crusade, a Detachment), not the datasheet's
+            item = _carried_item(mod, conds, names, owner) if not (nested or repeats) else None
+            if item is None:
+                unread.append(f"{owner.name}: {choice_node.name}")
+            elif item not in unless:
+                unless.append(item)
+    if unless:
+        choice["unless"] = unless
+
+
+def _carried_item(mod: Any, conds: list[Any], names: dict[str, str], owner: "Node"
+                  ) -> str | None:
+    """The item of ``owner`` a "set to 0 while it carries X" modifier names, else None."""
+    if mod.get("type") != "set" or len(conds) != 1:
+        return None
+    cond = conds[0]
+    try:
+        value, at = float(mod.get("value", "")), float(cond.get("value", ""))
+    except ValueError:
+        return None
+    if value != 0 or cond.get("field") != "selections" \
+            or (cond.get("type"), at) not in (("atLeast", 1), ("greaterThan", 0)) \
+            or not (cond.get("scope") == "parent" or cond.get("scope") in owner.ids):
+        return None
+    return names.get(cond.get("childId", ""))
+
+
+def _item_ids(ex: "Extractor", owner: "Node") -> dict[str, str]:
+    """Every wargear entry below a model (or unit): its ids -> the name of the item it is
+    (or is part of: the tachyon arrow of "Overlord's blade and tachyon arrow")."""
+    out: dict[str, str] = {}
+    seen: set[int] = set()
+
+    def visit(n: "Node", d: int, item: str | None) -> None:
+        if d > MAX_DEPTH or id(n.target) in seen:
+            return
+        seen.add(id(n.target))
+        for child in ex._members(n):
+            if child.target.get("type") in ("model", "unit"):
+                continue
+            if child.target.tag == "selectionEntryGroup":
+                visit(child, d + 1, item)
+                continue
+            name = item or child.name
+            for i in child.ids:
+                out.setdefault(i, name)
+            visit(child, d + 1, name)
+
+    visit(owner, 0, None)
+    return out
 
 
 def _group_bound(group: "Node", members: list[dict[str, Any]], out: list[dict[str, Any]],
