@@ -1216,9 +1216,10 @@ def test_horrifying_visage_a_failed_test_stops_a_hatchway_being_operated():
 
 
 def _afflicted(g: Game, src: Unit, e: Unit) -> bool:
-    """``e`` is Afflicted by ``src``'s Nurgle's Gift now (its -1 Toughness copy applies)."""
+    """``e`` is Afflicted by ``src``'s Nurgle's Gift now (its -1 Toughness copy, one naming every
+    source unit, applies: the tests keep the other sources out of range)."""
     mine = [x for n, x in e.standing if n == "Nurgle's Gift (Aura)" and x.T_mod == -1
-            and any(c.startswith(f"aura {src.uid} ") for c in x.only_while)]
+            and any(c.startswith("aura ") and src.uid in c.split()[1].split(",") for c in x.only_while)]
     assert mine, "no Nurgle's Gift copy from that unit"
     return any(x in e.effects(holds_in(g)) for x in mine)
 
@@ -1255,6 +1256,8 @@ def test_sevenfold_offerings_every_seven_enemy_models_destroyed_add_2_inches():
     src = next(u for u in g.army_units("A") if u.enemy_auras)
     e = g.army_units("B")[0]
     others = [v for v in g.army_units("B") if v is not e]
+    for i, w in enumerate(u for u in g.army_units("A") if u is not src and u.enemy_auras):
+        place(g, w.uid, [(58.0, 4.0 + 6.0 * i)])  # the other sources of the one aura out of range
     _straight_from(g, src, e, 2.5)  # 1" in round 1: not yet
     assert not _afflicted(g, src, e)
     lost = 0
