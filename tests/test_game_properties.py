@@ -214,3 +214,12 @@ def test_a_unit_destroyed_as_it_is_selected_to_fight_does_not_fight():
     as a failed Dark Pact's mortal wounds) neither piles in nor fights; the game once asked where
     its no models stood."""
     assert play_many(range(10125, 10126)) == []
+
+
+def test_a_stalking_menace_bearer_that_cannot_arrive_is_destroyed_and_said():
+    """Seeds 10179 and 10778 (Great Devourer against Tyranids and the T'au), found by the 1,000
+    random games: a Stalking Menace bearer recalled into Strategic Reserves that cannot arrive is
+    destroyed as a unit lost in Reserves is (Game.lost_in_reserves: its models gone, the change
+    told to the game's kept answers); the game once kept its models' old places."""
+    assert play_many(range(10179, 10180)) == []
+    assert play_many(range(10778, 10779)) == []

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from bagm.data.models import Effect
 from bagm.data.schema import validate
+from bagm.engine.rules.army_rules import pain_from
 from bagm.engine.rules.effects import (
     early_deep_strike,
 )
@@ -48,13 +49,20 @@ class Reinforcements(GameInterface):
                 yield from self._overwatch_window(u, "is set up")
         for u in self.army_units(p, "reserves"):  # Stalking Menace: "if this is not possible, the bearer is destroyed"
             if u.recalled is not None:
-                self.emit("note", text=f"{u.uid} did not arrive from Strategic Reserves ({u.recalled}): destroyed")
-                u.where, u.models, u.recalled = "destroyed", [], None
-                self.emit("destroyed", unit=u.uid, points=u.points)
+                self.lost_in_reserves(u, f"not arrived from Strategic Reserves ({u.recalled})")
         self.update_control(False)
         # Mission Rules a player may use (Change Level); the phase is the Game itself
         yield from self.mission.decide("movement", self)  # type: ignore[arg-type]
         self.mission_step("end_movement")
+
+    def lost_in_reserves(self, u: Unit, why: str) -> None:
+        """A unit in Strategic Reserves that cannot arrive is destroyed (Core Rules "Strategic
+        Reserves": not arrived by the end of the third battle round; Stalking Menace: "if this is
+        not possible, the bearer is destroyed")."""
+        u.where, u.models, u.recalled = "destroyed", [], None
+        self.touch(u)
+        self.emit("destroyed", unit=u.uid, why=why)
+        pain_from(self, u, "Power from Pain")  # "each time an enemy unit is destroyed"
 
     # Reinforcements --------------------------------------------------------------------------
 

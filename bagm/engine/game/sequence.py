@@ -47,7 +47,7 @@ from bagm.engine.game.shooting import ShootingPhase
 from bagm.engine.game.sight import Sight
 from bagm.engine.game.snapshot import start_of
 from bagm.engine.game.state import GameState
-from bagm.engine.rules.army_rules import pain_at_start, pain_from, raid_marks, stratagem_spent
+from bagm.engine.rules.army_rules import pain_at_start, raid_marks, stratagem_spent
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.leaders import LeaderRules
 from bagm.engine.rules.yield_points import yield_command_end, yield_start
@@ -313,11 +313,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
             for u in self.units.values():
                 # (not a unit placed there after the first battle round began: Ambushing Hunters)
                 if u.where == "reserves" and not u.late_reserve:
-                    u.where = "destroyed"
-                    u.models = []
-                    self.touch(u)
-                    self.emit("destroyed", unit=u.uid, why="not arrived from Reserves by the end of battle round 3")
-                    pain_from(self, u, "Power from Pain")  # "each time an enemy unit is destroyed"
+                    self.lost_in_reserves(u, "not arrived from Reserves by the end of battle round 3")
         self.mission_step("end_round")
 
     def _determine_victor(self) -> None:
