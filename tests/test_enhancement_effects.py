@@ -62,7 +62,7 @@ GAMES: list[Game] = []
 
 @pytest.fixture(autouse=True)
 def _events_declared():
-    """Every event the games of a test record is declared (bagm.engine.log.events)."""
+    """Every event the games of a test record is declared (bagm.engine.state.events)."""
     from test_events import problems
 
     GAMES.clear()

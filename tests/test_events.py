@@ -1,4 +1,4 @@
-"""Every event a game records is declared in :mod:`bagm.engine.log.events` and matches its
+"""Every event a game records is declared in :mod:`bagm.engine.state.events` and matches its
 declaration: games of every playable mission, greedy and random, each event checked (kind
 declared, required fields present, no field undeclared, each value of its declared type, as the
 JSON log stores it)."""
@@ -18,8 +18,8 @@ from bagm.engine.bots.greedy import GreedyBot
 from bagm.engine.bots.random import RandomBot
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
-from bagm.engine.log.events import kinds
 from bagm.engine.rules.missions import MISSIONS
+from bagm.engine.state.events import kinds
 
 ROSTERS = sorted((REPO / "rosters").glob("*.yaml"))
 
@@ -63,7 +63,7 @@ def problems(ev: dict[str, Any]) -> list[str]:
     ev = json.loads(json.dumps(ev))
     kind = ev.get("e")
     if kind not in declared():
-        return [f"event kind '{kind}' is not declared in bagm/engine/log/events.py"]
+        return [f"event kind '{kind}' is not declared in bagm/engine/state/events.py"]
     fields, required = declared()[kind]
     out = [f"{kind}: missing '{f}'" for f in sorted(required - ev.keys())]
     out += [f"{kind}: undeclared field '{f}'" for f in sorted(ev.keys() - fields.keys())]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from bagm.engine.board.geometry import Base
 from bagm.engine.rules.effects import effect_first
+from bagm.engine.state import events as ev
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import Decision, Player
@@ -62,7 +63,7 @@ class ArmyRules(GameInterface):
             self.used.add((p, f"{rule} mark", self.phase_id))
             if t is not None:
                 t.marked = t.marked | {rule}
-                self.emit("mark", unit=uid, target=t.uid, rule=rule)
+                self.emit(ev.Mark(e="mark", unit=uid, target=t.uid, rule=rule))
 
     def _marks_again(self) -> Generator[Decision, Action, None]:
         """Manhunter's Helm (``mark_again``): "each time your Priority Target is destroyed, if the
@@ -83,7 +84,7 @@ class ArmyRules(GameInterface):
                     act = yield self.ask("mark", p, {"unit": b.uid, "rule": rule})
                     t = self.unit(act.target, self.other(p))
                     t.marked = t.marked | {rule}
-                    self.emit("mark", unit=b.uid, target=t.uid, rule=rule)
+                    self.emit(ev.Mark(e="mark", unit=b.uid, target=t.uid, rule=rule))
 
     def legal_mark(self, p: Player) -> list[Action]:
         """Each enemy unit on the battlefield, for the rule the decision names."""
@@ -121,8 +122,8 @@ class ArmyRules(GameInterface):
             else:
                 u.models = []
         # ``at``: where the unit's models stand after (none returned: nothing changes)
-        self.emit("reinforce", unit=u.uid, rule=rule, rolls=rolls, returned=len(at),
-                  at=[[round(m.x, 2), round(m.y, 2)] for m in u.models] if at else [])
+        self.emit(ev.Reinforce(e="reinforce", unit=u.uid, rule=rule, rolls=rolls, returned=len(at),
+                  at=[[round(m.x, 2), round(m.y, 2)] for m in u.models] if at else []))
 
     def return_models(self, u: Unit, n: int, rule: str) -> None:
         """Up to ``n`` destroyed models of ``u`` (on the battlefield) return with their full wounds,
@@ -136,8 +137,8 @@ class ArmyRules(GameInterface):
             u.models.append(u.new_models([(m.x, m.y) for m in u.models] + [q])[-1])
             self.touch(u)
             back += 1
-        self.emit("reinforce", unit=u.uid, rule=rule, rolls=[], returned=back,
-                  at=[[round(m.x, 2), round(m.y, 2)] for m in u.models] if back else [])
+        self.emit(ev.Reinforce(e="reinforce", unit=u.uid, rule=rule, rolls=[], returned=back,
+                  at=[[round(m.x, 2), round(m.y, 2)] for m in u.models] if back else []))
 
     def revivals(self) -> None:
         """Resurrection Protocols: "the first time the bearer is destroyed, roll one D6 at the end of
@@ -154,7 +155,7 @@ class ArmyRules(GameInterface):
             need = effect_first(u, "revive_roll")
             self.used.add((u.player, f"{rule} {u.uid}", 0))  # "the first time"
             roll = self.dice.d6(f"{rule} {u.uid}")
-            self.emit("rule_roll", player=u.player, rule=rule, roll=roll)
+            self.emit(ev.RuleRoll(e="rule_roll", player=u.player, rule=rule, roll=roll))
             if roll < need:
                 continue
             u.models = u.new_models([(x, y)])[:1]
@@ -169,7 +170,7 @@ class ArmyRules(GameInterface):
             back = effect_first(u, "revive_wounds")
             w = self.dice.roll_expr(back, f"{rule} {u.uid}") if back is not None else u.W
             u.models[0].wounds = min(w, u.models[0].wounds)
-            self.emit("note", text=f"{u.uid} is set back up ({rule}) with {u.models[0].wounds} wounds remaining")
+            self.emit(ev.Note(e="note", text=f"{u.uid} is set back up ({rule}) with {u.models[0].wounds} wounds remaining"))
 
     def reinforce_on_death(self, u: Unit) -> None:
         """"If this unit is destroyed without having requested reinforcement, after removing the
@@ -179,7 +180,7 @@ class ArmyRules(GameInterface):
                 key = self._once(u.player, s)
                 if key not in self.used:
                     self.used.add(key)
-                    self.emit("rule_used", player=u.player, name=s.name, kind=s.kind)
+                    self.emit(ev.RuleUsed(e="rule_used", player=u.player, name=s.name, kind=s.kind))
                     need = next(e.reinforce_roll for e in s.effects if e.reinforce_roll)
                     self.reinforce(u, need, s.name)
                 return
@@ -202,8 +203,8 @@ class ArmyRules(GameInterface):
             self.touch(u)
             back += 1
         if back:  # ``at``: where the unit's models stand after
-            self.emit("models_return", unit=u.uid, rule=rule, returned=back,
-                      at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
+            self.emit(ev.ModelsReturn(e="models_return", unit=u.uid, rule=rule, returned=back,
+                      at=[[round(m.x, 2), round(m.y, 2)] for m in u.models]))
 
     def _return_point(self, u: Unit) -> tuple[float, float] | None:
         """Where a destroyed model of ``u`` is set up again: in Unit Coherency with its models (1"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from bagm.engine.board.battlefield import ENGAGEMENT_RANGE, ENGAGEMENT_RANGE_HATCHWAY
 from bagm.engine.board.geometry import polyline_length
 from bagm.engine.rules.effects import charge_tests, early_deep_strike, effect_has, effect_sum, holds_in, slow_aura
+from bagm.engine.state import events as ev
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import CHARGE_RANGE, Decision, IllegalAction, Player, _along
@@ -114,7 +115,7 @@ class ChargePhase(GameInterface):
                 break
             u, t = self.unit(act.unit, p), self.unit(act.target)
             u.declared = True
-            self.emit("charge_declared", unit=u.uid, target=t.uid)
+            self.emit(ev.ChargeDeclared(e="charge_declared", unit=u.uid, target=t.uid))
             charge_tests(self, u, t)  # e.g. Terrifying Charge: the target's Leadership test
             if not self.visible_idx(u, t) and (rule := self._unseen_rule(u, t)) is not None:
                 if any(e.trigger_once for n, e in u.standing if n == rule):
@@ -135,7 +136,7 @@ class ChargePhase(GameInterface):
             halve = u.affected and effect_has(u, "halve_move")  # "halve Charge rolls made for it"
             roll = self.dice.d6(f"charge {u.uid}") + self.dice.d6(f"charge {u.uid}")
             roll = (roll + 1) // 2 + mod if halve else roll + mod
-            self.emit("charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2))
+            self.emit(ev.ChargeRoll(e="charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2)))
             if roll < need:
                 info = {"what": "charge", "roll": roll - mod, "needed": round(need - mod, 2)}  # what the dice need
                 # "... if one or more targets of that charge have the PSYKER keyword, you can re-roll"
@@ -147,10 +148,10 @@ class ChargePhase(GameInterface):
                 if again:
                     roll = self.dice.d6(f"charge {u.uid} re-roll") + self.dice.d6(f"charge {u.uid} re-roll")
                     roll = (roll + 1) // 2 + mod if halve else roll + mod
-                    self.emit("charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2), reroll=True)
+                    self.emit(ev.ChargeRoll(e="charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2), reroll=True))
             ok = roll >= need and self._charge_move(u, t, float(roll))
             u.charged = ok  # made a Charge move
-            self.emit("charge", unit=u.uid, target=t.uid, success=ok)
+            self.emit(ev.Charge(e="charge", unit=u.uid, target=t.uid, success=ok))
             if ok and u.affected:  # e.g. Gulyk's Stars: "each time the bearer ends a Charge move"
                 for name, e in u.standing:
                     if e.mortals_on == "charge_end" and t.alive:
@@ -226,5 +227,5 @@ class ChargePhase(GameInterface):
         if not self.engaged(u, t) or bad:
             self.set_positions(u, old)  # the charge fails: no model moves
             return False
-        self.emit("charge_move", unit=u.uid, at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
+        self.emit(ev.ChargeMove(e="charge_move", unit=u.uid, at=[[round(m.x, 2), round(m.y, 2)] for m in u.models]))
         return True

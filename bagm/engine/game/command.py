@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from bagm.engine.rules.army_rules import cp_rolls, pain_from, pain_in_command
 from bagm.engine.rules.effects import effect_has, effect_least, effect_sum, holds_in, shock_aura, shock_roll
 from bagm.engine.rules.stratagems import INSANE_BRAVERY, may_use, use
+from bagm.engine.state import events as ev
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import Decision
@@ -33,7 +34,7 @@ class CommandPhase(GameInterface):
         cp_rolls(self, p)  # e.g. Coordinated Leadership: "in your Command phase, roll one D6"
         for u in self.army_units(p):
             if u.battleshocked:
-                self.emit("battleshock_ends", unit=u.uid)
+                self.emit(ev.BattleshockEnds(e="battleshock_ends", unit=u.uid))
             u.battleshocked = False  # lasts until the start of your next Command phase
             u.set_to_defend = False  # Set to Defend: until the start of your next Command phase
         # Tactical Manoeuvres "Secure Site": at the start of your next Command phase
@@ -44,7 +45,7 @@ class CommandPhase(GameInterface):
                     any(self.bf.in_objective_range(x.base, self.map.layout.markers[m]) for x in u.models) and \
                     not self._seize_barred(u):
                 if self._secures(p, m):
-                    self.emit("secured", player=p, marker=m + 1, unit=u.uid)
+                    self.emit(ev.Secured(e="secured", player=p, marker=m + 1, unit=u.uid))
         for u in self.army_units(p):  # an effect: "on a 2+, that objective marker is Secured"
             if u.affected and (need := effect_least(u, "secure_roll")) is not None:
                 self._secure_roll(p, u, need)
@@ -58,7 +59,7 @@ class CommandPhase(GameInterface):
             if m.wounds < full:
                 got = min(n, full - m.wounds)
                 m.wounds += got
-                self.emit("regain_wounds", unit=u.uid, wounds=got, rule=u.source("regain_wounds"))
+                self.emit(ev.RegainWounds(e="regain_wounds", unit=u.uid, wounds=got, rule=u.source("regain_wounds")))
                 return
 
     def _battleshock_step(self) -> Generator[Decision, Action, None]:
@@ -74,7 +75,7 @@ class CommandPhase(GameInterface):
                     act = yield Decision("shock", v.player, {"unit": v.uid, "rule": name,
                                                              "options": [u.uid for u in options]})
                     t = self.unit(act.target, p)
-                    self.emit("mark", unit=v.uid, target=t.uid, rule=name)
+                    self.emit(ev.Mark(e="mark", unit=v.uid, target=t.uid, rule=name))
                     mod = e.shock_below_half_mod if t.below_half() else 0
                     near[t.uid] = (name, min(mod, near[t.uid][1])) if t.uid in near else (name, mod)
         for u in self.army_units(p):
@@ -87,26 +88,29 @@ class CommandPhase(GameInterface):
             roll = shock_roll(self, u, f"battle-shock {u.uid}") + mod  # 2D6 (3D6: Synapse)
             ld = u.leadership()  # the best Leadership of the models left
             ok = roll >= ld
-            self.emit("battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok,
-                      **({"why": near[u.uid][0]} if u.uid in near else {}),
-                      **({"mod": near[u.uid][1]} if u.uid in near and near[u.uid][1] else {}))
+            test = ev.BattleshockTest(e="battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok)
+            if u.uid in near:
+                test["why"] = near[u.uid][0]
+                if near[u.uid][1]:
+                    test["mod"] = near[u.uid][1]
+            self.emit(test)
             # an effect: "you can re-roll Leadership tests taken for that unit"
             if not ok and u.affected and effect_has(u, "reroll_leadership") and (
                     yield from self._effect_reroll(p, u, "reroll_leadership", {"roll": roll, "needed": ld,
                                                           "what": "battle-shock"})):
                 roll = shock_roll(self, u, f"battle-shock {u.uid} re-roll") + mod
                 ok = roll >= ld
-                self.emit("battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok, reroll=True)
+                self.emit(ev.BattleshockTest(e="battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok, reroll=True))
             if not ok:
                 yield from self.moment("battleshock_failed", p, u)
                 if may_use(self, p, INSANE_BRAVERY, u):
                     act = yield Decision("bravery", p, {"unit": u.uid})
                     if act.kind == "bravery":
                         use(self, p, INSANE_BRAVERY, unit=u)
-                        self.emit("battleshock", unit=u.uid, shocked=False, why=INSANE_BRAVERY.name)
+                        self.emit(ev.Battleshock(e="battleshock", unit=u.uid, shocked=False, why=INSANE_BRAVERY.name))
                         continue
                 u.battleshocked = True
-                self.emit("battleshock", unit=u.uid, shocked=True)
+                self.emit(ev.Battleshock(e="battleshock", unit=u.uid, shocked=True))
                 pain_from(self, u, "Power from Pain")  # "each time an enemy unit fails a Battle-shock test"
 
     def _shock_test(self, u: Unit, why: str, mod: int = 0) -> Generator[Decision, Action, None]:
@@ -120,14 +124,17 @@ class CommandPhase(GameInterface):
         mod += effect_sum(u, "battleshock_mod", holds_in(self))
         roll = shock_roll(self, u, f"battle-shock {u.uid}")  # 2D6 (3D6: Synapse)
         ok = roll + mod >= ld
-        self.emit("battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok, why=why, **({"mod": mod} if mod else {}))
+        test = ev.BattleshockTest(e="battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok, why=why)
+        if mod:
+            test["mod"] = mod
+        self.emit(test)
         if not ok and u.affected and effect_has(u, "reroll_leadership") and (
                 yield from self._effect_reroll(u.player, u, "reroll_leadership",
                                                {"roll": roll, "needed": ld, "what": "battle-shock"})):
             roll = shock_roll(self, u, f"battle-shock {u.uid} re-roll")
             ok = roll + mod >= ld
-            self.emit("battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok, reroll=True, why=why)
+            self.emit(ev.BattleshockTest(e="battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok, reroll=True, why=why))
         if not ok:
             u.battleshocked = True
-            self.emit("battleshock", unit=u.uid, shocked=True)
+            self.emit(ev.Battleshock(e="battleshock", unit=u.uid, shocked=True))
             pain_from(self, u, "Power from Pain")  # "each time an enemy unit fails a Battle-shock test"

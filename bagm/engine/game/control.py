@@ -15,6 +15,7 @@ import math
 from functools import partial
 
 from bagm.engine.rules.effects import effect_sum, engaged_oc_mod
+from bagm.engine.state import events as ev
 from bagm.engine.state.army import Model, Unit
 from bagm.engine.state.core import Player
 
@@ -99,7 +100,7 @@ class ObjectiveControl(GameInterface):
             else:
                 new.append(raw)
         if new != self.control:
-            self.emit("control", markers=new)
+            self.emit(ev.Control(e="control", markers=new))
         self.control: list[Player | None] = new
 
     # Tactical Manoeuvres "Secure Site" and the effects that Secure or keep markers -------------
@@ -111,8 +112,8 @@ class ObjectiveControl(GameInterface):
             if self.control[m] == p and self.secured[m] != p and \
                     any(self.bf.in_objective_range(x.base, mk) for x in u.models):
                 roll = self.dice.d6(f"secure {u.uid}") if need > 1 else 6
-                self.emit("secure_roll", player=p, marker=m + 1, unit=u.uid, roll=roll, secured=roll >= need,
-                          rule=u.source("secure_roll"))
+                self.emit(ev.SecureRoll(e="secure_roll", player=p, marker=m + 1, unit=u.uid, roll=roll, secured=roll >= need,
+                          rule=u.source("secure_roll")))
                 if roll >= need:
                     self._secures(p, m)
                 return
@@ -141,8 +142,8 @@ class ObjectiveControl(GameInterface):
                 if e.spoil_secure is not None and (v.player, name, 0) not in self.used:
                     self.used.add((v.player, name, 0))  # the first time in the battle
                     roll = self.dice.d6(f"{name} {v.uid}")
-                    self.emit("secure_roll", player=p, marker=m + 1, unit=v.uid, roll=roll,
-                              secured=roll < e.spoil_secure, rule=name)
+                    self.emit(ev.SecureRoll(e="secure_roll", player=p, marker=m + 1, unit=v.uid, roll=roll,
+                              secured=roll < e.spoil_secure, rule=name))
                     if roll >= e.spoil_secure:
                         return False
         self.secured[m] = p
@@ -155,6 +156,6 @@ class ObjectiveControl(GameInterface):
             for e in v.setting("no_seize_range") if v.affected else ():
                 if self.within_reach(
                         v, u, ("straight", e.no_seize_range) if e.straight else e.no_seize_range):
-                    self.emit("note", text=f"{u.uid} cannot Seize objective markers ({v.uid}'s effect)")
+                    self.emit(ev.Note(e="note", text=f"{u.uid} cannot Seize objective markers ({v.uid}'s effect)"))
                     return True
         return False

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from bagm.engine.rules.army_rules import deploys_last
 from bagm.engine.rules.effects import effect_first
+from bagm.engine.state import events as ev
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import INFILTRATE, Decision, IllegalAction, Player, _pt, _r
@@ -49,7 +50,7 @@ class DeployArmies(GameInterface):
             if u.where == "army":
                 u.where = "reserves"
                 self.touch(u)
-                self.emit("reserves", unit=u.uid, deep_strike=u.deep_strike_reserve)
+                self.emit(ev.Reserves(e="reserves", unit=u.uid, deep_strike=u.deep_strike_reserve))
 
     def _every_zone_used(self, p: Player) -> bool:
         """Deploy Armies (step 7) read with the Deployment adaptation: a player sets up units
@@ -188,7 +189,7 @@ class DeployArmies(GameInterface):
             u.where = "reserves"
             self.touch(u)
             u.deep_strike_reserve = True
-            self.emit("reserve", unit=u.uid)
+            self.emit(ev.Reserve(e="reserve", unit=u.uid))
             return
         z = int(act.arg or 0) - 1
         zone = self.entry_zones(p)[z]
@@ -199,7 +200,7 @@ class DeployArmies(GameInterface):
         if not ok:
             u.where = "reserves"
             self.touch(u)
-            self.emit("reserves", unit=u.uid, why=f"does not fit in Entry Zone {z + 1}")
+            self.emit(ev.Reserves(e="reserves", unit=u.uid, why=f"does not fit in Entry Zone {z + 1}"))
         self.deployed[p].append((z, u.is_character))
 
     def zone_gap(self, zone: Area, p: tuple[float, float], r: float) -> float:
@@ -229,5 +230,5 @@ class DeployArmies(GameInterface):
         u.where = "board"
         u.set_up_turn = self.turn
         self.touch(u)
-        self.emit("setup", unit=u.uid, at=[[round(x, 2), round(y, 2)] for x, y in pts])
+        self.emit(ev.Setup(e="setup", unit=u.uid, at=[[round(x, 2), round(y, 2)] for x, y in pts]))
         return True

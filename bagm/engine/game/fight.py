@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Generator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from bagm.engine.attack.rules import Conditions
 from bagm.engine.board.geometry import EPS, Base
 from bagm.engine.rules.effects import effect_has, effect_least
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.stratagems import COUNTER_OFFENSIVE, affects, may_use, use
+from bagm.engine.state import events as ev
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Model, Unit
 from bagm.engine.state.core import COHERENCY, PILE_IN, PLAYERS, Decision, IllegalAction, Player
@@ -116,12 +117,12 @@ class FightPhase(GameInterface):
             return
         t = self.units.get(target or "")
         if t is None or not t.alive:
-            self.emit("fight", unit=u.uid, target=None)
+            self.emit(ev.Fight(e="fight", unit=u.uid, target=None))
             return
         self.pile(u, t, "pile_in")
         fighters = self._fighters(u)
         if not (self.engaged(u, t) or t in self.fight_foes(u)) or not fighters:
-            self.emit("fight", unit=u.uid, target=t.uid, fighters=0)
+            self.emit(ev.Fight(e="fight", unit=u.uid, target=t.uid, fighters=0))
             return
         yield from self.moment("targeted", t.player, t)  # just after it selected its targets
         plan = melee_plan(u, fighters, t)  # each model's weapon (its own wargear, if chosen)
@@ -149,11 +150,11 @@ class FightPhase(GameInterface):
             yield from self._shock_hit(u, t, [(x, n, 0) for x, n in plan], mark, fought=True)
         if t.dying and t.melee and u.alive:  # destroyed models that fight on (then are removed)
             n, t.dying = t.dying, 0
-            self.emit("fight", unit=t.uid, target=u.uid, fighters=n, weapon=t.melee[0].name,
-                      left=len(u.models), dying=True)
+            self.emit(ev.Fight(e="fight", unit=t.uid, target=u.uid, fighters=n, weapon=t.melee[0].name,
+                      left=len(u.models), dying=True))
             yield from self.attack(t, u, t.melee[0], n, Conditions(), None, ranged=False)
             yield from self.take_hazardous(t)  # (none while its models are gone: cleared)
-        self.emit("fight", unit=u.uid, target=t.uid, fighters=len(fighters), weapon=w.name, left=len(t.models))
+        self.emit(ev.Fight(e="fight", unit=u.uid, target=t.uid, fighters=len(fighters), weapon=w.name, left=len(t.models)))
         if u.alive:
             links = self.fight_foes(u)
             foes = links or ([t] if t.alive else [])
@@ -176,7 +177,8 @@ class FightPhase(GameInterface):
         return [m for m in u.models if m in front or any(
             math.hypot(m.x - f.x, m.y - f.y) - m.r - f.r <= COHERENCY for f in front)]
 
-    def pile(self, u: Unit, t: Unit, what: str, reach: float | None = None) -> None:
+    def pile(self, u: Unit, t: Unit, what: Literal["pile_in", "consolidate", "rush_move"],
+             reach: float | None = None) -> None:
         # Pile-in / Consolidation (Boarding Actions: toward the closest visible enemy unit; the
         # 2023 adaptation covers Consolidation moves only: a Pile-in needs no visibility);
         # a Mission Rule may send the models toward a point instead (Fighting Between Decks)
@@ -234,7 +236,13 @@ class FightPhase(GameInterface):
                     m.x, m.y = x, y  # a move that breaks Unit Coherency is not made
                 return
             self.touch(u)
-            self.emit(what, unit=u.uid, toward=t.uid, at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
+            at = [[round(m.x, 2), round(m.y, 2)] for m in u.models]
+            if what == "pile_in":
+                self.emit(ev.PileIn(e="pile_in", unit=u.uid, toward=t.uid, at=at))
+            elif what == "consolidate":
+                self.emit(ev.Consolidate(e="consolidate", unit=u.uid, toward=t.uid, at=at))
+            else:
+                self.emit(ev.RushMove(e="rush_move", unit=u.uid, toward=t.uid, at=at))
 
     def counter_candidates(self, q: Player) -> list[Unit]:
         """Counter-offensive's TARGET: a unit of ``q`` within Engagement Range of enemy units that

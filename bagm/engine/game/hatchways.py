@@ -13,6 +13,7 @@ from bagm.engine.rules.effects import (
     effect_least,
     effect_sum,
 )
+from bagm.engine.state import events as ev
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import (
@@ -221,13 +222,13 @@ class Hatchways(GameInterface):
                     b = self.dice.d6(f"hatchway roll-off {e.player} re-roll") + theirs
                 if a != b:
                     break
-            self.emit("hatch_rolloff", unit=u.uid, against=e.uid, roll=a, enemy=b)
+            self.emit(ev.HatchRolloff(e="hatch_rolloff", unit=u.uid, against=e.uid, roll=a, enemy=b))
             if a < b:
-                self.emit("hatch", unit=u.uid, hatchway=i + 1, name=h.name, open=not opening, prevented=True)
+                self.emit(ev.Hatch(e="hatch", unit=u.uid, hatchway=i + 1, name=h.name, open=not opening, prevented=True))
                 return
         self.bf.set_open(i, opening)
         self.touch()
-        self.emit("hatch", unit=u.uid, hatchway=i + 1, name=h.name, open=opening)
+        self.emit(ev.Hatch(e="hatch", unit=u.uid, hatchway=i + 1, name=h.name, open=opening))
         if opening:
             u.opened = True  # "each time it opens a Hatchway, until the end of the turn"
             u.opened_hatch = (self.turn, i)
@@ -256,13 +257,13 @@ class Hatchways(GameInterface):
         i = int(act.arg or 0) - 1
         if e.open_roll > 1:  # "roll one D6: on a 2+ open that Hatchway"
             roll = self.dice.d6(f"{name} {u.uid}")
-            self.emit("hatch_roll", unit=u.uid, hatchway=i + 1, rule=name, roll=roll, opened=roll >= e.open_roll)
+            self.emit(ev.HatchRoll(e="hatch_roll", unit=u.uid, hatchway=i + 1, rule=name, roll=roll, opened=roll >= e.open_roll))
             if roll < e.open_roll:
                 return
         self.bf.set_open(i, True)
         self.touch()
         h = self.map.layout.hatchways[i]
-        self.emit("hatch", unit=u.uid, hatchway=i + 1, name=h.name, open=True)
+        self.emit(ev.Hatch(e="hatch", unit=u.uid, hatchway=i + 1, name=h.name, open=True))
         if e.jam_hatch:
             self.hatch_jammed[i] = name
 

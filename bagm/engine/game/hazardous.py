@@ -12,6 +12,7 @@ from bagm.engine.attack.sequence import TargetUnit, hazardous_tests
 from bagm.engine.rules.abilities import models_destroyed
 from bagm.engine.rules.army_rules import fnp_pain
 from bagm.engine.rules.effects import effect_defence, effect_fnp_mortal, effect_weapon, holds_in
+from bagm.engine.state import events as ev
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import Decision
@@ -49,7 +50,7 @@ class Hazardous(GameInterface):
         weapons = tuple(owed[i] for i in failed)
         if defer and weapons:
             u.hazard_failed += weapons
-            self.emit("hazardous", unit=u.uid, tests=len(owed), failed=len(weapons), removed_models=[], dice=dice)
+            self.emit(ev.Hazardous(e="hazardous", unit=u.uid, tests=len(owed), failed=len(weapons), removed_models=[], dice=dice))
             return
         self._hazard_wounds(u, weapons, len(owed), dice)
 
@@ -76,9 +77,16 @@ class Hazardous(GameInterface):
                 u.models = [m for m in u.models if m.wounds > 0]
                 self.touch(u)
         fail = len(weapons)
-        self.emit("hazardous", unit=u.uid, **({"tests": tests} if tests is not None else {}), failed=fail,
-                  **({"mortal_wounds": HAZARDOUS_MORTAL_WOUNDS * fail, "lost": lost, "destroyed": len(gone)}
-                     if fail else {}), removed_models=gone, dice={**dice, **self.dice.since(mark)})
+        dice = {**dice, **self.dice.since(mark)}
+        wounds = HAZARDOUS_MORTAL_WOUNDS * fail
+        if tests is None:  # failed before, resolved now (there is one at least)
+            self.emit(ev.Hazardous(e="hazardous", unit=u.uid, failed=fail, mortal_wounds=wounds, lost=lost,
+                                   destroyed=len(gone), removed_models=gone, dice=dice))
+        elif fail:
+            self.emit(ev.Hazardous(e="hazardous", unit=u.uid, tests=tests, failed=fail, mortal_wounds=wounds, lost=lost,
+                                   destroyed=len(gone), removed_models=gone, dice=dice))
+        else:
+            self.emit(ev.Hazardous(e="hazardous", unit=u.uid, tests=tests, failed=0, removed_models=gone, dice=dice))
         models_destroyed(self, u, dead)
         self.check_destroyed(u)
 

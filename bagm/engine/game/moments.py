@@ -24,6 +24,7 @@ from bagm.engine.rules.army_rules import empowered
 from bagm.engine.rules.effects import aura_copy, effect_least
 from bagm.engine.rules.stratagem_costs import stratagem_cost, stratagem_refund
 from bagm.engine.rules.uses import Use
+from bagm.engine.state import events as ev
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit, fits
 from bagm.engine.state.core import Decision, Player
@@ -237,7 +238,7 @@ class Moments(GameInterface):
             if any(self.covers(s, u) for u in self.army_units(p)):
                 dice = tuple(sorted((self.dice.d6(f"{rule} {p}") for _ in range(s.pool)), reverse=True))
                 self.pools[f"{p} {rule}"] = dice
-                self.emit("pool_roll", player=p, rule=rule, dice=list(dice))
+                self.emit(ev.PoolRoll(e="pool_roll", player=p, rule=rule, dice=list(dice)))
 
     def pool_fits(self, p: Player, s: Use) -> bool:
         """This round's roll for ``s``'s rule has the dice one of its needs names: "double 5" (two
@@ -266,7 +267,7 @@ class Moments(GameInterface):
             if self.cost_rules:
                 stratagem_refund(self, p, u)
         else:
-            self.emit("rule_used", player=p, name=s.name, kind=s.kind)
+            self.emit(ev.RuleUsed(e="rule_used", player=p, name=s.name, kind=s.kind))
         self.used.add(self._once(p, s, u.uid))
         if s.times is not None:
             self.used.add((p, f"{s.group or s.name} use {self._times_used(p, s) + 1}", 0))
@@ -274,7 +275,7 @@ class Moments(GameInterface):
             self.used.add((p, s.name, 0))
         if s.pain:  # Power from Pain: "spend 1 Pain token to Empower that unit" (until the end of the phase)
             self.pain[p] -= s.pain
-            self.emit("pain", player=p, gain=-s.pain, pool=self.pain[p], why=s.name)
+            self.emit(ev.Pain(e="pain", player=p, gain=-s.pain, pool=self.pain[p], why=s.name))
             if s.empower:
                 empowered(self, u)
         if s.self_test is not None:
@@ -284,35 +285,37 @@ class Moments(GameInterface):
             ld = u.leadership()
             mod = s.test_mod if s.test_mod_keyword is None or s.test_mod_keyword in u.keywords else 0
             passed = roll + mod >= ld
-            self.emit("leadership_test", unit=u.uid, roll=roll, ld=ld, passed=passed, why=s.name,
-                      **({"mod": mod} if mod else {}))
+            test = ev.LeadershipTest(e="leadership_test", unit=u.uid, roll=roll, ld=ld, passed=passed, why=s.name)
+            if mod:
+                test["mod"] = mod
+            self.emit(test)
             if passed != s.test_pass:  # (Wraith-Marked: "if passed, that objective marker is Secured")
                 return
         if (how := s.secures) is not None and (m := self.marker_to_secure(u, how)) is not None:
             ok = self._secures(p, m)  # "that objective marker is Secured by your army"
-            self.emit("secure_roll", player=p, marker=m + 1, unit=u.uid, roll=0, secured=ok, rule=s.name)
+            self.emit(ev.SecureRoll(e="secure_roll", player=p, marker=m + 1, unit=u.uid, roll=0, secured=ok, rule=s.name))
         # until the start of the user's next phase of this kind ("until the start of your next Command phase")
         until = f"next {self.phase} {p}" if s.until == "next" else s.until
         if s.army:  # "... is active for your army": every unit that has the ability
             for v in self.units.values():
                 if v.player == p and v.where != "destroyed" and self.covers(s, v):
                     v.timed += tuple((s.name, e, until) for e in s.effects)
-                    self.emit("effect", unit=v.uid, rule=s.name, until=s.until)
+                    self.emit(ev.Effect(e="effect", unit=v.uid, rule=s.name, until=s.until))
             return
         if any(e.aura is not None for e in s.effects):  # a timed aura: the army's units near the target too
             self._timed_aura(p, s, u, until)
         if s.until == "target_next_turn":  # "until the start of your opponent's next turn"
             u.timed += tuple((s.name, e, f"start {u.player}") for e in s.effects)
-            self.emit("effect", unit=u.uid, rule=s.name, until="next")
+            self.emit(ev.Effect(e="effect", unit=u.uid, rule=s.name, until="next"))
             return
         if s.until == "next":  # until the start of the user's next phase of this kind
             u.timed += tuple((s.name, e, until) for e in s.effects)
-            self.emit("effect", unit=u.uid, rule=s.name, until="next")
+            self.emit(ev.Effect(e="effect", unit=u.uid, rule=s.name, until="next"))
             return
         if s.until == "their_turn":  # "until the end of your opponent's next turn" (turns alternate)
             end = self.turn + (1 if self.active == p else 2)
             u.timed += tuple((s.name, e, f"turn {end}") for e in s.effects)
-            self.emit("effect", unit=u.uid, rule=s.name, until="their_turn")
+            self.emit(ev.Effect(e="effect", unit=u.uid, rule=s.name, until="their_turn"))
             return
         u.timed += tuple((s.name, e, s.until) for e in self._choice_effects(s, u))
         if need := next((e.reinforce_roll for e in s.effects if e.reinforce_roll), None):
@@ -321,10 +324,10 @@ class Moments(GameInterface):
             self.return_models(u, self.dice.roll_expr(back.return_models, f"{s.name} {u.uid}"), s.name)
         if u.battleshocked and any(e.end_battleshock for e in s.effects):
             u.battleshocked = False  # "that unit is no longer Battle-shocked"
-            self.emit("battleshock_ends", unit=u.uid)
+            self.emit(ev.BattleshockEnds(e="battleshock_ends", unit=u.uid))
         if any(e.shoot_again for e in s.effects):  # Sentinel Storm: "after the unit has shot, it can shoot again"
             u.shot = False
-        self.emit("effect", unit=u.uid, rule=s.name, until=s.until)
+        self.emit(ev.Effect(e="effect", unit=u.uid, rule=s.name, until=s.until))
 
     def _choice_effects(self, s: Use, u: Unit) -> tuple[Any, ...]:
         """The effects a use gives ``u``: its own, or with an effect ``all_choices`` naming the rule
@@ -363,7 +366,7 @@ class Moments(GameInterface):
         roll = self.dice.d6(f"{rule} {u.uid}") + self.dice.d6(f"{rule} {u.uid}")
         ld = u.leadership()  # the best Leadership of the models left
         ok = roll >= ld
-        self.emit("leadership_test", unit=u.uid, roll=roll, ld=ld, passed=ok, why=rule)
+        self.emit(ev.LeadershipTest(e="leadership_test", unit=u.uid, roll=roll, ld=ld, passed=ok, why=rule))
         if u.affected and (need := effect_least(u, "self_test_cp")) is not None and roll >= need:
             self.gain_cp(p, 1, u.source("self_test_cp"))  # Dark Rewards: "on a 9+, you gain 1 CP"
         if ok:
@@ -381,5 +384,5 @@ class Moments(GameInterface):
         for u in self.units.values():
             if u.timed and any(x[2] == until for x in u.timed):
                 for name in dict.fromkeys(x[0] for x in u.timed if x[2] == until):
-                    self.emit("effect_ends", unit=u.uid, rule=name)
+                    self.emit(ev.EffectEnds(e="effect_ends", unit=u.uid, rule=name))
                 u.timed = tuple(x for x in u.timed if x[2] != until)

@@ -20,6 +20,7 @@ from bagm.engine.rules.effects import (
     through_enemies,
 )
 from bagm.engine.rules.enhancements import enhancement
+from bagm.engine.state import events as ev
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import (
@@ -61,17 +62,17 @@ class MovementPhase(GameInterface):
             fixed = effect_least(u, "advance_fixed") if act.kind == "advance" and u.affected else None
             if fixed is not None:  # a conferred Leader ability: no Advance roll, add X" instead
                 roll = fixed
-                self.emit("advance_roll", unit=u.uid, roll=roll, fixed=True)
+                self.emit(ev.AdvanceRoll(e="advance_roll", unit=u.uid, roll=roll, fixed=True))
             elif act.kind == "advance":  # Advance Moves: roll one D6
                 roll = self.dice.d6(f"advance {u.uid}")
-                self.emit("advance_roll", unit=u.uid, roll=roll)
+                self.emit(ev.AdvanceRoll(e="advance_roll", unit=u.uid, roll=roll))
                 info = {"roll": roll, "what": "advance"}
                 # an effect: "you can re-roll Advance rolls made for that unit"
                 again = (yield from self._effect_reroll(p, u, "reroll_advance", info)) if effect_has(u, "reroll_advance") \
                     else (yield from self._command_reroll(p, u, info))
                 if again:
                     roll = self.dice.d6(f"advance {u.uid} re-roll")  # Command Re-roll or the effect
-                    self.emit("advance_roll", unit=u.uid, roll=roll, reroll=True)
+                    self.emit(ev.AdvanceRoll(e="advance_roll", unit=u.uid, roll=roll, reroll=True))
                 if u.affected:  # an effect: "add 1 to Advance rolls" (a halving first: Vasov's Auto-Oppressor)
                     roll = ((roll + 1) // 2 if effect_has(u, "halve_move") else roll) + effect_sum(
                         u, "advance_mod", holds_in(self))  # (an aura's: Hyperlocation Stutter)
@@ -269,13 +270,13 @@ class MovementPhase(GameInterface):
         k = act.kind
         if k == "hold":
             u.moved = "stationary"
-            self.emit("move", unit=u.uid, kind="remain stationary")
+            self.emit(ev.Move(e="move", unit=u.uid, kind="remain stationary"))
             return
         if k == "place":
             before = [(m.x, m.y) for m in u.models]
             self.set_positions(u, list(act.points or ()))
             u.moved = "normal"
-            self.emit("move", unit=u.uid, kind="normal", at=[[round(x, 2), round(y, 2)] for x, y in act.points or ()])
+            self.emit(ev.Move(e="move", unit=u.uid, kind="normal", at=[[round(x, 2), round(y, 2)] for x, y in act.points or ()]))
             if u.affected:
                 through_enemies(self, u, before)  # e.g. Lithe Killers
             return
@@ -287,8 +288,8 @@ class MovementPhase(GameInterface):
         before = [(m.x, m.y) for m in u.models]
         moved = self._move_formation(u, act.point, limit, u.moved)
         assert act.point is not None  # checked: a move names its destination
-        self.emit("move", unit=u.uid, kind=u.moved, goal=_r(act.point), moved=round(moved, 2),
-                  at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
+        self.emit(ev.Move(e="move", unit=u.uid, kind=u.moved, goal=list(_r(act.point)), moved=round(moved, 2),
+                  at=[[round(m.x, 2), round(m.y, 2)] for m in u.models]))
         if u.affected:
             through_enemies(self, u, before)  # e.g. Lithe Killers: moving through enemy models
 
@@ -315,8 +316,8 @@ class MovementPhase(GameInterface):
         n = len(u.models)
         fell = [u.models.pop() for _ in range(min(dead, n))]
         if rolls:  # removed_models: indices into the models as they stood before the tests
-            self.emit("desperate_escape", unit=u.uid, tests=len(rolls), destroyed=dead, rolls=rolls,
-                      removed_models=list(range(len(u.models), n)))
+            self.emit(ev.DesperateEscape(e="desperate_escape", unit=u.uid, tests=len(rolls), destroyed=dead, rolls=rolls,
+                      removed_models=list(range(len(u.models), n))))
             self.touch(u)
             models_destroyed(self, u, fell)  # e.g. Deadly Demise
             self.check_destroyed(u)
@@ -384,7 +385,7 @@ class MovementPhase(GameInterface):
         assert to is not None
         reach, placed = self._plan_move(u, to, limit, kind)
         if placed is None:
-            self.emit("note", text=f"{u.uid}: cannot move toward {_pt(to)}")
+            self.emit(ev.Note(e="note", text=f"{u.uid}: cannot move toward {_pt(to)}"))
             return 0.0
         self.set_positions(u, placed)
         return reach
@@ -394,8 +395,8 @@ class MovementPhase(GameInterface):
         up to 6"), toward ``to`` by the rules of moves (around Walls, closed Hatchways, other
         models and enemy Engagement Range); how far the lead model went."""
         moved = self._move_formation(u, to, limit, "normal")
-        self.emit("move", unit=u.uid, kind="normal", goal=_r(to), moved=round(moved, 2), why=why,
-                  at=[[round(m.x, 2), round(m.y, 2)] for m in u.models])
+        self.emit(ev.Move(e="move", unit=u.uid, kind="normal", goal=list(_r(to)), moved=round(moved, 2), why=why,
+                  at=[[round(m.x, 2), round(m.y, 2)] for m in u.models]))
         return moved
 
     # The start of the first battle round: Normal moves effects allow ---------------------------
@@ -419,7 +420,7 @@ class MovementPhase(GameInterface):
                     rule = self.opening_marks(p)[u.uid]
                     t = self.unit(act.target)
                     t.marked = t.marked | {rule}
-                    self.emit("mark", unit=u.uid, target=t.uid, rule=rule)
+                    self.emit(ev.Mark(e="mark", unit=u.uid, target=t.uid, rule=rule))
                     continue
                 reach, rule = self.opening_movers(p)[u.uid]
                 u.moved = "normal"
@@ -463,7 +464,7 @@ class MovementPhase(GameInterface):
                 for e in self.army_units(self.other(p)):
                     if e.warlord and rule not in e.marked:
                         e.marked = e.marked | {rule}
-                        self.emit("mark", unit=b.uid, target=e.uid, rule=rule)
+                        self.emit(ev.Mark(e="mark", unit=b.uid, target=e.uid, rule=rule))
                 return
 
     def opening_marks(self, p: Player) -> dict[str, str]:
@@ -555,7 +556,7 @@ class MovementPhase(GameInterface):
         if e.set_overwatch and u.alive:  # "counts as having performed the Set Overwatch Tactical Manoeuvre"
             u.manoeuvre = "overwatch"
             u.overwatch_until = self.turn + 1  # until the end of the opponent's next turn
-            self.emit("manoeuvre", unit=u.uid, manoeuvre="overwatch", marker=None)
+            self.emit(ev.Manoeuvre(e="manoeuvre", unit=u.uid, manoeuvre="overwatch", marker=None))
 
     def _free_hatch(self, u: Unit, name: str, opened: bool = False) -> Generator[Decision, Action, None]:
         """The unit "can then attempt to operate a Hatchway" (``opened``: an open one only)."""
@@ -618,10 +619,10 @@ class MovementPhase(GameInterface):
                 return
             self.used.add(mark)
         roll = self.dice.d6(f"{rule} {by.uid}")
-        self.emit("mortal_roll", unit=by.uid, target=to.uid, rule=rule, roll=roll)
+        self.emit(ev.MortalRoll(e="mortal_roll", unit=by.uid, target=to.uid, rule=rule, roll=roll))
         if e.mortals:
             suffer_mortal_wounds(cast(Any, self), to, e.mortals[roll - 1], rule)
         if e.shock_roll is not None and roll >= e.shock_roll and to.alive and not to.battleshocked:
             to.battleshocked = True  # "on a 2+, that enemy unit is Battle-shocked"
-            self.emit("battleshock", unit=to.uid, shocked=True, why=rule)
+            self.emit(ev.Battleshock(e="battleshock", unit=to.uid, shocked=True, why=rule))
 

@@ -13,6 +13,7 @@ from bagm.engine.rules.army_rules import pain_from
 from bagm.engine.rules.effects import (
     early_deep_strike,
 )
+from bagm.engine.state import events as ev
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import (
@@ -61,7 +62,7 @@ class Reinforcements(GameInterface):
         not possible, the bearer is destroyed")."""
         u.where, u.models, u.recalled = "destroyed", [], None
         self.touch(u)
-        self.emit("destroyed", unit=u.uid, why=why)
+        self.emit(ev.Destroyed(e="destroyed", unit=u.uid, why=why))
         pain_from(self, u, "Power from Pain")  # "each time an enemy unit is destroyed"
 
     # Reinforcements --------------------------------------------------------------------------
@@ -169,7 +170,7 @@ class Reinforcements(GameInterface):
         # Deep Strike: more than 9" from enemy models, measured ignoring Walls and Hatchways
         ok = self.set_up(u, at, **how)
         if not ok:
-            self.emit("note", text=f"{u.uid} could not be set up there; it stays in Reserves")
+            self.emit(ev.Note(e="note", text=f"{u.uid} could not be set up there; it stays in Reserves"))
         elif u.recalled is not None:  # Stalking Menace: "until the end of the turn, it cannot declare a charge"
             u.timed += ((u.recalled, _NO_CHARGE, "turn"),)
             u.recalled = None
@@ -184,4 +185,4 @@ class Reinforcements(GameInterface):
         if deep_strike_back:
             u.recalled, u.deep_strike_reserve = rule, True
         self.touch(u)
-        self.emit("reserves", unit=u.uid, deep_strike=deep_strike_back, why=rule)
+        self.emit(ev.Reserves(e="reserves", unit=u.uid, deep_strike=deep_strike_back, why=rule))

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from bagm.engine.attack.sequence import RerollOffer
 from bagm.engine.rules.stratagems import COMMAND_REROLL, may_use, use
+from bagm.engine.state import events as ev
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import Decision, Player
@@ -48,7 +49,7 @@ class Rerolls(GameInterface):
         act = yield Decision("reroll", p, {"unit": u.uid, "free": True, **info})
         if act.kind != "reroll":
             return False
-        self.emit("leader_reroll", unit=u.uid, ability=u.source(field), what=info.get("what", "charge"))
+        self.emit(ev.LeaderReroll(e="leader_reroll", unit=u.uid, ability=u.source(field), what=info.get("what", "charge")))
         return True
 
     def reroll_offers(self, steps: Generator[RerollOffer, bool, R], u: Unit, t: Unit, weapon: str
@@ -65,9 +66,14 @@ class Rerolls(GameInterface):
             except StopIteration as stop:
                 nxt, result = None, stop.value
             if take and offer is not None:  # the re-roll was made as the sequence ran on to here
-                self.emit("command_reroll" if offer.by is None else "reroll",
-                          unit=(t if offer.side == "defender" else u).uid, what=offer.what, roll=offer.roll,
-                          new=offer.new, weapon=weapon, **({"by": offer.by} if offer.by is not None else {}))
+                rolled = (t if offer.side == "defender" else u).uid
+                assert offer.new is not None  # the re-roll was made
+                if offer.by is None:
+                    self.emit(ev.CommandReroll(e="command_reroll", unit=rolled, what=offer.what, roll=offer.roll,
+                                               new=offer.new, weapon=weapon))
+                else:
+                    self.emit(ev.Reroll(e="reroll", unit=rolled, what=offer.what, roll=offer.roll, new=offer.new,
+                                        weapon=weapon, by=offer.by))
             if nxt is None:
                 return result
             offer = nxt

@@ -51,6 +51,7 @@ from bagm.engine.rules.army_rules import pain_at_start, raid_marks, stratagem_sp
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.leaders import LeaderRules
 from bagm.engine.rules.yield_points import yield_command_end, yield_start
+from bagm.engine.state import events as ev
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Army, Unit
 from bagm.engine.state.core import (
@@ -98,12 +99,14 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         spread_enemy_auras(list(self.units.values()))  # e.g. Nurgle's Gift: Afflicted enemy units
         # the rosters' texts and hashes: a replay needs no file (another folder, an import)
         texts = {p: a.text for p, a in self.armies.items() if a.text is not None}
-        self.emit("game", mission=mission, name=self.mission.name, seed=seed,
-                  rosters={p: a.path for p, a in self.armies.items()}, rolloffs=self.rolloffs,
-                  **({"edition": self.edition.name} if self.edition.name != "2024" else {}),
-                  **({"roster_text": texts, "roster_sha256": {
-                      p: hashlib.sha256(t.encode()).hexdigest() for p, t in texts.items()}}
-                     if texts else {}))
+        game = ev.Game(e="game", mission=mission, name=self.mission.name, seed=seed,
+                       rosters={p: a.path for p, a in self.armies.items()}, rolloffs=self.rolloffs)
+        if self.edition.name != "2024":
+            game["edition"] = self.edition.name
+        if texts:
+            game["roster_text"] = texts
+            game["roster_sha256"] = {p: hashlib.sha256(t.encode()).hexdigest() for p, t in texts.items()}
+        self.emit(game)
         self._flow = self._run()
         self.decision = next(self._flow)
 
@@ -154,21 +157,22 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
     def other(p: Player) -> Player:
         return "B" if p == "A" else "A"
 
-    def emit(self, name: str, /, **data: Any) -> None:
-        ev = {"e": name, **data}
-        self.events.append(ev)
+    def emit(self, event: ev.Event) -> None:
+        """Record ``event`` in the log: an event of the vocabulary, built at the call site
+        (``self.emit(ev.Cp(e="cp", player=p, ...))``, checked by mypy against its declaration)."""
+        self.events.append(event)
 
     def gain_cp(self, p: Player, n: int, why: str) -> None:
         if self.mission.blocks_cp(self, p):  # e.g. Communications Network
-            self.emit("cp_blocked", player=p, gain=n, why=why)
+            self.emit(ev.CpBlocked(e="cp_blocked", player=p, gain=n, why=why))
             return
         self.cp[p] += n
-        self.emit("cp", player=p, gain=n, cp=self.cp[p], why=why)
+        self.emit(ev.Cp(e="cp", player=p, gain=n, cp=self.cp[p], why=why))
 
     def spend_cp(self, p: Player, n: int, what: str) -> None:
         self.cp[p] -= n
         self.used.add((p, what, self.phase_id))
-        self.emit("stratagem", player=p, name=what, cost=n, cp=self.cp[p])
+        self.emit(ev.StratagemUsed(e="stratagem", player=p, name=what, cost=n, cp=self.cp[p]))
         stratagem_spent(self, p, n)  # e.g. Twisting Fate: a D6 each time CP is spent on a Stratagem
 
     def score(self, p: Player, vp: int, why: str, units: list[str] | None = None) -> None:
@@ -180,8 +184,10 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
             self.vp_rounds[p][self.round - 1] += got
         elif self.round == 0:
             self.vp_start[p] += got
-        self.emit("vp", player=p, vp=got, total=self.vp[p], why=why,
-                  **({"units": units} if units is not None else {}))
+        scored = ev.Vp(e="vp", player=p, vp=got, total=self.vp[p], why=why)
+        if units is not None:
+            scored["units"] = units
+        self.emit(scored)
 
     def lose_vp(self, p: Player, vp: int, why: str) -> int:
         """Take ``vp`` from player ``p`` (to a minimum of 0VP); the VP taken, recorded against
@@ -190,7 +196,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         self.vp[p] -= lost
         if 1 <= self.round <= 5:
             self.vp_taken[p][self.round - 1] += lost
-        self.emit("vp", player=p, vp=-lost, total=self.vp[p], why=why)
+        self.emit(ev.Vp(e="vp", player=p, vp=-lost, total=self.vp[p], why=why))
         return lost
 
     def controlling_units(self, p: Player) -> list[str]:
@@ -245,13 +251,13 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         w: Player
         if what in self.rolloffs:
             w = "A" if self.rolloffs[what] == "A" else "B"  # a script's, checked when read
-            self.emit("rolloff", what=what, winner=w, given=True)
+            self.emit(ev.Rolloff(e="rolloff", what=what, winner=w, given=True))
             return w
         while True:
             a, b = self.dice.d6(f"roll-off {what} A"), self.dice.d6(f"roll-off {what} B")
             if a != b:
                 w = "A" if a > b else "B"
-                self.emit("rolloff", what=what, A=a, B=b, winner=w)
+                self.emit(ev.Rolloff(e="rolloff", what=what, A=a, B=b, winner=w))
                 return w
 
     # --- the mission sequence -----------------------------------------------------------------
@@ -262,9 +268,9 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         # 1. Muster Boarding Patrol; the Underdog (the validated rosters come in as Armies)
         ud = decide(self.armies["A"].points, self.armies["B"].points).underdog
         self.underdog = ud
-        self.emit("muster", points={p: a.points for p, a in self.armies.items()}, underdog=ud,
+        self.emit(ev.Muster(e="muster", points={p: a.points for p, a in self.armies.items()}, underdog=ud,
                   units={p: [u.label() for u in a.units] for p, a in self.armies.items()},
-                  base_radius={u.uid: round(u.radius, 3) for a in self.armies.values() for u in a.units})
+                  base_radius={u.uid: round(u.radius, 3) for a in self.armies.values() for u in a.units}))
         for p, a in self.armies.items():
             for u in a.units:
                 e = enhancement(u.enhancement)
@@ -280,7 +286,10 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         act = yield self.ask("roles", w)
         self.role = {w: "Attacker" if act.arg == "attacker" else "Defender"}
         self.role[self.other(w)] = "Defender" if act.arg == "attacker" else "Attacker"
-        self.emit("roles", **self.role)
+        if w == "A":  # the winner's role first, as the log has always had it
+            self.emit(ev.Roles(e="roles", A=self.role["A"], B=self.role["B"]))
+        else:
+            self.emit(ev.Roles(e="roles", B=self.role["B"], A=self.role["A"]))
         # 7. Deploy Armies, starting with the Defender
         self.phase = "deploy"
         self.deploy_next = next(q for q in PLAYERS if self.role[q] == "Defender")
@@ -293,7 +302,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
     def _start_round(self, rnd: int) -> Generator[Decision, Action, None]:
         # 10-11. five battle rounds
         self.round = rnd
-        self.emit("round", round=rnd)
+        self.emit(ev.Round(e="round", round=rnd))
         if rnd == 1:
             pain_at_start(self)  # Feast of Pain: "at the start of the battle, you gain 1 Pain token"
             yield_start(self)  # Prioritised Efficiency: "at the start of the battle ... Hostile Acquisition"
@@ -323,11 +332,11 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         for p, a in self.armies.items():
             if a.battle_ready:
                 self.vp[p] += BATTLE_READY_VP
-                self.emit("vp", player=p, vp=BATTLE_READY_VP, total=self.vp[p], why="Battle Ready")
+                self.emit(ev.Vp(e="vp", player=p, vp=BATTLE_READY_VP, total=self.vp[p], why="Battle Ready"))
         va, vb = self.vp["A"], self.vp["B"]
         self.winner = "A" if va > vb else "B" if vb > va else None
         self.finished = True
-        self.emit("end", vp=dict(self.vp), winner=self.winner)
+        self.emit(ev.End(e="end", vp=dict(self.vp), winner=self.winner))
 
     def _over(self) -> Generator[Decision, Action, None]:
         while True:
@@ -357,12 +366,12 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
             u.shot = u.charged = u.fought = u.declared = u.opened = False
             u.manoeuvre = None
             u.clearance = False
-        self.emit("turn", player=p, round=self.round, turn=self.turn)
+        self.emit(ev.Turn(e="turn", player=p, round=self.round, turn=self.turn))
         self.end_timed(f"start {p}")  # e.g. Horrifying Visage: "until the start of your opponent's next turn"
         self.mission_step("start_turn")
         self.update_control(turn_boundary=True)
         if not self.army_units(p) and not self.army_units(p, "reserves"):
-            self.emit("skip", player=p, why="no models on the battlefield")
+            self.emit(ev.Skip(e="skip", player=p, why="no models on the battlefield"))
             self.mission_step("end_turn")
             self.pc = after
 
@@ -370,7 +379,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         self.end_timed("phase")  # effects used "until the end of the phase" end with it
         self.phase = name
         self.phase_id += 1
-        self.emit("phase", phase=name, player=self.active)
+        self.emit(ev.Phase(e="phase", phase=name, player=self.active))
         self.end_timed(f"next {name} {self.active}")  # "until the start of your next Shooting phase"
         raid_marks(self)  # Raid and Pillage: who stands on a marker its army controls as the phase starts
         if name == "command":
@@ -393,7 +402,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
             u.models = [u.models[i] for i in keep]
             self.touch(u)
             # removed_models: indices into the unit's models as they stood before the event
-            self.emit("coherency", unit=u.uid, removed=removed, removed_models=gone)
+            self.emit(ev.Coherency(e="coherency", unit=u.uid, removed=removed, removed_models=gone))
         self.end_timed("phase")
         self.end_timed("turn")  # ... and those "until the end of the turn"
         self.end_timed(f"turn {self.turn}")  # ... "until the end of your opponent's next turn"
@@ -507,7 +516,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         self._accepted = (self.decision, act)
         return True
 
-    def apply(self, act: Action) -> list[dict[str, Any]]:
+    def apply(self, act: Action) -> list[ev.Event]:
         """Check and play one action; return the events it caused."""
         accepted = self._accepted
         if accepted is None or accepted[0] is not self.decision or \
@@ -515,7 +524,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
             self.check(act)
         self._accepted = None
         start = len(self.events)
-        self.emit("action", player=self.decision.player, step=self.decision.step, action=act.text())
+        self.emit(ev.ActionTaken(e="action", player=self.decision.player, step=self.decision.step, action=act.text()))
         self.actions.append(act)
         self.resumable = False  # until a step asks at the top of its loop again
         self.decision = self._flow.send(act)

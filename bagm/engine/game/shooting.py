@@ -36,6 +36,7 @@ from bagm.engine.rules.stratagems import (
     used_this_phase,
 )
 from bagm.engine.rules.yield_points import yield_on_kill
+from bagm.engine.state import events as ev
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit, profile_group
 from bagm.engine.state.core import CHARGE_RANGE, Decision, IllegalAction, Player
@@ -79,7 +80,7 @@ class ShootingPhase(GameInterface):
         if act.kind == "overwatch":
             u = self.unit(act.unit, q)
             u.overwatch_used_turn = self.turn
-            self.emit("overwatch", unit=u.uid, target=enemy.uid, why=why)
+            self.emit(ev.Overwatch(e="overwatch", unit=u.uid, target=enemy.uid, why=why))
             yield from self._shoot(u, enemy, overwatch=True)
             # Hazardous: fired at a unit that declares a charge, the mortal wounds are allocated
             # after that unit has ended its Charge move (see :meth:`hazardous_after_charge`)
@@ -240,7 +241,8 @@ class ShootingPhase(GameInterface):
             u.set_to_defend = True
         elif act.target == "overwatch":
             u.overwatch_until = self.turn + 1  # until the end of the opponent's next turn
-        self.emit("manoeuvre", unit=u.uid, manoeuvre=act.target, marker=act.arg)
+        assert act.target is not None  # checked: a manoeuvre is named
+        self.emit(ev.Manoeuvre(e="manoeuvre", unit=u.uid, manoeuvre=act.target, marker=act.arg))
         self.mission.perform(self, u, act.target)  # a Mission Rule's Tactical Manoeuvre, if it is one
 
     def shoot_reason(self, u: Unit) -> str | None:
@@ -464,8 +466,8 @@ class ShootingPhase(GameInterface):
                                   blast_counts_hidden=not self.edition.blast_counts_visible)
                 lost, _ = yield from self.attack(u, t, w, k, cond, None if clear else set(vis), ranged=True)
                 total_lost += lost
-        self.emit("shoot", unit=u.uid, target=t.uid, weapons=[w.name for w, _, _ in plan],
-                  wounds_lost=total_lost, left=len(t.models), overwatch=overwatch)
+        self.emit(ev.Shoot(e="shoot", unit=u.uid, target=t.uid, weapons=[w.name for w, _, _ in plan],
+                  wounds_lost=total_lost, left=len(t.models), overwatch=overwatch))
         if u.affected and t.alive:
             yield from self._shock_hit(u, t, plan, mark)
 
@@ -481,7 +483,7 @@ class ShootingPhase(GameInterface):
                 continue  # Torturer's Craft: "(excluding VEHICLES)"; Cursed Flames: "one enemy INFANTRY unit hit"
             allowed = {w.name for w, _, _ in plan if (not e.only_psychic or w.abilities.psychic) and (
                 not e.only_weapons or w.name.lower() in {n.lower() for n in e.only_weapons})}
-            if any(ev["e"] == "attack" and ev["weapon"] in allowed and ev["hits"] for ev in self.events[mark:]):
+            if any(x["e"] == "attack" and x["weapon"] in allowed and x["hits"] for x in self.events[mark:]):
                 self.used.add((u.player, f"{name} {u.uid}", self.phase_id))
                 yield from self._shock_test(t, name, e.shock_hit)
 
@@ -548,9 +550,9 @@ class ShootingPhase(GameInterface):
                     t.dying_foe = max(foes, key=lambda e: len(e.models)).uid
                     fights_on_death(self, t, len(gone))
         # dice: every die of the attack sequence by what it was rolled for (hit, wound, save...)
-        self.emit("attack", unit=u.uid, target=t.uid, weapon=w.name, models=n, attacks=res.attacks,
+        self.emit(ev.Attack(e="attack", unit=u.uid, target=t.uid, weapon=w.name, models=n, attacks=res.attacks,
                   hits=res.hits, wounds=res.wounds, unsaved=res.unsaved, lost=res.wounds_lost,
-                  destroyed=res.models_destroyed, removed_models=gone, dice=self.dice.since(mark))
+                  destroyed=res.models_destroyed, removed_models=gone, dice=self.dice.since(mark)))
         if ranged:
             u.volley += ((t.uid, res.hits, res.models_destroyed),)
         models_destroyed(self, t, dead)  # e.g. Deadly Demise
@@ -576,8 +578,8 @@ class ShootingPhase(GameInterface):
         n, t.dying, t.dying_foe = t.dying, 0, None
         if not n or foe is None or not foe.alive or not t.melee:
             return
-        self.emit("fight", unit=t.uid, target=foe.uid, fighters=n, weapon=t.melee[0].name,
-                  left=len(foe.models), dying=True)
+        self.emit(ev.Fight(e="fight", unit=t.uid, target=foe.uid, fighters=n, weapon=t.melee[0].name,
+                  left=len(foe.models), dying=True))
         yield from self.attack(t, foe, t.melee[0], n, Conditions(), None, ranged=False)
         yield from self.take_hazardous(t)
 
@@ -612,7 +614,7 @@ class ShootingPhase(GameInterface):
                     continue
                 self.used.add(mark)
                 reach = float(self.dice.roll_expr(str(e.rush_move), f"{name} {u.uid}"))
-                self.emit("rush", unit=u.uid, toward=to.uid, rule=name, reach=reach)
+                self.emit(ev.Rush(e="rush", unit=u.uid, toward=to.uid, rule=name, reach=reach))
                 self.pile(u, to, "rush_move", reach)
 
     def _nearest_seen(self, u: Unit) -> Unit | None:
@@ -646,8 +648,10 @@ class ShootingPhase(GameInterface):
                 for v in self.units.values():
                     if v.player == u.player and v.standing:
                         v.standing = tuple((n, e) for n, e in v.standing if id(e) not in gone)
-            self.emit("destroyed", unit=u.uid, points=u.points,
-                      **({"by": by.uid} if by is not None else {}))
+            event = ev.Destroyed(e="destroyed", unit=u.uid, points=u.points)
+            if by is not None:
+                event["by"] = by.uid
+            self.emit(event)
             pain_from(self, u, "Power from Pain")  # "each time an enemy unit is destroyed"
             if by is not None:
                 pain_for_kill(self, u, by)  # e.g. Appetite for Adulation

@@ -28,6 +28,7 @@ from bagm.engine.board.battlefield import Battlefield
 from bagm.engine.rules.editions import edition_of
 from bagm.engine.rules.leaders import modelled_abilities
 from bagm.engine.rules.missions import get_mission
+from bagm.engine.state import events as ev
 from bagm.engine.state.core import _GEO, _WALL_VIS, Decision, Player
 
 if TYPE_CHECKING:
@@ -118,7 +119,7 @@ class GameState:
     _flow: Generator[Decision, Action, None] = _f(DEEP)  # the step being played (restarted by a clone)
 
     # --- the record -----------------------------------------------------------------------------------
-    events: list[dict[str, Any]] = _f(FLAT)
+    events: list[ev.Event] = _f(FLAT)  # the log: events of the vocabulary (state/events.py), plain dicts
     actions: list[Action] = _f(FLAT)  # every action applied, in order (with the seed: the game)
 
     # --- answers kept for speed (kept.py): a copy starts them empty -----------------------------------

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import SIMPLIFICATIONS, Game
+from bagm.engine.state import events as ev
 from bagm.engine.state.actions import Action, parse
 from bagm.engine.state.core import Player
 from bagm.errors import BagmError
@@ -36,7 +37,7 @@ class GameRecord:
     destroyed: dict[str, list[str]]
     armies: dict[str, str]
     cp: dict[str, int]
-    events: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    events: list[ev.Event] = field(default_factory=list, repr=False)
     not_modelled: list[str] = field(default_factory=list)
     simplifications: list[str] = field(default_factory=lambda: list(SIMPLIFICATIONS))
     # a mission's starting VP, and VP taken away in each round (Pull Their Teeth): vp_rounds
@@ -77,7 +78,7 @@ def sha256_lines(lines: list[str]) -> str:
 _EVENT_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 
 
-def event_lines(events: list[dict[str, Any]]) -> list[str]:
+def event_lines(events: Sequence[Mapping[str, Any]]) -> list[str]:
     """The event log as JSON lines: keys sorted, no spaces (the text a log's hash is taken of)."""
     encode = _EVENT_ENCODER.encode
     return [encode(e) for e in events]

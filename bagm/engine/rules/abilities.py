@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bagm.engine.rules.effects import effect_first, effect_has, label_effect
+from bagm.engine.state import events as ev
 from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -28,7 +29,7 @@ def stationary_weapons(game: GameInterface, p: Player) -> None:
         if u.moved == "stationary" and u.affected and effect_has(u, "stationary_weapons"):
             rule = u.source("stationary_weapons")
             u.timed = tuple(x for x in u.timed if x[0] != rule) + ((rule, label_effect(), f"next command {p}"),)
-            game.emit("effect", unit=u.uid, rule=rule, until="next")
+            game.emit(ev.Effect(e="effect", unit=u.uid, rule=rule, until="next"))
 
 
 def weapons_off(u: Unit) -> frozenset[str]:
@@ -71,7 +72,7 @@ def models_destroyed(game: GameInterface, u: Unit, dead: list[Model]) -> None:
         # destroyed, any remaining Heavy Weapon Platform models in this unit are also destroyed"
         rest, u.models = u.models, []
         game.touch(u)
-        game.emit("crewed", unit=u.uid, destroyed=len(rest), rule=u.source("crewed"))
+        game.emit(ev.Crewed(e="crewed", unit=u.uid, destroyed=len(rest), rule=u.source("crewed")))
         dead = dead + rest
     if not u.models and effect_first(u, "revive_roll") is not None and \
             (u.player, f"{u.source('revive_roll')} {u.uid}", 0) not in game.used:
@@ -92,7 +93,7 @@ def models_destroyed(game: GameInterface, u: Unit, dead: list[Model]) -> None:
                     if other.models and min(game.bf.distance(m.base, n.base) for n in other.models) \
                             <= DEADLY_DEMISE_RANGE + 1e-9:
                         hit.append(other)
-        game.emit("deadly_demise", unit=u.uid, roll=roll, units=[o.uid for o in hit])
+        game.emit(ev.DeadlyDemise(e="deadly_demise", unit=u.uid, roll=roll, units=[o.uid for o in hit]))
         for other in hit:
             amount = game.dice.roll_expr(x, f"deadly demise {u.uid} on {other.uid}")
             suffer_mortal_wounds(game, other, amount, f"Deadly Demise ({u.uid})")

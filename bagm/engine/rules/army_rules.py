@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from bagm.engine.rules.effects import effect_first, effect_has, effect_least, effect_sum
 from bagm.engine.rules.stratagem_costs import roll_for_cp
+from bagm.engine.state import events as ev
 from bagm.engine.state.core import PLAYERS, Player
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -55,7 +56,10 @@ def stratagem_spent(game: GameInterface, p: Player, cp: int) -> None:
             u.alive and "PSYKER" in u.keywords and effect_has(u, "stratagem_cp_roll") for u in game.army_units(q))
         mod = 1 if ascendant else 0
         roll = game.dice.d6(f"{rule} {q}")
-        game.emit("rule_roll", player=q, rule=rule, roll=roll, **({"mod": mod} if mod else {}))
+        rolled = ev.RuleRoll(e="rule_roll", player=q, rule=rule, roll=roll)
+        if mod:
+            rolled["mod"] = mod
+        game.emit(rolled)
         if roll + mod <= 2:
             game.gain_cp(other, 1, rule)
         elif roll + mod >= 6:
@@ -76,7 +80,7 @@ def gain_pain(game: GameInterface, p: Player, why: str) -> None:
     if pain_army(game, p) is None:
         return
     game.pain[p] += 1
-    game.emit("pain", player=p, gain=1, pool=game.pain[p], why=why)
+    game.emit(ev.Pain(e="pain", player=p, gain=1, pool=game.pain[p], why=why))
 
 
 def pain_at_start(game: GameInterface) -> None:
@@ -99,7 +103,7 @@ def pain_in_command(game: GameInterface, p: Player) -> None:
         need = min(effect_least(u, "pain_roll") or 7 for u in adepts)
         rule = adepts[0].source("pain_roll")
         roll = game.dice.d6(f"{rule} {p}")
-        game.emit("rule_roll", player=p, rule=rule, roll=roll)
+        game.emit(ev.RuleRoll(e="rule_roll", player=p, rule=rule, roll=roll))
         if roll >= need:
             gain_pain(game, p, rule)
 
@@ -197,7 +201,7 @@ def _regenerate(game: GameInterface, u: Unit) -> None:
         return
     game.used.add(mark)
     roll = game.dice.d6(f"{rule} {u.uid}")
-    game.emit("rule_roll", player=u.player, rule=rule, roll=roll)
+    game.emit(ev.RuleRoll(e="rule_roll", player=u.player, rule=rule, roll=roll))
     if roll < 2:
         return
     if "WRACKS" in u.keywords:
@@ -208,7 +212,7 @@ def _regenerate(game: GameInterface, u: Unit) -> None:
         if m.wounds < full:
             got = min(2 if roll == 6 else 1, full - m.wounds)
             m.wounds += got
-            game.emit("regain_wounds", unit=u.uid, wounds=got, rule=rule)
+            game.emit(ev.RegainWounds(e="regain_wounds", unit=u.uid, wounds=got, rule=rule))
             return
 
 
@@ -228,7 +232,7 @@ def empowered(game: GameInterface, u: Unit) -> None:
         return
     game.used.add(mark)
     roll = game.dice.d6(f"{rule} {u.uid}")
-    game.emit("rule_roll", player=u.player, rule=rule, roll=roll)
+    game.emit(ev.RuleRoll(e="rule_roll", player=u.player, rule=rule, roll=roll))
     if roll >= need:
         gain_pain(game, u.player, rule)
 

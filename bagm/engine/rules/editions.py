@@ -35,7 +35,7 @@ Readings (the 2023 text can be read two ways, or is silent):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from bagm.engine.rules.registry import Registry
 from bagm.engine.rules.stratagems import CARDS_2023, Stratagem
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 class Edition:
     """One edition's rules where the two texts differ (the 2024 value is the book's)."""
 
-    name: str
+    name: Literal["2024", "2023"]
     book: str
     # Rules Adaptations "Benefit of Cover": 2023 "The Save characteristic of models does not
     # affect whether they can receive the Benefit of Cover"; 2024 keeps the Core Rule (no cover

@@ -20,6 +20,7 @@ from typing import Any
 from bagm.chance.dice import DiceExpr
 from bagm.data.weapons import Abilities, WeaponProfile
 from bagm.engine.attack.rules import Conditions, Reroll
+from bagm.engine.state import events as ev
 from bagm.engine.state.army import Unit
 
 _REROLL_ORDER = {Reroll.none: 0, Reroll.ones: 1, Reroll.failed: 2}
@@ -437,13 +438,15 @@ def charge_tests(game: Any, u: Unit, t: Unit) -> None:
             game.dice.d6(f"{kind} {who.uid}") + game.dice.d6(f"{kind} {who.uid}")
         ld = who.leadership()  # the best Leadership of the models left
         ok = roll >= ld
-        game.emit("battleshock_test" if kind == "battle-shock" else "leadership_test", unit=who.uid, roll=roll,
-                  ld=ld, passed=ok, why=rule)
+        if kind == "battle-shock":
+            game.emit(ev.BattleshockTest(e="battleshock_test", unit=who.uid, roll=roll, ld=ld, passed=ok, why=rule))
+        else:
+            game.emit(ev.LeadershipTest(e="leadership_test", unit=who.uid, roll=roll, ld=ld, passed=ok, why=rule))
         if ok:
             continue
         if kind == "battle-shock":  # a failed Battle-shock test: Battle-shocked
             who.battleshocked = True
-            game.emit("battleshock", unit=who.uid, shocked=True)
+            game.emit(ev.Battleshock(e="battleshock", unit=who.uid, shocked=True))
             from bagm.engine.rules.army_rules import pain_from
 
             pain_from(game, who, "Power from Pain")  # "each time an enemy unit fails a Battle-shock test"
@@ -454,7 +457,7 @@ def charge_tests(game: Any, u: Unit, t: Unit) -> None:
 
                 _MINUS_1_TO_HIT.append(validate(Effect, {"hit_mod": -1}))
             who.timed += ((rule, _MINUS_1_TO_HIT[0], "turn"),)
-            game.emit("effect", unit=who.uid, rule=rule, until="turn")
+            game.emit(ev.Effect(e="effect", unit=who.uid, rule=rule, until="turn"))
 
 
 def _least_str(u: Unit, field: str) -> str | None:
@@ -535,7 +538,7 @@ def slowed(game: Any, u: Unit) -> None:
 
         eff = _SLOWED[u.M] = validate(Effect, {"M_mod": -(u.M // 2), "advance_mod": -1})
     u.timed += ((rule, eff, "phase"),)
-    game.emit("effect", unit=u.uid, rule=rule, until="phase")
+    game.emit(ev.Effect(e="effect", unit=u.uid, rule=rule, until="phase"))
 
 
 def fights_on_death(game: Any, t: Unit, destroyed: int) -> None:
@@ -557,7 +560,7 @@ def fights_on_death(game: Any, t: Unit, destroyed: int) -> None:
     rolls = [game.dice.d6(f"{rule} {t.uid}") for _ in range(destroyed)]
     won = sum(1 for r in rolls if r >= need)
     t.dying += won
-    game.emit("fight_on_death", unit=t.uid, rule=rule, rolls=rolls, fighting=won)
+    game.emit(ev.FightOnDeath(e="fight_on_death", unit=t.uid, rule=rule, rolls=rolls, fighting=won))
 
 
 def through_enemies(game: Any, u: Unit, before: list[tuple[float, float]]) -> None:

@@ -16,6 +16,7 @@ from bagm.engine.rules.army_rules import pain_discount
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.stratagems import BATTLEFIELD_COMMAND as STRATAGEM
 from bagm.engine.rules.stratagems import affects, card, may_use, use, used_this_phase
+from bagm.engine.state import events as ev
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
 from bagm.engine.state.core import Decision, IllegalAction, Player
@@ -210,18 +211,18 @@ class LeaderRules(GameInterface):
             self.peerless_round[leader.uid] = self.round
         if discount is not None:  # Commorrite Rivalries: "decrease that Stratagem's cost by 1CP for that usage"
             self.pain[p] -= 1
-            self.emit("pain", player=p, gain=-1, pool=self.pain[p], why=discount)
+            self.emit(ev.Pain(e="pain", player=p, gain=-1, pool=self.pain[p], why=discount))
         use(self, p, STRATAGEM, cp=0 if free else max(0, STRATAGEM.cp - 1) if discount else None)
         # until the start of your next Command phase; neither unit can be targeted again until then
         leader.commanded = b.commanded = True
         b.led = (leader.uid, ability.name, ability)  # answers kept that depend on it name it in their keys
-        self.emit("battlefield_command", leader=leader.uid, unit=b.uid, ability=ability.name,
-                  peerless=free)
+        self.emit(ev.BattlefieldCommand(e="battlefield_command", leader=leader.uid, unit=b.uid, ability=ability.name,
+                  peerless=free))
 
     def end_command(self, p: Player) -> None:
         """Start of player ``p``'s Command phase: their conferred Leader abilities end."""
         for u in self.armies[p].units:
             u.commanded = False
             if u.led is not None:
-                self.emit("leader_ability_ends", unit=u.uid, ability=u.led[1])
+                self.emit(ev.LeaderAbilityEnds(e="leader_ability_ends", unit=u.uid, ability=u.led[1]))
                 u.led = None

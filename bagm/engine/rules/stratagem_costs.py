@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from bagm.engine.rules.effects import effect_has, effect_least, effect_sum
+from bagm.engine.state import events as ev
 from bagm.engine.state.core import Player
 
 
@@ -66,6 +67,6 @@ def roll_for_cp(game: Any, u: Any, field: str, need: int) -> None:
     they gain 1CP (Shipboard Veteran, Power of the Rosette, Coordinated Leadership)."""
     rule = u.source(field)
     roll = game.dice.d6(f"{rule} {u.uid}")
-    game.emit("rule_roll", player=u.player, rule=rule, roll=roll)
+    game.emit(ev.RuleRoll(e="rule_roll", player=u.player, rule=rule, roll=roll))
     if roll >= need:
         game.gain_cp(u.player, 1, rule)

@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bagm.engine.rules.effects import effect_has, label_effect
+from bagm.engine.state import events as ev
 from bagm.engine.state.army import YIELD_MODES
 from bagm.engine.state.core import PLAYERS, Player
 
@@ -56,7 +57,7 @@ def yield_start(game: GameInterface) -> None:
         units = _holders(game, p)
         if units:
             _set(game, p, units, HOSTILE)
-            game.emit("yield", player=p, gain=0, pool=game.yp[p], mode=HOSTILE)
+            game.emit(ev.Yield(e="yield", player=p, gain=0, pool=game.yp[p], mode=HOSTILE))
 
 
 def _gain(game: GameInterface, p: Player) -> int:
@@ -82,7 +83,7 @@ def yield_on_kill(game: GameInterface, u: Unit) -> None:
         return
     game.used.add(key)
     game.yp[u.player] += 1
-    game.emit("yield", player=u.player, gain=1, pool=game.yp[u.player], why=rule)
+    game.emit(ev.Yield(e="yield", player=u.player, gain=1, pool=game.yp[u.player], why=rule))
 
 
 def yield_command_end(game: GameInterface) -> None:
@@ -98,6 +99,6 @@ def yield_command_end(game: GameInterface) -> None:
         if p == game.active:
             mode = FORTIFY if game.yp[p] >= FORTIFY_AT else HOSTILE
             _set(game, p, units, mode)
-            game.emit("yield", player=p, gain=gain, pool=game.yp[p], mode=mode)
+            game.emit(ev.Yield(e="yield", player=p, gain=gain, pool=game.yp[p], mode=mode))
         elif gain:
-            game.emit("yield", player=p, gain=gain, pool=game.yp[p])
+            game.emit(ev.Yield(e="yield", player=p, gain=gain, pool=game.yp[p]))

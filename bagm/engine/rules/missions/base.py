@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bagm.engine.rules.registry import Registry
+from bagm.engine.state import events as ev
 from bagm.engine.state.core import PLAYERS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -364,7 +365,7 @@ class Mission:
         for rule in self.rules:
             if rule.first_turn is not None:
                 p = next(q for q in PLAYERS if game.role.get(q) == rule.first_turn)
-                game.emit("first_turn", player=p, why=rule.name)
+                game.emit(ev.FirstTurn(e="first_turn", player=p, why=rule.name))
                 return p
         return None
 
@@ -528,7 +529,7 @@ def suffer_mortal_wounds(game: GameInterface, u: Unit, amount: int, why: str) ->
     u.models = [m for m in u.models if m.wounds > 0]
     if dead:
         game.touch(u)
-    game.emit("mortal_wounds", unit=u.uid, amount=amount, lost=lost, why=why)
+    game.emit(ev.MortalWounds(e="mortal_wounds", unit=u.uid, amount=amount, lost=lost, why=why))
     models_destroyed(game, u, dead)  # e.g. Deadly Demise
     game.check_destroyed(u)
 
@@ -543,7 +544,7 @@ def set_hatchways(game: Game, indexes: Iterable[int], open_: bool, why: str) -> 
             changed.append(i + 1)
     if changed:
         game.touch()
-        game.emit("hatchways", open=open_, hatchways=changed, why=why)
+        game.emit(ev.Hatchways(e="hatchways", open=open_, hatchways=changed, why=why))
 
 
 # --- Determine Mission: the random tables --------------------------------------------------------

@@ -16,6 +16,7 @@ from bagm.engine.rules.missions.base import (
     set_hatchways,
     underdog_cp,
 )
+from bagm.engine.state import events as ev
 from bagm.engine.state.core import Decision, Player
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -46,7 +47,7 @@ def _unlock_overrides(game: Game) -> Generator[Decision, Action, None]:
         return
     act = yield Decision("rule", p, {"rule": UNLOCK, "options": [UNLOCK]})
     if act.kind == "rule":
-        game.emit("mission_rule", player=p, rule=UNLOCK)
+        game.emit(ev.MissionRule(e="mission_rule", player=p, rule=UNLOCK))
         set_hatchways(game, range(len(game.map.layout.hatchways)), True, UNLOCK)
 
 

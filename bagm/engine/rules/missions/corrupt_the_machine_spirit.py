@@ -16,6 +16,7 @@ from bagm.engine.rules.missions.base import (
     set_hatchways,
     underdog_cp,
 )
+from bagm.engine.state import events as ev
 from bagm.engine.state.core import Decision, Player
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -61,11 +62,11 @@ def _corrupt(game: Game) -> Generator[Decision, Action, None]:
         if act.kind != "rule":
             continue
         roll = game.dice.d6(f"{CORRUPT} marker {i + 1}")
-        game.emit("mission_roll", player=p, rule=f"{CORRUPT} (objective marker {i + 1})", roll=roll, needed=2)
+        game.emit(ev.MissionRoll(e="mission_roll", player=p, rule=f"{CORRUPT} (objective marker {i + 1})", roll=roll, needed=2))
         if roll < 2:
             continue
         game.mission_state.setdefault("removed", set()).add(i)
-        game.emit("marker_removed", marker=i + 1, why=CORRUPT)
+        game.emit(ev.MarkerRemoved(e="marker_removed", marker=i + 1, why=CORRUPT))
         game.update_control(turn_boundary=False)
         left = [c for c in CONSEQUENCES if c not in game.mission_state.setdefault("chosen", [])]
         if not left:
@@ -77,7 +78,7 @@ def _corrupt(game: Game) -> Generator[Decision, Action, None]:
 
 def _consequence(game: Game, p: Player, what: str) -> Generator[Decision, Action, None]:
     game.mission_state["chosen"].append(what)
-    game.emit("mission_rule", player=p, rule=what)
+    game.emit(ev.MissionRule(e="mission_rule", player=p, rule=what))
     if what == DOORS:  # open or close up to three Hatchways
         for _ in range(DOORS_MAX):
             options = [f"hatchway {h.index + 1}" for h in game.map.layout.hatchways if _may_toggle(game, h)]

@@ -13,6 +13,7 @@ from bagm.engine.rules.missions.base import (
     register,
     underdog_cp,
 )
+from bagm.engine.state import events as ev
 from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -46,10 +47,10 @@ def _lights_out(game: Game) -> None:
     off = game.mission_state.setdefault("lights_off", {})
     for a in lighting_areas(game):
         roll = game.dice.d6(f"Lights Out {a.name}")
-        game.emit("mission_roll", player=game.active, rule=f"Lights Out ({a.name})", roll=roll)
+        game.emit(ev.MissionRoll(e="mission_roll", player=game.active, rule=f"Lights Out ({a.name})", roll=roll))
         if roll <= 3:
             off[str(a.label)] = game.turn
-            game.emit("lights", area=a.name, on=False)
+            game.emit(ev.Lights(e="lights", area=a.name, on=False))
     game.touch()  # what may be shot or charged has changed
 
 

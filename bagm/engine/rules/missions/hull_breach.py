@@ -17,6 +17,7 @@ from bagm.engine.rules.missions.base import (
     underdog_cp,
     within,
 )
+from bagm.engine.state import events as ev
 from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -57,16 +58,16 @@ def _decompression(game: Game) -> None:
         return
     att, dfn = player_of(game, "Attacker"), player_of(game, "Defender")
     roll = game.dice.d6("Deadly Decompression")
-    game.emit("mission_roll", player=att, rule="Deadly Decompression", roll=roll, needed=3)
+    game.emit(ev.MissionRoll(e="mission_roll", player=att, rule="Deadly Decompression", roll=roll, needed=3))
     if roll < 3:
         return
     which = game.dice.d6("Deadly Decompression: Compartment")
-    game.emit("mission_roll", player=dfn, rule="Deadly Decompression: which Compartment", roll=which)
+    game.emit(ev.MissionRoll(e="mission_roll", player=dfn, rule="Deadly Decompression: which Compartment", roll=which))
     area = next((a for a in game.map.layout.areas_of("Compartment") if str(a.label) == str(which)), None)
     if area is None:
         return
     game.mission_state["vented"] = (game.round, str(area.label))
-    game.emit("vented", area=area.name)
+    game.emit(ev.Vented(e="vented", area=area.name))
     set_hatchways(game, [i for i in hatchways_of(game, area) if game.bf.is_open(i)], False,
                   "Deadly Decompression")
     for u in list(game.units.values()):
@@ -115,7 +116,7 @@ def _download(game: GameInterface, u: Unit) -> None:
     marker = _download_options(game, u)[0]  # the lowest-numbered one (a unit is rarely in range of two)
     game.mission_state["download_turn"] = game.turn
     game.mission_state.setdefault("pending", {})[u.player] = (u.uid, marker)
-    game.emit("mission_rule", player=u.player, rule=f"Download Data (objective marker {marker + 1})", unit=u.uid)
+    game.emit(ev.MissionRule(e="mission_rule", player=u.player, rule=f"Download Data (objective marker {marker + 1})", unit=u.uid))
 
 
 def _data_retrieval(game: Game, step: str) -> None:
@@ -132,7 +133,7 @@ def _data_retrieval(game: Game, step: str) -> None:
         game.mission_state.setdefault("downloaded", {}).setdefault(p, []).append(marker)
         game.score(p, DATA_VP, f"Data Retrieval: downloaded data from objective marker {marker + 1}", [uid])
     else:
-        game.emit("note", text=f"{uid} did not download the data of objective marker {marker + 1}")
+        game.emit(ev.Note(e="note", text=f"{uid} did not download the data of objective marker {marker + 1}"))
 
 
 def _temporary_stabilisation(game: Game, p: Player) -> list[tuple[int, str]]:

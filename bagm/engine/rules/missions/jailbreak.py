@@ -40,6 +40,7 @@ from bagm.engine.rules.missions.base import (
     underdog_cp,
     within,
 )
+from bagm.engine.state import events as ev
 from bagm.engine.state.core import Decision
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -103,13 +104,13 @@ def _imprison(game: Game) -> Generator[Decision, Action, None]:
     a = player_of(game, "Attacker")
     options = prisoner_options(game)
     if not options:
-        game.emit("note", text=f"{IMPRISONED}: no unit of player {a} of {MIN_POINTS} points or more fits in "
-                               f"the {CELLS}: there is no imprisoned unit, and nobody scores Escape")
+        game.emit(ev.Note(e="note", text=f"{IMPRISONED}: no unit of player {a} of {MIN_POINTS} points or more fits in "
+                               f"the {CELLS}: there is no imprisoned unit, and nobody scores Escape"))
         return
     act = yield Decision("rule", a, {"rule": IMPRISONED, "options": options, "must": True, "area": CELLS})
     u = game.unit(act.arg, a)
     game.mission_state["prisoner"] = u.uid  # before it is set up: the watch follows it from there
-    game.emit("mission_rule", player=a, rule=IMPRISONED, unit=u.uid, area=CELLS)
+    game.emit(ev.MissionRule(e="mission_rule", player=a, rule=IMPRISONED, unit=u.uid, area=CELLS))
     game.set_up(u, cells(game).centre, zone=cells(game))
 
 
@@ -144,9 +145,9 @@ def _attempt(game: GameInterface, u: Unit, index: int) -> bool:
         return True
     roll = game.dice.d6(f"{IMPRISONED}: {HATCH}")
     ok = roll < u.toughness()
-    game.emit("mission_roll", player=u.player, rule=IMPRISONED, unit=u.uid, roll=roll, toughness=u.toughness(), passed=ok)
+    game.emit(ev.MissionRoll(e="mission_roll", player=u.player, rule=IMPRISONED, unit=u.uid, roll=roll, toughness=u.toughness(), passed=ok))
     if not ok:
-        game.emit("hatch", unit=u.uid, hatchway=index + 1, name=HATCH, open=False, prevented=True)
+        game.emit(ev.Hatch(e="hatch", unit=u.uid, hatchway=index + 1, name=HATCH, open=False, prevented=True))
     return ok
 
 
@@ -221,17 +222,17 @@ def _silent_infiltration(game: Game) -> Generator[Decision, Action, None]:
             return
         act = yield Decision("rule", a, {"rule": INFILTRATION, "options": options, "unit_number": len(chosen) + 1})
         if act.kind != "rule":
-            game.emit("note", text=f"{INFILTRATION}: player {a} stops infiltrating")
+            game.emit(ev.Note(e="note", text=f"{INFILTRATION}: player {a} stops infiltrating"))
             return
         u = game.unit(act.arg, a)
         chosen.append(u.uid)
         roll = game.dice.d6(f"{INFILTRATION} {u.uid}")
         modified = roll - (len(chosen) - 1)
         ok = modified >= 2
-        game.emit("mission_roll", player=a, rule=INFILTRATION, unit=u.uid, roll=roll, modifier=1 - len(chosen),
-                  needed=2, passed=ok)
+        game.emit(ev.MissionRoll(e="mission_roll", player=a, rule=INFILTRATION, unit=u.uid, roll=roll, modifier=1 - len(chosen),
+                  needed=2, passed=ok))
         if not ok:
-            game.emit("note", text=f"{INFILTRATION}: the alarm goes off ({u.uid} rolled {roll}, {modified} modified)")
+            game.emit(ev.Note(e="note", text=f"{INFILTRATION}: the alarm goes off ({u.uid} rolled {roll}, {modified} modified)"))
             return
         move = yield Decision("rule", a, {"rule": INFILTRATION_MOVE, "unit": u.uid,
                                           "options": infiltration_points(game, u)})

@@ -32,6 +32,7 @@ from bagm.engine.rules.missions.base import (
     underdog_cp,
     warlord_destroyed,
 )
+from bagm.engine.state import events as ev
 from bagm.engine.state.core import Decision
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -121,9 +122,9 @@ def _change_level(game: Game) -> Generator[Decision, Action, None]:
         done.append(u.uid)
         game.set_positions(u, pts)
         u.set_up_turn = game.turn  # it is set up: no Tactical Manoeuvre this turn (Rules Adaptations)
-        game.emit("change_level", unit=u.uid, area=there.name, level=there.board,
+        game.emit(ev.ChangeLevel(e="change_level", unit=u.uid, area=there.name, level=there.board,
                   left=here.board if here is not None else None,
-                  at=[[round(x, 2), round(y, 2)] for x, y in pts])
+                  at=[[round(x, 2), round(y, 2)] for x, y in pts]))
         game.update_control(turn_boundary=False)
         # Set Overwatch: "just after an enemy unit is set up"
         yield from game.overwatch_window(u, "is set up")
@@ -219,7 +220,7 @@ def _access_the_data(game: Game, p: Player) -> list[tuple[int, str]]:
     # for each powered Terminal the Attacker controls
     powered = powered_terminals(game, p)
     if powered:
-        game.emit("powered", player=p, terminals=[i + 1 for i in powered], why="Access the Data")
+        game.emit(ev.Powered(e="powered", player=p, terminals=[i + 1 for i in powered], why="Access the Data"))
     return [(10, f"powered Terminal (objective marker {i + 1}) controlled") for i in powered]
 
 

@@ -16,6 +16,7 @@ from bagm.engine.rules.missions.base import (
     underdog_cp,
     within,
 )
+from bagm.engine.state import events as ev
 from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -51,7 +52,7 @@ def _exposure(game: Game) -> None:
         d_m = min(d_m, u.M + d_m)
         u.T -= d_t
         changed[u.uid] = (d_ld, d_m, d_t)
-        game.emit("rad_exposure", unit=u.uid, level=LEVELS[level])
+        game.emit(ev.RadExposure(e="rad_exposure", unit=u.uid, level=LEVELS[level]))
     game.mission_state["rad"] = changed
     if changed:
         game.touch()

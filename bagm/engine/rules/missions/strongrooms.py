@@ -14,6 +14,7 @@ from bagm.engine.rules.missions.base import (
     register,
     underdog_cp,
 )
+from bagm.engine.state import events as ev
 from bagm.engine.state.core import Decision, Player
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,12 +39,12 @@ def _guard_duty(game: Game) -> Generator[Decision, Action, None]:
     for room in game.map.layout.areas_of("Strongroom"):
         options = guard_options(game, room)
         if not options:
-            game.emit("note", text=f"{GUARD_DUTY}: no unit of player {d} fits in {room.name}")
+            game.emit(ev.Note(e="note", text=f"{GUARD_DUTY}: no unit of player {d} fits in {room.name}"))
             continue
         act = yield Decision("rule", d, {"rule": GUARD_DUTY, "options": options, "must": True,
                                          "area": room.name})
         u = game.unit(act.arg, d)
-        game.emit("mission_rule", player=d, rule=GUARD_DUTY, unit=u.uid, area=room.name)
+        game.emit(ev.MissionRule(e="mission_rule", player=d, rule=GUARD_DUTY, unit=u.uid, area=room.name))
         game.set_up(u, room.centre, zone=room)
 
 

@@ -15,6 +15,7 @@ from bagm.engine.rules.missions.base import (
     underdog_cp,
     within,
 )
+from bagm.engine.state import events as ev
 from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -51,7 +52,7 @@ def _burners_reason(game: GameInterface, u: Unit) -> str | None:
 
 def _turn_on_the_burners(game: GameInterface, u: Unit) -> None:
     game.mission_state["burners"] = game.turn
-    game.emit("mission_rule", player=u.player, rule="Turn on the Burners", unit=u.uid)
+    game.emit(ev.MissionRule(e="mission_rule", player=u.player, rule="Turn on the Burners", unit=u.uid))
 
 
 def _burn(game: Game) -> None:
@@ -65,7 +66,7 @@ def _burn(game: Game) -> None:
             continue
         rolls = [game.dice.d6(f"Turn on the Burners {u.uid}") for _ in u.models]
         hits = min(MAX_BURNER_WOUNDS, sum(1 for r in rolls if r >= 4))
-        game.emit("burners", unit=u.uid, rolls=rolls, mortal_wounds=hits)
+        game.emit(ev.Burners(e="burners", unit=u.uid, rolls=rolls, mortal_wounds=hits))
         suffer_mortal_wounds(game, u, hits, "Turn on the Burners")
 
 
@@ -81,7 +82,7 @@ def _desperate_measures(game: Game) -> None:
     if not any(game.control[i] == p for i in furnace_markers(game)):
         return
     roll = game.dice.d6("Desperate Measures")
-    game.emit("mission_roll", player=p, rule="Desperate Measures", roll=roll, needed=5)
+    game.emit(ev.MissionRoll(e="mission_roll", player=p, rule="Desperate Measures", roll=roll, needed=5))
     if roll >= 5:
         game.gain_cp(p, 1, "Desperate Measures")
 

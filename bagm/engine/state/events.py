@@ -2,18 +2,29 @@
 
 A game's log is a list of events, plain dicts ``{"e": kind, ...}`` (JSON as written, a game's
 replay with its seed). Each kind is declared here once, as a ``TypedDict``: what a renderer,
-the replay page or another tool may read. ``Game.emit(kind, **fields)`` writes them; the tests
-play games of every mission and check that each event is declared here and matches its
-declaration (tests/test_events.py), so a new event or field is written here first.
+the replay page or another tool may read. Every event is built at its call site as one of
+these records and handed to ``Game.emit(event)``::
 
-Units are named by id ("A3"), players "A" / "B", points ``[x, y]`` in inches.
+    from bagm.engine.state import events as ev
+    self.emit(ev.Charge(e="charge", unit=u.uid, target=t.uid, success=ok))
+
+Calling a ``TypedDict`` builds a plain dict (the log, its JSON and its speed are those of a
+dict), and mypy checks the call: the kind's literal ``e``, every required field, no undeclared
+field, each value's type. A field sent only sometimes is ``NotRequired`` and set after the
+call (``event["mod"] = mod``). The tests also play games of every mission and check each event
+against its declaration at run time (tests/test_events.py: values typed ``Any`` too, and the
+JSON a log is read back from). A new kind is a class here, named in ``Event`` below.
+
+The vocabulary sits with the state (the game and the rules below the log emit it). Units are
+named by id ("A3"), players "A" / "B", points ``[x, y]`` in inches.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict, Union, get_args, get_type_hints
 
-Player = Literal["A", "B"]
+from bagm.engine.state.core import Player
+
 Point = list[float]  # [x, y] in inches
 Positions = list[Point]  # a unit's models, in order
 
@@ -28,8 +39,8 @@ class Game(TypedDict):
     seed: int
     rosters: dict[str, str]
     rolloffs: dict[str, Any]
-    roster_text: dict[str, str | None]
-    roster_sha256: dict[str, str | None]
+    roster_text: NotRequired[dict[Player, str]]  # the rosters' texts, when read from files (a replay needs no file)
+    roster_sha256: NotRequired[dict[Player, str]]
     edition: NotRequired[Literal["2023"]]  # the rules' edition, when not the 2024 book's
 
 
@@ -121,7 +132,7 @@ class ActionTaken(TypedDict):
 
 class End(TypedDict):
     e: Literal["end"]
-    vp: dict[str, int]
+    vp: dict[Player, int]
     winner: Player | None
 
 
@@ -347,6 +358,7 @@ class AdvanceRoll(TypedDict):
     unit: str
     roll: int
     reroll: NotRequired[bool]
+    fixed: NotRequired[bool]  # no dice: a rule adds a fixed distance (``roll``) instead
 
 
 class DesperateEscape(TypedDict):
