@@ -12,13 +12,14 @@ the start of a phase.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from bagm.engine.board.battlefield import Layout
     from bagm.engine.board.maps import MissionMap
+    from bagm.engine.state import events as ev
 
 PHASES = {"command": "Command phase", "movement": "Movement phase", "shooting": "Shooting phase",
           "charge": "Charge phase", "fight": "Fight phase"}
@@ -163,10 +164,10 @@ class Narrator:
 
     # --- before the battle ----------------------------------------------------------------
 
-    def _e_game(self, e: dict[str, Any]) -> str:
+    def _e_game(self, e: ev.Game) -> str:
         return f"Mission {e.get('mission')}: {e.get('name')} (seed {e.get('seed')})."
 
-    def _e_muster(self, e: dict[str, Any]) -> list[str]:
+    def _e_muster(self, e: ev.Muster) -> list[str]:
         out = []
         for p, units in sorted((e.get("units") or {}).items()):
             for label in units:
@@ -178,50 +179,50 @@ class Narrator:
             out.append(f"Player {e['underdog']} is the Underdog.")
         return out
 
-    def _e_rolloff(self, e: dict[str, Any]) -> str:
+    def _e_rolloff(self, e: ev.Rolloff) -> str:
         what = {"attacker": "who is the Attacker", "first_turn": "the first turn"}.get(e.get("what", ""), e.get("what"))
         if e.get("given"):
             return f"Roll-off for {what}: won by player {e.get('winner')} (as the script gives it)."
         return f"Roll-off for {what}: A {e.get('A')}, B {e.get('B')}; player {e.get('winner')} wins."
 
-    def _e_roles(self, e: dict[str, Any]) -> str:
-        self.roles = {p: r for p, r in e.items() if p != "e"}
+    def _e_roles(self, e: ev.Roles) -> str:
+        self.roles = {p: str(r) for p, r in e.items() if p != "e"}
         return "; ".join(f"Player {p} is the {r}" for p, r in sorted(self.roles.items())) + "."
 
-    def _e_setup(self, e: dict[str, Any]) -> str:
+    def _e_setup(self, e: ev.Setup) -> str:
         if self.started:  # set up during the battle: arriving from Reserves
             return f"{self.unit(e.get('unit'))} arrives from Reserves{self.where(e.get('at'))}."
         return f"{self.unit(e.get('unit'))} is set up{self.where(e.get('at'))}."
 
-    def _e_reserves(self, e: dict[str, Any]) -> str:
+    def _e_reserves(self, e: ev.Reserves) -> str:
         how = "in Deep Strike Reserves" if e.get("deep_strike") else "in Reserves"
         why = f" ({e['why']})" if e.get("why") else ""
         return f"{self.unit(e.get('unit'))} waits {how}{why}."
 
-    def _e_reserve(self, e: dict[str, Any]) -> str:
+    def _e_reserve(self, e: ev.Reserve) -> str:
         return f"{self.unit(e.get('unit'))} is placed in Reserves."
 
     # --- the battle's frame ------------------------------------------------------------------
 
-    def _e_round(self, e: dict[str, Any]) -> None:
+    def _e_round(self, e: ev.Round) -> None:
         self.started = True  # a heading, not a sentence
 
-    def _e_turn(self, e: dict[str, Any]) -> None:
+    def _e_turn(self, e: ev.Turn) -> None:
         return None
 
-    def _e_phase(self, e: dict[str, Any]) -> None:
+    def _e_phase(self, e: ev.Phase) -> None:
         return None
 
-    def _e_action(self, e: dict[str, Any]) -> None:
+    def _e_action(self, e: ev.ActionTaken) -> None:
         return None  # what the decision did is told by the events that follow it
 
-    def _e_skip(self, e: dict[str, Any]) -> str:
+    def _e_skip(self, e: ev.Skip) -> str:
         return f"Player {e.get('player')}'s turn is skipped: {e.get('why')}."
 
-    def _e_note(self, e: dict[str, Any]) -> str:
+    def _e_note(self, e: ev.Note) -> str:
         return f"Note: {e.get('text')}"
 
-    def _e_end(self, e: dict[str, Any]) -> str:
+    def _e_end(self, e: ev.End) -> str:
         vp = e.get("vp") or {}
         score = ", ".join(f"{p} {v} VP" for p, v in sorted(vp.items()))
         w = e.get("winner")
@@ -229,125 +230,127 @@ class Narrator:
 
     # --- Command points, Stratagems, Leaders ------------------------------------------------
 
-    def _e_cp(self, e: dict[str, Any]) -> str:
+    def _e_cp(self, e: ev.Cp) -> str:
         return f"Player {e.get('player')} gains {e.get('gain')} CP ({e.get('why')}): {e.get('cp')} CP."
 
-    def _e_stratagem(self, e: dict[str, Any]) -> str:
+    def _e_stratagem(self, e: ev.StratagemUsed) -> str:
         return (f"Player {e.get('player')} uses the {e.get('name')} Stratagem for {e.get('cost')} CP "
                 f"({e.get('cp')} CP left).")
 
-    def _e_reroll(self, e: dict[str, Any]) -> str:
+    def _e_reroll(self, e: ev.Reroll) -> str:
         return (f"{e.get('by')}: {self.unit(e.get('unit'))} re-rolls a {e.get('what')} roll of "
                 f"{e.get('roll')} ({e.get('weapon')}): now {e.get('new')}.")
 
-    def _e_command_reroll(self, e: dict[str, Any]) -> str:
+    def _e_command_reroll(self, e: ev.CommandReroll) -> str:
         return (f"Command Re-roll: {self.unit(e.get('unit'))} re-rolls a {e.get('what')} roll of "
                 f"{e.get('roll')} ({e.get('weapon')}): now {e.get('new')}.")
 
-    def _e_battlefield_command(self, e: dict[str, Any]) -> str:
+    def _e_battlefield_command(self, e: ev.BattlefieldCommand) -> str:
         peerless = " (Peerless)" if e.get("peerless") else ""
         return (f"{self.unit(e.get('leader'))} gives {self.unit(e.get('unit'))} "
                 f"{e.get('ability')}{peerless}.")
 
-    def _e_leader_ability_ends(self, e: dict[str, Any]) -> str:
+    def _e_leader_ability_ends(self, e: ev.LeaderAbilityEnds) -> str:
         return f"{e.get('ability')} ends for {self.unit(e.get('unit'))}."
 
-    def _e_secure_roll(self, e: dict[str, Any]) -> str:
+    def _e_secure_roll(self, e: ev.SecureRoll) -> str:
         roll = f" (roll {e.get('roll')})" if e.get("roll") else ""
         done = "is Secured by" if e.get("secured") else "is not Secured by"
         return (f"{self.marker(int(e.get('marker') or 0))} {done} player {e.get('player')}'s army{roll}: "
                 f"{e.get('rule')}, {self.unit(e.get('unit'))}.")
 
-    def _e_hatch_roll(self, e: dict[str, Any]) -> str:
+    def _e_hatch_roll(self, e: ev.HatchRoll) -> str:
         done = "opens" if e.get("opened") else "stays closed"
         return f"{e.get('rule')} ({self.unit(e.get('unit'))}): Hatchway {e.get('hatchway')} {done} (roll {e.get('roll')})."
 
-    def _e_models_return(self, e: dict[str, Any]) -> str:
+    def _e_models_return(self, e: ev.ModelsReturn) -> str:
         return f"{count(e.get('returned'), 'destroyed model')} returned to {self.unit(e.get('unit'))} ({e.get('rule')})."
 
-    def _e_pool_roll(self, e: dict[str, Any]) -> str:
+    def _e_pool_roll(self, e: ev.PoolRoll) -> str:
         dice = ", ".join(str(d) for d in e.get("dice") or [])
         return f"Player {e.get('player')} rolls for {e.get('rule')}: {dice or 'no dice'}."
 
-    def _e_rule_used(self, e: dict[str, Any]) -> str:
+    def _e_rule_used(self, e: ev.RuleUsed) -> str:
         return f"Player {e.get('player')} uses {e.get('name')} ({e.get('kind')})."
 
-    def _e_effect(self, e: dict[str, Any]) -> str:
+    def _e_effect(self, e: ev.Effect) -> str:
         if e.get("until") == "next":  # "until the start of your next Shooting phase"
             return f"{e.get('rule')} takes effect on {self.unit(e.get('unit'))} until the start of the same phase of its user's next turn."
         if e.get("until") == "their_turn":  # "until the end of your opponent's next turn"
             return f"{e.get('rule')} takes effect on {self.unit(e.get('unit'))} until the end of its user's opponent's next turn."
         return f"{e.get('rule')} takes effect on {self.unit(e.get('unit'))} until the end of the {e.get('until')}."
 
-    def _e_mark(self, e: dict[str, Any]) -> str:
+    def _e_mark(self, e: ev.Mark) -> str:
         return f"{e.get('rule')}: {self.unit(e.get('unit'))} selects {self.unit(e.get('target'))}."
 
-    def _e_reinforce(self, e: dict[str, Any]) -> str:
+    def _e_reinforce(self, e: ev.Reinforce) -> str:
         rolls = ", ".join(str(r) for r in e.get("rolls") or [])
         return (f"{self.unit(e.get('unit'))} requests reinforcement ({e.get('rule')}): rolls {rolls or 'none'}, "
                 f"{count(e.get('returned'), 'model')} returned.")
 
-    def _e_yield(self, e: dict[str, Any]) -> str:
+    def _e_yield(self, e: ev.Yield) -> str:
         gained = f"Player {e.get('player')} gains {count(e.get('gain'), 'Yield point')} ({e.get('pool')} in all)"
         if e.get("why"):
             gained += f" ({e.get('why')})"
         return gained + (f"; their units have {e.get('mode')}." if e.get("mode") else ".")
 
-    def _e_crewed(self, e: dict[str, Any]) -> str:
+    def _e_crewed(self, e: ev.Crewed) -> str:
         return f"{e.get('rule')}: the crew of {self.unit(e.get('unit'))} has fallen; its {count(e.get('destroyed'), 'model')} left are destroyed."
 
-    def _e_effect_ends(self, e: dict[str, Any]) -> str:
+    def _e_effect_ends(self, e: ev.EffectEnds) -> str:
         return f"{e.get('rule')} ends for {self.unit(e.get('unit'))}."
 
-    def _e_leader_reroll(self, e: dict[str, Any]) -> str:
+    def _e_leader_reroll(self, e: ev.LeaderReroll) -> str:
         return f"{self.unit(e.get('unit'))} re-rolls its {e.get('what')} roll ({e.get('ability')})."
 
     # --- Movement ----------------------------------------------------------------------------
 
-    def _e_move(self, e: dict[str, Any]) -> str:
+    def _e_move(self, e: ev.Move) -> str:
         u, kind = self.unit(e.get("unit")), e.get("kind")
         if kind == "remain stationary":
             return f"{u} remains stationary."
         verb = {"normal": "moves", "advance": "Advances", "fallback": "Falls Back"}.get(str(kind), f"moves ({kind})")
         dist = f" {e['moved']:g}\"" if isinstance(e.get("moved"), (int, float)) else ""
-        at = e.get("at")
-        if at is None and isinstance(e.get("to"), list) and e["to"] and isinstance(e["to"][0], list):
-            at = e["to"]  # a placement in a log of an older bagm: the models' positions
+        at: Any = e.get("at")
+        old: Mapping[str, Any] = e  # a log of an older bagm may hold fields no longer declared
+        if at is None and isinstance(old.get("to"), list) and old["to"] and isinstance(old["to"][0], list):
+            at = old["to"]  # a placement in a log of an older bagm: the models' positions
         return f"{u} {verb}{dist}{self.where(at, 'to') if at else ''}."
 
-    def _e_advance_roll(self, e: dict[str, Any]) -> str:
+    def _e_advance_roll(self, e: ev.AdvanceRoll) -> str:
         how = " (re-rolled)" if e.get("reroll") else (" (fixed)" if e.get("fixed") else "")
         return f"{self.unit(e.get('unit'))} rolls {e.get('roll')} to Advance{how}."
 
-    def _e_desperate_escape(self, e: dict[str, Any]) -> str:
+    def _e_desperate_escape(self, e: ev.DesperateEscape) -> str:
         rolls = f" (rolled {', '.join(map(str, e['rolls']))})" if isinstance(e.get("rolls"), list) else ""
         return (f"{self.unit(e.get('unit'))} takes {count(e.get('tests'), 'Desperate Escape test')}{rolls}: "
                 f"{count(e.get('destroyed'), 'model')} destroyed.")
 
-    def _e_hatch(self, e: dict[str, Any]) -> str:
+    def _e_hatch(self, e: ev.Hatch) -> str:
         u, name = self.unit(e.get("unit")), e.get("name") or f"Hatchway {e.get('hatchway')}"
         if e.get("prevented"):
             return f"{u} tries to {'open' if e.get('open') else 'close'} {name}, but is prevented."
         return f"{u} {'opens' if e.get('open') else 'closes'} {name}."
 
-    def _e_hatch_rolloff(self, e: dict[str, Any]) -> str:
+    def _e_hatch_rolloff(self, e: ev.HatchRolloff) -> str:
         return (f"{self.unit(e.get('unit'))} rolls {e.get('roll')} against {self.unit(e.get('against'))}'s "
                 f"{e.get('enemy')} for the Hatchway.")
 
     # --- Shooting ----------------------------------------------------------------------------
 
-    def _e_manoeuvre(self, e: dict[str, Any]) -> str:
+    def _e_manoeuvre(self, e: ev.Manoeuvre) -> str:
         what = {"overwatch": "Overwatch", "defend": "Set to Defend", "secure": "Secure Site",
                 "burners": "Turn on the Burners", "download": "Download Data"}.get(
             str(e.get("manoeuvre")), str(e.get("manoeuvre")))
-        mk = f" on {self.marker(int(e['marker']))}" if e.get("marker") not in (None, "") else ""
+        marker = e.get("marker")
+        mk = f" on {self.marker(int(marker))}" if marker is not None and marker != "" else ""
         return f"{self.unit(e.get('unit'))} performs the Tactical Manoeuvre {what}{mk}."
 
-    def _e_overwatch(self, e: dict[str, Any]) -> str:
+    def _e_overwatch(self, e: ev.Overwatch) -> str:
         why = f" ({e['why']})" if e.get("why") else ""
         return f"{self.unit(e.get('unit'))} fires Overwatch at {self.unit(e.get('target'))}{why}."
 
-    def _e_attack(self, e: dict[str, Any]) -> list[str]:
+    def _e_attack(self, e: ev.Attack) -> list[str]:
         wounds, unsaved = e.get("wounds", 0), e.get("unsaved", 0)
         saves = wounds - unsaved if isinstance(wounds, int) and isinstance(unsaved, int) else "?"
         s = (f"{self.unit(e.get('unit'))} attacks {self.unit(e.get('target'))} with {e.get('weapon')} "
@@ -358,12 +361,12 @@ class Narrator:
             s += f", {count(e['destroyed'], 'model')} destroyed"
         return [s + "."] + ([f"Dice: {dice_text(e['dice'])}."] if e.get("dice") else [])
 
-    def _e_shoot(self, e: dict[str, Any]) -> str:
+    def _e_shoot(self, e: ev.Shoot) -> str:
         ow = "Overwatch: " if e.get("overwatch") else ""
         return (f"{ow}{self.unit(e.get('unit'))} has shot {self.unit(e.get('target'))}: "
                 f"{count(e.get('wounds_lost'), 'wound')} lost, {count(e.get('left'), 'model')} left.")
 
-    def _e_hazardous(self, e: dict[str, Any]) -> str:
+    def _e_hazardous(self, e: ev.Hazardous) -> str:
         if e.get("failed") == 0:
             s = f"{self.unit(e.get('unit'))} passes {count(e.get('tests'), 'Hazardous test')}"
         else:
@@ -377,7 +380,7 @@ class Narrator:
             s += f" (dice: {dice_text(e['dice'])})"
         return s + "."
 
-    def _e_destroyed(self, e: dict[str, Any]) -> str:
+    def _e_destroyed(self, e: ev.Destroyed) -> str:
         why = f": {e['why']}" if e.get("why") else ""
         pts = f" ({e['points']} pts)" if e.get("points") is not None else ""
         by = f" by {self.unit(e['by'])}" if e.get("by") else ""
@@ -385,34 +388,34 @@ class Narrator:
 
     # --- Charge and Fight ------------------------------------------------------------------
 
-    def _e_charge_declared(self, e: dict[str, Any]) -> str:
+    def _e_charge_declared(self, e: ev.ChargeDeclared) -> str:
         return f"{self.unit(e.get('unit'))} declares a charge against {self.unit(e.get('target'))}."
 
-    def _e_charge_roll(self, e: dict[str, Any]) -> str:
+    def _e_charge_roll(self, e: ev.ChargeRoll) -> str:
         again = "re-rolled: " if e.get("reroll") else ""
         return f"Charge roll {again}{e.get('roll')} (needs {e.get('needed')}\")."
 
-    def _e_charge_move(self, e: dict[str, Any]) -> str:
+    def _e_charge_move(self, e: ev.ChargeMove) -> str:
         return f"{self.unit(e.get('unit'))} makes a Charge move{self.where(e.get('at'), 'into')}."
 
-    def _e_charge(self, e: dict[str, Any]) -> str:
+    def _e_charge(self, e: ev.Charge) -> str:
         ok = "succeeds" if e.get("success") else "fails"
         return f"The charge of {self.unit(e.get('unit'))} against {self.unit(e.get('target'))} {ok}."
 
-    def _e_pile_in(self, e: dict[str, Any]) -> str:
+    def _e_pile_in(self, e: ev.PileIn) -> str:
         return f"{self.unit(e.get('unit'))} Piles In toward {self.unit(e.get('toward'))}{self.where(e.get('at'), 'into')}."
 
-    def _e_consolidate(self, e: dict[str, Any]) -> str:
+    def _e_consolidate(self, e: ev.Consolidate) -> str:
         return f"{self.unit(e.get('unit'))} Consolidates toward {self.unit(e.get('toward'))}{self.where(e.get('at'), 'into')}."
 
-    def _e_rush(self, e: dict[str, Any]) -> str:
+    def _e_rush(self, e: ev.Rush) -> str:
         return (f"{self.unit(e.get('unit'))} may move up to {e.get('reach')}\" toward "
                 f"{self.unit(e.get('toward'))} ({e.get('rule')}).")
 
-    def _e_rush_move(self, e: dict[str, Any]) -> str:
+    def _e_rush_move(self, e: ev.RushMove) -> str:
         return f"{self.unit(e.get('unit'))} moves toward {self.unit(e.get('toward'))}{self.where(e.get('at'), 'into')}."
 
-    def _e_fight(self, e: dict[str, Any]) -> str:
+    def _e_fight(self, e: ev.Fight) -> str:
         u = self.unit(e.get("unit"))
         if e.get("target") is None:
             return f"{u} fights, with no enemy in reach."
@@ -423,39 +426,39 @@ class Narrator:
 
     # --- Battle-shock, Unit Coherency -------------------------------------------------------
 
-    def _e_battleshock_test(self, e: dict[str, Any]) -> str:
+    def _e_battleshock_test(self, e: ev.BattleshockTest) -> str:
         again = " (re-rolled)" if e.get("reroll") else ""
         res = "passes" if e.get("passed") else "fails"
         why = f" ({e['why']})" if e.get("why") else ""
         return (f"{self.unit(e.get('unit'))} {res} a Battle-shock test{why}{again}: {e.get('roll')} "
                 f"against Ld {e.get('ld')}+.")
 
-    def _e_fight_on_death(self, e: dict[str, Any]) -> str:
+    def _e_fight_on_death(self, e: ev.FightOnDeath) -> str:
         rolls = " ".join(str(r) for r in e.get("rolls") or [])
         return (f"{self.unit(e.get('unit'))}: {e.get('rule')}, {rolls}: "
                 f"{count(e.get('fighting'), 'destroyed model')} fight on.")
 
-    def _e_leadership_test(self, e: dict[str, Any]) -> str:
+    def _e_leadership_test(self, e: ev.LeadershipTest) -> str:
         res = "passes" if e.get("passed") else "fails"
         return (f"{self.unit(e.get('unit'))} {res} a Leadership test ({e.get('why')}): {e.get('roll')} "
                 f"against Ld {e.get('ld')}+.")
 
-    def _e_battleshock(self, e: dict[str, Any]) -> str:
+    def _e_battleshock(self, e: ev.Battleshock) -> str:
         if e.get("shocked"):
             return f"{self.unit(e.get('unit'))} is Battle-shocked."
         why = f" ({e['why']})" if e.get("why") else ""
         return f"{self.unit(e.get('unit'))} is not Battle-shocked{why}."
 
-    def _e_battleshock_ends(self, e: dict[str, Any]) -> str:
+    def _e_battleshock_ends(self, e: ev.BattleshockEnds) -> str:
         return f"{self.unit(e.get('unit'))} is no longer Battle-shocked."
 
-    def _e_coherency(self, e: dict[str, Any]) -> str:
+    def _e_coherency(self, e: ev.Coherency) -> str:
         return f"{self.unit(e.get('unit'))} loses {count(e.get('removed'), 'model')} out of Unit Coherency."
 
     # --- objectives and victory points -----------------------------------------------------
 
-    def _e_control(self, e: dict[str, Any]) -> list[str]:
-        new = list(e.get("markers") or [])
+    def _e_control(self, e: ev.Control) -> list[str]:
+        new: list[str | None] = list(e.get("markers") or [])
         old = self.control if self.control is not None else [None] * len(new)
         self.control = new
         out = []
@@ -465,10 +468,10 @@ class Narrator:
                 out.append(f"Player {b} now controls {m}." if b else f"Player {a} no longer controls {m}.")
         return out
 
-    def _e_secured(self, e: dict[str, Any]) -> str:
+    def _e_secured(self, e: ev.Secured) -> str:
         return f"{self.unit(e.get('unit'))} secures {self.marker(int(e.get('marker') or 0))} for player {e.get('player')}."
 
-    def _e_vp(self, e: dict[str, Any]) -> str:
+    def _e_vp(self, e: ev.Vp) -> str:
         vp, units = e.get("vp"), e.get("units")
         by = f"; scored by {', '.join(self.unit(u) for u in units)}" if isinstance(units, list) and units else ""
         if isinstance(vp, int) and vp < 0:  # VP passing to the opponent (Destroy Ground Targets)
@@ -479,15 +482,15 @@ class Narrator:
 
     # --- Mission Rules ---------------------------------------------------------------------------
 
-    def _e_first_turn(self, e: dict[str, Any]) -> str:
+    def _e_first_turn(self, e: ev.FirstTurn) -> str:
         return f"Player {e.get('player')} has the first turn ({e.get('why')})."
 
-    def _e_mission_rule(self, e: dict[str, Any]) -> str:
+    def _e_mission_rule(self, e: ev.MissionRule) -> str:
         what = f": {self.unit(e.get('unit'))}" if e.get("unit") else ""
         where = f" is set up in {e.get('area')}" if e.get("area") else ""
         return f"Player {e.get('player')} uses {e.get('rule')}{what}{where}."
 
-    def _e_mission_roll(self, e: dict[str, Any]) -> str:
+    def _e_mission_roll(self, e: ev.MissionRoll) -> str:
         if "passed" in e:  # the rule said whether it succeeded (a modified roll, a roll under a value)
             ok = " (success)" if e["passed"] else " (failed)"
         else:
@@ -496,38 +499,38 @@ class Narrator:
         mod = f" ({int(e['modifier']):+d})" if e.get("modifier") else ""
         return f"Player {e.get('player')} rolls {e.get('roll')}{mod} for {e.get('rule')}{ok}."
 
-    def _e_change_level(self, e: dict[str, Any]) -> str:
+    def _e_change_level(self, e: ev.ChangeLevel) -> str:
         return f"{self.unit(e.get('unit'))} changes level: from the {e.get('left')} to {e.get('area')} on the {e.get('level')}."
 
-    def _e_powered(self, e: dict[str, Any]) -> str:
+    def _e_powered(self, e: ev.Powered) -> str:
         which = ", ".join(self.marker(int(t)) for t in e.get("terminals") or [])
         return f"Player {e.get('player')} powers up {which} ({e.get('why')})."
 
-    def _e_burners(self, e: dict[str, Any]) -> str:
+    def _e_burners(self, e: ev.Burners) -> str:
         rolls = ", ".join(str(r) for r in e.get("rolls") or [])
         return (f"The Burners roar over {self.unit(e.get('unit'))}: rolls {rolls}, "
                 f"{count(e.get('mortal_wounds'), 'mortal wound')}.")
 
-    def _e_mortal_wounds(self, e: dict[str, Any]) -> str:
+    def _e_mortal_wounds(self, e: ev.MortalWounds) -> str:
         return (f"{self.unit(e.get('unit'))} suffers {count(e.get('amount'), 'mortal wound')} "
                 f"({e.get('why')}): {count(e.get('lost'), 'wound')} lost.")
 
-    def _e_vented(self, e: dict[str, Any]) -> str:
+    def _e_vented(self, e: ev.Vented) -> str:
         return f"{e.get('area')} is vented to the void until the end of the battle round."
 
-    def _e_lights(self, e: dict[str, Any]) -> str:
+    def _e_lights(self, e: ev.Lights) -> str:
         return f"The lights go {'on' if e.get('on') else 'out'} in {e.get('area')} until the end of the turn."
 
-    def _e_marker_removed(self, e: dict[str, Any]) -> str:
+    def _e_marker_removed(self, e: ev.MarkerRemoved) -> str:
         return f"{self.marker(int(e.get('marker') or 0)).capitalize()} is removed from the battlefield ({e.get('why')})."
 
-    def _e_cp_blocked(self, e: dict[str, Any]) -> str:
+    def _e_cp_blocked(self, e: ev.CpBlocked) -> str:
         return f"Player {e.get('player')} cannot gain {e.get('gain')} CP ({e.get('why')}): the Communications Network is down."
 
-    def _e_rad_exposure(self, e: dict[str, Any]) -> str:
+    def _e_rad_exposure(self, e: ev.RadExposure) -> str:
         return f"{self.unit(e.get('unit'))} suffers {e.get('level')} Rad until the end of the battle round."
 
-    def _e_hatchways(self, e: dict[str, Any]) -> str:
+    def _e_hatchways(self, e: ev.Hatchways) -> str:
         which = ", ".join(str(h) for h in e.get("hatchways") or [])
         return f"{e.get('why')}: Hatchways {which} {'open' if e.get('open') else 'close'}."
 
