@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import types
 from functools import cache
-from typing import Any, Literal, NotRequired, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, NotRequired, Union, get_args, get_origin, get_type_hints, is_typeddict
 
 import pytest
 from conftest import REPO
@@ -19,6 +19,7 @@ from bagm.engine.bots.random import RandomBot
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
 from bagm.engine.rules.missions import MISSIONS
+from bagm.engine.state import events
 from bagm.engine.state.events import kinds
 
 ROSTERS = sorted((REPO / "rosters").glob("*.yaml"))
@@ -81,6 +82,15 @@ def test_the_checker_catches_each_kind_of_mistake():
     assert problems({"e": "control", "markers": ["A", None, "C"]})  # players are A and B
     assert problems({"e": "move", "unit": "A1", "kind": "advance", "goal": (1.5, 2)}) == []
     assert problems({"e": "rolloff", "what": "attacker", "winner": "A", "given": True}) == []
+
+
+
+def test_every_declared_kind_is_an_event():
+    """A kind declared but left out of ``Event`` could not be emitted (``Game.emit`` takes an
+    ``Event``) and this test's checker would not know it."""
+    declared_here = {t for t in vars(events).values() if is_typeddict(t) and t.__module__ == events.__name__}
+    assert declared_here == set(get_args(events.Event))
+    assert len(kinds()) == len(declared_here)  # one class per kind
 
 
 @pytest.mark.parametrize("number", sorted(m.number for m in MISSIONS))
