@@ -777,3 +777,39 @@ def test_a_conferred_redeemer_of_the_lost_fights_on_a_4_plus(roll, fights):
     fights_on_death(g, u, 1)
     g.dice.assert_consumed()
     assert u.dying == fights
+
+
+# --- Army rules the Boarding Actions Mustering Rules give -------------------------------------------
+
+
+@pytest.mark.parametrize("rule, roll", [(True, 1), (True, 6), (False, None)])
+def test_imperial_insights_secure_site_secures_at_once_then_a_normal_move_of_d6(rule, roll):
+    # Boarding Actions Mustering Rules, Agents of the Imperium "Imperial Insights" (in place of Assigned
+    # Agents): each time this unit performs Secure Site, the marker is Secured at once instead of at the
+    # start of your next Command phase; it can then make a Normal move of up to D6" (still not eligible to
+    # shoot or declare a charge this turn)
+    from conftest import advance_to, place
+
+    g = versus_orks("agents_of_the_imperium_interdiction_team.yaml")
+    vig = having(g, "Assigned Agents")
+    u = next(v for v in vig if "BATTLELINE" in v.keywords)
+    if not rule:
+        u.standing = tuple((n, e) for n, e in u.standing if n != "Assigned Agents")
+        g.touch(u)
+    advance_to(g, "manoeuvre")
+    mk = g.map.layout.markers[0]
+    place(g, u.uid, [(mk.x, mk.y)])
+    g.control[0] = "A"
+    g.dice = Dice.scripted([roll] if roll else [])
+    g.apply(parse(f"manoeuvre {u.uid} secure 1"))
+    g.dice.assert_consumed()
+    assert g.secured[0] == ("A" if rule else None)
+    if not rule:  # Secure Site as the book has it: at the start of the next Command phase
+        assert g.decision.step == "manoeuvre" and u.secure_marker == 0
+        return
+    assert g.decision.step == "freemove" and g.decision.info["reach"] == roll
+    assert ("secured", u.uid) in [(e["e"], e.get("unit")) for e in g.events]
+    x, y = u.models[0].x, u.models[0].y
+    g.apply(parse(f"move {u.uid} {x + 10:.2f},{y:.2f}"))
+    assert abs(u.models[0].x - x) <= roll + 1e-6 and u.secure_marker is None
+    assert g.shoot_reason(u) and g.charge_reason(u)  # it performed a Tactical Manoeuvre

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from conftest import REPO, advance_to, block, place, without_rules
+from test_abilities import near_marker
 
 from bagm.chance.dice import Dice, DiceExpr
 from bagm.data.packs import Catalog
@@ -58,9 +59,12 @@ def _events_declared():
 GAMES: list[Game] = []
 
 
-def game() -> Game:
-    """Grey Knights (A) against Orks (B), deployed; A's Movement phase, no CP on either side."""
+def game(army_rule: bool = False) -> Game:
+    """Grey Knights (A) against Orks (B), deployed; A's Movement phase, no CP on either side
+    (``army_rule``: the Grey Knights with their army rule, Eye of the Prognosticars)."""
     a, b = (copy.deepcopy(x) for x in _armies())
+    if army_rule:
+        a = build_army("A", GK)
     g = Game(11, a, b, dice=Dice.scripted([]), rolloffs={"attacker": "A", "first_turn": "A"})
     g.leaders["A"] = g.leaders["B"] = []
     for t in DEPLOY:
@@ -543,3 +547,32 @@ def test_a_moment_with_a_self_test_the_leadership_test_first(short, passed):
     assert g.usable("A", "phase_start", "A3") == []  # once a phase
     advance_to(g, "move", "B")  # another phase
     assert bool(g.usable("A", "phase_start", "A3")) is passed  # forsaken after a failed test
+
+
+# --- Grey Knights ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("on, held, roll, back", [
+    (False, "A", 4, 0), (False, "A", 5, 1),  # a 5+
+    (True, "A", 3, 0), (True, "A", 4, 1),  # +1 within range of a marker its army controls: a 4 is a 5
+    (True, None, 4, 0), (True, "B", 4, 0)])  # a marker no one, or the opponent, controls: no +1
+def test_eye_of_the_prognosticars_a_5_plus_gives_1cp_back(on, held, roll, back):
+    # Boarding Actions Mustering Rules, Grey Knights "Eye of the Prognosticars" (in place of the army
+    # rule, Gate of Infinity): each time you target this unit with a Stratagem, roll one D6, +1 if it
+    # is within range of an objective marker you control: on a 5+, you gain 1CP
+    from bagm.engine.rules.stratagems import COMMAND_REROLL, use
+
+    g = game(army_rule=True)
+    u = g.units["A3"]
+    assert "Gate of Infinity" in u.datasheet.abilities
+    near_marker(g, "A3", on)
+    g.control[0] = held
+    g.cp["A"] = 1
+    g.dice = Dice.scripted([roll])
+    use(g, "A", COMMAND_REROLL, unit=u)
+    g.dice.assert_consumed()
+    assert g.cp["A"] == back
+    ev = [e for e in g.events if e["e"] == "rule_roll"][-1]
+    assert (ev["player"], ev["rule"], ev["roll"]) == ("A", "Gate of Infinity", roll)
+    g.dice = Dice.scripted([])
+    use(g, "B", COMMAND_REROLL, unit=g.units["B3"])  # the opponent's Stratagem on their unit: no roll

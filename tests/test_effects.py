@@ -24,8 +24,9 @@ def catalog(tmp_path: Path, rule: str | None, sigil: str | None) -> Catalog:
     lines += ["    enhancements:",
               "      - {name: Sigil of Warding" + (f", effects: {sigil}" if sigil is not None else "") + "}",
               "      - {name: Tactical Haruspexy}",
-              # the rule and the Enhancement alone: the Purifier Squad's own ability left unmodelled
-              "abilities:", "  - {name: Sanctity of Purpose, effects: null}"]
+              # the rule and the Enhancement alone: the Purifier Squad's own ability and the army rule
+              # (Eye of the Prognosticars) left unmodelled
+              "abilities:", "  - {name: Sanctity of Purpose, effects: null}", "  - {name: Gate of Infinity, effects: null}"]
     (tmp_path / "gk.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return Catalog(data_dirs([tmp_path]))
 

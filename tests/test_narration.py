@@ -90,7 +90,7 @@ def test_the_narration_tells_moves_attacks_vp_and_the_end():
                       if " Consolidates toward " in line]
     assert consolidations and all(re.fullmatch(r"  [AB]\d+ .+ Consolidates toward [AB]\d+ .+ into .+\.", c)
                                   for c in consolidations)
-    assert "The battle ends: A 45 VP, B 20 VP. Player A wins." in told
+    assert "The battle ends: A 30 VP, B 20 VP. Player A wins." in told
     assert st[-1].heading == "The end of the battle"
     headings = list(dict.fromkeys(s.heading for s in st))
     assert headings[:3] == ["Before the battle", "Battle round 1, player A's turn, Command phase",
@@ -180,6 +180,6 @@ def test_replay_narrates_in_text_and_json(monkeypatch):
     r = runner.invoke(app, ["replay", log, "--narrate", "--format", "json"])
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
-    assert out["reproduced"] is True and out["winner"] == "A"
+    assert out["reproduced"] is True and out["winner"] == "B"
     want = [s.as_dict() for s in narrate(_events("greedy_seed7"))]
     assert out["narration"] == want

@@ -703,6 +703,13 @@ class Effect:
     """Used at a moment: one objective marker the target is within range of, not yet Secured by
     its army, is Secured at once: one its army controls ('controlled'), or one with no enemy unit
     within range of it ('uncontested')."""
+    secure_at_once: bool = False
+    """Each time the unit performs the Secure Site Tactical Manoeuvre, the objective marker it selects
+    is Secured by its army at once, not at the start of its player's next Command phase (Imperial
+    Insights)."""
+    move_after_secure: Dice | None = None
+    """With ``secure_at_once``: after that, the unit can make a Normal move of up to this many inches
+    (a dice expression, rolled then); it is still not eligible to shoot or declare a charge."""
     hatch_in_move: int | None = None
     """Each time the led unit makes a Normal move, it can attempt to operate a closed Hatchway it
     comes within 1" of during the move (one within its Move less X, plus 1", around Walls), with no

@@ -270,6 +270,10 @@ class Narrator:
         dice = ", ".join(str(d) for d in e.get("dice") or [])
         return f"Player {e.get('player')} rolls for {e.get('rule')}: {dice or 'no dice'}."
 
+    def _e_rule_roll(self, e: ev.RuleRoll) -> str:
+        mod = f" {e['mod']:+d}" if e.get("mod") else ""
+        return f"Player {e.get('player')} rolls one D6 for {e.get('rule')}: {e.get('roll')}{mod}."
+
     def _e_rule_used(self, e: ev.RuleUsed) -> str:
         return f"Player {e.get('player')} uses {e.get('name')} ({e.get('kind')})."
 

@@ -12,12 +12,14 @@ else:
     GameInterface = object  # the declared interface, checked by mypy only (see interface.py)
 
 import math
+from collections.abc import Generator
 from functools import partial
 
-from bagm.engine.rules.effects import effect_sum, engaged_oc_mod
+from bagm.engine.rules.effects import effect_first, effect_has, effect_sum, engaged_oc_mod
 from bagm.engine.state import events as ev
+from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Model, Unit
-from bagm.engine.state.core import Player
+from bagm.engine.state.core import Decision, Player
 
 
 class ObjectiveControl(GameInterface):
@@ -148,6 +150,28 @@ class ObjectiveControl(GameInterface):
                         return False
         self.secured[m] = p
         return True
+
+    def secured_at_once(self, u: Unit) -> Generator[Decision, Action, None]:
+        """``u`` just performed Secure Site. Imperial Insights (Boarding Actions Mustering Rules, Agents
+        of the Imperium army rule, in place of Assigned Agents): its objective marker is Secured at once
+        instead of at the start of the next Command phase (reading: the unit Seizes it now, so an enemy
+        effect that bars Seizing still does); then it can make a Normal move of up to D6" (it still
+        cannot shoot or declare a charge: it performed a Tactical Manoeuvre)."""
+        m = u.secure_marker
+        if m is None or not (u.affected and effect_has(u, "secure_at_once")):
+            return
+        rule = u.source("secure_at_once")
+        u.secure_marker = None  # "instead of at the start of your next Command phase"
+        if not self._seize_barred(u) and self._secures(u.player, m):
+            self.emit(ev.Secured(e="secured", player=u.player, marker=m + 1, unit=u.uid))
+        reach = effect_first(u, "move_after_secure")
+        if reach is None:
+            return
+        d = self.dice.roll_expr(reach, f"{rule} {u.uid}")
+        self.emit(ev.RuleRoll(e="rule_roll", player=u.player, rule=rule, roll=d))
+        act = yield Decision("freemove", u.player, {"unit": u.uid, "reach": d, "rule": rule})
+        if act.kind == "move" and act.point is not None and u.alive:
+            self.normal_move(u, act.point, float(d), rule)
 
     def _seize_barred(self, u: Unit) -> bool:
         """An enemy effect: "while an enemy unit is within 6\" of the bearer, that unit cannot

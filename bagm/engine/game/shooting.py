@@ -98,6 +98,7 @@ class ShootingPhase(GameInterface):
             yield from self.moment("enemy_attempt", self.other(p), u)  # e.g. Horrifying Visage
             if not (u.affected and effect_has(u, "no_manoeuvre")):  # "... fails to perform the Tactical Manoeuvre"
                 self._do_manoeuvre(u, act)
+                yield from self.secured_at_once(u)  # e.g. Imperial Insights
 
     def _shoot_units(self) -> Generator[Decision, Action, None]:
         p = self.active
@@ -114,6 +115,7 @@ class ShootingPhase(GameInterface):
                 yield from self.moment("enemy_attempt", self.other(p), u)  # e.g. Horrifying Visage
                 if not (u.affected and effect_has(u, "no_manoeuvre")):
                     self._do_manoeuvre(u, act)
+                    yield from self.secured_at_once(u)
                 continue
             # Select Targets: every target is chosen (and checked) before any attack is resolved
             u.volley = ()  # what its attacks hit (after_shot: "an enemy unit hit by those attacks")

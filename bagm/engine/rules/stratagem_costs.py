@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bagm.engine.rules.effects import effect_has, effect_least, effect_sum
+from bagm.engine.rules.effects import effect_has, effect_least, effect_sum, holds_in
 from bagm.engine.state import events as ev
 from bagm.engine.state.core import Player
 
@@ -50,10 +50,13 @@ def stratagem_refund(game: Any, p: Player, unit: Any) -> None:
     """Just after player ``p`` used a Stratagem that targets ``unit``: a unit of theirs with
     ``stratagem_refund`` that sees it (its own unit included) rolls one D6: on X+, 1CP; ``unit``
     itself with ``stratagem_refund_own`` (Power of the Rosette: "each time you target this model's
-    unit with a Stratagem, roll one D6: on a 3+, you gain 1CP") rolls one too."""
+    unit with a Stratagem, roll one D6: on a 3+, you gain 1CP") rolls one too, its conditions read
+    with the game's (Eye of the Prognosticars: a 5+, a 4+ within range of a marker its army controls)."""
     if unit is None or not _any(game):
         return
-    own = effect_least(unit, "stratagem_refund_own") if unit.affected and unit.player == p else None
+    own = None
+    if unit.affected and unit.player == p and unit.sets("stratagem_refund_own"):
+        own = min((e.stratagem_refund_own for e in unit.setting("stratagem_refund_own", holds_in(game))), default=None)
     if own is not None:
         roll_for_cp(game, unit, "stratagem_refund_own", own)
     for b in game.army_units(p):
