@@ -410,7 +410,7 @@ def test_charge_after_advancing(tmp_path, faction, name):
 def test_led_by_abilities_and_attaching_leaders_play_no_part():
     # Boarding Actions "Leaders": Leaders never attach, and Led-by abilities ("while ... is leading
     # this unit") have no effect, even through Battlefield Command; "Mustering your Boarding
-    # Patrol": units only as the Detachment allows (no Assigned Agents)
+    # Patrol": units only as the Detachment allows (Assigned Agents: the Mustering Rules replace it)
     orks = build_army("B", ORKS)
     nobz = next(u for u in orks.units if u.datasheet.name == "Nobz")
     assert "Da Boss’ Ladz" in nobz.datasheet.abilities and not own(nobz)

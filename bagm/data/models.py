@@ -703,6 +703,18 @@ class Effect:
     """Used at a moment: one objective marker the target is within range of, not yet Secured by
     its army, is Secured at once: one its army controls ('controlled'), or one with no enemy unit
     within range of it ('uncontested')."""
+    only_rapid_fire: bool = False
+    """A condition: the fields on attacks apply only to the unit's [RAPID FIRE] weapons (First Rank,
+    Fire! Second Rank, Fire!: "improve the Attacks characteristic of Rapid Fire weapons")."""
+    Sv_mod: int = 0
+    """Added to the Save characteristic of the unit's models (-1 improves it by 1: Take Cover!),
+    never to better than ``Sv_best``."""
+    Sv_best: int | None = None
+    """With ``Sv_mod``: the best Save it can improve to (3: "this cannot improve a model's Save to
+    better than 3+"); a Save already better stays as it is."""
+    Ld_mod: int = 0
+    """Added to the Leadership characteristic of the unit's models (-1 improves it by 1: Duty and
+    Honour!)."""
     secure_at_once: bool = False
     """Each time the unit performs the Secure Site Tactical Manoeuvre, the objective marker it selects
     is Secured by its army at once, not at the start of its player's next Command phase (Imperial
@@ -1268,6 +1280,12 @@ class Moment:
     pool_needs: list[str] = field(default_factory=list)
     """With ``pool``: the dice it needs, any of ("double 5": two dice of the same value, 5 or
     higher; "triple 2": three of the same value, 2 or higher)."""
+    per_phase: int | None = None
+    """A datasheet ability's: each unit that has it can use it (its alternatives together) up to X
+    times in each phase, instead of once ("this OFFICER can issue 2 Orders"); with ``once: phase``."""
+    one_at_a_time: bool = False
+    """A unit is affected by one use of this rule (any unit's) at a time: using it on a unit ends the
+    effects the last use left on it ("a unit can only be affected by one Order at a time")."""
     rule: str | None = None
     """A datasheet ability's: the name of the rule this moment is used as, when the ability gives a
     second rule of its own name and "once" ("units with the Waaagh! ability retain that ability and

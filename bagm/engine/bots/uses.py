@@ -37,11 +37,15 @@ def use_choice(bot: GreedyBot, g: Game, legal: list[Action]) -> Action | None:
         # start of a battle round the phase still reads the last one's Fight phase: not a fight
         fight = g.phase == "fight" and d.info.get("timing") != "round_start"
 
-        def worth(a: Action) -> tuple[float, bool]:
-            s = rules[a.arg]
+        def worth(a: Action) -> tuple[float, bool, bool]:
+            s, u = rules[a.arg], g.unit(a.unit)
             held = any(n == s.name for v in g.army_units(d.player) for n, _, _ in v.timed)
-            return use_gain(bot, g, s, g.unit(a.unit), fight) - self_risk(s, g.unit(a.unit)), not held
-        choices = [a for a in choices if call_now(g, rules[a.arg], d.player)]
+            # (nothing to gain in attacks: more OC for a unit on an objective marker, say Duty and Honour!)
+            oc = any(e.OC_mod > 0 for e in s.effects) and bot.on_marker(g, u)
+            return use_gain(bot, g, s, u, fight) - self_risk(s, u), not held, oc
+        # one at a time (Orders): a unit that already has one this phase is left for the next
+        choices = [a for a in choices if call_now(g, rules[a.arg], d.player) and not (
+            rules[a.arg].one_at_a_time and _carries(g, rules[a.arg], g.unit(a.unit)))]
         if not choices:
             return None
         best = max(choices, key=worth)
@@ -102,6 +106,13 @@ def use_choice(bot: GreedyBot, g: Game, legal: list[Action]) -> Action | None:
     if g.active != d.player:
         return None
     return max(uses, key=lambda a: g.unit(a.unit).points)
+
+
+def _carries(g: Game, s: Any, u: Unit) -> bool:
+    """``u`` has the effects of a use of ``s``'s rule (any alternative, any unit's)."""
+    rule = s.group or s.name
+    names = {x.name for x in g.armies[u.player].uses if (x.group or x.name) == rule}
+    return any(n in names for n, _, _ in u.timed)
 
 
 def self_risk(s: Any, u: Unit) -> float:

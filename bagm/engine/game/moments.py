@@ -268,7 +268,8 @@ class Moments(GameInterface):
                 stratagem_refund(self, p, u)
         else:
             self.emit(ev.RuleUsed(e="rule_used", player=p, name=s.name, kind=s.kind))
-        self.used.add(self._once(p, s, u.uid))
+        if s.per_phase is None or self._last_this_phase(p, s):
+            self.used.add(self._once(p, s, u.uid))
         if s.times is not None:
             self.used.add((p, f"{s.group or s.name} use {self._times_used(p, s) + 1}", 0))
         if s.once_each:  # "each ... can only be selected once per battle"
@@ -294,6 +295,8 @@ class Moments(GameInterface):
         if (how := s.secures) is not None and (m := self.marker_to_secure(u, how)) is not None:
             ok = self._secures(p, m)  # "that objective marker is Secured by your army"
             self.emit(ev.SecureRoll(e="secure_roll", player=p, marker=m + 1, unit=u.uid, roll=0, secured=ok, rule=s.name))
+        if s.one_at_a_time:  # "a unit can only be affected by one Order at a time": the last one ends
+            self._replace(p, s, u)
         # until the start of the user's next phase of this kind ("until the start of your next Command phase")
         until = f"next {self.phase} {p}" if s.until == "next" else s.until
         if s.army:  # "... is active for your army": every unit that has the ability
@@ -338,6 +341,26 @@ class Moments(GameInterface):
             return s.effects
         same = [x for x in self.armies[u.player].uses if x.group == s.group and x.when == s.when and x.phase == s.phase]
         return tuple(e for x in same for e in x.effects if x.bearer in (None, s.bearer))
+
+    def _last_this_phase(self, p: Player, s: Use) -> bool:
+        """A use of ``s`` (used up to ``per_phase`` times a phase by each unit that has it: "this
+        OFFICER can issue 2 Orders") is made: whether it is the last it may make this phase."""
+        name, n = self._once(p, s)[1], 1
+        while (p, f"{name} per phase {n}", self.phase_id) in self.used:
+            n += 1
+        self.used.add((p, f"{name} per phase {n}", self.phase_id))
+        return n >= (s.per_phase or 1)
+
+    def _replace(self, p: Player, s: Use, u: Unit) -> None:
+        """``s`` is used on ``u``: the effects on ``u`` of an earlier use of the same rule (any unit's
+        alternative) end ("any Order subsequently issued to that unit replaces the current one")."""
+        rule = s.group or s.name
+        names = {x.name for x in self.armies[p].uses if (x.group or x.name) == rule}
+        old = [x for x in u.timed if x[0] in names]
+        for name in dict.fromkeys(x[0] for x in old):
+            self.emit(ev.EffectEnds(e="effect_ends", unit=u.uid, rule=name))
+        if old:
+            u.timed = tuple(x for x in u.timed if x[0] not in names)
 
     def _times_used(self, p: Player, s: Use) -> int:
         """How many times ``s`` has been used in the battle (for ``times``)."""

@@ -17,6 +17,7 @@ from bagm.engine.attack.sequence import (
 from bagm.engine.rules.abilities import models_destroyed, weapons_off
 from bagm.engine.rules.army_rules import fnp_pain, kill_pain, pain_for_kill, pain_from
 from bagm.engine.rules.effects import (
+    armour,
     effect_conditions,
     effect_defence,
     effect_first,
@@ -519,7 +520,11 @@ class ShootingPhase(GameInterface):
         saves = t.saves(effect_defence(t, w, holds, own=False)[0] if t.affected else None, ranged) \
             if t.kit_own else None
         invuln = t.invuln_against(invuln, ranged)  # with a save against melee attacks only
-        target = Target(toughness=toughness(t, holds) if t.affected else t.toughness(), save=t.Sv, wounds=t.W, models=len(t.models), invuln=invuln,
+        sv = t.Sv
+        if t.affected and t.sets("Sv_mod"):  # e.g. Take Cover!: the Save characteristic improved
+            sv = armour(t, sv, holds)
+            saves = [(armour(t, s, holds), i) for s, i in saves] if saves is not None else None
+        target = Target(toughness=toughness(t, holds) if t.affected else t.toughness(), save=sv, wounds=t.W, models=len(t.models), invuln=invuln,
                         fnp=fnp, keywords=t.keywords, visible=None if visible is None else len(visible),
                         name=t.uid)
         tu = TargetUnit([m.wounds for m in t.models], t.W, visible, fnp,

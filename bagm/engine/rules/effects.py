@@ -253,9 +253,11 @@ def _marked(u: Unit, t: Unit, e: Any) -> bool:
 
 
 def _names(e: Any, w: WeaponProfile) -> bool:
-    """The effect's weapon conditions (only_weapons, only_psychic, no_psychic) hold for ``w``."""
+    """The effect's weapon conditions (only_weapons, only_psychic, no_psychic, only_rapid_fire) hold
+    for ``w``."""
     return (not e.only_weapons or w.name.lower() in (n.lower() for n in e.only_weapons)) and (
-        not e.only_psychic or w.abilities.psychic) and not (e.no_psychic and w.abilities.psychic)
+        not e.only_psychic or w.abilities.psychic) and not (e.no_psychic and w.abilities.psychic) and (
+        not e.only_rapid_fire or w.abilities.rapid_fire is not None)
 
 
 def _hazardous(w: WeaponProfile) -> WeaponProfile:
@@ -275,6 +277,16 @@ def toughness(t: Unit, holds: Holds | None = None) -> int:
         return base
     timed = {id(x) for _, x, _ in t.timed}
     return max(1, base + sum(e.T_mod for e in t.effects(holds) if e.T_mod and (e.only_while is not None or id(e) in timed)))
+
+
+def armour(t: Unit, sv: int, holds: Holds | None = None) -> int:
+    """The Save characteristic ``sv`` of a model of ``t`` with its effects' improvements (``Sv_mod``:
+    Take Cover!), never better than ``Sv_best``; a Save already better than that stays as it is."""
+    mods = t.setting("Sv_mod", holds) if t.affected else []
+    if not mods:
+        return sv
+    best = max((e.Sv_best for e in mods if e.Sv_best is not None), default=2)
+    return min(sv, max(best, sv + sum(e.Sv_mod for e in mods)))
 
 
 def effect_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions,

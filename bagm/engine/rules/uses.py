@@ -61,6 +61,8 @@ class Use:
     pool: int = 0  # D6 rolled for the rule at the start of each battle round (Blessings of Khorne)
     pool_needs: tuple[str, ...] = ()  # ... this alternative needs one of these ("double 5", "triple 2")
     times: int | None = None  # at most this many uses in the battle
+    per_phase: int | None = None  # up to this many uses in each phase (by each unit that has it)
+    one_at_a_time: bool = False  # a new use on a unit ends the effects of the last one on it
 
     def __post_init__(self) -> None:
         if self.when not in TIMINGS:
@@ -129,4 +131,5 @@ def use_of(data: Any, name: str, kind: str, bearer: str | None = None,
                once_each=getattr(data, "once_each", None) == "battle", first_round=getattr(data, "first_round", False),
                lacks=frozenset(getattr(data, "target_lacks", ())),
                pool=getattr(data, "pool", 0), pool_needs=tuple(getattr(data, "pool_needs", ())),
-               times=getattr(data, "times", None))
+               times=getattr(data, "times", None), per_phase=getattr(data, "per_phase", None),
+               one_at_a_time=getattr(data, "one_at_a_time", False))

@@ -327,9 +327,10 @@ class Unit:
         in that unit" (Core Rules, Battle-shock step), of the models left, so it worsens when
         the model with the best is destroyed; with the unit's modifiers (``Ld``, e.g. Rad
         Exposure)."""
-        if not self.kit_ld or not self.models:
-            return self.Ld
-        return self.Ld + min(m.ld_diff for m in self.models)
+        ld = self.Ld if not self.kit_ld or not self.models else self.Ld + min(m.ld_diff for m in self.models)
+        if self.affected and self.sets("Ld_mod"):  # e.g. Duty and Honour!: "improve the Leadership characteristic by 1"
+            ld = max(2, ld + sum(e.Ld_mod for e in self.setting("Ld_mod")))
+        return ld
 
     def invuln_against(self, invuln: int | None, ranged: bool) -> int | None:
         """The invulnerable save against an attack: ``invuln`` (its own, or a conferred one),
