@@ -703,6 +703,16 @@ class Effect:
     """Used at a moment: one objective marker the target is within range of, not yet Secured by
     its army, is Secured at once: one its army controls ('controlled'), or one with no enemy unit
     within range of it ('uncontested')."""
+    miracle_dice: bool = False
+    """Acts of Faith: its army has a Miracle dice pool (one gained at the start of each battle round,
+    and each time one of its units with this is destroyed); the unit can perform one Act of Faith per
+    phase: the value of one Miracle dice used for one dice of a roll made for it."""
+    miracle_bonus: int = 0
+    """Added to the value of each Miracle dice the army gains (at most 6), and the dice of the start of
+    the battle round gained at the start of its player's turn only (Minor Miracles)."""
+    miracle_six: bool = False
+    """The first time the army gains a Miracle dice because a unit with this is destroyed, that dice
+    has the value 6, unrolled (Bloody Redemption)."""
     only_rapid_fire: bool = False
     """A condition: the fields on attacks apply only to the unit's [RAPID FIRE] weapons (First Rank,
     Fire! Second Rank, Fire!: "improve the Attacks characteristic of Rapid Fire weapons")."""

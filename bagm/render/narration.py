@@ -274,6 +274,13 @@ class Narrator:
         mod = f" {e['mod']:+d}" if e.get("mod") else ""
         return f"Player {e.get('player')} rolls one D6 for {e.get('rule')}: {e.get('roll')}{mod}."
 
+    def _e_miracle(self, e: ev.Miracle) -> str:
+        pool = ", ".join(str(v) for v in e.get("pool") or []) or "none"
+        if e.get("used") is not None:
+            return (f"Act of Faith: {self.unit(e.get('unit'))} uses a Miracle dice of {e.get('used')} for its "
+                    f"{e.get('what')} roll (Miracle dice left: {pool}).")
+        return f"Player {e.get('player')} gains a Miracle dice of {e.get('gain')} ({e.get('why')}; pool: {pool})."
+
     def _e_rule_used(self, e: ev.RuleUsed) -> str:
         return f"Player {e.get('player')} uses {e.get('name')} ({e.get('kind')})."
 

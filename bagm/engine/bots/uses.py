@@ -6,6 +6,7 @@ Functions take the bot first (as :mod:`bagm.engine.bots.objectives` does)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -222,6 +223,30 @@ def effects_value(bot: GreedyBot, g: Game, u: Unit, effects: tuple[Any, ...], fi
         return total
     finally:
         u.timed = saved
+
+
+def _chance(n: int, need: float, first: int | None = None) -> float:
+    """The chance that ``n`` D6 (one of them ``first`` when given) total ``need`` or more."""
+    rest = n - (first is not None)
+    totals = [sum(c) for c in itertools.product(range(1, 7), repeat=rest)] if rest else [0]
+    base = first or 0
+    return sum(1 for t in totals if t + base >= need - 1e-9) / len(totals)
+
+
+def miracle_for(bot: GreedyBot, g: Game, p: str, legal: list[Action]) -> Action | None:
+    """Acts of Faith, before a roll: an Advance roll takes a Miracle dice of 5 or 6; a Charge roll or a
+    Battle-shock test the lowest Miracle dice that makes it as likely as any to succeed, if that adds
+    a chance of 1 in 6 or more."""
+    d = g.decision
+    options = sorted(int(a.arg) for a in legal if a.kind == "rule" and a.arg is not None)
+    if not options:
+        return None
+    if d.info.get("what") == "advance":
+        return Action("rule", arg=str(options[-1])) if options[-1] >= 5 else None
+    need, n = float(d.info.get("needed", 0)), int(d.info.get("dice", 2))
+    best = max(_chance(n, need, v) for v in options)
+    v = min(v for v in options if _chance(n, need, v) == best)
+    return Action("rule", arg=str(v)) if best - _chance(n, need) >= 1 / 6 else None
 
 
 def pain_for_cp(bot: GreedyBot, g: Game, p: str, legal: list[Action]) -> Action | None:

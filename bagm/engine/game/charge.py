@@ -134,10 +134,12 @@ class ChargePhase(GameInterface):
                     self.bf.wholly_opposite_sides(u.bases, t.bases, u.opened_hatch[1]):
                 mod += through  # Brutal Entrance: "every target ... on the opposite side of that Hatchway"  # e.g. Toxic Miasma: "subtract 1 from ... Charge rolls made for it"
             halve = u.affected and effect_has(u, "halve_move")  # "halve Charge rolls made for it"
-            roll = self.dice.d6(f"charge {u.uid}") + self.dice.d6(f"charge {u.uid}")
+            # Acts of Faith: a Miracle dice for one of the two dice (the roll is then never re-rolled)
+            miracle = yield from self.act_of_faith(u, "charge", 2, round(need - mod, 2))
+            roll = (self.dice.d6(f"charge {u.uid}") if miracle is None else miracle) + self.dice.d6(f"charge {u.uid}")
             roll = (roll + 1) // 2 + mod if halve else roll + mod
             self.emit(ev.ChargeRoll(e="charge_roll", unit=u.uid, roll=roll, needed=round(max(0.0, need), 2)))
-            if roll < need:
+            if roll < need and miracle is None:
                 info = {"what": "charge", "roll": roll - mod, "needed": round(need - mod, 2)}  # what the dice need
                 # "... if one or more targets of that charge have the PSYKER keyword, you can re-roll"
                 vs = "reroll_charge_vs" if u.affected and any(

@@ -85,8 +85,10 @@ class CommandPhase(GameInterface):
             mod = effect_sum(u, "battleshock_mod", holds_in(self))
             if u.uid in near:
                 mod += near[u.uid][1]  # "if that enemy unit is also Below Half-strength, subtract 1"
-            roll = shock_roll(self, u, f"battle-shock {u.uid}") + mod  # 2D6 (3D6: Synapse)
             ld = u.leadership()  # the best Leadership of the models left
+            miracle = yield from self.act_of_faith(u, "battle-shock", 2, ld - mod)  # Acts of Faith: one of the dice
+            roll = (shock_roll(self, u, f"battle-shock {u.uid}") if miracle is None else
+                    self.shock_dice_with(u, miracle, f"battle-shock {u.uid}")) + mod  # 2D6 (3D6: Synapse)
             ok = roll >= ld
             test = ev.BattleshockTest(e="battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok)
             if u.uid in near:
@@ -95,7 +97,7 @@ class CommandPhase(GameInterface):
                     test["mod"] = near[u.uid][1]
             self.emit(test)
             # an effect: "you can re-roll Leadership tests taken for that unit"
-            if not ok and u.affected and effect_has(u, "reroll_leadership") and (
+            if not ok and miracle is None and u.affected and effect_has(u, "reroll_leadership") and (
                     yield from self._effect_reroll(p, u, "reroll_leadership", {"roll": roll, "needed": ld,
                                                           "what": "battle-shock"})):
                 roll = shock_roll(self, u, f"battle-shock {u.uid} re-roll") + mod
@@ -122,13 +124,15 @@ class CommandPhase(GameInterface):
         ld = u.leadership()  # the best Leadership of the models left, as in the Battle-shock step
         # "each time that unit takes a Battle-shock test, subtract 1" (an effect's, as in the step)
         mod += effect_sum(u, "battleshock_mod", holds_in(self))
-        roll = shock_roll(self, u, f"battle-shock {u.uid}")  # 2D6 (3D6: Synapse)
+        miracle = yield from self.act_of_faith(u, "battle-shock", 2, ld - mod)  # Acts of Faith: one of the dice
+        roll = shock_roll(self, u, f"battle-shock {u.uid}") if miracle is None else \
+            self.shock_dice_with(u, miracle, f"battle-shock {u.uid}")  # 2D6 (3D6: Synapse)
         ok = roll + mod >= ld
         test = ev.BattleshockTest(e="battleshock_test", unit=u.uid, roll=roll, ld=ld, passed=ok, why=why)
         if mod:
             test["mod"] = mod
         self.emit(test)
-        if not ok and u.affected and effect_has(u, "reroll_leadership") and (
+        if not ok and miracle is None and u.affected and effect_has(u, "reroll_leadership") and (
                 yield from self._effect_reroll(u.player, u, "reroll_leadership",
                                                {"roll": roll, "needed": ld, "what": "battle-shock"})):
             roll = shock_roll(self, u, f"battle-shock {u.uid} re-roll")

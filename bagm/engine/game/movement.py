@@ -64,11 +64,13 @@ class MovementPhase(GameInterface):
                 roll = fixed
                 self.emit(ev.AdvanceRoll(e="advance_roll", unit=u.uid, roll=roll, fixed=True))
             elif act.kind == "advance":  # Advance Moves: roll one D6
-                roll = self.dice.d6(f"advance {u.uid}")
+                miracle = yield from self.act_of_faith(u, "advance", 1)  # Acts of Faith: a Miracle dice for it
+                roll = self.dice.d6(f"advance {u.uid}") if miracle is None else miracle
                 self.emit(ev.AdvanceRoll(e="advance_roll", unit=u.uid, roll=roll))
                 info = {"roll": roll, "what": "advance"}
-                # an effect: "you can re-roll Advance rolls made for that unit"
-                again = (yield from self._effect_reroll(p, u, "reroll_advance", info)) if effect_has(u, "reroll_advance") \
+                # an effect: "you can re-roll Advance rolls made for that unit" (never a Miracle dice)
+                again = False if miracle is not None else \
+                    (yield from self._effect_reroll(p, u, "reroll_advance", info)) if effect_has(u, "reroll_advance") \
                     else (yield from self._command_reroll(p, u, info))
                 if again:
                     roll = self.dice.d6(f"advance {u.uid} re-roll")  # Command Re-roll or the effect

@@ -64,6 +64,7 @@ class Reinforcements(GameInterface):
         self.touch(u)
         self.emit(ev.Destroyed(e="destroyed", unit=u.uid, why=why))
         pain_from(self, u, "Power from Pain")  # "each time an enemy unit is destroyed"
+        self.miracle_on_death(u)  # Acts of Faith: "each time an ADEPTA SORORITAS unit from your army is destroyed"
 
     # Reinforcements --------------------------------------------------------------------------
 

@@ -37,6 +37,7 @@ from bagm.engine.game.flow import program
 from bagm.engine.game.hatchways import Hatchways
 from bagm.engine.game.hazardous import Hazardous
 from bagm.engine.game.kept import KeptAnswers
+from bagm.engine.game.miracles import Miracles
 from bagm.engine.game.moments import Moments
 from bagm.engine.game.movement import MovementPhase
 from bagm.engine.game.muster import spread_enemy_auras
@@ -88,7 +89,7 @@ _CHECKS = {"deploy": "_check_deploy", "move": "_check_move", "hatch": "_check_ha
 
 class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, CommandPhase, MovementPhase, Hatchways,
            Reinforcements, ShootingPhase, Hazardous, ChargePhase, FightPhase, LeaderRules, Moments, Rerolls, ArmyRules,
-           GameState):
+           Miracles, GameState):
     """One game of a mission between armies A and B."""
 
     def __init__(self, mission: int, army_a: Army, army_b: Army, seed: int = 0,
@@ -310,6 +311,8 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
             for u in self.units.values():
                 if any(e.first_round_only for _, e in u.standing):
                     u.standing = tuple((n, e) for n, e in u.standing if not e.first_round_only)
+        for q in PLAYERS:
+            self.miracle_at(q, "round")  # Acts of Faith: "at the start of each battle round"
         self.mission_step("start_round")
         yield from self.mission.decide("start_round", self, act=False)  # e.g. Silent Infiltration
         for q in (self.first, self.other(self.first)) if self.first is not None else ():
@@ -367,6 +370,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
             u.manoeuvre = None
             u.clearance = False
         self.emit(ev.Turn(e="turn", player=p, round=self.round, turn=self.turn))
+        self.miracle_at(p, "turn")  # Acts of Faith with Minor Miracles: "at the start of your turn"
         self.end_timed(f"start {p}")  # e.g. Horrifying Visage: "until the start of your opponent's next turn"
         self.mission_step("start_turn")
         self.update_control(turn_boundary=True)

@@ -660,6 +660,7 @@ class ShootingPhase(GameInterface):
                 event["by"] = by.uid
             self.emit(event)
             pain_from(self, u, "Power from Pain")  # "each time an enemy unit is destroyed"
+            self.miracle_on_death(u)  # Acts of Faith: "each time an ADEPTA SORORITAS unit from your army is destroyed"
             if by is not None:
                 pain_for_kill(self, u, by)  # e.g. Appetite for Adulation
             if any(e.reinforce_roll for _, e in u.standing):  # Transdimensional Reinforcement

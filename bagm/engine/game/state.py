@@ -75,6 +75,7 @@ class GameState:
     # --- the score and the resources ---------------------------------------------------------------
     cp: dict[Player, int] = _f(FLAT)
     pain: dict[Player, int] = _f(FLAT)  # Power from Pain: each army's Pain token pool
+    miracles: dict[Player, tuple[int, ...]] = _f(FLAT)  # Acts of Faith: each army's Miracle dice (their values)
     yp: dict[Player, int] = _f(FLAT)  # Prioritised Efficiency: each army's Yield points
     pools: dict[str, tuple[int, ...]] = _f(FLAT)  # "PLAYER RULE": this round's dice (a Blessings of Khorne roll)
     vp: dict[Player, int] = _f(FLAT)
@@ -155,6 +156,7 @@ class GameState:
         self.dice = dice if dice is not None else Dice(seed)
         self.cp = {"A": 0, "B": 0}
         self.pain = {"A": 0, "B": 0}
+        self.miracles = {"A": (), "B": ()}
         self.yp = {"A": 0, "B": 0}
         self.pools = {}
         self.vp = {"A": 0, "B": 0}

@@ -210,6 +210,19 @@ class Pain(TypedDict):
     why: str
 
 
+class Miracle(TypedDict):
+    """Acts of Faith: a Miracle dice gained (``gain``: its value, ``why``) or used by ``unit`` for one
+    dice of a roll (``used``: its value, ``what``: the roll), and the pool after."""
+    e: Literal["miracle"]
+    player: Player
+    pool: list[int]
+    gain: NotRequired[int]
+    why: NotRequired[str]
+    used: NotRequired[int]
+    unit: NotRequired[str]
+    what: NotRequired[str]
+
+
 class ModelsReturn(TypedDict):
     """Destroyed models returned to a unit by a rule (Curse of the Walking Pox); ``at``: where the
     unit's models stand after."""
@@ -696,7 +709,7 @@ class Powered(TypedDict):
 
 Event = Union[
     Game, Muster, Rolloff, Roles, Setup, Reserve, Reserves, FirstTurn, Note, Round, Turn, Skip, Phase,
-    ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, RuleRoll, PoolRoll, ModelsReturn, Pain, Yield, Crewed, Reinforce, Effect, EffectEnds, BattlefieldCommand,
+    ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, RuleRoll, PoolRoll, ModelsReturn, Pain, Miracle, Yield, Crewed, Reinforce, Effect, EffectEnds, BattlefieldCommand,
     LeaderAbilityEnds, LeaderReroll, CommandReroll, Reroll, BattleshockTest, LeadershipTest, FightOnDeath,
     Battleshock, BattleshockEnds, Move,
     AdvanceRoll, DesperateEscape, Hatch, HatchRolloff, Hatchways, Coherency, Manoeuvre, Overwatch, Shoot,
