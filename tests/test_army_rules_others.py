@@ -576,3 +576,23 @@ def test_eye_of_the_prognosticars_a_5_plus_gives_1cp_back(on, held, roll, back):
     assert (ev["player"], ev["rule"], ev["roll"]) == ("A", "Gate of Infinity", roll)
     g.dice = Dice.scripted([])
     use(g, "B", COMMAND_REROLL, unit=g.units["B3"])  # the opponent's Stratagem on their unit: no roll
+
+
+# --- Move and Leadership modifiers read with the game's conditions -----------------------------------
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_move_and_leadership_modifiers_honour_conditions_only_the_game_answers(on):
+    # an effect's Move or Leadership modifier with a condition only the game can answer (within range of
+    # an objective marker): the game reads Move (moves) and Leadership (tests) with its answer
+    from bagm.data.models import Effect
+    from bagm.data.schema import validate
+
+    g = game()
+    u = g.units["A3"]
+    u.standing = u.standing + (("Test rule", validate(Effect, {"M_mod": 2, "Ld_mod": -1, "only_while": "near_objective"})),)
+    g.touch()
+    near_marker(g, "A3", on)
+    holds = holds_in(g)
+    assert (u.move(holds), u.leadership(holds)) == ((u.M + 2, u.Ld - 1) if on else (u.M, u.Ld))
+    assert (u.move(), u.leadership()) == (u.M, u.Ld)  # without the game: such a condition does not hold

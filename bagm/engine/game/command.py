@@ -85,7 +85,7 @@ class CommandPhase(GameInterface):
             mod = effect_sum(u, "battleshock_mod", holds_in(self))
             if u.uid in near:
                 mod += near[u.uid][1]  # "if that enemy unit is also Below Half-strength, subtract 1"
-            ld = u.leadership()  # the best Leadership of the models left
+            ld = u.leadership(holds_in(self))  # the best Leadership of the models left
             miracle = yield from self.act_of_faith(u, "battle-shock", 2, ld - mod)  # Acts of Faith: one of the dice
             roll = (shock_roll(self, u, f"battle-shock {u.uid}") if miracle is None else
                     self.shock_dice_with(u, miracle, f"battle-shock {u.uid}")) + mod  # 2D6 (3D6: Synapse)
@@ -121,7 +121,7 @@ class CommandPhase(GameInterface):
         start of its player's next Command phase. An effect's free re-roll is offered."""
         if not u.alive or u.battleshocked:
             return
-        ld = u.leadership()  # the best Leadership of the models left, as in the Battle-shock step
+        ld = u.leadership(holds_in(self))  # the best Leadership of the models left, as in the Battle-shock step
         # "each time that unit takes a Battle-shock test, subtract 1" (an effect's, as in the step)
         mod += effect_sum(u, "battleshock_mod", holds_in(self))
         miracle = yield from self.act_of_faith(u, "battle-shock", 2, ld - mod)  # Acts of Faith: one of the dice

@@ -21,7 +21,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.rules.army_rules import empowered
-from bagm.engine.rules.effects import aura_copy, effect_least
+from bagm.engine.rules.effects import aura_copy, effect_least, holds_in
 from bagm.engine.rules.stratagem_costs import stratagem_cost, stratagem_refund
 from bagm.engine.rules.uses import Use
 from bagm.engine.state import events as ev
@@ -283,7 +283,7 @@ class Moments(GameInterface):
             self._self_test(p, s, u)
         if s.test == "leadership":  # "that enemy unit must take a Leadership test": failed, the effects
             roll = self.dice.d6(f"{s.name} {u.uid}") + self.dice.d6(f"{s.name} {u.uid}")
-            ld = u.leadership()
+            ld = u.leadership(holds_in(self))
             mod = s.test_mod if s.test_mod_keyword is None or s.test_mod_keyword in u.keywords else 0
             passed = roll + mod >= ld
             test = ev.LeadershipTest(e="leadership_test", unit=u.uid, roll=roll, ld=ld, passed=passed, why=s.name)
@@ -387,7 +387,7 @@ class Moments(GameInterface):
         Mustering Rules): failed, the unit loses the ability until the end of the battle."""
         rule = s.group or s.name
         roll = self.dice.d6(f"{rule} {u.uid}") + self.dice.d6(f"{rule} {u.uid}")
-        ld = u.leadership()  # the best Leadership of the models left
+        ld = u.leadership(holds_in(self))  # the best Leadership of the models left
         ok = roll >= ld
         self.emit(ev.LeadershipTest(e="leadership_test", unit=u.uid, roll=roll, ld=ld, passed=ok, why=rule))
         if u.affected and (need := effect_least(u, "self_test_cp")) is not None and roll >= need:

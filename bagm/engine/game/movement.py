@@ -115,7 +115,7 @@ class MovementPhase(GameInterface):
         of the move nearest it), then the whole move is made with the Hatchway as it now is."""
         cut = effect_least(u, "hatch_in_move") or 0
         rule = next((n for n, e in u.standing if e.hatch_in_move is not None), "")
-        reach = u.move() - cut
+        reach = u.move(holds_in(self)) - cut
         enemies = [m for e in self.army_units(self.other(u.player)) for m in e.models]
         options = []
         for h in self.map.layout.hatchways:
@@ -153,7 +153,7 @@ class MovementPhase(GameInterface):
             foes = self.engaged_with(u)
             if foes:
                 for z in self.entry_zones(p):
-                    if self._plan_move(u, _r(z.centre), float(u.move()), "fallback")[1] is not None:
+                    if self._plan_move(u, _r(z.centre), float(u.move(holds_in(self))), "fallback")[1] is not None:
                         out.append(Action("fallback", u.uid, point=_r(z.centre)))
                 continue
             for m in markers:
@@ -221,7 +221,7 @@ class MovementPhase(GameInterface):
             raise IllegalAction(f"{u.label()} is not within Engagement Range of an enemy unit",
                                 "Fall Back Moves", u.uid)
         if act.kind == "fallback" and act.point is not None and self.layout_ok(act.point) and \
-                self._plan_move(u, act.point, float(u.move()), "fallback")[1] is None:
+                self._plan_move(u, act.point, float(u.move(holds_in(self))), "fallback")[1] is None:
             raise IllegalAction(f"{u.label()} cannot end a Fall Back move toward {_pt(act.point)} outside "
                                 "Engagement Range, so it cannot Fall Back that way", "Fall Back Moves", u.uid)
         if act.point is not None:
@@ -259,8 +259,8 @@ class MovementPhase(GameInterface):
                                     "through another model or within Engagement Range of an enemy",
                                     "Impassable Terrain and Other Models / Normal Moves", u.uid)
             halved = u.M // 2 if slow_aura(self, u) is not None else 0  # e.g. Toxic Miasma
-            if length > u.move() - halved + self.mission.move_modifier(self, u, "move") + 1e-6:
-                raise IllegalAction(f"{u.label()} model {i + 1} would move {length:.2f}\" (Move {u.move()}\")",
+            if length > u.move(holds_in(self)) - halved + self.mission.move_modifier(self, u, "move") + 1e-6:
+                raise IllegalAction(f"{u.label()} model {i + 1} would move {length:.2f}\" (Move {u.move(holds_in(self))}\")",
                                     "Normal Move", u.uid)
             if any(self.bf.engaged(b, e) for e in enemies):
                 raise IllegalAction(f"{u.label()} model {i + 1} would end within Engagement Range of an enemy",
@@ -282,7 +282,7 @@ class MovementPhase(GameInterface):
             if u.affected:
                 through_enemies(self, u, before)  # e.g. Lithe Killers
             return
-        limit = max(0.0, float(u.move()) + self.mission.move_modifier(self, u, k)) + advance_roll  # e.g. Deadly Decompression
+        limit = max(0.0, float(u.move(holds_in(self))) + self.mission.move_modifier(self, u, k)) + advance_roll  # e.g. Deadly Decompression
         if k == "fallback" and not u.models:  # every model failed its Desperate Escape test
             u.moved = "fallback"
             return

@@ -448,7 +448,7 @@ def charge_tests(game: Any, u: Unit, t: Unit) -> None:
             continue
         roll = shock_roll(game, who, f"{kind} {who.uid}") if kind == "battle-shock" else \
             game.dice.d6(f"{kind} {who.uid}") + game.dice.d6(f"{kind} {who.uid}")
-        ld = who.leadership()  # the best Leadership of the models left
+        ld = who.leadership(holds_in(game))  # the best Leadership of the models left
         ok = roll >= ld
         if kind == "battle-shock":
             game.emit(ev.BattleshockTest(e="battleshock_test", unit=who.uid, roll=roll, ld=ld, passed=ok, why=rule))

@@ -322,14 +322,14 @@ class Unit:
             return None
         return [levels.index(k) for k in keys]
 
-    def leadership(self) -> int:
+    def leadership(self, holds: Callable[[Unit, str, Unit | None], bool] | None = None) -> int:
         """The Leadership a Battle-shock test is taken on: "the best Leadership characteristic
         in that unit" (Core Rules, Battle-shock step), of the models left, so it worsens when
         the model with the best is destroyed; with the unit's modifiers (``Ld``, e.g. Rad
-        Exposure)."""
+        Exposure); ``holds``: the game's answer to the conditions of effects that need it."""
         ld = self.Ld if not self.kit_ld or not self.models else self.Ld + min(m.ld_diff for m in self.models)
         if self.affected and self.sets("Ld_mod"):  # e.g. Duty and Honour!: "improve the Leadership characteristic by 1"
-            ld = max(2, ld + sum(e.Ld_mod for e in self.setting("Ld_mod")))
+            ld = max(2, ld + sum(e.Ld_mod for e in self.setting("Ld_mod", holds)))
         return ld
 
     def invuln_against(self, invuln: int | None, ranged: bool) -> int | None:
@@ -494,21 +494,21 @@ class Unit:
         """Its models have different OC characteristics (a Heavy Weapon Platform's 0)."""
         return any(o is not None and o.OC != self.OC for o in self.kit_own)
 
-    def move(self) -> int:
+    def move(self, holds: Callable[[Unit, str, Unit | None], bool] | None = None) -> int:
         """The Move characteristic, with its effects' modifiers (a conferred Leader ability, a
         standing rule); the Flying cap applies at the start of the battle only (Rules Adaptations).
         With models of different Move (Kroot Hounds among Kroot), the slowest model's left: "each
         model in that unit can move a distance ... up to its Move characteristic" (Core Rules,
         Normal Moves) and the engine moves a unit's models in step, so none goes farther than
-        its own Move."""
+        its own Move. ``holds``: the game's answer to the conditions of effects that need it."""
         base = self.M
         if self.kit_own and self.models:
             base = max(0, self.M + min(0 if m.own is None else m.own.M for m in self.models))
         if not self.affected:
             return base
-        if self.setting("halve_move"):  # halved first (Vasov's Auto-Oppressor)
+        if self.setting("halve_move", holds):  # halved first (Vasov's Auto-Oppressor)
             base = (base + 1) // 2
-        move = max(0, base + sum(e.M_mod for e in self.setting("M_mod")))
+        move = max(0, base + sum(e.M_mod for e in self.setting("M_mod", holds)))
         return min(move, base) if self.move_never_increased else move
 
     def label(self) -> str:
