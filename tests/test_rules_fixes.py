@@ -393,7 +393,8 @@ def _sisters_battle_shock(dice: list[int], superior_alive: bool) -> Game:
         g.apply(g.legal_actions()[0])  # the first legal deployment of each unit
     assert [m.ld_diff for m in u.models] == [0, 0, 0, 0, -1]
     u.models = [u.models[0], u.models[4]] if superior_alive else u.models[:2]  # Below Half-strength
-    while g.decision.step in ("deploy", "command", "use"):  # (the Orks' Void Waaagh!: not called)
+    # (the Orks' Void Waaagh!: not called; the Sisters' Act of Faith before the test: not performed)
+    while g.decision.step in ("deploy", "command", "use", "rule"):
         g.apply(g.legal_actions()[0] if g.decision.step == "deploy" else Action("pass"))
     return g
 
@@ -402,7 +403,7 @@ def _sisters_battle_shock(dice: list[int], superior_alive: bool) -> Game:
 def test_battle_shock_leadership_worsens_when_the_best_model_is_destroyed(superior_alive, ld, passed):
     """The best Leadership "in that unit" is that of the models left: a roll of 7 passes while
     the Superior (7+) lives and fails once only Sisters Repentia (8+) are left."""
-    g = _sisters_battle_shock([3, 4], superior_alive)
+    g = _sisters_battle_shock([1, 3, 4], superior_alive)  # first, the Miracle dice of A's turn (Acts of Faith)
     test = [e for e in g.events if e["e"] == "battleshock_test"]
     assert [(e["unit"], e["roll"], e["ld"], e["passed"]) for e in test] == [("A4", 7, ld, passed)]
     assert g.units["A4"].leadership() == ld
