@@ -21,7 +21,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.rules.army_rules import empowered
-from bagm.engine.rules.effects import aura_copy, effect_least, holds_in
+from bagm.engine.rules.effects import aura_copy, aura_sources, effect_least, holds_in
 from bagm.engine.rules.stratagem_costs import stratagem_cost, stratagem_refund
 from bagm.engine.rules.uses import Use
 from bagm.engine.state import events as ev
@@ -372,14 +372,26 @@ class Moments(GameInterface):
     def _timed_aura(self, p: Player, s: Use, u: Unit, until: str) -> None:
         """An aura a rule gives its target for a while (Arcanoscientific Expertise: "until the start
         of your next Command phase, your unit has that ability", an Aura): each other unit of the
-        army whose fixed conditions fit has its copy for as long, applying while within range."""
-        copies = [aura_copy(e, u.uid) for e in s.effects if e.aura is not None]
-        for v in self.units.values():  # (units in Reserves too: the aura is theirs once near)
-            if v.player != p or v.where == "destroyed":
-                continue
-            fit = tuple((s.name, e, until) for e in copies if v is not u and fits(e, v.datasheet.name, v.keywords))
-            if fit:
-                v.timed += fit
+        army whose fixed conditions fit has its copy for as long, applying while within range. The
+        same aura affects a unit once (Core Rules "Aura Abilities", see rules.effects.aura_copy):
+        a unit with a copy of it for as long has that one copy name ``u`` too; a unit that has the
+        aura itself has no copy (``u`` drops the one it had: it has the effect as its own)."""
+        for e in (e for e in s.effects if e.aura is not None):
+            own = repr(e)
+            for v in self.units.values():  # (units in Reserves too: the aura is theirs once near)
+                if v.player != p or v.where == "destroyed":
+                    continue
+                mine = [x for x in v.timed if x[0] == s.name and x[2] == until]
+                if any(repr(x[1]) == own for x in mine) and v is not u:
+                    continue  # it has the aura itself (a unit within range of its own aura)
+                held = next((x for x in mine if aura_sources(x[1], e, s.name) is not None), None)
+                if held is not None:  # replaced by one naming ``u`` too (``u`` itself: by its own)
+                    v.timed = tuple(x for x in v.timed if x is not held)
+                if v is u:
+                    continue
+                e2 = aura_copy(e, u.uid if held is None else f"{aura_sources(held[1], e, s.name)},{u.uid}", s.name)
+                if held is not None or fits(e2, v.datasheet.name, v.keywords):
+                    v.timed += ((s.name, e2, until),)
 
     def _self_test(self, p: Player, s: Use, u: Unit) -> None:
         """Dark Pacts: "it must first take a Leadership test before any effects ... are resolved; if

@@ -4,7 +4,6 @@ data packs, and every rule the engine does not model is listed for the game's no
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -360,22 +359,26 @@ def spread_enemy_auras(units: list[Unit]) -> None:
     ``aura_rounds``, ``straight`` ignoring Walls; with ``aura_choice``, while those units carry the
     alternative: ``carries S1,S2 RULE: CHOICE``). Once per game's armies (a copy already there is
     not added again)."""
-    groups: dict[tuple[str, int], tuple[str, Any, list[str]]] = {}
-    for src in units:
-        for name, e in src.enemy_auras:
-            groups.setdefault((src.player, id(e)), (name, e, []))[2].append(src.uid)
-    for (player, _), (name, e, uids) in groups.items():
-        who = ",".join(uids)
-        reach = e.aura if not e.aura_rounds else "/".join(f"{x:g}" for x in e.aura_rounds)
-        e2 = copy.copy(e)
-        e2.aura, e2.aura_rounds, e2.aura_enemy, e2.aura_choice = None, [], False, None
-        listed = [] if e.only_while is None else [e.only_while] if isinstance(e.only_while, str) else e.only_while
-        e2.only_while = [*listed, f"aura {who} {reach}" + (" straight" if e.straight else "")] + (
-            [f"carries {who} {name}: {e.aura_choice}"] if e.aura_choice else [])
-        for v in units:
-            if v.player != player and fits(e2, v.datasheet.name, v.keywords) and not any(
-                    n == name and x.only_while == e2.only_while for n, x in v.standing):
-                v.standing += ((name, e2),)
+    for player in dict.fromkeys(u.player for u in units):
+        mine = [(u.uid, n, e) for u in units if u.player == player for n, e in u.enemy_auras]
+        for name, e, uids in same_auras(mine):
+            e2 = aura_copy(e, ",".join(uids), name)
+            for v in units:
+                if v.player != player and fits(e2, v.datasheet.name, v.keywords) and not any(
+                        n == name and x.only_while == e2.only_while for n, x in v.standing):
+                    v.standing += ((name, e2),)
+
+
+def same_auras(auras: list[tuple[str, str, Any]]) -> list[tuple[str, Any, list[str]]]:
+    """The auras among ``auras`` ((unit, rule name, aura effect) triples): one entry for each
+    aura (the same rule name, the same effect) with every unit that has it, in roster order.
+    Core Rules "Aura Abilities": identically named auras are not cumulative (see aura_copy)."""
+    groups: dict[tuple[str, str], tuple[str, Any, list[str]]] = {}
+    for uid, name, e in auras:  # (an Effect compares by identity: its fields, as repr shows them, by value)
+        _, _, uids = groups.setdefault((name, repr(e)), (name, e, []))
+        if uid not in uids:
+            uids.append(uid)
+    return list(groups.values())
 
 
 def _uses(moments: list[Any], name: str, kind: str, bearer: str | None = None,
@@ -423,11 +426,13 @@ def modelled_enhancement(e: Any) -> bool:
 
 def _spread_auras(units: list[Unit], auras: list[tuple[str, str, Any]]) -> None:
     """An aura ("while a friendly unit is within 6\" of this unit, ..."): each other unit of the
-    army whose fixed conditions fit gets a copy of the effect whose condition is being within
-    range of the unit that has it (``aura SOURCE X``, answered by the game: rules.effects); the
-    unit itself has the effect as its own (where its conditions fit it)."""
-    for uid, name, e in auras:
-        e2 = aura_copy(e, uid)  # the copy is about being near the unit that has the aura
+    army whose fixed conditions fit gets ONE copy of the effect, however many units have that aura,
+    whose condition is being within range of any of them (``aura S1,S2 X``, answered by the game:
+    rules.effects); a unit that has the aura has the effect as its own (where its conditions fit
+    it) and no copy: it is within range of its own aura, and the same aura affects it only once."""
+    # Core Rules "Aura Abilities" (not in our texts; 9th edition's words): identically named auras are not cumulative
+    for name, e, uids in same_auras(auras):
+        e2 = aura_copy(e, ",".join(uids), name)  # the copy is about being near a unit that has the aura
         for v in units:
-            if v.uid != uid and fits(e2, v.datasheet.name, v.keywords):
+            if v.uid not in uids and fits(e2, v.datasheet.name, v.keywords):
                 v.standing += ((name, e2),)

@@ -418,16 +418,34 @@ def effect_first(u: Unit, field: str) -> Any:
 # --- effects on other units: tests a charge calls for, auras -------------------------------------
 
 
-def aura_copy(e: Any, source: str) -> Any:
-    """The copy of aura effect ``e`` (``aura: X``) that another unit has: its other fields, while
-    within X" of unit ``source`` (the condition 'aura SOURCE X', answered by :func:`holds_in`)."""
+def aura_copy(e: Any, sources: str, name: str = "") -> Any:
+    """The one copy of aura effect ``e`` that a unit within its range has, however many units have
+    that aura (``sources``: their uids, "S1,S2"): its other fields, while within range of ANY of
+    them (the condition 'aura S1,S2 X', answered by :func:`holds_in`; by battle round with
+    ``aura_rounds``, 'straight' ignoring Walls; with ``aura_choice``, while those units carry that
+    alternative of rule ``name``: 'carries S1,S2 NAME: CHOICE'). Core Rules "Aura Abilities" (not in
+    the project's texts): the effects of identically named auras are not cumulative, so a unit has
+    one copy per aura, never one per unit that has it (muster: spread_enemy_auras, _spread_auras)."""
     import copy
 
+    reach = f"{e.aura}" if not e.aura_rounds else "/".join(f"{x:g}" for x in e.aura_rounds)
     e2 = copy.copy(e)
-    e2.aura = None
+    e2.aura, e2.aura_rounds, e2.aura_enemy, e2.aura_choice = None, [], False, None
     listed = [] if e.only_while is None else [e.only_while] if isinstance(e.only_while, str) else e.only_while
-    e2.only_while = [*listed, f"aura {source} {e.aura}"]
+    e2.only_while = [*listed, f"aura {sources} {reach}" + (" straight" if e.straight else "")] + (
+        [f"carries {sources} {name}: {e.aura_choice}"] if e.aura_choice else [])
     return e2
+
+
+def aura_sources(x: Any, e: Any, name: str = "") -> str | None:
+    """The units ("S1,S2") whose aura effect ``e`` (of rule ``name``) effect ``x`` is the copy of
+    (:func:`aura_copy`); None: ``x`` is no copy of that aura."""
+    listed = [] if x.only_while is None else [x.only_while] if isinstance(x.only_while, str) else x.only_while
+    cond = next((c for c in listed if c.startswith("aura ")), None)
+    if cond is None:
+        return None
+    who = cond.split()[1]
+    return who if repr(aura_copy(e, who, name)) == repr(x) else None
 
 
 
