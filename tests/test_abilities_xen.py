@@ -375,10 +375,10 @@ def test_shade_weavers_only_ranged_attacks_from_within_18():
 WE = str(REPO / "rosters" / "world_eaters_boarding_butchers.yaml")
 
 
-def deployed(roster: str, dice: list[int] | None = None) -> Game:
-    """The army of ``roster`` (A) against Orks without their rules (B), deployed with the first legal
-    choices (scripted ``dice``): the start of battle round 1."""
-    g = Game(11, build_army("A", roster), build_army("B", ORKS, without_rules()), dice=Dice.scripted(dice or []),
+def deployed(roster: str, dice: list[int] | None = None, catalog: Catalog | None = None) -> Game:
+    """The army of ``roster`` (A; from ``catalog``'s packs) against Orks without their rules (B),
+    deployed with the first legal choices (scripted ``dice``): the start of battle round 1."""
+    g = Game(11, build_army("A", roster, catalog), build_army("B", ORKS, without_rules()), dice=Dice.scripted(dice or []),
              rolloffs={"attacker": "A", "first_turn": "A"})
     GAMES.append(g)
     g.leaders["A"] = g.leaders["B"] = []

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO, place, without_rules
-from test_abilities_xen import GAMES, ORKS
+from conftest import REPO, place
+from test_abilities_xen import deployed
 from test_army_rules import at_distance
 from test_army_rules_others import BLADE
 from test_army_rules_others import _events_declared as _events_declared  # noqa: F401 (autouse fixture)
@@ -48,14 +48,7 @@ def beacons(tmp_path: Path, enh: str = "", catalog: Catalog | None = None) -> Ga
     of Rage), A4 Khârn, deployed against Orks with the first legal choices; no Blessings of Khorne."""
     path = tmp_path / "we.yaml"
     path.write_text(ROSTER.format(enh=f"\n    enhancement: {enh}" if enh else ""), encoding="utf-8")
-    g = Game(11, build_army("A", str(path), catalog), build_army("B", ORKS, without_rules()),
-             dice=Dice.scripted([1, 2, 3, 5]), rolloffs={"attacker": "A", "first_turn": "A"})
-    GAMES.append(g)
-    g.leaders["A"] = g.leaders["B"] = []
-    g.apply(parse("role attacker"))
-    while g.decision.step == "deploy":
-        g.apply(next(x for x in g.legal_actions() if x.kind == "deploy"))
-    return g
+    return deployed(str(path), [1, 2, 3, 5], catalog)
 
 
 def hit_mod(g: Game, uid: str) -> int:
