@@ -9,6 +9,7 @@ Marine), Sternguard Veteran Squad, Intercessor Squad (up to two grenade launcher
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -213,6 +214,14 @@ def test_default_loadouts_add_up_for_every_datasheet_and_size(catalog: Catalog) 
     assert checked > 500
 
 
+def _none_at_size(sheet: Any, item: str, n: int) -> bool:
+    """Every kind of model and choice offering ``item`` is bound to 0 in a unit of ``n`` (the
+    catalogues' "no Oversight Drone below 10 models")."""
+    places = [k.most(n) for k in sheet.wargear if item in k.gear and k.model is not None] + \
+        [c.most(n) for k in sheet.wargear for c in k.choices if item in c.of]
+    return bool(places) and all(m == 0 for m in places)
+
+
 def test_every_option_not_carried_by_default_can_be_taken_once(catalog: Catalog) -> None:
     """A class test over all units: each option the data records can be chosen on its own."""
     from bagm.roster.points import legal_sizes
@@ -223,7 +232,7 @@ def test_every_option_not_carried_by_default_can_be_taken_once(catalog: Catalog)
             for n in legal_sizes(sheet.points, sheet.sizes, None):
                 carried = {i for lo in default_loadouts(sheet, n) for i in lo.items}
                 for item in offered(sheet):
-                    if item in carried:
+                    if item in carried or _none_at_size(sheet, item, n):
                         continue
                     wanted = {item: 1}
                     for k in sheet.wargear:  # ruled out by a default item: name a change

@@ -253,6 +253,42 @@ def test_every_choice_an_item_rules_out_takes_nothing_with_it() -> None:
     assert ruled >= 9
 
 
+# --- bounds that change with the unit's size -------------------------------------------------
+
+@pytest.mark.parametrize("n, most", [(3, 1), (5, 1), (6, 2)])
+def test_plasmacytes_by_the_units_size(n: int, most: int) -> None:
+    """Ophydian Destroyers: up to 2 Plasmacytes, one fewer in a unit of fewer than 6 models (the
+    catalogue's "decrement 1 if fewer than 6 models"): 1 in a unit of 3 or 5, 2 in a unit of 6."""
+    sheet = CATALOG.faction("Necrons").units.get("Ophydian Destroyers")
+    assert sheet.wargear_unread == []
+    assert resolve(sheet, n, {"plasmacyte": most})[1] == []
+    _, problems = resolve(sheet, n, {"plasmacyte": most + 1})
+    assert [p.code for p in problems] == ["BA191"]
+    assert f"at most {most}" in problems[0].message
+
+
+@pytest.mark.parametrize("n, ok", [(5, False), (9, False), (10, True)])
+def test_an_oversight_drone_only_in_a_unit_of_10(n: int, ok: bool) -> None:
+    """Vespid Stingwings: the Strain Leader's Oversight Drone is set to none in a unit of fewer
+    than 10 models; the bound is on the model's own choice."""
+    sheet = CATALOG.faction("T'au Empire").units.get("Vespid Stingwings")
+    leader = next(k for k in sheet.wargear if k.model == "Vespid Strain Leader")
+    drone = next(c for c in leader.choices if c.of == ["Oversight Drone"])
+    assert (drone.max, drone.max_from) == (0, {10: 1})
+    _, problems = resolve(sheet, n, {"oversight drone": 1})
+    assert (problems == []) == ok, problems
+
+
+def test_size_bounds_are_shown_by_bagm_datasheet() -> None:
+    """The datasheet's text says how a choice's bound changes with the unit's size."""
+    from bagm.render.datasheet import kind_dict, kind_text
+
+    sheet = CATALOG.faction("Necrons").units.get("Ophydian Destroyers")
+    unit = next(k for k in sheet.wargear if k.model is None)
+    assert "optional Plasmacyte (up to 1 in a smaller unit; up to 2 from 6 models)" in kind_text(unit)
+    assert kind_dict(unit)["choices"][0]["max_from"] == {"6": 2}
+
+
 def test_bounds_not_read_are_said(tmp_path: Any) -> None:
     """A choice whose bounds change in a form the import does not read is named in the data
     and in a warning for a roster that names that unit's wargear (never a silent pass)."""

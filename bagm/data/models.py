@@ -951,7 +951,10 @@ class WargearChoice:
     min: int = 0
     """How many it must take (1: the item it replaces, or its default, is always there)."""
     max: int | None = 1
-    """How many it may take; null: no limit given."""
+    """How many it may take (in the smallest unit: see ``max_from``); null: no limit given."""
+    max_from: dict[int, int] = field(default_factory=dict)
+    """Another maximum from a unit size on: ``{6: 2}``, two in a unit of 6 or more models (the
+    catalogues' "one fewer Plasmacyte in a unit of fewer than 6")."""
     default: str | None = None
     """The item taken when the roster names none."""
     needs: str | None = None
@@ -960,6 +963,19 @@ class WargearChoice:
     unless: list[str] = field(default_factory=list)
     """Items that rule the choice out: a model carrying one of them makes no pick here ("if the
     sergeant takes twin lightning claws, he has no Weapon 1")."""
+
+    def most(self, n: int) -> int | None:
+        """How many it may take in a unit of ``n`` models."""
+        return max_at_size(self.max, self.max_from, n)
+
+
+def max_at_size(top: int | None, grows: dict[int, int], n: int) -> int | None:
+    """A wargear bound's maximum in a unit of ``n`` models: ``top``, or the value of the largest
+    size in ``grows`` that ``n`` reaches."""
+    for size, value in sorted(grows.items()):
+        if n >= size:
+            top = value
+    return top
 
 
 @_model
@@ -979,6 +995,10 @@ class ModelWargear:
     """The most models of this kind; null: no limit given."""
     max_from: dict[int, int] = field(default_factory=dict)
     """A larger maximum from a unit size on: ``{10: 2}``, two in a unit of 10 or more."""
+
+    def most(self, n: int) -> int | None:
+        """The most models of this kind in a unit of ``n`` models."""
+        return max_at_size(self.max, self.max_from, n)
     gear: list[str] = field(default_factory=list)
     """Items each model of this kind always carries."""
     choices: list[WargearChoice] = field(default_factory=list)
@@ -998,6 +1018,10 @@ class WargearGroup:
     """The most models of these kinds together; null: no limit given."""
     max_from: dict[int, int] = field(default_factory=dict)
     """A larger maximum from a unit size on: ``{20: 4}``, four in a unit of 20 or more."""
+
+    def most(self, n: int) -> int | None:
+        """The most models of these kinds together in a unit of ``n`` models."""
+        return max_at_size(self.max, self.max_from, n)
 
 
 @_model

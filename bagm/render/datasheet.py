@@ -127,7 +127,9 @@ def kind_dict(k: Any) -> dict[str, Any]:
                                                "default": c.default,
                                                **({"needs": c.needs} if c.needs else {}),
                                                **({"unless": list(c.unless)} if c.unless
-                                                  else {})}
+                                                  else {}),
+                                               **({"max_from": {str(n): v for n, v in c.max_from.items()}}
+                                                  if c.max_from else {})}
                                               for c in k.choices]}
 
 
@@ -146,6 +148,9 @@ def kind_text(k: Any) -> str:
             f"optional {c.of[0]}" if c.min == 0 else c.of[0])
         text = f"inside {c.needs}, {text}" if c.needs else text
         text += f" (none with {' or '.join(c.unless)})" if c.unless else ""
+        if c.max_from:  # a bound that changes with the unit's size
+            grows = "; ".join(f"up to {v} from {n} models" for n, v in c.max_from.items())
+            text += f" ({'none' if c.max == 0 else f'up to {c.max}'} in a smaller unit; {grows})"
         parts.append(text + (f" (default {c.default})" if c.default else ""))
     return f"{head}: {'; '.join(parts) or 'no wargear'}"
 

@@ -162,7 +162,7 @@ class Models:
         for c in k.choices:
             carried = {*k.gear, *(i for p in picks for i in p)}
             if c.needs is not None and c.needs not in carried \
-                    or any(i in carried for i in c.unless):
+                    or any(i in carried for i in c.unless) or c.most(self.n) == 0:
                 picks.append([])
             elif c.default is not None:
                 picks.append([c.default])
@@ -181,10 +181,7 @@ class Models:
             if any(names.count(m) > 1 for m in g.models):
                 continue
             members = frozenset(i for i, m in enumerate(names) if m in g.models)
-            hi = g.max
-            for size, value in g.max_from.items():
-                if self.n >= size:
-                    hi = value
+            hi = g.most(self.n)
             if members:
                 out.append((members, g.min, hi))
         # a unit smaller than the catalogue's composition (a Boarding Actions half-size
@@ -229,12 +226,7 @@ class Models:
 
     def most(self, i: int) -> int | None:
         """The most models of kind ``i`` in a unit of this size."""
-        k = self.kinds[i]
-        hi = k.max
-        for size, value in k.max_from.items():
-            if self.n >= size:
-                hi = value
-        return hi
+        return self.kinds[i].most(self.n)
 
     def _plain(self, i: int) -> int:
         k = self.kinds[i]
@@ -315,7 +307,7 @@ def _search_spec(unit: Models) -> tuple[list[Any], list[Any], list[Any]]:
         picks = unit.fresh(i).picks
         # a required choice without a default in the catalogues is filled by the first item
         # only for a kind the default unit has: another kind takes an item the roster names
-        choices = tuple(Choice(tuple(c.of), c.min, c.max if c.max is not None else len(c.of),
+        choices = tuple(Choice(tuple(c.of), c.min, _cap(c.most(unit.n), len(c.of)),
                                tuple(picks[ci]) if c.default is not None or plain else (),
                                c.needs, (c.default,) if c.default else tuple(c.of[:c.min]),
                                tuple(c.unless))
@@ -326,9 +318,14 @@ def _search_spec(unit: Models) -> tuple[list[Any], list[Any], list[Any]]:
         plain = sum(kinds[i].plain for i in members)  # the default unit keeps its own
         bounds.append(Bound(members, 0 if unit.cramped else min(g_lo, plain),
                             unit.n if g_hi is None else max(min(g_hi, unit.n), plain)))
-    shared = [Choice(tuple(c.of), 0, c.max if c.max is not None else unit.n, ())
+    shared = [Choice(tuple(c.of), 0, _cap(c.most(unit.n), unit.n), ())
               for k in unit.shared for c in k.choices]
     return kinds, bounds, shared
+
+
+def _cap(most: int | None, otherwise: int) -> int:
+    """A choice's maximum for the search: its own, or ``otherwise`` where the catalogue gives none."""
+    return otherwise if most is None else most
 
 
 def _solve(unit: Models, reqs: list[Request]) -> Any:

@@ -61,7 +61,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                 fixed += always
                 if names:
                     choice = _choice(names, lo, hi, default)
-                    _conditions(ex, child, choice, owner[-1], unread)
+                    _conditions(ex, child, choice, owner, unread)
                     choices.append(choice)
                 choices += inner
                 continue
@@ -71,7 +71,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                 fixed.append(child.name)
             else:
                 choice = {"of": [child.name], **({} if hi == 1 else {"max": hi})}
-                _conditions(ex, child, choice, owner[-1], unread)
+                _conditions(ex, child, choice, owner, unread)
                 choices.append(choice)
             choices += _inner_choices(ex, child, items, depth)
         return dedupe(fixed), _dedupe_choices(choices)
@@ -85,8 +85,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
             entry["profile"] = profiles[names[0]]
         entry["min"] = lo or 0
         if hi is not None:
-            entry["max"] = hi
-            grows = _max_by_size(model, hi)
+            entry["max"], grows = _max_by_size(model, hi)
             if grows:
                 entry["max_from"] = grows
         if fixed:
@@ -158,21 +157,26 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
 _ARMY_SCOPES = ("roster", "force", "primary-catalogue")  # Crusade, Detachment: not the datasheet
 
 
-def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any], owner: "Node",
-                unread: list[str]) -> None:
-    """A choice's bounds that change with another choice. The form read: its maximum (and
-    minimum) set to 0 while the model carries an item ("if the sergeant takes twin lightning
-    claws, he makes no Weapon 1 choice"): ``unless: [item]`` on the choice. Any other
-    modifier of its bounds on what the unit carries (a count, a group of conditions, a
-    repeat, an item of another model) is not read: the choice is named in ``unread`` (the
-    pack's ``wargear_unread``; a roster naming that unit's wargear is told)."""
+def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any],
+                owners: list["Node"], unread: list[str]) -> None:
+    """A choice's bounds that change with another choice or with the unit's size. The forms
+    read: its maximum (and minimum) set to 0 while the model carries an item ("if the
+    sergeant takes twin lightning claws, he makes no Weapon 1 choice"): ``unless: [item]`` on
+    the choice; its maximum set, raised or lowered by the unit's number of models ("a
+    Plasmacyte for 6 or more models, else 1 fewer"): ``max`` in the smallest unit and
+    ``max_from``. Any other modifier of its bounds on what the unit carries (a count, a group
+    of conditions, a repeat, an item of another model) is not read: the choice is named in
+    ``unread`` (the pack's ``wargear_unread``; a roster naming that unit's wargear is told).
+    ``owners``: the unit's entry first, the model (or unit) making the choice last."""
     from bagm.io.bsdata.links import child_elements
 
+    owner, unit_ids = owners[-1], frozenset(owners[0].ids)
     bounds = {c.get("id") for p in choice_node.parts
               for c in child_elements(p, "constraints", "constraint")
               if c.get("field") == "selections" and c.get("scope") in ("parent", None)}
     names = _item_ids(ex, owner)
     unless: list[str] = []
+    sized = False
     for p in choice_node.parts:
         for mod in child_elements(p, "modifiers", "modifier"):
             if mod.get("field") not in bounds:
@@ -183,6 +187,9 @@ def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any], ow
             if conds and not nested and not repeats \
                     and all(c.get("scope") in _ARMY_SCOPES for c in conds):
                 continue  # an army's option (Crusade, a Detachment), not the datasheet's
+            if _size_modifier(mod, unit_ids) is not None and _bounds_max(choice_node, mod):
+                sized = True  # worked out below for every size at once
+                continue
             item = _carried_item(mod, conds, names, owner) if not (nested or repeats) else None
             if item is None:
                 unread.append(f"{owner.name}: {choice_node.name}")
@@ -190,6 +197,23 @@ def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any], ow
                 unless.append(item)
     if unless:
         choice["unless"] = unless
+    if sized:
+        _lo, hi = choice_node.bounds()
+        top, grows = _max_by_size(choice_node, 1 if hi is None else hi, unit_ids)
+        if top != 1:
+            choice["max"] = top
+        else:
+            choice.pop("max", None)
+        if grows:
+            choice["max_from"] = grows
+
+
+def _bounds_max(node: "Node", mod: Any) -> bool:
+    """Whether ``mod`` changes ``node``'s maximum (not its minimum)."""
+    from bagm.io.bsdata.links import child_elements
+
+    return any(c.get("id") == mod.get("field") and c.get("type") == "max"
+               for p in node.parts for c in child_elements(p, "constraints", "constraint"))
 
 
 def _carried_item(mod: Any, conds: list[Any], names: dict[str, str], owner: "Node"
@@ -255,8 +279,7 @@ def _group_bound(group: "Node", members: list[dict[str, Any]], out: list[dict[st
         return
     bound: dict[str, Any] = {"models": names, "min": lo if binds_lo else 0}
     if binds_hi and hi is not None:
-        bound["max"] = hi
-        grows = _max_by_size(group, hi)
+        bound["max"], grows = _max_by_size(group, hi)
         if grows:
             bound["max_from"] = grows
     out.append(bound)
@@ -307,36 +330,72 @@ def _bundle(ex: "Extractor", group: "Node", child: "Node", default: bool) -> boo
         all(m.target.get("type") == "model" or m.target.tag == "selectionEntryGroup" for m in members)
 
 
-def _max_by_size(model: "Node", hi: int) -> dict[int, int]:
-    """How a kind of model's maximum grows with the unit's size, where the catalogue says so
-    on the entry itself: {N: max} from N models ("set 2 if at least 10 models", "add 1 if at
-    least 10"). Other modifiers (of other choices, of Crusade) are not read."""
+_SIZE_TESTS = {"atLeast": lambda n, v: n >= v, "greaterThan": lambda n, v: n > v,
+               "lessThan": lambda n, v: n < v, "atMost": lambda n, v: n <= v}
+
+
+def _size_modifier(mod: Any, unit_ids: frozenset[str] | None) -> tuple[str, int, str, int] | None:
+    """A modifier of a bound on the unit's number of models alone, as (how: set, increment or
+    decrement; by; test: atLeast, greaterThan, lessThan or atMost; models), else None:
+    "set 2 if the unit has at least 10 models", "decrement 1 if it has fewer than 6"."""
     from bagm.io.bsdata.links import child_elements
 
-    ids = {c.get("id") for p in model.parts for c in child_elements(p, "constraints", "constraint")
+    conds = child_elements(mod, "conditions", "condition")
+    if len(conds) != 1 or mod.find("repeats") is not None \
+            or mod.find("conditionGroups") is not None or mod.get("type") not in \
+            ("set", "increment", "decrement"):
+        return None
+    cond = conds[0]
+    if cond.get("childId") != "model" or cond.get("field") != "selections" \
+            or cond.get("type") not in _SIZE_TESTS \
+            or not (unit_ids is None or cond.get("scope") in ("unit", "parent")
+                    or cond.get("scope") in unit_ids):
+        return None
+    try:
+        n = int(float(cond.get("value", "")))
+        value = int(float(mod.get("value", "")))
+    except ValueError:
+        return None
+    return mod.get("type"), value, cond.get("type"), n
+
+
+def _max_by_size(node: "Node", hi: int, unit_ids: frozenset[str] | None = None
+                 ) -> tuple[int, dict[int, int]]:
+    """How the maximum of an entry (a kind of model, a group, a choice) changes with the unit's
+    size, where the catalogue says so on the entry itself: (its maximum in the smallest unit,
+    {N: max} from N models on), worked out by applying its modifiers in order at each size
+    ("set 2 if at least 10 models", "add 1 if at least 10", "subtract 1 if fewer than 6": max 1,
+    2 from 6). ``unit_ids``: the unit's entry, which the model count's scope names (none: any
+    scope). Other modifiers (of other choices, of Crusade) are not read here."""
+    from bagm.io.bsdata.links import child_elements
+
+    ids = {c.get("id") for p in node.parts for c in child_elements(p, "constraints", "constraint")
            if c.get("type") == "max" and c.get("field") == "selections"}
-    out: dict[int, int] = {}
-    for p in model.parts:
+    rules: list[tuple[str, int, str, int]] = []
+    for p in node.parts:
         for mod in child_elements(p, "modifiers", "modifier"):
-            conds = child_elements(mod, "conditions", "condition")
-            if mod.get("field") not in ids or len(conds) != 1 or mod.find("repeats") is not None \
-                    or mod.find("conditionGroups") is not None:
+            if mod.get("field") not in ids:
                 continue
-            cond = conds[0]
-            if cond.get("childId") != "model" or cond.get("field") != "selections" \
-                    or cond.get("type") not in ("atLeast", "greaterThan"):
-                continue
-            try:
-                n = int(float(cond.get("value", "")))
-                value = int(float(mod.get("value", "")))
-            except ValueError:
-                continue
-            n += cond.get("type") == "greaterThan"
-            if mod.get("type") == "set":
-                out[n] = value
-            elif mod.get("type") == "increment":
-                out[n] = hi + value
-    return dict(sorted(out.items()))
+            rule = _size_modifier(mod, unit_ids)
+            if rule is not None:
+                rules.append(rule)
+    if not rules:
+        return hi, {}
+    top = max(n for *_, n in rules) + 2
+
+    def at(size: int) -> int:
+        value = hi
+        for how, by, test, n in rules:
+            if _SIZE_TESTS[test](size, n):
+                value = by if how == "set" else value + by if how == "increment" else value - by
+        return max(value, 0)
+
+    out: dict[int, int] = {}
+    last = at(1)
+    for size in range(2, top):
+        if (v := at(size)) != last:
+            out[size], last = v, v
+    return at(1), out
 
 
 def _has_default(group: "Node") -> bool:
