@@ -356,7 +356,7 @@ def _size_modifier(mod: Any, unit_ids: frozenset[str] | None) -> tuple[str, int,
         value = int(float(mod.get("value", "")))
     except ValueError:
         return None
-    return mod.get("type"), value, cond.get("type"), n
+    return str(mod.get("type")), value, str(cond.get("type")), n
 
 
 def _max_by_size(node: "Node", hi: int, unit_ids: frozenset[str] | None = None
