@@ -83,6 +83,10 @@ NotesOpt = Annotated[bool, typer.Option("--notes", help="List every rule the eng
 
 HtmlOpt = Annotated[Path | None, typer.Option(
     "--html", help="Write the game as one self-contained HTML page to watch step by step")]
+WithoutOpt = Annotated[str | None, typer.Option(
+    "--without-faction-rules", metavar="A|B|both",
+    help="Play that army (or both) without its faction's rules: Detachment rule, Detachment "
+         "Stratagems, Enhancements, army rules, the faction's datasheet abilities (what they are worth)")]
 SvgOpt = Annotated[Path | None, typer.Option("--svg", help="Write one SVG of the board per phase into this folder")]
 
 
@@ -204,6 +208,7 @@ def play(
     html: HtmlOpt = None,
     svg: SvgOpt = None,
     import_: ImportOpt = False,
+    without: WithoutOpt = None,
 ) -> None:
     """Play a game: `bagm play SCRIPT` or `bagm play --mission 11 A.yaml B.yaml --seed N --bot greedy`.
     With --import, the rosters may be other tools' army lists (imported in memory)."""
@@ -215,8 +220,11 @@ def play(
     from bagm.engine.state.army import ArmyError
     from bagm.io.yamlsafe import InputError
 
+    stripped = _without(without)
     try:
         if len(files) == 1 and mission is None:
+            if stripped:
+                _fail("--without-faction-rules is for two rosters with --mission (a script names its own armies)")
             script = load_script(files[0])
             rosters = {p: _source(script.rosters[p], import_) for p in ("A", "B")} if import_ else None
             rec = run_script(script, rosters=rosters)
@@ -229,8 +237,9 @@ def play(
             if seed < 0:
                 _fail("--seed must be 0 or more")
             armies = None
-            if import_:
-                armies = (build_army("A", _source(files[0], True)), build_army("B", _source(files[1], True)))
+            if import_ or stripped:
+                armies = (build_army("A", _source(files[0], import_), faction_rules="A" not in stripped),
+                          build_army("B", _source(files[1], import_), faction_rules="B" not in stripped))
             number = _mission(mission, seed)
             rec = play_bots(number, str(files[0]), str(files[1]), seed, bot, bot_b or bot, armies=armies)
         else:
@@ -246,6 +255,16 @@ def play(
     if log is not None:
         _write_log(log, rec.lines)
     _pictures(_events(rec), html, svg)
+
+
+def _without(value: str | None) -> frozenset[str]:
+    """The players of ``--without-faction-rules``: A, B or both."""
+    if value is None:
+        return frozenset()
+    got = {"a": {"A"}, "b": {"B"}, "both": {"A", "B"}}.get(value.strip().lower())
+    if got is None:
+        _fail(f"--without-faction-rules takes A, B or both, not '{value}'")
+    return frozenset(got)
 
 
 def _mission(text: str, seed: int) -> int:
@@ -299,17 +318,18 @@ def replay(
           after=f"{log}: reproduced exactly ({len(lines)} events, sha256 {rec.log_sha256})")
 
 
-def _one_game(args: tuple[int, str, str, int, str, str, bool, bool]) -> tuple[int, str | None, int, int, Any]:
+def _one_game(args: tuple[int, str, str, int, str, str, bool, bool, frozenset[str]]
+              ) -> tuple[int, str | None, int, int, Any]:
     """One game of a simulation: its seed, winner and VP, and (for the report) what its log
     says about units and VP."""
-    mission, a, b, seed, bot_a, bot_b, facts, importing = args
+    mission, a, b, seed, bot_a, bot_b, facts, importing, stripped = args
     from bagm.engine.log.record import play_bots
 
     armies = _ARMIES.get((a, b))
     if armies is None:  # a worker that did not inherit the parent's armies (spawn)
         from bagm.engine.game.muster import build_army
-        armies = _ARMIES[(a, b)] = (build_army("A", _source(a, importing, quiet=True)),
-                                    build_army("B", _source(b, importing, quiet=True)))
+        armies = _ARMIES[(a, b)] = (build_army("A", _source(a, importing, quiet=True), faction_rules="A" not in stripped),
+                                    build_army("B", _source(b, importing, quiet=True), faction_rules="B" not in stripped))
     from bagm.engine.log.simulation import many_games
 
     with many_games():  # the collector paused for the game (a simulation owns its process)
@@ -470,6 +490,7 @@ def simulate(
     html: Annotated[Path | None, typer.Option(
         "--html", help="Write a report page (charts, units, sample games to watch beside it)")] = None,
     import_: ImportOpt = False,
+    without: WithoutOpt = None,
 ) -> None:
     """Bot against bot, many games on all cores: win rates with 95% intervals, mean VP, histogram.
     Progress goes to standard error; Ctrl-C stops and reports the games played so far."""
@@ -494,10 +515,11 @@ def simulate(
             _fail(f"unknown bot '{name}'; bots: {', '.join(BOTS)}")
     if html is not None and html.is_dir():
         _fail(f"{html}: is a folder; give a file name for the report")
+    stripped = _without(without)
     try:
         number = _mission(mission, seed)
-        army_a = build_army("A", _source(roster_a, import_))
-        army_b = build_army("B", _source(roster_b, import_))
+        army_a = build_army("A", _source(roster_a, import_), faction_rules="A" not in stripped)
+        army_b = build_army("B", _source(roster_b, import_), faction_rules="B" not in stripped)
         edition = edition_of(army_a, army_b).name  # both rosters' edition, before any worker
     except (ArmyError, InputError, ValueError) as exc:
         _fail(str(exc))
@@ -505,7 +527,7 @@ def simulate(
     cores = _cores()
     jobs = min(jobs or cores, cores, games)  # more processes than cores or games only cost
     facts = html is not None
-    tasks = [(number, str(roster_a), str(roster_b), seed + i, bot, bot_b or bot, facts, import_)
+    tasks = [(number, str(roster_a), str(roster_b), seed + i, bot, bot_b or bot, facts, import_, stripped)
              for i in range(games)]
     results: list[tuple[int, str | None, int, int, Any]] = []
     start = time.perf_counter()
@@ -527,7 +549,9 @@ def simulate(
         hist["A"][min(10, va // 10)] += 1
         hist["B"][min(10, vb // 10)] += 1
     sim = {"mission": number, "games": n, "asked": games, "interrupted": interrupted, "seed": seed,
-           "jobs": jobs, "bots": {"A": bot, "B": bot_b or bot}, "armies": {"A": army_a.title, "B": army_b.title},
+           "jobs": jobs, "bots": {"A": bot, "B": bot_b or bot}, "armies": {p: a.title + ("" if a.faction_rules else " (without its faction rules)")
+                      for p, a in (("A", army_a), ("B", army_b))},
+           **({"without_faction_rules": sorted(stripped)} if stripped else {}),
            "results": {k: {"count": c, "rate": c / n, "ci": list(wilson(c, n))} for k, c in counts.items()},
            "mean_vp": {"A": sum(r[2] for r in results) / n, "B": sum(r[3] for r in results) / n},
            "histogram": hist, "seconds": took, "games_per_second": n / took if took else 0.0,

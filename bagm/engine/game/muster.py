@@ -159,13 +159,16 @@ def _best_leadership(ds: Any, ld: int, first_half: bool = True) -> int:
 
 
 def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: Any = None,
-               text: str | None = None) -> Army:
+               text: str | None = None, faction_rules: bool = True) -> Army:
     """Validate one roster and form its Boarding Squads (mission sequence 1 and 5).
 
     ``roster``: a roster file's path, a loaded :class:`~bagm.roster.model.Roster` (with
     ``text``, the text it was read from), or another tool's list imported in memory
     (:func:`bagm.roster.foreign.load_or_import`, through the importer's ``import_file``). The
-    army keeps the roster's text: the game's log stores it, so a replay needs no file."""
+    army keeps the roster's text: the game's log stores it, so a replay needs no file.
+    ``faction_rules`` False: the army plays without its faction's rules (its Detachment rule,
+    Detachment Stratagems and Enhancements, army rules and the faction's own datasheet
+    abilities; the core abilities and Leader abilities stay), to see what they are worth."""
     from bagm.data.names import norm as _norm
     from bagm.data.packs import Catalog
     from bagm.engine.rules.editions import edition_named
@@ -207,6 +210,10 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
     det = catalog.faction(report.faction).detachments.get(report.detachment)
     # Boarding Actions "Detachment Rules": the rule applies to the units of the army it names
     army_rule: tuple[tuple[str, Any], ...] = ()
+    if not faction_rules:  # the army as the core rules play it: its faction's rules left out
+        notes.append("played without its faction rules (Detachment rule, Detachment Stratagems, "
+                     "Enhancements, army rules, the faction's datasheet abilities)")
+        det = None
     uses = _stratagems(det, notes)
     if det is not None and det.rule:
         rule_uses = _uses(det.rule_moments, det.rule, "Detachment rule")
@@ -218,7 +225,7 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
             notes += [f"Detachment rule '{det.rule}' ({det.name}): {part} is not implemented"
                       for part in det.rule_left]
     pack_enh = {_norm(e.name): e for e in det.enhancements} if det is not None else {}
-    table = catalog.abilities(report.faction)
+    table = catalog.abilities(report.faction if faction_rules else None)  # None: the core abilities
     dealt: dict[int, int] = {}  # models of a split unit already dealt to its earlier squads
     army_moments: dict[str, tuple[str, Any, set[str]]] = {}
     auras: list[tuple[str, str, Any]] = []  # (unit, ability, aura effect)  # army-wide ability moments: name -> (moments, holders)
@@ -263,6 +270,8 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
             notes.append(f"{ds.name}: {entry.name} '{src.weapon}' is not default wargear; not applied")
         # each ability: how the engine plays it (the ability tables); and the army rules it has
         plays = played(ds, table) + army_rules(ds, table)
+        if not faction_rules:  # the faction's abilities are left out, not unimplemented
+            plays = [p for p in plays if p.how != ""]
         abil = [p.name for p in plays if p.how != "lost"]
         deep = any(a.lower() == "deep strike" for a in abil) or entry.deep_strike
         infil = any(a.lower() == "infiltrators" for a in abil)
@@ -286,6 +295,8 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
             notes.append(f"{ds.name}: Boarding Actions adaptation note not modelled: {ds.adaptation.note}")
         # the rule's and its abilities' effects whose fixed conditions (keywords, datasheets) the unit meets
         standing = tuple((n, e) for n, e in army_rule + own if fits(e, ds.name, kw))
+        if enh and enh not in ENHANCEMENTS and not faction_rules:
+            enh = ""  # a Detachment's Enhancement is a faction rule (the book's own stay)
         if enh and enh not in ENHANCEMENTS:
             data = pack_enh.get(_norm(enh))
             # a Detachment's Enhancement: its effects on the bearer's unit, and what the bearer's
@@ -348,7 +359,8 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
     notes = list(dict.fromkeys(notes))
     # the Army Roster's combined points total (step 1), not the squads' halves rounded up (step 5)
     return Army(player, str(path), report.title, report.faction or "", report.detachment or "",
-                report.battle_ready, report.points, units, notes, text, uses, str(report.edition))
+                report.battle_ready, report.points, units, notes, text, uses, str(report.edition),
+                faction_rules)
 
 
 def spread_enemy_auras(units: list[Unit]) -> None:

@@ -104,6 +104,8 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
                        rosters={p: a.path for p, a in self.armies.items()}, rolloffs=self.rolloffs)
         if self.edition.name != "2024":
             game["edition"] = self.edition.name
+        if stripped := [p for p, a in self.armies.items() if not a.faction_rules]:
+            game["without_faction_rules"] = stripped  # armies played without their faction rules
         if texts:
             game["roster_text"] = texts
             game["roster_sha256"] = {p: hashlib.sha256(t.encode()).hexdigest() for p, t in texts.items()}

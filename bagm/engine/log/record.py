@@ -99,7 +99,8 @@ def record(game: Game) -> GameRecord:
     destroyed: dict[str, list[str]] = {p: [u.label() for u in a.units if u.where == "destroyed"] for p, a in game.armies.items()}
     return GameRecord(game.mission.number, game.mission.name, game.seed, game.winner, {p: v for p, v in game.vp.items()},
                       {p: list(v) for p, v in game.vp_rounds.items()}, game.round, destroyed,
-                      {p: f"{a.title} ({a.faction}, {a.detachment}, {a.points} pts)"
+                      {p: f"{a.title} ({a.faction}, {a.detachment}"
+                          f"{'' if a.faction_rules else ' without its faction rules'}, {a.points} pts)"
                        for p, a in game.armies.items()},
                       {p: v for p, v in game.cp.items()}, game.events, game.not_modelled(),
                       vp_start={p: v for p, v in game.vp_start.items()}, vp_taken={p: list(v) for p, v in game.vp_taken.items()},
@@ -154,7 +155,9 @@ def replay(lines: list[str]) -> GameRecord:
     if head.get("e") != "game":
         raise ReplayError("line 1: the log does not start with a 'game' event")
     try:
-        armies = [build_army(p, head["rosters"][p], text=_roster_text(head, p)) for p in ("A", "B")]
+        stripped = head.get("without_faction_rules") or []
+        armies = [build_army(p, head["rosters"][p], text=_roster_text(head, p), faction_rules=p not in stripped)
+                  for p in ("A", "B")]
         game = Game(int(head["mission"]), armies[0], armies[1], int(head["seed"]),
                     head.get("rolloffs") or None)
     except KeyError as exc:

@@ -531,6 +531,7 @@ class Army:
     """Its rules used at a moment (:class:`bagm.engine.rules.uses.Use`): Detachment Stratagems
     supplied as data, Enhancements and its Detachment rule used "once per battle..."."""
     edition: str = "2024"  # the roster's edition of the rules ("edition: 2023"): the game's, at muster
+    faction_rules: bool = True  # False: played without its faction's rules (muster.build_army)
 
     @cached_property
     def cost_rules(self) -> bool:

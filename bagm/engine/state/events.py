@@ -42,6 +42,7 @@ class Game(TypedDict):
     roster_text: NotRequired[dict[Player, str]]  # the rosters' texts, when read from files (a replay needs no file)
     roster_sha256: NotRequired[dict[Player, str]]
     edition: NotRequired[Literal["2023"]]  # the rules' edition, when not the 2024 book's
+    without_faction_rules: NotRequired[list[Player]]  # armies played without their faction's rules
 
 
 class Muster(TypedDict):
