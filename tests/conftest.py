@@ -9,7 +9,7 @@ import tempfile
 import textwrap
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +70,16 @@ def raw_zip(name: bytes, data: bytes, flags: int = 0) -> bytes:
                           len(data), len(data), len(name), 0, 0, 0, 0, 0, 0) + name
     end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 1, 1, len(central), len(local), 0)
     return local + central + end
+
+
+def until_finished(game: Any, limit: int = 20_000) -> Iterator[int]:
+    """Yield (the decision's number) until ``game`` ends; fail after ``limit`` decisions instead of
+    hanging the suite (a rule offered without end: the Electro-shock loop of an earlier session)."""
+    for n in range(limit):
+        if game.finished:
+            return
+        yield n
+    raise AssertionError(f"the game did not end within {limit} decisions (a rule offered without end?)")
 
 
 def place(g, uid: str, pts: list[tuple[float, float]]) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import REPO
+from conftest import REPO, until_finished
 from pydantic import TypeAdapter
 from test_game_properties import PLAYABLE, check_invariants
 from test_rules_fixes import _decline
@@ -559,7 +559,7 @@ def test_2023_games_keep_the_invariants_and_the_2023_rules(mission: int):
     g = Game(mission, copy.deepcopy(_army("A", first, "2023")), copy.deepcopy(_army("B", second, "2023")), mission)
     assert g.edition is EDITION_2023
     choose = bots_chooser({"A": make_bot(bot, mission), "B": make_bot(bot, mission + 1)})
-    while not g.finished:
+    for _ in until_finished(g):
         g.apply(choose(g))
         if g.decision.step in ("move", "over"):
             check_invariants(g)

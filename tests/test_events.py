@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any, Literal, NotRequired, Union, get_args, get_origin, get_type_hints, is_typeddict
 
 import pytest
-from conftest import REPO
+from conftest import REPO, until_finished
 
 from bagm.chance.dice import Dice
 from bagm.engine.bots.greedy import GreedyBot
@@ -104,7 +104,7 @@ def test_every_event_of_every_mission_is_declared(number):
         except Exception as exc:  # noqa: BLE001 - a mission not playable yet says so
             pytest.skip(str(exc))
         bots = {"A": GreedyBot(), "B": RandomBot(seed) if seed == 2 else GreedyBot()}
-        while g.decision.step != "over":
+        for _ in until_finished(g):
             g.apply(bots[g.decision.player](g))
         bad = [p for ev in g.events for p in problems(ev)]
         assert not bad, bad[:10]

@@ -15,7 +15,7 @@ import os
 from functools import cache
 
 import pytest
-from conftest import REPO
+from conftest import REPO, until_finished
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -83,7 +83,7 @@ def play_checked(a: str, b: str, seed: int, bot: str, mission: int = 11) -> list
     g = Game(mission, copy.deepcopy(A), copy.deepcopy(B), seed)
     choose = bots_chooser({"A": make_bot(bot, seed), "B": make_bot(bot, seed + 1)})
     n = 0
-    while not g.finished:
+    for _ in until_finished(g):
         legal = g.legal_actions()
         act = choose(g)
         # the greedy bot proposes some actions the list leaves out (split fire): the rules check them
@@ -163,7 +163,7 @@ def play_many(seeds: range) -> list[str]:
             mission = PLAYABLE[seed % len(PLAYABLE)]
             g = Game(mission, copy.deepcopy(A), copy.deepcopy(B), seed)
             choose = bots_chooser({"A": make_bot("random", seed), "B": make_bot("random", seed + 1)})
-            while not g.finished:
+            for _ in until_finished(g):
                 g.apply(choose(g))  # apply checks the action against the rules
                 if g.decision.step == "move":
                     check_invariants(g)

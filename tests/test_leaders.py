@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any
 
 import pytest
-from conftest import REPO, advance_to, block, declined, place, without_rules
+from conftest import REPO, advance_to, block, declined, place, until_finished, without_rules
 
 from bagm.chance.dice import Dice, DiceExpr
 from bagm.data.models import Effect, Leader, LeaderAbility, WeaponAbility
@@ -265,7 +265,7 @@ def test_bots_use_it_and_games_stay_deterministic():
         g = new_game(cp={"A": 3})
         g.dice = Dice(seed)
         bots = {"A": make_bot("greedy"), "B": make_bot("greedy")}
-        while not g.finished:
+        for _ in until_finished(g):
             g.apply(bots[g.decision.player](g))
         return g.events
     first = run(5)

@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any
 
 import pytest
-from conftest import REPO, advance_to, place, without_rules
+from conftest import REPO, advance_to, place, until_finished, without_rules
 
 from bagm.chance.dice import Dice
 from bagm.engine.bots import make_bot
@@ -82,7 +82,7 @@ def to_round(g: Game, rnd: int, player: str = "A", step: str = "move") -> None:
 
 def finish(g: Game) -> None:
     """Decline every decision to the end of the battle."""
-    while not g.finished:
+    for _ in until_finished(g):
         d = g.decision
         g.apply(Action("done") if d.step in ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge")
                 else Action("pass"))
@@ -885,16 +885,17 @@ def test_a_game_played_from_clones_is_the_game_on_every_mission(mission: int) ->
 
     plain = game()
     rng = random.Random(mission)
-    while not plain.finished:
+    for _ in until_finished(plain):
         plain.apply(rng.choice(plain.legal_actions()))
     g = game()
     rng = random.Random(mission)
     i = 0
-    while not g.finished:
+    while not g.finished:  # the same number of decisions as the plain game (bounded above)
         if i % 5 == 0 or not g.resumable:
             g = g.clone()
         g.apply(rng.choice(g.legal_actions()))
         i += 1
+        assert i <= 20_000, "the cloned game did not end"
     assert g.events == plain.events
 
 

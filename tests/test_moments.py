@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import REPO, advance_to, block, place
+from conftest import REPO, advance_to, block, place, until_finished
 
 from bagm.chance.dice import Dice
 from bagm.data.packs import Catalog, data_dirs
@@ -177,7 +177,7 @@ def test_a_clone_at_a_moment_plays_on_alike(tmp_path, timing):
 def test_greedy_games_with_supplied_stratagems_use_them(tmp_path):
     g = new_game(tmp_path, AIM, WARD, ZEAL)
     bot = GreedyBot()
-    while g.decision.step != "over":
+    for _ in until_finished(g):
         g.apply(bot(g))
     used = [e["rule"] for e in g.events if e["e"] == "effect"]
     rules = {x.name for p in ("A", "B") for x in g.armies[p].uses if not x.stratagem}  # Enhancements'
@@ -188,7 +188,7 @@ def test_greedy_games_with_supplied_stratagems_use_them(tmp_path):
 def test_a_game_without_supplied_stratagems_asks_only_for_its_rules_used_at_a_moment(tmp_path):
     g = Game(11, build_army("A", GK), build_army("B", ORKS), dice=Dice(3))
     bot = GreedyBot()
-    while g.decision.step != "over":
+    for _ in until_finished(g):
         if g.decision.step == "use":  # an Enhancement's moment (Sigil of Warding, Gnasher Squig Crates)
             assert all(a.kind == "pass" or not next(x for x in g.armies[g.decision.player].uses
                                                     if x.name == a.arg).stratagem for a in g.legal_actions())
