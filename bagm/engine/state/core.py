@@ -20,16 +20,20 @@ INFILTRATE = 6.0  # Deployment: Infiltrators anywhere wholly within 6" of the En
 
 SIMPLIFICATIONS = [
     "Units move as formations: the model nearest the destination takes the shortest path "
-    "(around Walls and closed Hatchways, clipped to its Move) and the others are laid out around "
-    "it in coherency by the engine; only that lead model's path is measured.",
+    "(around Walls, closed Hatchways and other models and, on a Normal or Advance move, enemy "
+    "Engagement Range, clipped to its Move); the others are laid out around it in coherency by "
+    "the engine, each along its own path within its Move (the formation steps back until every "
+    "model reaches its place).",
     "Per-model positions ('place') are measured model by model; formations only for the rest.",
     "Range is measured in a straight line from each model to the nearest visible enemy model; "
     "visibility is decided for the unit as a whole (a model fires if its unit sees the target).",
-    "Every model of a unit uses the unit's most common model profile and the datasheet's "
-    "default wargear; each model fires all its default ranged weapons, each weapon at the target "
+    "Each model plays its own profile and wargear (the roster's choices, else the datasheet's "
+    "default; a unit whose models' profiles the data cannot place plays its most common one, "
+    "and the game says so); each model fires all its ranged weapons, each weapon at the target "
     "chosen for it and with one of its profiles (the one named, else the first listed) (pistols "
-    "only when it has no other ranged weapon or is engaged) and fights with its first default "
-    "melee weapon.",
+    "only when it has no other ranged weapon or is engaged), and fights with one melee weapon "
+    "(where its unit's models carry different ones, its own that does the most against the "
+    "target) and any Extra Attacks weapon it carries.",
     "Benefit of Cover is decided once per weapon, for the first model the attacks are "
     "allocated to.",
     "A charge targets one unit; it succeeds if the 2D6 roll reaches the shortest distance "
@@ -48,7 +52,8 @@ SIMPLIFICATIONS = [
     "fails.",
     "Battlefield Command is offered at the start of each phase and at the end of the Command "
     "phase; it confers only Leader abilities whose effects the data packs describe (the others "
-    "are listed below). Not implemented: every Detachment Stratagem.",
+    "are listed below). Detachment Stratagems: only those a data pack supplies are played (no "
+    "source the project has lists them; each game names a Detachment without them).",
     "Deploy Armies: each player sets up as many units as they have Entry Zones, at most one "
     "CHARACTER and one non-CHARACTER unit per Entry Zone. Infiltrators: 'wholly within 6\" of the "
     "Entry Zone' is measured in a straight line.",
