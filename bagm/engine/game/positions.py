@@ -118,11 +118,21 @@ class Positions(GameInterface):
                 er = enemy and (kind in ("normal", "advance") or kind == "charge" and v.uid not in targets)
                 if er and doors and self.shut_off(u, v, doors, r + ENGAGEMENT_RANGE):
                     er = False  # (e.g. Jailbreak: a guard outside the closed Prison Cells' Hatchway)
-                grow = r + (ENGAGEMENT_RANGE if er else 0.0)
-                for m in v.models:
-                    out.append((m.x, m.y, m.r + grow))
+                out += self._unit_discs(v, r + (ENGAGEMENT_RANGE if er else 0.0))
             return tuple(out)
         return self._cached(("discs", u.uid, kind, targets), calc)
+
+    def _unit_discs(self, v: Unit, grow: float) -> list[Disc]:
+        """Each model of ``v`` as a disc grown by ``grow`` (a mover's radius, and Engagement
+        Range): kept on ``v``'s stamp, as most units stand still while another moves (every
+        move asks :meth:`move_discs` again, for the whole battlefield but the mover)."""
+        key = ("discs", v.uid, grow)
+        st = self.stamp(v)
+        got = self._by_stamp.get(key)
+        if got is None or got[0] != st:
+            got = self._by_stamp[key] = (st, [(m.x, m.y, m.r + grow) for m in v.models])
+        discs: list[Disc] = got[1]
+        return discs
 
     def shut_off(self, u: Unit, v: Unit, doors: list[Any], reach: float) -> bool:
         """Enemy unit ``v``'s Engagement Range (``reach`` beyond its bases) crosses a closed

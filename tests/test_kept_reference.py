@@ -1,0 +1,61 @@
+"""Answers the game keeps on the units' stamps against their plain references
+(tests/reference/positions.py), asked again and again along random and greedy games of the
+bundled rosters, so that answers kept from earlier states are read back."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from conftest import REPO
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from reference import positions as ref
+
+from bagm.engine.bots import make_bot
+from bagm.engine.game.muster import build_army
+from bagm.engine.game.sequence import Game
+
+ROSTERS = sorted(p.stem for p in (REPO / "rosters").glob("*.yaml"))
+MISSIONS = [11, 12, 21, 31, 1, 5]
+KINDS = ("normal", "advance", "fallback", "charge")
+
+
+@cache
+def _army(player: str, name: str):
+    return build_army(player, REPO / "rosters" / f"{name}.yaml")
+
+
+def games():
+    """A game between two bundled rosters, its seed and how its players choose."""
+    return st.tuples(st.sampled_from(ROSTERS), st.sampled_from(ROSTERS), st.sampled_from(MISSIONS),
+                     st.integers(min_value=0, max_value=10_000), st.booleans())
+
+
+def play(spec, check, every: int = 7, limit: int = 400) -> None:
+    """Play the game ``spec`` (to its end or ``limit`` decisions), calling ``check(game)``
+    every ``every`` decisions."""
+    a, b, mission, seed, greedy = spec
+    assume(_army("A", a).edition == _army("B", b).edition)  # a game is played under one edition
+    g = Game(mission, _army("A", a).clone(), _army("B", b).clone(), seed=seed)
+    rng = random.Random(seed)
+    bot = make_bot("greedy", seed) if greedy else None
+    for n in range(limit):
+        if g.decision.step == "over":
+            break
+        if n % every == 0:
+            check(g)
+        g.apply(bot(g) if bot is not None else rng.choice(g.legal_actions()))
+
+
+@settings(max_examples=12, deadline=None)
+@given(games())
+def test_move_discs_are_their_plain_reference(spec):
+    def check(g: Game) -> None:
+        for u in g.units.values():
+            if u.where != "board" or not u.models:
+                continue
+            for kind in KINDS:
+                targets = tuple(v.uid for v in g.units.values() if v.player != u.player)[:1] if kind == "charge" else ()
+                assert g.move_discs(u, kind, targets) == ref.move_discs(g, u, kind, targets), (u.uid, kind)
+    play(spec, check)
