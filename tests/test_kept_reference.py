@@ -59,3 +59,29 @@ def test_move_discs_are_their_plain_reference(spec):
                 targets = tuple(v.uid for v in g.units.values() if v.player != u.player)[:1] if kind == "charge" else ()
                 assert g.move_discs(u, kind, targets) == ref.move_discs(g, u, kind, targets), (u.uid, kind)
     play(spec, check)
+
+
+def _anchors(g: Game, u, offsets) -> list[tuple[float, float]]:
+    """Points around the unit, and beside other units (where their discs are in the way)."""
+    near = [v.models[0] for v in g.units.values() if v is not u and v.where == "board" and v.models][:3]
+    return [(round(m.x + dx, 2), round(m.y + dy, 2)) for m in [u.models[0]] + near
+            for dx, dy in [(0.0, 0.0)] + offsets]
+
+
+@settings(max_examples=10, deadline=None)
+@given(games(), st.lists(st.tuples(st.floats(-4, 4), st.floats(-4, 4)), min_size=1, max_size=3))
+def test_formations_are_their_plain_reference(spec, offsets):
+    def check(g: Game) -> None:
+        for u in g.units.values():
+            if u.where != "board" or not u.models:
+                continue
+            n = len(u.models)
+            others = g.others_bases(u)
+            for anchor in _anchors(g, u, offsets):
+                for kind in ("normal", "charge"):
+                    discs = g.move_discs(u, kind)
+                    assert g.formation(u, anchor, n, discs=discs) == ref.formation(g, u, anchor, n, discs=discs)
+                assert g.formation(u, anchor, n, avoid=others, enemy_gap=None) == \
+                    ref.formation(g, u, anchor, n, avoid=others, enemy_gap=None)
+                assert g.formation(u, anchor, n, ds_gap=9.0) == ref.formation(g, u, anchor, n, ds_gap=9.0)
+    play(spec, check, every=11)

@@ -4,10 +4,14 @@ from the battlefield as it stands, every time, nothing kept."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from bagm.engine.board.battlefield import ENGAGEMENT_RANGE
+from bagm.engine.board.geometry import Base
+from bagm.engine.board.pathing import cut_at_discs
 from bagm.engine.rules.effects import moves_through
+from bagm.engine.state.core import COHERENCY, GAP, HEX
 
 
 def move_discs(g: Any, u: Any, kind: str, targets: tuple[str, ...] = ()) -> tuple[tuple[float, float, float], ...]:
@@ -33,3 +37,63 @@ def move_discs(g: Any, u: Any, kind: str, targets: tuple[str, ...] = ()) -> tupl
         grow = r + (ENGAGEMENT_RANGE if er else 0.0)
         out += [(m.x, m.y, m.r + grow) for m in v.models]
     return tuple(out)
+
+
+def formation(g: Any, unit: Any, anchor: tuple[float, float], n: int, *, zone: Any = None,
+              avoid: list[Any] | None = None, enemy_gap: float | None = ENGAGEMENT_RANGE,
+              ds_gap: float | None = None, within: tuple[Any, float] | None = None,
+              barred: tuple[Any, ...] = (), discs: tuple[tuple[float, float, float], ...] = ()
+              ) -> list[tuple[float, float]] | None:
+    """``n`` places for models of ``unit`` around ``anchor``, tried ring by ring on the hex
+    grid: each apart from the places chosen and next to one of them (Unit Coherency), clear of
+    every other base (``avoid``, else every other model on the battlefield), on the
+    battlefield, out of Engagement Range of every enemy model (``enemy_gap``), more than
+    ``ds_gap`` from them, within ``within`` of its zone, in none of the ``barred`` areas,
+    reached from the anchor in a straight line crossing no Wall and none of ``discs``; with a
+    ``zone``, places wholly within it first, then the others nearest the centre. None: no
+    ``n`` such places in Unit Coherency."""
+    r = unit.radius
+    s = 2 * r + GAP
+    ax, ay = anchor
+    others = g.others_bases(unit) if avoid is None else avoid
+    enemies = [m.base for e in g.units.values() if e.player != unit.player and e.where == "board"
+               for m in e.models]
+    graph = g.bf.layout.move_layer(r).graph(g.closed)
+    chosen: list[tuple[float, float]] = []
+    spare: list[tuple[float, float]] = []
+    for ox, oy in HEX:
+        if len(chosen) >= n:
+            break
+        x, y = ax + ox * s, ay + oy * s
+        if chosen and (any(math.hypot(x - cx, y - cy) < 2 * r + 1e-6 for cx, cy in chosen) or
+                       not any(math.hypot(x - cx, y - cy) - 2 * r <= COHERENCY for cx, cy in chosen)):
+            continue
+        if any(math.hypot(x - o.x, y - o.y) < r + o.radius + 1e-6 for o in others):
+            continue
+        b = Base(x, y, r)
+        if not g.fits(b):
+            continue
+        if enemy_gap is not None and any(g.bf.engaged(b, e) for e in enemies):
+            continue
+        if ds_gap is not None and any(math.hypot(x - e.x, y - e.y) - r - e.radius <= ds_gap for e in enemies):
+            continue
+        if within is not None and g.zone_gap(within[0], (x, y), r) > within[1] + 1e-9:
+            continue
+        if any(a.within(b) for a in barred):
+            continue
+        if (ox or oy) and (not graph.clear(ax, ay, x, y) or
+                           cut_at_discs([(ax, ay), (x, y)], list(discs))[-1] != (x, y)):
+            continue
+        if zone is not None and not zone.wholly_within(b):
+            spare.append((x, y))
+            continue
+        chosen.append((x, y))
+    if zone is not None:
+        for p in spare:
+            if len(chosen) >= n:
+                break
+            if not chosen or any(math.hypot(p[0] - cx, p[1] - cy) - 2 * r <= COHERENCY for cx, cy in chosen):
+                chosen.append(p)
+    if len(chosen) < n or not g.coherent(chosen, r):
+        return None
+    return chosen

@@ -542,6 +542,9 @@ class Positions(GameInterface):
                   if abs(o.x - ax) < reach + o.radius and abs(o.y - ay) < reach + o.radius]
         enemies = [m.base for e in self.army_units(self.other(unit.player)) for m in e.models
                    if abs(m.x - ax) < reach + m.r and abs(m.y - ay) < reach + m.r]
+        if discs:  # only the discs near the anchor can meet a line from it (_formation_now's test)
+            near = HEX_RINGS * s + r + 2.0
+            discs = tuple([d for d in discs if abs(d[0] - ax) < near + d[2] and abs(d[1] - ay) < near + d[2]])
         # The same layout is asked for again and again (games start alike, a move steps back
         # 0.5" at a time): kept across moves and games, keyed on everything it depends on.
         key = ("form", r, anchor, n, tuple([(o.x, o.y, o.radius) for o in others]),
