@@ -108,28 +108,30 @@ class Moments(GameInterface):
                 continue
             targets = [self.unit(unit)] if unit is not None else self.army_units(p)
             for u in targets:
-                if s.once == "unit" and self._once(p, s, u.uid) in self.used:
+                # (every test below must pass: the unit's own flags first, those that measure
+                # or look around the battlefield last)
+                if u.player != p or not u.alive or not s.target_keywords <= u.keywords:
                     continue
-                if u.player != p or not u.alive or s.bearer is not None and not self._near_bearer(s, u):
+                if s.shocked and not u.battleshocked or s.unshocked and u.battleshocked:
                     continue
+                if u.battleshocked and s.stratagem and not self.edition.stratagems_on_battleshocked:
+                    continue  # Battle-shock: your Stratagems cannot affect the unit (not in 2023)
                 if s.target_units and u.datasheet.name.casefold() not in s.target_units:
                     continue
-                if s.shocked and not u.battleshocked:
+                if s.returns is not None and len(u.models) >= u.starting:
+                    continue  # no destroyed model to return
+                if s.once == "unit" and self._once(p, s, u.uid) in self.used:
                     continue
                 if s.self_test_forsake and (p, f"{s.group or s.name} forsaken {u.uid}", 0) in self.used:
                     continue  # The Forsaken: "until the end of the battle, this unit loses its Dark Pacts ability"
-                if u.battleshocked and s.stratagem and not self.edition.stratagems_on_battleshocked:
-                    continue  # Battle-shock: your Stratagems cannot affect the unit (not in 2023)
+                if s.bearer is not None and not self._near_bearer(s, u):
+                    continue
                 if s.after_kill and not any(d and not self.unit(t).alive for t, _, d in u.volley):
                     continue  # "if one or more enemy units were destroyed by those attacks"
                 if s.moves and self.engaged_with(u):
                     continue  # a Normal move: never from within Engagement Range
-                if s.unshocked and u.battleshocked:
-                    continue
                 if s.secures is not None and self.marker_to_secure(u, s.secures) is None:
                     continue  # no objective marker it could Secure
-                if s.returns is not None and len(u.models) >= u.starting:
-                    continue  # no destroyed model to return
                 if (o := s.opens) is not None and not self.hatches_to_open(u, o.open_hatch):
                     continue  # no closed Hatchway in reach
                 if (far := s.reserves) is not None and any(
@@ -137,8 +139,7 @@ class Moments(GameInterface):
                     continue  # Ambushing Hunters: "more than 6\" horizontally away from all enemy units"
                 if s.stratagem and self.cost_rules and self.cp[p] < stratagem_cost(self, p, s.cp, u):
                     continue  # e.g. Malevolent Cunning: 1CP more on this unit
-                if s.target_keywords <= u.keywords:
-                    out.append(Action("use", u.uid, arg=s.name))
+                out.append(Action("use", u.uid, arg=s.name))
         return out
 
     def _enemy_targets(self, p: Player, s: Use, unit: str | None) -> list[Unit]:
