@@ -85,3 +85,22 @@ def test_formations_are_their_plain_reference(spec, offsets):
                     ref.formation(g, u, anchor, n, avoid=others, enemy_gap=None)
                 assert g.formation(u, anchor, n, ds_gap=9.0) == ref.formation(g, u, anchor, n, ds_gap=9.0)
     play(spec, check, every=11)
+
+
+@settings(max_examples=10, deadline=None)
+@given(games(), st.lists(st.tuples(st.floats(-9, 9), st.floats(-9, 9)), min_size=1, max_size=3),
+       st.sampled_from([3.0, 6.0, 12.0, float("inf")]))
+def test_kept_move_paths_are_the_battlefields(spec, offsets, within):
+    def check(g: Game) -> None:
+        for u in g.units.values():
+            if u.where != "board" or not u.models:
+                continue
+            discs = g.move_discs(u, "normal")
+            for to in _anchors(g, u, offsets):
+                if g.bf.layout.board_at(to) is None:
+                    continue  # (off the battlefield)
+                for m in u.models[:2]:
+                    for d in (discs, ()):
+                        for w in (1.5, within):
+                            assert g.move_path(m.base, to, d, w) == g.bf.move_path(m.base, to, d, w)
+    play(spec, check, every=13)

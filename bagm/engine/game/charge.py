@@ -203,7 +203,7 @@ class ChargePhase(GameInterface):
         # around other models and the Engagement Range of enemy units not charged, to base
         # contact with the target model (where the route is cut), or as far as the roll goes
         discs = self.move_discs(u, "charge", (t.uid,))
-        length, pts = self.bf.move_path(lead.base, (tm.x, tm.y), discs, roll)
+        length, pts = self.move_path(lead.base, (tm.x, tm.y), discs, roll)
         if pts is None:
             return False
         # not within Engagement Range of a unit not charged through an open Hatchway (2") either

@@ -338,7 +338,7 @@ class MovementPhase(GameInterface):
         def calc() -> tuple[float, list[tuple[float, float]] | None]:
             lead = min(u.models, key=lambda m: math.hypot(m.x - to[0], m.y - to[1]))
             discs = self.move_discs(u, kind)
-            length, pts = self.bf.move_path(lead.base, to, discs, limit)
+            length, pts = self.move_path(lead.base, to, discs, limit)
             if pts is None:
                 return 0.0, None
             # Engagement Range through an open Hatchway (2") along the way, not only at the end

@@ -134,6 +134,20 @@ class Positions(GameInterface):
         discs: list[Disc] = got[1]
         return discs
 
+    def move_path(self, base: Base, to: tuple[float, float], discs: tuple[Disc, ...] = (),
+                  within: float = math.inf) -> tuple[float, list[tuple[float, float]] | None]:
+        """:meth:`Battlefield.move_path` (the shortest route of a base's centre around Walls,
+        closed Hatches and ``discs``), kept across moves and games on its arguments and the
+        Hatchways: a move's plan asks again for a model's route when it is tried strictly and
+        then as far as each model gets, and games that start alike ask for the same routes."""
+        key = ("move path", base.x, base.y, base.radius, to, discs, within, self.closed)
+        got = self._geo_cache.get(key)
+        if got is None:
+            length, pts = self.bf.move_path(base, to, discs, within)
+            got = (length, None if pts is None else tuple(pts))
+            self._geo(key, lambda: got)
+        return got[0], None if got[1] is None else list(got[1])
+
     def shut_off(self, u: Unit, v: Unit, doors: list[Any], reach: float) -> bool:
         """Enemy unit ``v``'s Engagement Range (``reach`` beyond its bases) crosses a closed
         Hatchway, and no path leads from ``u`` to ``v`` around Walls and closed Hatchways: they
@@ -256,7 +270,7 @@ class Positions(GameInterface):
             if walls is not None and cut_at_discs(walls, discs)[-1] == q:
                 route = walls
             else:
-                _, found = self.bf.move_path(m.base, q, discs, limit)
+                _, found = self.move_path(m.base, q, discs, limit)
                 route = found if found is not None else [(m.x, m.y)]  # (cut short where blocked)
             route = self.cut_at_hatchway_er(u, route, kind, targets)
             length = polyline_length(route)
