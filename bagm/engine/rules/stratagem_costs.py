@@ -23,8 +23,8 @@ def _any(game: Any) -> bool:
 def stratagem_cost(game: Any, p: Player, base: int, unit: Any, mark: bool = False) -> int:
     """The CP player ``p`` pays to use a Stratagem of cost ``base`` that targets ``unit``;
     ``mark``: the use is made (a once-per-battle-round change is spent)."""
-    if unit is None or not _any(game):
-        return base
+    if unit is None or not any(a.cost_mods for a in game.armies.values()):
+        return base  # (an army whose rules only bring CP back: Eye of the Prognosticars)
     cost = base
     if unit.affected and unit.player == p and effect_has(unit, "stratagem_cost_mod"):
         rule = unit.source("stratagem_cost_mod")

@@ -541,6 +541,12 @@ class Army:
                    or e.stratagem_refund_own is not None for u in self.units for _, e in u.standing)
 
     @cached_property
+    def cost_mods(self) -> bool:
+        """Whether a unit has an effect that changes what a Stratagem costs (not only what it brings
+        back): a game without one pays nothing to price a Stratagem."""
+        return any(e.stratagem_cost_mod or e.stratagem_tax is not None for u in self.units for _, e in u.standing)
+
+    @cached_property
     def rushers(self) -> bool:
         """Whether a unit has an effect that moves it just after an enemy unit has shot
         (``rush_move``): the shooting phase asks no more of an army without one."""
