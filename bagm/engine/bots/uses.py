@@ -38,12 +38,18 @@ def use_choice(bot: GreedyBot, g: Game, legal: list[Action]) -> Action | None:
         # start of a battle round the phase still reads the last one's Fight phase: not a fight
         fight = g.phase == "fight" and d.info.get("timing") != "round_start"
 
+        base: dict[str, float] = {}  # each unit's expected damage without any of them (asked once)
+        worths: dict[tuple[str | None, str | None], tuple[float, bool, bool]] = {}
+
         def worth(a: Action) -> tuple[float, bool, bool]:
+            if (a.arg, a.unit) in worths:
+                return worths[a.arg, a.unit]
             s, u = rules[a.arg], g.unit(a.unit)
             held = any(n == s.name for v in g.army_units(d.player) for n, _, _ in v.timed)
             # (nothing to gain in attacks: more OC for a unit on an objective marker, say Duty and Honour!)
             oc = any(e.OC_mod > 0 for e in s.effects) and bot.on_marker(g, u)
-            return use_gain(bot, g, s, u, fight) - self_risk(s, u), not held, oc
+            got = worths[a.arg, a.unit] = (use_gain(bot, g, s, u, fight, base) - self_risk(s, u), not held, oc)
+            return got
         # one at a time (Orders): a unit that already has one this phase is left for the next
         choices = [a for a in choices if call_now(g, rules[a.arg], d.player) and not (
             rules[a.arg].one_at_a_time and _carries(g, rules[a.arg], g.unit(a.unit)))]
@@ -195,16 +201,24 @@ def _worth_returning(g: Game, u: Unit, s: Any) -> bool:
     return lost >= min(float(parse_dice(s.returns.return_models).mean()), float(u.starting)) or g.round >= 4
 
 
-def use_gain(bot: GreedyBot, g: Game, s: Any, u: Unit, fight: bool) -> float:
+def use_gain(bot: GreedyBot, g: Game, s: Any, u: Unit, fight: bool,
+             base: dict[str, float] | None = None) -> float:
     """What using ``s`` adds: the expected points its units would destroy with its effects
     less without (each unit's first ranged and first melee weapon on the nearest enemy unit;
-    in the Fight phase only units within Engagement Range, their melee weapon)."""
+    in the Fight phase only units within Engagement Range, their melee weapon). ``base``: each
+    unit's figure without, kept across the alternatives weighed at one decision."""
     units = [v for v in g.army_units(u.player) if g.covers(s, v)] if s.army else [u]
     if (aura := max((e.aura for e in s.effects if e.aura is not None), default=None)) is not None:
         units = [v for v in g.army_units(u.player) if v is u or g.unit_distance(u, v) <= aura]  # a timed aura
     if fight:
         units = [v for v in units if g.engaged_with(v)]
-    return sum(effects_value(bot, g, v, s.effects, fight) - effects_value(bot, g, v, (), fight) for v in units)
+    base = {} if base is None else base
+    total = 0.0
+    for v in units:
+        if v.uid not in base:
+            base[v.uid] = effects_value(bot, g, v, (), fight)
+        total += effects_value(bot, g, v, s.effects, fight) - base[v.uid]
+    return total
 
 
 def effects_value(bot: GreedyBot, g: Game, u: Unit, effects: tuple[Any, ...], fight: bool) -> float:
