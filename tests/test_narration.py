@@ -183,3 +183,27 @@ def test_replay_narrates_in_text_and_json(monkeypatch):
     assert out["reproduced"] is True and out["winner"] == "B"
     want = [s.as_dict() for s in narrate(_events("greedy_seed7"))]
     assert out["narration"] == want
+
+
+def test_every_declared_event_kind_has_a_sentence():
+    """Each kind the log may hold (state/events.py) is told in words, never shown raw."""
+    from bagm.engine.state import events as ev
+    from bagm.render.narration import Narrator
+
+    assert sorted(k for k in ev.kinds() if not hasattr(Narrator, f"_e_{k}")) == []
+
+
+@pytest.mark.parametrize("event, said", [
+    ({"e": "deadly_demise", "unit": "A1", "roll": 6, "units": ["B2"]}, "Deadly Demise: a model of A1 rolls 6; mortal wounds for B2."),
+    ({"e": "deadly_demise", "unit": "A1", "roll": 3, "units": []}, "Deadly Demise: a model of A1 rolls 3: nothing happens."),
+    ({"e": "mortal_roll", "unit": "A1", "target": "B1", "rule": "Psychic Onslaught", "roll": 4},
+     "A1 rolls one D6 for Psychic Onslaught against B1: 4."),
+    ({"e": "regain_wounds", "unit": "A2", "wounds": 1, "rule": "Regenerative Agony"}, "A2 regains 1 wound (Regenerative Agony)."),
+    ({"e": "pain", "player": "A", "gain": 1, "pool": 3, "why": "an enemy unit destroyed"},
+     "Player A gains 1 Pain token (an enemy unit destroyed; 3 in all)."),
+    ({"e": "pain", "player": "A", "gain": -2, "pool": 1, "why": "Empowered"}, "Player A spends 2 Pain tokens (Empowered; 1 in all)."),
+])
+def test_the_rules_own_rolls_and_tokens_are_told(event, said):
+    from bagm.render.narration import Narrator
+
+    assert Narrator().tell(event) == [said]

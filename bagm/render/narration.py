@@ -526,6 +526,23 @@ class Narrator:
         return (f"{self.unit(e.get('unit'))} suffers {count(e.get('amount'), 'mortal wound')} "
                 f"({e.get('why')}): {count(e.get('lost'), 'wound')} lost.")
 
+    def _e_mortal_roll(self, e: ev.MortalRoll) -> str:
+        return (f"{self.unit(e.get('unit'))} rolls one D6 for {e.get('rule')} against "
+                f"{self.unit(e.get('target'))}: {e.get('roll')}.")
+
+    def _e_deadly_demise(self, e: ev.DeadlyDemise) -> str:
+        hit = ", ".join(self.unit(u) for u in e.get("units") or [])
+        return (f"Deadly Demise: a model of {self.unit(e.get('unit'))} rolls {e.get('roll')}"
+                + (f"; mortal wounds for {hit}." if hit else ": nothing happens."))
+
+    def _e_regain_wounds(self, e: ev.RegainWounds) -> str:
+        return f"{self.unit(e.get('unit'))} regains {count(e.get('wounds'), 'wound')} ({e.get('rule')})."
+
+    def _e_pain(self, e: ev.Pain) -> str:
+        n = int(e.get("gain") or 0)
+        did = f"gains {count(n, 'Pain token')}" if n >= 0 else f"spends {count(-n, 'Pain token')}"
+        return f"Player {e.get('player')} {did} ({e.get('why')}; {e.get('pool')} in all)."
+
     def _e_vented(self, e: ev.Vented) -> str:
         return f"{e.get('area')} is vented to the void until the end of the battle round."
 
