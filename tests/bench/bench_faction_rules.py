@@ -12,10 +12,11 @@ Figures are games per second of CPU time, the median of the rounds, and the rati
 
 from __future__ import annotations
 
-import statistics
 import subprocess
 import sys
 from pathlib import Path
+
+from figures import report  # tests/bench/figures.py (run as a script: its folder is on the path)
 
 REPO = Path(__file__).parents[2]
 
@@ -53,11 +54,7 @@ def main() -> None:
     for _ in range(rounds):
         for way in figures:
             figures[way].append(run(way, games))
-    med = {k: statistics.median(v) for k, v in figures.items()}
-    print(f"greedy vs greedy, mission 11, one core, {games} games x {rounds} rounds (games/s of CPU time)")
-    for k, v in figures.items():
-        print(f"  {k + ' faction rules':<22} median {med[k]:5.1f}   rounds: {', '.join(f'{x:.1f}' for x in v)}")
-    print(f"  ratio with/without: {med['with'] / med['without']:.3f}")
+    report(figures, games, rounds, ("with", "without"))
 
 
 if __name__ == "__main__":

@@ -12,11 +12,12 @@ and the ratio. The current code is also measured as a library call (no garbage-c
 
 from __future__ import annotations
 
-import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from figures import report  # tests/bench/figures.py (run as a script: its folder is on the path)
 
 REPO = Path(__file__).parents[2]
 BASE = "9b6b931"  # main before the engine moved into its new house
@@ -77,11 +78,7 @@ def main() -> None:
                 figures["after (library)"].append(run(REPO, "library", games))
         finally:
             subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(old)], check=True)
-    med = {k: statistics.median(v) for k, v in figures.items()}
-    print(f"greedy vs greedy, mission 11, one core, {games} games x {rounds} rounds (games/s of CPU time)")
-    for k, v in figures.items():
-        print(f"  {k:<16} median {med[k]:5.1f}   rounds: {', '.join(f'{x:.1f}' for x in v)}")
-    print(f"  ratio after/before: {med['after'] / med['before']:.3f}")
+    report(figures, games, rounds, ("after", "before"))
 
 
 if __name__ == "__main__":
