@@ -47,6 +47,18 @@ def give_uses(g: Game, uid: str, faction: str, name: str) -> list[Any]:
     return uses
 
 
+def use_when_selected(faction: str, name: str, phase: str) -> Game:
+    """A game where A3 is selected to shoot or fight (``phase``) and uses ``faction``'s ability
+    ``name``, the only rule it is offered then."""
+    g = game()
+    give_uses(g, "A3", faction, name)
+    g.phase = phase
+    acts = g.usable("A", "selected_to_shoot" if phase == "shooting" else "selected_to_fight", "A3")
+    assert [a.arg for a in acts] == [name]
+    g.use_rule("A", acts[0])
+    return g
+
+
 def hits(g: Game, u: str, t: str, w: Any, dice: list[int]) -> tuple[int, int]:
     """``u`` attacks ``t`` with one model's ``w`` (its effects applied), re-rolls declined."""
     from test_abilities import attack
@@ -753,12 +765,7 @@ def test_twisted_sorceries_plus_3_strength_and_attacks_of_psychic_weapons_once_p
 
     from bagm.data.weapons import Abilities
 
-    g = game()
-    give_uses(g, "A3", "Thousand Sons", "Twisted Sorceries (Psychic)")
-    g.phase = "shooting"
-    acts = g.usable("A", "selected_to_shoot", "A3")
-    assert [a.arg for a in acts] == ["Twisted Sorceries (Psychic)"]
-    g.use_rule("A", acts[0])
+    g = use_when_selected("Thousand Sons", "Twisted Sorceries (Psychic)", "shooting")
     psychic = replace(GUN, abilities=Abilities(psychic=True))
     w = effect_weapon(g.units["A3"], psychic, g.units["B3"])
     assert (w.strength, w.attacks.bonus) == (GUN.strength + 3, GUN.attacks.bonus + 3)
@@ -1029,12 +1036,7 @@ def test_blessed_icon_of_disease_ends_battleshock_of_a_death_guard_unit_within_1
 def test_biological_warfare_plus_3_attacks_and_damage_of_the_injector_goad_once_per_battle():
     from dataclasses import replace
 
-    g = game()
-    give_uses(g, "A3", "Genestealer Cults", "Biological Warfare")
-    g.phase = "fight"
-    acts = g.usable("A", "selected_to_fight", "A3")
-    assert [a.arg for a in acts] == ["Biological Warfare"]
-    g.use_rule("A", acts[0])
+    g = use_when_selected("Genestealer Cults", "Biological Warfare", "fight")
     goad = replace(BLADE, name="Injector goad")
     w = effect_weapon(g.units["A3"], goad, g.units["B3"])
     assert (w.attacks.bonus, w.damage.bonus) == (BLADE.attacks.bonus + 3, BLADE.damage.bonus + 3)
