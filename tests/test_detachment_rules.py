@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, advance_to, block, declined, place
+from pydantic import TypeAdapter
 
 from bagm.chance.dice import Dice, DiceExpr
+from bagm.data.models import Effect
 from bagm.data.packs import Catalog
 from bagm.data.weapons import WeaponProfile
 from bagm.engine.attack.odds import steps
@@ -1293,3 +1295,25 @@ def test_brutal_entrance_an_opened_hatchway_stays_open_and_plus_1_to_charge_thro
         g.apply(Action("pass"))
     roll = next(x for x in g.events if x["e"] == "charge_roll")["roll"]
     assert roll == (7 if across else 6)
+
+
+# --- Objective Control under the game's conditions -----------------------------------------------
+
+
+def test_an_oc_modifier_that_holds_while_near_a_marker_counts_in_objective_control():
+    # Core Rules "Objective Control": a unit's OC with its modifiers; the modifier here holds only
+    # while the unit is within range of a marker (a condition only the game answers)
+    g = game(army("grey_knights_void_purge_force"))
+    u = next(u for u in g.army_units("A") if not u.mixed_oc and len(u.models) >= 3)
+    u.standing = (*u.standing, ("Test rule", TypeAdapter(Effect).validate_python({"OC_mod": 2, "only_while": "near_objective"})))
+    on_marker(g, u)
+    for v in g.units.values():
+        if v is not u and v.alive:
+            off_markers(g, v)
+    assert u.oc() == u.OC  # without the game the condition is not known to hold
+    assert u.oc(None, holds_in(g)) == u.OC + 2
+    level = g.levels_of_control()[0]["A"]
+    counted = sum(1 for m in u.models if g.bf.in_objective_range(m.base, g.map.layout.markers[0]))
+    assert counted and level == counted * (u.OC + 2)
+    off_markers(g, u)
+    assert u.oc(None, holds_in(g)) == u.OC and g.levels_of_control()[0]["A"] == 0

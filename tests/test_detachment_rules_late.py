@@ -1083,8 +1083,9 @@ def test_regenerative_agony_wracks_get_a_destroyed_model_back(roll, back):
 # --- Voice of the Octed (Infernal Reavers) --------------------------------------------------------
 
 
+@pytest.mark.parametrize("until", [None, "next", "their_turn"])  # however long the Pact's use lasts
 @pytest.mark.parametrize("octed", [True, False])
-def test_voice_of_the_octed_a_dark_pact_gives_both_abilities(octed):
+def test_voice_of_the_octed_a_dark_pact_gives_both_abilities(octed, until):
     """Voice of the Octed: "each time the bearer's unit makes a Dark Pact, until the end of the Phase,
     weapons equipped by models in that unit gain both abilities conferred by that Dark Pact (instead of
     only one)" (Dark Pacts as data: one alternative for each ability, a Leadership test first)."""
@@ -1096,9 +1097,11 @@ def test_voice_of_the_octed_a_dark_pact_gives_both_abilities(octed):
     g = game(army("heretic_astartes_infernal_reavers"))
     lord = next(u for u in g.units.values() if u.enhancement == "Voice of the Octed")
     u = lord if octed else next(v for v in g.army_units("A") if v is not lord and v.enhancement is None)
+    g.armies["A"].uses = tuple(x for x in g.armies["A"].uses if x.group != "Dark Pacts")  # the pack's: replaced
     for choice, ab in (("Lethal Hits", {"name": "lethal hits"}), ("Sustained Hits", {"name": "sustained hits", "value": 1})):
         m = validate(Moment, {"when": "selected_to_shoot", "once": "phase", "choice": choice, "self_test": "leadership",
-                              "self_test_mortals": "D3", "effects": [{"weapon_abilities": [ab]}]})
+                              "self_test_mortals": "D3", "effects": [{"weapon_abilities": [ab]}],
+                              **({"until": until} if until else {})})
         g.armies["A"].uses += (use_of(m, "Dark Pacts", "Ability", u.uid),)
     g.dice = Dice.scripted([6, 6])  # the Leadership test: passed
     g.use_rule("A", parse(f"use {u.uid} Dark Pacts: Lethal Hits"))

@@ -1764,7 +1764,7 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "Stalking Menace": lambda n: late.test_stalking_menace_into_strategic_reserves_then_back_by_deep_strike_or_destroyed(True),
     "Resurrection Protocols": lambda n: late.test_resurrection_protocols_the_first_time_the_bearer_is_destroyed_a_2_plus_sets_it_back_up(2, True),
     "Rallying Cry": lambda n: late.test_rallying_cry_two_guardians_units_in_the_bearers_entry_zone(),
-    "Voice of the Octed": lambda n: late.test_voice_of_the_octed_a_dark_pact_gives_both_abilities(True),
+    "Voice of the Octed": lambda n: late.test_voice_of_the_octed_a_dark_pact_gives_both_abilities(True, None),
     "Horrifying Visage": lambda n: late.test_horrifying_visage_a_failed_leadership_test_stops_a_tactical_manoeuvre((1, 1), True),
     "Miasmic Odour": lambda n: late.test_miasmic_odour_adds_3_inches_to_the_bearers_contagion_range(3.9, True),
 }

@@ -15,7 +15,7 @@ import math
 from collections.abc import Generator
 from functools import partial
 
-from bagm.engine.rules.effects import effect_first, effect_has, effect_sum, engaged_oc_mod
+from bagm.engine.rules.effects import effect_first, effect_has, effect_sum, engaged_oc_mod, holds_in
 from bagm.engine.state import events as ev
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Model, Unit
@@ -29,6 +29,7 @@ class ObjectiveControl(GameInterface):
         """Each player's Level of Control over each objective marker (OC of models within 1")."""
         out = [{"A": 0, "B": 0} for _ in self.map.layout.markers]
         kept, closed = self._by_stamp, self.closed
+        holds = holds_in(self)  # an OC modifier "while ..." a condition on the game (near a marker...)
         # Overwhelming Magnificence: enemy units in Engagement Range of such a unit lose OC
         auras = {u.player for u in self.units.values() if u.alive and u.affected
                  and (effect_sum(u, "engaged_enemy_OC_mod") or effect_sum(u, "OC_aura_mod"))}
@@ -47,10 +48,10 @@ class ObjectiveControl(GameInterface):
             if u.mixed_oc:  # models of different OC (a Heavy Weapon Platform's 0): each its own
                 for i, (level, c) in enumerate(zip(out, counts)):
                     if c:
-                        level[u.player] += sum(max(0, oc + aura) if (oc := u.oc(m)) else 0
+                        level[u.player] += sum(max(0, oc + aura) if (oc := u.oc(m, holds)) else 0
                                                for m in self._models_in_range(u, i))
                 continue
-            oc = u.oc()
+            oc = u.oc(None, holds)
             if aura and oc:
                 oc = max(0, oc + aura)
             for level, c in zip(out, counts):
@@ -84,8 +85,11 @@ class ObjectiveControl(GameInterface):
         Battle-shocked OC 0; Secured markers stay until the opponent controls them at the start
         or end of a turn)."""
         new: list[Player | None] = []
-        # keyed on each unit's OC: Battle-shock and conferred Leader abilities change it
-        levels = self._cached(("levels", tuple(u.oc() for u in self.units.values())), self.levels_of_control)
+        # keyed on each unit's OC: Battle-shock, conferred Leader abilities and effects that hold
+        # while a condition on the game holds change it
+        holds = holds_in(self)
+        levels = self._cached(("levels", tuple(u.oc(None, holds) for u in self.units.values())),
+                              self.levels_of_control)
         for i, level in enumerate(levels):
             raw: Player | None = "A" if level["A"] > level["B"] else "B" if level["B"] > level["A"] else None
             if self.mission.removed(self, i):  # a marker a Mission Rule removed: nobody controls it

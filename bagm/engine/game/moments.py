@@ -308,20 +308,21 @@ class Moments(GameInterface):
             return
         if any(e.aura is not None for e in s.effects):  # a timed aura: the army's units near the target too
             self._timed_aura(p, s, u, until)
+        gives = self._choice_effects(s, u)  # its own effects, or every alternative's (Voice of the Octed)
         if s.until == "target_next_turn":  # "until the start of your opponent's next turn"
-            u.timed += tuple((s.name, e, f"start {u.player}") for e in s.effects)
+            u.timed += tuple((s.name, e, f"start {u.player}") for e in gives)
             self.emit(ev.Effect(e="effect", unit=u.uid, rule=s.name, until="next"))
             return
         if s.until == "next":  # until the start of the user's next phase of this kind
-            u.timed += tuple((s.name, e, until) for e in s.effects)
+            u.timed += tuple((s.name, e, until) for e in gives)
             self.emit(ev.Effect(e="effect", unit=u.uid, rule=s.name, until="next"))
             return
         if s.until == "their_turn":  # "until the end of your opponent's next turn" (turns alternate)
             end = self.turn + (1 if self.active == p else 2)
-            u.timed += tuple((s.name, e, f"turn {end}") for e in s.effects)
+            u.timed += tuple((s.name, e, f"turn {end}") for e in gives)
             self.emit(ev.Effect(e="effect", unit=u.uid, rule=s.name, until="their_turn"))
             return
-        u.timed += tuple((s.name, e, s.until) for e in self._choice_effects(s, u))
+        u.timed += tuple((s.name, e, s.until) for e in gives)
         if need := next((e.reinforce_roll for e in s.effects if e.reinforce_roll), None):
             self.reinforce(u, need, s.name)  # "this unit can request reinforcement"
         if (back := s.returns) is not None:  # "return up to D3+2 destroyed models to that unit"

@@ -49,6 +49,7 @@ from bagm.engine.game.sight import Sight
 from bagm.engine.game.snapshot import start_of
 from bagm.engine.game.state import GameState
 from bagm.engine.rules.army_rules import pain_at_start, raid_marks, stratagem_spent
+from bagm.engine.rules.effects import holds_in
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.leaders import LeaderRules
 from bagm.engine.rules.yield_points import yield_command_end, yield_start
@@ -206,9 +207,9 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         """Player ``p``'s units with OC above 0 and a model within range of a marker that ``p``
         controls now: the units a control objective credits (for the log; decides no rule)."""
         mine = [i for i, c in enumerate(self.control) if c == p]
-        out = []
+        out, holds = [], holds_in(self)
         for u in self.army_units(p):
-            if u.oc() > 0 and any(self._in_range_counts(u)[i] for i in mine):
+            if u.oc(None, holds) > 0 and any(self._in_range_counts(u)[i] for i in mine):
                 out.append(u.uid)
         return out
 

@@ -471,11 +471,13 @@ class Unit:
         """What of its effects can change during a game, for the keys of answers kept on it."""
         return (self.led and self.led[:2], tuple(name for name, _, _ in self.timed))
 
-    def oc(self, model: Model | None = None) -> int:
+    def oc(self, model: Model | None = None,
+           holds: Callable[[Unit, str, Unit | None], bool] | None = None) -> int:
         """The OC of its models (``model``: that one's, from its own profile where it has one;
-        Objective Control sums the models' OC)."""
+        Objective Control sums the models' OC). ``holds``: the game's answer to the conditions
+        of effects that need it (without it, such an effect does not apply)."""
         if self.battleshocked:  # Battle-shock: OC 0, or an effect's "Battle-shocked models have an OC of 1"
-            return max((e.OC_shocked for e in self.setting("OC_shocked")), default=0) \
+            return max((e.OC_shocked for e in self.setting("OC_shocked", holds)), default=0) \
                 if self.affected else 0
         own = self.OC if model is None or model.own is None else model.own.OC
         if self.affected:  # a conferred Leader ability's or a standing rule's OC modifier
@@ -484,9 +486,9 @@ class Unit:
             if not sets and not mods:
                 return max(0, own)
             # "the bearer has an OC characteristic of 5" (the highest such), then modifiers
-            values = [e.OC_set for e in self._now(sets, None)]
+            values = [e.OC_set for e in self._now(sets, holds)]
             base = max(values) if values else own
-            return max(0, base + sum(e.OC_mod for e in self._now(mods, None)))
+            return max(0, base + sum(e.OC_mod for e in self._now(mods, holds)))
         return own
 
     @property
