@@ -13,9 +13,10 @@ is said in the README.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from bagm.io.bsdata.names import dedupe, name_key
+from bagm.io.bsdata.shown import UnitEntries, Where, categories, never_shown
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.io.bsdata.extract import Extractor, Node
@@ -38,13 +39,25 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
     owner: list["Node"] = [node]  # the model (or unit) whose wargear is being read
     unread: list[str] = []  # choices whose bounds change in a way not read
     keys = list(profiles)
+    entries = UnitEntries.of(ex, node)
+    path: list["Node"] = [node]  # the unit, the groups and the model down to the choice made
+    counted = _model_counters(ex, node)  # entries whose count is the unit's number of models
+
+    def gone(child: "Node") -> bool:
+        """Hidden in every matched-play roster of the unit (a Crusade upgrade's option)."""
+        m = max(i for i, n in enumerate(path) if n.target.tag != "selectionEntryGroup")
+        start = m
+        while start > 0 and path[start - 1].target.tag == "selectionEntryGroup":
+            start -= 1  # the groups a model sits in lend it their categories
+        return never_shown(child, Where(ex, entries, categories(path[start:m + 1]),
+                                        categories(path)))
 
     def gear_of(model: "Node", depth: int) -> tuple[list[str], list[dict[str, Any]]]:
         fixed: list[str] = []
         choices: list[dict[str, Any]] = []
         for child in ex._members(model):
             if _SKIP_BRANCH.search(child.name) or child.hidden \
-                    or child.target.get("type") in ("model", "unit"):
+                    or child.target.get("type") in ("model", "unit") or gone(child):
                 continue
             lo, hi = child.bounds()
             if child.target.tag == "selectionEntryGroup":
@@ -53,15 +66,17 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                 if lo is None and hi is None and not _has_default(child) and depth < MAX_DEPTH:
                     # a group without bounds is a folder ("Wargear"): its entries and groups
                     # are the model's own
+                    path.append(child)
                     more_fixed, more_choices = gear_of(child, depth + 1)
+                    path.pop()
                     fixed += more_fixed
                     choices += more_choices
                     continue
-                names, always, default, inner = _group_items(ex, child, items, depth)
+                names, always, default, inner = _group_items(ex, child, items, depth, gone)
                 fixed += always
                 if names:
                     choice = _choice(names, lo, hi, default)
-                    _conditions(ex, child, choice, owner, unread)
+                    _conditions(ex, child, choice, owner, unread, counted)
                     choices.append(choice)
                 choices += inner
                 continue
@@ -71,21 +86,23 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                 fixed.append(child.name)
             else:
                 choice = {"of": [child.name], **({} if hi == 1 else {"max": hi})}
-                _conditions(ex, child, choice, owner, unread)
+                _conditions(ex, child, choice, owner, unread, counted)
                 choices.append(choice)
-            choices += _inner_choices(ex, child, items, depth)
+            choices += _inner_choices(ex, child, items, depth, gone)
         return dedupe(fixed), _dedupe_choices(choices)
 
     def kind(model: "Node", lo: int | None, hi: int | None, names: list[str], depth: int) -> None:
         owner.append(model)
+        path.append(model)
         fixed, choices = gear_of(model, depth)
+        path.pop()
         owner.pop()
         entry: dict[str, Any] = {"model": model.name}
         if len(names) == 1 and names[0] in profiles:
             entry["profile"] = profiles[names[0]]
         entry["min"] = lo or 0
         if hi is not None:
-            entry["max"], grows = _max_by_size(model, hi)
+            entry["max"], grows = _max_by_size(model, hi, counters=counted)
             if grows:
                 entry["max_from"] = grows
         if fixed:
@@ -103,6 +120,13 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
         if depth > MAX_DEPTH or id(n.target) in stack:
             return
         stack = stack | {id(n.target)}
+        path.append(n)
+        try:
+            walk_members(n, inherited, depth, stack)
+        finally:
+            path.pop()
+
+    def walk_members(n: "Node", inherited: list[str], depth: int, stack: set[int]) -> None:
         for child, names in ex.shown_members(n, inherited, keys):
             if child.target.get("type") == "model":
                 lo, hi = child.bounds()
@@ -116,7 +140,8 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                 walk(child, names, depth + 1, stack)
                 if all(m.target.get("type") == "model" or m.target.tag == "selectionEntryGroup"
                        for m in ex._members(child)):  # not a choice between bundles
-                    _group_bound(child, kinds[start:], groups, every=bool(larger_depth))
+                    _group_bound(child, kinds[start:], groups, every=bool(larger_depth),
+                                 counters=counted)
             elif _bundle(ex, n, child, default=False):  # a larger bundle: how far maxima grow
                 start, gstart = len(kinds), len(groups)
                 larger_depth.append(depth)
@@ -158,7 +183,8 @@ _ARMY_SCOPES = ("roster", "force", "primary-catalogue")  # Crusade, Detachment: 
 
 
 def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any],
-                owners: list["Node"], unread: list[str]) -> None:
+                owners: list["Node"], unread: list[str], counters: frozenset[str] = frozenset()
+                ) -> None:
     """A choice's bounds that change with another choice or with the unit's size. The forms
     read: its maximum (and minimum) set to 0 while the model carries an item ("if the
     sergeant takes twin lightning claws, he makes no Weapon 1 choice"): ``unless: [item]`` on
@@ -167,7 +193,8 @@ def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any],
     ``max_from``. Any other modifier of its bounds on what the unit carries (a count, a group
     of conditions, a repeat, an item of another model) is not read: the choice is named in
     ``unread`` (the pack's ``wargear_unread``; a roster naming that unit's wargear is told).
-    ``owners``: the unit's entry first, the model (or unit) making the choice last."""
+    ``owners``: the unit's entry first, the model (or unit) making the choice last;
+    ``counters``: entries whose count is the unit's number of models (:func:`_model_counters`)."""
     from bagm.io.bsdata.links import child_elements
 
     owner, unit_ids = owners[-1], frozenset(owners[0].ids)
@@ -187,7 +214,8 @@ def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any],
             if conds and not nested and not repeats \
                     and all(c.get("scope") in _ARMY_SCOPES for c in conds):
                 continue  # an army's option (Crusade, a Detachment), not the datasheet's
-            if _size_modifier(mod, unit_ids) is not None and _bounds_max(choice_node, mod):
+            if _size_modifier(mod, unit_ids, counters) is not None \
+                    and _bounds_max(choice_node, mod):
                 sized = True  # worked out below for every size at once
                 continue
             item = _carried_item(mod, conds, names, owner) if not (nested or repeats) else None
@@ -199,13 +227,34 @@ def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any],
         choice["unless"] = unless
     if sized:
         _lo, hi = choice_node.bounds()
-        top, grows = _max_by_size(choice_node, 1 if hi is None else hi, unit_ids)
+        top, grows = _max_by_size(choice_node, 1 if hi is None else hi, unit_ids, counters)
         if top != 1:
             choice["max"] = top
         else:
             choice.pop("max", None)
         if grows:
             choice["max_from"] = grows
+
+
+def _model_counters(ex: "Extractor", unit: "Node") -> frozenset[str]:
+    """The entries (groups, wrappers) below a unit holding every one of its models, whose
+    count of selections is the unit's number of models."""
+    from bagm.io.bsdata.extract import _SKIP_BRANCH
+
+    def has_models(n: "Node", depth: int) -> bool:
+        return n.target.get("type") == "model" or depth < MAX_DEPTH and any(
+            has_models(m, depth + 1) for m in ex._members(n) if not m.hidden)
+
+    out: set[str] = set()
+    n = unit
+    for _ in range(MAX_DEPTH):
+        holders = [m for m in ex._members(n)
+                   if not _SKIP_BRANCH.search(m.name) and not m.hidden and has_models(m, 0)]
+        if len(holders) != 1 or holders[0].target.get("type") == "model":
+            break
+        n = holders[0]
+        out |= n.ids
+    return frozenset(out)
 
 
 def _bounds_max(node: "Node", mod: Any) -> bool:
@@ -259,7 +308,7 @@ def _item_ids(ex: "Extractor", owner: "Node") -> dict[str, str]:
 
 
 def _group_bound(group: "Node", members: list[dict[str, Any]], out: list[dict[str, Any]],
-                 every: bool = False) -> None:
+                 every: bool = False, counters: frozenset[str] = frozenset()) -> None:
     """A group of several kinds of model with a bound of its own that their own bounds do not
     already make ("Shock Trooper w/ Special Weapon": up to 2 of the four kinds with a special
     weapon, each up to 1): ``{models, min, max}`` in ``out``. ``every``: in a larger bundle,
@@ -279,7 +328,7 @@ def _group_bound(group: "Node", members: list[dict[str, Any]], out: list[dict[st
         return
     bound: dict[str, Any] = {"models": names, "min": lo if binds_lo else 0}
     if binds_hi and hi is not None:
-        bound["max"], grows = _max_by_size(group, hi)
+        bound["max"], grows = _max_by_size(group, hi, counters=counters)
         if grows:
             bound["max_from"] = grows
     out.append(bound)
@@ -334,10 +383,13 @@ _SIZE_TESTS = {"atLeast": lambda n, v: n >= v, "greaterThan": lambda n, v: n > v
                "lessThan": lambda n, v: n < v, "atMost": lambda n, v: n <= v}
 
 
-def _size_modifier(mod: Any, unit_ids: frozenset[str] | None) -> tuple[str, int, str, int] | None:
+def _size_modifier(mod: Any, unit_ids: frozenset[str] | None,
+                   counters: frozenset[str] = frozenset()) -> tuple[str, int, str, int] | None:
     """A modifier of a bound on the unit's number of models alone, as (how: set, increment or
     decrement; by; test: atLeast, greaterThan, lessThan or atMost; models), else None:
-    "set 2 if the unit has at least 10 models", "decrement 1 if it has fewer than 6"."""
+    "set 2 if the unit has at least 10 models", "decrement 1 if it has fewer than 6". The
+    models are counted as such or as the selections of an entry holding them all
+    (``counters``: "at least 10 Death Company Marines" counts the group of every model)."""
     from bagm.io.bsdata.links import child_elements
 
     conds = child_elements(mod, "conditions", "condition")
@@ -346,7 +398,9 @@ def _size_modifier(mod: Any, unit_ids: frozenset[str] | None) -> tuple[str, int,
             ("set", "increment", "decrement"):
         return None
     cond = conds[0]
-    if cond.get("childId") != "model" or cond.get("field") != "selections" \
+    counts_models = cond.get("childId") == "model" or cond.get("childId") in counters \
+        and cond.get("includeChildSelections", "false").lower() == "true"
+    if not counts_models or cond.get("field") != "selections" \
             or cond.get("type") not in _SIZE_TESTS \
             or not (unit_ids is None or cond.get("scope") in ("unit", "parent")
                     or cond.get("scope") in unit_ids):
@@ -359,8 +413,8 @@ def _size_modifier(mod: Any, unit_ids: frozenset[str] | None) -> tuple[str, int,
     return str(mod.get("type")), value, str(cond.get("type")), n
 
 
-def _max_by_size(node: "Node", hi: int, unit_ids: frozenset[str] | None = None
-                 ) -> tuple[int, dict[int, int]]:
+def _max_by_size(node: "Node", hi: int, unit_ids: frozenset[str] | None = None,
+                 counters: frozenset[str] = frozenset()) -> tuple[int, dict[int, int]]:
     """How the maximum of an entry (a kind of model, a group, a choice) changes with the unit's
     size, where the catalogue says so on the entry itself: (its maximum in the smallest unit,
     {N: max} from N models on), worked out by applying its modifiers in order at each size
@@ -376,7 +430,7 @@ def _max_by_size(node: "Node", hi: int, unit_ids: frozenset[str] | None = None
         for mod in child_elements(p, "modifiers", "modifier"):
             if mod.get("field") not in ids:
                 continue
-            rule = _size_modifier(mod, unit_ids)
+            rule = _size_modifier(mod, unit_ids, counters)
             if rule is not None:
                 rules.append(rule)
     if not rules:
@@ -402,8 +456,8 @@ def _has_default(group: "Node") -> bool:
     return any(p.get("defaultSelectionEntryId") for p in group.parts)
 
 
-def _inner_choices(ex: "Extractor", item: "Node", items: dict[str, list[str]], depth: int
-                   ) -> list[dict[str, Any]]:
+def _inner_choices(ex: "Extractor", item: "Node", items: dict[str, list[str]], depth: int,
+                   gone: Callable[["Node"], bool] = lambda n: False) -> list[dict[str, Any]]:
     """The choices an item makes inside itself (the Captain's "Bolt Pistol, Master-crafted
     Bolter, Melee Weapon" and its melee weapon: close combat weapon, power fist or
     master-crafted power weapon): each a choice with ``needs``, made only by a model that
@@ -414,12 +468,13 @@ def _inner_choices(ex: "Extractor", item: "Node", items: dict[str, list[str]], d
     if depth >= MAX_DEPTH:
         return out
     for g in ex._members(item):
-        if g.target.tag != "selectionEntryGroup" or _SKIP_BRANCH.search(g.name) or g.hidden:
+        if g.target.tag != "selectionEntryGroup" or _SKIP_BRANCH.search(g.name) or g.hidden \
+                or gone(g):
             continue
         lo, hi = g.bounds()
         if hi == 0:
             continue
-        names, _always, default, _ = _group_items(ex, g, items, depth + 1)
+        names, _always, default, _ = _group_items(ex, g, items, depth + 1, gone)
         if not names:
             continue
         out.append(_choice(names, lo, hi, default, needs=item.name))
@@ -435,7 +490,8 @@ def _dedupe_choices(choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _group_items(ex: "Extractor", group: "Node", items: dict[str, list[str]], depth: int
+def _group_items(ex: "Extractor", group: "Node", items: dict[str, list[str]], depth: int,
+                 gone: Callable[["Node"], bool] = lambda n: False
                  ) -> tuple[list[str], list[str], str | None, list[dict[str, Any]]]:
     """The items a choice offers (nested groups flattened), the items of the group every model
     takes (an entry with a minimum of its own: a group used as a folder), the default and the
@@ -458,7 +514,7 @@ def _group_items(ex: "Extractor", group: "Node", items: dict[str, list[str]], de
             return
         for child in ex._members(g):
             if _SKIP_BRANCH.search(child.name) or child.hidden or child.bounds()[1] == 0 \
-                    or child.target.get("type") in ("model", "unit"):
+                    or child.target.get("type") in ("model", "unit") or gone(child):
                 continue
             if child.target.tag == "selectionEntryGroup":
                 visit(child, d + 1)
@@ -466,12 +522,12 @@ def _group_items(ex: "Extractor", group: "Node", items: dict[str, list[str]], de
                 continue
             elif (child.bounds()[0] or 0) >= 1:
                 always.append(child.name)
-                inner.extend(_inner_choices(ex, child, items, d))
+                inner.extend(_inner_choices(ex, child, items, d, gone))
             else:
                 names.append(child.name)
                 if default is None and child.ids & defaults:
                     default = child.name
-                inner.extend(_inner_choices(ex, child, items, d))
+                inner.extend(_inner_choices(ex, child, items, d, gone))
 
     visit(group, depth)
     return dedupe(names), dedupe(always), default, _dedupe_choices(inner)

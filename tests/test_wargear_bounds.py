@@ -1,0 +1,181 @@
+"""The last wargear bounds the data did not read (issue 13 section 1), each read from the
+catalogues and checked: for each, a roster that keeps the bound and one that breaks it, with
+the finding's code and line. Units: Death Company Marines with Bolt Rifles (grenade launchers
+by the unit's size), Chosen, Chaos Terminator Squad and Cultist Mob (Chaos Boons: a Crusade
+upgrade's option), Wracks (the Acothyst's weapons) and Reiver Squad (the sergeant's bolt
+carbine goes with the squad's)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bagm.data.packs import Catalog
+from bagm.roster.model import load_roster
+from bagm.roster.report import ValidationReport
+from bagm.roster.validate import validate
+
+CATALOG = Catalog()
+
+
+def sheet(faction: str, name: str):  # type: ignore[no-untyped-def]
+    return CATALOG.faction(faction).units.get(name)
+
+
+def check(tmp_path: Path, text: str) -> ValidationReport:
+    path = tmp_path / "r.yaml"
+    path.write_text(text, encoding="utf-8")
+    return validate(load_roster(path), CATALOG)
+
+
+def wargear_findings(r: ValidationReport) -> list[tuple[str, int | None]]:
+    return [(f.code, f.line) for f in r.findings if f.code.startswith("BA19")]
+
+
+def test_no_bundled_datasheet_has_a_bound_left_unread() -> None:
+    assert [ds.name for f in CATALOG.all() for ds in f.pack.units if ds.wargear_unread] == ["Reiver Squad", "Wracks"]
+
+
+# --- Death Company Marines with Bolt Rifles: up to 1 grenade launcher, 2 from 10 models ---------
+
+DEATH_COMPANY = """faction: Adeptus Astartes
+detachment: Boarding Strike
+units:
+  - unit: Captain
+    warlord: true
+  - unit: Death Company Marines with Bolt Rifles
+    models: {n}
+    wargear:
+      Astartes Grenade Launcher: {k}
+"""
+
+
+def test_death_company_grenade_launchers_grow_with_the_unit() -> None:
+    """The catalogue counts the unit's models as selections of the group holding them all
+    ("at least 10 Death Company Marines"); the Eviscerator kind's bound reads the same."""
+    ds = sheet("Adeptus Astartes", "Death Company Marines with Bolt Rifles")
+    unit = next(k for k in ds.wargear if k.model is None)
+    assert (unit.choices[0].max, unit.choices[0].max_from) == (1, {10: 2})
+    eviscerator = next(k for k in ds.wargear if k.model == "Death Company Marine w/Eviscerator")
+    assert (eviscerator.max, eviscerator.max_from) == (1, {10: 2})
+
+
+def test_two_grenade_launchers_in_a_unit_of_10_are_legal(tmp_path: Path) -> None:
+    r = check(tmp_path, DEATH_COMPANY.format(n=10, k=2))
+    assert r.valid and wargear_findings(r) == []
+    assert sum(lo.count for lo in r.units[1].loadouts
+               if "Astartes Grenade Launcher" in lo.items) == 2
+
+
+def test_two_grenade_launchers_in_a_unit_of_5_are_refused(tmp_path: Path) -> None:
+    r = check(tmp_path, DEATH_COMPANY.format(n=5, k=2))
+    assert not r.valid and wargear_findings(r) == [("BA191", 9)]
+    assert "at most 1" in next(f for f in r.findings if f.code == "BA191").message
+
+
+# --- Chaos Boons: hidden unless the champion has a Crusade upgrade --------------------------
+
+BOONS = [
+    ("Champions of Chaos", "Chosen", 5, "Chosen Champion", "plasma pistol",
+     "Chaos Lord in Terminator Armour"),
+    ("Champions of Chaos", "Chaos Terminator Squad", 5, "Terminator Champion", None,
+     "Chaos Lord in Terminator Armour"),
+    ("Underdeck Uprising", "Cultist Mob", 10, "Cultist Champion", "bolt pistol", "Dark Commune"),
+]
+
+
+def boons_roster(detachment: str, unit: str, n: int, wargear: str, leader: str) -> str:
+    return (f"faction: Heretic Astartes\ndetachment: {detachment}\nunits:\n"
+            f"  - unit: {leader}\n    warlord: true\n  - unit: {unit}\n    models: {n}\n"
+            f"    wargear:\n{wargear}")
+
+
+@pytest.mark.parametrize("detachment, unit, n, champion, item, leader", BOONS)
+def test_chaos_boons_are_no_option_in_boarding_actions(tmp_path: Path, detachment: str,
+                                                       unit: str, n: int, champion: str,
+                                                       item: str | None, leader: str) -> None:
+    """The catalogue hides Chaos Boons unless the champion has "Favoured for Dark God Glory"
+    or "Mortal Empowerment", Crusade upgrades a Boarding Actions roster never takes: the
+    champion's legal wargear passes without a "check by hand" note, a Boon is refused."""
+    ds = sheet("Heretic Astartes", unit)
+    kind = next(k for k in ds.wargear if k.model == champion)
+    assert not any("Dark Blessing" in c.of for c in kind.choices)
+    legal = f"      {champion}: {{{item}: 1}}\n" if item else "      heavy flamer: 1\n"
+    r = check(tmp_path, boons_roster(detachment, unit, n, legal, leader))
+    assert r.valid and wargear_findings(r) == [], r.findings
+    r = check(tmp_path, boons_roster(detachment, unit, n, f"      {champion}:\n"
+                                     "        Dark Blessing: 1\n", leader))
+    assert not r.valid and wargear_findings(r) == [("BA190", 10)]
+
+
+# --- the importer's forms, on a catalogue of their own ---------------------------------------
+
+def _gang_catalogue() -> str:
+    """A unit whose models all sit in one group ("Gangers"), a unit-wide Big gun that grows
+    with the count of that group, a Boss's Boon hidden unless the unit has a Crusade upgrade,
+    and a Trophy hidden unless the unit has a Big gun (which depends on the roster)."""
+    from test_bsdata import _bounds, _entry, _unit_xml, _weapon_xml
+
+    def hide_unless(child: str, scope: str) -> str:
+        return ('<modifiers><modifier type="set" value="true" field="hidden"><conditions>'
+                f'<condition type="lessThan" value="1" field="selections" scope="{scope}" '
+                f'childId="{child}" shared="true" includeChildSelections="true"/>'
+                '</conditions></modifier></modifiers>')
+
+    boon = ('<selectionEntry type="upgrade" name="Boon" hidden="false" id="g-boon">'
+            f'<constraints>{_bounds("g-boon", None, 1)}</constraints>'
+            + hide_unless("g-favour", "root-entry")
+            + f'<profiles>{_weapon_xml("boon", "Boon", "3+", "melee")}</profiles></selectionEntry>')
+    trophy = ('<selectionEntry type="upgrade" name="Trophy" hidden="false" id="g-trophy">'
+              f'<constraints>{_bounds("g-trophy", None, 1)}</constraints>'
+              + hide_unless("g-biggun", "u-gang")
+              + f'<profiles>{_weapon_xml("trophy", "Trophy")}</profiles></selectionEntry>')
+    boss = _entry("m-boss", "Boss", "model", boon + trophy, 1, 1, _unit_xml("boss", "Boss"))
+    ganger = _entry("m-ganger", "Ganger", "model", _entry(
+        "g-knife", "Knife", "upgrade", "", 1, 1, _weapon_xml("knife", "Knife", "3+", "melee")),
+        4, 9, _unit_xml("ganger", "Ganger"))
+    gangers = ('<selectionEntryGroup name="Gangers" hidden="false" id="grp-gangers">'
+               f'<constraints>{_bounds("grp-gangers", 5, 10)}</constraints>'
+               f'<selectionEntries>{boss}{ganger}</selectionEntries></selectionEntryGroup>')
+    big_gun = ('<selectionEntry type="upgrade" name="Big gun" hidden="false" id="g-biggun">'
+               f'<constraints>{_bounds("g-biggun", None, 1)}</constraints>'
+               '<modifiers><modifier type="increment" value="1" field="c-g-biggun-max">'
+               '<conditions><condition type="atLeast" value="10" field="selections" '
+               'scope="u-gang" childId="grp-gangers" shared="true" '
+               'includeChildSelections="true"/></conditions></modifier></modifiers>'
+               f'<profiles>{_weapon_xml("big", "Big gun")}</profiles></selectionEntry>')
+    crusade = ('<selectionEntryGroup name="Crusade" hidden="false" id="grp-crusade">'
+               '<selectionEntries><selectionEntry type="upgrade" name="Favour" hidden="false" '
+               'id="g-favour"/></selectionEntries></selectionEntryGroup>')
+    unit = ('<selectionEntry type="unit" name="Gang" hidden="false" id="u-gang">'
+            f'<selectionEntries>{big_gun}</selectionEntries>'
+            f'<selectionEntryGroups>{gangers}{crusade}</selectionEntryGroups></selectionEntry>')
+    return ('<?xml version="1.0" encoding="UTF-8"?>'
+            '<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" '
+            'library="false" id="cat-gang" name="Imperium - Gang Test" gameSystemId="sys-1" '
+            'revision="1" battleScribeVersion="2.03" type="catalogue"><selectionEntries>'
+            + unit + "</selectionEntries></catalogue>")
+
+
+@pytest.fixture
+def gang(tmp_path: Path) -> dict:
+    from test_bsdata import GST
+
+    from bagm.io.bsdata import read_catalogues
+
+    (tmp_path / "Test 40k.gst").write_text(GST, encoding="utf-8")
+    (tmp_path / "Imperium - Gang Test.cat").write_text(_gang_catalogue(), encoding="utf-8")
+    return read_catalogues([tmp_path / "Imperium - Gang Test.cat"])["Gang"]
+
+
+def test_a_count_of_the_group_holding_every_model_is_the_units_size(gang: dict) -> None:
+    unit = next(k for k in gang["wargear"] if k["model"] is None)
+    assert unit["choices"] == [{"of": ["Big gun"], "max_from": {10: 2}}]
+
+
+def test_an_option_only_a_crusade_upgrade_shows_is_none(gang: dict) -> None:
+    """The Boon is hidden unless the unit has "Favour", which sits only in its Crusade
+    branch: no option. The Trophy's condition depends on the roster: still offered."""
+    boss = next(k for k in gang["wargear"] if k["model"] == "Boss")
+    assert [c["of"] for c in boss["choices"]] == [["Trophy"]]
