@@ -791,7 +791,7 @@ def test_horrifying_beauty_battle_shock_tests_at_the_start_of_the_fight_phase(be
     assert g.engaged(a3, b3) and b3.below_half() is below_half
     g.phase = "fight"
     g.dice = Dice.scripted([4, 3])
-    for _ in g._fight_start_rules():
+    for _ in g.run_step("rules at the start of the Fight phase"):
         raise AssertionError("no question expected")
     g.dice.assert_consumed()
     test = [e for e in g.events if e["e"] == "battleshock_test"][-1]
@@ -834,7 +834,9 @@ def test_ambushing_hunters_into_strategic_reserves_at_the_end_of_the_opponents_t
         assert [e for e in g.events if e["e"] == "reserves"][-1] == \
             {"e": "reserves", "unit": "A3", "deep_strike": False, "why": "Ambushing Hunters"}
         assert a3 in g.army_units("A", "reserves")
-        g._end_round(3)  # placed there after the battle began: not destroyed at the end of round 3
+        # placed there after the battle began: not destroyed at the end of round 3
+        for _ in g.run_step("end of the battle round", 3):
+            raise AssertionError("no question expected")
         assert a3.where == "reserves"
 
 
@@ -887,14 +889,14 @@ def test_terrifying_assault_and_cursed_flames_battle_shock_tests():
     g.events.append({"e": "attack", "weapon": GUN.name, "hits": 1})  # A3 has just hit B3
     mark = len(g.events) - 1
     g.dice = Dice.scripted([6, 6])
-    for _ in g._shock_hit(a3, b3, plan, mark):
+    for _ in g.battleshock_after_hits(a3, b3, plan, mark):
         raise AssertionError("no question expected")
     g.dice.assert_consumed()
     assert [e for e in g.events if e["e"] == "battleshock_test"][-1]["why"] == "Cursed Flames"
     b3.keywords = b3.keywords - {"INFANTRY"}  # only an INFANTRY unit
     g.phase_id += 1
     n = len([e for e in g.events if e["e"] == "battleshock_test"])
-    for _ in g._shock_hit(a3, b3, plan, mark):
+    for _ in g.battleshock_after_hits(a3, b3, plan, mark):
         raise AssertionError("no question expected")
     assert len([e for e in g.events if e["e"] == "battleshock_test"]) == n
     g.events.pop(mark)
@@ -1006,7 +1008,7 @@ def test_an_enemy_unit_within_6_subtracts_1_from_its_battle_shock_tests(faction,
     place(g, "A3", [(x, y)])
     place(g, "B3", [(x + a3.radius + b3.radius + gap, y)])
     g.dice = Dice.scripted([3, 4])
-    for _ in g._shock_test(b3, "a test"):  # a test another rule forces
+    for _ in g.battleshock_test(b3, "a test"):  # a test another rule forces
         raise AssertionError("no question expected")
     g.dice.assert_consumed()
     test = [e for e in g.events if e["e"] == "battleshock_test"][-1]

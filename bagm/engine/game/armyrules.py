@@ -252,4 +252,4 @@ class ArmyRules(GameInterface):
                         mod = e.fight_shock + (e.shock_below_half_mod if t.below_half() else 0)
                         tests[t.uid] = (name, mod if old is None else min(old[1], mod))
             for uid, (name, mod) in tests.items():
-                yield from self._shock_test(self.unit(uid), name, mod)
+                yield from self.battleshock_test(self.unit(uid), name, mod)

@@ -115,7 +115,7 @@ class CommandPhase(GameInterface):
                 self.emit(ev.Battleshock(e="battleshock", unit=u.uid, shocked=True))
                 pain_from(self, u, "Power from Pain")  # "each time an enemy unit fails a Battle-shock test"
 
-    def _shock_test(self, u: Unit, why: str, mod: int = 0) -> Generator[Decision, Action, None]:
+    def battleshock_test(self, u: Unit, why: str, mod: int = 0) -> Generator[Decision, Action, None]:
         """A Battle-shock test taken outside the Battle-shock step (a rule says "must take a
         Battle-shock test"): 2D6 against Leadership; failed, the unit is Battle-shocked until the
         start of its player's next Command phase. An effect's free re-roll is offered."""

@@ -147,7 +147,7 @@ class FightPhase(GameInterface):
                 self.hazard_owed(u, t, x, n)
         yield from self.take_hazardous(u)  # after the unit has resolved all of its attacks
         if u.affected and t.alive and u.alive:  # e.g. Torturer's Craft: "after this unit has fought"
-            yield from self._shock_hit(u, t, [(x, n, 0) for x, n in plan], mark, fought=True)
+            yield from self.battleshock_after_hits(u, t, [(x, n, 0) for x, n in plan], mark, fought=True)
         if t.dying and t.melee and u.alive:  # destroyed models that fight on (then are removed)
             n, t.dying = t.dying, 0
             self.emit(ev.Fight(e="fight", unit=t.uid, target=u.uid, fighters=n, weapon=t.melee[0].name,

@@ -286,7 +286,7 @@ class Hatchways(GameInterface):
             for e in self.army_units(self.other(u.player)):
                 if any(door.distance_to((m.x, m.y)) - m.r <= reach + 1e-9 for m in e.models) and \
                         self.bf.wholly_opposite_sides(u.bases, e.bases, i):
-                    yield from self._shock_test(e, u.source("hatch_shock"))
+                    yield from self.battleshock_test(e, u.source("hatch_shock"))
         for v in self.army_units(self.other(u.player)):
             if not v.affected:
                 continue

@@ -223,7 +223,7 @@ class Moments(GameInterface):
             synapse = [v for v in self.army_units(p) if "SYNAPSE" in v.keywords]
             for e in self.army_units(self.other(p)):
                 near = any(self.min_straight(e, v) <= 6 + 1e-9 for v in synapse)
-                yield from self._shock_test(e, s.group or s.name, sh.shock_all + (sh.shock_synapse_mod if near else 0))
+                yield from self.battleshock_test(e, s.group or s.name, sh.shock_all + (sh.shock_synapse_mod if near else 0))
 
     def roll_pools(self, p: Player) -> None:
         """At the start of the battle round: player ``p``'s roll for each of its rules with a pool of

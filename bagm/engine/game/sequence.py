@@ -23,7 +23,7 @@ models stand: units move as formations laid out by the engine around a lead mode
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 from bagm.chance.dice import Dice
@@ -127,6 +127,16 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
                 yield from steps
             if self.pc == pc:
                 self.pc = pc + 1
+
+    def run_step(self, name: str, *args: Any) -> Iterator[Decision]:
+        """Play the mission sequence's step ``name`` (its book name in the program, flow.py) now,
+        with ``args`` (by default the program's first such step's): for a test or a scripted
+        set-up that starts in the middle of a phase. The decisions it asks are yielded."""
+        step = next((s for s in self.program if s.name == name), None)
+        if step is None:
+            raise KeyError(f"no step {name!r} in the mission sequence")
+        steps = step.run(self, *(args or step.args))
+        return iter(()) if steps is None else steps
 
     def mission_step(self, step: str) -> None:
         """The mission's rules and objectives of the named step (see missions.STEPS)."""

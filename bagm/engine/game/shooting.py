@@ -472,9 +472,9 @@ class ShootingPhase(GameInterface):
         self.emit(ev.Shoot(e="shoot", unit=u.uid, target=t.uid, weapons=[w.name for w, _, _ in plan],
                   wounds_lost=total_lost, left=len(t.models), overwatch=overwatch))
         if u.affected and t.alive:
-            yield from self._shock_hit(u, t, plan, mark)
+            yield from self.battleshock_after_hits(u, t, plan, mark)
 
-    def _shock_hit(self, u: Unit, t: Unit, plan: list[Any], mark: int, fought: bool = False
+    def battleshock_after_hits(self, u: Unit, t: Unit, plan: list[Any], mark: int, fought: bool = False
                    ) -> Generator[Decision, Action, None]:
         """An effect: "after it has shot, select one enemy unit hit by one or more of those
         attacks made with a Psychic weapon: that unit must take a Battle-shock test, subtracting
@@ -488,7 +488,7 @@ class ShootingPhase(GameInterface):
                 not e.only_weapons or w.name.lower() in {n.lower() for n in e.only_weapons})}
             if any(x["e"] == "attack" and x["weapon"] in allowed and x["hits"] for x in self.events[mark:]):
                 self.used.add((u.player, f"{name} {u.uid}", self.phase_id))
-                yield from self._shock_test(t, name, e.shock_hit)
+                yield from self.battleshock_test(t, name, e.shock_hit)
 
     def _far_parts(self, u: Unit, t: Unit, parts: list[tuple[int, bool, bool]], far: float
                    ) -> list[tuple[int, bool, bool, bool]]:
