@@ -34,7 +34,7 @@ def wargear_findings(r: ValidationReport) -> list[tuple[str, int | None]]:
 
 
 def test_no_bundled_datasheet_has_a_bound_left_unread() -> None:
-    assert [ds.name for f in CATALOG.all() for ds in f.pack.units if ds.wargear_unread] == ["Reiver Squad", "Wracks"]
+    assert [ds.name for f in CATALOG.all() for ds in f.pack.units if ds.wargear_unread] == ["Reiver Squad"]
 
 
 # --- Death Company Marines with Bolt Rifles: up to 1 grenade launcher, 2 from 10 models ---------
@@ -107,6 +107,61 @@ def test_chaos_boons_are_no_option_in_boarding_actions(tmp_path: Path, detachmen
     r = check(tmp_path, boons_roster(detachment, unit, n, f"      {champion}:\n"
                                      "        Dark Blessing: 1\n", leader))
     assert not r.valid and wargear_findings(r) == [("BA190", 10)]
+
+
+# --- Wracks: the Acothyst's twin torturer's tools, or one ranged and one melee weapon ----------
+
+WRACKS = """faction: Drukhari
+detachment: Painbringers
+units:
+  - unit: Haemonculus
+    warlord: true
+  - unit: Wracks
+    models: 5
+    wargear:
+"""
+
+
+def test_the_acothysts_weapons_are_the_default_or_one_of_each_group() -> None:
+    """The catalogue's "Weapon Options": twin torturer's tools, else (its bounds set to 2) one
+    item of "Ranged Weapon" and one of "Melee Weapon"; read as two choices, the second made
+    only without the twin tools."""
+    ds = sheet("Drukhari", "Wracks")
+    acothyst = next(k for k in ds.wargear if k.model == "Acothyst")
+    first, second = acothyst.choices
+    assert (first.of[0], first.min, first.max, first.default) == (
+        "Twin torturer's tools", 1, 1, "Twin torturer's tools")
+    assert "Hexrifle" in first.of and "Power weapon" not in first.of
+    assert (second.of, second.min, second.unless) == (
+        ["Torturer's tool", "Power weapon"], 1, ["Twin torturer's tools"])
+
+
+def test_an_acothyst_with_a_hexrifle_and_a_power_weapon_is_legal(tmp_path: Path) -> None:
+    r = check(tmp_path, WRACKS + "      power weapon: 1\n      hexrifle: 1\n")
+    assert r.valid and wargear_findings(r) == [], r.findings
+    got = {lo.items: lo.count for lo in r.units[1].loadouts}
+    assert got == {("Twin torturer's tools",): 4, ("Hexrifle", "Power weapon"): 1}
+
+
+@pytest.mark.parametrize("wargear, code, line", [
+    # a power weapon alone: the twin tools stay, and they rule the melee weapon out
+    ("      power weapon: 1\n", "BA192", 9),
+    # twin tools kept on every model, and a power weapon too
+    ("      twin torturer's tools: 5\n      power weapon: 1\n", "BA192", 10),
+    # one Acothyst, one melee pick: a second power weapon has no model to carry it
+    ("      hexrifle: 1\n      power weapon: 2\n", "BA191", 10),
+])
+def test_an_acothyst_breaking_the_bound_is_refused(tmp_path: Path, wargear: str, code: str,
+                                                   line: int) -> None:
+    r = check(tmp_path, WRACKS + wargear)
+    assert not r.valid and wargear_findings(r) == [(code, line)], r.findings
+
+
+def test_the_refusal_says_what_rules_the_weapon_out(tmp_path: Path) -> None:
+    r = check(tmp_path, WRACKS + "      power weapon: 1\n")
+    message = next(f for f in r.findings if f.code == "BA192").message
+    assert "only by a model without Twin torturer's tools" in message
+    assert "name what replaces it: one of Torturer's tool / Hexrifle" in message
 
 
 # --- the importer's forms, on a catalogue of their own ---------------------------------------

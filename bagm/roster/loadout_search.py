@@ -112,7 +112,8 @@ def _configs(kind: Kind, wants: list[Want], key: KeyFn, standard: set[str]) -> l
         inside = c.needs is not None
         # the plain model's picks stand (a choice inside an item it lacks: none); else a kind
         # the default unit lacks
-        has_plain = c.min <= len(c.default) or inside and not c.default
+        # (a choice another item rules out in the default unit: none either)
+        has_plain = c.min <= len(c.default) or (inside or bool(c.unless)) and not c.default
         options = [(c.default, True, False)] if has_plain else []
         if (inside or c.unless) and c.default:
             options.append(((), False, False))  # the item gone, or ruled out by another

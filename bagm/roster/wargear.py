@@ -392,6 +392,17 @@ def _refusal(ds: Any, unit: Models, reqs: list[Request]) -> Problem:
     whose = f" {r.profile}" if r.profile else ""
     alone = [n for n in range(unit.n + 1)
              if _solve(unit, [Request(r.item, n, r.profile, r.loc)]) is not None]
+    if r.count and max(alone, default=0) == 0:  # only with another choice named before it
+        before = reqs[:reqs.index(r)]
+        together = [n for n in range(1, unit.n + 1)
+                    if _solve(unit, [*before, Request(r.item, n, r.profile, r.loc)]) is not None]
+        if together and r.count > max(together):
+            return Problem("BA191", f"{ds.name}: at most {max(together)}{whose} model(s) can "
+                           f"carry {r.item} with the choices before it, not {r.count}", r.loc)
+        ruled = _ruled_out(unit, r.item, r.profile)
+        if ruled is not None:
+            return Problem("BA192", f"{ds.name}: {r.item} is taken only by a model without "
+                           f"{ruled}", r.loc)
     if alone and r.count > max(alone):
         return Problem("BA191", f"{ds.name}: at most {max(alone)}{whose} model(s) can carry "
                        f"{r.item}, not {r.count}", r.loc)
@@ -403,6 +414,24 @@ def _refusal(ds: Any, unit: Models, reqs: list[Request]) -> Problem:
                        f"model(s) with {r.item}", r.loc)
     return Problem("BA192", f"{ds.name}: {r.count}{whose} model(s) with {r.item} cannot be "
                    "combined with the unit's other choices", r.loc)
+
+
+def _ruled_out(unit: Models, item: str, profile: str | None) -> str | None:
+    """Why a default model (of ``profile``) cannot take ``item`` alone: the default item
+    ruling its choice out and what may replace it ("Twin torturer's tools (name what replaces
+    it: one of Hexrifle / ...)"), or None."""
+    for i, k in enumerate(unit.kinds):
+        if profile is not None and k.profile != profile or not unit.count(i):
+            continue
+        model = unit.fresh(i)
+        for c in k.choices:
+            if item not in c.of or not any(unit.carries(model, u) for u in c.unless):
+                continue
+            others = [i for d in k.choices if set(d.of) & set(c.unless)
+                      for i in d.of if i not in c.unless]
+            return f"{' or '.join(c.unless)} (name what replaces it: one of " \
+                f"{' / '.join(dict.fromkeys(others))})" if others else ' or '.join(c.unless)
+    return None
 
 
 def from_lines(ds: Any, models: int, lines: list[tuple[int, str]]

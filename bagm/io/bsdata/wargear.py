@@ -72,6 +72,10 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                     fixed += more_fixed
                     choices += more_choices
                     continue
+                split = _alternatives(ex, child, items, depth, gone)
+                if split is not None:  # the default, or one item of each of its groups
+                    choices += split
+                    continue
                 names, always, default, inner = _group_items(ex, child, items, depth, gone)
                 fixed += always
                 if names:
@@ -450,6 +454,61 @@ def _max_by_size(node: "Node", hi: int, unit_ids: frozenset[str] | None = None,
         if (v := at(size)) != last:
             out[size], last = v, v
     return at(1), out
+
+
+def _alternatives(ex: "Extractor", group: "Node", items: dict[str, list[str]], depth: int,
+                  gone: Callable[["Node"], bool]) -> list[dict[str, Any]] | None:
+    """A choice "its default, or one item from each of its N groups" read as choices, else
+    None. The catalogues' form (the Acothyst's "Weapon Options"): a group of one pick holding
+    the default item and N groups of at most one pick each, whose bounds are set to N while
+    the model lacks the default. Read as the default or an item of the first group (one
+    pick), and for each other group one pick unless the model carries the default, which is
+    the same thing."""
+    from bagm.io.bsdata.extract import _SKIP_BRANCH
+    from bagm.io.bsdata.links import child_elements
+
+    lo, hi = group.bounds()
+    limits = {c.get("id"): c.get("type") for p in group.parts
+              for c in child_elements(p, "constraints", "constraint")
+              if c.get("field") == "selections" and c.get("scope") in ("parent", None)}
+    mods = [m for p in group.parts for m in child_elements(p, "modifiers", "modifier")
+            if m.get("field") in limits]
+    members = [m for m in ex._members(group) if not _SKIP_BRANCH.search(m.name)
+               and not m.hidden and not gone(m)]
+    entries = [m for m in members if m.target.tag != "selectionEntryGroup"]
+    groups = [m for m in members if m.target.tag == "selectionEntryGroup"]
+    if (lo, hi) != (1, 1) or len(entries) != 1 or len(groups) < 2 or not mods \
+            or {limits[m.get("field")] for m in mods} != {"min", "max"}:
+        return None
+    default = entries[0]
+    for mod in mods:
+        conds = child_elements(mod, "conditions", "condition")
+        try:
+            value, at = int(float(mod.get("value", ""))), float(conds[0].get("value", ""))
+        except (ValueError, IndexError):
+            return None
+        if mod.get("type") != "set" or value != len(groups) or len(conds) != 1 \
+                or mod.find("conditionGroups") is not None or mod.find("repeats") is not None \
+                or conds[0].get("childId") not in default.ids \
+                or conds[0].get("scope") not in ("parent", None) \
+                or (conds[0].get("type"), at) not in (("lessThan", 1), ("equalTo", 0),
+                                                       ("atMost", 0)):
+            return None
+    if any(g.bounds() not in ((None, 1), (0, 1)) for g in groups) \
+            or not _gives(ex, default, items):
+        return None
+    out: list[dict[str, Any]] = []
+    for i, g in enumerate(groups):
+        names, _always, _default, inner = _group_items(ex, g, items, depth + 1, gone)
+        if not names:
+            return None
+        choice: dict[str, Any] = {"of": ([default.name] if i == 0 else []) + names, "min": 1}
+        if i == 0:
+            choice["default"] = default.name
+        else:
+            choice["unless"] = [default.name]
+        out += [choice, *inner]
+    return out
 
 
 def _has_default(group: "Node") -> bool:
