@@ -10,11 +10,15 @@ from functools import cache
 from conftest import REPO
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from reference import effects as ref_effects
 from reference import positions as ref
 
+from bagm.engine.attack.rules import Conditions
 from bagm.engine.bots import make_bot
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
+from bagm.engine.rules.effects import effect_conditions, effect_defence, effect_weapon, holds_in
+from bagm.engine.state.army import fields_set
 
 ROSTERS = sorted(p.stem for p in (REPO / "rosters").glob("*.yaml"))
 MISSIONS = [11, 12, 21, 31, 1, 5]
@@ -104,3 +108,35 @@ def test_kept_move_paths_are_the_battlefields(spec, offsets, within):
                         for w in (1.5, within):
                             assert g.move_path(m.base, to, d, w) == g.bf.move_path(m.base, to, d, w)
     play(spec, check, every=13)
+
+
+@settings(max_examples=10, deadline=None)
+@given(games())
+def test_effect_answers_are_their_plain_references(spec):
+    """Along a game: the objective markers each unit is within range of (kept on its stamp, read by
+    the effect conditions 'near_objective' and 'near_controlled'), the attack sequence's lookups
+    under the game's conditions (reading every effect: reference/effects.plain) and whether an
+    army's units may have a field set (Army.may_set, kept while their effects stay the same)."""
+    fields = sorted({f for u in _army("A", spec[0]).units + _army("B", spec[1]).units
+                     for _, e in u.standing for f in fields_set(e)} | {"mark_again", "miracle_dice", "raid_pain"})
+
+    def check(g: Game) -> None:
+        holds = holds_in(g)
+        on = [u for u in g.units.values() if u.where == "board" and u.models]
+        for u in g.units.values():
+            assert g.near_markers(u) == ref.near_markers(g, u), u.uid
+        for u in on:
+            for t in on[:4]:
+                if t.player == u.player:
+                    continue
+                for w in u.ranged[:1] + u.melee[:1]:
+                    w2 = effect_weapon(u, w, t, holds)
+                    kept = (w2, effect_conditions(u, t, w2, Conditions(), holds), effect_defence(t, w2, holds))
+                    with ref_effects.plainly(u, t):
+                        w3 = effect_weapon(u, w, t, holds)
+                        assert kept == (w3, effect_conditions(u, t, w3, Conditions(), holds),
+                                        effect_defence(t, w3, holds))
+        for army in g.armies.values():
+            for f in fields:
+                assert army.may_set(f) == ref_effects.may_set(army, f), f
+    play(spec, check, every=9)

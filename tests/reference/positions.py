@@ -97,3 +97,9 @@ def formation(g: Any, unit: Any, anchor: tuple[float, float], n: int, *, zone: A
     if len(chosen) < n or not g.coherent(chosen, r):
         return None
     return chosen
+
+
+def near_markers(g: Any, u: Any) -> tuple[bool, ...]:
+    """For each objective marker, whether a model of ``u`` is within range of it (measured around
+    Walls and closed Hatchways)."""
+    return tuple(any(g.bf.in_objective_range(m.base, mk) for m in u.models) for mk in g.map.layout.markers)

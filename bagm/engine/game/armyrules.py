@@ -71,6 +71,8 @@ class ArmyRules(GameInterface):
         Reading: the new one is selected at the next Battlefield Command window (the end of the
         phase at the latest), the active player first; selecting one never hurts, so it is made."""
         for p in (self.active, self.other(self.active)):
+            if not self.armies[p].may_set("mark_again"):
+                continue  # (asked at every Battlefield Command window)
             for b in self.army_units(p):
                 if not b.affected:
                     continue

@@ -32,7 +32,10 @@ class Miracles(GameInterface):
 
     def miracle_army(self, p: Player) -> Unit | None:
         """A unit of ``p``'s army (anywhere) whose effects give the army Miracle dice, or None."""
-        return next((u for u in self.armies[p].units if u.affected and effect_has(u, "miracle_dice")), None)
+        army = self.armies[p]
+        if not army.may_set("miracle_dice"):
+            return None
+        return next((u for u in army.units if u.affected and effect_has(u, "miracle_dice")), None)
 
     def gain_miracle(self, p: Player, why: str, six: bool = False) -> None:
         """Acts of Faith: "each time you gain a Miracle dice, roll one D6: the number you roll is the

@@ -21,7 +21,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def _army_has(game: GameInterface, p: Player, field: str) -> str | None:
     """The rule of a unit of ``p``'s army (set up or not, not destroyed) that gives ``field``."""
-    for u in game.armies[p].units:
+    army = game.armies[p]
+    if not army.may_set(field):
+        return None  # (asked at every phase of every game: most armies have none of these rules)
+    for u in army.units:
         if u.where != "destroyed" and u.affected and effect_has(u, field):
             return u.source(field)
     return None

@@ -80,8 +80,7 @@ def _holds(game: Any, u: Unit, cond: str, other: Unit | None = None) -> bool:
                                            (effect_least(v, "synapse_range") or -1.0) if v.affected else -1.0) + 1e-9
             for v in game.army_units(u.player) if v is not u)
     if cond == "near_objective":  # Core Rules "Objective Markers": a model within range of one
-        markers = game.map.layout.markers
-        return any(game.bf.in_objective_range(m.base, mk) for mk in markers for m in u.models)
+        return any(game.near_markers(u))
     if cond.startswith("aura "):  # within X" of a unit whose aura it is (muster._spread_auras; an aura on
         # enemy units names every unit of the army that has it: spread_enemy_auras)
         _, uids, reach, *how = cond.split()
@@ -109,9 +108,7 @@ def _holds(game: Any, u: Unit, cond: str, other: Unit | None = None) -> bool:
         seen = [e for e in game.army_units(u.player) if e is u or game.visible_idx(other, e)]
         return bool(seen) and min(seen, key=lambda e: game.unit_distance(other, e)) is u
     if cond == "near_controlled":  # "within range of an objective marker you control"
-        markers = game.map.layout.markers
-        return any(game.control[i] == u.player and game.bf.in_objective_range(m.base, mk)
-                   for i, mk in enumerate(markers) for m in u.models)
+        return any(near and game.control[i] == u.player for i, near in enumerate(game.near_markers(u)))
     if cond == "near_battleline":  # "has BATTLELINE and/or is within 6\" of a friendly BATTLELINE unit"
         return "BATTLELINE" in u.keywords or any(
             "BATTLELINE" in v.keywords and game.unit_distance(u, v) <= 6.0 + 1e-9
@@ -167,11 +164,28 @@ def last_shooting_turn(game: Any, player: str) -> int:
     return game.turn - 1
 
 
-def _effects(u: Unit, melee: bool, holds: Holds | None = None) -> list[Any]:
+# The fields each step of an attack reads of the effects: a lookup by them (Unit.setting) looks at
+# the conditions of the effects that set one of them only (a Detachment rule's "while within range
+# of an objective marker you control" on a Stratagem's refund is no question for an attack).
+WEAPON_FIELDS = ("A_mod", "S_mod", "AP_mod", "D_mod", "skill_mod", "weapon_abilities", "D_set", "A_set")
+"""What :func:`effect_weapon` reads of the attacker's effects (the weapon's characteristics)."""
+HIT_FIELDS = ("hit_mod", "wound_mod", "reroll_hits", "reroll_wounds", "crit_hit", "overwatch_hit",
+              "crit_wound_AP_mod", "crit_wound", "reroll_damage", "reroll_attacks")
+"""What :func:`effect_conditions` reads of the attacker's effects."""
+AGAINST_WEAPON_FIELDS = ("hazardous_against", "AP_against_mod")
+"""What :func:`effect_weapon` reads of the target's effects."""
+AGAINST_FIELDS = ("damage_against_mod", "hit_against_mod", "wound_against_mod", "save_mod", "cover")
+"""What :func:`effect_conditions` reads of the target's effects."""
+DEFENCE_FIELDS = ("invuln", "fnp", "fnp_psychic")
+"""What :func:`effect_defence` reads of the target's effects."""
+
+
+def _effects(u: Unit, melee: bool, fields: tuple[str, ...], holds: Holds | None = None) -> list[Any]:
+    """The attacker's effects that apply now to its attacks of that kind and set one of ``fields``."""
     if not u.affected:
         return []
     want = "melee" if melee else "ranged"
-    return [e for e in u.effects(holds) if e.attacks in ("all", want)]
+    return [e for e in u.setting(fields, holds) if e.attacks in ("all", want)]
 
 
 def _target_fits(e: Any, u: Unit, t: Unit | None, holds: Holds | None) -> bool:
@@ -199,11 +213,6 @@ def _better(a: Reroll, b: str | None) -> Reroll:
     return r if _REROLL_ORDER[r] > _REROLL_ORDER[a] else a
 
 
-def _changes_weapon(e: Any) -> bool:
-    return bool(e.A_mod or e.S_mod or e.AP_mod or e.D_mod or e.skill_mod or e.weapon_abilities or
-                e.D_set is not None or e.A_set is not None)
-
-
 def effect_weapon(u: Unit, w: WeaponProfile, t: Unit | None = None,
                   holds: Holds | None = None) -> WeaponProfile:
     """The weapon as the unit's effects change it (characteristics, abilities) in its attacks
@@ -211,14 +220,14 @@ def effect_weapon(u: Unit, w: WeaponProfile, t: Unit | None = None,
     target, effects with a condition on it are left out. With the target, as the target's
     effects change it too ("enemy weapons have [HAZARDOUS] while targeting this unit")."""
     if t is not None and t.affected:  # the target's effects on the attacks that target it
-        theirs = [e for e in t.effects(holds) if e.against in ("all", "melee" if w.melee else "ranged")
+        theirs = [e for e in t.setting(AGAINST_WEAPON_FIELDS, holds) if e.against in ("all", "melee" if w.melee else "ranged")
                   and not (e.against_lacks and any(k in u.keywords for k in e.against_lacks))]
         if not w.abilities.hazardous and any(e.hazardous_against for e in theirs):
             w = _hazardous(w)
         if worse := sum(e.AP_against_mod for e in theirs):  # "worsen the AP of the attack by 1"
             key = (w, "AP", worse)
             w = _WEAPONS.get(key) or _WEAPONS.setdefault(key, replace(w, ap=max(-6, min(0, w.ap + worse))))
-    effects = [e for e in _effects(u, w.melee, holds) if _changes_weapon(e) and _target_fits(e, u, t, holds)
+    effects = [e for e in _effects(u, w.melee, WEAPON_FIELDS, holds) if _target_fits(e, u, t, holds)
                and _names(e, w) and (not e.target_marked or t is not None and _marked(u, t, e))]
     if not effects:
         return w
@@ -275,8 +284,11 @@ def toughness(t: Unit, holds: Holds | None = None) -> int:
     base = t.toughness()
     if not t.affected:
         return base
+    mods = t.setting("T_mod", holds)
+    if not mods:
+        return base
     timed = {id(x) for _, x, _ in t.timed}
-    return max(1, base + sum(e.T_mod for e in t.effects(holds) if e.T_mod and (e.only_while is not None or id(e) in timed)))
+    return max(1, base + sum(e.T_mod for e in mods if e.only_while is not None or id(e) in timed))
 
 
 def armour(t: Unit, sv: int, holds: Holds | None = None) -> int:
@@ -293,8 +305,8 @@ def effect_conditions(u: Unit, t: Unit, w: WeaponProfile, cond: Conditions,
                       holds: Holds | None = None) -> Conditions:
     """The attack's conditions with the attacker's and the target's effects (``holds``: the
     answer to conditions that need the game, :func:`holds_in`)."""
-    mine = _effects(u, w.melee, holds)
-    theirs = t.effects(holds) if t.affected else []
+    mine = _effects(u, w.melee, HIT_FIELDS, holds)
+    theirs = t.setting(AGAINST_FIELDS, holds) if t.affected else []
     if not mine and not theirs:
         return cond
     hit, wound, crit, cover = cond.hit_mod, cond.wound_mod, cond.critical_hit, cond.cover
@@ -354,7 +366,7 @@ def effect_defence(t: Unit, w: WeaponProfile | None = None, holds: Holds | None 
     inv, fnp = t.invuln if own else None, None
     if t.affected:
         psychic = w is not None and w.abilities.psychic
-        for e in t.effects(holds):
+        for e in t.setting(DEFENCE_FIELDS, holds):
             inv, fnp = _best(inv, e.invuln), _best(fnp, e.fnp)
             if psychic:
                 fnp = _best(fnp, e.fnp_psychic)
@@ -373,7 +385,10 @@ def effect_fnp_mortal(t: Unit) -> int | None:
 def effect_sum(u: Unit, field: str, holds: Holds | None = None) -> int:
     """A numeric field (OC_mod, M_mod, advance_mod, charge_mod) summed over the unit's effects
     (``holds``: with the conditions that need the game, an aura's): 0 when it has none."""
-    return sum(getattr(e, field) for e in u.setting(field, holds)) if u.affected else 0
+    if not u.affected:
+        return 0
+    got = u.setting(field, holds)
+    return sum(getattr(e, field) for e in got) if got else 0
 
 
 def effect_least(u: Unit, field: str) -> int | None:
@@ -389,7 +404,10 @@ def effect_least(u: Unit, field: str) -> int | None:
 def effect_has(u: Unit, field: str) -> bool:
     """Whether one of the unit's effects grants a flag (fights_first, reroll_charge,
     reroll_advance, charge_after_advance)."""
-    return u.affected and any(getattr(e, field) for e in u.setting(field))
+    if not u.affected:
+        return False
+    got = u.setting(field)
+    return bool(got) and any(getattr(e, field) for e in got)
 
 
 def shock_dice(game: Any, u: Unit) -> int:

@@ -42,6 +42,8 @@ HOSTILE, FORTIFY = YIELD_MODES["hostile_acquisition"], YIELD_MODES["fortify_take
 
 def _holders(game: GameInterface, p: Player) -> list[Unit]:
     """``p``'s units with the rule (on the battlefield, in reserves or not yet set up)."""
+    if not game.armies[p].may_set("yield_points"):
+        return []
     return [u for u in game.armies[p].units if u.where != "destroyed" and u.affected and effect_has(u, "yield_points")]
 
 

@@ -59,10 +59,9 @@ _DEFAULTS: dict[str, Any] = {}  # each Effect field's default (filled on first u
 _NO_DEFAULT = object()
 
 
-def _setting(effects: tuple[Any, ...], name: str) -> tuple[Any, ...]:
-    """Those of ``effects`` whose field ``name`` is other than the field's default (all of them
-    where the default is no "nothing": not None, 0, False or empty, or the field is unknown):
-    what a sum, a least value, a flag or a first value over the effects reads."""
+def _defaults() -> dict[str, Any]:
+    """Each Effect field's default where it is a "nothing" (None, 0, False or empty), else
+    ``_NO_DEFAULT``."""
     if not _DEFAULTS:
         from dataclasses import MISSING, fields
 
@@ -72,19 +71,57 @@ def _setting(effects: tuple[Any, ...], name: str) -> tuple[Any, ...]:
             d = f.default if f.default is not MISSING else \
                 f.default_factory() if f.default_factory is not MISSING else _NO_DEFAULT
             _DEFAULTS[f.name] = d if d is _NO_DEFAULT or not d else _NO_DEFAULT
+    return _DEFAULTS
+
+
+_SETS: dict[int, tuple[Any, frozenset[str]]] = {}  # id(effect) -> (the effect, the fields it sets)
+
+
+def fields_set(e: Any) -> frozenset[str]:
+    """The fields effect ``e`` sets to other than their "nothing" default (those :func:`_setting`
+    tells apart; a field with another default counts as set by every effect: it is not listed),
+    worked out once for each effect (effects never change once built)."""
+    got = _SETS.get(id(e))
+    if got is None or got[0] is not e:
+        if len(_SETS) > 100000:
+            _SETS.clear()
+        got = _SETS[id(e)] = (e, frozenset(
+            n for n, d in _defaults().items() if d is not _NO_DEFAULT and getattr(e, n) != d))
+    return got[1]
+
+
+def _setting(effects: tuple[Any, ...], name: str | tuple[str, ...]) -> tuple[Any, ...]:
+    """Those of ``effects`` whose field ``name`` is other than the field's default (all of them
+    where the default is no "nothing": not None, 0, False or empty, or the field is unknown):
+    what a sum, a least value, a flag or a first value over the effects reads. ``name`` a tuple
+    of fields: those setting any of them, in their order (what one step of an attack reads)."""
+    _defaults()
+    if isinstance(name, tuple):
+        if any(_DEFAULTS.get(n, _NO_DEFAULT) is _NO_DEFAULT for n in name):
+            return effects
+        return tuple(e for e in effects if any(getattr(e, n) != _DEFAULTS[n] for n in name))
     default = _DEFAULTS.get(name, _NO_DEFAULT)
     if default is _NO_DEFAULT:
         return effects
     return tuple(e for e in effects if getattr(e, name) != default)
 
 
-def _of(index: dict[str | None, tuple[Any, ...]], name: str) -> tuple[Any, ...]:
-    """The entry of a unit's effect index (:meth:`Unit._fields`) for field ``name``, worked out
-    on the first question."""
-    got = index.get(name)
-    if got is None:
-        got = index[name] = _setting(index[None], name)
-    return got
+class Index(dict[str | tuple[str, ...] | None, tuple[Any, ...]]):
+    """A unit's effects whose fixed conditions hold (key None), and those setting a field (key: its
+    name) or one of several (a tuple of names), each worked out on the first question (so a
+    question is one dictionary lookup: :meth:`Unit._fields`)."""
+
+    def __missing__(self, name: str | tuple[str, ...] | None) -> tuple[Any, ...]:
+        assert name is not None
+        got = self[name] = _setting(self[None], name)
+        return got
+
+
+_INDEXES: dict[tuple[Any, ...], Index] = {}
+"""Every index worked out in this process, by what it was worked out from (standing, timed and
+conferred effects, keywords, datasheet name: effects compare by identity): the units of each new
+game (clones of a mustered army's) and units whose effects come back to ones they had read the
+answers found before instead of finding them again."""
 
 
 def profile_group(name: str) -> str:
@@ -201,7 +238,7 @@ class Unit:
     struck_turn: int = -1  # the turn it arrived by Deep Strike
     dying: int = 0  # its destroyed models that fight once the attacking unit has made its attacks
     dying_foe: str | None = None  # ... shot dead: the enemy unit within Engagement Range where they fell
-    _index: tuple[tuple[Any, ...], dict[str | None, tuple[Any, ...]]] | None = field(
+    _index: tuple[tuple[Any, ...], Index] | None = field(
         default=None, init=False, repr=False, compare=False)
     """Its effects indexed by the fields they set (:meth:`_fields`), with what they were worked
     out from: its standing and timed effects, its conferred Leader ability and its keywords."""
@@ -393,26 +430,29 @@ class Unit:
         'secured_site'), which do not hold without it."""
         return self._now(self._fields()[None], holds)
 
-    def setting(self, name: str, holds: Callable[[Unit, str, Unit | None], bool] | None = None) -> list[Any]:
+    def setting(self, name: str | tuple[str, ...],
+                holds: Callable[[Unit, str, Unit | None], bool] | None = None) -> list[Any]:
         """The effects that apply to it now (:meth:`effects`) and set field ``name`` to other than
         its default: a lookup of one field (a sum, the least, a flag) reads only these, so a unit
-        whose effects never touch that field pays next to nothing."""
-        got = _of(self._fields(), name)
+        whose effects never touch that field pays next to nothing. ``name`` a tuple: those setting
+        any of the fields (one step of an attack), so only their conditions are looked at."""
+        got = self._fields()[name]
         return self._now(got, holds) if got else []
 
-    def sets(self, name: str) -> bool:
+    def sets(self, name: str | tuple[str, ...]) -> bool:
         """Whether some effect that could apply to it (its conditions aside) sets field ``name``."""
-        return self.affected and bool(_of(self._fields(), name))
+        return self.affected and bool(self._fields()[name])
 
     def _now(self, effects: tuple[Any, ...], holds: Callable[[Unit, str, Unit | None], bool] | None) -> list[Any]:
         """Those of ``effects`` whose changing conditions (``only_while``) hold now."""
         return [e for e in effects if e.only_while is None or all(self.state(c, holds) for c in _listed(e.only_while))]
 
-    def _fields(self) -> dict[str | None, tuple[Any, ...]]:
+    def _fields(self) -> Index:
         """Its effects whose fixed conditions hold (key None), and those setting each field asked
         about so far (by field name): worked out again only when its standing or timed effects,
         its conferred Leader ability or its keywords are no longer the ones they were from (the
-        tuples are compared, element by element, the same objects at once)."""
+        tuples are compared, element by element, the same objects at once), and then found in
+        ``_INDEXES`` when a unit has had those effects before."""
         kept = self._index
         if kept is not None:
             k = kept[0]  # the same objects (the usual case): no key built
@@ -423,13 +463,22 @@ class Unit:
             self._index = (key, kept[1])
             return kept[1]
         name = getattr(self.datasheet, "name", self.name)
-        fixed = [e for _, e in self.standing]
-        fixed += [e for _, e, _ in self.timed]
-        if self.led is not None:
-            fixed += self.led[2].effects
-        index: dict[str | None, tuple[Any, ...]] = {None: tuple(e for e in fixed if fits(e, name, self.keywords))}
+        index = _INDEXES.get((key, name))
+        if index is None:
+            if len(_INDEXES) > 20000:
+                _INDEXES.clear()
+            index = _INDEXES[key, name] = Index({None: tuple(e for e in self.carried() if fits(e, name, self.keywords))})
         self._index = (key, index)
         return index
+
+    def carried(self) -> list[Any]:
+        """Every effect it carries, its conditions aside: its standing rules', those used on it for
+        a while, its conferred Leader ability's."""
+        out = [e for _, e in self.standing]
+        out += [e for _, e, _ in self.timed]
+        if self.led is not None:
+            out += self.led[2].effects
+        return out
 
     def state(self, cond: str, holds: Callable[[Unit, str, Unit | None], bool] | None = None,
               other: Unit | None = None) -> bool:
@@ -482,7 +531,7 @@ class Unit:
         own = self.OC if model is None or model.own is None else model.own.OC
         if self.affected:  # a conferred Leader ability's or a standing rule's OC modifier
             index = self._fields()
-            sets, mods = _of(index, "OC_set"), _of(index, "OC_mod")
+            sets, mods = index["OC_set"], index["OC_mod"]
             if not sets and not mods:
                 return max(0, own)
             # "the bearer has an OC characteristic of 5" (the highest such), then modifiers
@@ -534,6 +583,25 @@ class Army:
     supplied as data, Enhancements and its Detachment rule used "once per battle..."."""
     edition: str = "2024"  # the roster's edition of the rules ("edition: 2023"): the game's, at muster
     faction_rules: bool = True  # False: played without its faction's rules (muster.build_army)
+
+    _sets: tuple[list[tuple[Any, ...]], frozenset[str]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    """The fields its units' effects set (:meth:`may_set`), with what they were worked out from."""
+
+    def may_set(self, name: str) -> bool:
+        """Whether an effect one of its units carries (standing, timed or conferred; its conditions
+        aside) may set field ``name``: when not, no unit of the army has it, so a scan of the army
+        for a rule few armies have (Power from Pain, Acts of Faith, Manhunter's Helm) asks this
+        first. Kept while each unit's effects are the ones they were (the same objects)."""
+        key = [(u.standing, u.timed, u.led) for u in self.units]
+        kept = self._sets
+        if kept is None or kept[0] != key:
+            got: set[str] = set()
+            for u in self.units:
+                for e in u.carried():
+                    got |= fields_set(e)
+            kept = self._sets = (key, frozenset(got))
+        return name in kept[1] or _defaults().get(name, _NO_DEFAULT) is _NO_DEFAULT
 
     @cached_property
     def cost_rules(self) -> bool:
