@@ -240,6 +240,8 @@ def test_every_option_not_carried_by_default_can_be_taken_once(catalog: Catalog)
                             if item in c.of and set(c.unless) & carried:
                                 other = next(d for d in k.choices if set(d.of) & set(c.unless))
                                 wanted[next(i for i in other.of if i not in c.unless)] = 1
+                            if item in c.of and c.unit_needs and not set(c.unit_needs) & carried:
+                                wanted[c.unit_needs[0]] = 1  # made only beside it: name it
                     got, problems = resolve(sheet, n, wanted)
                     assert problems == [], (sheet.name, n, item, problems)
                     assert sum(lo.count for lo in got) == n

@@ -34,7 +34,7 @@ def wargear_findings(r: ValidationReport) -> list[tuple[str, int | None]]:
 
 
 def test_no_bundled_datasheet_has_a_bound_left_unread() -> None:
-    assert [ds.name for f in CATALOG.all() for ds in f.pack.units if ds.wargear_unread] == ["Reiver Squad"]
+    assert [ds.name for f in CATALOG.all() for ds in f.pack.units if ds.wargear_unread] == []
 
 
 # --- Death Company Marines with Bolt Rifles: up to 1 grenade launcher, 2 from 10 models ---------
@@ -164,6 +164,75 @@ def test_the_refusal_says_what_rules_the_weapon_out(tmp_path: Path) -> None:
     assert "name what replaces it: one of Torturer's tool / Hexrifle" in message
 
 
+# --- Reiver Squad: the sergeant's bolt carbine goes with the squad's ---------------------------
+
+REIVERS = """faction: Adeptus Astartes
+detachment: Shield of the Void
+units:
+  - unit: Captain
+    warlord: true
+  - unit: Reiver Squad
+    models: 5
+    wargear:
+"""
+CARBINES = "Bolt Carbine and Close Combat Weapon"
+
+
+def test_the_sergeants_carbine_is_bound_to_the_squads() -> None:
+    """The catalogue hides the Reiver Sergeant's bolt carbine while no Reiver has "Bolt Carbine
+    and Close Combat Weapon" (counted over the unit) and sets its minimum to 1 while one has."""
+    ds = sheet("Adeptus Astartes", "Reiver Squad")
+    sergeant = next(k for k in ds.wargear if k.model == "Reiver Sergeant")
+    carbine = next(c for c in sergeant.choices if c.of == ["Bolt Carbine"])
+    assert (carbine.unit_needs, carbine.unit_min, carbine.min) == ([CARBINES], 1, 0)
+
+
+@pytest.mark.parametrize("wargear", [
+    f"      {CARBINES}: 4\n",  # the sergeant takes his without being named
+    f"      {CARBINES}: 2\n      Reiver Sergeant: {{Bolt Carbine: 1}}\n",
+])
+def test_reivers_with_carbines_and_their_sergeants_are_legal(tmp_path: Path,
+                                                             wargear: str) -> None:
+    r = check(tmp_path, REIVERS + wargear)
+    assert r.valid and wargear_findings(r) == [], r.findings
+    sergeant = [lo for lo in r.units[1].loadouts if lo.profile == "Reiver Sergeant"]
+    assert [lo.items for lo in sergeant] == [("Combat Knife", "Special Issue Bolt Pistol",
+                                              "Bolt Carbine")]
+
+
+def test_reivers_without_carbines_keep_the_sergeants_knife() -> None:
+    from bagm.roster.wargear import default_loadouts
+
+    got = default_loadouts(sheet("Adeptus Astartes", "Reiver Squad"), 5)
+    assert all("Bolt Carbine" not in lo.items for lo in got)
+
+
+@pytest.mark.parametrize("wargear, line, says", [
+    # the sergeant's carbine without the squad's
+    ("      Reiver Sergeant: {Bolt Carbine: 1}\n", 9,
+     f"Reiver Sergeant's Bolt Carbine is taken only while the unit has {CARBINES}"),
+    # the squad's carbines, the sergeant's left out
+    (f"      {CARBINES}: 4\n      Reiver Sergeant: {{Bolt Carbine: 0}}\n", 10,
+     f"while the unit has {CARBINES}, the Reiver Sergeant takes Bolt Carbine"),
+])
+def test_a_sergeants_carbine_apart_from_the_squads_is_refused(tmp_path: Path, wargear: str,
+                                                              line: int, says: str) -> None:
+    r = check(tmp_path, REIVERS + wargear)
+    assert not r.valid and wargear_findings(r) == [("BA197", line)], r.findings
+    assert says in next(f for f in r.findings if f.code == "BA197").message
+
+
+def test_bagm_datasheet_shows_the_bound() -> None:
+    from bagm.render.datasheet import kind_dict, kind_text
+
+    ds = sheet("Adeptus Astartes", "Reiver Squad")
+    sergeant = next(k for k in ds.wargear if k.model == "Reiver Sergeant")
+    assert f"optional Bolt Carbine (only while the unit has {CARBINES}; then required)" \
+        in kind_text(sergeant)
+    got = kind_dict(sergeant)["choices"][0]
+    assert (got["unit_needs"], got["unit_min"]) == ([CARBINES], 1)
+
+
 # --- the importer's forms, on a catalogue of their own ---------------------------------------
 
 def _gang_catalogue() -> str:
@@ -231,6 +300,7 @@ def test_a_count_of_the_group_holding_every_model_is_the_units_size(gang: dict) 
 
 def test_an_option_only_a_crusade_upgrade_shows_is_none(gang: dict) -> None:
     """The Boon is hidden unless the unit has "Favour", which sits only in its Crusade
-    branch: no option. The Trophy's condition depends on the roster: still offered."""
+    branch: no option. The Trophy's condition depends on the roster: offered while the unit
+    has a Big gun."""
     boss = next(k for k in gang["wargear"] if k["model"] == "Boss")
-    assert [c["of"] for c in boss["choices"]] == [["Trophy"]]
+    assert boss["choices"] == [{"of": ["Trophy"], "unit_needs": ["Big gun"]}]

@@ -963,6 +963,13 @@ class WargearChoice:
     unless: list[str] = field(default_factory=list)
     """Items that rule the choice out: a model carrying one of them makes no pick here ("if the
     sergeant takes twin lightning claws, he has no Weapon 1")."""
+    unit_needs: list[str] = field(default_factory=list)
+    """Items of which some model of the unit must carry one for the choice to be made (the
+    catalogues hide it otherwise): the Reiver Sergeant's bolt carbine only beside the squad's
+    bolt carbines. Without them the choice takes nothing."""
+    unit_min: int | None = None
+    """The choice's minimum while the unit carries one of ``unit_needs`` (1: the Reiver
+    Sergeant then takes his bolt carbine)."""
 
     def most(self, n: int) -> int | None:
         """How many it may take in a unit of ``n`` models."""

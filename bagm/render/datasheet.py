@@ -116,7 +116,9 @@ class DatasheetView:
 
 WARGEAR_KINDS_NOTE = ("'wargear' gives each kind of model: how many the unit may have, what "
                       "it always carries and its choices ('needs': made inside that item; "
-                      "'unless': none while the model carries one of these); "
+                      "'unless': none while the model carries one of these; 'unit_needs': "
+                      "made only while some model of the unit carries one of these, "
+                      "'unit_min' its minimum then); "
                       "'wargear_groups': bounds shared by several kinds; 'wargear_unread': "
                       "choices whose bounds change in a way the data does not read")
 
@@ -127,6 +129,9 @@ def kind_dict(k: Any) -> dict[str, Any]:
                                                "default": c.default,
                                                **({"needs": c.needs} if c.needs else {}),
                                                **({"unless": list(c.unless)} if c.unless
+                                                  else {}),
+                                               **({"unit_needs": list(c.unit_needs),
+                                                   "unit_min": c.unit_min} if c.unit_needs
                                                   else {}),
                                                **({"max_from": {str(n): v for n, v in c.max_from.items()}}
                                                   if c.max_from else {})}
@@ -148,6 +153,9 @@ def kind_text(k: Any) -> str:
             f"optional {c.of[0]}" if c.min == 0 else c.of[0])
         text = f"inside {c.needs}, {text}" if c.needs else text
         text += f" (none with {' or '.join(c.unless)})" if c.unless else ""
+        if c.unit_needs:  # a bound on what the whole unit carries
+            text += f" (only while the unit has {' or '.join(c.unit_needs)}" + (
+                "; then required)" if c.unit_min else ")")
         if c.max_from:  # a bound that changes with the unit's size
             grows = "; ".join(f"up to {v} from {n} models" for n, v in c.max_from.items())
             text += f" ({'none' if c.max == 0 else f'up to {c.max}'} in a smaller unit; {grows})"

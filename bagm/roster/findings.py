@@ -65,6 +65,8 @@ CODES: dict[str, tuple[str, Severity, str]] = {
     "BA195": ("wargear-count", Severity.ERROR, "Wargear: a count of the unit's models"),
     "BA196": ("wargear-partly-checked", Severity.WARNING,
               "Wargear: bounds that change with other choices not read"),
+    "BA197": ("wargear-unit-bound", Severity.ERROR,
+              "Wargear: a choice made only while the unit carries another item"),
 }
 
 

@@ -65,11 +65,14 @@ class Bound:
 
 @dataclass(frozen=True)
 class Want:
-    """``count`` models (of ``profile``, or any) carry ``item`` (a key: see ``key``)."""
+    """``count`` models (of ``profile``, or any) carry ``item`` (a key: see ``key``);
+    ``at_least``: ``count`` or more (an item the unit must have for another choice, which the
+    roster need not name: no model takes it for this want alone)."""
 
     item: str
     count: int
     profile: str | None
+    at_least: bool = False
 
 
 @dataclass
@@ -101,7 +104,7 @@ def _configs(kind: Kind, wants: list[Want], key: KeyFn, standard: set[str]) -> l
     only along with a new item the roster names: no model silently takes a new item, and
     "boltgun: 8" alone is refused (say what replaces the two).
     """
-    named = {w.item for w in wants}
+    named = {w.item for w in wants if not w.at_least}
     # an item whose inner choice offers a named item is named with it (a relic blade that
     # only comes inside "Boltstorm Gauntlet, Powerfist, and Relic weapon")
     named |= {key(c.needs) for c in kind.choices
@@ -173,6 +176,7 @@ def solve(kinds: list[Kind], bounds: list[Bound], shared: list[Choice], wants: l
     standard = {key(i) for k in kinds if k.plain for i in k.gear} | \
         {key(i) for k in kinds if k.plain for c in k.choices for i in c.default}
     configs = [_configs(k, wants, key, standard) for k in kinds]
+    least = [w.at_least for w in wants]
     last_of = {b: max(b.kinds) for b in bounds}
     start: State = (target, 0, tuple(0 for _ in bounds))
     layers: list[Layer] = [{start: (0, None, ())}]
@@ -188,9 +192,10 @@ def solve(kinds: list[Kind], bounds: list[Bound], shared: list[Choice], wants: l
                 grown: dict[tuple[tuple[int, ...], int], tuple[int, tuple[int, ...]]] = {}
                 for (r, n), (c, xs) in inner.items():
                     most = min(kind.hi - n, models - used - n,
-                               *(r[j] for j, v in enumerate(cfg.vec) if v))
+                               *(r[j] for j, v in enumerate(cfg.vec) if v and not least[j]))
                     for x in range(most + 1):
-                        r2 = tuple(a - v * x for a, v in zip(r, cfg.vec))
+                        r2 = tuple(max(a - v * x, 0) if at else a - v * x
+                                   for a, v, at in zip(r, cfg.vec, least))
                         c2 = c + (0 if cfg.plain else x)
                         k2 = (r2, n + x)
                         if k2 not in grown or c2 < grown[k2][0]:
@@ -225,7 +230,8 @@ def solve(kinds: list[Kind], bounds: list[Bound], shared: list[Choice], wants: l
         nxt = {}
         for state, (cost, _, _) in (shared_layers[-1] if shared_layers else layers[-1]).items():
             rem, used, totals = state
-            spans = [[j for j, w in enumerate(wants) if w.profile is None and w.item == key(i)]
+            spans = [[j for j, w in enumerate(wants)
+                      if w.profile is None and w.item == key(i) and not w.at_least]
                      for i in choice.of]
             ranges = [range(min([rem[j] for j in js] + [choice.cap]) + 1) if js else range(1)
                       for js in spans]

@@ -150,20 +150,32 @@ class Models:
         self.shared_picks: dict[str, int] = {}
         self.cramped = False
         self.groups = self._groups()
+        self.present: set[str] = set()  # items the default unit carries (for ``unit_needs``)
         counts = self._composition(n)
         for i, c in enumerate(counts):
             self.models += [self.fresh(i) for _ in range(c)]
+        if any(c.unit_needs for k in self.kinds for c in k.choices):
+            self.present = {i for m in self.models for i in self.items(m)}
+            self.models = [self.fresh(m.kind) for m in self.models]
 
-    def fresh(self, kind: int) -> Model:
+    def items(self, m: Model) -> set[str]:
+        return {*self.kinds[m.kind].gear, *(i for p in m.picks for i in p)}
+
+    def fresh(self, kind: int, present: set[str] | None = None) -> Model:
         """A model of kind ``kind`` with its default picks (a choice inside an item only
-        where it carries the item)."""
+        where it carries the item; one bound to what the unit carries only where the unit
+        carries it: ``present``, else what the default unit carries)."""
         k = self.kinds[kind]
+        present = self.present if present is None else present
         picks: list[list[str]] = []
         for c in k.choices:
             carried = {*k.gear, *(i for p in picks for i in p)}
             if c.needs is not None and c.needs not in carried \
-                    or any(i in carried for i in c.unless) or c.most(self.n) == 0:
+                    or any(i in carried for i in c.unless) or c.most(self.n) == 0 \
+                    or c.unit_needs and not set(c.unit_needs) & present:
                 picks.append([])
+            elif c.unit_needs and c.default is None and (c.unit_min or c.min):
+                picks.append(list(c.of[:c.unit_min or c.min]))  # required with the unit's item
             elif c.default is not None:
                 picks.append([c.default])
             elif c.min >= 1 and c.of:
@@ -281,14 +293,16 @@ def default_loadouts(ds: Any, models: int) -> list[Loadout]:
     return Models(ds, models).loadouts()
 
 
-def _search_spec(unit: Models) -> tuple[list[Any], list[Any], list[Any]]:
+def _search_spec(unit: Models, present: set[str] | None = None
+                 ) -> tuple[list[Any], list[Any], list[Any]]:
     """The unit's kinds of model, bounds over several kinds (the catalogues' groups, such as
     up to 2 Shock Troopers with special weapons) and unit-wide choices as the search reads
     them. A kind's bounds take in the default unit (which the catalogue's bounds may not
     reach). Kinds of one profile are one model equipped differently: the minimum of
     such a kind ("at least 4 Intercessors" beside "up to 2 with grenade launchers") is the
     catalogues' bookkeeping and binds the profile's models together; a kind of exactly one
-    model (a sergeant, also where larger units have two) keeps its own."""
+    model (a sergeant, also where larger units have two) keeps its own. ``present``: the
+    items the unit carries in this search (choices bound to them are made; see :func:`_solve`)."""
     from bagm.roster.loadout_search import Bound, Choice, Kind
 
     kinds = []
@@ -304,10 +318,11 @@ def _search_spec(unit: Models) -> tuple[list[Any], list[Any], list[Any]]:
             if not k.min == k.max == 1:
                 floor[k.profile] = max(floor.get(k.profile, 0), lo)
                 lo = 0
-        picks = unit.fresh(i).picks
+        picks = unit.fresh(i, present).picks
         # a required choice without a default in the catalogues is filled by the first item
         # only for a kind the default unit has: another kind takes an item the roster names
-        choices = tuple(Choice(tuple(c.of), c.min, _cap(c.most(unit.n), len(c.of)),
+        choices = tuple(Choice(tuple(c.of), _least(c, present),
+                               _cap(c.most(unit.n), len(c.of)) if _made(c, present) else 0,
                                tuple(picks[ci]) if c.default is not None or plain else (),
                                c.needs, (c.default,) if c.default else tuple(c.of[:c.min]),
                                tuple(c.unless))
@@ -323,16 +338,33 @@ def _search_spec(unit: Models) -> tuple[list[Any], list[Any], list[Any]]:
     return kinds, bounds, shared
 
 
+def _made(c: Any, present: set[str] | None) -> bool:
+    """Whether a choice bound to what the unit carries is made (``present``: None, the
+    default unit's items are not in question)."""
+    return not c.unit_needs or present is None or bool(set(c.unit_needs) & present)
+
+
+def _least(c: Any, present: set[str] | None) -> int:
+    """A choice's minimum where the unit carries (or lacks) its ``unit_needs``."""
+    if not c.unit_needs or present is None:
+        return int(c.min)
+    return max(c.min, c.unit_min or 0) if set(c.unit_needs) & present else 0
+
+
 def _cap(most: int | None, otherwise: int) -> int:
     """A choice's maximum for the search: its own, or ``otherwise`` where the catalogue gives none."""
     return otherwise if most is None else most
 
 
 def _solve(unit: Models, reqs: list[Request]) -> Any:
-    """The search's answer for these requests (None: no legal unit has them)."""
+    """The search's answer for these requests (None: no legal unit has them). A choice made
+    only while the unit carries an item (the Reiver Sergeant's bolt carbine) is searched in
+    each case, the unit with one or more of the item and the unit with none, and the answer
+    changing the fewest models kept."""
+    from itertools import product
+
     from bagm.roster.loadout_search import Want, solve
 
-    kinds, bounds, shared = _search_spec(unit)
     wants = []
     for r in reqs:
         count = r.count
@@ -341,7 +373,22 @@ def _solve(unit: Models, reqs: list[Request]) -> Any:
         if count < 0:
             return None
         wants.append(Want(norm(r.item), count, r.profile))
-    return solve(kinds, bounds, shared, wants, unit.n, norm)
+    bound = sorted({i for k in unit.kinds for c in k.choices for i in c.unit_needs})
+    if not bound:
+        kinds, bounds, shared = _search_spec(unit)
+        return solve(kinds, bounds, shared, wants, unit.n, norm)
+    best = None
+    for has in product((False, True), repeat=len(bound)):  # 2 cases per item (real data: 1)
+        present = {i for i, h in zip(bound, has) if h}
+        kinds, bounds, shared = _search_spec(unit, present)
+        # one or more models carry each item present (the roster names it, or a model has it
+        # by default), none each item absent
+        extra = [Want(norm(i), 1, None, at_least=True) if h else Want(norm(i), 0, None)
+                 for i, h in zip(bound, has)]
+        answer = solve(kinds, bounds, shared, wants + extra, unit.n, norm)
+        if answer is not None and (best is None or answer.changed < best.changed):
+            best = answer
+    return best
 
 
 def resolve(ds: Any, models: int, wanted: dict[str, Any] | None
@@ -390,6 +437,9 @@ def _refusal(ds: Any, unit: Models, reqs: list[Request]) -> Problem:
             break
     r = culprit
     whose = f" {r.profile}" if r.profile else ""
+    bound = _unit_bound(unit, r, reqs)
+    if bound is not None:
+        return Problem("BA197", f"{ds.name}: {bound}", r.loc)
     alone = [n for n in range(unit.n + 1)
              if _solve(unit, [Request(r.item, n, r.profile, r.loc)]) is not None]
     if r.count and max(alone, default=0) == 0:  # only with another choice named before it
@@ -414,6 +464,26 @@ def _refusal(ds: Any, unit: Models, reqs: list[Request]) -> Problem:
                        f"model(s) with {r.item}", r.loc)
     return Problem("BA192", f"{ds.name}: {r.count}{whose} model(s) with {r.item} cannot be "
                    "combined with the unit's other choices", r.loc)
+
+
+def _unit_bound(unit: Models, r: Request, reqs: list[Request]) -> str | None:
+    """A request refused for a choice bound to what the unit carries, said as that bound:
+    the item named without one the unit must carry for it ("the Reiver Sergeant's Bolt
+    Carbine is taken only while the unit has Bolt Carbine and Close Combat Weapon"), or left
+    out where the unit's item requires it; else None."""
+    offers = [(k, c) for k in unit.kinds for c in k.choices
+              if r.item in c.of and (r.profile is None or k.profile == r.profile)]
+    if not offers or not all(c.unit_needs for _, c in offers):
+        return None
+    kind, c = offers[0]
+    needs = " or ".join(c.unit_needs)
+    named = any(q.count > 0 and norm(q.item) in {norm(i) for i in c.unit_needs} for q in reqs)
+    if r.count > 0 and not named:
+        return f"{kind.model}'s {r.item} is taken only while the unit has {needs}; name it too"
+    if named and c.unit_min:
+        return f"while the unit has {needs}, the {kind.model} takes {r.item} " \
+            f"({c.unit_min} each), not {r.count}"
+    return None
 
 
 def _ruled_out(unit: Models, item: str, profile: str | None) -> str | None:

@@ -5,9 +5,10 @@ whose models come as fixed bundles ("1 Runtherd and 10 Gretchin") take the defau
 
 Only names and numbers are taken. A group of several kinds of model with a bound of its own
 (up to 2 of the kinds with a special weapon) is a bound over those kinds. Modifiers that change
-a bound when something else is chosen ("if the sergeant takes lightning claws, no Weapon 1")
-are not read: the bounds recorded are the ones a plain roster starts with; what that leaves out
-is said in the README.
+a bound with the unit's size or another choice are read in the forms :func:`_conditions` and
+:func:`_alternatives` name (the readers are in :mod:`bagm.io.bsdata.modifiers`); an option
+hidden in every matched-play roster is none (:mod:`bagm.io.bsdata.shown`); a choice changing
+in another form is named in ``wargear_unread``; what is left is said in the README.
 """
 
 from __future__ import annotations
@@ -15,8 +16,17 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Callable
 
+from bagm.io.bsdata.modifiers import (
+    _bound_type,
+    _bounds_max,
+    _carried_item,
+    _max_by_size,
+    _model_counters,
+    _size_modifier,
+    _unit_item,
+)
 from bagm.io.bsdata.names import dedupe, name_key
-from bagm.io.bsdata.shown import UnitEntries, Where, categories, never_shown
+from bagm.io.bsdata.shown import UnitEntries, Where, categories, hidden_modifiers, never_shown
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.io.bsdata.extract import Extractor, Node
@@ -194,7 +204,9 @@ def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any],
     sergeant takes twin lightning claws, he makes no Weapon 1 choice"): ``unless: [item]`` on
     the choice; its maximum set, raised or lowered by the unit's number of models ("a
     Plasmacyte for 6 or more models, else 1 fewer"): ``max`` in the smallest unit and
-    ``max_from``. Any other modifier of its bounds on what the unit carries (a count, a group
+    ``max_from``; hidden while no model of the unit carries an item, its minimum set while
+    one does (the Reiver Sergeant's bolt carbine): ``unit_needs`` and ``unit_min``. Any other
+    modifier of its bounds on what the unit carries (a count, a group
     of conditions, a repeat, an item of another model) is not read: the choice is named in
     ``unread`` (the pack's ``wargear_unread``; a roster naming that unit's wargear is told).
     ``owners``: the unit's entry first, the model (or unit) making the choice last;
@@ -206,8 +218,10 @@ def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any],
               for c in child_elements(p, "constraints", "constraint")
               if c.get("field") == "selections" and c.get("scope") in ("parent", None)}
     names = _item_ids(ex, owner)
+    unit_items = _item_ids(ex, owners[0], models=True)
     unless: list[str] = []
     sized = False
+    unit_min: tuple[str, int] | None = None  # (item the unit carries, the minimum then)
     for p in choice_node.parts:
         for mod in child_elements(p, "modifiers", "modifier"):
             if mod.get("field") not in bounds:
@@ -223,12 +237,33 @@ def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any],
                 sized = True  # worked out below for every size at once
                 continue
             item = _carried_item(mod, conds, names, owner) if not (nested or repeats) else None
+            if item is None and not (nested or repeats) and _bound_type(choice_node, mod) == "min":
+                found = _unit_item(mod, conds, unit_items, unit_ids, test=("atLeast", 1))
+                if found is not None and unit_min is None:
+                    unit_min = found
+                    continue
             if item is None:
                 unread.append(f"{owner.name}: {choice_node.name}")
             elif item not in unless:
                 unless.append(item)
+    # hidden until the unit carries an item: made only then (the Reiver Sergeant's carbine)
+    needs: list[str] = []
+    for mod, groups in hidden_modifiers(choice_node):
+        conds = child_elements(mod, "conditions", "condition")
+        if groups or mod.find("conditionGroups") is not None or mod.find("repeats") is not None:
+            continue  # worked out (or not) where the choice is read: see shown.never_shown
+        found = _unit_item(mod, conds, unit_items, unit_ids, test=("lessThan", 1), value="true")
+        if found is not None and found[0] not in needs:
+            needs.append(found[0])
     if unless:
         choice["unless"] = unless
+    if needs:
+        choice["unit_needs"] = needs
+    if unit_min is not None:
+        if unit_min[0] in needs:
+            choice["unit_min"] = unit_min[1]
+        else:  # a minimum bound to an item the choice is not hidden without: not read
+            unread.append(f"{owner.name}: {choice_node.name}")
     if sized:
         _lo, hi = choice_node.bounds()
         top, grows = _max_by_size(choice_node, 1 if hi is None else hi, unit_ids, counters)
@@ -240,55 +275,10 @@ def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any],
             choice["max_from"] = grows
 
 
-def _model_counters(ex: "Extractor", unit: "Node") -> frozenset[str]:
-    """The entries (groups, wrappers) below a unit holding every one of its models, whose
-    count of selections is the unit's number of models."""
-    from bagm.io.bsdata.extract import _SKIP_BRANCH
-
-    def has_models(n: "Node", depth: int) -> bool:
-        return n.target.get("type") == "model" or depth < MAX_DEPTH and any(
-            has_models(m, depth + 1) for m in ex._members(n) if not m.hidden)
-
-    out: set[str] = set()
-    n = unit
-    for _ in range(MAX_DEPTH):
-        holders = [m for m in ex._members(n)
-                   if not _SKIP_BRANCH.search(m.name) and not m.hidden and has_models(m, 0)]
-        if len(holders) != 1 or holders[0].target.get("type") == "model":
-            break
-        n = holders[0]
-        out |= n.ids
-    return frozenset(out)
-
-
-def _bounds_max(node: "Node", mod: Any) -> bool:
-    """Whether ``mod`` changes ``node``'s maximum (not its minimum)."""
-    from bagm.io.bsdata.links import child_elements
-
-    return any(c.get("id") == mod.get("field") and c.get("type") == "max"
-               for p in node.parts for c in child_elements(p, "constraints", "constraint"))
-
-
-def _carried_item(mod: Any, conds: list[Any], names: dict[str, str], owner: "Node"
-                  ) -> str | None:
-    """The item of ``owner`` a "set to 0 while it carries X" modifier names, else None."""
-    if mod.get("type") != "set" or len(conds) != 1:
-        return None
-    cond = conds[0]
-    try:
-        value, at = float(mod.get("value", "")), float(cond.get("value", ""))
-    except ValueError:
-        return None
-    if value != 0 or cond.get("field") != "selections" \
-            or (cond.get("type"), at) not in (("atLeast", 1), ("greaterThan", 0)) \
-            or not (cond.get("scope") == "parent" or cond.get("scope") in owner.ids):
-        return None
-    return names.get(cond.get("childId", ""))
-
-
-def _item_ids(ex: "Extractor", owner: "Node") -> dict[str, str]:
-    """Every wargear entry below a model (or unit): its ids -> the name of the item it is
-    (or is part of: the tachyon arrow of "Overlord's blade and tachyon arrow")."""
+def _item_ids(ex: "Extractor", owner: "Node", models: bool = False) -> dict[str, str]:
+    """Every wargear entry below a model (or unit; ``models``: its models' too): its ids ->
+    the name of the item it is (or is part of: the tachyon arrow of "Overlord's blade and
+    tachyon arrow")."""
     out: dict[str, str] = {}
     seen: set[int] = set()
 
@@ -297,9 +287,10 @@ def _item_ids(ex: "Extractor", owner: "Node") -> dict[str, str]:
             return
         seen.add(id(n.target))
         for child in ex._members(n):
-            if child.target.get("type") in ("model", "unit"):
+            if child.target.get("type") == "unit" or not models and \
+                    child.target.get("type") == "model":
                 continue
-            if child.target.tag == "selectionEntryGroup":
+            if child.target.tag == "selectionEntryGroup" or child.target.get("type") == "model":
                 visit(child, d + 1, item)
                 continue
             name = item or child.name
@@ -381,79 +372,6 @@ def _bundle(ex: "Extractor", group: "Node", child: "Node", default: bool) -> boo
             and any(models_in(m, depth + 1) for m in ex._members(n))
     return any(models_in(m, 0) for m in members) and \
         all(m.target.get("type") == "model" or m.target.tag == "selectionEntryGroup" for m in members)
-
-
-_SIZE_TESTS = {"atLeast": lambda n, v: n >= v, "greaterThan": lambda n, v: n > v,
-               "lessThan": lambda n, v: n < v, "atMost": lambda n, v: n <= v}
-
-
-def _size_modifier(mod: Any, unit_ids: frozenset[str] | None,
-                   counters: frozenset[str] = frozenset()) -> tuple[str, int, str, int] | None:
-    """A modifier of a bound on the unit's number of models alone, as (how: set, increment or
-    decrement; by; test: atLeast, greaterThan, lessThan or atMost; models), else None:
-    "set 2 if the unit has at least 10 models", "decrement 1 if it has fewer than 6". The
-    models are counted as such or as the selections of an entry holding them all
-    (``counters``: "at least 10 Death Company Marines" counts the group of every model)."""
-    from bagm.io.bsdata.links import child_elements
-
-    conds = child_elements(mod, "conditions", "condition")
-    if len(conds) != 1 or mod.find("repeats") is not None \
-            or mod.find("conditionGroups") is not None or mod.get("type") not in \
-            ("set", "increment", "decrement"):
-        return None
-    cond = conds[0]
-    counts_models = cond.get("childId") == "model" or cond.get("childId") in counters \
-        and cond.get("includeChildSelections", "false").lower() == "true"
-    if not counts_models or cond.get("field") != "selections" \
-            or cond.get("type") not in _SIZE_TESTS \
-            or not (unit_ids is None or cond.get("scope") in ("unit", "parent")
-                    or cond.get("scope") in unit_ids):
-        return None
-    try:
-        n = int(float(cond.get("value", "")))
-        value = int(float(mod.get("value", "")))
-    except ValueError:
-        return None
-    return str(mod.get("type")), value, str(cond.get("type")), n
-
-
-def _max_by_size(node: "Node", hi: int, unit_ids: frozenset[str] | None = None,
-                 counters: frozenset[str] = frozenset()) -> tuple[int, dict[int, int]]:
-    """How the maximum of an entry (a kind of model, a group, a choice) changes with the unit's
-    size, where the catalogue says so on the entry itself: (its maximum in the smallest unit,
-    {N: max} from N models on), worked out by applying its modifiers in order at each size
-    ("set 2 if at least 10 models", "add 1 if at least 10", "subtract 1 if fewer than 6": max 1,
-    2 from 6). ``unit_ids``: the unit's entry, which the model count's scope names (none: any
-    scope). Other modifiers (of other choices, of Crusade) are not read here."""
-    from bagm.io.bsdata.links import child_elements
-
-    ids = {c.get("id") for p in node.parts for c in child_elements(p, "constraints", "constraint")
-           if c.get("type") == "max" and c.get("field") == "selections"}
-    rules: list[tuple[str, int, str, int]] = []
-    for p in node.parts:
-        for mod in child_elements(p, "modifiers", "modifier"):
-            if mod.get("field") not in ids:
-                continue
-            rule = _size_modifier(mod, unit_ids, counters)
-            if rule is not None:
-                rules.append(rule)
-    if not rules:
-        return hi, {}
-    top = max(n for *_, n in rules) + 2
-
-    def at(size: int) -> int:
-        value = hi
-        for how, by, test, n in rules:
-            if _SIZE_TESTS[test](size, n):
-                value = by if how == "set" else value + by if how == "increment" else value - by
-        return max(value, 0)
-
-    out: dict[int, int] = {}
-    last = at(1)
-    for size in range(2, top):
-        if (v := at(size)) != last:
-            out[size], last = v, v
-    return at(1), out
 
 
 def _alternatives(ex: "Extractor", group: "Node", items: dict[str, list[str]], depth: int,
