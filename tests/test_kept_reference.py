@@ -11,8 +11,10 @@ from conftest import REPO
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from reference import effects as ref_effects
+from reference import moments as ref_moments
 from reference import positions as ref
 
+from bagm.data.timings import TIMINGS
 from bagm.engine.attack.rules import Conditions
 from bagm.engine.bots import make_bot
 from bagm.engine.game.muster import build_army
@@ -114,7 +116,8 @@ def test_kept_move_paths_are_the_battlefields(spec, offsets, within):
 @given(games())
 def test_effect_answers_are_their_plain_references(spec):
     """Along a game: the objective markers each unit is within range of (kept on its stamp, read by
-    the effect conditions 'near_objective' and 'near_controlled'), the attack sequence's lookups
+    the effect conditions 'near_objective' and 'near_controlled', and the marker a rule would
+    Secure at once), the rules offered at each moment (kept by timing), the attack sequence's lookups
     under the game's conditions (reading every effect: reference/effects.plain) and whether an
     army's units may have a field set (Army.may_set, kept while their effects stay the same)."""
     fields = sorted({f for u in _army("A", spec[0]).units + _army("B", spec[1]).units
@@ -125,6 +128,9 @@ def test_effect_answers_are_their_plain_references(spec):
         on = [u for u in g.units.values() if u.where == "board" and u.models]
         for u in g.units.values():
             assert g.near_markers(u) == ref.near_markers(g, u), u.uid
+            if u.alive:
+                for how in ("controlled", "uncontested"):
+                    assert g.marker_to_secure(u, how) == ref.marker_to_secure(g, u, how), (u.uid, how)
         for u in on:
             for t in on[:4]:
                 if t.player == u.player:
@@ -136,6 +142,9 @@ def test_effect_answers_are_their_plain_references(spec):
                         w3 = effect_weapon(u, w, t, holds)
                         assert kept == (w3, effect_conditions(u, t, w3, Conditions(), holds),
                                         effect_defence(t, w3, holds))
+        for p in ("A", "B"):
+            for timing in TIMINGS:
+                assert g.offered(p, timing) == ref_moments.offered(g, p, timing), (p, timing)
         for army in g.armies.values():
             for f in fields:
                 assert army.may_set(f) == ref_effects.may_set(army, f), f

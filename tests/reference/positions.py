@@ -103,3 +103,19 @@ def near_markers(g: Any, u: Any) -> tuple[bool, ...]:
     """For each objective marker, whether a model of ``u`` is within range of it (measured around
     Walls and closed Hatchways)."""
     return tuple(any(g.bf.in_objective_range(m.base, mk) for m in u.models) for mk in g.map.layout.markers)
+
+
+def marker_to_secure(g: Any, u: Any, how: str) -> int | None:
+    """The first objective marker within range of ``u`` not yet Secured by its army that its army
+    controls ('controlled'), or that no enemy unit is within range of ('uncontested')."""
+    p = u.player
+    for m, mk in enumerate(g.map.layout.markers):
+        if g.secured[m] == p or not any(g.bf.in_objective_range(x.base, mk) for x in u.models):
+            continue
+        if how == "controlled" and g.control[m] != p:
+            continue
+        if how == "uncontested" and any(g.bf.in_objective_range(x.base, mk)
+                                        for v in g.army_units(g.other(p)) for x in v.models):
+            continue
+        return m
+    return None

@@ -129,13 +129,13 @@ class ObjectiveControl(GameInterface):
         within range of it and not yet Secured by its army that its army controls ('controlled'),
         or that no enemy unit is within range of ('uncontested')."""
         p = u.player
-        for m, mk in enumerate(self.map.layout.markers):
-            if self.secured[m] == p or not any(self.bf.in_objective_range(x.base, mk) for x in u.models):
+        near = self.near_markers(u)  # (kept on the units' stamps: asked at every window it is offered)
+        for m in range(len(self.map.layout.markers)):
+            if self.secured[m] == p or not near[m]:
                 continue
             if how == "controlled" and self.control[m] != p:
                 continue
-            if how == "uncontested" and any(self.bf.in_objective_range(x.base, mk)
-                                            for v in self.army_units(self.other(p)) for x in v.models):
+            if how == "uncontested" and any(self.near_markers(v)[m] for v in self.army_units(self.other(p))):
                 continue
             return m
         return None

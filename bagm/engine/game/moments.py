@@ -40,6 +40,15 @@ OFFERED = frozenset({"phase_start", "phase_end", "phase_start_or_end", "your_sho
 """The timings at which rules used at a moment are offered ("after_roll" is Command Re-roll's alone)."""
 
 
+def offered_at(when: str, timing: str) -> bool:
+    """Whether a rule used at the moment ``when`` (its WHEN) is offered at the moment ``timing``
+    (in some phase and turn): "your_shooting" at the start of a phase (your Shooting phase's),
+    "phase_start_or_end" at either, any other at itself."""
+    if when == "your_shooting":
+        return timing == "phase_start"
+    return when == timing or when == "phase_start_or_end" and timing in ("phase_start", "phase_end")
+
+
 class Moments(GameInterface):
     """Mixed into :class:`bagm.engine.game.Game` (its state lives there)."""
 
@@ -48,17 +57,19 @@ class Moments(GameInterface):
         """An army has an effect that changes what Stratagems cost (rules/stratagem_costs.py)."""
         return self.armies["A"].cost_rules or self.armies["B"].cost_rules
 
-    def _entries(self, p: Player, timing: str) -> list[Use]:
-        """Player ``p``'s rules used at a moment whose WHEN is ``timing`` now (phase and turn)."""
+    def offered(self, p: Player, timing: str) -> list[Use]:
+        """Player ``p``'s rules used at a moment whose WHEN is ``timing`` now (phase and turn), each
+        checked by :meth:`usable` (asked at every Battlefield Command window: the army's rules are
+        kept by timing, while its ``uses`` are the same)."""
         out = []
         yours = self.active == p
-        for s in self.armies[p].uses:
-            when = s.when
-            if when == "your_shooting":  # offered at the start of your Shooting phase (module note)
-                if timing != "phase_start" or self.phase != "shooting" or not yours:
-                    continue
-            elif when != timing and not (when == "phase_start_or_end" and timing in ("phase_start", "phase_end")):
-                continue
+        uses = self.armies[p].uses
+        kept = self._uses_at.get((p, timing))
+        if kept is None or kept[0] is not uses:
+            kept = self._uses_at[p, timing] = (uses, tuple(s for s in uses if offered_at(s.when, timing)))
+        for s in kept[1]:
+            if s.when == "your_shooting" and (self.phase != "shooting" or not yours):
+                continue  # offered at the start of your Shooting phase (module note)
             if s.phase is not None and s.phase != self.phase:
                 continue
             if s.turn == "yours" and not yours or s.turn == "opponents" and yours or s.first_round and self.round != 1:
@@ -86,7 +97,7 @@ class Moments(GameInterface):
         if not self.armies[p].uses:
             return []
         out = []
-        for s in self._entries(p, timing):
+        for s in self.offered(p, timing):
             # Core Rules "Stratagems": enough CP, once per phase; a rule: as often as it says
             if self.cp[p] < s.cp - (1 if self.cost_rules else 0) or s.pain and self.pain[p] < s.pain \
                     or s.once != "unit" and self._once(p, s) in self.used \

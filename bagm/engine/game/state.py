@@ -133,6 +133,8 @@ class GameState:
     _stamp_version: int = _f(CACHE, lambda: -1)
     _moved: set[str] | None = _f(CACHE, lambda: None)  # units named by touch() since the stamps were read
     _by_stamp: dict[Any, tuple[Any, ...]] = _f(CACHE, dict)  # answers kept on stamps across changes
+    # each player's rules used at a moment offered at a timing (moments._entries), with the uses they are of
+    _uses_at: dict[tuple[str, str], tuple[tuple[Any, ...], tuple[Any, ...]]] = _f(CACHE, dict)
     _accepted: tuple[Decision, Action] | None = _f(CACHE, lambda: None)  # see passes()
 
     def __init__(self, mission: int, army_a: Army, army_b: Army, seed: int = 0,

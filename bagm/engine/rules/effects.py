@@ -566,6 +566,8 @@ _SLOWED: dict[int, Any] = {}  # the Effect Toxic Miasma gives a unit of Move M (
 
 def slow_aura(game: Any, u: Unit) -> str | None:
     """The rule of an enemy unit whose ``slow_aura`` reaches ``u`` (Toxic Miasma), or None."""
+    if not game.armies[game.other(u.player)].may_set("slow_aura"):
+        return None  # (asked each time a unit is selected to move or charge)
     for e in game.army_units(game.other(u.player)):
         reach = effect_least(e, "slow_aura")
         if reach is not None and game.min_straight(u, e) <= reach + 1e-9:
