@@ -10,6 +10,7 @@ turn. :mod:`bagm.engine.game.moments` offers them; adding one touches no phase c
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from bagm.data.timings import TIMINGS
@@ -68,38 +69,38 @@ class Use:
         if self.when not in TIMINGS:
             raise ValueError(f"{self.kind} '{self.name}': no timing '{self.when}' ({', '.join(TIMINGS)})")
 
-    @property
+    @cached_property
     def reserves(self) -> float | None:
         """Its effect's ``to_reserves``: the target goes into Strategic Reserves, if more than X" from
         every enemy unit."""
         return next((e.to_reserves for e in self.effects if getattr(e, "to_reserves", None) is not None), None)
 
-    @property
+    @cached_property
     def shocks(self) -> Any:
         """Its effect that makes every enemy unit take a Battle-shock test at once (``shock_all``)."""
         return next((e for e in self.effects if getattr(e, "shock_all", None) is not None), None)
 
-    @property
+    @cached_property
     def moves(self) -> bool:
         """Its effects include a Normal move made at once (``free_move``)."""
         return any(getattr(e, "free_move", None) is not None for e in self.effects)
 
-    @property
+    @cached_property
     def opens(self) -> Any:
         """Its effect that opens a Hatchway at once (``open_hatch``), if any."""
         return next((e for e in self.effects if getattr(e, "open_hatch", None) is not None), None)
 
-    @property
+    @cached_property
     def returns(self) -> Any:
         """Its effect that returns destroyed models at once (``return_models``), if any."""
         return next((e for e in self.effects if getattr(e, "return_models", None) is not None), None)
 
-    @property
+    @cached_property
     def secures(self) -> str | None:
         """Its effects Secure an objective marker at once (``secure_now``): how."""
         return next((e.secure_now for e in self.effects if getattr(e, "secure_now", None)), None)
 
-    @property
+    @cached_property
     def stratagem(self) -> bool:
         return self.kind == "Stratagem"
 
