@@ -41,6 +41,8 @@ def dice_text(dice: Any) -> str:
 
 
 # the order the attack sequence rolls its dice in (the log's keys are sorted by name)
+_FAITH_ROLLS = {"hit": "one of its Hit rolls", "wound": "one of its Wound rolls", "save": "a saving throw",
+                "damage": "a Damage roll"}  # Acts of Faith inside the attack sequence: what the Miracle dice stands for
 DICE_ORDER = ("attacks", "hit", "sustained", "wound", "save", "damage", "feel", "hazardous")
 
 
@@ -277,8 +279,11 @@ class Narrator:
     def _e_miracle(self, e: ev.Miracle) -> str:
         pool = ", ".join(str(v) for v in e.get("pool") or []) or "none"
         if e.get("used") is not None:
-            return (f"Act of Faith: {self.unit(e.get('unit'))} uses a Miracle dice of {e.get('used')} for its "
-                    f"{e.get('what')} roll (Miracle dice left: {pool}).")
+            what = str(e.get("what"))
+            roll = _FAITH_ROLLS.get(what, f"its {what} roll")
+            weapon = f" ({e['weapon']})" if e.get("weapon") else ""
+            return (f"Act of Faith: {self.unit(e.get('unit'))} uses a Miracle dice of {e.get('used')} for "
+                    f"{roll}{weapon} (Miracle dice left: {pool}).")
         return f"Player {e.get('player')} gains a Miracle dice of {e.get('gain')} ({e.get('why')}; pool: {pool})."
 
     def _e_rule_used(self, e: ev.RuleUsed) -> str:

@@ -220,6 +220,18 @@ class RerollOffer:
         or be a Critical Wound, the faces the target saves on, Devastating Wounds."""
 
 
+class MiracleOffer(RerollOffer):
+    """Acts of Faith (Adepta Sororitas army rule): before a Hit roll, a Wound roll, a saving throw or a
+    Damage roll, the unit whose roll it is may put a Miracle dice in place of one dice of it ("the dice
+    that is being substituted is not rolled; instead the value of the selected Miracle dice is used as
+    if it had been rolled": an unmodified roll). Sent before the roll; the game sets ``new`` to the
+    Miracle dice's value and sends back True when the unit performs the Act of Faith. ``facts``:
+    ``faces`` (what each face 1-6 would give: the outcome, saved or not, or the Damage), and for Hit
+    and Wound rolls the faces that wound and that the target saves on."""
+
+    __slots__ = ()
+
+
 Offers = Generator[RerollOffer, bool, "AttackResult"]
 
 
@@ -234,13 +246,21 @@ def _roll_with_reroll(dice: Dice, policy: Reroll, reason: str, judge: Any) -> tu
 
 
 def _pool(dice: Dice, n: int, policy: Reroll, reason: str, judge: Any, score: Any, offer: bool,
-          avg: float, choice: tuple[str, dict[str, Any]] | None = None) -> Generator[RerollOffer, bool, bool]:
+          avg: float, choice: tuple[str, dict[str, Any]] | None = None,
+          first: int | None = None) -> Generator[RerollOffer, bool, bool]:
     """``n`` Hit or Wound rolls rolled as a pool, each that succeeds scored; then, if ``offer``,
     the attacker's Command Re-roll of one failed die that no ability re-rolled (its new result
     scored as if rolled then). True when the re-roll was taken. ``choice``: (the rule, facts):
     first each die that no ability re-rolled and that is not a Critical result is offered to
-    that rule's free re-roll, die by die in the order rolled (Close-Quarters Killer)."""
+    that rule's free re-roll, die by die in the order rolled (Close-Quarters Killer). ``first``:
+    a Miracle dice's value standing for the first die (Acts of Faith): not rolled, never re-rolled."""
     failed = None
+    if first is not None and n:
+        # Acts of Faith: the Miracle dice's value "cannot be changed or re-rolled" (reading: nor the roll it stands for)
+        outcome = judge(first)
+        if outcome is not Outcome.fail:
+            score(outcome)
+        n -= 1
     if choice is not None:
         rolls = [_roll_with_reroll(dice, policy, reason, judge) for _ in range(n)]
         by, facts = choice
@@ -277,15 +297,38 @@ def _pool(dice: Dice, n: int, policy: Reroll, reason: str, judge: Any, score: An
     return True
 
 
-def _damage(dice: Dice, damage: DiceExpr, cond: Conditions, reason: str, again: bool = True) -> int:
+def _damage(dice: Dice, damage: DiceExpr, cond: Conditions, reason: str, again: bool = True,
+            first: int | None = None) -> int:
     """One attack's Damage: rolled, a roll of 1 re-rolled where an effect says so ("re-roll a
     Damage roll of 1"), then its modifier added, never below 1 (an effect's "subtract 1 from
-    the Damage characteristic")."""
+    the Damage characteristic"). ``first``: a Miracle dice's value standing for one of its dice
+    (Acts of Faith; never re-rolled)."""
+    if first is not None:
+        return _with_modifier(miracle_damage(damage, first) + sum(
+            dice.roll(damage.sides, reason) for _ in range(damage.count - 1)), cond)
     d = dice.roll_expr(damage, reason)
     if again and cond.reroll_damage_ones and not damage.is_constant and d - damage.bonus == 1 \
             and damage.count == 1:
         d = dice.roll_expr(damage, reason + " re-roll")
+    return _with_modifier(d, cond)
+
+
+def _with_modifier(d: int, cond: Conditions) -> int:
     return max(1, d + cond.damage_mod) if cond.damage_mod else d
+
+
+def miracle_damage(damage: DiceExpr, v: int) -> int:
+    """A Damage roll's total with a Miracle dice of value ``v`` for one of its dice, before the others
+    are added (its bonus included). Reading: a D3 is a D6 halved, rounding up (Core Rules, the D3), so
+    a Miracle dice (a D6's value) stands for a D3 as its half; a D6's face it is."""
+    return (v if damage.sides == 6 else -(-v * damage.sides // 6)) + damage.bonus
+
+
+def _damage_faces(damage: DiceExpr, cond: Conditions) -> list[float]:
+    """What a Miracle dice of each value 1-6 makes an attack's Damage (the other dice at their mean)."""
+    rest = (damage.count - 1) * (damage.sides + 1) / 2
+    return [float(max(1, miracle_damage(damage, v) + rest + cond.damage_mod) if cond.damage_mod
+                  else miracle_damage(damage, v) + rest) for v in FACES]
 
 
 def resolve(profile: AttackProfile, target: Target, dice: Dice,
@@ -303,7 +346,7 @@ def resolve(profile: AttackProfile, target: Target, dice: Dice,
 
 def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: TargetUnit | None = None,
                   attacker: bool = False, defender: bool = False, hazardous: bool = True,
-                  choosing: bool = False) -> Offers:
+                  choosing: bool = False, faith: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())) -> Offers:
     """:func:`resolve` as a generator that sends a :class:`RerollOffer` each time a Command
     Re-roll could be used and is sent back True to re-roll (the CP is the caller's business);
     returns the :class:`AttackResult`. ``attacker``/``defender``: that player may use Command
@@ -320,14 +363,18 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
     attacks, with :func:`hazardous_tests`). ``choosing``: the attacker answers the free
     re-rolls a rule lets them choose (``conditions.wound_choice``: each Wound roll that is not a
     Critical Wound, offered die by die before any Command Re-roll; without, failed ones are
-    re-rolled)."""
+    re-rolled). ``faith``: the attacking and the target unit's Miracle dice pools, where that unit
+    may perform an Act of Faith now (Acts of Faith: one per phase; empty: none): a
+    :class:`MiracleOffer` is sent before each roll a Miracle dice of the pool could change, until
+    one is taken."""
     w, cond, ab = profile.weapon, profile.conditions, profile.weapon.abilities
+    faith_a, faith_d = faith
     unit = unit if unit is not None else TargetUnit.of(target)
     destroyed_before = unit.destroyed
     res = AttackResult()
     ranged = not w.melee
     damage = attack_damage(w, cond)
-    avg = float(damage.mean()) if attacker or defender else 0.0
+    avg = float(damage.mean()) if attacker or defender or faith_a or faith_d else 0.0
 
     # Attacks; Blast; Rapid Fire
     parts = attack_dice(w, target, cond)
@@ -382,8 +429,13 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
     if ab.torrent:
         hits = res.hits = res.attacks
     else:
+        first = None
+        if faith_a and res.attacks:  # Acts of Faith: a Miracle dice for one Hit roll
+            first = yield from _miracle("hit", faith_a, judge_hit, avg, w, target, cond)
+            faith_a = () if first is not None else faith_a
         # Command Re-roll (Boarding Actions Stratagems): a Hit roll
-        if (yield from _pool(dice, res.attacks, cond.reroll_hits, "hit", judge_hit, score_hit, attacker, avg)):
+        if (yield from _pool(dice, res.attacks, cond.reroll_hits, "hit", judge_hit, score_hit, attacker, avg,
+                             first=first)):
             attacker = False
     res.log.append(f"{res.hits} hit(s) ({res.critical_hits} critical)")
 
@@ -415,8 +467,12 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
             crit_normal += 1
         normal += 1
 
+    first = None
+    if faith_a and hits:  # Acts of Faith: a Miracle dice for one Wound roll
+        first = yield from _miracle("wound", faith_a, judge_wound, avg, w, target, cond)
+        faith_a = () if first is not None else faith_a
     # Command Re-roll (Boarding Actions Stratagems): a Wound roll
-    if (yield from _pool(dice, hits, policy, "wound", judge_wound, score_wound, attacker, avg, choice)):
+    if (yield from _pool(dice, hits, policy, "wound", judge_wound, score_wound, attacker, avg, choice, first)):
         attacker = False
     res.wounds = normal + devastating
     res.devastating = devastating
@@ -452,8 +508,14 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
                     else plain_save
                 save_reason = f"save ({save})" if change else plain_reason
         if save.kind != "none":
-            u = dice.d6(save_reason)
-            if not save.succeeds(u) and defender:  # Command Re-roll: the defender's saving throw
+            mv = None
+            if faith_d and any(save.succeeds(x) for x in faith_d):  # Acts of Faith: a Miracle dice for the save
+                o = MiracleOffer("save", "defender", 0, avg, unit.wounds[index],
+                                 facts={"faces": [save.succeeds(x) for x in FACES]})
+                if (yield o):
+                    mv, faith_d = o.new, ()
+            u = dice.d6(save_reason) if mv is None else mv
+            if not save.succeeds(u) and defender and mv is None:  # Command Re-roll: the defender's saving throw
                 offer = RerollOffer("save", "defender", u, avg, unit.wounds[index])
                 if (yield offer):
                     defender = False
@@ -462,8 +524,12 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
                 res.saves += 1
                 continue
         res.unsaved += 1
-        d = _damage(dice, damage, cond, "damage")
-        if random_damage and attacker:  # Command Re-roll: a Damage roll, before it is inflicted
+        mv = None
+        if faith_a and random_damage:  # Acts of Faith: a Miracle dice for the Damage roll
+            mv = yield from _miracle_damage(damage, cond, avg, unit.wounds[index])
+            faith_a = () if mv is not None else faith_a
+        d = _damage(dice, damage, cond, "damage", first=mv)
+        if random_damage and attacker and mv is None:  # Command Re-roll: a Damage roll, before it is inflicted
             offer = RerollOffer("damage", "attacker", d, avg, unit.wounds[index])
             if (yield offer):
                 attacker = False
@@ -477,8 +543,12 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
         index = unit.allocate(ranged)
         if index is None:
             break
-        d = _damage(dice, damage, cond, "damage (devastating wounds)")
-        if random_damage and attacker:
+        mv = None
+        if faith_a and random_damage:  # Acts of Faith: a Miracle dice for the Damage roll
+            mv = yield from _miracle_damage(damage, cond, avg, unit.wounds[index])
+            faith_a = () if mv is not None else faith_a
+        d = _damage(dice, damage, cond, "damage (devastating wounds)", first=mv)
+        if random_damage and attacker and mv is None:
             offer = RerollOffer("damage", "attacker", d, avg, unit.wounds[index])
             if (yield offer):
                 attacker = False
@@ -499,6 +569,31 @@ def resolve_steps(profile: AttackProfile, target: Target, dice: Dice, unit: Targ
         res.log.append(f"Hazardous: {res.hazardous_failed} failed test(s), "
                        f"{res.hazardous_mortal_wounds} mortal wound(s) to the attacking unit")
     return res
+
+
+def _miracle(what: str, pool: tuple[int, ...], judge: Any, avg: float, w: Any, target: Target,
+             cond: Conditions) -> Generator[RerollOffer, bool, int | None]:
+    """Acts of Faith before a pool of Hit or Wound rolls: offered when a Miracle dice of the pool
+    gives a better result than some face; the Miracle dice's value taken, or None."""
+    faces = [judge(x) for x in FACES]
+    if max(judge(x).value for x in pool) <= min(f.value for f in faces):
+        return None  # no Miracle dice would change the roll
+    facts: dict[str, Any] = {"faces": [f.name for f in faces],
+                             "save_faces": saving_throw(w, target, cond).chance()[0]}
+    if what == "hit":
+        crit_wound = min(critical_wound_on(w, target), cond.critical_wound)
+        needed = wound_threshold(w.strength, target.toughness)
+        mod = wound_modifier(w, cond)
+        facts["wound_faces"] = sum(wound_roll(x, needed, mod, crit_wound) is not Outcome.fail for x in FACES)
+    o = MiracleOffer(what, "attacker", 0, avg, facts=facts)
+    return o.new if (yield o) else None
+
+
+def _miracle_damage(damage: DiceExpr, cond: Conditions, avg: float, wounds_left: int
+                    ) -> Generator[RerollOffer, bool, int | None]:
+    """Acts of Faith before a random Damage roll; the Miracle dice's value taken, or None."""
+    o = MiracleOffer("damage", "attacker", 0, avg, wounds_left, facts={"faces": _damage_faces(damage, cond)})
+    return o.new if (yield o) else None
 
 
 def hazardous_tests(tests: int, dice: Dice, attacker: bool = False, avg: float = 0.0

@@ -250,17 +250,43 @@ def _chance(n: int, need: float, first: int | None = None) -> float:
 def miracle_for(bot: GreedyBot, g: Game, p: str, legal: list[Action]) -> Action | None:
     """Acts of Faith, before a roll: an Advance roll takes a Miracle dice of 5 or 6; a Charge roll or a
     Battle-shock test the lowest Miracle dice that makes it as likely as any to succeed, if that adds
-    a chance of 1 in 6 or more."""
+    a chance of 1 in 6 or more; a roll of the attack sequence: see :func:`_attack_miracle`."""
     d = g.decision
     options = sorted(int(a.arg) for a in legal if a.kind == "rule" and a.arg is not None)
     if not options:
         return None
     if d.info.get("what") == "advance":
         return Action("rule", arg=str(options[-1])) if options[-1] >= 5 else None
+    if "faces" in d.info:  # a roll of the attack sequence
+        return _attack_miracle(d.info, options)
     need, n = float(d.info.get("needed", 0)), int(d.info.get("dice", 2))
     best = max(_chance(n, need, v) for v in options)
     v = min(v for v in options if _chance(n, need, v) == best)
     return Action("rule", arg=str(v)) if best - _chance(n, need) >= 1 / 6 else None
+
+
+def _attack_miracle(info: dict[str, Any], options: list[int]) -> Action | None:
+    """Acts of Faith on a roll of the attack sequence: the lowest Miracle dice that adds (or saves) the
+    most wounds on average, when that is one wound or more (the dice is the unit's one Act of Faith of
+    the phase: spent where it matters). What a face is worth: a Hit roll's success the weapon's average
+    Damage times the chances to wound and to get through the save; a Wound roll's the Damage times the
+    chance past the save; a saving throw's the Damage it stops (at most the model's wounds left); a
+    Damage roll's the wounds it inflicts (at most the model's wounds left)."""
+    faces, what = info["faces"], info.get("what")
+    damage, left = float(info.get("damage", 1)), int(info.get("wounds_left", 0))
+    if what == "damage":
+        worth = [min(float(f), left) if left else float(f) for f in faces]
+    elif what == "save":
+        worth = [min(damage, left or damage) if f else 0.0 for f in faces]
+    else:
+        past = (6 - int(info.get("save_faces", 0))) / 6 * damage
+        if what == "hit":
+            past *= int(info.get("wound_faces", 6)) / 6
+        worth = [past if f != "fail" else 0.0 for f in faces]
+    mean = sum(worth) / 6
+    gain = {v: worth[v - 1] - mean for v in options}
+    best = max(gain.values())
+    return Action("rule", arg=str(min(v for v in options if gain[v] == best))) if best >= 1 else None
 
 
 def pain_for_cp(bot: GreedyBot, g: Game, p: str, legal: list[Action]) -> Action | None:

@@ -6,8 +6,11 @@ Readings. Acts of Faith gains a Miracle dice "at the start of each battle round"
 the one gained "at the start of your turn" is gained in your turn only: one a battle round, at the start
 of the Sororitas player's turn (without Minor Miracles, at the start of the round). A roll with a
 Miracle dice in it is not re-rolled ("this value cannot be changed or re-rolled"). Hit, Wound and Damage
-rolls and saving throws are rolled inside the attack sequence, where no dice can be substituted yet:
-the ability lists them as not played (``left``).
+rolls and saving throws: the attack sequence offers an Act of Faith before each of them
+(:class:`bagm.engine.attack.sequence.MiracleOffer`; :meth:`faith_pool` says whether a unit may).
+Reading: Hit and Wound rolls are rolled as a pool (all of a weapon's attacks at once), so one Act of
+Faith puts a Miracle dice in place of one die of the pool; a saving throw or a Damage roll is one
+attack's.
 """
 
 from __future__ import annotations
@@ -71,13 +74,14 @@ class Miracles(GameInterface):
             self.used.add(mark)
         self.gain_miracle(p, u.source("miracle_six") if six else f"{u.uid} destroyed", six=six)
 
-    def act_of_faith(self, u: Unit, what: str, dice: int, needed: float | None = None
-                     ) -> Generator[Decision, Action, int | None]:
+    def act_of_faith(self, u: Unit, what: str, dice: int, needed: float | None = None,
+                     facts: dict[str, Any] | None = None) -> Generator[Decision, Action, int | None]:
         """Acts of Faith: "before making a dice roll for a model or unit from your army with the Acts of
         Faith ability, if you have one or more dice in your Miracle dice pool, that unit can perform an
         Act of Faith" (one per phase): its player picks a Miracle dice (decision step ``rule``, options:
         the pool's values) or passes. The value used for one of the roll's ``dice`` (None: none);
-        ``needed``: what the roll's dice must reach (for the player's choice)."""
+        ``needed``: what the roll's dice must reach (for the player's choice); ``facts``: what the
+        player weighs an attack's roll by (:class:`bagm.engine.attack.sequence.MiracleOffer`)."""
         p = u.player
         pool = self.miracles[p]
         if not pool or not (u.affected and effect_has(u, "miracle_dice")):
@@ -90,6 +94,8 @@ class Miracles(GameInterface):
                                 "options": [str(v) for v in dict.fromkeys(pool)]}
         if needed is not None:
             info["needed"] = needed
+        if facts:
+            info.update(facts)
         act = yield Decision("rule", p, info)
         if act.kind != "rule" or act.arg is None:
             return None
@@ -98,8 +104,19 @@ class Miracles(GameInterface):
         left.remove(v)
         self.miracles[p] = tuple(left)
         self.used.add(mark)
-        self.emit(ev.Miracle(e="miracle", player=p, pool=left, used=v, unit=u.uid, what=what))
+        event = ev.Miracle(e="miracle", player=p, pool=left, used=v, unit=u.uid, what=what)
+        if facts and "weapon" in facts:
+            event["weapon"] = str(facts["weapon"])  # a roll of the attack sequence: the attacking weapon
+        self.emit(event)
         return v
+
+    def faith_pool(self, u: Unit) -> tuple[int, ...]:
+        """The Miracle dice ``u`` could use now in an Act of Faith (Acts of Faith: one per phase), or ()."""
+        pool = self.miracles[u.player]
+        if not pool or not (u.affected and effect_has(u, "miracle_dice")) or \
+                (u.player, f"{u.source('miracle_dice')} {u.uid}", self.phase_id) in self.used:
+            return ()
+        return pool
 
     def shock_dice_with(self, u: Unit, v: int, what: str) -> int:
         """A Battle-shock test's dice with one of them a Miracle dice of value ``v``."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bagm.engine.attack.sequence import RerollOffer
+from bagm.engine.attack.sequence import MiracleOffer, RerollOffer
 from bagm.engine.rules.stratagems import COMMAND_REROLL, may_use, use
 from bagm.engine.state import events as ev
 from bagm.engine.state.actions import Action
@@ -65,7 +65,8 @@ class Rerolls(GameInterface):
                 nxt = steps.send(take) if offer is not None else next(steps)
             except StopIteration as stop:
                 nxt, result = None, stop.value
-            if take and offer is not None:  # the re-roll was made as the sequence ran on to here
+            if take and offer is not None and not isinstance(offer, MiracleOffer):
+                # the re-roll was made as the sequence ran on to here
                 rolled = (t if offer.side == "defender" else u).uid
                 assert offer.new is not None  # the re-roll was made
                 if offer.by is None:
@@ -81,6 +82,13 @@ class Rerolls(GameInterface):
             info = {"what": offer.what, "roll": offer.roll, "weapon": weapon, "damage": offer.damage}
             if offer.wounds_left:
                 info["wounds_left"] = offer.wounds_left
+            if isinstance(offer, MiracleOffer):  # Acts of Faith: before the roll, a Miracle dice for one of its dice
+                facts = {"weapon": weapon, "damage": offer.damage, **offer.facts}
+                if offer.wounds_left:
+                    facts["wounds_left"] = offer.wounds_left
+                offer.new = yield from self.act_of_faith(who, offer.what, 1, facts=facts)
+                take = offer.new is not None
+                continue
             if offer.by is not None:  # a free re-roll the player chooses (Close-Quarters Killer)
                 act = yield Decision("reroll", who.player, {"unit": who.uid, **info, "free": True, "by": offer.by,
                                                             **offer.facts})

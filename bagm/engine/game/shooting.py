@@ -532,10 +532,14 @@ class ShootingPhase(GameInterface):
                         self.mission.allocated_ap(self, t),  # e.g. Deadly Decompression, per model
                         saves, t.ranks())
         mark = self.dice.count
+        # Acts of Faith: the Miracle dice each side may use now (nothing to do for armies without a pool)
+        faith = (self.faith_pool(u), self.faith_pool(t)) if self.miracles[u.player] or self.miracles[t.player] \
+            else ((), ())
         steps = resolve_steps(AttackProfile(w, n, cond), target, self.dice, tu,
                               self._may_reroll(u.player, u), self._may_reroll(t.player, t),
                               hazardous=False,  # taken after all of the unit's attacks (take_hazardous)
-                              choosing=True)  # the attacker answers a free re-roll's offers
+                              choosing=True,  # the attacker answers a free re-roll's offers
+                              faith=faith)
         res = yield from self.reroll_offers(steps, u, t, w.name)
         if tu.fnp_saved and t.affected:
             fnp_pain(self, t, tu.fnp_saved)  # e.g. Regenerative Agony

@@ -222,6 +222,7 @@ class Miracle(TypedDict):
     used: NotRequired[int]
     unit: NotRequired[str]
     what: NotRequired[str]
+    weapon: NotRequired[str]
 
 
 class ModelsReturn(TypedDict):
