@@ -168,3 +168,76 @@ def test_orders_last_until_the_start_of_your_next_command_phase():
         g.apply(next((x for x in legal if x.kind in ("done", "pass")), legal[0]))
     assert orders(g, "A3") == []
     assert Action("pass") in g.legal_actions() or g.decision.step != "use"
+
+
+# --- Master Vox (Boarding Actions Mustering Rules, Astra Militarum rules adaptations) ------------------
+
+VOX = str(REPO / "tests" / "fixtures" / "astra_militarum_master_vox.yaml")
+
+
+def vox_game() -> Game:
+    """A Cadian Command Squad (A1, its Master vox by default wargear) at (X, Y) with two Shock Troops units,
+    at the end of A's first Command phase."""
+    g = Game(11, build_army("A", VOX), copy.deepcopy(_armies()[1]), dice=Dice(3),
+             rolloffs={"attacker": "A", "first_turn": "A"})
+    for _ in range(200):
+        d = g.decision
+        if d.step == "use" and d.player == "A" and g.phase == "command" and d.info.get("timing") == "phase_end":
+            break
+        legal = g.legal_actions()
+        g.apply(next((x for x in legal if x.kind in ("deploy", "done", "pass")), legal[0]))
+    for i, u in enumerate(v for v in g.units.values() if v.player == "A"):
+        u.where = "board"
+        u.models = u.models or u.new_models([(0.0, 0.0)])
+        place(g, u.uid, [(X + 0.8 * k, Y) for k in range(len(u.models))] if u.uid == "A1" else [(2.0 + 3.5 * i, 28.0)])
+    g.touch()
+    return g
+
+
+@pytest.mark.parametrize("gap, gets", [(11.9, True), (12.0, True), (12.2, False)])
+def test_master_vox_reaches_12_inches_in_a_straight_line(gap, gets):
+    g = vox_game()
+    a1, u = g.units["A1"], g.units["A2"]
+    place(g, "A2", [(X + 0.8 * (len(a1.models) - 1) + a1.models[-1].r + u.radius + gap, Y)])
+    g.touch()
+    assert g.min_straight(a1, u) == pytest.approx(gap)
+    want = {f"use A2 {VOICE}: {o}" for o in ALL}
+    assert want & offered(g) == (want if gets else set())
+
+
+def test_master_vox_ignores_walls_where_6_inches_around_them_would_not_reach():
+    # mission 11: two places 3.5" apart in a straight line with a Wall between (more than 6" around it)
+    g = vox_game()
+    a1, u = g.units["A1"], g.units["A2"]
+    a1.models = a1.models[:2]
+    found = None
+    for x in range(2, 44):
+        for y in range(2, 28):
+            p, q = (x + 0.5, y + 0.5), (x + 4.0, y + 0.5)
+            place(g, "A1", [p, (p[0], p[1] + 0.01)])
+            place(g, "A2", [q])
+            g.touch()
+            if g.min_straight(a1, u) < 6 and g.unit_distance(a1, u) > 6.5:
+                found = (p, q)
+                break
+        if found:
+            break
+    assert found, "no Wall on mission 11's board between two places 3.5\" apart"
+    assert {f"use A2 {VOICE}: {o}" for o in ALL} <= offered(g)
+    a1.models = a1.models[:1]  # reading: the vox's model is the last but the Officer's to fall
+    g.touch()
+    assert not any(a.startswith("use A2 ") for a in offered(g))
+
+
+def test_only_a_unit_that_carries_the_master_vox_reaches_farther():
+    from bagm.engine.game.muster import carries_item
+
+    g = vox_game()
+    cadian = next(s for s in g.armies["A"].uses if s.bearer == "A1")
+    assert cadian.reach_straight == 12
+    tempestus = build_army("A", str(REPO / "rosters" / "astra_militarum_tempestus_boarding_regiment.yaml"))
+    own = [s for s in tempestus.uses if s.bearer == "A1" and s.name.startswith(VOICE)]
+    assert own and all(s.reach_straight is None for s in own)  # no Master Vox in its default wargear
+    assert carries_item  # (the muster helper, tested through the armies above)
+    # the Master Vox note is played, no longer listed among what the game does not model
+    assert not any("Master Vox" in n for n in g.armies["A"].not_modelled)

@@ -135,6 +135,9 @@ class Adaptation:
     """The sizes of the Boarding Squads it splits into when not 10 = 5 + 5 (e.g. [5, 6])."""
     note: str | None = None
     """A short paraphrase of anything else."""
+    played: bool = False
+    """The engine plays the note's rule (an ability entry's data says it: Master Vox's reach in Voice
+    of Command); games do not list it as not modelled."""
 
 
 @_model
@@ -1251,6 +1254,13 @@ class Moment:
     CONSTRUCT unit within 6\" of the bearer")."""
     visible: bool = False
     """With ``within``: and visible to the bearer's unit."""
+    reach_straight: float | None = None
+    """With ``within``: or a friendly unit within X inches of the bearer's unit in a straight line,
+    Walls and closed Hatchways ignored (Master Vox: "up to 12\" away ... Walls and closed Hatchways
+    are ignored")."""
+    reach_item: str | None = None
+    """With ``reach_straight``: that reach only for a unit whose models carry this wargear item (the
+    roster's wargear, else the datasheet's default: "Master vox")."""
     target_units: list[str] = field(default_factory=list)
     """TARGET: only units of these datasheets (by name, any case), with ``target_keywords``."""
     target_any: bool = False

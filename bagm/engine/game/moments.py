@@ -199,8 +199,15 @@ class Moments(GameInterface):
         if s.within is None or s.bearer is None:
             return False
         b = self.unit(s.bearer)
-        return b.alive and self.unit_distance(b, u) <= s.within + 1e-9 and (
-            not s.visible or bool(self.visible_idx(b, u)))
+        if not b.alive:
+            return False
+        if self.unit_distance(b, u) <= s.within + 1e-9:
+            return not s.visible or bool(self.visible_idx(b, u))
+        # Master Vox (Boarding Actions Mustering Rules, Astra Militarum rules adaptations): up to 12" away, Walls
+        # and closed Hatchways ignored. Reading: its player allocates attacks so the vox's model is the last of the
+        # unit to fall but the OFFICER (Core Rules: the defender allocates): it reaches while two models are left
+        return s.reach_straight is not None and len(b.models) >= 2 and \
+            self.min_straight(b, u) <= s.reach_straight + 1e-9
 
     def moment(self, timing: str, p: Player, unit: Unit | None = None) -> Generator[Decision, Action, None]:
         """The moment ``timing`` for player ``p``: while they have a rule usable now, they may

@@ -4,6 +4,7 @@ data packs, and every rule the engine does not model is listed for the game's no
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -115,6 +116,15 @@ def unit_kit(src: Any, prof: Any, sizes: list[int], part: int, move: int = 0, ad
     if all(full is None and gear is None for full, gear in kit):
         return [], lds, kit_own, notes, mine
     return kit, lds, kit_own, notes, mine
+
+
+def carries_item(src: Any, item: str) -> bool:
+    """One of the unit's models carries the wargear ``item`` (by name, any case): the roster's wargear,
+    else the datasheet's default (a Cadian Command Squad's Master vox)."""
+    from bagm.roster.wargear import default_loadouts
+
+    loadouts = src.loadouts or default_loadouts(src.datasheet, src.models or 1)
+    return any(i.casefold() == item.casefold() for lo in loadouts for i in lo.items)
 
 
 def bearer_index(ds: Any, names: list[str]) -> int | None:
@@ -290,8 +300,11 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
                 if m.army:  # one use for the army, on every unit that has the ability
                     army_moments.setdefault(_norm(pl.name), (pl.name, pl.moments, set()))[2].add(f"{player}{i + 1}")
                 else:
-                    uses += _uses([m], pl.name, "Ability", f"{player}{i + 1}")
-        if ds.adaptation and ds.adaptation.note:
+                    got = _uses([m], pl.name, "Ability", f"{player}{i + 1}")
+                    if m.reach_item and not carries_item(src, m.reach_item):  # Master Vox: only its bearer's unit
+                        got = tuple(replace(g, reach_straight=None) for g in got)
+                    uses += got
+        if ds.adaptation and ds.adaptation.note and not ds.adaptation.played:
             notes.append(f"{ds.name}: Boarding Actions adaptation note not modelled: {ds.adaptation.note}")
         # the rule's and its abilities' effects whose fixed conditions (keywords, datasheets) the unit meets
         standing = tuple((n, e) for n, e in army_rule + own if fits(e, ds.name, kw))

@@ -35,6 +35,7 @@ class Use:
     once: str = "phase"  # once per "phase", "turn", "round" or "battle"
     within: float | None = None  # an Enhancement's: a friendly unit within X" of the bearer's unit
     visible: bool = False  # ... and visible to it
+    reach_straight: float | None = None  # ... or within X" of it in a straight line (Master Vox)
     target_units: frozenset[str] = frozenset()  # the target's datasheet name (casefolded) is one of these
     group: str | None = None  # a choice's rule: the alternatives share its "once"
     anywhere: bool = False  # an Enhancement's: any friendly unit is its target
@@ -116,7 +117,7 @@ def use_of(data: Any, name: str, kind: str, bearer: str | None = None,
     return Use(name, kind, data.when, tuple(data.effects), cp=getattr(data, "cp", 0), phase=data.phase,
                turn=data.turn, target_keywords=frozenset(data.target_keywords), bearer=bearer,
                until=data.until, once=data.once, within=getattr(data, "within", None),
-               visible=getattr(data, "visible", False),
+               visible=getattr(data, "visible", False), reach_straight=getattr(data, "reach_straight", None),
                target_units=frozenset(n.casefold() for n in getattr(data, "target_units", ())), group=group,
                anywhere=getattr(data, "target_any", False), shocked=getattr(data, "target_battleshocked", False),
                enemy=getattr(data, "enemy", False), hit=getattr(data, "target_hit", False),
