@@ -95,14 +95,14 @@ def block(x: float, y: float = 15.0, dx: float = -1.4) -> list[tuple[float, floa
 
 
 def declined(steps):
-    """Run an attack sequence (``Game.attack``), declining every Command Re-roll it offers; its
-    result."""
+    """Run an attack sequence (``Game.attack``), declining every Command Re-roll (and Act of Faith)
+    it offers; its result."""
     from bagm.engine.state.actions import Action
 
     try:
         d = next(steps)
         while True:
-            assert d.step == "reroll"
+            assert d.step == "reroll" or d.step == "rule" and d.info.get("rule") == "Acts of Faith"
             d = steps.send(Action("pass"))
     except StopIteration as stop:
         return stop.value
