@@ -126,7 +126,8 @@ def played(ds: Any, table: AbilityTable) -> list[Played]:
             how = one(ref, seen | {norm(a)}).how
             return Played(a, how if how not in ("", "leader_unmodelled") else "")
         if found is None or not found.modelled:
-            return Played(a, "")
+            lost_number = getattr(found.entry, "lost", None) if found is not None else None
+            return Played(a, "", left=(f"the number it needs is lost: {lost_number}",) if lost_number else ())
         e = found.entry
         how = "engine" if e.engine else "removed" if e.removed else "effects"
         return Played(a, how, found.effects, tuple(e.moments), tuple(e.left))

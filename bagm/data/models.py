@@ -858,6 +858,9 @@ class Ability:
     """A core rule's name the catalogues list among a datasheet's abilities only as the reference
     of another of its abilities (Bounty Hunters' [LETHAL HITS] and [PRECISION]): it plays as that
     ability does (modelled exactly when that one is), with no effect of its own."""
+    lost: str | None = None
+    """A number the ability needs that no Boarding Actions text gives (named here, no prose): the
+    engine does not play it, and every game that has it says which number is missing."""
 
     def __post_init__(self) -> None:
         import re

@@ -286,8 +286,9 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
         deep = any(a.lower() == "deep strike" for a in abil) or entry.deep_strike
         infil = any(a.lower() == "infiltrators" for a in abil)
         notes += not_modelled_notes(ds)  # Leader abilities without effects
-        notes += [f"{ds.name}: ability '{p.name}' is not implemented" for p in plays if p.how == ""]
-        notes += [f"{ds.name}: ability '{p.name}': {part} is not implemented" for p in plays for part in p.left]
+        notes += [f"{ds.name}: ability '{p.name}' is not implemented" + (f" ({'; '.join(p.left)})" if p.left else "")
+                  for p in plays if p.how == ""]  # e.g. a number no Boarding Actions text gives (Battle Focus)
+        notes += [f"{ds.name}: ability '{p.name}': {part} is not implemented" for p in plays if p.how for part in p.left]
         own = tuple((p.name, e) for p in plays for e in p.effects)  # its abilities' standing effects
         # an aura on enemy units (Nurgle's Gift): never the unit's own; the game spreads it (spread_enemy_auras)
         on_enemies = tuple((n, e) for n, e in own if e.aura_enemy)
