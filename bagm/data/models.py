@@ -716,6 +716,9 @@ class Effect:
     miracle_six: bool = False
     """The first time the army gains a Miracle dice because a unit with this is destroyed, that dice
     has the value 6, unrolled (Bloody Redemption)."""
+    pool_reroll: bool = False
+    """Each time its army makes the roll of a rule's pool of dice (a Blessings of Khorne roll), while
+    the unit is on the battlefield, its player can re-roll all of the dice (Chosen of Khorne)."""
     only_rapid_fire: bool = False
     """A condition: the fields on attacks apply only to the unit's [RAPID FIRE] weapons (First Rank,
     Fire! Second Rank, Fire!: "improve the Attacks characteristic of Rapid Fire weapons")."""

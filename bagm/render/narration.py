@@ -270,6 +270,8 @@ class Narrator:
 
     def _e_pool_roll(self, e: ev.PoolRoll) -> str:
         dice = ", ".join(str(d) for d in e.get("dice") or [])
+        if e.get("by"):  # Chosen of Khorne: every dice re-rolled
+            return f"Player {e.get('player')} re-rolls every dice for {e.get('rule')} ({e['by']}): {dice or 'no dice'}."
         return f"Player {e.get('player')} rolls for {e.get('rule')}: {dice or 'no dice'}."
 
     def _e_rule_roll(self, e: ev.RuleRoll) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Protocol
 
-from bagm.engine.bots.uses import miracle_for, pain_for_cp
+from bagm.engine.bots.uses import miracle_for, pain_for_cp, pool_reroll_for
 from bagm.engine.game.sequence import Game, Unit
 from bagm.engine.state.actions import Action
 from bagm.engine.state.core import Player
@@ -176,4 +176,4 @@ RULES: dict[str, Advice] = {"Unlock Overrides": _unlock_overrides, "Change Level
          "Imprisoned": _imprisoned, "Silent Infiltration": _infiltrate,
          "Silent Infiltration: move": _infiltration_move,
          "Corrupt the Machine Spirit": _corrupt, "Corrupt the Machine Spirit: consequence": _consequence,
-         "Commorrite Rivalries": pain_for_cp, "Acts of Faith": miracle_for}
+         "Commorrite Rivalries": pain_for_cp, "Acts of Faith": miracle_for, "Chosen of Khorne": pool_reroll_for}

@@ -289,6 +289,14 @@ def _attack_miracle(info: dict[str, Any], options: list[int]) -> Action | None:
     return Action("rule", arg=str(min(v for v in options if gain[v] == best))) if best >= 1 else None
 
 
+def pool_reroll_for(bot: GreedyBot, g: Game, p: str, legal: list[Action]) -> Action | None:
+    """Chosen of Khorne: re-roll every dice of a Blessings of Khorne roll that activates no Blessing (a
+    roll that fits one is kept: all of it would be risked)."""
+    if g.decision.info.get("fits"):
+        return None
+    return next((a for a in legal if a.kind == "rule" and a.arg == "re-roll"), None)
+
+
 def pain_for_cp(bot: GreedyBot, g: Game, p: str, legal: list[Action]) -> Action | None:
     """Commorrite Rivalries: a Pain token instead of 1CP for Battlefield Command, unless it is the
     army's last token while CP are plentiful (3 or more: kept to Empower a unit)."""

@@ -243,10 +243,12 @@ class Moments(GameInterface):
                 near = any(self.min_straight(e, v) <= 6 + 1e-9 for v in synapse)
                 yield from self.battleshock_test(e, s.group or s.name, sh.shock_all + (sh.shock_synapse_mod if near else 0))
 
-    def roll_pools(self, p: Player) -> None:
+    def roll_pools(self, p: Player) -> Generator[Decision, Action, None]:
         """At the start of the battle round: player ``p``'s roll for each of its rules with a pool of
         dice (Blessings of Khorne: "you can make a Blessings of Khorne roll. To do so, roll eight D6";
-        four with the Mustering Rules' Slaughterer's Glory), if a unit that has it is on the battlefield."""
+        four with the Mustering Rules' Slaughterer's Glory), if a unit that has it is on the battlefield;
+        then, with an effect's ``pool_reroll`` (Chosen of Khorne), the player may re-roll all of them
+        (decision step ``rule``, option ``re-roll``)."""
         done: set[str] = set()
         for s in self.armies[p].uses:
             rule = s.group or s.name
@@ -258,6 +260,28 @@ class Moments(GameInterface):
                 dice = tuple(sorted((self.dice.d6(f"{rule} {p}") for _ in range(s.pool)), reverse=True))
                 self.pools[f"{p} {rule}"] = dice
                 self.emit(ev.PoolRoll(e="pool_roll", player=p, rule=rule, dice=list(dice)))
+                yield from self._pool_reroll(p, s, rule)
+
+    def _pool_reroll(self, p: Player, s: Use, rule: str) -> Generator[Decision, Action, None]:
+        """Chosen of Khorne (Boarding Butchers Enhancement): "once the bearer has destroyed one or more
+        enemy units ... each time you make a Blessings of Khorne roll, if the bearer is on the battlefield,
+        you can re-roll all of the dice (if you do, you must re-roll every dice)"."""
+        by = next((u for u in self.army_units(p) if u.affected and u.sets("pool_reroll") and
+                   any(e.pool_reroll for e in u.setting("pool_reroll", holds_in(self)))), None)
+        if by is None:
+            return
+        name = by.source("pool_reroll")
+        fits = [x.name for x in self.armies[p].uses if (x.group or x.name) == rule and self.pool_fits(p, x)]
+        act = yield Decision("rule", p, {"rule": name, "unit": by.uid, "pool": rule,
+                                         "dice": list(self.pools[f"{p} {rule}"]), "fits": fits,
+                                         "options": ["re-roll"]})
+        if act.kind != "rule" or act.arg != "re-roll":
+            return
+        dice = tuple(sorted((self.dice.d6(f"{rule} {p} re-roll") for _ in range(s.pool)), reverse=True))
+        self.pools[f"{p} {rule}"] = dice
+        event = ev.PoolRoll(e="pool_roll", player=p, rule=rule, dice=list(dice))
+        event["by"] = name
+        self.emit(event)
 
     def pool_fits(self, p: Player, s: Use) -> bool:
         """This round's roll for ``s``'s rule has the dice one of its needs names: "double 5" (two

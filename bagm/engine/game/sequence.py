@@ -329,7 +329,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         self.mission_step("start_round")
         yield from self.mission.decide("start_round", self, act=False)  # e.g. Silent Infiltration
         for q in (self.first, self.other(self.first)) if self.first is not None else ():
-            self.roll_pools(q)  # e.g. a Blessings of Khorne roll
+            yield from self.roll_pools(q)  # e.g. a Blessings of Khorne roll
             yield from self.moment("round_start", q)  # "at the start of the battle round" (Doctrina)
 
     def _end_round(self, rnd: int) -> None:

@@ -236,11 +236,13 @@ class ModelsReturn(TypedDict):
 
 
 class PoolRoll(TypedDict):
-    """A rule's dice rolled at the start of the battle round (a Blessings of Khorne roll)."""
+    """A rule's dice rolled at the start of the battle round (a Blessings of Khorne roll); ``by``: the
+    rule that let its player re-roll them all (Chosen of Khorne)."""
     e: Literal["pool_roll"]
     player: Player
     rule: str
     dice: list[int]
+    by: NotRequired[str]
 
 
 class RuleRoll(TypedDict):
