@@ -34,19 +34,23 @@ def _armies() -> tuple[Any, Any]:
     return build_army("A", AM), build_army("B", ORKS)
 
 
+def to_orders(g: Game) -> Game:
+    """``g`` played on (every first choice) to the end of A's first Command phase: A's decision to issue
+    an Order (or pass)."""
+    for _ in range(200):
+        d = g.decision
+        if d.step == "use" and d.player == "A" and g.phase == "command" and d.info.get("timing") == "phase_end":
+            return g
+        legal = g.legal_actions()
+        g.apply(next((x for x in legal if x.kind in ("deploy", "done", "pass")), legal[0]))
+    raise AssertionError("no Order offered")
+
+
 def orders_game() -> Game:
     """Deployed, A's units on the board (A1 at (X, Y), the others far off), at the end of A's first
     Command phase: A's decision to issue an Order (or pass)."""
     a, b = (copy.deepcopy(x) for x in _armies())
-    g = Game(11, a, b, dice=Dice(3), rolloffs={"attacker": "A", "first_turn": "A"})
-    for _ in range(200):
-        d = g.decision
-        if d.step == "use" and d.player == "A" and g.phase == "command" and d.info.get("timing") == "phase_end":
-            break
-        legal = g.legal_actions()
-        g.apply(next((x for x in legal if x.kind in ("deploy", "done", "pass")), legal[0]))
-    else:
-        raise AssertionError("no Order offered")
+    g = to_orders(Game(11, a, b, dice=Dice(3), rolloffs={"attacker": "A", "first_turn": "A"}))
     g.dice = Dice.scripted([])
     for i, u in enumerate(g.army_units("A") + [v for v in g.units.values() if v.player == "A" and v.where != "board"]):
         u.where = "board"
@@ -178,14 +182,8 @@ VOX = str(REPO / "tests" / "fixtures" / "astra_militarum_master_vox.yaml")
 def vox_game() -> Game:
     """A Cadian Command Squad (A1, its Master vox by default wargear) at (X, Y) with two Shock Troops units,
     at the end of A's first Command phase."""
-    g = Game(11, build_army("A", VOX), copy.deepcopy(_armies()[1]), dice=Dice(3),
-             rolloffs={"attacker": "A", "first_turn": "A"})
-    for _ in range(200):
-        d = g.decision
-        if d.step == "use" and d.player == "A" and g.phase == "command" and d.info.get("timing") == "phase_end":
-            break
-        legal = g.legal_actions()
-        g.apply(next((x for x in legal if x.kind in ("deploy", "done", "pass")), legal[0]))
+    g = to_orders(Game(11, build_army("A", VOX), copy.deepcopy(_armies()[1]), dice=Dice(3),
+                       rolloffs={"attacker": "A", "first_turn": "A"}))
     for i, u in enumerate(v for v in g.units.values() if v.player == "A"):
         u.where = "board"
         u.models = u.models or u.new_models([(0.0, 0.0)])
