@@ -218,3 +218,29 @@ def test_a_greedy_game_spends_miracle_dice_in_attacks_and_its_log_replays_exactl
     used = [e for e in rec.events if e["e"] == "miracle" and e.get("what") in ("hit", "wound", "save", "damage")]
     assert used and all(e.get("weapon") for e in used)  # (seed 1: the Priest saves against a Kustom mega-blasta)
     assert replay(rec.lines).lines == rec.lines
+
+
+@pytest.mark.parametrize("die, passed", [(1, False), (2, True)])
+def test_a_miracle_dice_for_the_battle_shock_test_a_declared_charge_calls_for(die, passed):
+    # Focused Ferocity (World Eaters): each target of a charge takes a Battle-shock test at once; A3 (Repentia,
+    # Leadership 8+ ... its best model's) puts a Miracle dice of 6 in place of one of the two dice
+    from bagm.data.models import Effect
+    from bagm.data.schema import validate
+    from bagm.engine.rules.effects import charge_tests
+    from bagm.engine.state.core import Decision
+
+    g, ork = shooting_game((6, 3))
+    ork.standing += (("Focused Ferocity", validate(Effect, {"charge_test": "battle-shock"})),)
+    sisters_unit = g.units["A3"]
+    ld = sisters_unit.leadership()
+    steps = charge_tests(g, ork, sisters_unit)
+    d = next(steps)
+    assert isinstance(d, Decision) and d.step == "rule" and d.player == "A"
+    assert (d.info["what"], d.info["dice"], d.info["needed"], set(d.info["options"])) == ("battle-shock", 2, ld, {"6", "3"})
+    g.dice = Dice.scripted([ld - 8 + die])  # the other dice: 6 + it makes ld - 1 (fails) or ld (passes)
+    with pytest.raises(StopIteration):
+        steps.send(Action("rule", arg="6"))
+    g.dice.assert_consumed()
+    test = [e for e in g.events if e["e"] == "battleshock_test"][-1]
+    assert (test["unit"], test["roll"], test["passed"]) == ("A3", ld - 2 + die, passed)
+    assert g.miracles["A"] == (3,)

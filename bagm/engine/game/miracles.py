@@ -8,7 +8,8 @@ of the Sororitas player's turn (without Minor Miracles, at the start of the roun
 Miracle dice in it is not re-rolled ("this value cannot be changed or re-rolled"). Hit, Wound and Damage
 rolls and saving throws: the attack sequence offers an Act of Faith before each of them
 (:class:`bagm.engine.attack.sequence.MiracleOffer`; :meth:`faith_pool` says whether a unit may).
-Reading: Hit and Wound rolls are rolled as a pool (all of a weapon's attacks at once), so one Act of
+A Battle-shock test a declared charge calls for (Focused Ferocity) is offered too
+(``rules.effects.charge_tests``). Reading: Hit and Wound rolls are rolled as a pool (all of a weapon's attacks at once), so one Act of
 Faith puts a Miracle dice in place of one die of the pool; a saving throw or a Damage roll is one
 attack's.
 """

@@ -12,7 +12,7 @@ touches no code here: it is data.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import replace
 from functools import cache
 from typing import Any
@@ -470,10 +470,11 @@ def aura_sources(x: Any, e: Any, name: str = "") -> str | None:
 _MINUS_1_TO_HIT: list[Any] = []  # the Effect a failed Leadership test of a charge gives (built once)
 
 
-def charge_tests(game: Any, u: Unit, t: Unit) -> None:
+def charge_tests(game: Any, u: Unit, t: Unit) -> Generator[Any, Any, None]:
     """The tests a declared charge of ``u`` at ``t`` calls for, at once: each target of a unit
     with ``charge_test`` (Terrifying Charge, Focused Ferocity) and a unit charging one with
-    ``charger_test`` (Blessed Visages). The charging player's rule first (sequencing)."""
+    ``charger_test`` (Blessed Visages). The charging player's rule first (sequencing). A unit with
+    Acts of Faith may put a Miracle dice in place of one dice of its Battle-shock test (a decision)."""
     tests = []
     if u.affected and (kind := _least_str(u, "charge_test")):
         tests.append((t, kind, u.source("charge_test")))
@@ -482,9 +483,13 @@ def charge_tests(game: Any, u: Unit, t: Unit) -> None:
     for who, kind, rule in tests:
         if not who.alive:
             continue
-        roll = shock_roll(game, who, f"{kind} {who.uid}") if kind == "battle-shock" else \
-            game.dice.d6(f"{kind} {who.uid}") + game.dice.d6(f"{kind} {who.uid}")
         ld = who.leadership(holds_in(game))  # the best Leadership of the models left
+        miracle = None
+        if kind == "battle-shock" and game.miracles[who.player]:  # Acts of Faith: a Miracle dice for one dice
+            miracle = yield from game.act_of_faith(who, "battle-shock", 2, ld)
+        roll = game.shock_dice_with(who, miracle, f"{kind} {who.uid}") if miracle is not None else \
+            shock_roll(game, who, f"{kind} {who.uid}") if kind == "battle-shock" else \
+            game.dice.d6(f"{kind} {who.uid}") + game.dice.d6(f"{kind} {who.uid}")
         ok = roll >= ld
         if kind == "battle-shock":
             game.emit(ev.BattleshockTest(e="battleshock_test", unit=who.uid, roll=roll, ld=ld, passed=ok, why=rule))
