@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import test_detachment_rules_late as late
+import test_enhancements_late as enh_late
 from conftest import REPO, advance_to, block, declined, place, without_rules
 
 from bagm.chance.dice import Dice, DiceExpr
@@ -1767,6 +1768,7 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "Voice of the Octed": lambda n: late.test_voice_of_the_octed_a_dark_pact_gives_both_abilities(True, None),
     "Horrifying Visage": lambda n: late.test_horrifying_visage_a_failed_leadership_test_stops_a_tactical_manoeuvre((1, 1), True),
     "Miasmic Odour": lambda n: late.test_miasmic_odour_adds_3_inches_to_the_bearers_contagion_range(3.9, True),
+    "Chosen of Khorne": lambda n: enh_late.test_chosen_of_khorne_re_rolls_every_dice(),
 }
 
 
