@@ -1165,11 +1165,12 @@ def test_a_kind_of_models_maximum_that_grows_with_the_unit(tmp_path: Path) -> No
 @pytest.mark.skipif(not BSDATA.is_dir(), reason="../shared/reference is absent")
 def test_units_whose_models_come_as_fixed_bundles_have_their_kinds_of_model() -> None:
     """"1 Runtherd and 10 Gretchin" or "2 Runtherds and 20 Gretchin": the default bundle's
-    models are the kinds of model, the larger bundle how far their maxima grow."""
+    models are the kinds of model; the larger bundle, hidden in a Boarding Actions force,
+    grows no maximum."""
     orks = read_catalogues(catalogues_for_faction("Orks", BSDATA))
     kinds = {k["model"]: k for k in orks["Gretchin"]["wargear"]}
     assert {m: (k["min"], k["max"], k.get("max_from")) for m, k in kinds.items()} == {
-        "Gretchin": (10, 10, {22: 20}), "Runtherd": (1, 1, {22: 2})}
+        "Gretchin": (10, 10, None), "Runtherd": (1, 1, None)}
     assert kinds["Runtherd"]["gear"] == ["Grot-smacka", "Slugga"]
     burna = {k["model"]: k for k in orks["Burna Boyz"]["wargear"]}
     assert burna["Spanner"]["choices"] == [{"of": ["Big shoota", "Kustom mega-blasta", "Rokkit launcha"], "min": 1}]

@@ -2,8 +2,10 @@
 catalogues and checked: for each, a roster that keeps the bound and one that breaks it, with
 the finding's code and line. Units: Death Company Marines with Bolt Rifles (grenade launchers
 by the unit's size), Chosen, Chaos Terminator Squad and Cultist Mob (Chaos Boons: a Crusade
-upgrade's option), Wracks (the Acothyst's weapons) and Reiver Squad (the sergeant's bolt
-carbine goes with the squad's)."""
+upgrade's option), Wracks (the Acothyst's weapons), Reiver Squad (the sergeant's bolt
+carbine goes with the squad's) and the options the catalogues hide in a Boarding Actions force
+(Kommandos' Bomb Squig, Stealth Battlesuits' homing beacon, Vespid special weapons and Oversight
+Drone, the 20-model bundles of Guard squads and Gretchin)."""
 
 from __future__ import annotations
 
@@ -304,3 +306,50 @@ def test_an_option_only_a_crusade_upgrade_shows_is_none(gang: dict) -> None:
     has a Big gun."""
     boss = next(k for k in gang["wargear"] if k["model"] == "Boss")
     assert boss["choices"] == [{"of": ["Trophy"], "unit_needs": ["Big gun"]}]
+
+
+# --- Hidden in a Boarding Actions force: no option ---------------------------------------------
+
+HIDDEN_IN_BOARDING_ACTIONS = [
+    ("Orks", "Ramship Raiders", "Warboss", "Kommandos", 10, "Distraction Grot: 1",
+     "Bomb Squig: 1"),
+    ("T'au Empire", "Starfire Cadre", "Cadre Fireblade", "Stealth Battlesuits", 5,
+     "fusion blaster: 1", "homing beacon: 1"),
+    ("T'au Empire", "Starfire Cadre", "Cadre Fireblade", "Vespid Stingwings", 5,
+     "neutron blaster: 5", "oversight drone: 1"),
+    ("T'au Empire", "Starfire Cadre", "Cadre Fireblade", "Vespid Stingwings", 5,
+     "neutron blaster: 5", "t'au flamer: 1"),
+]
+
+
+@pytest.mark.parametrize("faction, detachment, leader, unit, n, legal, hidden",
+                         HIDDEN_IN_BOARDING_ACTIONS)
+def test_an_option_hidden_in_a_boarding_actions_force_is_refused(
+        tmp_path: Path, faction: str, detachment: str, leader: str, unit: str, n: int,
+        legal: str, hidden: str) -> None:
+    """The catalogues hide it while the force is "Boarding Actions" (a bagm roster always is):
+    the unit's other wargear passes, the hidden option is BA190 on its line."""
+    def roster(wargear: str) -> str:
+        return (f"faction: {faction}\ndetachment: {detachment}\nunits:\n"
+                f"  - unit: {leader}\n    warlord: true\n  - unit: {unit}\n    models: {n}\n"
+                f"    wargear:\n      {wargear}\n")
+
+    r = check(tmp_path, roster(legal))
+    assert r.valid and wargear_findings(r) == [], r.findings
+    r = check(tmp_path, roster(hidden))
+    assert not r.valid and wargear_findings(r) == [("BA190", 9)]
+    assert "has no wargear option" in next(f for f in r.findings if f.code == "BA190").message
+
+
+def test_the_larger_bundles_hidden_in_boarding_actions_grow_no_maximum() -> None:
+    """"2 Runtherds and 20 Gretchin" and the 20-model Guard squads are hidden in a Boarding
+    Actions force: the default bundle's kinds keep their own maxima (no ``max_from``)."""
+    for faction, name in [("Orks", "Gretchin"), ("Astra Militarum", "Cadian Shock Troops"),
+                          ("Astra Militarum", "Catachan Jungle Fighters"),
+                          ("Astra Militarum", "Death Korps of Krieg")]:
+        ds = sheet(faction, name)
+        assert ds.wargear and not [k.model for k in ds.wargear if k.max_from], name
+        assert not [g.models for g in ds.wargear_groups if g.max_from], name
+    kommandos = sheet("Orks", "Kommandos")
+    assert [c.of for k in kommandos.wargear if k.model is None for c in k.choices] == [
+        ["Distraction Grot"]]

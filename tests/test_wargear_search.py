@@ -95,9 +95,9 @@ def test_legal_combinations_are_accepted(unit: str, models: int, wanted: dict) -
 
 def test_cadian_special_weapons_share_one_bound() -> None:
     """Cadian Shock Troops: each kind with a special weapon is 0-1, and up to 2 of them in a
-    unit of 10 (4 in a unit of 20): a third special weapon is refused."""
+    unit of 10 (the unit of 20 is hidden in Boarding Actions): a third is refused."""
     sheet = CATALOG.faction("Astra Militarum").units.get("Cadian Shock Troops")
-    assert [(g.max, g.max_from) for g in sheet.wargear_groups] == [(2, {20: 4})]
+    assert [(g.max, g.max_from) for g in sheet.wargear_groups] == [(2, {})]
     loadouts, problems = resolve(sheet, 10, {"flamer": 1, "meltagun": 1})
     assert problems == [] and carriers(loadouts, "Lasgun", None) == 7
     _, problems = resolve(sheet, 10, {"flamer": 1, "meltagun": 1, "plasma gun": 1})
@@ -270,18 +270,6 @@ def test_plasmacytes_by_the_units_size(n: int, most: int) -> None:
     _, problems = resolve(sheet, n, {"plasmacyte": most + 1})
     assert [p.code for p in problems] == ["BA191"]
     assert f"at most {most}" in problems[0].message
-
-
-@pytest.mark.parametrize("n, ok", [(5, False), (9, False), (10, True)])
-def test_an_oversight_drone_only_in_a_unit_of_10(n: int, ok: bool) -> None:
-    """Vespid Stingwings: the Strain Leader's Oversight Drone is set to none in a unit of fewer
-    than 10 models; the bound is on the model's own choice."""
-    sheet = CATALOG.faction("T'au Empire").units.get("Vespid Stingwings")
-    leader = next(k for k in sheet.wargear if k.model == "Vespid Strain Leader")
-    drone = next(c for c in leader.choices if c.of == ["Oversight Drone"])
-    assert (drone.max, drone.max_from) == (0, {10: 1})
-    _, problems = resolve(sheet, n, {"oversight drone": 1})
-    assert (problems == []) == ok, problems
 
 
 def test_size_bounds_are_shown_by_bagm_datasheet() -> None:

@@ -44,6 +44,7 @@ class Library:
         self.order: list[Catalogue] = []
         self.by_id: dict[str, Element] = {}
         self.profile_types: dict[str, str] = {}
+        self.forces: dict[str, str] = {}  # force entry id -> name ("Boarding Actions")
         self._dir_index: dict[Path, dict[str, Path]] = {}
         self.warnings: list[str] = []
 
@@ -69,6 +70,8 @@ class Library:
                     self.by_id.setdefault(ident, el)
             elif el.tag == "profileType" and el.get("id"):
                 self.profile_types.setdefault(el.get("id", ""), el.get("name", ""))
+            elif el.tag == "forceEntry" and el.get("id"):
+                self.forces.setdefault(el.get("id", ""), el.get("name", ""))
         return cat
 
     def load_with_links(self, paths: Iterable[Path]) -> list[Catalogue]:

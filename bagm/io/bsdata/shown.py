@@ -5,7 +5,9 @@ ways (true, false, or None: it depends on the roster's choices).
 Known without the roster's choices: a count of an entry the unit offers only inside a Crusade
 branch (or does not offer at all) is 0 in a Boarding Actions roster; whether the model making
 the choice, or the unit, is an instance of a category (its own category links and those of
-the groups it sits in). Everything else is left open. A choice hidden in every roster is no
+the groups it sits in); a count of the roster's "Boarding Actions" force is 1 (the roster is
+one: Kommandos' Bomb Squig and the 20-model bundles the catalogues hide there are no options).
+Everything else is left open. A choice hidden in every roster is no
 option of the datasheet (the Chaos Boons a Unit Champion takes only with the Crusade upgrade
 "Favoured for Dark God Glory").
 """
@@ -32,6 +34,7 @@ _TESTS: dict[str, Callable[[float, float], bool]] = {
 }
 # scopes of a count that stay within the unit (a count of an entry it lacks there is 0)
 _UNIT_SCOPES = ("parent", "self", "root-entry", "unit", "model", "model-or-unit", "ancestor")
+BOARDING_ACTIONS = "Boarding Actions"  # the game system's force entry a bagm roster is
 
 
 @dataclass
@@ -91,8 +94,21 @@ class Where:
             return False
         return cond.get("scope") in _UNIT_SCOPES or cond.get("scope") in self.entries.every
 
+    def is_boarding_actions(self, cond: "Element") -> bool:
+        """A condition on the Boarding Actions force (its count in the roster, or whether the
+        force is it); other forces (Crusade) stay open."""
+        return cond.get("scope") in ("roster", "force") \
+            and self.ex.lib.forces.get(cond.get("childId", "")) == BOARDING_ACTIONS
+
     def condition(self, cond: "Element") -> Tri:
         kind = cond.get("type", "")
+        if self.is_boarding_actions(cond):  # the roster is that force, once
+            if kind in ("instanceOf", "notInstanceOf"):
+                return kind == "instanceOf"
+            try:
+                return _TESTS[kind](1, float(cond.get("value", ""))) if kind in _TESTS else None
+            except ValueError:
+                return None
         if kind in ("instanceOf", "notInstanceOf"):
             scope = cond.get("scope")
             cats = self.parent if scope == "parent" else self.ancestor if scope == "ancestor" \

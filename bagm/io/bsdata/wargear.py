@@ -142,6 +142,8 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
 
     def walk_members(n: "Node", inherited: list[str], depth: int, stack: set[int]) -> None:
         for child, names in ex.shown_members(n, inherited, keys):
+            if gone(child):
+                continue  # a kind or bundle no Boarding Actions roster shows (20 Gretchin)
             if child.target.get("type") == "model":
                 lo, hi = child.bounds()
                 if hi != 0:
