@@ -53,17 +53,7 @@ def pool() -> tuple[list[Unit], list[tuple[str, Effect]], list[object]]:
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_lookups_are_their_plain_references(data):
-    units, standing, abilities = pool()
-    u = dataclasses.replace(data.draw(st.sampled_from(units)))
-    u.models = list(u.models)[: data.draw(st.integers(min_value=0, max_value=len(u.models)))]
-    mine = data.draw(st.lists(st.sampled_from(standing), max_size=6))
-    u.standing = tuple(data.draw(st.sampled_from([mine, list(u.standing) + mine, list(u.standing)])))
-    u.timed = tuple((n, e, "phase") for n, e in data.draw(st.lists(st.sampled_from(standing), max_size=3)))
-    if abilities and data.draw(st.booleans()):
-        a = data.draw(st.sampled_from(abilities))
-        u.led = ("X1", a.name, a)
-    for flag in ("battleshocked", "set_to_defend", "charged", "opened"):
-        setattr(u, flag, data.draw(st.booleans()))
+    u = _unit(data, *pool(), least=0, made=False)
     u.kills = data.draw(st.integers(min_value=0, max_value=1))
     for _ in range(3):  # asked again: the kept index answers as the first time
         assert u.effects() == ref.effects(u)
@@ -115,12 +105,14 @@ def made_effects(draw) -> tuple[str, Effect]:
     return "Made", validate(Effect, {**draw(st.sampled_from(settable())), **kinds})
 
 
-def _unit(data, units, standing, abilities) -> Unit:
-    """A bundled roster's unit with effects mixed at random (as the test above mixes them, and
-    effects setting one field each)."""
+def _unit(data, units, standing, abilities, least: int = 1, made: bool = True) -> Unit:
+    """A bundled roster's unit with at least ``least`` of its models and effects mixed at random:
+    its own, the pool's (and with ``made``, effects setting one field each), for a while, a
+    conferred Leader ability; its flags drawn too."""
     u = dataclasses.replace(data.draw(st.sampled_from(units)))
-    u.models = list(u.models)[: data.draw(st.integers(min_value=1, max_value=max(1, len(u.models))))]
-    mine = data.draw(st.lists(st.sampled_from(standing) | made_effects(), max_size=6))
+    u.models = list(u.models)[: data.draw(st.integers(min_value=least, max_value=max(least, len(u.models))))]
+    effects = st.sampled_from(standing) | made_effects() if made else st.sampled_from(standing)
+    mine = data.draw(st.lists(effects, max_size=6))
     u.standing = tuple(data.draw(st.sampled_from([mine, list(u.standing) + mine, list(u.standing)])))
     u.timed = tuple((n, e, "phase") for n, e in data.draw(st.lists(st.sampled_from(standing), max_size=3)))
     if abilities and data.draw(st.booleans()):
