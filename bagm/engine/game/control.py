@@ -28,7 +28,6 @@ class ObjectiveControl(GameInterface):
     def levels_of_control(self) -> list[dict[str, int]]:
         """Each player's Level of Control over each objective marker (OC of models within 1")."""
         out = [{"A": 0, "B": 0} for _ in self.map.layout.markers]
-        kept, closed = self._by_stamp, self.closed
         holds = holds_in(self)  # an OC modifier "while ..." a condition on the game (near a marker...)
         # Overwhelming Magnificence: enemy units in Engagement Range of such a unit lose OC
         auras = {u.player for u in self.units.values() if u.alive and u.affected
@@ -36,14 +35,8 @@ class ObjectiveControl(GameInterface):
         for u in self.units.values():
             if not u.alive:
                 continue
-            # a sum of whole numbers: adding each unit's models at once gives the same levels;
-            # a unit that has not moved since (its stamp), with the same Hatchways: counts kept
-            st = self.stamp(u)
-            got = kept.get(("objn", u.uid))
-            if got is None or got[0] != st or got[1] != closed:
-                got = kept[("objn", u.uid)] = (st, closed, self._geo(
-                    ("objn", self.positions(u), closed), partial(self._in_range_counts, u)))
-            counts = got[2]
+            # a sum of whole numbers: adding each unit's models at once gives the same levels
+            counts = self.in_range_counts(u)
             aura = engaged_oc_mod(self, u) if auras and self.other(u.player) in auras else 0
             if u.mixed_oc:  # models of different OC (a Heavy Weapon Platform's 0): each its own
                 for i, (level, c) in enumerate(zip(out, counts)):
@@ -65,9 +58,28 @@ class ObjectiveControl(GameInterface):
         return [m for m in u.models if math.hypot(m.x - mk.x, m.y - mk.y) - m.r - mk.radius <= 1.0 + 1e-9
                 and self.bf.in_objective_range(m.base, mk)]
 
+    def in_range_counts(self, u: Unit) -> tuple[int, ...]:
+        """How many models of ``u`` are within range of each objective marker: kept on the unit's
+        stamp and the Hatchways, and across moves and games on its positions (a geometry answer)."""
+        st, closed = self.stamp(u), self.closed
+        got = self._by_stamp.get(("objn", u.uid))
+        if got is None or got[0] != st or got[1] != closed:
+            got = self._by_stamp[("objn", u.uid)] = (st, closed, self._geo(
+                ("objn", self.positions(u), closed), partial(self._in_range_counts, u)))
+        counts: tuple[int, ...] = got[2]
+        return counts
+
+    def near_markers(self, u: Unit) -> tuple[bool, ...]:
+        """Whether a model of ``u`` is within range of each objective marker (Core Rules "Objective
+        Markers", measured around Walls and closed Hatchways): what the effect conditions
+        'near_objective' and 'near_controlled' and Secure-at-once rules ask, many times a turn."""
+        return tuple(c > 0 for c in self.in_range_counts(u))
+
     def _in_range_counts(self, u: Unit) -> tuple[int, ...]:
         """How many models of ``u`` are within range of each objective marker (kept across
         moves and games: it depends only on where the unit stands and on the Hatchways)."""
+        if not u.models:  # (a destroyed unit: none)
+            return (0,) * len(self.map.layout.markers)
         out = []
         x0, y0, x1, y1 = self.bbox(u)
         for mk in self.map.layout.markers:

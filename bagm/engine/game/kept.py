@@ -83,22 +83,6 @@ class KeptAnswers(GameInterface):
             self._moved = set()
         return self._stamps[u.uid]
 
-    def near_markers(self, u: Unit) -> tuple[bool, ...]:
-        """Whether a model of ``u`` is within range of each objective marker (Core Rules "Objective
-        Markers", measured around Walls and closed Hatchways): what the effect conditions
-        'near_objective' and 'near_controlled' ask, many times a turn. Kept on the unit's stamp and
-        the Hatchways, and across moves and games on its positions (a geometry answer)."""
-        key = ("near markers", u.uid)
-        st, closed = self.stamp(u), self.closed
-        got = self._by_stamp.get(key)
-        if got is None or got[0] != st or got[1] != closed:
-            def calc() -> tuple[bool, ...]:
-                in_range = self.bf.in_objective_range
-                return tuple(any(in_range(m.base, mk) for m in u.models) for mk in self.map.layout.markers)
-            got = self._by_stamp[key] = (st, closed, self._geo(("near markers", self.positions(u), closed), calc))
-        near: tuple[bool, ...] = got[2]
-        return near
-
     def untouched(self) -> list[str]:
         """The units that moved, lost models, or came onto or left the battlefield without a
         :meth:`touch` naming them (their stamps are stale): a check for tests and new rules."""

@@ -84,13 +84,11 @@ class Miracles(GameInterface):
         ``needed``: what the roll's dice must reach (for the player's choice); ``facts``: what the
         player weighs an attack's roll by (:class:`bagm.engine.attack.sequence.MiracleOffer`)."""
         p = u.player
-        pool = self.miracles[p]
-        if not pool or not (u.affected and effect_has(u, "miracle_dice")):
+        pool = self.faith_pool(u)
+        if not pool:
             return None
         rule = u.source("miracle_dice")
-        mark = (p, f"{rule} {u.uid}", self.phase_id)  # "one Act of Faith per phase"
-        if mark in self.used:
-            return None
+        mark = (p, f"{rule} {u.uid}", self.phase_id)  # "one Act of Faith per phase" (faith_pool's)
         info: dict[str, Any] = {"rule": rule, "unit": u.uid, "what": what, "dice": dice,
                                 "options": [str(v) for v in dict.fromkeys(pool)]}
         if needed is not None:
@@ -116,7 +114,7 @@ class Miracles(GameInterface):
         pool = self.miracles[u.player]
         if not pool or not (u.affected and effect_has(u, "miracle_dice")) or \
                 (u.player, f"{u.source('miracle_dice')} {u.uid}", self.phase_id) in self.used:
-            return ()
+            return ()  # (the mark act_of_faith leaves: "one Act of Faith per phase")
         return pool
 
     def shock_dice_with(self, u: Unit, v: int, what: str) -> int:

@@ -219,7 +219,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         mine = [i for i, c in enumerate(self.control) if c == p]
         out, holds = [], holds_in(self)
         for u in self.army_units(p):
-            if u.oc(None, holds) > 0 and any(self._in_range_counts(u)[i] for i in mine):
+            if u.oc(None, holds) > 0 and any(self.in_range_counts(u)[i] for i in mine):
                 out.append(u.uid)
         return out
 

@@ -74,20 +74,19 @@ def _defaults() -> dict[str, Any]:
     return _DEFAULTS
 
 
-_SETS: dict[int, tuple[Any, frozenset[str]]] = {}  # id(effect) -> (the effect, the fields it sets)
+_SETS: dict[Any, frozenset[str]] = {}  # effect -> the fields it sets (effects hash by identity: eq=False)
 
 
 def fields_set(e: Any) -> frozenset[str]:
     """The fields effect ``e`` sets to other than their "nothing" default (those :func:`_setting`
     tells apart; a field with another default counts as set by every effect: it is not listed),
     worked out once for each effect (effects never change once built)."""
-    got = _SETS.get(id(e))
-    if got is None or got[0] is not e:
+    got = _SETS.get(e)
+    if got is None:
         if len(_SETS) > 100000:
             _SETS.clear()
-        got = _SETS[id(e)] = (e, frozenset(
-            n for n, d in _defaults().items() if d is not _NO_DEFAULT and getattr(e, n) != d))
-    return got[1]
+        got = _SETS[e] = frozenset(n for n, d in _defaults().items() if d is not _NO_DEFAULT and getattr(e, n) != d)
+    return got
 
 
 def _setting(effects: tuple[Any, ...], name: str | tuple[str, ...]) -> tuple[Any, ...]:
