@@ -98,6 +98,7 @@ class Played:
     effects: tuple[Any, ...] = ()
     moments: tuple[Any, ...] = ()  # bagm.data.models.Moment: what the unit can use it for
     left: tuple[str, ...] = ()  # parts of it the engine does not play
+    entry: Any = None  # its entry of the ability tables (bagm.data.models.Ability), when it has tokens
 
     @property
     def modelled(self) -> bool:
@@ -126,11 +127,16 @@ def played(ds: Any, table: AbilityTable) -> list[Played]:
             how = one(ref, seen | {norm(a)}).how
             return Played(a, how if how not in ("", "leader_unmodelled") else "")
         if found is None or not found.modelled:
-            lost_number = getattr(found.entry, "lost", None) if found is not None else None
+            entry = found.entry if found is not None else None
+            lost_number = getattr(entry, "lost", None)
+            if entry is not None and getattr(entry, "tokens", None) is not None:  # the number supplied, no manoeuvre
+                return Played(a, "", left=(f"{entry.tokens} tokens each battle round supplied, but no manoeuvre "
+                                           "to spend them on (manoeuvres: in an overlay)",))
             return Played(a, "", left=(f"the number it needs is lost: {lost_number}",) if lost_number else ())
         e = found.entry
         how = "engine" if e.engine else "removed" if e.removed else "effects"
-        return Played(a, how, found.effects, tuple(e.moments), tuple(e.left))
+        return Played(a, how, found.effects, tuple(e.moments), tuple(e.left),
+                      e if getattr(e, "tokens", None) is not None else None)
 
     return [one(a) for a in ds.abilities]
 

@@ -863,14 +863,29 @@ class Ability:
     ability does (modelled exactly when that one is), with no effect of its own."""
     lost: str | None = None
     """A number the ability needs that no Boarding Actions text gives (named here, no prose): the
-    engine does not play it, and every game that has it says which number is missing."""
+    engine does not play it, and every game that has it says which number is missing (unless a
+    user supplies it: ``tokens``)."""
+    tokens: int | None = None
+    """The tokens its army receives at the start of each battle round, unspent ones lost at the end
+    of it (Battle Focus tokens, whose number ``lost`` names: a user supplies it in an overlay); each
+    of its ``manoeuvres`` spends one."""
+    manoeuvres: list[Manoeuvre] = field(default_factory=list)
+    """What a unit that has it can do for one of the army's ``tokens`` (Agile Manoeuvres): a unit at
+    most one a phase."""
+    army_faction: Keyword | None = None
+    """The ``tokens`` come only to an army whose Army Faction is this keyword ("if your Army Faction
+    is ASURYANI"): read as every unit of the army having it (the Army Faction is a keyword noted on
+    the Army Roster, one its units share)."""
 
     def __post_init__(self) -> None:
         import re
         from dataclasses import fields
 
+        if self.tokens is not None and self.tokens < 0:
+            raise ValueError(f"ability '{self.name}': tokens must be 0 or more, not {self.tokens}")
         kinds = [k for k, on in (("effects/x", self.effects is not None or self.x is not None),
                                  ("moments", bool(self.moments) and self.effects is None and self.x is None),
+                                 ("tokens", self.tokens is not None and (self.effects is not None or self.engine)),
                                  ("engine", self.engine), ("removed", self.removed),
                                  ("part_of", self.part_of is not None)) if on]
         if len(kinds) > 1:
@@ -893,7 +908,8 @@ class Ability:
 
     @property
     def modelled(self) -> bool:
-        return self.effects is not None or self.x is not None or self.engine or self.removed or bool(self.moments)
+        return self.effects is not None or self.x is not None or self.engine or self.removed or bool(self.moments) \
+            or self.tokens is not None and bool(self.manoeuvres)
 
 
 @_model
@@ -1356,6 +1372,34 @@ class Moment:
                 raise ValueError(f"pool_needs: '{need}' is not 'double X' or 'triple X' (X 1 to 6)")
         if self.pool_needs and not self.pool:
             raise ValueError("pool_needs goes with pool (how many D6 are rolled)")
+
+
+@_model
+class Manoeuvre(Moment):
+    """One use of an ability's tokens (an Agile Manoeuvre of Battle Focus: "each time one of the
+    triggers ... occurs, you can spend one Battle Focus token to enable the relevant eligible unit
+    to perform that Agile Manoeuvre"): its name, trigger (``when``), TARGET (the unit the moment is
+    about, with ``target_keywords``: one that has the ability and has performed none this phase)
+    and effects. It costs one token; "unless otherwise stated, you cannot trigger the same Agile
+    Manoeuvre more than once per phase" (``once: phase``; ``unit``: "more than once per phase,
+    provided a different unit performs it each time")."""
+
+    __pydantic_config__ = CONFIG
+    name: str
+    once: Literal["phase", "unit"] = "phase"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.when == "after_roll":
+            raise ValueError(f"manoeuvre '{self.name}': 'after_roll' is Command Re-roll's moment alone; give "
+                             "another timing")
+        for key in ("pain", "pool", "army", "choice", "enemy", "times", "per_phase", "rule"):
+            if getattr(self, key):
+                raise ValueError(f"manoeuvre '{self.name}': '{key}' is not supported in a manoeuvre (it spends "
+                                 "one of the ability's tokens on the unit its moment is about)")
+        if self.effects is not None and not self.effects:
+            raise ValueError(f"manoeuvre '{self.name}': effects is empty (give effects, or null when the engine "
+                             "cannot play it)")
 
 
 @_model

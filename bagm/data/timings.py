@@ -11,7 +11,7 @@ from typing import Literal, get_args
 Timing = Literal[
     "phase_start", "phase_end", "phase_start_or_end", "selected_to_shoot", "selected_to_fight", "targeted",
     "after_enemy_fought", "battleshock_failed", "after_roll", "your_shooting", "your_command", "round_start",
-    "after_shot", "charge_move_end", "enemy_attempt",
+    "after_shot", "charge_move_end", "enemy_attempt", "selected_to_move",
 ]
 
 TIMINGS: dict[str, str] = {
@@ -31,6 +31,8 @@ TIMINGS: dict[str, str] = {
     "charge_move_end": "your Charge phase, just after a unit from your army has made a Charge move",
     "round_start": "the start of the battle round (the player with the first turn first)",
     "enemy_attempt": "just as an enemy unit attempts a Tactical Manoeuvre or to operate a Hatchway",
+    "selected_to_move": "your Movement phase, just after a unit from your army has been selected to make a "
+                        "Normal, Advance or Fall Back move",
 }
 assert set(TIMINGS) == set(get_args(Timing))
 

@@ -550,6 +550,14 @@ class Narrator:
         did = f"gains {count(n, 'Pain token')}" if n >= 0 else f"spends {count(-n, 'Pain token')}"
         return f"Player {e.get('player')} {did} ({e.get('why')}; {e.get('pool')} in all)."
 
+    def _e_tokens(self, e: ev.Tokens) -> str:
+        n, rule = int(e.get("gain") or 0), e.get("rule")
+        if n >= 0:
+            return f"Player {e.get('player')} receives {count(n, f'{rule} token')} ({e.get('why')})."
+        if e.get("pool") == 0 and str(e.get("why", "")).startswith("unspent"):
+            return f"Player {e.get('player')} loses {count(-n, f'{rule} token')} ({e.get('why')})."
+        return f"Player {e.get('player')} spends {count(-n, f'{rule} token')} on {e.get('why')} ({e.get('pool')} left)."
+
     def _e_vented(self, e: ev.Vented) -> str:
         return f"{e.get('area')} is vented to the void until the end of the battle round."
 

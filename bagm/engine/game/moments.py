@@ -36,7 +36,7 @@ else:
 
 OFFERED = frozenset({"phase_start", "phase_end", "phase_start_or_end", "your_shooting", "selected_to_shoot",
                      "selected_to_fight", "targeted", "after_enemy_fought", "battleshock_failed",
-                     "after_shot", "charge_move_end", "round_start", "enemy_attempt"})
+                     "after_shot", "charge_move_end", "round_start", "enemy_attempt", "selected_to_move"})
 """The timings at which rules used at a moment are offered ("after_roll" is Command Re-roll's alone)."""
 
 
@@ -105,6 +105,8 @@ class Moments(GameInterface):
                 continue
             if s.pool_needs and not self.pool_fits(p, s):
                 continue  # Blessings of Khorne: this round's roll has not the dice it needs
+            if s.spends is not None and self.tokens.get(f"{p} {s.spends}", 0) < 1:
+                continue  # Battle Focus: "you can spend one Battle Focus token"
             if s.enemy:  # "select one enemy unit ..."
                 out += [Action("use", e.uid, arg=s.name) for e in self._enemy_targets(p, s, unit)]
                 continue
@@ -129,6 +131,8 @@ class Moments(GameInterface):
                     continue  # Battle-shock: your Stratagems cannot affect the unit (not in 2023)
                 if s.target_units and u.datasheet.name.casefold() not in s.target_units:
                     continue
+                if s.spends is not None and (u.uid not in s.holders or self._manoeuvred(p, s, u)):
+                    continue  # "eligible ... if it has this ability and has not already performed an Agile Manoeuvre"
                 if s.returns is not None and len(u.models) >= u.starting:
                     continue  # no destroyed model to return
                 if s.once == "unit" and self._once(p, s, u.uid) in self.used:
@@ -283,6 +287,36 @@ class Moments(GameInterface):
         event["by"] = name
         self.emit(event)
 
+    def _manoeuvred_mark(self, p: Player, s: Use, u: Unit) -> tuple[str, str, int]:
+        """The mark in ``used`` that ``u`` has performed one of the manoeuvres of ``s``'s rule this phase."""
+        return (p, f"{s.spends} manoeuvre {u.uid}", self.phase_id)
+
+    def _manoeuvred(self, p: Player, s: Use, u: Unit) -> bool:
+        return self._manoeuvred_mark(p, s, u) in self.used
+
+    def gain_tokens(self, p: Player) -> None:
+        """At the start of the battle round, player ``p`` receives each of its token pools' number
+        (Battle Focus: "at the start of the battle round, you receive a number of Battle Focus
+        tokens", the number a user supplied; unspent ones are lost at the end of it)."""
+        done: set[str] = set()
+        for s in self.armies[p].uses:
+            if s.spends is None or s.spends in done or not s.gain:
+                continue
+            done.add(s.spends)
+            self.tokens[f"{p} {s.spends}"] = s.gain
+            self.emit(ev.Tokens(e="tokens", player=p, rule=s.spends, gain=s.gain, pool=s.gain,
+                                why="the start of the battle round"))
+
+    def lose_tokens(self) -> None:
+        """Battle Focus: "at the end of the battle round, all unspent Battle Focus tokens are lost"."""
+        for key in sorted(self.tokens):
+            n = self.tokens[key]
+            if n:
+                p, rule = key.split(" ", 1)
+                self.tokens[key] = 0
+                self.emit(ev.Tokens(e="tokens", player="A" if p == "A" else "B", rule=rule, gain=-n, pool=0,
+                                    why="unspent at the end of the battle round"))
+
     def pool_fits(self, p: Player, s: Use) -> bool:
         """This round's roll for ``s``'s rule has the dice one of its needs names: "double 5" (two
         dice of the same value, 5 or higher), "triple 2" (three)."""
@@ -311,6 +345,11 @@ class Moments(GameInterface):
                 stratagem_refund(self, p, u)
         else:
             self.emit(ev.RuleUsed(e="rule_used", player=p, name=s.name, kind=s.kind))
+        if s.spends is not None:  # Battle Focus: one token spent, the unit has performed its manoeuvre this phase
+            key = f"{p} {s.spends}"
+            self.tokens[key] -= 1
+            self.emit(ev.Tokens(e="tokens", player=p, rule=s.spends, gain=-1, pool=self.tokens[key], why=s.name))
+            self.used.add(self._manoeuvred_mark(p, s, u))
         if s.per_phase is None or self._last_this_phase(p, s):
             self.used.add(self._once(p, s, u.uid))
         if s.times is not None:

@@ -58,6 +58,8 @@ class MovementPhase(GameInterface):
             u = self.unit(act.unit)
             if act.kind in ("move", "advance", "fallback", "place"):
                 slowed(self, u)  # e.g. Toxic Miasma: within 3" of the enemy, Move halved
+            if act.kind in ("move", "advance", "fallback"):  # e.g. an Agile Manoeuvre (Battle Focus)
+                yield from self.moment("selected_to_move", p, u)
             roll = 0
             fixed = effect_least(u, "advance_fixed") if act.kind == "advance" and u.affected else None
             if fixed is not None:  # a conferred Leader ability: no Advance roll, add X" instead

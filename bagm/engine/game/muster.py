@@ -238,6 +238,7 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
     table = catalog.abilities(report.faction if faction_rules else None)  # None: the core abilities
     dealt: dict[int, int] = {}  # models of a split unit already dealt to its earlier squads
     army_moments: dict[str, tuple[str, Any, set[str]]] = {}
+    pools: dict[str, tuple[Any, set[str]]] = {}  # an ability with tokens (Battle Focus) -> (entry, holders)
     auras: list[tuple[str, str, Any]] = []  # (unit, ability, aura effect)  # army-wide ability moments: name -> (moments, holders)
     for i, sq in enumerate(squads.units):
         src = report.units[sq.source]  # (by index: two roster units may share a display name)
@@ -294,6 +295,9 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
         on_enemies = tuple((n, e) for n, e in own if e.aura_enemy)
         own = tuple((n, e) for n, e in own if not e.aura_enemy)
         auras += [(f"{player}{i + 1}", n, e) for n, e in own if e.aura is not None]
+        for pl in plays:  # an ability with tokens: its manoeuvres, for the units that have it
+            if pl.entry is not None:
+                pools.setdefault(_norm(pl.name), (pl.entry, set()))[1].add(f"{player}{i + 1}")
         for pl in plays:  # what it can use its abilities for at a moment (Martial Ka'tah, Zealot)
             for m in pl.moments:
                 if m.effects and not any(fits(e, ds.name, kw) for e in m.effects):
@@ -369,6 +373,8 @@ def build_army(player: Player, roster: str | Path | Roster | Imported, catalog: 
             v.infiltrators = True
     for name, moments, holders in army_moments.values():  # "... is active for your army" (Doctrina Imperatives)
         uses += _uses([m for m in moments if m.army], name, "Ability", holders=frozenset(holders))
+    for entry, holders in pools.values():
+        uses += _manoeuvres(entry, units, frozenset(holders), notes)
     _spread_auras(units, auras)
     notes = list(dict.fromkeys(notes))
     # the Army Roster's combined points total (step 1), not the squads' halves rounded up (step 5)
@@ -413,6 +419,28 @@ def _uses(moments: list[Any], name: str, kind: str, bearer: str | None = None,
     timing it offers)."""
     out = (use_of(m, name, kind, bearer, holders) for m in moments)
     return tuple(u for u in out if u is not None and u.when in OFFERED)
+
+
+def _manoeuvres(entry: Any, units: list[Unit], holders: frozenset[str], notes: list[str]) -> tuple[Use, ...]:
+    """The uses of an ability's tokens (Battle Focus: its ``tokens`` each battle round, supplied by
+    a user, and its Agile Manoeuvres, one token each) for the units ``holders`` that have it; none
+    when the army's Army Faction is not the one the rule names ("if your Army Faction is ASURYANI":
+    read as every unit of the army having that keyword). The manoeuvres the engine cannot play are
+    listed."""
+    if entry.army_faction and not all(entry.army_faction.upper() in v.keywords for v in units):
+        notes.append(f"ability '{entry.name}': no tokens (the army's Army Faction is not {entry.army_faction.upper()}: "
+                     "a unit without that keyword)")
+        return ()
+    out = []
+    for m in entry.manoeuvres:
+        use = use_of(m, m.name, entry.name, holders=holders)
+        if use is None:
+            notes.append(f"ability '{entry.name}': manoeuvre '{m.name}' is not implemented")
+        elif use.when not in OFFERED:
+            notes.append(f"ability '{entry.name}': manoeuvre '{m.name}': the engine does not offer it at '{use.when}'")
+        else:
+            out.append(replace(use, spends=entry.name, gain=entry.tokens))
+    return tuple(out)
 
 
 def _stratagems(det: Any, notes: list[str]) -> tuple[Use, ...]:

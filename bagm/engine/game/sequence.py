@@ -329,11 +329,13 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         self.mission_step("start_round")
         yield from self.mission.decide("start_round", self, act=False)  # e.g. Silent Infiltration
         for q in (self.first, self.other(self.first)) if self.first is not None else ():
+            self.gain_tokens(q)  # Battle Focus: "at the start of the battle round, you receive ... tokens"
             yield from self.roll_pools(q)  # e.g. a Blessings of Khorne roll
             yield from self.moment("round_start", q)  # "at the start of the battle round" (Doctrina)
 
     def _end_round(self, rnd: int) -> None:
         self.end_timed("round")  # effects used "until the end of the battle round" end
+        self.lose_tokens()  # Battle Focus: "at the end of the battle round, all unspent ... tokens are lost"
         if rnd == 3:  # 8. Strategic Reserves not arrived by the end of round 3 are destroyed
             for u in self.units.values():
                 # (not a unit placed there after the first battle round began: Ambushing Hunters)

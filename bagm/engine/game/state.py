@@ -78,6 +78,7 @@ class GameState:
     miracles: dict[Player, tuple[int, ...]] = _f(FLAT)  # Acts of Faith: each army's Miracle dice (their values)
     yp: dict[Player, int] = _f(FLAT)  # Prioritised Efficiency: each army's Yield points
     pools: dict[str, tuple[int, ...]] = _f(FLAT)  # "PLAYER RULE": this round's dice (a Blessings of Khorne roll)
+    tokens: dict[str, int] = _f(FLAT)  # "PLAYER RULE": this round's tokens left (Battle Focus)
     vp: dict[Player, int] = _f(FLAT)
     # the VP record: scored in each battle round; a mission's starting VP (scored before the first
     # round); taken away in each round (Destroy Ground Targets): total = start + scored - taken
@@ -161,6 +162,7 @@ class GameState:
         self.miracles = {"A": (), "B": ()}
         self.yp = {"A": 0, "B": 0}
         self.pools = {}
+        self.tokens = {}
         self.vp = {"A": 0, "B": 0}
         self.vp_rounds = {"A": [0] * 5, "B": [0] * 5}
         self.vp_start = {"A": 0, "B": 0}

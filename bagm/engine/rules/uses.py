@@ -65,6 +65,8 @@ class Use:
     times: int | None = None  # at most this many uses in the battle
     per_phase: int | None = None  # up to this many uses in each phase (by each unit that has it)
     one_at_a_time: bool = False  # a new use on a unit ends the effects of the last one on it
+    spends: str | None = None  # it spends one token of this rule's pool (Battle Focus), on one of ``holders``
+    gain: int = 0  # ... of which the army receives this many at the start of each battle round
 
     def __post_init__(self) -> None:
         if self.when not in TIMINGS:

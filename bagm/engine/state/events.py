@@ -211,6 +211,18 @@ class Pain(TypedDict):
     why: str
 
 
+class Tokens(TypedDict):
+    """An ability's token pool (Battle Focus): tokens received at the start of the battle round (a
+    positive ``gain``), one spent on a manoeuvre (``why``: its name) or the unspent ones lost at the
+    end of the battle round; the pool after."""
+    e: Literal["tokens"]
+    player: Player
+    rule: str
+    gain: int
+    pool: int
+    why: str
+
+
 class Miracle(TypedDict):
     """Acts of Faith: a Miracle dice gained (``gain``: its value, ``why``) or used by ``unit`` for one
     dice of a roll (``used``: its value, ``what``: the roll), and the pool after."""
@@ -713,7 +725,7 @@ class Powered(TypedDict):
 
 Event = Union[
     Game, Muster, Rolloff, Roles, Setup, Reserve, Reserves, FirstTurn, Note, Round, Turn, Skip, Phase,
-    ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, RuleRoll, PoolRoll, ModelsReturn, Pain, Miracle, Yield, Crewed, Reinforce, Effect, EffectEnds, BattlefieldCommand,
+    ActionTaken, End, Cp, CpBlocked, StratagemUsed, RuleUsed, RuleRoll, PoolRoll, ModelsReturn, Pain, Tokens, Miracle, Yield, Crewed, Reinforce, Effect, EffectEnds, BattlefieldCommand,
     LeaderAbilityEnds, LeaderReroll, CommandReroll, Reroll, BattleshockTest, LeadershipTest, FightOnDeath,
     Battleshock, BattleshockEnds, Move,
     AdvanceRoll, DesperateEscape, Hatch, HatchRolloff, Hatchways, Coherency, Manoeuvre, Overwatch, Shoot,
