@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import REPO, advance_to, until_finished
+from conftest import REPO, advance_to, block, place, until_finished
 
 from bagm.chance.dice import Dice
 from bagm.data.abilities import played
@@ -86,14 +86,17 @@ def test_the_bundled_data_plays_no_battle_focus_and_says_the_number_is_lost():
 
 def test_the_example_overlay_supplies_the_number_and_the_bundled_manoeuvres_play():
     a = build_army("A", ARROW, Catalog(data_dirs([EXAMPLE])))
-    got = [(s.name, s.when, s.once, s.spends, s.gain) for s in a.uses if s.spends]
-    assert got == [("Swift as the Wind", "selected_to_move", "unit", "Battle Focus", 2),
-                   ("Sudden Strike", "selected_to_fight", "phase", "Battle Focus", 2),
-                   ("Flitting Shadows", "selected_to_move", "phase", "Battle Focus", 2)]
+    got = [(s.name, s.when, s.once, s.until, s.spends, s.gain) for s in a.uses if s.spends]
+    assert got == [("Swift as the Wind", "selected_to_move", "unit", "phase", "Battle Focus", 2),
+                   ("Sudden Strike", "selected_to_fight", "phase", "phase", "Battle Focus", 2),
+                   ("Flitting Shadows", "selected_to_move", "phase", "turn", "Battle Focus", 2),
+                   ("Flitting Shadows", "set_up", "phase", "turn", "Battle Focus", 2),
+                   ("Flitting Shadows", "charge_declared", "phase", "turn", "Battle Focus", 2),
+                   ("Opportunity Seized", "enemy_fell_back", "phase", "phase", "Battle Focus", 2),
+                   ("Fade Back", "enemy_shot", "phase", "phase", "Battle Focus", 2)]
     assert all(s.holders == frozenset({"A1", "A2", "A3", "A4", "A5"}) for s in a.uses if s.spends)
-    # no longer "lost"; the manoeuvres the engine does not play are listed
-    assert not any("the number it needs is lost" in n for n in a.not_modelled)
-    assert any("Fade Back" in n and "is not implemented" in n for n in a.not_modelled)
+    # no longer "lost", and every Agile Manoeuvre plays (Star Engines plays no part: no VEHICLE)
+    assert not any("Battle Focus" in n for n in a.not_modelled)
 
 
 def test_tokens_come_at_the_start_of_each_battle_round_and_unspent_ones_are_lost_at_its_end(tmp_path):
@@ -287,3 +290,109 @@ def test_coverage_counts_battle_focus_modelled_only_when_its_number_is_supplied(
 
     bundled, supplied_ = aeldari({"BAGM_DATA": ""}), aeldari({"BAGM_DATA": str(EXAMPLE)})
     assert supplied_[1] == bundled[1] and supplied_[0] == bundled[0] + 16
+
+
+def decline(g: Game, until) -> None:
+    """Decline every decision (``done`` or ``pass``) until ``until(g)`` holds."""
+    for _ in range(1000):
+        if until(g):
+            return
+        legal = g.legal_actions()
+        g.apply(next((a for a in legal if a.kind in ("done", "pass")), legal[0]))
+    raise AssertionError("never reached")
+
+
+def at(g: Game, active: str, phase: str, step: str) -> None:
+    """Decline every decision until player ``active``'s ``phase`` asks them ``step``."""
+    decline(g, lambda g: g.active == active and g.phase == phase and g.decision.step == step
+            and g.decision.player == active)
+
+
+def facing(g: Game, a: str, b: str) -> None:
+    """Units ``a`` and ``b`` a few inches apart in the open, near marker 1."""
+    mk = g.map.layout.markers[0]
+    place(g, a, block(mk.x - 3, mk.y))
+    place(g, b, block(mk.x + 3, mk.y, dx=1.4))
+
+
+def test_fade_back_just_after_an_enemy_unit_has_shot_a_unit_it_hit_moves_d6_plus_1(tmp_path):
+    g = new_game(supplied(tmp_path), seed=4)
+    at(g, "B", "shooting", "manoeuvre")  # the opponent's Shooting phase
+    facing(g, "A3", "B3")
+    g.apply(parse("done"))
+    assert g.decision.step == "shoot"
+    g.apply(next(a for a in g.legal_actions() if a.kind == "shoot" and a.unit == "B3" and a.target == "A3"))
+    decline(g, lambda g: g.decision.step in ("use", "shoot") and g.decision.player == "A" or g.decision.step == "shoot")
+    d = g.decision
+    assert (d.step, d.info) == ("use", {"timing": "enemy_shot", "unit": "A3"})
+    assert [a.text() for a in g.legal_actions()] == ["use A3 Fade Back", "pass"]
+    g.apply(parse("use A3 Fade Back"))
+    roll = next(e for e in reversed(g.events) if e["e"] == "rule_roll")
+    assert roll["rule"] == "Fade Back" and roll["expr"] == "D6+1" and 2 <= roll["roll"] <= 7
+    d = g.decision
+    assert (d.step, d.player, d.info["unit"], d.info["reach"]) == ("freemove", "A", "A3", roll["roll"])
+    assert tokens(g) == 1
+
+
+def test_opportunity_seized_when_an_enemy_unit_falls_back_from_a_unit(tmp_path):
+    g = new_game(supplied(tmp_path), seed=5)
+    at(g, "B", "movement", "move")  # the opponent's Movement phase
+    mk = g.map.layout.markers[0]
+    place(g, "A3", block(mk.x - 3, mk.y))
+    place(g, "B3", [(mk.x - 1.6, mk.y - 0.7), (mk.x - 1.6, mk.y + 0.7)])  # within Engagement Range of A3
+    g.apply(next(a for a in g.legal_actions() if a.kind == "fallback" and a.unit == "B3"))
+    decline(g, lambda g: g.decision.step == "use" and g.decision.player == "A" or g.decision.step == "move")
+    d = g.decision
+    assert (d.step, d.info) == ("use", {"timing": "enemy_fell_back", "unit": "A3"})
+    g.apply(parse("use A3 Opportunity Seized"))
+    assert g.decision.step == "freemove" and tokens(g) == 1
+
+
+def test_flitting_shadows_when_a_unit_declares_a_charge(tmp_path):
+    g = new_game(supplied(tmp_path))
+    at(g, "A", "shooting", "manoeuvre")
+    facing(g, "A3", "B3")
+    decline(g, lambda g: g.phase == "charge" and g.decision.step == "charge")
+    g.apply(next(a for a in g.legal_actions() if a.kind == "charge" and a.unit == "A3"))
+    d = g.decision
+    assert (d.step, d.info) == ("use", {"timing": "charge_declared", "unit": "A3"})
+    g.apply(parse("use A3 Flitting Shadows"))
+    assert effect_has(g.units["A3"], "no_overwatch_against") and tokens(g) == 1
+
+
+def test_flitting_shadows_when_a_unit_is_set_up_from_strategic_reserves(tmp_path):
+    # Khaine's Arrow with Warp Spiders (Deep Strike) in place of the Fire Dragons
+    (tmp_path / "r").mkdir()
+    spiders = tmp_path / "r" / "spiders.yaml"  # (not beside the overlay: a pack folder's files are packs)
+    spiders.write_text(Path(ARROW).read_text(encoding="utf-8").replace("unit: Fire Dragons", "unit: Warp Spiders"),
+                     encoding="utf-8")
+    g = Game(11, build_army("A", str(spiders), supplied(tmp_path)), build_army("B", ORKS), dice=Dice(7),
+             rolloffs={"attacker": "A", "first_turn": "A"})
+    g.apply(parse("role defender"))
+    while g.decision.step == "deploy":
+        legal = g.legal_actions()
+        g.apply(next((a for a in legal if a.text() == "reserve A5"), legal[0]))
+    assert g.units["A5"].where == "reserves"
+    decline(g, lambda g: g.decision.step == "reinforce" and g.decision.player == "A")
+    g.apply(next(a for a in g.legal_actions() if a.kind != "done" and a.unit == "A5"))
+    d = g.decision
+    assert (d.step, d.info) == ("use", {"timing": "set_up", "unit": "A5"})
+    assert [a.text() for a in g.legal_actions()] == ["use A5 Flitting Shadows", "pass"]
+
+
+@pytest.mark.parametrize("effects, message", [
+    ("[{free_move_roll: D6+x}]", "free_move_roll"),
+    ("[{free_move: 3, free_move_roll: D6+1}]", "give free_move (a distance) or free_move_roll (a dice expression), not both"),
+])
+def test_a_bad_rolled_move_is_a_data_error(tmp_path, effects, message):
+    entry = f"{{name: Battle Focus, tokens: 2, manoeuvres: [{{name: X, when: enemy_shot, effects: {effects}}}]}}"
+    with pytest.raises(BagmError) as e:
+        build_army("A", ARROW, supplied(tmp_path, entry))
+    assert str(e.value).startswith(f"{tmp_path / 'aeldari.yaml'}:3: invalid data pack") and message in str(e.value)
+
+
+def test_a_rolled_move_is_told():
+    from bagm.render.narration import Narrator
+
+    assert Narrator().tell({"e": "rule_roll", "player": "A", "rule": "Fade Back", "roll": 5, "expr": "D6+1"}) == [
+        "Player A rolls D6+1 for Fade Back: 5."]

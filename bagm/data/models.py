@@ -535,6 +535,9 @@ class Effect:
     free_move: float | None = None
     """A Normal move of up to X inches the led unit can make at ``free_move_on`` (once per battle
     with ``trigger_once``)."""
+    free_move_roll: Dice | None = None
+    """Used at a moment: a Normal move of up to this many inches, a dice expression rolled when the rule
+    is used ("a Normal move of up to D6+1\""), as ``free_move`` (which gives a fixed distance)."""
     free_move_on: Literal["after_shooting", "enemy_fell_back"] | None = None
     """When: just after it has shot; just after an enemy unit that was within its Engagement Range
     Fell Back, if it is then within Engagement Range of no enemy unit."""
@@ -588,7 +591,9 @@ class Effect:
             raise ValueError("aura_enemy goes with aura (X inches) or aura_rounds (X inches by battle round)")
         if self.aura_choice is not None and not self.aura_enemy:
             raise ValueError("aura_choice goes with aura_enemy")
-        for name in ("consolidate", "rush_move", "return_models", "revive_wounds"):
+        if self.free_move is not None and self.free_move_roll is not None:
+            raise ValueError("give free_move (a distance) or free_move_roll (a dice expression), not both")
+        for name in ("consolidate", "rush_move", "return_models", "revive_wounds", "free_move_roll"):
             if getattr(self, name) is not None:
                 from bagm.chance.dice import DiceError, parse_dice
 

@@ -12,6 +12,7 @@ Timing = Literal[
     "phase_start", "phase_end", "phase_start_or_end", "selected_to_shoot", "selected_to_fight", "targeted",
     "after_enemy_fought", "battleshock_failed", "after_roll", "your_shooting", "your_command", "round_start",
     "after_shot", "charge_move_end", "enemy_attempt", "selected_to_move",
+    "enemy_shot", "enemy_fell_back", "charge_declared", "set_up",
 ]
 
 TIMINGS: dict[str, str] = {
@@ -33,6 +34,12 @@ TIMINGS: dict[str, str] = {
     "enemy_attempt": "just as an enemy unit attempts a Tactical Manoeuvre or to operate a Hatchway",
     "selected_to_move": "your Movement phase, just after a unit from your army has been selected to make a "
                         "Normal, Advance or Fall Back move",
+    "enemy_shot": "your opponent's Shooting phase, just after an enemy unit has shot: about each unit of yours "
+                  "hit by one or more of its attacks",
+    "enemy_fell_back": "just after an enemy unit has ended a Fall Back move: about each unit of yours that was "
+                       "within its Engagement Range when it was selected to Fall Back",
+    "charge_declared": "your Charge phase, just after a unit from your army has declared a charge",
+    "set_up": "the Reinforcements step, just after a unit from your army has been set up on the battlefield",
 }
 assert set(TIMINGS) == set(get_args(Timing))
 

@@ -276,7 +276,8 @@ class Narrator:
 
     def _e_rule_roll(self, e: ev.RuleRoll) -> str:
         mod = f" {e['mod']:+d}" if e.get("mod") else ""
-        return f"Player {e.get('player')} rolls one D6 for {e.get('rule')}: {e.get('roll')}{mod}."
+        dice = e.get("expr") or "one D6"
+        return f"Player {e.get('player')} rolls {dice} for {e.get('rule')}: {e.get('roll')}{mod}."
 
     def _e_miracle(self, e: ev.Miracle) -> str:
         pool = ", ".join(str(v) for v in e.get("pool") or []) or "none"

@@ -116,6 +116,7 @@ class ChargePhase(GameInterface):
             u, t = self.unit(act.unit, p), self.unit(act.target)
             u.declared = True
             self.emit(ev.ChargeDeclared(e="charge_declared", unit=u.uid, target=t.uid))
+            yield from self.moment("charge_declared", p, u)  # e.g. Flitting Shadows (Battle Focus)
             yield from charge_tests(self, u, t)  # e.g. Terrifying Charge: the target's Leadership test
             if not self.visible_idx(u, t) and (rule := self._unseen_rule(u, t)) is not None:
                 if any(e.trigger_once for n, e in u.standing if n == rule):

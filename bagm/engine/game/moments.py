@@ -36,7 +36,8 @@ else:
 
 OFFERED = frozenset({"phase_start", "phase_end", "phase_start_or_end", "your_shooting", "selected_to_shoot",
                      "selected_to_fight", "targeted", "after_enemy_fought", "battleshock_failed",
-                     "after_shot", "charge_move_end", "round_start", "enemy_attempt", "selected_to_move"})
+                     "after_shot", "charge_move_end", "round_start", "enemy_attempt", "selected_to_move",
+                     "enemy_shot", "enemy_fell_back", "charge_declared", "set_up"})
 """The timings at which rules used at a moment are offered ("after_roll" is Command Re-roll's alone)."""
 
 
@@ -234,7 +235,7 @@ class Moments(GameInterface):
         opening a Hatchway, Battle-shock tests (each may ask a player something)."""
         s = next(x for x in self.armies[p].uses if x.name == act.arg)
         for e in s.effects if s.moves else ():  # "it can make a Normal move of up to 3\"" at once
-            if e.free_move is not None:
+            if e.free_move is not None or e.free_move_roll is not None:
                 yield from self.free_move_now(self.unit(act.unit, p), e, s.name)
         if (o := s.opens) is not None:  # Daemonshrieker: "select one closed Hatchway ... roll one D6"
             yield from self.open_hatch_now(self.unit(act.unit, p), o, s.name)

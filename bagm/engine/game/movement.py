@@ -58,7 +58,7 @@ class MovementPhase(GameInterface):
             u = self.unit(act.unit)
             if act.kind in ("move", "advance", "fallback", "place"):
                 slowed(self, u)  # e.g. Toxic Miasma: within 3" of the enemy, Move halved
-            if act.kind in ("move", "advance", "fallback"):  # e.g. an Agile Manoeuvre (Battle Focus)
+            if act.kind in ("move", "advance", "fallback", "place"):  # e.g. an Agile Manoeuvre (Battle Focus)
                 yield from self.moment("selected_to_move", p, u)
             roll = 0
             fixed = effect_least(u, "advance_fixed") if act.kind == "advance" and u.affected else None
@@ -104,6 +104,9 @@ class MovementPhase(GameInterface):
             for v in foes:  # an enemy effect: "each time an enemy unit ... Falls Back, after it has moved"
                 if v.alive and v.affected and not self.engaged_with(v):
                     yield from self.free_moves(v, "enemy_fell_back")
+            for v in foes if act.kind == "fallback" else ():  # e.g. Opportunity Seized (Battle Focus)
+                if v.alive:
+                    yield from self.moment("enemy_fell_back", self.other(p), v)
         for u in self.army_units(p):
             if u.moved is None:
                 u.moved = "stationary"
@@ -552,9 +555,13 @@ class MovementPhase(GameInterface):
         (``set_overwatch``)."""
         if e.free_move_hatch == "close_first":
             yield from self._free_hatch(u, name, opened=True)
-        act = yield Decision("freemove", u.player, {"unit": u.uid, "reach": e.free_move, "rule": name})
+        reach = e.free_move
+        if reach is None:  # "a Normal move of up to D6+1\"": rolled as the rule is used
+            reach = self.dice.roll_expr(e.free_move_roll, f"{name} {u.uid}")
+            self.emit(ev.RuleRoll(e="rule_roll", player=u.player, rule=name, roll=reach, expr=str(e.free_move_roll)))
+        act = yield Decision("freemove", u.player, {"unit": u.uid, "reach": reach, "rule": name})
         if act.kind == "move" and act.point is not None and u.alive:
-            self.normal_move(u, act.point, float(e.free_move), name)
+            self.normal_move(u, act.point, float(reach), name)
         if e.free_move_hatch == "after":
             yield from self._free_hatch(u, name)
         if e.set_overwatch and u.alive:  # "counts as having performed the Set Overwatch Tactical Manoeuvre"

@@ -47,6 +47,7 @@ class Reinforcements(GameInterface):
             u = self.unit(act.unit, p)
             self._do_reinforce(u, act)
             if u.alive:
+                yield from self.moment("set_up", p, u)  # e.g. Flitting Shadows (Battle Focus)
                 yield from self._overwatch_window(u, "is set up")
         for u in self.army_units(p, "reserves"):  # Stalking Menace: "if this is not possible, the bearer is destroyed"
             if u.recalled is not None:

@@ -132,6 +132,12 @@ class ShootingPhase(GameInterface):
             for target in dict.fromkeys(t for t, _ in groups):  # e.g. Spiteful Demise: the dead fight on
                 yield from self.shot_dead_fight(self.unit(target))
             yield from self.moment("after_shot", p, u)  # e.g. Mutagenic Flames
+            if self.armies[self.other(p)].uses:  # e.g. Fade Back (Battle Focus): each unit its attacks hit
+                volley: tuple[tuple[str, int, int], ...] = u.volley
+                hit = [target for target, hits, _ in volley if hits]
+                for uid in dict.fromkeys(hit):
+                    if self.unit(uid).alive:
+                        yield from self.moment("enemy_shot", self.other(p), self.unit(uid))
             if self.armies[self.other(p)].rushers:  # e.g. Fanatical Onslaught: moves toward it
                 yield from self.rushes(u)
             if u.affected:  # an effect: "after the bearer has shot, it can make a Normal move"

@@ -85,8 +85,9 @@ class Use:
 
     @cached_property
     def moves(self) -> bool:
-        """Its effects include a Normal move made at once (``free_move``)."""
-        return any(getattr(e, "free_move", None) is not None for e in self.effects)
+        """Its effects include a Normal move made at once (``free_move``, ``free_move_roll``)."""
+        return any(getattr(e, "free_move", None) is not None or getattr(e, "free_move_roll", None) is not None
+                   for e in self.effects)
 
     @cached_property
     def opens(self) -> Any:

@@ -258,12 +258,14 @@ class PoolRoll(TypedDict):
 
 
 class RuleRoll(TypedDict):
-    """A roll an army rule makes for its army (Twisting Fate), its modifier if any."""
+    """A roll an army rule makes for its army (Twisting Fate), its modifier if any; or (``expr``) the
+    total of a dice expression a rule rolls (a Normal move of up to D6+1")."""
     e: Literal["rule_roll"]
     player: Player
     rule: str
     roll: int
     mod: NotRequired[int]
+    expr: NotRequired[str]
 
 
 class Effect(TypedDict):
