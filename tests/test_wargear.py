@@ -242,6 +242,10 @@ def test_every_option_not_carried_by_default_can_be_taken_once(catalog: Catalog)
                                 wanted[next(i for i in other.of if i not in c.unless)] = 1
                             if item in c.of and c.unit_needs and not set(c.unit_needs) & carried:
                                 wanted[c.unit_needs[0]] = 1  # made only beside it: name it
+                            for need in c.item_needs.get(item, []):  # taken only with it
+                                wanted.setdefault(need, 1)
+                            if c.item_unit_unless.get(item):  # the unit's models take it too
+                                wanted[item] = n
                     got, problems = resolve(sheet, n, wanted)
                     assert problems == [], (sheet.name, n, item, problems)
                     assert sum(lo.count for lo in got) == n

@@ -1000,6 +1000,15 @@ class WargearChoice:
     unit_min: int | None = None
     """The choice's minimum while the unit carries one of ``unit_needs`` (1: the Reiver
     Sergeant then takes his bolt carbine)."""
+    item_needs: dict[str, list[str]] = field(default_factory=dict)
+    """Items of ``of`` a model takes only while it carries every one of the items listed (the
+    catalogues hide them otherwise): the Canoness's Null Rod with a Hallowed Chainsword, her
+    Rod of Office with a plasma pistol and a power weapon."""
+    item_unit_unless: dict[str, list[str]] = field(default_factory=dict)
+    """Items of ``of`` no model takes while the unit has a model of one of the kinds listed
+    (``ModelWargear.model``; the catalogues hide them then): the Yaegir Theyn's bolt revolver
+    and plasma knife beside Yaegirs with bolt shotguns, his bolt shotgun beside Yaegirs with
+    revolvers."""
 
     def most(self, n: int) -> int | None:
         """How many it may take in a unit of ``n`` models."""
@@ -1039,6 +1048,9 @@ class ModelWargear:
     gear: list[str] = field(default_factory=list)
     """Items each model of this kind always carries."""
     choices: list[WargearChoice] = field(default_factory=list)
+    unit_unless: list[str] = field(default_factory=list)
+    """Kinds of model (``model``) beside which the unit has none of this kind (the catalogues
+    hide it then): a Skitarii Ranger with a data-tether or one with an omnispex, not both."""
 
 
 @_model

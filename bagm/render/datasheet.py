@@ -118,7 +118,10 @@ WARGEAR_KINDS_NOTE = ("'wargear' gives each kind of model: how many the unit may
                       "it always carries and its choices ('needs': made inside that item; "
                       "'unless': none while the model carries one of these; 'unit_needs': "
                       "made only while some model of the unit carries one of these, "
-                      "'unit_min' its minimum then); "
+                      "'unit_min' its minimum then; 'item_needs': an item taken only by a "
+                      "model carrying every one of these; 'item_unit_unless': an item no "
+                      "model takes beside a model of one of these kinds); a kind's "
+                      "'unit_unless': none of it beside a model of one of these kinds; "
                       "'wargear_groups': bounds shared by several kinds; 'wargear_unread': "
                       "choices whose bounds change in a way the data does not read")
 
@@ -133,9 +136,17 @@ def kind_dict(k: Any) -> dict[str, Any]:
                                                **({"unit_needs": list(c.unit_needs),
                                                    "unit_min": c.unit_min} if c.unit_needs
                                                   else {}),
+                                               **({"item_needs": {i: list(n) for i, n
+                                                                  in c.item_needs.items()}}
+                                                  if c.item_needs else {}),
+                                               **({"item_unit_unless": {
+                                                   i: list(n) for i, n
+                                                   in c.item_unit_unless.items()}}
+                                                  if c.item_unit_unless else {}),
                                                **({"max_from": {str(n): v for n, v in c.max_from.items()}}
                                                   if c.max_from else {})}
-                                              for c in k.choices]}
+                                              for c in k.choices],
+            **({"unit_unless": list(k.unit_unless)} if k.unit_unless else {})}
 
 
 def kind_text(k: Any) -> str:
@@ -144,6 +155,8 @@ def kind_text(k: Any) -> str:
     count = str(k.min) if k.max == k.min else (
         f"{k.min}-{k.max}" if k.max is not None else f"{k.min}+")
     count += "".join(f"; up to {v} from {n} models" for n, v in k.max_from.items())
+    if k.unit_unless:  # a bound on the kinds of model the unit has
+        count += f"; none beside a {' or '.join(k.unit_unless)}"
     head = f"{k.model} ({count})" if k.model else "The unit"
     parts = [", ".join(k.gear)] if k.gear else []
     for c in k.choices:
@@ -156,6 +169,10 @@ def kind_text(k: Any) -> str:
         if c.unit_needs:  # a bound on what the whole unit carries
             text += f" (only while the unit has {' or '.join(c.unit_needs)}" + (
                 "; then required)" if c.unit_min else ")")
+        beside = [f"{i} only with {' and '.join(n)}" for i, n in c.item_needs.items()] + \
+            [f"{i} only without a {' or '.join(n)} in the unit"
+             for i, n in c.item_unit_unless.items()]
+        text += f" ({'; '.join(beside)})" if beside else ""  # an item bound to another
         if c.max_from:  # a bound that changes with the unit's size
             grows = "; ".join(f"up to {v} from {n} models" for n, v in c.max_from.items())
             text += f" ({'none' if c.max == 0 else f'up to {c.max}'} in a smaller unit; {grows})"

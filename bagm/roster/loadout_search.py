@@ -40,6 +40,8 @@ class Choice:
     needs: str | None = None  # made only by a model carrying this item (inside a bundle)
     fill: tuple[str, ...] = ()  # inside an item: its picks when the model takes the item
     unless: tuple[str, ...] = ()  # a model carrying one of these makes no pick here
+    barred: tuple[str, ...] = ()  # items of ``of`` not taken here (another kind in the unit)
+    item_needs: tuple[tuple[str, tuple[str, ...]], ...] = ()  # an item taken only with these
 
 
 @dataclass(frozen=True)
@@ -120,10 +122,11 @@ def _configs(kind: Kind, wants: list[Want], key: KeyFn, standard: set[str]) -> l
         options = [(c.default, True, False)] if has_plain else []
         if (inside or c.unless) and c.default:
             options.append(((), False, False))  # the item gone, or ruled out by another
-        offered = [i for i in dict.fromkeys(c.of) if key(i) in named]
+        barred = {key(i) for i in c.barred}
+        offered = [i for i in dict.fromkeys(c.of) if key(i) in named and key(i) not in barred]
         standard_fill = c.fill if inside else c.default if has_plain else ()
-        filler = [(i, False) for i in standard_fill if key(i) not in named] + \
-            [(i, True) for i in dict.fromkeys(c.of) if key(i) not in named]
+        filler = [(i, False) for i in standard_fill if key(i) not in named | barred] + \
+            [(i, True) for i in dict.fromkeys(c.of) if key(i) not in named | barred]
         for size in range(0, min(c.cap, len(offered)) + 1):
             for chosen in itertools.combinations(offered, size):
                 if has_plain and sorted(map(key, chosen)) == plain_named \
@@ -161,10 +164,15 @@ def _configs(kind: Kind, wants: list[Want], key: KeyFn, standard: set[str]) -> l
 
 def _choice_ok(c: Choice, picks: tuple[str, ...], carried: set[str], key: KeyFn) -> bool:
     """A choice is made within its bounds, except that a choice inside an item the model does
-    not carry, or one an item it carries rules out, takes nothing."""
+    not carry, or one an item it carries rules out, takes nothing; an item barred here, or
+    taken without every item it needs, is not taken."""
     if c.needs is not None and key(c.needs) not in carried \
             or any(key(i) in carried for i in c.unless):
         return not picks
+    taken = {key(i) for i in picks}
+    if taken & {key(i) for i in c.barred} or any(
+            key(i) in taken and not {key(n) for n in needs} <= carried for i, needs in c.item_needs):
+        return False
     return c.min <= len(picks)
 
 

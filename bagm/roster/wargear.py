@@ -293,8 +293,8 @@ def default_loadouts(ds: Any, models: int) -> list[Loadout]:
     return Models(ds, models).loadouts()
 
 
-def _search_spec(unit: Models, present: set[str] | None = None
-                 ) -> tuple[list[Any], list[Any], list[Any]]:
+def _search_spec(unit: Models, present: set[str] | None = None,
+                 beside: set[str] | None = None) -> tuple[list[Any], list[Any], list[Any]]:
     """The unit's kinds of model, bounds over several kinds (the catalogues' groups, such as
     up to 2 Shock Troopers with special weapons) and unit-wide choices as the search reads
     them. A kind's bounds take in the default unit (which the catalogue's bounds may not
@@ -302,7 +302,9 @@ def _search_spec(unit: Models, present: set[str] | None = None
     such a kind ("at least 4 Intercessors" beside "up to 2 with grenade launchers") is the
     catalogues' bookkeeping and binds the profile's models together; a kind of exactly one
     model (a sergeant, also where larger units have two) keeps its own. ``present``: the
-    items the unit carries in this search (choices bound to them are made; see :func:`_solve`)."""
+    items the unit carries in this search (choices bound to them are made; see :func:`_solve`);
+    ``beside``: the kinds of model the unit has in this search, of those other kinds or items
+    are barred beside (None: no such bound, or the bounds left out: ``free``)."""
     from bagm.roster.loadout_search import Bound, Choice, Kind
 
     kinds = []
@@ -325,10 +327,17 @@ def _search_spec(unit: Models, present: set[str] | None = None
                                _cap(c.most(unit.n), len(c.of)) if _made(c, present) else 0,
                                tuple(picks[ci]) if c.default is not None or plain else (),
                                c.needs, (c.default,) if c.default else tuple(c.of[:c.min]),
-                               tuple(c.unless))
+                               tuple(c.unless), *_item_bounds(c, beside))
                         for ci, c in enumerate(k.choices))
         kinds.append(Kind(k.profile, lo, max(hi, plain), plain, tuple(k.gear), choices))
     bounds = [Bound(frozenset(together[p]), lo, unit.n) for p, lo in floor.items() if lo]
+    if beside is not None:  # each kind in question: one or more models, or none
+        for name in _beside_kinds(unit):
+            members = frozenset(i for i, k in enumerate(unit.kinds) if k.model == name)
+            bounds.append(Bound(members, 1, unit.n) if name in beside else Bound(members, 0, 0))
+        for i, k in enumerate(unit.kinds):  # none of a kind beside one it cannot join
+            if set(k.unit_unless) & beside:
+                bounds.append(Bound(frozenset([i]), 0, 0))
     for members, g_lo, g_hi in unit.groups:  # a bound shared by several kinds (special weapons)
         plain = sum(kinds[i].plain for i in members)  # the default unit keeps its own
         bounds.append(Bound(members, 0 if unit.cramped else min(g_lo, plain),
@@ -336,6 +345,24 @@ def _search_spec(unit: Models, present: set[str] | None = None
     shared = [Choice(tuple(c.of), 0, _cap(c.most(unit.n), unit.n), ())
               for k in unit.shared for c in k.choices]
     return kinds, bounds, shared
+
+
+def _beside_kinds(unit: Models) -> list[str]:
+    """The kinds of model beside which the datasheet bars a kind or an item (the Skitarii
+    Ranger with an omnispex, the Yaegirs the Theyn's weapon goes with)."""
+    names = {n for k in unit.kinds for n in k.unit_unless} | \
+        {n for k in unit.kinds for c in k.choices for ns in c.item_unit_unless.values() for n in ns}
+    return sorted(n for n in names if any(k.model == n for k in unit.kinds))
+
+
+def _item_bounds(c: Any, beside: set[str] | None
+                 ) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
+    """A choice's items barred beside the kinds ``beside`` and the items its items need
+    (none of either with ``beside`` None: the bounds left out)."""
+    if beside is None:
+        return (), ()
+    barred = tuple(i for i in c.of if set(c.item_unit_unless.get(i, ())) & beside)
+    return barred, tuple((i, tuple(n)) for i, n in c.item_needs.items())
 
 
 def _made(c: Any, present: set[str] | None) -> bool:
@@ -356,11 +383,14 @@ def _cap(most: int | None, otherwise: int) -> int:
     return otherwise if most is None else most
 
 
-def _solve(unit: Models, reqs: list[Request]) -> Any:
+def _solve(unit: Models, reqs: list[Request], free: bool = False) -> Any:
     """The search's answer for these requests (None: no legal unit has them). A choice made
-    only while the unit carries an item (the Reiver Sergeant's bolt carbine) is searched in
-    each case, the unit with one or more of the item and the unit with none, and the answer
-    changing the fewest models kept."""
+    only while the unit carries an item (the Reiver Sergeant's bolt carbine), and a kind or
+    item barred beside a kind of model (the Skitarii's data-tether and omnispex, the Yaegir
+    Theyn's weapon), are searched in each case, the unit with one or more of the item (or
+    kind) and the unit with none, and the answer changing the fewest models kept. ``free``:
+    the bounds on items a model carries or kinds the unit has are left out (to tell whether
+    they are why a request is refused)."""
     from itertools import product
 
     from bagm.roster.loadout_search import Want, solve
@@ -374,17 +404,22 @@ def _solve(unit: Models, reqs: list[Request]) -> Any:
             return None
         wants.append(Want(norm(r.item), count, r.profile))
     bound = sorted({i for k in unit.kinds for c in k.choices for i in c.unit_needs})
-    if not bound:
-        kinds, bounds, shared = _search_spec(unit)
+    kinds_bound = [] if free else _beside_kinds(unit)
+    items_bound = not free and any(c.item_needs for k in unit.kinds for c in k.choices)
+    if not bound and not kinds_bound:
+        kinds, bounds, shared = _search_spec(unit, None, set() if items_bound else None)
         return solve(kinds, bounds, shared, wants, unit.n, norm)
     best = None
-    for has in product((False, True), repeat=len(bound)):  # 2 cases per item (real data: 1)
+    # 2 cases per item or kind (real data: 1 item, or 2 kinds)
+    for has in product((False, True), repeat=len(bound) + len(kinds_bound)):
         present = {i for i, h in zip(bound, has) if h}
-        kinds, bounds, shared = _search_spec(unit, present)
+        beside = {n for n, h in zip(kinds_bound, has[len(bound):]) if h}
+        kinds, bounds, shared = _search_spec(unit, present if bound else None,
+                                             beside if kinds_bound or items_bound else None)
         # one or more models carry each item present (the roster names it, or a model has it
         # by default), none each item absent
         extra = [Want(norm(i), 1, None, at_least=True) if h else Want(norm(i), 0, None)
-                 for i, h in zip(bound, has)]
+                 for i, h in zip(bound, has[:len(bound)])]
         answer = solve(kinds, bounds, shared, wants + extra, unit.n, norm)
         if answer is not None and (best is None or answer.changed < best.changed):
             best = answer
@@ -440,6 +475,9 @@ def _refusal(ds: Any, unit: Models, reqs: list[Request]) -> Problem:
     bound = _unit_bound(unit, r, reqs)
     if bound is not None:
         return Problem("BA197", f"{ds.name}: {bound}", r.loc)
+    upto = reqs[:reqs.index(r) + 1]
+    if _solve(unit, upto, free=True) is not None:  # legal but for an item or kind beside
+        return Problem("BA197", f"{ds.name}: {_beside_bound(unit, upto)}", r.loc)
     alone = [n for n in range(unit.n + 1)
              if _solve(unit, [Request(r.item, n, r.profile, r.loc)]) is not None]
     if r.count and max(alone, default=0) == 0:  # only with another choice named before it
@@ -484,6 +522,41 @@ def _unit_bound(unit: Models, r: Request, reqs: list[Request]) -> str | None:
         return f"while the unit has {needs}, the {kind.model} takes {r.item} " \
             f"({c.unit_min} each), not {r.count}"
     return None
+
+
+def _beside_bound(unit: Models, reqs: list[Request]) -> str:
+    """The datasheet's bounds on an item a model carries or a kind of model the unit has that
+    the requests meet (all of them where none names a requested item), said as facts: "the
+    Canoness takes Null Rod only with Hallowed Chainsword", "the Yaegir Theyn takes Bolt
+    shotgun only without a Hernkyn Yaegir w/ revolver and knife in the unit", "no Skitarii
+    Ranger w/ omnispex beside a Skitarii Ranger w/ data-tether"."""
+    named = {norm(q.item) for q in reqs if q.count > 0}
+    carrying = {k.model for k in unit.kinds if named & {norm(g) for g in k.gear}}
+    met: list[str] = []
+    every: list[str] = []
+    pairs: set[frozenset[str | None]] = set()
+    for k in unit.kinds:
+        for c in k.choices:
+            for item, needs in c.item_needs.items():
+                text = f"the {k.model} takes {item} only with {' and '.join(needs)}"
+                every.append(text)
+                if norm(item) in named or named & {norm(n) for n in needs}:
+                    met.append(text)
+            for item, kinds in c.item_unit_unless.items():
+                text = f"the {k.model} takes {item} only without a {' or '.join(kinds)} " \
+                    "in the unit"
+                every.append(text)
+                if norm(item) in named or carrying & set(kinds):
+                    met.append(text)
+        for other in k.unit_unless:
+            if frozenset([k.model, other]) in pairs:
+                continue
+            pairs.add(frozenset([k.model, other]))
+            text = f"no {k.model} beside a {other}"
+            every.append(text)
+            if carrying & {k.model, other}:
+                met.append(text)
+    return "; ".join(met or every) + " (the catalogues hide it otherwise)"
 
 
 def _ruled_out(unit: Models, item: str, profile: str | None) -> str | None:

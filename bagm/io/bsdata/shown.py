@@ -181,3 +181,17 @@ def never_shown(node: "Node", where: Where) -> bool:
         if _all([where.holds(mod), *(where.holds(g) for g in groups)]) is True:
             return True
     return False
+
+
+def open_hidden(node: "Node", where: Where) -> list[tuple["Element", list["Element"]]]:
+    """The entry's ``hidden`` modifiers whose conditions depend on the roster's choices (they
+    neither hold whatever it chooses nor fail whatever it chooses; a repeated one is never
+    worked out), each with the modifier groups around it: what a reader must read, or the
+    choice is named as not read."""
+    out: list[tuple[Element, list[Element]]] = []
+    for mod, groups in hidden_modifiers(node):
+        if mod.find("repeats") is not None \
+                or _all([where.holds(mod), *(where.holds(g) for g in groups)]) is None:
+            out.append((mod, groups))
+    return out
+

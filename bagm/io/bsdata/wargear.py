@@ -7,8 +7,11 @@ Only names and numbers are taken. A group of several kinds of model with a bound
 (up to 2 of the kinds with a special weapon) is a bound over those kinds. Modifiers that change
 a bound with the unit's size or another choice are read in the forms :func:`_conditions` and
 :func:`_alternatives` name (the readers are in :mod:`bagm.io.bsdata.modifiers`); an option
-hidden in every matched-play roster is none (:mod:`bagm.io.bsdata.shown`); a choice changing
-in another form is named in ``wargear_unread``; what is left is said in the README.
+hidden in every matched-play roster is none (:mod:`bagm.io.bsdata.shown`); one hidden by
+another of the roster's choices is read in the forms :mod:`bagm.io.bsdata.beside` names (an
+item only with others the model carries, an item or a kind none beside another kind); a
+choice, item or kind changing in another form is named in ``wargear_unread``, never offered
+silently; what is left is said in the README.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Callable
 
+from bagm.io.bsdata.beside import read_hidden
 from bagm.io.bsdata.modifiers import (
     _bound_type,
     _bounds_max,
@@ -26,12 +30,22 @@ from bagm.io.bsdata.modifiers import (
     _unit_item,
 )
 from bagm.io.bsdata.names import dedupe, name_key
-from bagm.io.bsdata.shown import UnitEntries, Where, categories, hidden_modifiers, never_shown
+from bagm.io.bsdata.shown import (
+    UnitEntries,
+    Where,
+    categories,
+    hidden_modifiers,
+    never_shown,
+    open_hidden,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.io.bsdata.extract import Extractor, Node
 
 MAX_DEPTH = 8  # model entries below a datasheet, groups below a model (real data: < 5)
+# reads (or names as not read) the hidden conditions of a choice, its items and fixed items
+Check = Callable[["Node | None", "dict[str, Any] | None", "dict[str, list[Node]]", "list[Node]"],
+                 None]
 
 
 def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
@@ -53,14 +67,60 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
     path: list["Node"] = [node]  # the unit, the groups and the model down to the choice made
     counted = _model_counters(ex, node)  # entries whose count is the unit's number of models
 
-    def gone(child: "Node") -> bool:
-        """Hidden in every matched-play roster of the unit (a Crusade upgrade's option)."""
+    kind_ids = _kind_ids(ex, node)  # the unit's model entries' ids -> their names
+    read: set[int] = set()  # hidden modifiers a reader of the choice took (``unit_needs``)
+
+    def where() -> Where:
         m = max(i for i, n in enumerate(path) if n.target.tag != "selectionEntryGroup")
         start = m
         while start > 0 and path[start - 1].target.tag == "selectionEntryGroup":
             start -= 1  # the groups a model sits in lend it their categories
-        return never_shown(child, Where(ex, entries, categories(path[start:m + 1]),
-                                        categories(path)))
+        return Where(ex, entries, categories(path[start:m + 1]), categories(path))
+
+    def gone(child: "Node") -> bool:
+        """Hidden in every matched-play roster of the unit (a Crusade upgrade's option)."""
+        return never_shown(child, where())
+
+    def hidden_by(child: "Node", choice: dict[str, Any] | None, item: str | None) -> None:
+        """The conditions by which the catalogues hide ``child`` (a choice, an item it offers
+        or a fixed item) depending on the roster's other choices, read onto ``choice`` (for
+        ``item``, or for all its items), else the choice is named in ``unread``: never
+        offered silently without its condition."""
+        model = owner[-1]
+        shared = model is node and node.target.get("type") != "model"  # the unit's own choice
+        for mod, groups in open_hidden(child, where()):
+            if id(mod) in read:
+                continue
+            got = None if choice is None or shared else read_hidden(
+                mod, groups, frozenset(model.ids), frozenset(owner[0].ids),
+                _item_ids(ex, model), kind_ids)
+            if got is not None and got[0] == "unless" and item is None and choice is not None:
+                choice["unless"] = list(dict.fromkeys([*choice.get("unless", []), *got[1]]))
+                continue  # hidden while the model carries an item: no pick beside it
+            # an item of a choice hidden while the model carries another: a form not met in
+            # the bundled datasheets (Death Company Intercessors' pistols), not read
+            key = None if got is None else {"needs": "item_needs",
+                                            "unit_unless": "item_unit_unless"}.get(got[0])
+            if key is None or choice is None or got is None:
+                unread.append(f"{model.name}: {child.name}")
+                continue
+            names = got[1]
+            for i in [item] if item is not None else choice["of"]:
+                got_for = choice.setdefault(key, {}).setdefault(i, [])
+                got_for += [n for n in names if n not in got_for]
+
+    def check(choice_node: "Node | None", choice: dict[str, Any] | None,
+              offered: dict[str, list["Node"]], fixed: list["Node"]) -> None:
+        """Every hidden condition on another choice of a choice, the items it offers and
+        the fixed items beside it: read or named (:func:`hidden_by`)."""
+        if choice_node is not None:
+            hidden_by(choice_node, choice, None)
+        for name, nodes in offered.items():
+            for n in nodes:
+                if n is not choice_node:
+                    hidden_by(n, choice, name)
+        for n in fixed:
+            hidden_by(n, None, None)
 
     def gear_of(model: "Node", depth: int) -> tuple[list[str], list[dict[str, Any]]]:
         fixed: list[str] = []
@@ -82,30 +142,51 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                     fixed += more_fixed
                     choices += more_choices
                     continue
-                split = _alternatives(ex, child, items, depth, gone)
+                split = _alternatives(ex, child, items, depth, gone, check)
                 if split is not None:  # the default, or one item of each of its groups
                     choices += split
                     continue
-                names, always, default, inner = _group_items(ex, child, items, depth, gone)
+                names, always, default, inner, nodes = _group_items(ex, child, items, depth,
+                                                                    gone, check)
                 fixed += always
                 if names:
                     choice = _choice(names, lo, hi, default)
-                    _conditions(ex, child, choice, owner, unread, counted)
+                    _conditions(ex, child, choice, owner, unread, counted, read)
+                    check(child, choice, nodes, [])
                     choices.append(choice)
+                elif always:  # a group of fixed items only
+                    check(child, None, {}, [])
                 choices += inner
                 continue
             if hi == 0 or ex._holds_models(child) or not _gives(ex, child, items):
                 continue
             if (lo or 0) >= 1:
                 fixed.append(child.name)
+                check(None, None, {}, [child])
             else:
                 choice = {"of": [child.name], **({} if hi == 1 else {"max": hi})}
-                _conditions(ex, child, choice, owner, unread, counted)
+                _conditions(ex, child, choice, owner, unread, counted, read)
+                check(child, choice, {child.name: [child]}, [])
                 choices.append(choice)
-            choices += _inner_choices(ex, child, items, depth, gone)
+            choices += _inner_choices(ex, child, items, depth, gone, check)
         return dedupe(fixed), _dedupe_choices(choices)
 
+    def kind_hidden(model: "Node") -> list[str]:
+        """The kinds of model of the unit beside which the catalogues hide this kind (the
+        Skitarii Ranger with a data-tether beside one with an omnispex); any other condition
+        on the roster's choices names the kind in ``unread``."""
+        out: list[str] = []
+        for mod, groups in open_hidden(model, where()):
+            got = read_hidden(mod, groups, frozenset(), frozenset(owner[0].ids) | {"parent"},
+                              {}, kind_ids)
+            if got is None or got[0] != "unit_unless":
+                unread.append(f"{model.name}: the model itself")
+                continue
+            out += [k for k in got[1] if k not in out]
+        return out
+
     def kind(model: "Node", lo: int | None, hi: int | None, names: list[str], depth: int) -> None:
+        beside = kind_hidden(model) if model is not node else []  # the unit's own: not wargear
         owner.append(model)
         path.append(model)
         fixed, choices = gear_of(model, depth)
@@ -123,6 +204,8 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
             entry["gear"] = fixed
         if choices:
             entry["choices"] = choices
+        if beside:
+            entry["unit_unless"] = beside
         kinds.append(entry)
 
     root_names = ex._unit_profile_names(node)
@@ -144,6 +227,9 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
         for child, names in ex.shown_members(n, inherited, keys):
             if gone(child):
                 continue  # a kind or bundle no Boarding Actions roster shows (20 Gretchin)
+            if child.target.get("type") != "model" and open_hidden(child, where()) \
+                    and _has_models(ex, child, 0):
+                unread.append(child.name)  # models shown by another choice: not read
             if child.target.get("type") == "model":
                 lo, hi = child.bounds()
                 if hi != 0:
@@ -199,8 +285,8 @@ _ARMY_SCOPES = ("roster", "force", "primary-catalogue")  # Crusade, Detachment: 
 
 
 def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any],
-                owners: list["Node"], unread: list[str], counters: frozenset[str] = frozenset()
-                ) -> None:
+                owners: list["Node"], unread: list[str], counters: frozenset[str] = frozenset(),
+                read: set[int] | None = None) -> None:
     """A choice's bounds that change with another choice or with the unit's size. The forms
     read: its maximum (and minimum) set to 0 while the model carries an item ("if the
     sergeant takes twin lightning claws, he makes no Weapon 1 choice"): ``unless: [item]`` on
@@ -212,7 +298,9 @@ def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any],
     of conditions, a repeat, an item of another model) is not read: the choice is named in
     ``unread`` (the pack's ``wargear_unread``; a roster naming that unit's wargear is told).
     ``owners``: the unit's entry first, the model (or unit) making the choice last;
-    ``counters``: entries whose count is the unit's number of models (:func:`_model_counters`)."""
+    ``counters``: entries whose count is the unit's number of models (:func:`_model_counters`);
+    ``read``: gets the ids of the ``hidden`` modifiers read here (others are read, or named,
+    by :func:`bagm.io.bsdata.beside.read_hidden`'s caller)."""
     from bagm.io.bsdata.links import child_elements
 
     owner, unit_ids = owners[-1], frozenset(owners[0].ids)
@@ -257,6 +345,8 @@ def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any],
         found = _unit_item(mod, conds, unit_items, unit_ids, test=("lessThan", 1), value="true")
         if found is not None and found[0] not in needs:
             needs.append(found[0])
+        if found is not None and read is not None:
+            read.add(id(mod))
     if unless:
         choice["unless"] = unless
     if needs:
@@ -275,6 +365,32 @@ def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any],
             choice.pop("max", None)
         if grows:
             choice["max_from"] = grows
+
+
+def _has_models(ex: "Extractor", n: "Node", depth: int) -> bool:
+    """Whether an entry or group holds model entries (at any depth)."""
+    return n.target.get("type") == "model" or depth < MAX_DEPTH and any(
+        _has_models(ex, m, depth + 1) for m in ex._members(n))
+
+
+def _kind_ids(ex: "Extractor", unit: "Node") -> dict[str, str]:
+    """The model entries below a unit (its kinds of model): their ids -> their names."""
+    out: dict[str, str] = {}
+    seen: set[int] = set()
+
+    def visit(n: "Node", d: int) -> None:
+        if d > MAX_DEPTH or id(n.target) in seen:
+            return
+        seen.add(id(n.target))
+        for child in ex._members(n):
+            if child.target.get("type") == "model":
+                for i in child.ids:
+                    out.setdefault(i, child.name)
+            elif child.target.get("type") != "unit":
+                visit(child, d + 1)
+
+    visit(unit, 0)
+    return out
 
 
 def _item_ids(ex: "Extractor", owner: "Node", models: bool = False) -> dict[str, str]:
@@ -377,7 +493,8 @@ def _bundle(ex: "Extractor", group: "Node", child: "Node", default: bool) -> boo
 
 
 def _alternatives(ex: "Extractor", group: "Node", items: dict[str, list[str]], depth: int,
-                  gone: Callable[["Node"], bool]) -> list[dict[str, Any]] | None:
+                  gone: Callable[["Node"], bool], check: "Check | None" = None
+                  ) -> list[dict[str, Any]] | None:
     """A choice "its default, or one item from each of its N groups" read as choices, else
     None. The catalogues' form (the Acothyst's "Weapon Options"): a group of one pick holding
     the default item and N groups of at most one pick each, whose bounds are set to N while
@@ -418,16 +535,24 @@ def _alternatives(ex: "Extractor", group: "Node", items: dict[str, list[str]], d
             or not _gives(ex, default, items):
         return None
     out: list[dict[str, Any]] = []
+    checks: list[tuple["Node", dict[str, Any], dict[str, list["Node"]]]] = []
     for i, g in enumerate(groups):
-        names, _always, _default, inner = _group_items(ex, g, items, depth + 1, gone)
+        names, _always, _default, inner, nodes = _group_items(ex, g, items, depth + 1, gone,
+                                                              check)
         if not names:
             return None
         choice: dict[str, Any] = {"of": ([default.name] if i == 0 else []) + names, "min": 1}
         if i == 0:
             choice["default"] = default.name
+            nodes = {default.name: [default], **nodes}
         else:
             choice["unless"] = [default.name]
+        checks.append((g, choice, nodes))
         out += [choice, *inner]
+    if check is not None:
+        check(group, out[0], {}, [])
+        for g, choice, nodes in checks:
+            check(g, choice, nodes, [])
     return out
 
 
@@ -436,7 +561,8 @@ def _has_default(group: "Node") -> bool:
 
 
 def _inner_choices(ex: "Extractor", item: "Node", items: dict[str, list[str]], depth: int,
-                   gone: Callable[["Node"], bool] = lambda n: False) -> list[dict[str, Any]]:
+                   gone: Callable[["Node"], bool] = lambda n: False, check: "Check | None" = None
+                   ) -> list[dict[str, Any]]:
     """The choices an item makes inside itself (the Captain's "Bolt Pistol, Master-crafted
     Bolter, Melee Weapon" and its melee weapon: close combat weapon, power fist or
     master-crafted power weapon): each a choice with ``needs``, made only by a model that
@@ -453,10 +579,12 @@ def _inner_choices(ex: "Extractor", item: "Node", items: dict[str, list[str]], d
         lo, hi = g.bounds()
         if hi == 0:
             continue
-        names, _always, default, _ = _group_items(ex, g, items, depth + 1, gone)
+        names, _always, default, _, nodes = _group_items(ex, g, items, depth + 1, gone, check)
         if not names:
             continue
         out.append(_choice(names, lo, hi, default, needs=item.name))
+        if check is not None:
+            check(g, out[-1], nodes, [])
     return out
 
 
@@ -470,11 +598,13 @@ def _dedupe_choices(choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _group_items(ex: "Extractor", group: "Node", items: dict[str, list[str]], depth: int,
-                 gone: Callable[["Node"], bool] = lambda n: False
-                 ) -> tuple[list[str], list[str], str | None, list[dict[str, Any]]]:
+                 gone: Callable[["Node"], bool] = lambda n: False, check: "Check | None" = None
+                 ) -> tuple[list[str], list[str], str | None, list[dict[str, Any]],
+                            dict[str, list["Node"]]]:
     """The items a choice offers (nested groups flattened), the items of the group every model
-    takes (an entry with a minimum of its own: a group used as a folder), the default and the
-    choices its items make inside themselves (:func:`_inner_choices`)."""
+    takes (an entry with a minimum of its own: a group used as a folder), the default, the
+    choices its items make inside themselves (:func:`_inner_choices`) and the entries (and
+    nested groups) of each item offered, whose conditions ``check`` reads."""
     from bagm.io.bsdata.extract import _SKIP_BRANCH
     from bagm.io.bsdata.links import id_variants
 
@@ -486,8 +616,9 @@ def _group_items(ex: "Extractor", group: "Node", items: dict[str, list[str]], de
     always: list[str] = []
     default: str | None = None
     inner: list[dict[str, Any]] = []
+    nodes: dict[str, list["Node"]] = {}
 
-    def visit(g: "Node", d: int) -> None:
+    def visit(g: "Node", d: int, within: list["Node"]) -> None:
         nonlocal default
         if d > MAX_DEPTH:
             return
@@ -496,20 +627,24 @@ def _group_items(ex: "Extractor", group: "Node", items: dict[str, list[str]], de
                     or child.target.get("type") in ("model", "unit") or gone(child):
                 continue
             if child.target.tag == "selectionEntryGroup":
-                visit(child, d + 1)
+                visit(child, d + 1, [*within, child])
             elif not _gives(ex, child, items):
                 continue
             elif (child.bounds()[0] or 0) >= 1:
                 always.append(child.name)
-                inner.extend(_inner_choices(ex, child, items, d, gone))
+                if check is not None:
+                    check(None, None, {}, [*within, child])
+                inner.extend(_inner_choices(ex, child, items, d, gone, check))
             else:
                 names.append(child.name)
+                got = nodes.setdefault(child.name, [])
+                got += [n for n in [*within, child] if n not in got]
                 if default is None and child.ids & defaults:
                     default = child.name
-                inner.extend(_inner_choices(ex, child, items, d, gone))
+                inner.extend(_inner_choices(ex, child, items, d, gone, check))
 
-    visit(group, depth)
-    return dedupe(names), dedupe(always), default, _dedupe_choices(inner)
+    visit(group, depth, [])
+    return dedupe(names), dedupe(always), default, _dedupe_choices(inner), nodes
 
 
 def _gives(ex: "Extractor", item: "Node", items: dict[str, list[str]]) -> bool:
