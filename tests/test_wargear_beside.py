@@ -117,6 +117,7 @@ def test_a_canoness_item_without_what_it_needs_is_refused(tmp_path: Path, wargea
     r = check(tmp_path, CANONESS + wargear)
     assert not r.valid and wargear_findings(r) == [("BA197", line)], r.findings
     assert says in message(r, "BA197")
+    assert message(r, "BA197").endswith("name what it goes with, or leave it out")
 
 
 # --- Skitarii: a data-tether or an omnispex, not both ------------------------------------------
@@ -148,6 +149,7 @@ def test_skitarii_with_both_are_refused(tmp_path: Path, unit: str, n: int) -> No
     assert not r.valid and wargear_findings(r) == [("BA197", 10)], r.findings
     kind = unit.removesuffix("s")
     assert f"no {kind} w/ data-tether beside a {kind} w/ omnispex" in message(r, "BA197")
+    assert message(r, "BA197").endswith("keep one of them")
 
 
 # --- Hernkyn Yaegirs: the Theyn's weapon goes with the Yaegirs' -----------------------------------

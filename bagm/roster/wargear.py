@@ -556,7 +556,10 @@ def _beside_bound(unit: Models, reqs: list[Request]) -> str:
             every.append(text)
             if carrying & {k.model, other}:
                 met.append(text)
-    return "; ".join(met or every) + " (the catalogues hide it otherwise)"
+    said = met or every
+    advice = "keep one of them" if all(t.startswith("no ") for t in said) else \
+        "name what it goes with, or leave it out"
+    return "; ".join(said) + f" (the catalogues hide it otherwise): {advice}"
 
 
 def _ruled_out(unit: Models, item: str, profile: str | None) -> str | None:
