@@ -19,9 +19,10 @@ from bagm.data.packs import Catalog
 from bagm.data.weapons import WeaponProfile
 from bagm.engine.attack.odds import steps
 from bagm.engine.attack.rules import AttackProfile, Conditions, Outcome, Target
+from bagm.engine.bots import make_bot
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game, IllegalAction
-from bagm.engine.rules.effects import effect_conditions, effect_defence, effect_weapon, holds_in
+from bagm.engine.rules.effects import effect_conditions, effect_defence, effect_least, effect_weapon, holds_in
 from bagm.engine.state.actions import Action, parse
 from bagm.engine.state.army import Army, Unit
 
@@ -1317,3 +1318,17 @@ def test_an_oc_modifier_that_holds_while_near_a_marker_counts_in_objective_contr
     assert counted and level == counted * (u.OC + 2)
     off_markers(g, u)
     assert u.oc(None, holds_in(g)) == u.OC and g.levels_of_control()[0]["A"] == 0
+
+
+def test_half_glimpsed_shadows_target_destroyed_by_an_earlier_weapon_of_the_shooting():
+    """Half-Glimpsed Shadows splits each weapon's attacks by the models within 6" of the target;
+    a target the first weapon destroyed has no model left to measure to, so the later weapons
+    find no one (as against any destroyed target), not a crash. A game a property test found:
+    a Terminator Squad's Smite destroys the Genestealers, then its storm bolter is resolved."""
+    g = Game(1, army("great_devourer_infestation_swarm"), army("adeptus_astartes_terminator_assault", "B"), seed=164)
+    bot = make_bot("greedy", 164)
+    while g.decision.step != "over":
+        g.apply(bot(g))
+    wiped = [e for e in g.events if e["e"] == "shoot" and e["left"] == 0 and len(e["weapons"]) > 1
+             and g.units[e["target"]].affected and effect_least(g.units[e["target"]], "against_beyond") == 6]
+    assert wiped  # the case: a Half-Glimpsed Shadows target destroyed with a weapon still to resolve

@@ -451,7 +451,8 @@ class ShootingPhase(GameInterface):
                     cleared, k = True, k - 1
                 if k:
                     parts.append((k, half, False))
-            far = effect_least(t, "against_beyond") if t.affected else None
+            # (a target an earlier weapon destroyed has no model to measure to: its parts find no one)
+            far = effect_least(t, "against_beyond") if t.affected and t.models else None
             split = self._far_parts(u, t, parts, far) if far is not None else [(*x, False) for x in parts]
             for k, half, clear, beyond in split:
                 if not u.alive:
