@@ -396,3 +396,25 @@ def test_a_rolled_move_is_told():
 
     assert Narrator().tell({"e": "rule_roll", "player": "A", "rule": "Fade Back", "roll": 5, "expr": "D6+1"}) == [
         "Player A rolls D6+1 for Fade Back: 5."]
+
+
+def test_the_example_overlays_own_command_runs():
+    """The command written in the example overlay runs as pasted (it once passed --data, an option
+    bagm play does not have: exit 2)."""
+    import os
+    import subprocess
+    import sys
+
+    lines = [ln.removeprefix("#").strip() for ln in
+             (EXAMPLE / "aeldari.yaml").read_text(encoding="utf-8").splitlines() if ln.startswith("#")]
+    at = next(i for i, ln in enumerate(lines) if " bagm play " in f" {ln}")
+    command = lines[at]
+    while command.endswith("\\"):
+        at += 1
+        command = command[:-1] + " " + lines[at]
+    bagm = Path(sys.executable).parent / "bagm"
+    env = {k: v for k, v in os.environ.items() if k != "BAGM_DATA"}
+    res = subprocess.run(["bash", "-c", command.replace("bagm play", f"{bagm} play", 1)], cwd=REPO,
+                         env=env, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert "receives 2 Battle Focus tokens" in res.stdout
