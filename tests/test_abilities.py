@@ -175,6 +175,18 @@ def test_an_error_under_a_later_overlay_names_the_file_that_holds_it(tmp_path):
     assert str(e.value).startswith(f"{first / 'gk.yaml'}:4: invalid data pack: units > 'Strike Squad' > sizes")
 
 
+
+def test_an_error_in_a_list_an_overlay_replaced_names_the_overlay_not_the_pack(tmp_path):
+    # the overlay replaces Battle Focus's manoeuvres; its unnamed one lacks a name: the error is
+    # the overlay's line, not the bundled pack's first manoeuvre (found by place, it once was)
+    (tmp_path / "aeldari.yaml").write_text(
+        "faction: Aeldari\nabilities:\n  - name: Battle Focus\n    tokens: 2\n    manoeuvres:\n"
+        "      - when: selected_to_move\n        effects: [{M_mod: 2}]\n", encoding="utf-8")
+    with pytest.raises(BagmError) as e:
+        Catalog(data_dirs([tmp_path])).faction("Aeldari")
+    assert str(e.value).startswith(f"{tmp_path / 'aeldari.yaml'}:6: invalid data pack: abilities > "
+                                   "'Battle Focus' > manoeuvres > [0] > name: Field required")
+
 # --- each ability as its rule says -------------------------------------------------------------
 
 

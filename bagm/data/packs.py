@@ -279,8 +279,9 @@ def _locate(paths: list[Path], merged: dict[str, Any], loc: tuple[Any, ...]) -> 
                     and part < len(node_m):
                 item = node_m[part]
                 name = item.get("name", item.get("unit")) if isinstance(item, dict) else None
-                if name is None:
-                    j = part if part < len(node_f) else None
+                if name is None:  # by place, only where this file's item is the merged one (a list an
+                    # overlay replaced is wholly the overlay's: the pack's item there says nothing)
+                    j = part if part < len(node_f) and node_f[part] == item else None
                 else:
                     j = next((k for k, x in enumerate(node_f) if isinstance(x, dict)
                               and norm(str(x.get("name", x.get("unit", "")))) == norm(str(name))), None)
