@@ -355,7 +355,7 @@ class MovementPhase(GameInterface):
             # each model's own path within its Move, not only the lead's, farthest first: the
             # formation where every model reaches its place, or the unit moving in step with its
             # lead model; else the farthest where some model stops short on its way
-            short: tuple[float, list[tuple[float, float]]] | None = None
+            first: tuple[float, list[tuple[float, float]]] | None = None
             while reach > 0 and tries < 30:
                 anchor = _along(pts, reach)
                 placed = self.formation(u, anchor, len(u.models), discs=discs)
@@ -363,8 +363,8 @@ class MovementPhase(GameInterface):
                     self.translated(u, (anchor[0] - lead.x, anchor[1] - lead.y), kind, discs)
                 if whole:
                     return reach, whole
-                if tries == 0 and placed and (got := self.paths_within(u, placed, limit, kind, discs)):
-                    short = (reach, got)  # (looked for where the lead model goes farthest only)
+                if tries == 0 and placed:
+                    first = (reach, placed)  # (looked for where the lead model goes farthest only)
                 # the formation moves with its anchor: a step back shorter than the farthest
                 # model lacks (in a straight line to its nearest place) cannot be enough
                 lack = max((min(math.hypot(m.x - x, m.y - y) for x, y in placed) for m in u.models),
@@ -372,7 +372,11 @@ class MovementPhase(GameInterface):
                 step = 0.5 * max(1, math.ceil(lack / 0.5 - 1e-9))
                 reach -= step
                 tries += 1
-            return short if short is not None else (0.0, None)
+            # where some model stops short: worked out only now that no step back gave a whole
+            # move (the same answer as at the first try: nothing has moved since)
+            if first is not None and (got := self.paths_within(u, first[1], limit, kind, discs)):
+                return first[0], got
+            return 0.0, None
 
         def kept() -> tuple[float, list[tuple[float, float]] | None]:
             # kept across moves and games on all it depends on: where the unit and every other
