@@ -112,6 +112,25 @@ def test_kept_move_paths_are_the_battlefields(spec, offsets, within):
     play(spec, check, every=13)
 
 
+@settings(max_examples=6, deadline=None)
+@given(games(), st.lists(st.tuples(st.floats(-9, 9), st.floats(-9, 9)), min_size=1, max_size=2),
+       st.sampled_from([3.0, 6.0, 10.0]))
+def test_move_plans_are_their_plain_reference(spec, offsets, limit):
+    """A move's plan (kept across moves and games on where every model stands, which are
+    enemies, and the Hatchways) is the one worked out afresh, for each kind of move."""
+    def check(g: Game) -> None:
+        for u in g.units.values():
+            if u.where != "board" or not u.models:
+                continue
+            for to in _anchors(g, u, offsets)[:4]:
+                if g.bf.layout.board_at(to) is None:
+                    continue  # (off the battlefield)
+                for kind in ("normal", "advance", "fallback"):
+                    reach, pts = g.plan_move(u, to, limit, kind)
+                    assert (reach, pts) == ref.plan_move(g, u, to, limit, kind), (u.uid, to, kind)
+    play(spec, check, every=13)
+
+
 @settings(max_examples=10, deadline=None)
 @given(games())
 def test_effect_answers_are_their_plain_references(spec):

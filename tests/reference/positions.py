@@ -8,10 +8,10 @@ import math
 from typing import Any
 
 from bagm.engine.board.battlefield import ENGAGEMENT_RANGE
-from bagm.engine.board.geometry import Base
+from bagm.engine.board.geometry import Base, polyline_length
 from bagm.engine.board.pathing import cut_at_discs
 from bagm.engine.rules.effects import moves_through
-from bagm.engine.state.core import COHERENCY, GAP, HEX
+from bagm.engine.state.core import COHERENCY, GAP, HEX, _along
 
 
 def move_discs(g: Any, u: Any, kind: str, targets: tuple[str, ...] = ()) -> tuple[tuple[float, float, float], ...]:
@@ -97,6 +97,45 @@ def formation(g: Any, unit: Any, anchor: tuple[float, float], n: int, *, zone: A
     if len(chosen) < n or not g.coherent(chosen, r):
         return None
     return chosen
+
+
+def plan_move(g: Any, u: Any, to: tuple[float, float], limit: float, kind: str = "normal"
+              ) -> tuple[float, list[tuple[float, float]] | None]:
+    """Where a move of ``u`` toward ``to`` of up to ``limit`` inches ends (how far the lead
+    model goes, where each model stands; None: it cannot move): the lead model (the nearest to
+    ``to``) along its route around Walls, closed Hatchways and the move's discs, cut where it
+    would come within Engagement Range through an open Hatchway; at each place along it, from
+    as far as it goes, the formation there with every model reaching its place along its own
+    route, or else the whole unit moved in step with the lead; stepping back 0.5" at a time (or
+    at once as far as the farthest model lacks), at most 30 times; failing all, where the
+    models stop short heading for the formation tried first."""
+    lead = min(u.models, key=lambda m: math.hypot(m.x - to[0], m.y - to[1]))
+    discs = move_discs(g, u, kind)
+    length, pts = g.bf.move_path(lead.base, to, discs, limit)
+    if pts is None:
+        return 0.0, None
+    cut = g.cut_at_hatchway_er(u, pts, kind)
+    if cut != pts:
+        pts, length = cut, polyline_length(cut)
+    reach = min(limit, length)
+    short = None
+    for tries in range(30):
+        if reach <= 0:
+            break
+        anchor = _along(pts, reach)
+        placed = formation(g, u, anchor, len(u.models), discs=discs)
+        whole = (placed and g.paths_within(u, placed, limit, kind, discs, strict=True)) or \
+            g.translated(u, (anchor[0] - lead.x, anchor[1] - lead.y), kind, discs)
+        if whole:
+            return reach, whole
+        if tries == 0 and placed:
+            short = (reach, placed)
+        lack = max(min(math.hypot(m.x - x, m.y - y) for x, y in placed) for m in u.models) - limit \
+            if placed else 0.0
+        reach -= 0.5 * max(1, math.ceil(lack / 0.5 - 1e-9))
+    if short is not None and (got := g.paths_within(u, short[1], limit, kind, discs)):
+        return short[0], got
+    return 0.0, None
 
 
 def near_markers(g: Any, u: Any) -> tuple[bool, ...]:

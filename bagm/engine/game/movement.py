@@ -158,7 +158,7 @@ class MovementPhase(GameInterface):
             foes = self.engaged_with(u)
             if foes:
                 for z in self.entry_zones(p):
-                    if self._plan_move(u, _r(z.centre), float(u.move(holds_in(self))), "fallback")[1] is not None:
+                    if self.plan_move(u, _r(z.centre), float(u.move(holds_in(self))), "fallback")[1] is not None:
                         out.append(Action("fallback", u.uid, point=_r(z.centre)))
                 continue
             for m in markers:
@@ -226,7 +226,7 @@ class MovementPhase(GameInterface):
             raise IllegalAction(f"{u.label()} is not within Engagement Range of an enemy unit",
                                 "Fall Back Moves", u.uid)
         if act.kind == "fallback" and act.point is not None and self.layout_ok(act.point) and \
-                self._plan_move(u, act.point, float(u.move(holds_in(self))), "fallback")[1] is None:
+                self.plan_move(u, act.point, float(u.move(holds_in(self))), "fallback")[1] is None:
             raise IllegalAction(f"{u.label()} cannot end a Fall Back move toward {_pt(act.point)} outside "
                                 "Engagement Range, so it cannot Fall Back that way", "Fall Back Moves", u.uid)
         if act.point is not None:
@@ -330,7 +330,7 @@ class MovementPhase(GameInterface):
             self.check_destroyed(u)
         return dead
 
-    def _plan_move(self, u: Unit, to: tuple[float, float], limit: float, kind: str = "normal"
+    def plan_move(self, u: Unit, to: tuple[float, float], limit: float, kind: str = "normal"
                    ) -> tuple[float, list[tuple[float, float]] | None]:
         """Where a move toward ``to`` of up to ``limit`` inches ends: the lead model's path
         (around Walls, closed Hatchways and other models, and on a Normal or Advance move
@@ -380,13 +380,15 @@ class MovementPhase(GameInterface):
 
         def kept() -> tuple[float, list[tuple[float, float]] | None]:
             # kept across moves and games on all it depends on: where the unit and every other
-            # model stand (the discs; a Fall Back move's discs leave out the enemy) and the Hatchways
-            discs = self.move_discs(u, kind)
-            # every other model (the discs leave out the enemy on a Fall Back move, and the
-            # models a unit moves through)
-            others = tuple(self.positions(v) for v in self.units.values() if v is not u and v.where == "board")
+            # model stand, which of them are enemies, and the Hatchways. These determine the
+            # move's discs (:meth:`move_discs`), which are built only for a new plan (most plans
+            # come back); but for a unit that moves through models (its effects say which).
+            through = u.affected and any(e.move_through for e in u.setting("move_through"))
+            others = tuple((v.player != u.player, self.positions(v)) for v in self.units.values()
+                           if v is not u and v.where == "board")
             got: tuple[float, list[tuple[float, float]] | None] = self._geo(
-                ("plan", self.positions(u), to, limit, kind, discs, others, self.closed), calc)
+                ("plan", self.positions(u), to, limit, kind, others, self.closed,
+                 self.move_discs(u, kind) if through else None), calc)
             return got
         return self._cached(("plan", u.uid, to, limit, kind), kept)
 
@@ -394,7 +396,7 @@ class MovementPhase(GameInterface):
                         kind: str = "normal") -> float:
         """Move the unit toward ``to`` up to ``limit`` inches; returns the lead model's move."""
         assert to is not None
-        reach, placed = self._plan_move(u, to, limit, kind)
+        reach, placed = self.plan_move(u, to, limit, kind)
         if placed is None:
             self.emit(ev.Note(e="note", text=f"{u.uid}: cannot move toward {_pt(to)}"))
             return 0.0
