@@ -131,6 +131,22 @@ def test_move_plans_are_their_plain_reference(spec, offsets, limit):
     play(spec, check, every=13)
 
 
+@settings(max_examples=5, deadline=None)
+@given(games())
+def test_control_levels_are_their_plain_reference(spec):
+    """The Levels of Control Objective Control reads (kept until anything moves or the OC of a
+    unit within range of a marker changes) are those worked out afresh, along games, and again
+    after each unit's Battle-shock is turned over on a copy (it changes OC and moves nothing)."""
+    def check(g: Game) -> None:
+        assert g.control_levels() == ref.levels_of_control(g)
+        c = g.clone()
+        for u in c.units.values():
+            if u.alive:
+                u.battleshocked = not u.battleshocked
+                assert c.control_levels() == ref.levels_of_control(c), u.uid
+    play(spec, check, every=7)
+
+
 @settings(max_examples=10, deadline=None)
 @given(games())
 def test_effect_answers_are_their_plain_references(spec):

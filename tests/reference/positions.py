@@ -10,7 +10,7 @@ from typing import Any
 from bagm.engine.board.battlefield import ENGAGEMENT_RANGE
 from bagm.engine.board.geometry import Base, polyline_length
 from bagm.engine.board.pathing import cut_at_discs
-from bagm.engine.rules.effects import moves_through
+from bagm.engine.rules.effects import effect_sum, engaged_oc_mod, holds_in, moves_through
 from bagm.engine.state.core import COHERENCY, GAP, HEX, _along
 
 
@@ -158,3 +158,23 @@ def marker_to_secure(g: Any, u: Any, how: str) -> int | None:
             continue
         return m
     return None
+
+
+def levels_of_control(g: Any) -> list[dict[str, int]]:
+    """Each player's Level of Control over each objective marker: the OC of each of their models
+    within range of it (measured around Walls and closed Hatchways), less what enemy auras take
+    (Overwhelming Magnificence, Rad-saturation), never below 0."""
+    holds = holds_in(g)
+    out = [{"A": 0, "B": 0} for _ in g.map.layout.markers]
+    auras = {u.player for u in g.units.values() if u.alive and u.affected
+             and (effect_sum(u, "engaged_enemy_OC_mod") or effect_sum(u, "OC_aura_mod"))}
+    for u in g.units.values():
+        if not u.alive:
+            continue
+        aura = engaged_oc_mod(g, u) if g.other(u.player) in auras else 0
+        for level, mk in zip(out, g.map.layout.markers):
+            for m in u.models:
+                if g.bf.in_objective_range(m.base, mk):
+                    oc = u.oc(m if u.mixed_oc else None, holds)
+                    level[u.player] += max(0, oc + aura) if oc else 0
+    return out

@@ -52,6 +52,23 @@ class ObjectiveControl(GameInterface):
                     level[u.player] += c * oc
         return out
 
+    def control_levels(self) -> list[dict[str, int]]:
+        """:meth:`levels_of_control`, kept until anything on the battlefield changes or the OC of
+        a unit within range of an objective marker does (Battle-shock, conferred Leader abilities
+        and effects that hold while a condition on the game holds change it): a unit within range
+        of none adds nothing to any level, whatever its OC, so only those units' OC is looked at."""
+        holds = holds_in(self)
+        levels: list[dict[str, int]] = self._cached(
+            ("levels", tuple([u.oc(None, holds) for u in self.units_in_range()])), self.levels_of_control)
+        return levels
+
+    def units_in_range(self) -> list[Unit]:
+        """The units on the battlefield with a model within range of an objective marker (in unit
+        order; :meth:`in_range_counts`), kept until anything on the battlefield changes."""
+        got: list[Unit] = self._cached("in range", lambda: [
+            u for u in self.units.values() if u.alive and any(self.in_range_counts(u))])
+        return got
+
     def _models_in_range(self, u: Unit, i: int) -> list[Model]:
         """The models of ``u`` within range of objective marker ``i`` (as :meth:`_in_range_counts`)."""
         mk = self.map.layout.markers[i]
@@ -97,12 +114,7 @@ class ObjectiveControl(GameInterface):
         Battle-shocked OC 0; Secured markers stay until the opponent controls them at the start
         or end of a turn)."""
         new: list[Player | None] = []
-        # keyed on each unit's OC: Battle-shock, conferred Leader abilities and effects that hold
-        # while a condition on the game holds change it
-        holds = holds_in(self)
-        levels = self._cached(("levels", tuple(u.oc(None, holds) for u in self.units.values())),
-                              self.levels_of_control)
-        for i, level in enumerate(levels):
+        for i, level in enumerate(self.control_levels()):
             raw: Player | None = "A" if level["A"] > level["B"] else "B" if level["B"] > level["A"] else None
             if self.mission.removed(self, i):  # a marker a Mission Rule removed: nobody controls it
                 self.secured[i], raw = None, None
