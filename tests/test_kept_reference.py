@@ -147,6 +147,26 @@ def test_control_levels_are_their_plain_reference(spec):
     play(spec, check, every=7)
 
 
+@settings(max_examples=6, deadline=None)
+@given(games())
+def test_battlefield_command_uses_are_their_plain_reference(spec):
+    """The Battlefield Command uses open to each player (kept on the units' flags and stamps, the
+    CP and Peerless Leader) are those worked out afresh, along games, and again after each
+    unit's Battle-shock and Battlefield Command mark are turned over on a copy."""
+    def check(g: Game) -> None:
+        for p in ("A", "B"):
+            assert g.legal_command(p) == ref_moments.legal_command(g, p)
+        c = g.clone()
+        for u in c.units.values():
+            u.battleshocked = not u.battleshocked
+            for p in ("A", "B"):
+                assert c.legal_command(p) == ref_moments.legal_command(c, p), u.uid
+            u.commanded = not u.commanded
+            for p in ("A", "B"):
+                assert c.legal_command(p) == ref_moments.legal_command(c, p), u.uid
+    play(spec, check, every=5)
+
+
 @settings(max_examples=10, deadline=None)
 @given(games())
 def test_effect_answers_are_their_plain_references(spec):

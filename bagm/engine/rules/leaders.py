@@ -83,14 +83,13 @@ class LeaderRules(GameInterface):
         """Battlefield Command uses open to player ``p`` now (empty: no window is offered)."""
         # the Leaders that could be targeted now (your Battle-shocked units cannot be affected by
         # your Stratagems; a paid use needs 1CP and none yet this phase, Peerless Leader none)
+        if not self.leaders[p]:
+            return []
         paid = may_use(self, p, STRATAGEM)
-        leaders = [u for u in self.leaders[p] if u.alive and self._may_target(u, True)
-                   and (paid or self.peerless_free(u))]
-        if not leaders:
-            return []  # nothing to work out
-        # asked at every window of every phase: kept (for the game) on all it reads: whether a
-        # paid use is open, Peerless Leader uses this round, each unit's flags and stamp (where
-        # its models stand), the Hatchways (distances around Walls)
+        # asked at every window of every phase: kept (for the game) on all it reads, which Leaders
+        # could be targeted included: whether a paid use is open, Peerless Leader uses this round,
+        # each unit's flags and stamp (where its models stand, whether it is on the battlefield),
+        # the Hatchways (distances around Walls)
         units = self.armies[p].units
         self.stamp(units[0])  # brings every stamp up to date: read directly below
         stamps = self._stamps
@@ -98,6 +97,8 @@ class LeaderRules(GameInterface):
                tuple([(u.commanded, u.battleshocked, stamps[u.uid]) for u in units]))
         got = self._by_stamp.get(key)
         if got is None:
+            leaders = [u for u in self.leaders[p] if u.alive and self._may_target(u, True)
+                       and (paid or self.peerless_free(u))]
             got = self._by_stamp[key] = (self._legal_command_now(leaders),)
         return got[0]
 
