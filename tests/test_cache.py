@@ -103,3 +103,18 @@ def test_format_classes_print_as_dataclasses_do(tmp_path: Path, monkeypatch) -> 
         unit = pack.units[0]
         assert f"Datasheet(name={unit.name!r}, " in text and repr(unit) in text
         assert repr(unit).count("=") >= len(fields(unit))
+
+
+def test_the_key_covers_the_code_that_builds_an_entry() -> None:
+    """An entry is keyed on the modules that read, merge and validate the files into it, not on
+    the classes alone: a change to the merge of overlays (packs.py) or to the YAML loader, within
+    one bagm version, must not serve entries the old code built."""
+    import bagm.data.packs
+    import bagm.data.schema
+    import bagm.io.yamlsafe
+    from bagm.data import cache, models, timings, weapons
+
+    code = {p.resolve() for p in cache._CODE}
+    for mod in (models, bagm.data.schema, weapons, timings, bagm.data.packs, bagm.io.yamlsafe):
+        assert Path(mod.__file__).resolve() in code, mod.__name__
+        assert Path(mod.__file__).is_file()

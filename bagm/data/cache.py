@@ -1,7 +1,7 @@
 """A cache of validated data packs, so that a warm ``bagm validate`` never imports pydantic.
 
 Entries are pickles of the data classes, keyed by bagm's version and the content of each source
-file and of the modules defining those classes: any change to a pack, an overlay or the format
+file and of the modules that read, merge and validate them into those classes: any change to a pack, an overlay or the format
 makes a new key, whatever the files' sizes and times say (a restored backup, a ``git checkout``
 within the same second, a copy that keeps times). The cache lives in ``$BAGM_CACHE_DIR``, else
 the user's cache folder as ``platformdirs`` names it on each system (``~/.cache/bagm`` on Linux,
@@ -38,9 +38,12 @@ def cache_dir() -> Path | None:
     return Path(user_cache_dir("bagm", appauthor=False))
 
 
-# the cached objects are instances of these classes: a change to them must invalidate entries
-_CODE = [Path(__file__).with_name("models.py"), Path(__file__).with_name("schema.py"),
-         Path(__file__).with_name("weapons.py")]
+# the code an entry is built by: the classes it holds and what reads, merges and validates the
+# files into them. A change to any of them must invalidate entries (bagm's version alone does
+# not change between commits of one release)
+_HERE = Path(__file__).parent
+_CODE = [_HERE / "models.py", _HERE / "schema.py", _HERE / "weapons.py", _HERE / "timings.py",
+         _HERE / "packs.py", _HERE.parent / "io" / "yamlsafe.py"]
 
 
 def _key(paths: list[Path]) -> str:
