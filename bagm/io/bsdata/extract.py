@@ -215,7 +215,7 @@ class Extractor:
             "abilities": abilities,
         }
         options, items, groups, unread = wargear_options(
-            self, node, {name_key(m["name"]): m["name"] for m in models})
+            self, node, {name_key(m["name"]): m["name"] for m in models}, _largest(models))
         if options:
             unit["wargear"] = options
         if items:
@@ -639,3 +639,15 @@ def _count_text(span: tuple[int, int | None] | None) -> str | None:
     if hi is None or hi <= 0 or lo > hi:
         return None
     return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+def _largest(models: list[dict[str, Any]]) -> int | None:
+    """The most models the unit's profiles count together ("1", "4-9": 10), None if one is
+    not counted."""
+    total = 0
+    for m in models:
+        nums = re.findall(r"\d+", str(m.get("count", "")))
+        if not nums:
+            return None
+        total += int(nums[-1])
+    return total or None

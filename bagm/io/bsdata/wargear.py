@@ -9,17 +9,22 @@ a bound with the unit's size or another choice are read in the forms :func:`_con
 :func:`_alternatives` name (the readers are in :mod:`bagm.io.bsdata.modifiers`); an option
 hidden in every matched-play roster is none (:mod:`bagm.io.bsdata.shown`); one hidden by
 another of the roster's choices is read in the forms :mod:`bagm.io.bsdata.beside` names (an
-item only with others the model carries, an item or a kind none beside another kind); a
+item only with others the model carries, an item or a kind none beside another kind); a bound
+of an item or kind that another choice changes (:mod:`bagm.io.bsdata.bounds`) in the forms
+:func:`_excludes`, :func:`_by_others`, :func:`_min_beside` and :func:`_left_one` name; a
 choice, item or kind changing in another form is named in ``wargear_unread``, never offered
 silently; what is left is said in the README.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+import weakref
 from typing import TYPE_CHECKING, Any, Callable
 
 from bagm.io.bsdata.beside import read_hidden
+from bagm.io.bsdata.bounds import open_bounds
 from bagm.io.bsdata.modifiers import (
     _bound_type,
     _bounds_max,
@@ -38,6 +43,7 @@ from bagm.io.bsdata.shown import (
     never_shown,
     open_hidden,
 )
+from bagm.io.bsdata.values import clean_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.io.bsdata.extract import Extractor, Node
@@ -48,13 +54,15 @@ Check = Callable[["Node | None", "dict[str, Any] | None", "dict[str, list[Node]]
                  None]
 
 
-def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
-                    ) -> tuple[list[dict[str, Any]], dict[str, list[str]], list[dict[str, Any]],
+def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
+                    largest: int | None = None) -> tuple[list[dict[str, Any]], dict[str, list[str]], list[dict[str, Any]],
                                list[str]]:
     """(per model kind ``{model, profile, min, max, gear, choices}``, item -> weapon names where
     an item's weapons are not named after it, bounds shared by several kinds ``{models, min,
     max, max_from}``), the choices whose bounds change with something the import does not
-    read). ``profiles``: Unit profile key -> its name."""
+    read). ``profiles``: Unit profile key -> its name; ``largest``: the most models the
+    unit's profiles count (a kind's maximum lowered by each model of other kinds restates
+    the unit's size when it reaches that, see :func:`_by_others`)."""
     from bagm.io.bsdata.extract import _SKIP_BRANCH
 
     kinds: list[dict[str, Any]] = []
@@ -68,6 +76,18 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
     counted = _model_counters(ex, node)  # entries whose count is the unit's number of models
 
     kind_ids = _kind_ids(ex, node)  # the unit's model entries' ids -> their names
+
+    def entry_name(ident: str) -> str:
+        if ident == "model":
+            return "models"
+        el = ex.lib.get(ident)
+        if el is not None:
+            return clean_text(el.get("name"))
+        return _other_names(ex).get(ident, ident)  # a link, a category ("DCo Weapon Swap")
+
+    def sized(mod: Any) -> bool:
+        """A maximum changed by the unit's size alone (:func:`_max_by_size` reads it)."""
+        return _size_modifier(mod, None, counted) is not None
     read: set[int] = set()  # hidden modifiers a reader of the choice took (``unit_needs``)
 
     def where() -> Where:
@@ -80,6 +100,15 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
     def gone(child: "Node") -> bool:
         """Hidden in every matched-play roster of the unit (a Crusade upgrade's option)."""
         return never_shown(child, where())
+
+    def bounds_by(child: "Node", read: "Callable[[Any], bool]" = lambda m: False) -> None:
+        """The bounds of ``child`` (an item, a choice, a kind or group of kinds) that the
+        catalogues change by another of the roster's choices and no reader takes: named."""
+        label = child.name if owner[-1] is child or len(owner) < 2 and child is node \
+            else f"{owner[-1].name}: {child.name}"
+        own = frozenset(child.ids | owner[0].ids | counted)
+        for what in open_bounds(child, where(), entry_name, own, read):
+            unread.append(f"{label}: {what}")
 
     def hidden_by(child: "Node", choice: dict[str, Any] | None, item: str | None) -> None:
         """The conditions by which the catalogues hide ``child`` (a choice, an item it offers
@@ -121,6 +150,16 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                     hidden_by(n, choice, name)
         for n in fixed:
             hidden_by(n, None, None)
+        if choice_node is not None:
+            own = _choice_bounds(choice_node)  # its own bounds: _conditions reads or names
+            bounds_by(choice_node, lambda m: m.get("field") in own)
+        for name, nodes in offered.items():
+            for n in nodes:
+                if n is not choice_node:
+                    bounds_by(n, functools.partial(_left_one, item=n, name=name, choice=choice,
+                                                   kind_ids=kind_ids))
+        for n in fixed:
+            bounds_by(n)
 
     def gear_of(model: "Node", depth: int) -> tuple[list[str], list[dict[str, Any]]]:
         fixed: list[str] = []
@@ -151,7 +190,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                 fixed += always
                 if names:
                     choice = _choice(names, lo, hi, default)
-                    _conditions(ex, child, choice, owner, unread, counted, read)
+                    _conditions(ex, child, choice, owner, unread, counted, read, where())
                     check(child, choice, nodes, [])
                     choices.append(choice)
                 elif always:  # a group of fixed items only
@@ -165,7 +204,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                 check(None, None, {}, [child])
             else:
                 choice = {"of": [child.name], **({} if hi == 1 else {"max": hi})}
-                _conditions(ex, child, choice, owner, unread, counted, read)
+                _conditions(ex, child, choice, owner, unread, counted, read, where())
                 check(child, choice, {child.name: [child]}, [])
                 choices.append(choice)
             choices += _inner_choices(ex, child, items, depth, gone, check)
@@ -189,6 +228,26 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
         beside = kind_hidden(model) if model is not node else []  # the unit's own: not wargear
         owner.append(model)
         path.append(model)
+        by_others: list[str] = []
+        min_beside: list[str] = []
+        if model is not node:
+            def kind_read(m: Any) -> bool:
+                if sized(m) and _bounds_max(model, m):
+                    return True  # _max_by_size reads it
+                got = _excludes(m, model.ids, kind_ids)
+                if got is not None:  # an error while it is beside another kind
+                    beside.extend(k for k in got if k not in beside)
+                    return True
+                others = _by_others(m, model, frozenset(owner[0].ids), kind_ids)
+                if others is not None:  # worked out once every kind is read
+                    by_others.extend(o for o in others if o not in by_others)
+                    return True
+                loosened = _min_beside(m, model, kind_ids)
+                if loosened is not None:  # worked out once every kind is read
+                    min_beside.extend(o for o in loosened if o not in min_beside)
+                    return True
+                return False
+            bounds_by(model, kind_read)
         fixed, choices = gear_of(model, depth)
         path.pop()
         owner.pop()
@@ -207,6 +266,10 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
         if beside:
             entry["unit_unless"] = beside
         kinds.append(entry)
+        if by_others:
+            lowered.append((model, by_others, entry))
+        if min_beside:
+            eased.append((model, min_beside, entry))
 
     root_names = ex._unit_profile_names(node)
     if node.target.get("type") == "model":
@@ -239,6 +302,10 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                 walk(child, names, depth + 1, stack)
             elif child.target.tag == "selectionEntryGroup" or ex._holds_models(child):
                 start = len(kinds)
+                if _has_models(ex, child, 0):  # a bound over kinds of model
+                    owner.append(child)
+                    bounds_by(child, functools.partial(_sized_max, child=child, counted=counted))
+                    owner.pop()
                 walk(child, names, depth + 1, stack)
                 if all(m.target.get("type") == "model" or m.target.tag == "selectionEntryGroup"
                        for m in ex._members(child)):  # not a choice between bundles
@@ -256,12 +323,47 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
                 del kinds[start:]
                 del groups[gstart:]
 
+    # kinds whose maximum each model of other kinds lowers: (the kind, the others, its entry)
+    lowered: list[tuple["Node", list[str], dict[str, Any]]] = []
+    # kinds whose minimum is 1 lower beside other kinds: (the kind, the others, its entry)
+    eased: list[tuple["Node", list[str], dict[str, Any]]] = []
     larger: list[tuple[int, list[dict[str, Any]]]] = []  # (models, kinds) of the other bundles
     larger_groups: list[tuple[int, list[dict[str, Any]]]] = []  # (models, their group bounds)
     base: list[int] = []  # the models the default bundle's name counts
     larger_depth: list[int] = []  # non-empty while inside a larger bundle
     walk(node, root_names, 0, set())
     _merge_bundles(kinds, larger, base[0] if base else 0)
+    for model, others, kind_entry in eased:
+        # a minimum 1 lower beside another kind of the same profile (4 Intercessors, or 3 and
+        # one with a grenade launcher): the roster check reads a kind's minimum as its
+        # profile's (bagm.roster.wargear), which says as much
+        profile = kind_entry.get("profile")
+        if profile is None or any(k.get("profile") != profile for k in kinds
+                                  if k["model"] in others):
+            unread.append(f"{model.name}: minimum lowered by 1 beside " + " or ".join(others))
+    shared: list[dict[str, Any]] = []  # bounds over a kind and those lowering its maximum
+    for model, others, kind_entry in lowered:
+        # "its maximum less one for each model of the others": the unit's size says as much
+        # where the kind's maximum and the least of the kinds left reach its largest size;
+        # else it is a bound over the kind and the others together (Crusaders: a power fist
+        # or a pyreblaster, up to 2 of the two)
+        rest = sum(k.get("min", 0) for k in kinds
+                   if k is not kind_entry and k["model"] not in others)
+        if largest is not None and kind_entry.get("max") is not None \
+                and kind_entry["max"] + rest >= largest:
+            continue
+        members = [model.name, *others]
+        if kind_entry.get("max") is None or any(
+                [k["model"] for k in kinds].count(m) != 1 for m in members):
+            unread.append(f"{model.name}: maximum lowered by 1 for each "
+                          + " or ".join(others))
+            continue
+        bound = {"models": members, "min": 0, "max": kind_entry["max"]}
+        if kind_entry.get("max_from"):
+            bound["max_from"] = dict(kind_entry["max_from"])
+        if not any(set(b["models"]) == set(members) and b["max"] == bound["max"]
+                   for b in shared):
+            shared.append(bound)
     _merge_bundles(groups, larger_groups, base[0] if base else 0, key="models")
     # a bound over every kind of a variable number is the unit's size: its points say that
     # and one naming a kind the unit has twice under one name cannot be placed
@@ -269,6 +371,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str]
     groups[:] = [g for g in groups
                  if any(k["model"] not in g["models"] and k["min"] != k.get("max")
                         for k in kinds) and all(names.count(m) == 1 for m in g["models"])]
+    groups += shared
     owner.append(node)
     unit_fixed, unit_choices = gear_of(node, 0)  # wargear of the unit as a whole
     if unit_choices or unit_fixed:
@@ -286,7 +389,7 @@ _ARMY_SCOPES = ("roster", "force", "primary-catalogue")  # Crusade, Detachment: 
 
 def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any],
                 owners: list["Node"], unread: list[str], counters: frozenset[str] = frozenset(),
-                read: set[int] | None = None) -> None:
+                read: set[int] | None = None, where: Where | None = None) -> None:
     """A choice's bounds that change with another choice or with the unit's size. The forms
     read: its maximum (and minimum) set to 0 while the model carries an item ("if the
     sergeant takes twin lightning claws, he makes no Weapon 1 choice"): ``unless: [item]`` on
@@ -300,7 +403,9 @@ def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any],
     ``owners``: the unit's entry first, the model (or unit) making the choice last;
     ``counters``: entries whose count is the unit's number of models (:func:`_model_counters`);
     ``read``: gets the ids of the ``hidden`` modifiers read here (others are read, or named,
-    by :func:`bagm.io.bsdata.beside.read_hidden`'s caller)."""
+    by :func:`bagm.io.bsdata.beside.read_hidden`'s caller); ``where``: what is known of the
+    place (a modifier that never applies in a Boarding Actions roster, one on a Crusade
+    upgrade, is none)."""
     from bagm.io.bsdata.links import child_elements
 
     owner, unit_ids = owners[-1], frozenset(owners[0].ids)
@@ -322,6 +427,8 @@ def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any],
             if conds and not nested and not repeats \
                     and all(c.get("scope") in _ARMY_SCOPES for c in conds):
                 continue  # an army's option (Crusade, a Detachment), not the datasheet's
+            if where is not None and not repeats and where.holds(mod) is False:
+                continue  # never in a Boarding Actions roster (a Crusade upgrade's)
             if _size_modifier(mod, unit_ids, counters) is not None \
                     and _bounds_max(choice_node, mod):
                 sized = True  # worked out below for every size at once
@@ -365,6 +472,176 @@ def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any],
             choice.pop("max", None)
         if grows:
             choice["max_from"] = grows
+
+
+_SOME = {("atLeast", 1.0), ("greaterThan", 0.0)}  # "has one or more"
+_UNIT_SCOPES = ("unit", "root-entry", "parent")  # the unit's own count (beside its ids)
+
+
+def _excludes(mod: Any, own: set[str], kind_ids: dict[str, str]) -> list[str] | None:
+    """An error the catalogues raise while the unit has a model of this kind and one of
+    other kinds ("all Yaegirs with the same weapon"): those kinds (``unit_unless``), else
+    None. The form: every condition (and-ed, or in one "or" group) counts one or more models
+    of a kind of the unit; one names this kind, the others those it excludes."""
+    from bagm.io.bsdata.links import child_elements
+
+    if mod.get("field") != "error" or mod.find("repeats") is not None:
+        return None
+    conds = list(child_elements(mod, "conditions", "condition"))
+    groups = child_elements(mod, "conditionGroups", "conditionGroup")
+    if len(groups) == 1 and groups[0].get("type", "and") == "and" and not conds:
+        conds = list(child_elements(groups[0], "conditions", "condition"))
+        groups = child_elements(groups[0], "conditionGroups", "conditionGroup")
+    ors: list[Any] = []
+    for g in groups:
+        if g.get("type") != "or" or child_elements(g, "conditionGroups", "conditionGroup"):
+            return None
+        ors.append(child_elements(g, "conditions", "condition"))
+    if len(ors) > 1:
+        return None
+
+    def kind(c: Any) -> str | None:
+        try:
+            test = (c.get("type", ""), float(c.get("value", "")))
+        except ValueError:
+            return None
+        if c.get("field") != "selections" or test not in _SOME \
+                or c.get("childId", "") not in kind_ids:
+            return None
+        return str(c.get("childId"))
+
+    ids = [kind(c) for c in [*conds, *(c for o in ors for c in o)]]
+    if any(i is None for i in ids):
+        return None
+    mine = [c for c in conds if kind(c) in own]
+    others = [c for c in conds if kind(c) not in own]
+    if len(mine) != 1 or len(others) + len(ors) != 1:
+        return None
+    names = [kind_ids[str(kind(c))] for c in (others or ors[0])]
+    return list(dict.fromkeys(n for n in names if n))
+
+
+def _by_others(mod: Any, model: "Node", unit_ids: frozenset[str], kind_ids: dict[str, str]
+               ) -> list[str] | None:
+    """A kind's maximum lowered by 1 for each model of other kinds of the unit (a repeat,
+    no condition): those kinds, else None."""
+    from bagm.io.bsdata.links import child_elements
+
+    repeats = child_elements(mod, "repeats", "repeat")
+    if mod.get("type") != "decrement" or mod.get("value") not in ("1", "1.0") \
+            or not _bounds_max(model, mod) or not repeats \
+            or mod.find("conditions") is not None or mod.find("conditionGroups") is not None:
+        return None
+    out: list[str] = []
+    for r in repeats:
+        if r.get("field") != "selections" or r.get("value") not in ("1", "1.0") \
+                or r.get("repeats") not in ("1", "1.0") or r.get("childId", "") not in kind_ids \
+                or r.get("childId", "") in model.ids \
+                or not (r.get("scope") in unit_ids or r.get("scope") in _UNIT_SCOPES):
+            return None
+        out.append(kind_ids[r.get("childId", "")])
+    return list(dict.fromkeys(out))
+
+
+def _min_beside(mod: Any, model: "Node", kind_ids: dict[str, str]) -> list[str] | None:
+    """A kind's minimum 1 lower while the unit has one or more models of other kinds
+    (decremented by 1, or set to 1 below its own, on one condition or several or-ed): those
+    kinds, else None."""
+    from bagm.io.bsdata.links import child_elements
+
+    lo = next((int(float(c.get("value", "0"))) for c in model.children("constraints",
+                                                                        "constraint")
+               if c.get("id") == mod.get("field") and c.get("type") == "min"), None)
+    try:
+        value = float(mod.get("value", ""))
+    except ValueError:
+        return None
+    if lo is None or mod.find("repeats") is not None or not (
+            mod.get("type") == "decrement" and value == 1
+            or mod.get("type") == "set" and value == lo - 1):
+        return None
+    conds = child_elements(mod, "conditions", "condition")
+    groups = child_elements(mod, "conditionGroups", "conditionGroup")
+    if groups:
+        if conds or len(groups) != 1 or groups[0].get("type") != "or" \
+                or child_elements(groups[0], "conditionGroups", "conditionGroup"):
+            return None
+        conds = child_elements(groups[0], "conditions", "condition")
+    elif len(conds) != 1:
+        return None
+    out: list[str] = []
+    for c in conds:
+        try:
+            test = (c.get("type", ""), float(c.get("value", "")))
+        except ValueError:
+            return None
+        child = c.get("childId", "")
+        if c.get("field") != "selections" or test not in _SOME or child not in kind_ids \
+                or child in model.ids:
+            return None
+        out.append(kind_ids[child])
+    return out
+
+
+def _sized_max(mod: Any, child: "Node", counted: frozenset[str]) -> bool:
+    """A maximum of a kind or group changed by the unit's size alone (read by
+    :func:`_max_by_size`)."""
+    return _size_modifier(mod, None, counted) is not None and _bounds_max(child, mod)
+
+
+def _left_one(mod: Any, item: "Node", name: str, choice: dict[str, Any] | None,
+              kind_ids: dict[str, str]) -> bool:
+    """An item's minimum set to 1 while the unit has a model of a kind beside which every
+    other item of its choice (one at least) is barred (``item_unit_unless``): the Yaegir
+    Theyn takes the bolt shotgun beside Yaegirs with bolt shotguns. The choice's bounds say
+    as much."""
+    from bagm.io.bsdata.links import child_elements
+
+    if choice is None or choice.get("min", 0) < 1 or mod.get("type") != "set" \
+            or mod.get("value") not in ("1", "1.0") or mod.find("repeats") is not None \
+            or mod.find("conditionGroups") is not None \
+            or not any(c.get("id") == mod.get("field") and c.get("type") == "min"
+                       for c in item.children("constraints", "constraint")):
+        return False
+    conds = child_elements(mod, "conditions", "condition")
+    if len(conds) != 1:
+        return False
+    c = conds[0]
+    try:
+        test = (c.get("type", ""), float(c.get("value", "")))
+    except ValueError:
+        return False
+    kind = kind_ids.get(c.get("childId", ""))
+    barred = choice.get("item_unit_unless", {})
+    return c.get("field") == "selections" and test in _SOME and kind is not None \
+        and all(kind in barred.get(i, []) for i in choice["of"] if i != name)
+
+
+_NAMES: "weakref.WeakKeyDictionary[Any, dict[str, str]]" = weakref.WeakKeyDictionary()
+
+
+def _other_names(ex: "Extractor") -> dict[str, str]:
+    """The names of the catalogues' entry links and categories by id (conditions count
+    them; the library indexes entries only), read once a library."""
+    got = _NAMES.get(ex.lib)
+    if got is None:
+        got = {}
+        for cat in ex.lib.order:
+            for el in cat.root.iter():
+                if el.tag in ("entryLink", "categoryEntry", "categoryLink") and el.get("id"):
+                    got.setdefault(el.get("id", ""), clean_text(el.get("name")))
+        _NAMES[ex.lib] = got
+    return got
+
+
+def _choice_bounds(choice_node: "Node") -> set[str | None]:
+    """The ids of a choice's own bounds (its selections, scope parent): the ones
+    :func:`_conditions` reads or names."""
+    from bagm.io.bsdata.links import child_elements
+
+    return {c.get("id") for p in choice_node.parts
+            for c in child_elements(p, "constraints", "constraint")
+            if c.get("field") == "selections" and c.get("scope") in ("parent", None)}
 
 
 def _has_models(ex: "Extractor", n: "Node", depth: int) -> bool:
