@@ -55,7 +55,8 @@ Check = Callable[["Node | None", "dict[str, Any] | None", "dict[str, list[Node]]
 
 
 def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
-                    largest: int | None = None) -> tuple[list[dict[str, Any]], dict[str, list[str]], list[dict[str, Any]],
+                    largest: int | None = None
+                    ) -> tuple[list[dict[str, Any]], dict[str, list[str]], list[dict[str, Any]],
                                list[str]]:
     """(per model kind ``{model, profile, min, max, gear, choices}``, item -> weapon names where
     an item's weapons are not named after it, bounds shared by several kinds ``{models, min,
@@ -76,6 +77,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
     counted = _model_counters(ex, node)  # entries whose count is the unit's number of models
 
     kind_ids = _kind_ids(ex, node)  # the unit's model entries' ids -> their names
+    group_kinds = _group_kinds(ex, node)  # its groups' ids -> the kinds of model in them
 
     def entry_name(ident: str) -> str:
         if ident == "model":
@@ -238,7 +240,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
                 if got is not None:  # an error while it is beside another kind
                     beside.extend(k for k in got if k not in beside)
                     return True
-                others = _by_others(m, model, frozenset(owner[0].ids), kind_ids)
+                others = _by_others(m, model, frozenset(owner[0].ids), kind_ids, group_kinds)
                 if others is not None:  # worked out once every kind is read
                     by_others.extend(o for o in others if o not in by_others)
                     return True
@@ -521,10 +523,11 @@ def _excludes(mod: Any, own: set[str], kind_ids: dict[str, str]) -> list[str] | 
     return list(dict.fromkeys(n for n in names if n))
 
 
-def _by_others(mod: Any, model: "Node", unit_ids: frozenset[str], kind_ids: dict[str, str]
-               ) -> list[str] | None:
-    """A kind's maximum lowered by 1 for each model of other kinds of the unit (a repeat,
-    no condition): those kinds, else None."""
+def _by_others(mod: Any, model: "Node", unit_ids: frozenset[str], kind_ids: dict[str, str],
+               group_kinds: dict[str, list[str]] | None = None) -> list[str] | None:
+    """A kind's maximum lowered by 1 for each model of other kinds of the unit, or of a
+    group of them (a repeat each, no condition): those kinds, else None."""
+    group_kinds = group_kinds or {}
     from bagm.io.bsdata.links import child_elements
 
     repeats = child_elements(mod, "repeats", "repeat")
@@ -534,12 +537,15 @@ def _by_others(mod: Any, model: "Node", unit_ids: frozenset[str], kind_ids: dict
         return None
     out: list[str] = []
     for r in repeats:
+        child = r.get("childId", "")
+        kinds = [kind_ids[child]] if child in kind_ids else group_kinds.get(child, []) \
+            if r.get("includeChildSelections", "false").lower() == "true" else []
         if r.get("field") != "selections" or r.get("value") not in ("1", "1.0") \
-                or r.get("repeats") not in ("1", "1.0") or r.get("childId", "") not in kind_ids \
-                or r.get("childId", "") in model.ids \
+                or r.get("repeats") not in ("1", "1.0") or not kinds \
+                or child in model.ids or model.name in kinds \
                 or not (r.get("scope") in unit_ids or r.get("scope") in _UNIT_SCOPES):
             return None
-        out.append(kind_ids[r.get("childId", "")])
+        out += kinds
     return list(dict.fromkeys(out))
 
 
@@ -665,6 +671,29 @@ def _kind_ids(ex: "Extractor", unit: "Node") -> dict[str, str]:
                     out.setdefault(i, child.name)
             elif child.target.get("type") != "unit":
                 visit(child, d + 1)
+
+    visit(unit, 0)
+    return out
+
+
+def _group_kinds(ex: "Extractor", unit: "Node") -> dict[str, list[str]]:
+    """The groups below a unit holding kinds of model: their ids -> the kinds' names."""
+    out: dict[str, list[str]] = {}
+
+    def visit(n: "Node", d: int) -> list[str]:
+        if d > MAX_DEPTH:
+            return []
+        names: list[str] = []
+        for child in ex._members(n):
+            if child.target.get("type") == "model":
+                names.append(child.name)
+            elif child.target.get("type") != "unit":
+                below = visit(child, d + 1)
+                if below and child.target.tag == "selectionEntryGroup":
+                    for i in child.ids:
+                        out.setdefault(i, below)
+                names += below
+        return list(dict.fromkeys(names))
 
     visit(unit, 0)
     return out
