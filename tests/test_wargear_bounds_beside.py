@@ -6,7 +6,8 @@ a bound over them together, ``wargear_groups``, unless the unit's size already s
 a kind's minimum 1 lower beside another kind of its profile; an item's minimum beside a kind
 its choice's other items are barred beside), named in ``wargear_unread`` otherwise (BA196),
 never passed silently. Conditions settled in every Boarding Actions roster (a Crusade entry,
-the army's Detachment or force, the unit's size alone) are no such bound."""
+the army's Detachment or force, the unit's size alone, a count of one of its bundles of models)
+are no such bound."""
 
 from __future__ import annotations
 
@@ -67,18 +68,16 @@ NAMED = [
     ('Lychguard', "Lychguard: Warscythe: error 'All models must have the same weapons' while (Warscythe >= 1 and Hyperphase sword and dispersion shield >= 1)"),
     ('Lychguard', "Lychguard: Hyperphase sword and dispersion shield: error 'All models must have the same weapons' while (Warscythe >= 1 and Hyperphase sword and dispersion shield >= 1)"),
     ('Neurogaunts', 'Neurogaunt Nodebeast: maximum raised by 1 while Neurogaunt >= 20'),
-    ('Jakhals', 'Dishonoured: minimum set to 2 while (17 chainblades = 1 or 1 mauler chainblade, 16 chainblades = 1 or 2 mauler chainblades, 15 chainblades = 1)'),
-    ('Jakhals', 'Dishonoured: maximum set to 2 while (17 chainblades = 1 or 1 mauler chainblade, 16 chainblades = 1 or 2 mauler chainblades, 15 chainblades = 1)'),
 ]
 
 
 def test_the_bundled_datasheets_bounds_named_as_not_read_are_these() -> None:
-    """37 bounds on 15 bundled datasheets: a roster naming one of these units' wargear gets
+    """35 bounds on 14 bundled datasheets: a roster naming one of these units' wargear gets
     BA196 saying which (the bundled rosters keep their default wargear there: none gets it)."""
     got = [(ds.name, w) for f in CATALOG.all() for ds in f.pack.units
            for w in ds.wargear_unread]
     assert sorted(got) == sorted(NAMED)
-    assert len(NAMED) == 37 and len({n for n, _ in NAMED}) == 15
+    assert len(NAMED) == 35 and len({n for n, _ in NAMED}) == 14
 
 
 def test_the_bundled_datasheets_bounds_read_from_these_forms_are_these() -> None:
@@ -267,7 +266,7 @@ def test_the_read_bounds_are_checked(squad: dict) -> None:
 @pytest.mark.skipif(not BSDATA.is_dir(), reason="../shared/reference is absent")
 def test_every_catalogue_bound_by_another_choice_is_read_or_named() -> None:
     """Over every datasheet of every catalogue (1,391), outside Crusade and Legends: the
-    bounds named, 79 on 34 datasheets (the bundled ones as NAMED says)."""
+    bounds named, 73 on 32 datasheets (the bundled ones as NAMED says)."""
     from bagm.io.bsdata import read_catalogues
 
     units = read_catalogues(sorted(BSDATA.glob("*.cat")))
@@ -279,5 +278,5 @@ def test_every_catalogue_bound_by_another_choice_is_read_or_named() -> None:
     assert bundled <= set(named)
     bounds = {n: [w for w in v if re.search(r": (maximum|minimum|error) ", w)]
               for n, v in named.items()}
-    assert sum(len(v) for v in bounds.values()) == 79
-    assert len([n for n, v in bounds.items() if v]) == 34
+    assert sum(len(v) for v in bounds.values()) == 73
+    assert len([n for n, v in bounds.items() if v]) == 32

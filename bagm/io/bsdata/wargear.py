@@ -78,6 +78,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
 
     kind_ids = _kind_ids(ex, node)  # the unit's model entries' ids -> their names
     group_kinds = _group_kinds(ex, node)  # its groups' ids -> the kinds of model in them
+    sizes = _bundle_ids(ex, node)  # its bundles of models: a count of one is its size
 
     def entry_name(ident: str) -> str:
         if ident == "model":
@@ -108,7 +109,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
         catalogues change by another of the roster's choices and no reader takes: named."""
         label = child.name if owner[-1] is child or len(owner) < 2 and child is node \
             else f"{owner[-1].name}: {child.name}"
-        own = frozenset(child.ids | owner[0].ids | counted)
+        own = frozenset(child.ids | owner[0].ids | counted | sizes)
         for what in open_bounds(child, where(), entry_name, own, read):
             unread.append(f"{label}: {what}")
 
@@ -670,6 +671,24 @@ def _kind_ids(ex: "Extractor", unit: "Node") -> dict[str, str]:
                 for i in child.ids:
                     out.setdefault(i, child.name)
             elif child.target.get("type") != "unit":
+                visit(child, d + 1)
+
+    visit(unit, 0)
+    return out
+
+
+def _bundle_ids(ex: "Extractor", unit: "Node") -> set[str]:
+    """The ids of a unit's bundles of models (:func:`_bundle`: "1 mauler chainblade, 16
+    chainblades"): counting one is asking the unit's size, which the bundles' merge reads."""
+    out: set[str] = set()
+
+    def visit(n: "Node", d: int) -> None:
+        if d > MAX_DEPTH:
+            return
+        for child in ex._members(n):
+            if _bundle(ex, n, child, True) or _bundle(ex, n, child, False):
+                out.update(child.ids)
+            if child.target.get("type") not in ("model", "unit"):
                 visit(child, d + 1)
 
     visit(unit, 0)
