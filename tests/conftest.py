@@ -19,6 +19,7 @@ from hypothesis.configuration import set_hypothesis_home_dir
 
 from bagm.cli.app import register_all
 from bagm.data.packs import Catalog, data_dirs
+from bagm.engine.game import positions
 from bagm.roster.model import load_roster
 from bagm.roster.report import ValidationReport
 from bagm.roster.validate import validate
@@ -86,7 +87,7 @@ def place(g, uid: str, pts: list[tuple[float, float]]) -> None:
     """Put unit ``uid`` of a game at ``pts`` (one model each; models beyond them removed)."""
     u = g.units[uid]
     u.models = u.models[:len(pts)]
-    g.set_positions(u, pts)
+    positions.set_positions(g, u, pts)
 
 
 def block(x: float, y: float = 15.0, dx: float = -1.4) -> list[tuple[float, float]]:

@@ -13,6 +13,7 @@ from bagm.chance.dice import Dice, DiceExpr
 from bagm.data.packs import Catalog, data_dirs
 from bagm.data.weapons import Abilities, WeaponProfile
 from bagm.engine.attack.rules import Conditions
+from bagm.engine.game import charge, fight, kept, positions, shooting, sight
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
 from bagm.engine.rules.effects import effect_conditions, effect_defence, effect_has, effect_least
@@ -53,7 +54,7 @@ def own(u) -> list:
 def attack(g: Game, u: str, t: str, w: WeaponProfile, dice: list[int]) -> tuple[int, int]:
     """``u`` attacks ``t`` with one model's ``w``, Command Re-rolls declined; every die used."""
     g.dice = Dice.scripted(dice)
-    steps = g.attack(g.units[u], g.units[t], w, 1, Conditions(), None, ranged=not w.melee)
+    steps = shooting.attack(g, g.units[u], g.units[t], w, 1, Conditions(), None, ranged=not w.melee)
     try:
         next(steps)
         while True:  # a Command Re-roll offer: declined
@@ -227,8 +228,8 @@ def test_lone_operative(tmp_path):
         place(g, target.uid, [(mk.x, mk.y)])
         for dx, gap in ((12.5, 11.24), (14.0, 12.74)):
             place(g, "B3", [(mk.x + dx, mk.y)])
-            assert abs(g.min_straight(b3, target) - gap) < 0.01 and g.visible_idx(b3, target)
-            shoots = bool(g.weapons_in_range(b3, target))
+            assert abs(positions.min_straight(g, b3, target) - gap) < 0.01 and sight.visible_idx(g, b3, target)
+            shoots = bool(shooting.weapons_in_range(g, b3, target))
             assert shoots == (target is a5 or gap <= 12), (target.uid, gap)
         place(g, target.uid, [(mk.x - 10, mk.y - 6)] if target is a3 else [(mk.x - 12, mk.y - 6)])
 
@@ -238,7 +239,7 @@ def test_fights_first(tmp_path):
     # First step, though it did not charge
     g = game(tmp_path, "[Fights First]")
     assert effect_has(g.units["A3"], "fights_first") and not effect_has(g.units["A5"], "fights_first")
-    assert g.fights_first(g.units["A3"]) and not g.fights_first(g.units["A5"])
+    assert fight.fights_first(g.units["A3"]) and not fight.fights_first(g.units["A5"])
 
 
 def deadly_setup(tmp_path: Path, x: str) -> Game:
@@ -251,7 +252,7 @@ def deadly_setup(tmp_path: Path, x: str) -> Game:
     far = [u for p in "AB" for u in g.army_units(p) if u.uid not in ("A3", "B3")]
     for u in far:
         u.where = "reserves"  # out of the way: no unit but A3 and B3 stands near
-    g.touch(*far)
+    kept.touch(g, *far)
     return g
 
 
@@ -413,10 +414,10 @@ def test_charge_after_advancing(tmp_path, faction, name):
     give(g, "A3", faction, name)
     for uid in ("A3", "A5"):
         g.units[uid].moved = "advance"
-    assert g.charge_reason(g.units["A3"]) is None
-    assert g.charge_reason(g.units["A5"]) == "it Advanced or Fell Back this turn"
+    assert charge.charge_reason(g, g.units["A3"]) is None
+    assert charge.charge_reason(g, g.units["A5"]) == "it Advanced or Fell Back this turn"
     g.units["A3"].moved = "fallback"
-    assert g.charge_reason(g.units["A3"]) == "it Advanced or Fell Back this turn"
+    assert charge.charge_reason(g, g.units["A3"]) == "it Advanced or Fell Back this turn"
 
 
 def test_led_by_abilities_and_attaching_leaders_play_no_part():
@@ -446,7 +447,7 @@ def test_duellists_hubris(tmp_path):
     # never leads a unit ("Leaders"), so it always fights first
     g = game(tmp_path, "[]")
     give(g, "A3", "Emperor's Children", "Duellist’s Hubris")
-    assert g.fights_first(g.units["A3"]) and not g.fights_first(g.units["A5"])
+    assert fight.fights_first(g.units["A3"]) and not fight.fights_first(g.units["A5"])
 
 
 def test_data_check_finds_an_entry_no_datasheet_lists(tmp_path):
@@ -487,8 +488,8 @@ def test_murderers_cowl(tmp_path):
     give(g, "A3", "Legiones Daemonica", "Murderer's Cowl")
     for uid in ("A3", "A5"):
         g.units[uid].moved = "advance"
-    assert g.shoot_reason(g.units["A3"]) is None and g.charge_reason(g.units["A3"]) is None
-    assert g.shoot_reason(g.units["A5"]) and g.charge_reason(g.units["A5"])
+    assert shooting.shoot_reason(g, g.units["A3"]) is None and charge.charge_reason(g, g.units["A3"]) is None
+    assert shooting.shoot_reason(g, g.units["A5"]) and charge.charge_reason(g, g.units["A5"])
 
 
 def near_marker(g: Game, uid: str, on: bool) -> None:

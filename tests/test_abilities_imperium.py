@@ -18,6 +18,7 @@ from bagm.chance.dice import Dice
 from bagm.data.abilities import played
 from bagm.data.packs import Catalog
 from bagm.engine.attack.rules import Conditions
+from bagm.engine.game import charge, kept, moments, shooting
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
 from bagm.engine.rules.stratagem_costs import stratagem_cost
@@ -59,7 +60,7 @@ def having(g: Game, name: str, p: str = "A") -> list[Unit]:
             ref = g.army_units(p)[0].models[0]
             u.models = u.new_models([(ref.x, ref.y)])
             u.where = "board"
-            g.touch(u)
+            kept.touch(g, u)
     return out
 
 
@@ -158,14 +159,14 @@ def test_laud_hailer_ends_battle_shock_of_a_sororitas_unit_within_12():
     sisters = next(u for u in g.army_units("A") if u is not dialogus and "ADEPTA SORORITAS" in u.keywords)
     sisters.battleshocked = True
     at_distance(g, dialogus, sisters, 12.5)
-    assert not [x for x in g.usable("A", "phase_start") if x.arg == "Laud Hailer"]
+    assert not [x for x in moments.usable(g, "A", "phase_start") if x.arg == "Laud Hailer"]
     at_distance(g, dialogus, sisters, 12)
-    acts = [x for x in g.usable("A", "phase_start") if x.arg == "Laud Hailer"]
+    acts = [x for x in moments.usable(g, "A", "phase_start") if x.arg == "Laud Hailer"]
     assert [x.unit for x in acts] == [sisters.uid]
-    g.use_rule("A", acts[0])
+    moments.use_rule(g, "A", acts[0])
     assert not sisters.battleshocked
     sisters.battleshocked = True
-    assert not [x for x in g.usable("A", "phase_start") if x.arg == "Laud Hailer"]  # once per battle
+    assert not [x for x in moments.usable(g, "A", "phase_start") if x.arg == "Laud Hailer"]  # once per battle
     assert entry("Adepta Sororitas", "Laud Hailer").moments[0].once == "battle"
 
 
@@ -187,13 +188,13 @@ def test_electro_shock_slows_an_enemy_unit_hit_until_the_end_of_its_next_turn():
     b3, b4 = g.units["B3"], g.units["B4"]
     b4.keywords = b4.keywords | {"VEHICLE"}  # (a VEHICLE is never selected)
     u.volley = (("B3", 0, 0), ("B4", 2, 0), ("B1", 0, 0))
-    assert g.usable("A", "after_shot", u.uid) == []  # B3 not hit, B4 a VEHICLE
+    assert moments.usable(g, "A", "after_shot", u.uid) == []  # B3 not hit, B4 a VEHICLE
     u.volley = (("B3", 1, 0),)
-    assert g.usable("B", "after_shot", u.uid) == []  # in your Shooting phase, your unit
-    acts = g.usable("A", "after_shot", u.uid)
+    assert moments.usable(g, "B", "after_shot", u.uid) == []  # in your Shooting phase, your unit
+    acts = moments.usable(g, "A", "after_shot", u.uid)
     assert [a.text() for a in acts] == ["use B3 Electro-shock"]
-    g.use_rule("A", acts[0])
-    assert g.usable("A", "after_shot", u.uid) == []  # once a phase
+    moments.use_rule(g, "A", acts[0])
+    assert moments.usable(g, "A", "after_shot", u.uid) == []  # once a phase
     g.phase = "movement"
     shocked = [effect_sum(b3, f) for f in ("M_mod", "advance_mod", "charge_mod")]
     assert shocked == [-2, -2, -2] and b3.move() == b3.M - 2
@@ -326,16 +327,16 @@ def test_void_combat_discipline_set_overwatch_after_advancing_or_falling_back(mo
     assert tau and all(any(n == "Void Combat Discipline" for n, _ in u.standing) for u in tau)
     u = tau[0]
     g.phase = "shooting"
-    assert {a.target for a in g.legal_manoeuvre("A") if a.unit == u.uid} >= {"defend", "overwatch"}
+    assert {a.target for a in shooting.legal_manoeuvre(g, "A") if a.unit == u.uid} >= {"defend", "overwatch"}
     u.moved = moved
-    assert [a.target for a in g.legal_manoeuvre("A") if a.unit == u.uid] == ["overwatch"]
+    assert [a.target for a in shooting.legal_manoeuvre(g, "A") if a.unit == u.uid] == ["overwatch"]
     u.manoeuvre = "overwatch"  # performed: nothing more
-    assert g.manoeuvre_reason(u) is not None
+    assert shooting.manoeuvre_reason(g, u) is not None
     u.manoeuvre = None
     v = tau[1]  # without the rule: no Tactical Manoeuvre after it Advanced or Fell Back
     v.standing = ()
     v.moved = moved
-    assert g.manoeuvre_reason(v) == "it Advanced or Fell Back this turn"
+    assert shooting.manoeuvre_reason(g, v) == "it Advanced or Fell Back this turn"
 
 
 # --- Aeldari ----------------------------------------------------------------------------------------
@@ -403,15 +404,15 @@ def test_dance_of_death_one_of_three_abilities_at_the_start_of_the_fight_phase()
     g = versus_orks("aeldari_star_dancer_masque.yaml")
     troupes = having(g, "Dance of Death")
     g.phase = "fight"
-    acts = g.usable("A", "phase_start")
+    acts = moments.usable(g, "A", "phase_start")
     names = {"Dance of Death: Hero's Prowess", "Dance of Death: Villain's Doom", "Dance of Death: Trickster's Grace"}
     assert {a.arg for a in acts} == names and {a.unit for a in acts} == {u.uid for u in troupes}
     u = troupes[0]
-    g.use_rule("A", next(a for a in acts if a.unit == u.uid and a.arg.endswith("Villain's Doom")))
-    assert not [a for a in g.usable("A", "phase_start") if a.unit == u.uid]  # one, once a phase
+    moments.use_rule(g, "A", next(a for a in acts if a.unit == u.uid and a.arg.endswith("Villain's Doom")))
+    assert not [a for a in moments.usable(g, "A", "phase_start") if a.unit == u.uid]  # one, once a phase
     t = g.army_units("B")[0]
     assert effect_conditions(u, t, u.melee[0], Conditions()).wound_mod == 1
-    g.end_timed("phase")
+    moments.end_timed(g, "phase")
     assert effect_conditions(u, t, u.melee[0], Conditions()).wound_mod == 0
 
 
@@ -423,18 +424,18 @@ def test_cruel_amusement_gives_the_shrieker_cannon_one_ability():
     g = versus_orks("aeldari_star_dancer_masque.yaml")
     u = having(g, "Cruel Amusement")[0]
     g.phase = "shooting"
-    acts = g.usable("A", "selected_to_shoot", u.uid)
+    acts = moments.usable(g, "A", "selected_to_shoot", u.uid)
     assert sorted(a.arg for a in acts) == ["Cruel Amusement: Ignores Cover", "Cruel Amusement: Precision",
                                            "Cruel Amusement: Sustained Hits 3"]
-    g.use_rule("A", next(a for a in acts if a.arg.endswith("Sustained Hits 3")))
+    moments.use_rule(g, "A", next(a for a in acts if a.arg.endswith("Sustained Hits 3")))
     t = g.army_units("B")[0]
     cannon = next(w for w in u.ranged if w.name == "Shrieker Cannon")
     assert effect_weapon(u, cannon, t).abilities.sustained_hits.bonus == 3
     assert all(not effect_weapon(u, w, t).abilities.sustained_hits for w in u.melee)  # its other weapon
-    assert g.usable("A", "selected_to_shoot", u.uid) == []
+    assert moments.usable(g, "A", "selected_to_shoot", u.uid) == []
     g.active = "B"  # not in the opponent's turn (Fire Overwatch)
-    g.end_timed("phase")
-    assert g.usable("A", "selected_to_shoot", u.uid) == []
+    moments.end_timed(g, "phase")
+    assert moments.usable(g, "A", "selected_to_shoot", u.uid) == []
 
 
 # --- Adeptus Astartes -------------------------------------------------------------------------------
@@ -450,16 +451,16 @@ def test_multi_spectrum_array_plus_1_to_hit_an_enemy_unit_it_hit():
     u = having(g, "Multi-spectrum Array")[0]
     g.phase = "shooting"
     u.volley = (("B3", 0, 0),)
-    assert g.usable("A", "after_shot", u.uid) == []  # nothing hit
+    assert moments.usable(g, "A", "after_shot", u.uid) == []  # nothing hit
     u.volley = (("B3", 0, 0), ("B4", 1, 0))
-    acts = g.usable("A", "after_shot", u.uid)
+    acts = moments.usable(g, "A", "after_shot", u.uid)
     assert [a.text() for a in acts] == ["use B4 Multi-spectrum Array"]
-    g.use_rule("A", acts[0])
+    moments.use_rule(g, "A", acts[0])
     other = next(v for v in g.army_units("A") if v is not u and v.ranged)
     w = other.ranged[0]
     assert effect_conditions(other, g.units["B4"], w, Conditions()).hit_mod == 1
     assert effect_conditions(other, g.units["B3"], w, Conditions()).hit_mod == 0
-    g.end_timed("phase")
+    moments.end_timed(g, "phase")
     assert effect_conditions(other, g.units["B4"], w, Conditions()).hit_mod == 0
 
 
@@ -501,7 +502,7 @@ def test_coordinated_leadership_a_4_plus_gives_1cp_in_your_command_phase(roll, g
     g.dice = Dice.scripted([])
     cp_rolls(g, "B")  # not the opponent's
     ethereal.where = "reserves"
-    g.touch(ethereal)
+    kept.touch(g, ethereal)
     cp_rolls(g, "A")  # not on the battlefield: no roll
     assert g.cp["A"] == cp + gain
 
@@ -524,15 +525,15 @@ def test_sentinel_storm_shoots_again_once_per_battle():
     u = having(g, "Sentinel Storm")[0]
     g.phase = "shooting"
     u.shot = True
-    assert g.shoot_reason(u) == "it has already shot this phase"
-    acts = [a for a in g.usable("A", "after_shot", u.uid) if a.arg == "Sentinel Storm"]
+    assert shooting.shoot_reason(g, u) == "it has already shot this phase"
+    acts = [a for a in moments.usable(g, "A", "after_shot", u.uid) if a.arg == "Sentinel Storm"]
     assert [a.unit for a in acts] == [u.uid]
-    g.use_rule("A", acts[0])
-    assert not u.shot and g.shoot_reason(u) is None
+    moments.use_rule(g, "A", acts[0])
+    assert not u.shot and shooting.shoot_reason(g, u) is None
     u.shot = True
-    assert not [a for a in g.usable("A", "after_shot", u.uid) if a.arg == "Sentinel Storm"]  # once per battle
+    assert not [a for a in moments.usable(g, "A", "after_shot", u.uid) if a.arg == "Sentinel Storm"]  # once per battle
     g.active = "B"
-    assert not [a for a in g.usable("A", "after_shot", u.uid) if a.arg == "Sentinel Storm"]
+    assert not [a for a in moments.usable(g, "A", "after_shot", u.uid) if a.arg == "Sentinel Storm"]
 
 
 def test_praesidium_shield_is_in_the_shield_bearers_profile():
@@ -643,13 +644,13 @@ def test_seized_opportunity_1yp_when_its_unit_destroys_an_enemy_unit_once_a_phas
     yp = g.yp["A"]
     for victim, by in ((b1, other), (b2, kahl), (b3, kahl)):
         victim.models = []
-        g.check_destroyed(victim, by=by)
+        shooting.check_destroyed(g, victim, by=by)
     assert g.yp["A"] == yp + 1  # not for another unit's kill; once in the phase
     assert [e for e in g.events if e["e"] == "yield"][-1]["why"] == "Seized Opportunity"
     g.phase_id += 1
     b4 = g.units["B4"]
     b4.models = []
-    g.check_destroyed(b4, by=kahl)
+    shooting.check_destroyed(g, b4, by=kahl)
     assert g.yp["A"] == yp + 2
 
 
@@ -682,7 +683,7 @@ def test_ds8_support_turret_only_after_remaining_stationary():
     u = next(v for v in having(g, "DS8 Support Turret") if any(w.name == "Support turret" for w in v.ranged))
 
     def turret() -> bool:
-        return any(w.name == "Support turret" for w in g.usable_weapons(u, False))
+        return any(w.name == "Support turret" for w in shooting.usable_weapons(g, u, False))
     assert not turret()  # not yet: it has not Remained Stationary
     advance_to(g, "move", "A")
     assert not turret()
@@ -709,7 +710,7 @@ def test_optimised_gait_adds_1_or_2_near_a_battleline_unit():
     lines = [v for v in g.army_units("A") if "BATTLELINE" in v.keywords]
     for v in lines[1:]:
         v.where = "reserves"  # (one BATTLELINE unit on the battlefield)
-        g.touch(v)
+        kept.touch(g, v)
     line = lines[0]
     shrink(g, line.uid, 1)
     holds = holds_in(g)
@@ -795,7 +796,7 @@ def test_imperial_insights_secure_site_secures_at_once_then_a_normal_move_of_d6(
     u = next(v for v in vig if "BATTLELINE" in v.keywords)
     if not rule:
         u.standing = tuple((n, e) for n, e in u.standing if n != "Assigned Agents")
-        g.touch(u)
+        kept.touch(g, u)
     advance_to(g, "manoeuvre")
     mk = g.map.layout.markers[0]
     place(g, u.uid, [(mk.x, mk.y)])
@@ -812,4 +813,4 @@ def test_imperial_insights_secure_site_secures_at_once_then_a_normal_move_of_d6(
     x, y = u.models[0].x, u.models[0].y
     g.apply(parse(f"move {u.uid} {x + 10:.2f},{y:.2f}"))
     assert abs(u.models[0].x - x) <= roll + 1e-6 and u.secure_marker is None
-    assert g.shoot_reason(u) and g.charge_reason(u)  # it performed a Tactical Manoeuvre
+    assert shooting.shoot_reason(g, u) and charge.charge_reason(g, u)  # it performed a Tactical Manoeuvre

@@ -19,6 +19,7 @@ from bagm.data.packs import Catalog
 from bagm.engine.attack.rules import Conditions
 from bagm.engine.bots import make_bot
 from bagm.engine.bots.uses import pain_pays, regroup, self_risk
+from bagm.engine.game import command, moments, positions, shooting
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
 from bagm.engine.rules.effects import effect_defence, effect_has, effect_weapon, holds_in
@@ -53,9 +54,9 @@ def use_when_selected(faction: str, name: str, phase: str) -> Game:
     g = game()
     give_uses(g, "A3", faction, name)
     g.phase = phase
-    acts = g.usable("A", "selected_to_shoot" if phase == "shooting" else "selected_to_fight", "A3")
+    acts = moments.usable(g, "A", "selected_to_shoot" if phase == "shooting" else "selected_to_fight", "A3")
     assert [a.arg for a in acts] == [name]
-    g.use_rule("A", acts[0])
+    moments.use_rule(g, "A", acts[0])
     return g
 
 
@@ -73,12 +74,12 @@ def test_dark_pacts_offers_lethal_or_sustained_hits_when_selected_to_shoot_or_fi
     g = game()
     give_uses(g, "A3", "Heretic Astartes", "Dark Pacts")
     g.phase = "shooting"
-    assert {a.arg for a in g.usable("A", "selected_to_shoot", "A3")} == \
+    assert {a.arg for a in moments.usable(g, "A", "selected_to_shoot", "A3")} == \
         {"Dark Pacts: Lethal Hits", "Dark Pacts: Sustained Hits"}
-    assert g.usable("A", "selected_to_shoot", "A4") == []  # only the unit that has it
-    assert g.usable("A", "after_shot", "A3") == []
+    assert moments.usable(g, "A", "selected_to_shoot", "A4") == []  # only the unit that has it
+    assert moments.usable(g, "A", "after_shot", "A3") == []
     g.phase = "fight"
-    assert {a.arg for a in g.usable("A", "selected_to_fight", "A3")} == \
+    assert {a.arg for a in moments.usable(g, "A", "selected_to_fight", "A3")} == \
         {"Dark Pacts: Lethal Hits", "Dark Pacts: Sustained Hits"}
 
 
@@ -94,17 +95,17 @@ def test_dark_pacts_leadership_test_first_d3_mortal_wounds_and_forsaken_on_a_fai
     need = a3.leadership()  # 2D6 equal to the Leadership passes
     g.dice = Dice.scripted([3, need - 3 - short] + ([] if passed else [2]))  # failed: a D3 of 2
     before = sum(m.wounds for m in a3.models)
-    g.use_rule("A", parse("use A3 Dark Pacts: Sustained Hits"))
+    moments.use_rule(g, "A", parse("use A3 Dark Pacts: Sustained Hits"))
     g.dice.assert_consumed()
     assert sum(m.wounds for m in a3.models) == before - (0 if passed else 2)
     w = effect_weapon(a3, GUN, g.units["B3"])
     assert w.abilities.sustained_hits is not None and not w.abilities.lethal_hits  # either way
-    assert g.usable("A", "selected_to_shoot", "A3") == []  # one Pact a phase
-    g.end_timed("phase")
+    assert moments.usable(g, "A", "selected_to_shoot", "A3") == []  # one Pact a phase
+    moments.end_timed(g, "phase")
     g.phase_id += 1
     assert not effect_weapon(a3, GUN, g.units["B3"]).abilities.lethal_hits
     g.phase = "fight"
-    assert bool(g.usable("A", "selected_to_fight", "A3")) is passed  # Forsaken: never again
+    assert bool(moments.usable(g, "A", "selected_to_fight", "A3")) is passed  # Forsaken: never again
 
 
 def test_dark_pacts_lethal_hits_in_the_fight_phase_scores_an_automatic_wound():
@@ -112,7 +113,7 @@ def test_dark_pacts_lethal_hits_in_the_fight_phase_scores_an_automatic_wound():
     give_uses(g, "A3", "Heretic Astartes", "Dark Pacts")
     g.phase = "fight"
     g.dice = Dice.scripted([6, 6])  # the test passes
-    g.use_rule("A", parse("use A3 Dark Pacts: Lethal Hits"))
+    moments.use_rule(g, "A", parse("use A3 Dark Pacts: Lethal Hits"))
     # a Critical Hit (6) wounds automatically: no Wound roll; the save of 1 fails
     assert hits(g, "A3", "B3", BLADE, [6, 1]) == (1, 0)
 
@@ -178,9 +179,9 @@ def test_void_waaagh_at_the_start_of_the_battle_round_until_its_end_for_every_wa
         assert effect_weapon(u, u.ranged[0], g.units["A3"]) == u.ranged[0] if u.ranged else True
         assert effect_defence(u)[0] == min(5, u.invuln or 7)
         assert not effect_has(u, "charge_after_advance")  # not the Void Waaagh!'s
-    g.end_timed("round")
+    moments.end_timed(g, "round")
     assert not any(u.timed for u in orks)
-    assert g.usable("B", "round_start") == []  # once per battle
+    assert moments.usable(g, "B", "round_start") == []  # once per battle
 
 
 def test_waaagh_at_the_start_of_your_command_phase_until_the_start_of_your_next():
@@ -206,8 +207,8 @@ def test_waaagh_at_the_start_of_your_command_phase_until_the_start_of_your_next(
                 else g.legal_actions()[0] if d.step == "mark" else Action("pass"))
     assert not effect_has(boss, "charge_after_advance")  # ended at the start of B's next Command phase
     g.phase = "command"
-    assert "Waaagh!" not in {a.arg for a in g.usable("B", "phase_start")}  # once per battle
-    assert g.usable("B", "round_start") and g.usable("B", "round_start")[0].arg == "Void Waaagh!"
+    assert "Waaagh!" not in {a.arg for a in moments.usable(g, "B", "phase_start")}  # once per battle
+    assert moments.usable(g, "B", "round_start") and moments.usable(g, "B", "round_start")[0].arg == "Void Waaagh!"
 
 
 def test_the_bot_calls_a_waaagh_once_an_ork_unit_is_a_charge_away_from_an_enemy_unit():
@@ -215,13 +216,13 @@ def test_the_bot_calls_a_waaagh_once_an_ork_unit_is_a_charge_away_from_an_enemy_
     bot = make_bot("greedy", 1)
     foes = g.army_units("A")
     orks = g.army_units("B")
-    assert min(g.min_straight(u, f) for u in orks for f in foes) > 12
+    assert min(positions.min_straight(g, u, f) for u in orks for f in foes) > 12
     assert bot(g).kind == "pass"
     u, f = orks[0], foes[0]
     place(g, u.uid, [(f.models[0].x + 8, f.models[0].y)])
     if g.bf.layout.board_at((u.models[0].x, u.models[0].y)) is None:
         place(g, u.uid, [(f.models[0].x - 8, f.models[0].y)])
-    assert g.min_straight(u, f) <= 12
+    assert positions.min_straight(g, u, f) <= 12
     act = bot(g)
     assert act.kind == "use" and act.arg == "Void Waaagh!"
 
@@ -233,11 +234,11 @@ def empower(g: Game, uid: str, name: str, timing: str, phase: str, choice: str |
     give_uses(g, uid, "Drukhari", name)
     g.phase = phase
     g.pain["A"] = 0
-    assert g.usable("A", timing, uid) == []  # no Pain token
+    assert moments.usable(g, "A", timing, uid) == []  # no Pain token
     g.pain["A"] = 1
     arg = name if choice is None else f"{name}: {choice}"
-    assert arg in {a.arg for a in g.usable("A", timing, uid)}
-    g.use_rule("A", Action("use", uid, arg=arg))
+    assert arg in {a.arg for a in moments.usable(g, "A", timing, uid)}
+    moments.use_rule(g, "A", Action("use", uid, arg=arg))
     assert g.pain["A"] == 0 and g.units[uid].empowered == g.phase_id
 
 
@@ -247,7 +248,7 @@ def test_hatred_eternal_rerolls_the_hit_roll_when_shooting_or_fighting():
         assert hits(g, "A3", "B3", w, [2]) == (0, 0)  # not Empowered: the miss stands
         empower(g, "A3", "Hatred Eternal (Pain)", timing, phase)
         assert hits(g, "A3", "B3", w, [2, 3, 1]) == (0, 0)  # the failed 2 re-rolled to a 3; wound 1
-        g.end_timed("phase")
+        moments.end_timed(g, "phase")
         assert hits(g, "A3", "B3", w, [2]) == (0, 0)
 
 
@@ -285,7 +286,7 @@ def test_experimental_enhancements_an_attacks_characteristic_of_3_or_4_and_hazar
     empower(g, "A3", "Experimental Enhancements (Pain)", "selected_to_fight", "fight", choice)
     w = effect_weapon(g.units["A3"], BLADE, g.units["B3"])
     assert w.attacks.bonus == attacks and w.attacks.count == 0 and w.abilities.hazardous is hazardous
-    assert g.usable("A", "selected_to_fight", "A3") == []  # one of the two, once a phase
+    assert moments.usable(g, "A", "selected_to_fight", "A3") == []  # one of the two, once a phase
 
 
 def test_acrobatic_gladiators_charge_after_advancing_or_falling_back_at_the_start_of_your_charge_phase():
@@ -293,10 +294,10 @@ def test_acrobatic_gladiators_charge_after_advancing_or_falling_back_at_the_star
     give_uses(g, "A3", "Drukhari", "Acrobatic Gladiators (Pain)")
     g.pain["A"] = 1
     g.phase = "movement"
-    assert g.usable("A", "phase_start", "A3") == []  # the Charge phase only
+    assert moments.usable(g, "A", "phase_start", "A3") == []  # the Charge phase only
     g.phase = "charge"
     assert not effect_has(g.units["A3"], "charge_after_advance")
-    g.use_rule("A", parse("use A3 Acrobatic Gladiators (Pain)"))
+    moments.use_rule(g, "A", parse("use A3 Acrobatic Gladiators (Pain)"))
     a3 = g.units["A3"]
     assert effect_has(a3, "charge_after_advance") and effect_has(a3, "charge_after_fall_back")
 
@@ -309,9 +310,9 @@ def test_lithe_agility_rerolls_advance_and_charge_rolls():
         g.phase = phase
         g.phase_id += 1
         assert not effect_has(g.units["A3"], "reroll_charge")
-        g.use_rule("A", parse("use A3 Lithe Agility (Pain)"))
+        moments.use_rule(g, "A", parse("use A3 Lithe Agility (Pain)"))
         assert effect_has(g.units["A3"], "reroll_advance") and effect_has(g.units["A3"], "reroll_charge")
-        g.end_timed("phase")
+        moments.end_timed(g, "phase")
     assert g.pain["A"] == 0
 
 
@@ -324,11 +325,11 @@ def test_the_bot_spends_pain_on_a_charge_only_after_advancing_near_an_enemy_unit
     assert isinstance(bot, GreedyBot)
     s = next(x for x in g.armies["A"].uses if x.name == "Acrobatic Gladiators (Pain)")
     a3 = g.units["A3"]
-    near = min(g.min_straight(a3, f) for f in g.army_units("B"))
+    near = min(positions.min_straight(g, a3, f) for f in g.army_units("B"))
     a3.moved = "normal"
     assert not pain_pays(bot, g, s, a3)
     a3.moved = "advance"
-    assert pain_pays(bot, g, s, a3) is (near <= 12 and not g.engaged_with(a3))
+    assert pain_pays(bot, g, s, a3) is (near <= 12 and not positions.engaged_with(g, a3))
 
 
 # --- Overlord, Tormentors, Shade Weavers ------------------------------------------------------------------
@@ -350,14 +351,14 @@ def test_once_per_battle_a_battleshocked_unit_of_the_faction_within_12_is_no_lon
     at_distance(g, a1, a3, gap)
 
     def offered() -> list[Action]:
-        return [a for a in g.usable("A", "phase_start") if a.arg == name]
+        return [a for a in moments.usable(g, "A", "phase_start") if a.arg == name]
 
     assert offered() == []  # not a unit of the faction
     a3.keywords = a3.keywords | {keyword}
     acts = offered()
     assert [a.unit for a in acts] == (["A3"] if ok else [])
     if ok:
-        g.use_rule("A", acts[0])
+        moments.use_rule(g, "A", acts[0])
         assert not a3.battleshocked
         g.phase_id += 1
         a3.battleshocked = True
@@ -406,7 +407,7 @@ def we_game(dice: list[int]) -> Game:
 
 
 def blessings(g: Game) -> set[str]:
-    return {a.arg.split(": ", 1)[1] for a in g.usable("A", "round_start")}
+    return {a.arg.split(": ", 1)[1] for a in moments.usable(g, "A", "round_start")}
 
 
 @pytest.mark.parametrize("dice, offered", [
@@ -445,7 +446,7 @@ def test_one_blessing_a_round_for_every_unit_with_the_ability_until_the_end_of_t
         assert effect_weapon(u, u.melee[0], g.units["B3"]).abilities.lethal_hits
         assert not any(effect_weapon(u, w, g.units["B3"]).abilities.lethal_hits for w in u.ranged)
     assert blessings(g) == set()  # one a round
-    g.end_timed("round")
+    moments.end_timed(g, "round")
     assert not any(effect_weapon(u, u.melee[0], g.units["B3"]).abilities.lethal_hits for u in holders)
 
 
@@ -487,15 +488,15 @@ def test_shadow_in_the_warp_every_enemy_unit_tests_minus_1_near_a_synapse_unit(g
     place(g, "A3", [(x, y)])
     place(g, "B3", [(x + a3.radius + b3.radius + gap, y)])
     g.phase = "command"
-    acts = g.usable("A", "phase_start")
+    acts = moments.usable(g, "A", "phase_start")
     assert [a.arg for a in acts] == ["Shadow in the Warp"]
     foes = g.army_units("B")
     dice = []
     for u in foes:  # each passes or fails by its own roll: a 2D6 equal to its Leadership passes
         dice += [1, 1] if u is b3 else [6, 6]
     g.dice = Dice.scripted(dice)
-    g.use_rule("A", acts[0])
-    steps = g.acts_now("A", acts[0])
+    moments.use_rule(g, "A", acts[0])
+    steps = moments.acts_now(g, "A", acts[0])
     for _ in steps:
         raise AssertionError("no question expected")
     g.dice.assert_consumed()
@@ -503,10 +504,10 @@ def test_shadow_in_the_warp_every_enemy_unit_tests_minus_1_near_a_synapse_unit(g
     assert set(tests) == {u.uid for u in foes}
     assert tests["B3"].get("mod", 0) == mod
     for u in foes:  # each by its own distance (straight, as Synapse) from the SYNAPSE unit
-        assert tests[u.uid].get("mod", 0) == (-1 if g.min_straight(a3, u) <= 6 + 1e-9 else 0)
+        assert tests[u.uid].get("mod", 0) == (-1 if positions.min_straight(g, a3, u) <= 6 + 1e-9 else 0)
     assert b3.battleshocked and not any(u.battleshocked for u in foes if u is not b3)
     g.phase_id += 1
-    assert g.usable("A", "phase_start") == []  # once per battle
+    assert moments.usable(g, "A", "phase_start") == []  # once per battle
 
 
 def test_shadow_in_the_warp_is_offered_in_either_players_command_phase_through_the_game():
@@ -542,18 +543,18 @@ def test_seductive_gambit_rerolls_hits_and_wound_rolls_of_1_until_the_end_of_the
     g = game()
     give_uses(g, "A3", "Legiones Daemonica", "Seductive Gambit")
     g.phase = "charge"
-    assert g.usable("A", "selected_to_fight", "A3") == []
-    acts = g.usable("A", "charge_move_end", "A3")
+    assert moments.usable(g, "A", "selected_to_fight", "A3") == []
+    acts = moments.usable(g, "A", "charge_move_end", "A3")
     assert [a.arg for a in acts] == ["Seductive Gambit"]
-    g.use_rule("A", acts[0])
+    moments.use_rule(g, "A", acts[0])
     g.phase = "fight"
     # hit 2 (a miss, WS3+) re-rolled to 3; wound 1 re-rolled to 5 (S4 against T5); save 1
     assert hits(g, "A3", "B3", BLADE, [2, 3, 1, 5, 1]) == (1, 0)
     # a failed Wound roll other than a 1 stands: hit 3, wound 4
     assert hits(g, "A3", "B3", BLADE, [3, 4]) == (0, 0)
-    g.end_timed("phase")
+    moments.end_timed(g, "phase")
     assert hits(g, "A3", "B3", BLADE, [3, 1, 5, 1]) == (1, 1)  # still this turn (the wounded Nob falls)
-    g.end_timed("turn")
+    moments.end_timed(g, "turn")
     assert hits(g, "A3", "B3", BLADE, [2]) == (0, 0)
 
 
@@ -647,7 +648,7 @@ def test_nurgles_gift_the_selected_plague_on_afflicted_units_only(plague):
             place(g, u.uid, [(1.0, 1.0 + 2 * int(u.uid[1:]))])
     beside(g, a.uid, "B3", 0.5)
     holds = holds_in(g)
-    assert g.min_straight(a, far) > 1
+    assert positions.min_straight(g, a, far) > 1
     # Skullsquirm Blight: -1 to the Hit roll of the Afflicted unit's attacks
     hit = effect_conditions(b, a, GUN, Conditions(), holds).hit_mod
     assert hit == (-1 if plague == "Skullsquirm Blight" else 0)
@@ -672,7 +673,7 @@ def test_curse_of_the_walking_pox_a_destroyed_poxwalker_returns_for_each_enemy_m
     x, y = pox.models[0].x, pox.models[0].y
     place(g, pox.uid, [(x - 1.3 * (i // 3), y + 1.3 * (i % 3)) for i in range(pox.starting - lost)])
     place(g, "B3", [(x + pox.radius + b3.radius + 0.2, y + 1.3 * i) for i in range(3)])
-    assert len(pox.models) == pox.starting - lost and g.engaged(pox, b3)
+    assert len(pox.models) == pox.starting - lost and positions.engaged(g, pox, b3)
     for m in b3.models:
         m.wounds = 1
     if monster:
@@ -680,7 +681,7 @@ def test_curse_of_the_walking_pox_a_destroyed_poxwalker_returns_for_each_enemy_m
     n = len(pox.models)
     # each attack: hit 6, wound 6 (S4 against T5), save 1 (Sv4+ against AP0): one Nob (1 wound left) each
     g.dice = Dice.scripted([6] * kills + [6] * kills + [1] * kills)  # the Hit rolls, the Wound rolls, the saves
-    steps = g.attack(pox, b3, BLADE, kills, Conditions(), None, ranged=False)
+    steps = shooting.attack(g, pox, b3, BLADE, kills, Conditions(), None, ranged=False)
     try:
         next(steps)
         while True:
@@ -692,7 +693,7 @@ def test_curse_of_the_walking_pox_a_destroyed_poxwalker_returns_for_each_enemy_m
     ev = [e for e in g.events if e["e"] == "models_return"]
     assert [(e["unit"], e["returned"]) for e in ev] == ([(pox.uid, back)] if back else [])
     if back:
-        assert g.coherent([(m.x, m.y) for m in pox.models], pox.radius)
+        assert positions.coherent(g, [(m.x, m.y) for m in pox.models], pox.radius)
 
 
 # --- Orks: abilities while the Waaagh! is active; Monster Hunters, Pyromaniaks --------------------------------
@@ -739,7 +740,7 @@ def test_pyromaniaks_burna_rerolls_wound_rolls_within_6_and_every_one_on_an_obje
     for sign in (1, -1, 0):
         assert sign, "no open side"
         place(g, "A3", [(x + sign * (a3.radius + b3.radius + gap), y)])
-        if g.bf.layout.board_at((a3.models[0].x, y)) is not None and abs(g.unit_distance(a3, b3) - gap) < 1e-6:
+        if g.bf.layout.board_at((a3.models[0].x, y)) is not None and abs(positions.unit_distance(g, a3, b3) - gap) < 1e-6:
             break
     burna = replace(GUN, name="Burna")
     got = effect_conditions(a3, b3, burna, Conditions(), holds_in(g)).reroll_wounds.name
@@ -770,9 +771,9 @@ def test_twisted_sorceries_plus_3_strength_and_attacks_of_psychic_weapons_once_p
     w = effect_weapon(g.units["A3"], psychic, g.units["B3"])
     assert (w.strength, w.attacks.bonus) == (GUN.strength + 3, GUN.attacks.bonus + 3)
     assert effect_weapon(g.units["A3"], GUN, g.units["B3"]) == GUN  # not a Psychic weapon
-    g.end_timed("phase")
+    moments.end_timed(g, "phase")
     g.phase, g.phase_id = "fight", g.phase_id + 1
-    assert g.usable("A", "selected_to_fight", "A3") == []  # once per battle
+    assert moments.usable(g, "A", "selected_to_fight", "A3") == []  # once per battle
 
 
 # --- Legiones Daemonica: Horrifying Beauty, A Gory Path -----------------------------------------------------
@@ -788,7 +789,7 @@ def test_horrifying_beauty_battle_shock_tests_at_the_start_of_the_fight_phase(be
     x, y = a3.models[0].x, a3.models[0].y
     place(g, "A3", [(x, y)])
     place(g, "B3", [(x + a3.radius + b3.radius + 0.5, y + 1.3 * i) for i in range(2 if below_half else 5)])
-    assert g.engaged(a3, b3) and b3.below_half() is below_half
+    assert positions.engaged(g, a3, b3) and b3.below_half() is below_half
     g.phase = "fight"
     g.dice = Dice.scripted([4, 3])
     for _ in g.run_step("rules at the start of the Fight phase"):
@@ -819,16 +820,16 @@ def test_ambushing_hunters_into_strategic_reserves_at_the_end_of_the_opponents_t
     place(g, "A3", [(x, y)])
     b3 = g.units["B3"]
     place(g, "B3", [(x + a3.radius + b3.radius + gap, y)])
-    assert all(g.min_straight(a3, u) > 6 for u in far if u.uid != "B3")
+    assert all(positions.min_straight(g, a3, u) > 6 for u in far if u.uid != "B3")
     g.phase, g.active = "fight", "B"
-    acts = [a for a in g.usable("A", "phase_end") if a.arg == "Ambushing Hunters"]
+    acts = [a for a in moments.usable(g, "A", "phase_end") if a.arg == "Ambushing Hunters"]
     assert [a.unit for a in acts] == (["A3"] if offered else [])
     g.active = "A"
-    assert not [a for a in g.usable("A", "phase_end") if a.arg == "Ambushing Hunters"]  # the opponent's turn only
+    assert not [a for a in moments.usable(g, "A", "phase_end") if a.arg == "Ambushing Hunters"]  # the opponent's turn only
     if offered:
         g.active = "B"
-        g.use_rule("A", acts[0])
-        for _ in g.acts_now("A", acts[0]):
+        moments.use_rule(g, "A", acts[0])
+        for _ in moments.acts_now(g, "A", acts[0]):
             raise AssertionError("no question expected")
         assert a3.where == "reserves" and a3.late_reserve and a3 not in g.army_units("A")
         assert [e for e in g.events if e["e"] == "reserves"][-1] == \
@@ -847,7 +848,7 @@ def test_the_bot_sends_a_unit_into_reserves_only_to_regroup_far_from_the_fight()
     bot = make_bot("greedy", 1)
     assert isinstance(bot, GreedyBot)
     a3 = g.units["A3"]
-    near = min(g.min_straight(a3, e) for e in g.army_units("B"))
+    near = min(positions.min_straight(g, a3, e) for e in g.army_units("B"))
     if near <= 18:
         assert not regroup(bot, g, a3)  # an enemy unit within 18": it stays in the fight
     for e in g.army_units("B"):
@@ -864,17 +865,17 @@ def test_chance_for_glory_once_per_battle_at_the_start_of_the_fight_phase():
     g = game()
     give_uses(g, "A3", "Heretic Astartes", "Chance for Glory")
     g.phase = "shooting"
-    assert not [a for a in g.usable("A", "phase_start") if a.arg == "Chance for Glory"]
+    assert not [a for a in moments.usable(g, "A", "phase_start") if a.arg == "Chance for Glory"]
     g.phase = "fight"
-    acts = [a for a in g.usable("A", "phase_start") if a.arg == "Chance for Glory"]
+    acts = [a for a in moments.usable(g, "A", "phase_start") if a.arg == "Chance for Glory"]
     assert [a.unit for a in acts] == ["A3"]
-    g.use_rule("A", acts[0])
+    moments.use_rule(g, "A", acts[0])
     w = effect_weapon(g.units["A3"], BLADE, g.units["B3"])
     assert (w.strength, w.attacks.bonus, w.ap, w.damage.bonus) == (
         BLADE.strength + 1, BLADE.attacks.bonus + 1, BLADE.ap - 1, BLADE.damage.bonus + 1)
-    g.end_timed("phase")
+    moments.end_timed(g, "phase")
     g.phase_id += 1
-    assert not [a for a in g.usable("A", "phase_start") if a.arg == "Chance for Glory"]
+    assert not [a for a in moments.usable(g, "A", "phase_start") if a.arg == "Chance for Glory"]
 
 
 def test_terrifying_assault_and_cursed_flames_battle_shock_tests():
@@ -889,14 +890,14 @@ def test_terrifying_assault_and_cursed_flames_battle_shock_tests():
     g.events.append({"e": "attack", "weapon": GUN.name, "hits": 1})  # A3 has just hit B3
     mark = len(g.events) - 1
     g.dice = Dice.scripted([6, 6])
-    for _ in g.battleshock_after_hits(a3, b3, plan, mark):
+    for _ in shooting.battleshock_after_hits(g, a3, b3, plan, mark):
         raise AssertionError("no question expected")
     g.dice.assert_consumed()
     assert [e for e in g.events if e["e"] == "battleshock_test"][-1]["why"] == "Cursed Flames"
     b3.keywords = b3.keywords - {"INFANTRY"}  # only an INFANTRY unit
     g.phase_id += 1
     n = len([e for e in g.events if e["e"] == "battleshock_test"])
-    for _ in g.battleshock_after_hits(a3, b3, plan, mark):
+    for _ in shooting.battleshock_after_hits(g, a3, b3, plan, mark):
         raise AssertionError("no question expected")
     assert len([e for e in g.events if e["e"] == "battleshock_test"]) == n
     g.events.pop(mark)
@@ -974,14 +975,14 @@ def test_hypnotic_gaze_minus_1_to_hit_for_one_engaged_enemy_unit():
     give_uses(g, "A3", "Great Devourer", "Hypnotic Gaze (Psychic)")
     a3, b3 = g.units["A3"], g.units["B3"]
     g.phase = "fight"
-    far = [a for a in g.usable("A", "phase_start") if a.arg == "Hypnotic Gaze (Psychic)"]
-    assert far == [] or not g.engaged(a3, b3)
+    far = [a for a in moments.usable(g, "A", "phase_start") if a.arg == "Hypnotic Gaze (Psychic)"]
+    assert far == [] or not positions.engaged(g, a3, b3)
     x, y = a3.models[0].x, a3.models[0].y
     place(g, "A3", [(x, y)])
     place(g, "B3", [(x + a3.radius + b3.radius + 0.5, y)])
-    acts = [a for a in g.usable("A", "phase_start") if a.arg == "Hypnotic Gaze (Psychic)"]
+    acts = [a for a in moments.usable(g, "A", "phase_start") if a.arg == "Hypnotic Gaze (Psychic)"]
     assert [a.unit for a in acts] == ["B3"]  # an enemy unit within its Engagement Range
-    g.use_rule("A", acts[0])
+    moments.use_rule(g, "A", acts[0])
     assert hits(g, "B3", "A3", BLADE, [3]) == (0, 0)  # B3's WS3+ attack: a 3 misses with the -1
     assert hits(g, "A3", "B3", BLADE, [3, 1]) == (0, 0)  # not A3's own
 
@@ -1008,7 +1009,7 @@ def test_an_enemy_unit_within_6_subtracts_1_from_its_battle_shock_tests(faction,
     place(g, "A3", [(x, y)])
     place(g, "B3", [(x + a3.radius + b3.radius + gap, y)])
     g.dice = Dice.scripted([3, 4])
-    for _ in g.battleshock_test(b3, "a test"):  # a test another rule forces
+    for _ in command.battleshock_test(g, b3, "a test"):  # a test another rule forces
         raise AssertionError("no question expected")
     g.dice.assert_consumed()
     test = [e for e in g.events if e["e"] == "battleshock_test"][-1]
@@ -1028,10 +1029,10 @@ def test_blessed_icon_of_disease_ends_battleshock_of_a_death_guard_unit_within_1
     give_uses(g, "A1", "Death Guard", "Blessed Icon of Disease")
     a3 = g.units["A3"]
     a3.battleshocked = True
-    assert not [a for a in g.usable("A", "phase_start") if a.arg == "Blessed Icon of Disease"]  # not DEATH GUARD
+    assert not [a for a in moments.usable(g, "A", "phase_start") if a.arg == "Blessed Icon of Disease"]  # not DEATH GUARD
     a3.keywords = a3.keywords | {"DEATH GUARD"}
-    if g.unit_distance(g.units["A1"], a3) <= 12:
-        acts = [a for a in g.usable("A", "phase_start") if a.arg == "Blessed Icon of Disease"]
+    if positions.unit_distance(g, g.units["A1"], a3) <= 12:
+        acts = [a for a in moments.usable(g, "A", "phase_start") if a.arg == "Blessed Icon of Disease"]
         assert [a.unit for a in acts] == ["A3"]
 
 
@@ -1044,7 +1045,7 @@ def test_biological_warfare_plus_3_attacks_and_damage_of_the_injector_goad_once_
     assert (w.attacks.bonus, w.damage.bonus) == (BLADE.attacks.bonus + 3, BLADE.damage.bonus + 3)
     assert effect_weapon(g.units["A3"], BLADE, g.units["B3"]) == BLADE  # its injector goad only
     g.phase_id += 1
-    assert g.usable("A", "selected_to_fight", "A3") == []
+    assert moments.usable(g, "A", "selected_to_fight", "A3") == []
 
 
 def test_psychic_spoor_rerolls_against_its_prey_only():
@@ -1085,6 +1086,6 @@ def test_nurgles_gift_afflicted_once_however_many_death_guard_units_are_in_range
     place(g, "B3", [(x, y)])
     for k, u in enumerate(dg[:3]):  # three of them within 6" of it
         place(g, u.uid, [(x + b3.radius + u.radius + 1.0, y + 1.6 * (k - 1))])
-    assert sum(1 for u in dg if g.min_straight(u, b3) <= 6) >= 2
+    assert sum(1 for u in dg if positions.min_straight(g, u, b3) <= 6) >= 2
     assert toughness(b3, holds_in(g)) == b3.toughness() - 1
     assert sum(1 for n, _ in b3.standing if n == "Nurgle's Gift (Aura)") == 3  # one copy of each of its 3 effects

@@ -13,6 +13,7 @@ from test_abilities import BLADE, GUN, attack, game, near_marker
 from bagm.chance.dice import Dice
 from bagm.data.packs import Catalog
 from bagm.engine.bots import make_bot
+from bagm.engine.game import control, deployment, moments, positions, shooting, sight
 from bagm.engine.game.moments import OFFERED
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
@@ -47,7 +48,7 @@ def at_distance(g: Game, src: Unit, u: Unit, d: float, ok=lambda: True) -> None:
         t = math.pi * k / 8
         place(g, u.uid, [(x + (gap + d) * math.cos(t), y + (gap + d) * math.sin(t))])
         if g.bf.layout.board_at((u.models[0].x, u.models[0].y)) is not None and \
-                abs(g.unit_distance(src, u) - d) < 1e-6 and ok():
+                abs(positions.unit_distance(g, src, u) - d) < 1e-6 and ok():
             return
     raise AssertionError("no open direction")
 
@@ -164,12 +165,12 @@ def test_near_battleline_boundary(tmp_path):
     place(g, "A3", [(x0, y0)])
     r = u.radius + friend.radius
     place(g, "A4", [(x0 + r + 5.9, y0)])
-    assert g.unit_distance(u, friend) <= 6
+    assert positions.unit_distance(g, u, friend) <= 6
     assert effect_weapon(u, BLADE, g.units["B3"], holds_in(g)).ap == BLADE.ap  # no BATTLELINE near
     friend.keywords = friend.keywords | {"BATTLELINE"}
     assert effect_weapon(u, BLADE, g.units["B3"], holds_in(g)).ap == BLADE.ap - 1
     place(g, "A4", [(x0 + r + 6.2, y0)])
-    assert g.unit_distance(u, friend) > 6
+    assert positions.unit_distance(g, u, friend) > 6
     assert effect_weapon(u, BLADE, g.units["B3"], holds_in(g)).ap == BLADE.ap
     u.keywords = u.keywords | {"BATTLELINE"}  # itself BATTLELINE
     assert effect_weapon(u, BLADE, g.units["B3"], holds_in(g)).ap == BLADE.ap - 1
@@ -193,20 +194,20 @@ def test_focused_katah_one_stance_for_the_army_at_the_start_of_the_fight_phase()
     g = katah_game()
     holders = [u for u in g.army_units("A") if "Martial Ka'tah" in u.datasheet.abilities]
     assert holders
-    acts = g.usable("A", "phase_start")
+    acts = moments.usable(g, "A", "phase_start")
     assert {x.arg for x in acts} == {"Martial Ka'tah: Dacatarai Stance", "Martial Ka'tah: Rendax Stance"}
-    assert g.usable("A", "selected_to_fight", holders[0].uid) == []  # no longer when selected to fight
-    g.use_rule("A", next(x for x in acts if "Rendax" in x.arg))
+    assert moments.usable(g, "A", "selected_to_fight", holders[0].uid) == []  # no longer when selected to fight
+    moments.use_rule(g, "A", next(x for x in acts if "Rendax" in x.arg))
     for u in holders:
         assert [e.weapon_abilities[0].name for _, e, _ in u.timed] == ["lethal hits"]
-    assert g.usable("A", "phase_start") == []  # one stance a phase
-    g.end_timed("phase")
+    assert moments.usable(g, "A", "phase_start") == []  # one stance a phase
+    moments.end_timed(g, "phase")
     assert not any(u.timed for u in holders)
     g.phase_id += 1  # the next Fight phase
-    assert {x.arg for x in g.usable("A", "phase_start")} == {"Martial Ka'tah: Dacatarai Stance"}
-    g.use_rule("A", g.usable("A", "phase_start")[0])
+    assert {x.arg for x in moments.usable(g, "A", "phase_start")} == {"Martial Ka'tah: Dacatarai Stance"}
+    moments.use_rule(g, "A", moments.usable(g, "A", "phase_start")[0])
     g.phase_id += 1
-    assert g.usable("A", "phase_start") == []  # each stance once per battle
+    assert moments.usable(g, "A", "phase_start") == []  # each stance once per battle
 
 
 def test_the_bot_keeps_a_stance_for_a_fight_where_it_adds_damage():
@@ -214,13 +215,13 @@ def test_the_bot_keeps_a_stance_for_a_fight_where_it_adds_damage():
 
     g = katah_game()
     bot = make_bot("greedy", 1)
-    assert not any(g.engaged_with(u) for u in g.army_units("A"))
+    assert not any(positions.engaged_with(g, u) for u in g.army_units("A"))
     g.decision = Decision("use", "A", {"timing": "phase_start"})
     assert bot(g).kind == "pass"  # nobody fights: kept
     u = next(u for u in g.army_units("A") if "Martial Ka'tah" in u.datasheet.abilities)
     t = g.army_units("B")[0]
     place(g, u.uid, [(t.models[0].x + t.radius + u.radius + 0.5, t.models[0].y)])
-    assert g.engaged_with(u)
+    assert positions.engaged_with(g, u)
     act = bot(g)
     assert act.kind == "use" and act.arg.startswith("Martial Ka'tah: ")
 
@@ -236,16 +237,16 @@ def test_zealot_once_per_battle_when_the_priest_fights():
     g.phase = "fight"
     priest = next(u for u in g.army_units("A") if "Zealot" in u.datasheet.abilities)
     other = next(u for u in g.army_units("A") if "Zealot" not in u.datasheet.abilities)
-    assert g.usable("A", "selected_to_fight", other.uid) == []
-    acts = g.usable("A", "selected_to_fight", priest.uid)
+    assert moments.usable(g, "A", "selected_to_fight", other.uid) == []
+    acts = moments.usable(g, "A", "selected_to_fight", priest.uid)
     assert [x.arg for x in acts] == ["Zealot"]
     w = priest.melee[0]
-    g.use_rule("A", acts[0])
+    moments.use_rule(g, "A", acts[0])
     got = effect_weapon(priest, w, g.army_units("B")[0])
     assert got.strength == w.strength + 3 and got.attacks.bonus == w.attacks.bonus + 3
-    g.end_timed("phase")
+    moments.end_timed(g, "phase")
     g.phase_id += 1
-    assert g.usable("A", "selected_to_fight", priest.uid) == []  # once per battle
+    assert moments.usable(g, "A", "selected_to_fight", priest.uid) == []  # once per battle
 
 
 def test_servo_skull_uplink_ends_battleshock_of_a_skitarii_unit_within_6():
@@ -263,15 +264,15 @@ def test_servo_skull_uplink_ends_battleshock_of_a_skitarii_unit_within_6():
             place(g, u.uid, [(u.models[0].x, u.models[0].y)])
     at_distance(g, marshal, near, 5.9)
     near.battleshocked = True
-    uses = [x for x in g.usable("A", "phase_start") if x.arg == "Servo-skull Uplink"]
+    uses = [x for x in moments.usable(g, "A", "phase_start") if x.arg == "Servo-skull Uplink"]
     assert near.uid in {x.unit for x in uses}
-    g.use_rule("A", next(x for x in uses if x.unit == near.uid))
+    moments.use_rule(g, "A", next(x for x in uses if x.unit == near.uid))
     assert not near.battleshocked
     near.battleshocked = True
     at_distance(g, marshal, near, 6.3)
     others = [m for m in g.army_units("A") if "Servo-skull Uplink" in m.datasheet.abilities and m is not marshal]
-    if not others or g.unit_distance(others[0], near) > 6:
-        assert near.uid not in {x.unit for x in g.usable("A", "phase_start") if x.arg == "Servo-skull Uplink"}
+    if not others or positions.unit_distance(g, others[0], near) > 6:
+        assert near.uid not in {x.unit for x in moments.usable(g, "A", "phase_start") if x.arg == "Servo-skull Uplink"}
 
 
 def test_stand_vigil_rerolls_ones_and_every_wound_on_a_marker_you_control(tmp_path):
@@ -329,18 +330,18 @@ def test_reinforcement_in_the_command_phase_returns_models_on_a_5_with_full_woun
     g, u = necron_game()
     place(g, u.uid, [(m.x, m.y) for m in u.models[:1]])
     g.phase, g.active = "command", "A"
-    acts = [x for x in g.usable("A", "phase_start") if x.arg == "Reanimation Protocols" and x.unit == u.uid]
+    acts = [x for x in moments.usable(g, "A", "phase_start") if x.arg == "Reanimation Protocols" and x.unit == u.uid]
     assert len(acts) == 1
     lost = u.starting - 1
     rolls = [5, 4] + [1] * (lost - 2)
     g.dice = Dice.scripted(rolls)
-    g.use_rule("A", acts[0])
+    moments.use_rule(g, "A", acts[0])
     g.dice.assert_consumed()
     assert len(u.models) == 2 and all(m.wounds == (m.full or u.W) for m in u.models)
-    assert g.coherent([(m.x, m.y) for m in u.models], u.radius)
-    assert not [x for x in g.usable("A", "phase_start") if x.arg == "Reanimation Protocols" and x.unit == u.uid]
+    assert positions.coherent(g, [(m.x, m.y) for m in u.models], u.radius)
+    assert not [x for x in moments.usable(g, "A", "phase_start") if x.arg == "Reanimation Protocols" and x.unit == u.uid]
     u.models = []  # destroyed after having requested: nothing more
-    g.check_destroyed(u)
+    shooting.check_destroyed(g, u)
     assert u.where == "destroyed" and not u.models
 
 
@@ -350,13 +351,13 @@ def test_a_unit_destroyed_without_having_requested_requests_at_once_in_an_entry_
     g, u = necron_game()
     u.models = []
     g.dice = Dice.scripted([6, 5] + [1] * (u.starting - 2))
-    g.check_destroyed(u)
+    shooting.check_destroyed(g, u)
     g.dice.assert_consumed()
     assert u.alive and len(u.models) == 2
-    zones = g.entry_zones("A")
+    zones = deployment.entry_zones(g, "A")
     assert any(all(z.wholly_within(m.base) for m in u.models) for z in zones)
     u.models = []  # destroyed again: it has requested
-    g.check_destroyed(u)
+    shooting.check_destroyed(g, u)
     assert u.where == "destroyed"
 
 
@@ -364,7 +365,7 @@ def test_no_5_and_the_unit_stays_destroyed():
     g, u = necron_game()
     u.models = []
     g.dice = Dice.scripted([4] * u.starting)
-    g.check_destroyed(u)
+    shooting.check_destroyed(g, u)
     g.dice.assert_consumed()
     assert u.where == "destroyed" and not u.models
 
@@ -410,7 +411,7 @@ def test_an_aura_applies_to_friendly_units_within_its_range_only(tmp_path):
     place(g, "A4", [(x + 40, y)])  # the other source far away
 
     def at(d: float) -> None:
-        at_distance(g, src, near, d, lambda: g.unit_distance(far, near) > 6)
+        at_distance(g, src, near, d, lambda: positions.unit_distance(g, far, near) > 6)
     at(5.9)
     assert attack(g, "A5", "B3", GUN, [2, 1, 1]) == (0, 0)  # a 2 hits (3+, +1): wound rolls of 1 (re-rolled)
     at(6.2)
@@ -464,7 +465,7 @@ def test_the_vow_is_selected_at_the_start_of_the_first_battle_round_only():
     assert g.round == 1 and len([x for x in g.legal_actions() if x.kind == "use"]) == 4
     g.apply(Action("pass"))
     until(g, lambda g: g.round == 2)
-    assert g.usable("A", "round_start") == []  # not in the second battle round
+    assert moments.usable(g, "A", "round_start") == []  # not in the second battle round
 
 
 def test_abhor_the_witch_rerolls_a_charge_only_against_a_psyker():
@@ -512,13 +513,13 @@ def test_nightmare_shroud_forces_a_test_at_minus_1_on_a_unit_below_starting_stre
     a3, b3 = g.units["A3"], g.units["B3"]
     place(g, "A3", [(a3.models[0].x, a3.models[0].y)])
     far = [u for u in g.army_units("B") if u is not b3]
-    at_distance(g, a3, b3, 5.9, lambda: all(g.unit_distance(a3, u) > 6 for u in far))
+    at_distance(g, a3, b3, 5.9, lambda: all(positions.unit_distance(g, a3, u) > 6 for u in far))
     assert b3.below_starting()
     assert shock_aura(g, "B") == {"B3": ("Nightmare Shroud (Aura)", -1)}
-    at_distance(g, a3, b3, 6.3, lambda: all(g.unit_distance(a3, u) > 6 for u in far))
+    at_distance(g, a3, b3, 6.3, lambda: all(positions.unit_distance(g, a3, u) > 6 for u in far))
     assert shock_aura(g, "B") == {}
     b3.starting = 1  # at its Starting Strength: no test
-    at_distance(g, a3, b3, 2.0, lambda: all(g.unit_distance(a3, u) > 6 for u in far))
+    at_distance(g, a3, b3, 2.0, lambda: all(positions.unit_distance(g, a3, u) > 6 for u in far))
     assert shock_aura(g, "B") == {}
 
 
@@ -544,11 +545,11 @@ def test_rad_saturation_minus_1_oc_to_enemy_units_within_3_but_vehicles(tmp_path
     b3.keywords = b3.keywords - {"VEHICLE"}
     place(g, "B3", [(mk.x, mk.y)])
     place(g, "A3", [(x, y)])  # where it stood, far from the marker
-    assert g.unit_distance(a3, b3) > 3
-    before = g.levels_of_control()[0]["B"]
+    assert positions.unit_distance(g, a3, b3) > 3
+    before = control.levels_of_control(g)[0]["B"]
     place(g, "A3", [(mk.x + gap + 2.5, mk.y)])
-    assert g.unit_distance(a3, b3) <= 3
-    assert g.levels_of_control()[0]["B"] == before - 1
+    assert positions.unit_distance(g, a3, b3) <= 3
+    assert control.levels_of_control(g)[0]["B"] == before - 1
 
 
 # --- datasheet abilities the vocabulary says ---------------------------------------------------------
@@ -656,14 +657,14 @@ def test_once_per_battle_at_the_start_of_a_phase(tmp_path, faction, name, phase,
     g = game(tmp_path, f"['{name.replace(chr(39), chr(39) * 2)}']", table)
     assert m.when == "phase_start" and m.phase == phase and m.once == "battle" and all(check(e) for e in m.effects)
     g.phase = phase or "movement"
-    acts = [x for x in g.usable("A", "phase_start") if x.arg == name and x.unit == "A3"]
+    acts = [x for x in moments.usable(g, "A", "phase_start") if x.arg == name and x.unit == "A3"]
     assert len(acts) == 1
-    g.use_rule("A", acts[0])
+    moments.use_rule(g, "A", acts[0])
     g.phase_id += 1
-    assert not [x for x in g.usable("A", "phase_start") if x.arg == name and x.unit == "A3"]  # once per battle
+    assert not [x for x in moments.usable(g, "A", "phase_start") if x.arg == name and x.unit == "A3"]  # once per battle
     if phase:
         g.phase = "shooting"
-        assert not [x for x in g.usable("A", "phase_start") if x.arg == name]
+        assert not [x for x in moments.usable(g, "A", "phase_start") if x.arg == name]
 
 
 def test_litanies_of_sanctity_ends_battleshock_within_12(tmp_path):
@@ -672,11 +673,11 @@ def test_litanies_of_sanctity_ends_battleshock_within_12(tmp_path):
              "effects: [{end_battleshock: true}]}]\n")
     assert entry("Grey Knights", "Litanies of Sanctity").moments[0].within == 12
     g.units["A5"].battleshocked = True
-    near = g.unit_distance(g.units["A3"], g.units["A5"]) <= 12 or g.unit_distance(g.units["A4"], g.units["A5"]) <= 12
-    acts = [x for x in g.usable("A", "phase_start") if x.arg == "Litanies of Sanctity"]
+    near = positions.unit_distance(g, g.units["A3"], g.units["A5"]) <= 12 or positions.unit_distance(g, g.units["A4"], g.units["A5"]) <= 12
+    acts = [x for x in moments.usable(g, "A", "phase_start") if x.arg == "Litanies of Sanctity"]
     assert bool(acts) == near and all(x.unit == "A5" for x in acts)
     if acts:
-        g.use_rule("A", acts[0])
+        moments.use_rule(g, "A", acts[0])
         assert not g.units["A5"].battleshocked
 
 
@@ -689,10 +690,10 @@ def test_point_blank_barrage_against_the_closest_eligible_target_only(tmp_path):
     a3 = standing(g, "A3", "Astra Militarum", "Point-blank Barrage")
     b3, b4 = g.units["B3"], g.units["B4"]
     holds = holds_in(g)
-    near = min((b for b in g.army_units("B") if g.visible_idx(a3, b)), key=lambda b: g.unit_distance(a3, b))
+    near = min((b for b in g.army_units("B") if sight.visible_idx(g, a3, b)), key=lambda b: positions.unit_distance(g, a3, b))
     far = next(b for b in (b3, b4) if b is not near)
     assert effect_weapon(a3, GUN, near, holds).ap == GUN.ap - 1
-    if g.visible_idx(a3, far):
+    if sight.visible_idx(g, a3, far):
         assert effect_weapon(a3, GUN, far, holds).ap == GUN.ap
     assert effect_weapon(a3, BLADE, near, holds).ap == BLADE.ap  # ranged attacks only
 
@@ -732,8 +733,8 @@ def test_fearsome_assault_battleshock_tests_at_the_start_of_the_fight_phase(tmp_
     place(g, "B3", block(15.6, dx=1.4))  # engaged with A3
     for u in g.units.values():
         u.melee = []  # the fights roll no dice
-    assert g.engaged(g.units["A3"], g.units["B3"])
-    assert not any(g.engaged(g.units["A4"], b) for b in g.army_units("B"))
+    assert positions.engaged(g, g.units["A3"], g.units["B3"])
+    assert not any(positions.engaged(g, g.units["A4"], b) for b in g.army_units("B"))
     g.dice = Dice.scripted([4, 3])  # B3's test: 7 - 1 against its Leadership
     for _ in range(100):  # every decision declined until the first Fight phase has begun
         if any(e["e"] == "phase" and e["phase"] == "fight" for e in g.events):

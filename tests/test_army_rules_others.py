@@ -18,6 +18,7 @@ from bagm.chance.dice import Dice, DiceExpr
 from bagm.data.packs import Catalog
 from bagm.data.weapons import WeaponProfile
 from bagm.engine.attack.rules import Conditions, Reroll
+from bagm.engine.game import charge, kept, moments, positions, shooting, sight
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
 from bagm.engine.rules.effects import (
@@ -86,7 +87,7 @@ def give(g: Game, uid: str, faction: str, name: str) -> Any:
     found = entry(faction, name)
     u = g.units[uid]
     u.standing = u.standing + tuple((name, e) for e in found.effects)
-    g.touch()
+    kept.touch(g)
     return u
 
 
@@ -107,8 +108,8 @@ def test_soul_hunters_ranged_weapons_ignore_cover_against_units_within_7_inches(
         place(g, "A3", [(14.0, 15.0)])
         r = a3.radius + g.units["B3"].radius
         place(g, "B3", [(14.0 + gap + r, 15.0)])
-        g.touch()
-        assert g.unit_distance(a3, g.units["B3"]) == pytest.approx(gap)
+        kept.touch(g)
+        assert positions.unit_distance(g, a3, g.units["B3"]) == pytest.approx(gap)
         holds = holds_in(g)
         assert effect_weapon(a3, GUN, g.units["B3"], holds).abilities.ignores_cover is hunted
         assert not effect_weapon(a3, BLADE, g.units["B3"], holds).abilities.ignores_cover  # ranged only
@@ -121,12 +122,12 @@ def test_soul_hunters_charge_a_hunted_unit_that_is_not_visible(at, hunted):
     g = game()
     place(g, "A3", [(2.0, 2.0)])
     place(g, "B3", [at])  # behind a Wall: 6.79" around it, or 7.76"
-    g.touch()
+    kept.touch(g)
     a3, b3 = g.units["A3"], g.units["B3"]
-    assert not g.visible_idx(a3, b3) and (g.unit_distance(a3, b3) <= 7) is hunted
-    assert parse("charge A3 B3") not in g.legal_charge("A")
+    assert not sight.visible_idx(g, a3, b3) and (positions.unit_distance(g, a3, b3) <= 7) is hunted
+    assert parse("charge A3 B3") not in charge.legal_charge(g, "A")
     give(g, "A3", "Legiones Daemonica", "The Shadow of Chaos")
-    assert (parse("charge A3 B3") in g.legal_charge("A")) is hunted
+    assert (parse("charge A3 B3") in charge.legal_charge(g, "A")) is hunted
 
 
 def test_warp_rifts_plays_no_part_no_greater_daemon_is_in_any_pack():
@@ -150,7 +151,7 @@ def test_shadows_caress_no_overwatch_at_the_unit():
         place(g, "B3", block(30, dx=1.4))
         place(g, "A3", block(14))
         g.units["B3"].overwatch_until = 99  # B3 has Set Overwatch
-        g.touch()
+        kept.touch(g)
         g.dice = Dice(1)
         g.apply(parse("move A3 20,15"))
         return g.decision.step == "overwatch" and g.decision.player == "B"
@@ -173,7 +174,7 @@ def test_no_escape_every_model_takes_a_desperate_escape_test(faction, name, shoc
     a3.battleshocked = shocked
     if keyword:
         a3.keywords = a3.keywords | {keyword}
-    g.touch()
+    kept.touch(g)
     fall_back = next(a for a in g.legal_actions() if a.kind == "fallback" and a.unit == "A3")
     g.dice = Dice.scripted([3] * 5 if shocked or not keyword else [])
     g.apply(fall_back)
@@ -195,10 +196,10 @@ def test_musk_of_torpidity_manoeuvre_or_shoot_and_charge_after_falling_back_not_
     a3 = give(g, "A3", "Emperor's Children", "Thrill Seekers")
     a4 = g.units["A4"]
     a3.moved = a4.moved = "fallback"
-    assert g.manoeuvre_reason(a3) is None and g.shoot_reason(a3) is None and g.charge_reason(a3) is None
-    assert g.manoeuvre_reason(a4) and g.shoot_reason(a4) and g.charge_reason(a4)
+    assert shooting.manoeuvre_reason(g, a3) is None and shooting.shoot_reason(g, a3) is None and charge.charge_reason(g, a3) is None
+    assert shooting.manoeuvre_reason(g, a4) and shooting.shoot_reason(g, a4) and charge.charge_reason(g, a4)
     a3.moved = "advance"
-    assert g.manoeuvre_reason(a3) and g.charge_reason(a3)
+    assert shooting.manoeuvre_reason(g, a3) and charge.charge_reason(g, a3)
 
 
 @pytest.mark.parametrize("faction, name, shoots", [("Heretic Astartes", "Chosen Marauders", True),
@@ -208,8 +209,8 @@ def test_charge_after_advancing_or_falling_back(faction, name, shoots):
     a3 = give(g, "A3", faction, name)
     for moved in ("advance", "fallback"):
         a3.moved = g.units["A4"].moved = moved
-        assert g.charge_reason(a3) is None and g.charge_reason(g.units["A4"])
-        assert (g.shoot_reason(a3) is None) is shoots
+        assert charge.charge_reason(g, a3) is None and charge.charge_reason(g, g.units["A4"])
+        assert (shooting.shoot_reason(g, a3) is None) is shoots
 
 
 @pytest.mark.parametrize("faction, name", [("Aeldari", "Flip Belt"), ("Drukhari", "Fleshcraft (Pain)")])
@@ -345,8 +346,8 @@ def test_synapse_melee_strength_and_3d6_battle_shock_within_6_inches_of_a_synaps
     a4.keywords = a4.keywords | {"SYNAPSE"}
     place(g, "A3", [(14.0, 15.0)])
     place(g, "A4", [(14.0, 15.0 + gap + a3.radius + a4.radius)])
-    g.touch()
-    assert g.min_straight(a3, a4) == pytest.approx(gap)
+    kept.touch(g)
+    assert positions.min_straight(g, a3, a4) == pytest.approx(gap)
     holds = holds_in(g)
     assert effect_weapon(a3, BLADE, g.units["B3"], holds).strength == (5 if within else 4)
     assert effect_weapon(a3, GUN, g.units["B3"], holds).strength == 4  # melee attacks only
@@ -359,8 +360,8 @@ def test_synapse_a_synapse_unit_is_in_range_of_itself_and_walls_are_ignored():
     a3, a4 = give(g, "A3", "Tyranids", "Synapse"), g.units["A4"]
     place(g, "A3", [(1.0, 3.0)])
     place(g, "A4", [(1.0, 9.0)])  # a Wall between: 4.74" straight, 10.47" around it
-    g.touch()
-    assert g.min_straight(a3, a4) < 6 < g.unit_distance(a3, a4)
+    kept.touch(g)
+    assert positions.min_straight(g, a3, a4) < 6 < positions.unit_distance(g, a3, a4)
     assert shock_dice(g, a3) == 2
     a4.keywords = a4.keywords | {"SYNAPSE"}
     assert shock_dice(g, a3) == 3  # measured in a straight line (Synaptic Web)
@@ -376,7 +377,7 @@ def test_synapse_battle_shock_test_on_3d6_in_the_battle_shock_step(synapse, dice
     if synapse:
         b3.keywords = b3.keywords | {"SYNAPSE"}
     b3.models = b3.models[:1]  # Below Half-strength: a test in B's Battle-shock step
-    g.touch(b3)
+    kept.touch(g, b3)
     need = b3.leadership()
     g.dice = Dice.scripted(dice[:-1] + [need - sum(dice[:-1]) - (0 if synapse else 1)])
     advance_to(g, "move", "B")
@@ -400,7 +401,7 @@ def test_torturers_craft_a_battle_shock_test_after_shooting_or_fighting_not_on_a
         b3 = g.units["B3"]
         if vehicle:
             b3.keywords = b3.keywords | {"VEHICLE"}
-        g.touch()
+        kept.touch(g)
         g.dice = Dice(2)
         for _ in range(50):  # to A's Fight phase (A3 and B3 engaged): B fights first, then A3
             d = g.decision
@@ -431,10 +432,10 @@ def test_a_worthy_skull_rerolls_against_characters_and_1cp_per_character_model_d
     b3.models = b3.models[:2]
     for m in b3.models:
         m.wounds = 1
-    g.touch(b3)
+    kept.touch(g, b3)
     g.cp["A"] = 0
     g.dice = Dice.scripted([1, 3, 2, 5, 1])
-    steps = g.attack(a3, b3, BLADE, 1, Conditions(), None, ranged=False)
+    steps = shooting.attack(g, a3, b3, BLADE, 1, Conditions(), None, ranged=False)
     try:
         next(steps)
         while True:
@@ -487,11 +488,11 @@ def test_pain_tokens_when_an_enemy_unit_is_destroyed_or_fails_a_battle_shock_tes
     before = g.pain["A"]
     b3 = g.units["B3"]
     b3.models = []
-    g.check_destroyed(b3)  # "1 Pain token each time an enemy unit is destroyed"
+    shooting.check_destroyed(g, b3)  # "1 Pain token each time an enemy unit is destroyed"
     assert g.pain["A"] == before + 1
     a3 = g.army_units("A")[0]
     a3.models = []
-    g.check_destroyed(a3)  # one of its own: none
+    shooting.check_destroyed(g, a3)  # one of its own: none
     assert g.pain["A"] == before + 1 and g.pain["B"] == 0
 
 
@@ -508,13 +509,13 @@ def test_a_moment_with_a_pain_cost_spends_tokens_and_empowers_its_target():
     g.armies["A"].uses += (use_of(m, "Test Pain", "Enhancement", "A3"),)
     a3 = g.units["A3"]
     g.pain["A"] = 0
-    assert g.usable("A", "phase_start", "A3") == []  # no Pain token
+    assert moments.usable(g, "A", "phase_start", "A3") == []  # no Pain token
     g.pain["A"] = 2
-    assert [a.text() for a in g.usable("A", "phase_start", "A3")] == ["use A3 Test Pain"]
-    g.use_rule("A", parse("use A3 Test Pain"))
+    assert [a.text() for a in moments.usable(g, "A", "phase_start", "A3")] == ["use A3 Test Pain"]
+    moments.use_rule(g, "A", parse("use A3 Test Pain"))
     assert g.pain["A"] == 1 and a3.empowered == g.phase_id and effect_has(a3, "charge_after_advance")
     assert pains(g)[-1] == ("A", -1, 1, "Test Pain")
-    assert g.usable("A", "phase_start", "A3") == []  # once per phase
+    assert moments.usable(g, "A", "phase_start", "A3") == []  # once per phase
     assert holds_in(g)(a3, "empowered", None)  # only_while 'empowered': in this phase only
     advance_to(g, "move", "B")  # another phase
     assert not holds_in(g)(a3, "empowered", None)
@@ -538,15 +539,15 @@ def test_a_moment_with_a_self_test_the_leadership_test_first(short, passed):
     need = a3.leadership()  # the test: 2D6 against the unit's Leadership; exactly it passes
     g.dice = Dice.scripted([3, need - 3 - short] + ([] if passed else [1]))  # failed: a D3 of 1
     before = sum(m.wounds for m in a3.models)
-    g.use_rule("A", parse("use A3 Test Pact: Lethal Hits"))
+    moments.use_rule(g, "A", parse("use A3 Test Pact: Lethal Hits"))
     g.dice.assert_consumed()
     test = [e for e in g.events if e["e"] == "leadership_test"][-1]
     assert (test["unit"], test["passed"], test["why"]) == ("A3", passed, "Test Pact")
     assert sum(m.wounds for m in a3.models) == before - (0 if passed else 1)
     assert effect_weapon(a3, GUN, g.units["B3"]).abilities.lethal_hits  # the effects either way
-    assert g.usable("A", "phase_start", "A3") == []  # once a phase
+    assert moments.usable(g, "A", "phase_start", "A3") == []  # once a phase
     advance_to(g, "move", "B")  # another phase
-    assert bool(g.usable("A", "phase_start", "A3")) is passed  # forsaken after a failed test
+    assert bool(moments.usable(g, "A", "phase_start", "A3")) is passed  # forsaken after a failed test
 
 
 # --- Grey Knights ---------------------------------------------------------------------------------
@@ -591,7 +592,7 @@ def test_move_and_leadership_modifiers_honour_conditions_only_the_game_answers(o
     g = game()
     u = g.units["A3"]
     u.standing = u.standing + (("Test rule", validate(Effect, {"M_mod": 2, "Ld_mod": -1, "only_while": "near_objective"})),)
-    g.touch()
+    kept.touch(g)
     near_marker(g, "A3", on)
     holds = holds_in(g)
     assert (u.move(holds), u.leadership(holds)) == ((u.M + 2, u.Ld - 1) if on else (u.M, u.Ld))

@@ -22,6 +22,7 @@ from test_army_rules_others import _events_declared as _events_declared  # noqa:
 from bagm.chance.dice import Dice
 from bagm.data.packs import Catalog, data_dirs
 from bagm.engine.attack.rules import Conditions
+from bagm.engine.game import moments, positions
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
 from bagm.engine.rules.effects import effect_conditions, holds_in
@@ -60,7 +61,7 @@ def hit_mod(g: Game, uid: str) -> int:
 def apart(g: Game, uid: str, d: float, others: tuple[str, ...] = (), far: float = 0.0) -> None:
     """Unit ``uid``'s one model ``d`` inches from A1, more than ``far`` inches from ``others``."""
     a1 = g.units["A1"]
-    at_distance(g, a1, g.units[uid], d, ok=lambda: all(g.unit_distance(g.units[uid], g.units[o]) > far for o in others))
+    at_distance(g, a1, g.units[uid], d, ok=lambda: all(positions.unit_distance(g, g.units[uid], g.units[o]) > far for o in others))
 
 
 def start(tmp_path: Path, enh: str = "", catalog: Catalog | None = None) -> Game:
@@ -73,7 +74,7 @@ def start(tmp_path: Path, enh: str = "", catalog: Catalog | None = None) -> Game
             place(g, "A1", [(x, y)])
             for dx in (gap, -gap):
                 place(g, "A4", [(x + dx, y)])
-                if g.bf.layout.board_at((x + dx, y)) is None or abs(g.unit_distance(a1, a4) - 12.0) > 1e-6:
+                if g.bf.layout.board_at((x + dx, y)) is None or abs(positions.unit_distance(g, a1, a4) - 12.0) > 1e-6:
                     break
             else:
                 return g
@@ -91,7 +92,7 @@ def test_the_same_aura_from_two_units_applies_once(tmp_path, d2, d3, mod):
     g = start(tmp_path)
     apart(g, "A2", d2)
     apart(g, "A3", d3)
-    assert abs(g.unit_distance(g.units["A1"], g.units["A2"]) - d2) < 1e-6
+    assert abs(positions.unit_distance(g, g.units["A1"], g.units["A2"]) - d2) < 1e-6
     assert hit_mod(g, "A1") == mod
     copies = [e for e in g.units["A1"].effects(holds_in(g)) if e.hit_mod]
     assert len(copies) == mod  # one copy of the aura's hit effect at most
@@ -113,7 +114,7 @@ def test_one_source_destroyed_the_other_still_gives_the_aura(tmp_path):
 def test_a_unit_with_the_aura_has_it_once_near_another_unit_with_it(tmp_path):
     g = start(tmp_path)
     apart(g, "A2", 10.0)
-    at_distance(g, g.units["A2"], g.units["A3"], 2.0, ok=lambda: g.unit_distance(g.units["A1"], g.units["A3"]) > 6)
+    at_distance(g, g.units["A2"], g.units["A3"], 2.0, ok=lambda: positions.unit_distance(g, g.units["A1"], g.units["A3"]) > 6)
     assert hit_mod(g, "A2") == 1 and hit_mod(g, "A3") == 1  # its own, not its own and the other's
     assert hit_mod(g, "A1") == 0
     g.dice = Dice(7)
@@ -141,7 +142,7 @@ def test_two_auras_of_different_names_both_apply(tmp_path):
     assert hit_mod(g, "A1") == 1  # the bearer: its own
     at_distance(g, g.units["A4"], g.units["A2"], 2.0)
     assert hit_mod(g, "A4") == 2  # Frenzied and Beacons of Rage: two auras, both apply
-    at_distance(g, g.units["A4"], g.units["A3"], 2.5, ok=lambda: g.unit_distance(g.units["A2"], g.units["A4"]) <= 6)
+    at_distance(g, g.units["A4"], g.units["A3"], 2.5, ok=lambda: positions.unit_distance(g, g.units["A2"], g.units["A4"]) <= 6)
     assert hit_mod(g, "A4") == 2  # a second Beacons of Rage adds nothing
 
 
@@ -210,9 +211,9 @@ def test_the_same_timed_aura_from_two_crypteks_applies_once():
 
     g = game(army("necrons_harbinger_cabal"))
     tech, chrono, psycho = [u for u in g.army_units("A") if "CRYPTEK" in u.keywords]
-    g.use_rule("A", parse(f"use {tech.uid} {ARCANO}: Transharmonic Disruption"))
-    g.use_rule("A", parse(f"use {chrono.uid} {ARCANO}: Transharmonic Disruption"))
-    g.use_rule("A", parse(f"use {psycho.uid} {ARCANO}: Quantum Interface"))
+    moments.use_rule(g, "A", parse(f"use {tech.uid} {ARCANO}: Transharmonic Disruption"))
+    moments.use_rule(g, "A", parse(f"use {chrono.uid} {ARCANO}: Transharmonic Disruption"))
+    moments.use_rule(g, "A", parse(f"use {psycho.uid} {ARCANO}: Quantum Interface"))
     imm, t = unit(g, "Immortals"), g.army_units("B")[0]
 
     def strength(u: Any) -> int:
@@ -220,11 +221,11 @@ def test_the_same_timed_aura_from_two_crypteks_applies_once():
 
     _beside(g, tech, chrono, 2.0)
     _beside(g, tech, imm, 3.0)
-    assert g.unit_distance(chrono, imm) <= 6
+    assert positions.unit_distance(g, chrono, imm) <= 6
     assert (strength(imm), strength(tech), strength(chrono)) == (1, 1, 1)  # once each, not twice
     _beside(g, chrono, imm, 7.0)
-    assert strength(imm) == (1 if g.unit_distance(tech, imm) <= 6 else 0)
+    assert strength(imm) == (1 if positions.unit_distance(g, tech, imm) <= 6 else 0)
     _beside(g, psycho, imm, 3.0)
     assert effect_defence(imm, SHOT, holds_in(g))[0] == 5  # Quantum Interface applies too
-    g.end_timed("next command A")
+    moments.end_timed(g, "next command A")
     assert strength(imm) == strength(tech) == 0 and not imm.timed and not tech.timed and not chrono.timed

@@ -19,6 +19,7 @@ from bagm.data.abilities import played
 from bagm.data.packs import Catalog, data_dirs
 from bagm.engine.bots.greedy import GreedyBot
 from bagm.engine.bots.random import RandomBot
+from bagm.engine.game import fight, moments
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game, IllegalAction
 from bagm.engine.rules.effects import effect_has
@@ -130,7 +131,7 @@ def test_a_unit_selected_to_move_may_spend_a_token_on_swift_as_the_wind(tmp_path
             "why": "Swift as the Wind"} in g.events
     assert {"e": "rule_used", "player": "A", "name": "Swift as the Wind", "kind": "Battle Focus"} in g.events
     # eligible: it has performed an Agile Manoeuvre this phase, so no other one (a token left)
-    assert g.usable("A", "selected_to_move", "A3") == []
+    assert moments.usable(g, "A", "selected_to_move", "A3") == []
     to_phase(g, "shooting")  # the end of the Movement phase
     assert a3.move() == move
 
@@ -173,10 +174,10 @@ def test_sudden_strike_when_selected_to_fight_gives_pile_in_and_consolidation_of
     to_move(g)
     g.tokens["A Battle Focus"] = 1  # (the test reaches the Fight phase by declining: set its pool)
     a2 = g.units["A2"]
-    assert g.pile_reach(a2) == 3
-    assert [a.text() for a in g.usable("A", "selected_to_fight", "A2")] == ["use A2 Sudden Strike"]
-    g.use_rule("A", parse("use A2 Sudden Strike"))
-    assert g.pile_reach(a2) == 6 and tokens(g) == 0
+    assert fight.pile_reach(a2) == 3
+    assert [a.text() for a in moments.usable(g, "A", "selected_to_fight", "A2")] == ["use A2 Sudden Strike"]
+    moments.use_rule(g, "A", parse("use A2 Sudden Strike"))
+    assert fight.pile_reach(a2) == 6 and tokens(g) == 0
 
 
 def test_an_army_whose_faction_is_not_asuryani_receives_no_tokens(tmp_path):

@@ -20,6 +20,18 @@ from bagm.data.weapons import WeaponProfile
 from bagm.engine.attack.odds import steps
 from bagm.engine.attack.rules import AttackProfile, Conditions, Outcome, Target
 from bagm.engine.bots import make_bot
+from bagm.engine.game import (
+    charge,
+    control,
+    hatchways,
+    kept,
+    moments,
+    movement,
+    positions,
+    reinforcements,
+    shooting,
+    sight,
+)
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game, IllegalAction
 from bagm.engine.rules.effects import effect_conditions, effect_defence, effect_least, effect_weapon, holds_in
@@ -183,12 +195,12 @@ def test_relentless_salvoes_shoot_after_advancing_or_falling_back():
     for gg, p in ((g, "A"), (orks, "B")):
         u = next(x for x in gg.army_units(p) if x.ranged and not any(w.abilities.assault for w in x.ranged))
         u.moved = "advance"
-        assert gg.shoot_reason(u) is None
+        assert shooting.shoot_reason(gg, u) is None
         u.moved = "fallback"
-        assert gg.shoot_reason(u) is None
+        assert shooting.shoot_reason(gg, u) is None
     o = next(x for x in orks.army_units("A") if x.ranged and not any(w.abilities.assault for w in x.ranged))
     o.moved = "advance"  # the Orks have no such rule
-    assert orks.shoot_reason(o) == "it Advanced this turn (and has no Assault weapon)"
+    assert shooting.shoot_reason(orks, o) == "it Advanced this turn (and has no Assault weapon)"
 
 
 def test_unnatural_energies_tactical_manoeuvres_after_advancing():
@@ -197,7 +209,7 @@ def test_unnatural_energies_tactical_manoeuvres_after_advancing():
         u = g.army_units(p)[-1]
         for moved in ("advance", "fallback"):
             u.moved = moved
-            assert (g.manoeuvre_reason(u) is None) is ok
+            assert (shooting.manoeuvre_reason(g, u) is None) is ok
 
 
 # --- the attack sequence -------------------------------------------------------------------------
@@ -211,11 +223,11 @@ def test_focused_response_overwatch_hits_on_5_plus():
     assert effect_conditions(b, a, GUN, Conditions(overwatch=True)).overwatch_hit == 6
     # 2 attacks firing Overwatch: hit rolls 5 and 4; the 5 hits; wound roll 6; save roll 1
     g.dice = Dice.scripted([5, 4, 6, 1])
-    lost, _ = declined(g.attack(a, b, GUN, 1, Conditions(overwatch=True), None, ranged=True))
+    lost, _ = declined(shooting.attack(g, a, b, GUN, 1, Conditions(overwatch=True), None, ranged=True))
     assert lost == 1
     g.dice.assert_consumed()
     g.dice = Dice.scripted([5, 4])  # Boarding Strike has no such rule: neither hits
-    assert declined(g.attack(b, a, GUN, 1, Conditions(overwatch=True), None, ranged=True)) == (0, 0)
+    assert declined(shooting.attack(g, b, a, GUN, 1, Conditions(overwatch=True), None, ranged=True)) == (0, 0)
     g.dice.assert_consumed()
 
 
@@ -227,7 +239,7 @@ def test_focused_response_minus_1_to_hit_a_unit_set_to_defend():
     assert effect_conditions(b, a, GUN, Conditions()).hit_mod == -1
     # BS 3+ with -1: a hit roll of 3 misses, 4 hits; wound roll 6; save roll 1
     g.dice = Dice.scripted([3, 4, 6, 1])
-    lost, _ = declined(g.attack(b, a, GUN, 1, Conditions(), None, ranged=True))
+    lost, _ = declined(shooting.attack(g, b, a, GUN, 1, Conditions(), None, ranged=True))
     assert lost == 1
     g.dice.assert_consumed()
 
@@ -253,10 +265,10 @@ def test_the_emperor_protects_invulnerable_save_on_a_marker_and_after_securing_i
     orks = g.army_units("B")[-1]
     g.dice = Dice.scripted([4, 6, 3])  # hit, wound, save 3: fails the 4+ ...
     g.phase = "movement"
-    assert declined(g.attack(orks, sisters, ap3, 1, Conditions(), None, ranged=True))[0] == 1
+    assert declined(shooting.attack(g, orks, sisters, ap3, 1, Conditions(), None, ranged=True))[0] == 1
     g.phase = "fight"
     g.dice = Dice.scripted([4, 6, 3])  # ... and passes the 3+
-    assert declined(g.attack(orks, sisters, ap3, 1, Conditions(), None, ranged=True))[0] == 0
+    assert declined(shooting.attack(g, orks, sisters, ap3, 1, Conditions(), None, ranged=True))[0] == 0
     g.dice.assert_consumed()
 
 
@@ -280,10 +292,10 @@ def test_determined_defence_plus_1_armour_save_on_a_marker(tmp_path):
         need = u.Sv
         # hit 4, wound 6, save roll one below the save characteristic: fails away from a marker
         g.dice = Dice.scripted([4, 6, need - 1])
-        assert declined(g.attack(orks, u, SHOT, 1, Conditions(), None, ranged=True))[0] == 1
+        assert declined(shooting.attack(g, orks, u, SHOT, 1, Conditions(), None, ranged=True))[0] == 1
         on_marker(g, u)
         g.dice = Dice.scripted([4, 6, need - 1])  # and passes within range of one (+1)
-        assert declined(g.attack(orks, u, SHOT, 1, Conditions(), None, ranged=True))[0] == 0
+        assert declined(shooting.attack(g, orks, u, SHOT, 1, Conditions(), None, ranged=True))[0] == 0
         g.dice.assert_consumed()
     assert not unit(g, "Farseer").standing
 
@@ -300,7 +312,7 @@ def test_belligerent_boarders_minus_1_to_wound_from_stronger_attacks(tmp_path):
     assert not grots.standing and effect_conditions(gk, grots, s6, Conditions()).wound_mod == 0
     # S6 against T5 wounds on 3+; with -1 a wound roll of 3 fails
     g.dice = Dice.scripted([4, 3])
-    assert declined(g.attack(gk, boyz, s6, 1, Conditions(), None, ranged=True)) == (0, 0)
+    assert declined(shooting.attack(g, gk, boyz, s6, 1, Conditions(), None, ranged=True)) == (0, 0)
     g.dice.assert_consumed()
 
 
@@ -313,7 +325,7 @@ def test_witchsight_ranged_weapons_ignore_cover():
     # the target in cover: AP 0 against Sv 6+ with cover would save on 5; ignoring it, a 5 fails
     b.Sv = 6
     g.dice = Dice.scripted([4, 6, 5])
-    assert declined(g.attack(a, b, SHOT, 1, Conditions(cover=True), None, ranged=True))[0] == 1
+    assert declined(shooting.attack(g, a, b, SHOT, 1, Conditions(cover=True), None, ranged=True))[0] == 1
     g.dice.assert_consumed()
 
 
@@ -343,7 +355,7 @@ def test_charge_roll_plus_1_in_play():
     advance_to(g, "move")
     g.apply(parse(f"hold {u.uid}"))
     advance_to(g, "charge")
-    need = g.unit_distance(u, e) - 1.0
+    need = positions.unit_distance(g, u, e) - 1.0
     assert 3 < need <= 4
     g.dice = Dice.scripted([1, 2])  # 3 + 1 reaches
     g.apply(parse(f"charge {u.uid} {e.uid}"))
@@ -361,7 +373,7 @@ def test_canticles_battle_shock_tests_plus_1(tmp_path):
                                                  player="B"))
     priests = unit(g, "Corpuscarii Electro-Priests", "B")
     priests.models = priests.models[:1]
-    g.touch(priests)
+    kept.touch(g, priests)
     need = priests.Ld
     g.dice = Dice.scripted([1, need - 2])  # one short of its Leadership: passes with the +1
     advance_to(g, "move", "B")
@@ -384,7 +396,7 @@ def test_fervent_devotees_melee_sustained_hits_against_a_unit_on_a_marker():
     # in play: one attack, a Critical Hit (6) scores one more hit; wound rolls 6 and 6; saves 1, 1
     one = WeaponProfile("Test blade", True, DiceExpr(0, 6, 1), 3, 4, 0, DiceExpr(0, 6, 1))
     g.dice = Dice.scripted([6, 6, 6, 1, 1])
-    assert declined(g.attack(a, b, one, 1, Conditions(), None, ranged=False))[0] == 2
+    assert declined(shooting.attack(g, a, b, one, 1, Conditions(), None, ranged=False))[0] == 2
     g.dice.assert_consumed()
 
 
@@ -436,7 +448,7 @@ def test_terrifying_charge_a_failed_leadership_test_gives_the_target_minus_1_to_
     assert effect_conditions(e, u, BLADE, Conditions()).hit_mod == -1
     assert u.charged
     g.dice.assert_consumed()
-    g.end_timed("turn")  # "until the end of the turn"
+    moments.end_timed(g, "turn")  # "until the end of the turn"
     assert effect_conditions(e, u, BLADE, Conditions()).hit_mod == 0
 
 
@@ -480,10 +492,10 @@ def test_overwhelming_magnificence_minus_1_oc_in_engagement_range():
             off_markers(g, u)
     off_markers(g, guard)
     i = 0
-    assert g.levels_of_control()[i]["B"] == 2 * boyz.OC
+    assert control.levels_of_control(g)[i]["B"] == 2 * boyz.OC
     place(g, guard.uid, [(mk.x + 1.9, mk.y)])  # engaged, out of the marker's range
-    assert g.engaged(guard, boyz)
-    assert g.levels_of_control()[i]["B"] == 2 * (boyz.OC - 1)
+    assert positions.engaged(g, guard, boyz)
+    assert control.levels_of_control(g)[i]["B"] == 2 * (boyz.OC - 1)
 
 
 # --- conditions on the target --------------------------------------------------------------------
@@ -498,7 +510,7 @@ def test_retribution_protocols_rerolls_against_the_unit_that_destroyed_a_cryptek
     assert effect_conditions(warriors, boyz, GUN, Conditions()).reroll_hits == Reroll.none
     big = WeaponProfile("Test cannon", False, DiceExpr(0, 6, 1), 3, 8, -4, DiceExpr(0, 6, 9), range=24)
     g.dice = Dice.scripted([4, 6])  # hit, wound (AP -4: no save): 9 damage destroys the Technomancer
-    assert declined(g.attack(boyz, cryptek, big, 1, Conditions(), None, ranged=True))[1] == 1
+    assert declined(shooting.attack(g, boyz, cryptek, big, 1, Conditions(), None, ranged=True))[1] == 1
     g.dice.assert_consumed()
     assert "CRYPTEK" in boyz.slew
     assert effect_conditions(warriors, boyz, GUN, Conditions()).reroll_hits == Reroll.failed
@@ -510,19 +522,19 @@ def test_markerlight_precision_against_a_unit_a_markerlight_unit_sees():
     spotter, *more = [u for u in g.army_units("A") if "MARKERLIGHT" in u.keywords]
     for u in more:  # one MARKERLIGHT unit on the battlefield
         u.models = []
-        g.touch(u)
+        kept.touch(g, u)
     shooter = next(u for u in g.army_units("A") if u is not spotter and u.ranged)
     boyz = unit(g, "Nobz", "B")
     place(g, spotter.uid, block(14))
     place(g, boyz.uid, block(22, dx=1.4))
     holds = holds_in(g)
-    assert g.visible_idx(spotter, boyz) and not g.engaged_with(spotter)
+    assert sight.visible_idx(g, spotter, boyz) and not positions.engaged_with(g, spotter)
     w = effect_weapon(shooter, GUN, boyz, holds)
     assert (w.skill, w.abilities.sustained_hits) == (2, DiceExpr(0, 6, 1))
     assert effect_weapon(shooter, GUN, boyz) is GUN  # without the game: not known to hold
     grots = unit(g, "Meganobz", "B")
     place(g, grots.uid, [(15.5, 15.0)])  # an enemy model in Engagement Range of the spotter
-    assert g.engaged_with(spotter)
+    assert positions.engaged_with(g, spotter)
     assert effect_weapon(shooter, GUN, boyz, holds) is GUN
 
 
@@ -546,7 +558,7 @@ def test_methodical_conquest_set_overwatch_after_secure_site():
 
 
 def _path(g: Game, u: Unit, kind: str, to: tuple[float, float]) -> float:
-    length, route = g.bf.move_path(u.models[0].base, to, g.move_discs(u, kind))
+    length, route = g.bf.move_path(u.models[0].base, to, positions.move_discs(g, u, kind))
     return length if route is not None and route[-1] == to else float("inf")
 
 
@@ -590,7 +602,7 @@ def test_relentless_spread_consolidation_d3_plus_3():
     place(g, e.uid, [(20.0, 15.0)])
     front = 20.0 - e.radius - u.radius - 0.2
     place(g, u.uid, [(front, 15.0), (12.0, 15.0)])
-    assert g.engaged(u, e)
+    assert positions.engaged(g, u, e)
     e.fought = True
     u.melee = [WeaponProfile("Test blade", True, DiceExpr(0, 6, 1), 3, 4, 0, DiceExpr(0, 6, 1))]
     advance_to(g, "fight")
@@ -648,7 +660,7 @@ def test_living_flame_sustained_hits_against_a_unit_in_engagement_range_of_frien
     place(g, other.uid, [(40.0, 25.0)])
     assert effect_weapon(flamer, GUN, e, holds) is GUN
     place(g, other.uid, [(30.0 - e.radius - other.radius - 0.3, 15.0)])
-    assert g.engaged(other, e)
+    assert positions.engaged(g, other, e)
     assert effect_weapon(flamer, GUN, e, holds).abilities.sustained_hits == DiceExpr(0, 6, 1)
     assert effect_weapon(flamer, BLADE, e, holds) is BLADE  # ranged weapons only
 
@@ -670,7 +682,7 @@ def test_conquest_protocols_critical_wounds_improve_ap_on_or_against_a_marker():
     b.Sv = 4
     two = WeaponProfile("Test gun", False, DiceExpr(0, 6, 2), 3, 4, 0, DiceExpr(0, 6, 1), range=24)
     g.dice = Dice.scripted([4, 4, 6, 5, 4, 4])
-    assert declined(g.attack(a, b, two, 1, Conditions(), None, ranged=True))[0] == 1
+    assert declined(shooting.attack(g, a, b, two, 1, Conditions(), None, ranged=True))[0] == 1
     g.dice.assert_consumed()
 
 
@@ -697,7 +709,7 @@ def test_drive_home_the_blade_sustained_hits_against_one_unit_beyond_an_open_hat
     holds = holds_in(g)
     assert effect_weapon(shooter, GUN, first, holds) is GUN  # the Hatchway is closed
     g.bf.set_open(i, True)
-    g.touch()
+    kept.touch(g)
     assert g.bf.wholly_opposite_sides(shooter.bases, first.bases, i)
     w = effect_weapon(shooter, GUN, first, holds)
     assert w.abilities.sustained_hits == DiceExpr(0, 6, 1)
@@ -715,14 +727,14 @@ def test_toxic_miasma_halves_move_and_slows_advance_and_charge_within_3_inches()
     near, far = g.army_units("B")[-1], g.army_units("B")[-2]
     place(g, daemons.uid, [(14.0, 15.0)])
     place(g, near.uid, [(14.0 + daemons.radius + near.radius + 2.5, 15.0)])  # 2.5" away
-    assert g.min_straight(near, daemons) <= 3 < g.min_straight(far, daemons)
+    assert positions.min_straight(g, near, daemons) <= 3 < positions.min_straight(g, far, daemons)
     assert effect_conditions(near, near, GUN, Conditions()) == Conditions()  # no standing effect
     g.dice = Dice.scripted([])
     g.apply(parse(f"move {near.uid} 40,15"))
     ev = [x for x in g.events if x["e"] == "move" and x["unit"] == near.uid][-1]
     assert 0 < ev["moved"] <= near.M - near.M // 2 + 1e-6  # Move halved, rounding up
     assert any(x["e"] == "effect" and x["rule"] == "Toxic Miasma" and x["unit"] == near.uid for x in g.events)
-    g.end_timed("phase")
+    moments.end_timed(g, "phase")
     assert near.move() == near.M
 
 
@@ -766,7 +778,7 @@ def _fight_first(g: Game, u: Unit, t: Unit, dice: list[int]) -> None:
     advance_to(g, "move")
     place(g, t.uid, [(20.0, 15.0), (20.0, 16.0 + t.radius)])
     place(g, u.uid, [(20.0 - t.radius - u.radius - 0.2, 15.0)])
-    assert g.engaged(u, t)
+    assert positions.engaged(g, u, t)
     u.charged = True  # Fights First: it fights before the other side's units
     advance_to(g, "fight")
     g.dice = Dice.scripted(dice)
@@ -808,7 +820,7 @@ def test_faolchus_last_flight_a_2_or_a_unit_that_has_fought_does_not():
     u2.melee = [BIG_BLADE]
     t2.fought = True  # "if it has not fought this phase"
     g2.dice = Dice.scripted([4, 6, 1])
-    assert declined(g2.attack(u2, t2, BIG_BLADE, 1, Conditions(), None, ranged=False))[1] == 1
+    assert declined(shooting.attack(g2, u2, t2, BIG_BLADE, 1, Conditions(), None, ranged=False))[1] == 1
     g2.dice.assert_consumed()
     assert t2.dying == 0
 
@@ -820,10 +832,10 @@ def test_reap_the_tally_only_the_last_model_of_a_unit_on_a_5_plus():
     place(g, t.uid, [(20.0, 15.0), (20.0, 16.5)])
     # the first of two models: no roll
     g.dice = Dice.scripted([4, 6, 1])
-    assert declined(g.attack(u, t, BIG_BLADE, 1, Conditions(), None, ranged=False))[1] == 1
+    assert declined(shooting.attack(g, u, t, BIG_BLADE, 1, Conditions(), None, ranged=False))[1] == 1
     g.dice.assert_consumed()
     g.dice = Dice.scripted([4, 6, 1, 5])  # the last: a 5 fights on
-    declined(g.attack(u, t, BIG_BLADE, 1, Conditions(), None, ranged=False))
+    declined(shooting.attack(g, u, t, BIG_BLADE, 1, Conditions(), None, ranged=False))
     g.dice.assert_consumed()
     assert not t.alive and t.dying == 1
 
@@ -875,9 +887,9 @@ def test_pre_emptive_strike_deep_strike_in_the_first_round_more_than_6_inches_aw
     assert strikes  # in the first battle round
     g.apply(strikes[0])
     assert u.where == "board" and u.struck_turn == g.turn
-    gap = min(g.min_straight(u, e) for e in g.army_units("B"))
+    gap = min(positions.min_straight(g, u, e) for e in g.army_units("B"))
     assert gap > 6.0
-    assert g.charge_reason(u) == "it arrived by Deep Strike in the first battle round (Pre-Emptive Strike)"
+    assert charge.charge_reason(g, u) == "it arrived by Deep Strike in the first battle round (Pre-Emptive Strike)"
 
 
 def test_without_pre_emptive_strike_deep_strike_waits_for_the_second_round():
@@ -885,7 +897,7 @@ def test_without_pre_emptive_strike_deep_strike_waits_for_the_second_round():
     u = g.units["A3"]
     assert u.where == "reserves" and u.deep_strike and g.round == 1
     advance_to(g, "move")
-    assert not [x for x in g.legal_reinforce("A") if x.kind == "deepstrike"]
+    assert not [x for x in reinforcements.legal_reinforce(g, "A") if x.kind == "deepstrike"]
     with pytest.raises(IllegalAction, match="second battle round"):
         g.check_as("reinforce", "A", Action("deepstrike", "A3", point=(30.0, 15.0)))
 
@@ -901,24 +913,24 @@ def test_overload_machine_spirits_each_unit_each_time_it_is_selected_to_shoot():
     a, v = g.army_units("A")[:2]
     b = g.army_units("B")[-1]
     name = "Overload Machine Spirits"
-    assert [x.text() for x in g.usable("A", "selected_to_shoot", a.uid)] == [f"use {a.uid} {name}"]
-    steps = g.moment("selected_to_shoot", "A", a)
+    assert [x.text() for x in moments.usable(g, "A", "selected_to_shoot", a.uid)] == [f"use {a.uid} {name}"]
+    steps = moments.moment(g, "selected_to_shoot", "A", a)
     assert next(steps).step == "use"
     with pytest.raises(StopIteration):
         steps.send(parse(f"use {a.uid} {name}"))
     w = effect_weapon(a, GUN, b)
     assert (w.ap, w.abilities.hazardous) == (-1, True)
     assert effect_weapon(a, BLADE, b) == BLADE  # ranged weapons only
-    assert g.usable("A", "selected_to_shoot", a.uid) == []  # this unit: once this phase
-    assert [x.text() for x in g.usable("A", "selected_to_shoot", v.uid)] == [f"use {v.uid} {name}"]
+    assert moments.usable(g, "A", "selected_to_shoot", a.uid) == []  # this unit: once this phase
+    assert [x.text() for x in moments.usable(g, "A", "selected_to_shoot", v.uid)] == [f"use {v.uid} {name}"]
     # one attack: hit 3 (BS 3+), wound 6, save roll of exactly the target's Save: failed at AP -1
     g.dice = Dice.scripted([3, 6, b.Sv])
-    assert declined(g.attack(a, b, SHOT, 1, Conditions(), None, ranged=True))[0] == 1
+    assert declined(shooting.attack(g, a, b, SHOT, 1, Conditions(), None, ranged=True))[0] == 1
     assert a.hazard == ("Test shot",)  # a Hazardous test owed once the unit has shot
-    g.end_timed("phase")
+    moments.end_timed(g, "phase")
     assert effect_weapon(a, GUN, b) == GUN
     g.dice = Dice.scripted([3, 6, b.Sv])  # the same rolls without it: saved
-    assert declined(g.attack(a, b, SHOT, 1, Conditions(), None, ranged=True))[0] == 0
+    assert declined(shooting.attack(g, a, b, SHOT, 1, Conditions(), None, ranged=True))[0] == 0
     assert not any(x.name == name for x in g.armies["B"].uses)  # the Orks have no such rule
 
 
@@ -955,25 +967,25 @@ def test_harassing_fire_one_unit_moves_3_inches_at_the_end_of_the_shooting_phase
     place(g, u.uid, block(14))
     place(g, v.uid, block(30))
     place(g, e.uid, block(31.5, dx=1.4))  # v's Engagement Range
-    g.touch()
+    kept.touch(g)
     _phase(g, "shooting")
-    offered = {a.unit for a in g.usable("A", "phase_end")}
+    offered = {a.unit for a in moments.usable(g, "A", "phase_end")}
     assert u.uid in offered and v.uid not in offered
     _phase(g, "shooting", "B")
-    assert g.usable("A", "phase_end") == []  # your Shooting phase only
+    assert moments.usable(g, "A", "phase_end") == []  # your Shooting phase only
     _phase(g, "shooting")
     before = [(m.x, m.y) for m in u.models]
-    steps = g.moment("phase_end", "A")
+    steps = moments.moment(g, "phase_end", "A")
     assert next(steps).step == "use"
     d = steps.send(parse(f"use {u.uid} {name}"))
     assert d.step == "freemove" and d.info["reach"] == 3
     with pytest.raises(StopIteration):
         steps.send(parse(f"move {u.uid} 24,15"))
     assert 2.9 < _moved(g, u, before) <= 3 + 1e-6
-    assert g.charge_reason(u) == f"it is not eligible to charge this turn ({name})"
-    assert g.usable("A", "phase_end") == []  # one unit a phase
-    g.end_timed("turn")
-    assert g.charge_reason(u) is None
+    assert charge.charge_reason(g, u) == f"it is not eligible to charge this turn ({name})"
+    assert moments.usable(g, "A", "phase_end") == []  # one unit a phase
+    moments.end_timed(g, "turn")
+    assert charge.charge_reason(g, u) is None
 
 
 def test_stalwart_advance_a_normal_move_after_shooting_only_if_those_attacks_destroyed_a_unit():
@@ -984,17 +996,17 @@ def test_stalwart_advance_a_normal_move_after_shooting_only_if_those_attacks_des
     u = g.army_units("A")[-1]
     e, f = g.army_units("B")[-1], g.army_units("B")[-2]
     place(g, u.uid, block(14))
-    g.touch()
+    kept.touch(g)
     _phase(g, "shooting")
     u.volley = ((e.uid, 3, 1),)  # a model destroyed, the unit still alive
-    assert g.usable("A", "after_shot", u.uid) == []
+    assert moments.usable(g, "A", "after_shot", u.uid) == []
     f.where = "destroyed"  # destroyed, but not by its attacks
     u.volley = ((e.uid, 3, 1), (f.uid, 0, 0))
-    assert g.usable("A", "after_shot", u.uid) == []
+    assert moments.usable(g, "A", "after_shot", u.uid) == []
     e.where = "destroyed"  # destroyed by those attacks
-    assert [a.text() for a in g.usable("A", "after_shot", u.uid)] == [f"use {u.uid} {name}"]
+    assert [a.text() for a in moments.usable(g, "A", "after_shot", u.uid)] == [f"use {u.uid} {name}"]
     before = [(m.x, m.y) for m in u.models]
-    steps = g.moment("after_shot", "A", u)
+    steps = moments.moment(g, "after_shot", "A", u)
     next(steps)
     d = steps.send(parse(f"use {u.uid} {name}"))
     assert d.step == "freemove"
@@ -1004,7 +1016,7 @@ def test_stalwart_advance_a_normal_move_after_shooting_only_if_those_attacks_des
     except StopIteration:
         pass
     assert 2.9 < _moved(g, u, before) <= 3 + 1e-6
-    assert g.usable("A", "after_shot", u.uid) == []  # once a phase for the unit
+    assert moments.usable(g, "A", "after_shot", u.uid) == []  # once a phase for the unit
 
 
 def test_a_free_move_then_a_hatchway_the_unit_is_within_1_inch_of():
@@ -1013,17 +1025,17 @@ def test_a_free_move_then_a_hatchway_the_unit_is_within_1_inch_of():
     u = g.army_units("A")[-1]
     i = next(h.index for h in g.map.layout.hatchways if not g.bf.is_open(h.index))
     _beside(g, i, u, 1)
-    g.touch()
+    kept.touch(g)
     _phase(g, "shooting")
     e = g.army_units("B")[-1]
     e.where = "destroyed"
     u.volley = ((e.uid, 1, 1),)
-    steps = g.moment("after_shot", "A", u)
+    steps = moments.moment(g, "after_shot", "A", u)
     next(steps)
     steps.send(parse(f"use {u.uid} Stalwart Advance"))
     d = steps.send(Action("pass"))  # no move: still beside the Hatchway
     assert d.step == "freemove" and d.info["hatch"]
-    assert Action("hatch", u.uid, arg=str(i + 1)) in g.legal_freemove(d.info)
+    assert Action("hatch", u.uid, arg=str(i + 1)) in movement.legal_freemove(g, d.info)
     g.dice = Dice.scripted([])
     with pytest.raises(StopIteration):
         steps.send(Action("hatch", u.uid, arg=str(i + 1)))  # no enemy unit near: it opens
@@ -1044,7 +1056,7 @@ def test_greedy_bot_moves_with_harassing_fire_only_a_unit_with_no_charge_to_lose
     for (x, y), used in (((60.0, 2.0), True), ((mid, 20.0), False)):  # far off; within 12" of every unit
         for j, v in enumerate(g.army_units("B")):
             place(g, v.uid, [(x + 2 * j if used else x, y - 2 * j if not used else y)])
-        g.touch()
+        kept.touch(g)
         assert not any(bot.on_marker(g, u) for u in mine)
         g.decision = Decision("use", "A", {"timing": "phase_end"})
         assert (bot(g).kind == "use") == used
@@ -1061,28 +1073,28 @@ def test_fanatical_onslaught_a_rush_move_toward_the_unit_whose_attacks_destroyed
     e = g.army_units("B")[-1]
     place(g, u.uid, block(14)[:3])
     place(g, e.uid, block(24, dx=1.4))
-    g.touch()
+    kept.touch(g)
     _phase(g, "shooting", "B")
     e.volley = ((u.uid, 4, 0),)
     with pytest.raises(StopIteration):
-        next(g.rushes(e))  # no model destroyed
+        next(shooting.rushes(g, e))  # no model destroyed
     e.volley = ((u.uid, 4, 1),)
     u.battleshocked = True
     with pytest.raises(StopIteration):
-        next(g.rushes(e))
+        next(shooting.rushes(g, e))
     u.battleshocked = False
     before = [(m.x, m.y) for m in u.models]
-    gap = g.unit_distance(u, e)
-    steps = g.rushes(e)
+    gap = positions.unit_distance(g, u, e)
+    steps = shooting.rushes(g, e)
     d = next(steps)
     assert d.step == "freemove" and d.info["rush"] == e.uid and d.info["reach"] == "3"
     g.dice = Dice.scripted([])  # 3": no roll
     with pytest.raises(StopIteration):
-        steps.send(g.legal_freemove(d.info)[0])
+        steps.send(movement.legal_freemove(g, d.info)[0])
     assert 2.9 < _moved(g, u, before) <= 3 + 1e-6
-    assert g.unit_distance(u, e) < gap - 2.5  # toward the attacking unit
+    assert positions.unit_distance(g, u, e) < gap - 2.5  # toward the attacking unit
     with pytest.raises(StopIteration):
-        next(g.rushes(e))  # one Rush move per turn
+        next(shooting.rushes(g, e))  # one Rush move per turn
 
 
 def test_wraith_marked_a_passed_leadership_test_secures_the_marker_minus_2_for_wraith_constructs():
@@ -1096,20 +1108,20 @@ def test_wraith_marked_a_passed_leadership_test_secures_the_marker_minus_2_for_w
         g = game(army("aeldari_wraiths_of_the_void"))
         u = next(x for x in g.army_units("A") if ("WRAITH CONSTRUCT" in x.keywords) == wraith)
         on_marker(g, u)
-        g.touch()
+        kept.touch(g)
         _phase(g, "command")
         g.control[0] = "B"
-        assert all(a.unit != u.uid for a in g.usable("A", "phase_start"))
+        assert all(a.unit != u.uid for a in moments.usable(g, "A", "phase_start"))
         g.control[0] = "A"
-        assert f"use {u.uid} {name}" in [a.text() for a in g.usable("A", "phase_start")]
+        assert f"use {u.uid} {name}" in [a.text() for a in moments.usable(g, "A", "phase_start")]
         ld = u.leadership() + extra
         g.dice = Dice.scripted([ld // 2, ld - ld // 2])
-        g.use_rule("A", parse(f"use {u.uid} {name}"))
+        moments.use_rule(g, "A", parse(f"use {u.uid} {name}"))
         g.dice.assert_consumed()
         test = [e for e in g.events if e["e"] == "leadership_test"][-1]
         assert test["passed"] == secured and test.get("mod", 0) == (-2 if wraith else 0)
         assert (g.secured[0] == "A") == secured
-        assert g.usable("A", "phase_start") == []  # one unit a phase
+        assert moments.usable(g, "A", "phase_start") == []  # one unit a phase
 
 
 def test_priority_quarry_the_warlord_and_one_selected_unit_rerolls_and_unseen_charges():
@@ -1128,10 +1140,10 @@ def test_priority_quarry_the_warlord_and_one_selected_unit_rerolls_and_unseen_ch
     assert effect_conditions(u, other, GUN, Conditions()).reroll_hits.name == "none"
     # one attack at the quarry: a Hit roll of 1, re-rolled: 3 hits (BS 3+), wound 6, save 1
     g.dice = Dice.scripted([1, 3, 6, 1])
-    assert declined(g.attack(u, q, SHOT, 1, Conditions(), None, ranged=True))[0] == 1
+    assert declined(shooting.attack(g, u, q, SHOT, 1, Conditions(), None, ranged=True))[0] == 1
     g.dice.assert_consumed()
     g.dice = Dice.scripted([1])  # the other unit: no re-roll
-    assert declined(g.attack(u, other, SHOT, 1, Conditions(), None, ranged=True)) == (0, 0)
+    assert declined(shooting.attack(g, u, other, SHOT, 1, Conditions(), None, ranged=True)) == (0, 0)
     # a charge at a quarry not visible (around a corner), not at another unit so placed
     for e in (q, other):
         assert _hidden_near(g, u, e), "no place out of sight within 12 inches"
@@ -1141,7 +1153,7 @@ def test_priority_quarry_the_warlord_and_one_selected_unit_rerolls_and_unseen_ch
             with pytest.raises(IllegalAction, match="not visible"):
                 g.check_as("charge", "A", Action("charge", u.uid, target=e.uid))
         place(g, e.uid, [(60.0, 2.0)])
-        g.touch()
+        kept.touch(g)
 
 
 def _hidden_near(g: Game, u: Unit, e: Unit) -> bool:
@@ -1151,16 +1163,16 @@ def _hidden_near(g: Game, u: Unit, e: Unit) -> bool:
     for dx in range(-11, 12):
         for dy in range(-11, 12):
             p = (ux + dx, uy + dy)
-            if not g.layout_ok(p):
+            if not movement.layout_ok(g, p):
                 continue
             try:
                 place(g, e.uid, [p])
             except ValueError:
                 continue
-            g.touch()
-            if not g.fits(e.models[0].base) or g.engaged(u, e) or g.visible_idx(u, e):
+            kept.touch(g)
+            if not positions.fits(g, e.models[0].base) or positions.engaged(g, u, e) or sight.visible_idx(g, u, e):
                 continue
-            if g.unit_distance(u, e) <= 11.5:
+            if positions.unit_distance(g, u, e) <= 11.5:
                 return True
     return False
 
@@ -1173,7 +1185,7 @@ def _off_hatch(g: Game, i: int, u: Unit, gap: float, side: int = 1) -> tuple[flo
     off = u.radius + gap
     pt = (cx, cy + side * off) if h.horizontal else (cx + side * off, cy)
     place(g, u.uid, [pt])
-    g.touch()
+    kept.touch(g)
     return (cx, cy - side * (off + 1)) if h.horizontal else (cx - side * (off + 1), cy)
 
 
@@ -1186,7 +1198,7 @@ def _open_ground(g: Game, u: Unit, gap: float) -> tuple[int, tuple[float, float]
                 continue
             beyond = _off_hatch(g, h.index, u, gap, side)
             m = u.models[0]
-            if g.layout_ok((m.x, m.y)) and abs(g.bf.distance_to_hatchway(m.base, h.index) - gap) < 0.3:
+            if movement.layout_ok(g, (m.x, m.y)) and abs(g.bf.distance_to_hatchway(m.base, h.index) - gap) < 0.3:
                 return h.index, (round(beyond[0], 2), round(beyond[1], 2))
     raise AssertionError("no open ground beside a closed Hatchway")
 
@@ -1205,7 +1217,7 @@ def test_unerring_strike_operates_a_closed_hatchway_on_the_way_of_a_normal_move_
         i, beyond = _open_ground(g, u, gap if gap is not None else far)
         for e in g.army_units("B"):
             place(g, e.uid, [(60.0 - 2 * int(e.uid[1:]), 2.0)])
-        g.touch()
+        kept.touch(g)
         before = (u.models[0].x, u.models[0].y)
         g.apply(Action("move", u.uid, point=beyond))
         if not offered:
@@ -1215,7 +1227,7 @@ def test_unerring_strike_operates_a_closed_hatchway_on_the_way_of_a_normal_move_
         assert d.step == "freemove" and d.info["options"] == [i + 1]
         g.dice = Dice.scripted([])  # no enemy unit near: it opens, no roll-off
         g.apply(Action("hatch", u.uid, arg=str(i + 1)))
-        assert g.bf.is_open(i) and g.hatch_spent(u)
+        assert g.bf.is_open(i) and hatchways.hatch_spent(g, u)
         moved = ((u.models[0].x - before[0]) ** 2 + (u.models[0].y - before[1]) ** 2) ** 0.5
         assert moved <= u.move() + 1e-6 and u.move() == u.M - 2  # 2" less this phase
         assert moved > 2.0  # through the Hatchway it opened
@@ -1228,7 +1240,7 @@ def test_unerring_strike_not_with_an_enemy_unit_within_1_inch_of_the_hatchway():
     i, beyond = _open_ground(g, u, 2.0)
     e = g.army_units("B")[-1]
     _beside(g, i, e, -1)
-    g.touch()
+    kept.touch(g)
     g.apply(Action("move", u.uid, point=beyond))
     assert g.decision.step != "freemove"
 
@@ -1243,12 +1255,12 @@ def test_beseechment_codes_a_hatchway_within_its_whole_move(extra, offered):
     i, beyond = _open_ground(g, u, u.move() + 1.0 + extra)
     for e in g.army_units("B"):
         place(g, e.uid, [(60.0 - 2 * int(e.uid[1:]), 2.0)])
-    g.touch()
+    kept.touch(g)
     g.apply(Action("move", u.uid, point=beyond))
     assert (g.decision.step == "freemove") == offered
     if offered:
         g.apply(Action("pass"))
-        assert u.move() == u.M and not g.hatch_spent(u)
+        assert u.move() == u.M and not hatchways.hatch_spent(g, u)
 
 
 @pytest.mark.parametrize("across", [True, False])
@@ -1268,13 +1280,13 @@ def test_brutal_entrance_an_opened_hatchway_stays_open_and_plus_1_to_charge_thro
         if x is not e:
             x.where = "reserves"  # out of the way
     place(g, e.uid, [(60.0, 28.0)])
-    g.touch()
+    kept.touch(g)
     g.apply(Action("done"))  # Operating Hatchways
     g.dice = Dice.scripted([])
     g.apply(Action("hatch", u.uid, arg=str(i + 1)))
     assert g.bf.is_open(i) and g.hatch_jammed == {i: "Brutal Entrance"}
     _beside(g, i, v, 1)
-    g.touch()
+    kept.touch(g)
     with pytest.raises(IllegalAction, match="cannot be closed"):
         g.check_as("hatch", "A", Action("hatch", v.uid, arg=str(i + 1)))
     place(g, v.uid, [(60.0, 28.0)])
@@ -1287,7 +1299,7 @@ def test_brutal_entrance_an_opened_hatchway_stays_open_and_plus_1_to_charge_thro
     if not across:  # beside the unit, along the wall
         pt = (cx + 3.0, cy + u.radius + 0.35) if h.horizontal else (cx + u.radius + 0.35, cy + 3.0)
     place(g, e.uid, [pt])
-    g.touch()
+    kept.touch(g)
     assert g.bf.wholly_opposite_sides(u.bases, e.bases, i) == across
     advance_to(g, "charge")
     g.dice = Dice.scripted([3, 3])
@@ -1313,11 +1325,11 @@ def test_an_oc_modifier_that_holds_while_near_a_marker_counts_in_objective_contr
             off_markers(g, v)
     assert u.oc() == u.OC  # without the game the condition is not known to hold
     assert u.oc(None, holds_in(g)) == u.OC + 2
-    level = g.levels_of_control()[0]["A"]
+    level = control.levels_of_control(g)[0]["A"]
     counted = sum(1 for m in u.models if g.bf.in_objective_range(m.base, g.map.layout.markers[0]))
     assert counted and level == counted * (u.OC + 2)
     off_markers(g, u)
-    assert u.oc(None, holds_in(g)) == u.OC and g.levels_of_control()[0]["A"] == 0
+    assert u.oc(None, holds_in(g)) == u.OC and control.levels_of_control(g)[0]["A"] == 0
 
 
 def test_half_glimpsed_shadows_target_destroyed_by_an_earlier_weapon_of_the_shooting():

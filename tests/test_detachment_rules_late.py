@@ -13,6 +13,7 @@ from bagm.chance.dice import Dice
 from bagm.data.weapons import Anti
 from bagm.engine.attack.rules import Conditions
 from bagm.engine.bots import make_bot
+from bagm.engine.game import armyrules, charge, hatchways, kept, moments, movement, positions, shooting, sight
 from bagm.engine.game.sequence import Game
 from bagm.engine.rules.effects import effect_defence, holds_in
 from bagm.engine.state.actions import parse
@@ -22,7 +23,7 @@ from bagm.engine.state.army import Unit
 def attack(g: Game, u: Unit, t: Unit, w, dice: list[int]) -> tuple[int, int]:
     """``u`` attacks ``t`` with one model's ``w``, Command Re-rolls declined; every die used."""
     g.dice = Dice.scripted(dice)
-    got = declined(g.attack(u, t, w, 1, Conditions(), None, ranged=not w.melee))
+    got = declined(shooting.attack(g, u, t, w, 1, Conditions(), None, ranged=not w.melee))
     g.dice.assert_consumed()
     return got
 
@@ -72,7 +73,7 @@ def test_procedural_elimination_rerolls_hit_rolls_of_1_of_the_selected_type_unti
     assert attack(g, u, t, SHOT, [1, 3, 1]) == (0, 0)  # a Hit roll of 1 re-rolled: 3 hits, wound 1 fails
     assert attack(g, u, t, SHOT, [2]) == (0, 0)  # a 2: no re-roll
     assert attack(g, u, t, BLADE, [1, 1]) == (0, 0)  # melee attacks: not the selected type
-    g.end_timed("round")  # the end of the battle round
+    moments.end_timed(g, "round")  # the end of the battle round
     assert attack(g, u, t, SHOT, [1]) == (0, 0)
 
 
@@ -115,21 +116,21 @@ def test_vratine_aquila_4_plus_invulnerable_save_for_anathema_psykana_units_with
     for d, inside in ((2.9, True), (3.0, True), (3.2, False)):
         for dy in (0.0, 1.0, -1.0, 2.0, -2.0):
             place(g, pro.uid, [(x + gap + d, y + dy)])
-            if abs(g.unit_distance(bearer, pro) - d) < 1e-6:
+            if abs(positions.unit_distance(g, bearer, pro) - d) < 1e-6:
                 break
-        g.touch()
-        assert abs(g.unit_distance(bearer, pro) - d) < 1e-6
+        kept.touch(g)
+        assert abs(positions.unit_distance(g, bearer, pro) - d) < 1e-6
         assert (effect_defence(pro, SHOT, holds)[0] == 4) == inside, d
     assert effect_defence(bearer, SHOT, holds)[0] == 4  # its own unit
     # an AP -3 attack: the armour save (3+ -> 6+) is worse than the 4+ invulnerable save; a 4 saves
     from dataclasses import replace
 
     place(g, pro.uid, [(x + gap + 1.0, y)])
-    g.touch()
+    kept.touch(g)
     ap3 = replace(SHOT, ap=-3)
     assert attack(g, g.army_units("B")[0], pro, ap3, [3, 6, 4]) == (0, 0)
     place(g, pro.uid, [(x + gap + 5.0, y)])
-    g.touch()
+    kept.touch(g)
     assert attack(g, g.army_units("B")[0], pro, ap3, [3, 6, 5])[0] == 1  # beyond 3": the 5 fails
 
 
@@ -142,7 +143,7 @@ def pains(g: Game) -> list[tuple[str, int, str]]:
 
 def _destroy(g: Game, dead: Unit, by: Unit) -> None:
     dead.models = []
-    g.check_destroyed(dead, by=by)
+    shooting.check_destroyed(g, dead, by=by)
 
 
 @pytest.mark.parametrize("phase, kills, gained", [("fight", 1, 0), ("fight", 2, 1), ("fight", 3, 1),
@@ -234,7 +235,7 @@ def test_monoform_predators_counts_as_modelled_and_other_detachments_bar_nothing
 def _on_marker(g: Game, u: Unit, i: int = 0) -> None:
     mk = g.map.layout.markers[i]
     place(g, u.uid, [(mk.x, mk.y)])
-    g.touch()
+    kept.touch(g)
 
 
 @pytest.mark.parametrize("on, controller, same_phase, gained", [
@@ -277,21 +278,21 @@ def test_raid_and_pillage_expend_a_pain_token_to_secure_a_marker_a_kabal_unit_ho
     _on_marker(g, kabal)
     g.control[0], g.pain["A"] = "A", 1
     use = f"use {kabal.uid} Raid and Pillage"
-    assert [a.text() for a in g.usable("A", "phase_start")] == [use]
+    assert [a.text() for a in moments.usable(g, "A", "phase_start")] == [use]
     g.control[0] = "B"
-    assert g.usable("A", "phase_start") == []  # not a marker it controls
+    assert moments.usable(g, "A", "phase_start") == []  # not a marker it controls
     g.control[0], g.pain["A"] = "A", 0
-    assert g.usable("A", "phase_start") == []  # no Pain token to expend
+    assert moments.usable(g, "A", "phase_start") == []  # no Pain token to expend
     far = g.map.layout.markers[-1]  # on the battlefield, off marker 1 (the Archon's Overlord measures to it)
     place(g, kabal.uid, [(far.x, far.y)])
     _on_marker(g, incubi)
     g.pain["A"] = 1
-    assert g.usable("A", "phase_start") == []  # Incubi are not KABAL
+    assert moments.usable(g, "A", "phase_start") == []  # Incubi are not KABAL
     _on_marker(g, kabal)
-    g.use_rule("A", parse(use))
+    moments.use_rule(g, "A", parse(use))
     assert g.secured[0] == "A" and g.pain["A"] == 0 and kabal.empowered != g.phase_id
     assert pains(g)[-1] == ("A", -1, "Raid and Pillage")
-    assert g.usable("A", "phase_start") == []  # Secured now (and once a phase)
+    assert moments.usable(g, "A", "phase_start") == []  # Secured now (and once a phase)
 
 
 # --- Commorrite Rivalries and Power and Greed (Space Lane Raiders) --------------------------------
@@ -321,8 +322,8 @@ def _to_command_window(g: Game) -> None:
     if not wyches.models:  # in Reserves: set up beside the Succubus
         wyches.models, wyches.where = wyches.new_models([(x, y)]), "board"
     place(g, wyches.uid, [(x + succubus.radius + wyches.radius + 0.5, y)])
-    g.touch()
-    assert g.unit_distance(succubus, wyches) <= 6
+    kept.touch(g)
+    assert positions.unit_distance(g, succubus, wyches) <= 6
     for _ in range(300):
         d = g.decision
         if d.step == "command" and d.player == "A" and g.phase == "command" and g.active == "A" and \
@@ -374,18 +375,18 @@ def test_power_and_greed_the_first_time_each_turn_the_bearer_is_empowered_a_3_pl
     g.armies["A"].uses += (use_of(m, "Test Pain", "Enhancement"),)
     g.pain["A"] = 5
     g.dice = Dice.scripted([roll])
-    g.use_rule("A", parse(f"use {archon.uid} Test Pain"))
+    moments.use_rule(g, "A", parse(f"use {archon.uid} Test Pain"))
     g.dice.assert_consumed()
     assert g.pain["A"] == 4 + gained
     g.phase_id += 1  # the same turn, another phase: no roll
-    g.use_rule("A", parse(f"use {archon.uid} Test Pain"))
+    moments.use_rule(g, "A", parse(f"use {archon.uid} Test Pain"))
     assert g.pain["A"] == 3 + gained
     g.dice = Dice.scripted([])
-    g.use_rule("A", parse(f"use {wyches.uid} Test Pain"))  # not the bearer: no roll
+    moments.use_rule(g, "A", parse(f"use {wyches.uid} Test Pain"))  # not the bearer: no roll
     g.turn += 1
     g.phase_id += 1
     g.dice = Dice.scripted([6])  # the next turn: a roll again
-    g.use_rule("A", parse(f"use {archon.uid} Test Pain"))
+    moments.use_rule(g, "A", parse(f"use {archon.uid} Test Pain"))
     g.dice.assert_consumed()
 
 
@@ -407,9 +408,9 @@ def _beside(g: Game, src: Unit, u: Unit, gap: float, tol: float = 1e-6) -> None:
     for k in range(16):
         t = math.pi * k / 8
         place(g, u.uid, [(x + d * math.cos(t), y + d * math.sin(t))])
-        g.touch()
+        kept.touch(g)
         if g.bf.layout.board_at((u.models[0].x, u.models[0].y)) is not None and \
-                abs(g.unit_distance(src, u) - gap) < tol:
+                abs(positions.unit_distance(g, src, u) - gap) < tol:
             return
     raise AssertionError("no open direction")
 
@@ -423,16 +424,16 @@ def test_arcanoscientific_expertise_one_aura_for_each_cryptek_until_the_next_com
     g = game(army("necrons_harbinger_cabal"))
     assert g.phase == "command" and g.active == "A"
     cryptek = [u for u in g.army_units("A") if "CRYPTEK" in u.keywords]
-    offered = {a.text() for a in g.usable("A", "phase_start")}
+    offered = {a.text() for a in moments.usable(g, "A", "phase_start")}
     assert offered == {f"use {u.uid} {ARCANO}: {c}" for u in cryptek for c in
                        ("Hyperlocation Stutter", "Transharmonic Disruption", "Quantum Interface")}
     tech, chrono = cryptek[0], cryptek[1]
-    g.use_rule("A", parse(f"use {tech.uid} {ARCANO}: Transharmonic Disruption"))
-    left = {a.text() for a in g.usable("A", "phase_start")}
+    moments.use_rule(g, "A", parse(f"use {tech.uid} {ARCANO}: Transharmonic Disruption"))
+    left = {a.text() for a in moments.usable(g, "A", "phase_start")}
     assert not any(t.startswith(f"use {tech.uid} ") for t in left)  # one for each CRYPTEK unit
     assert any(t.startswith(f"use {chrono.uid} ") for t in left)
-    g.use_rule("A", parse(f"use {chrono.uid} {ARCANO}: Quantum Interface"))
-    g.use_rule("A", parse(f"use {cryptek[2].uid} {ARCANO}: Hyperlocation Stutter"))
+    moments.use_rule(g, "A", parse(f"use {chrono.uid} {ARCANO}: Quantum Interface"))
+    moments.use_rule(g, "A", parse(f"use {cryptek[2].uid} {ARCANO}: Hyperlocation Stutter"))
     imm = unit(g, "Immortals")
     t = g.army_units("B")[0]
     for gap, inside in ((5.9, True), (6.0, True), (6.2, False)):
@@ -445,7 +446,7 @@ def test_arcanoscientific_expertise_one_aura_for_each_cryptek_until_the_next_com
     assert effect_defence(imm, SHOT, holds_in(g))[0] == 5
     _beside(g, cryptek[2], imm, 3.0)
     assert effect_sum(imm, "advance_mod", holds_in(g)) == 2 and effect_sum(imm, "advance_mod") == 0
-    g.end_timed("next command A")  # the start of A's next Command phase
+    moments.end_timed(g, "next command A")  # the start of A's next Command phase
     assert effect_sum(imm, "advance_mod", holds_in(g)) == 0 and not imm.timed and not tech.timed
 
 
@@ -456,15 +457,15 @@ def test_hyperlocation_stutter_adds_2_to_an_advance_roll_within_6_inches():
 
     g = game(army("necrons_harbinger_cabal"))
     tech = next(u for u in g.army_units("A") if "CRYPTEK" in u.keywords)
-    g.use_rule("A", parse(f"use {tech.uid} {ARCANO}: Hyperlocation Stutter"))
+    moments.use_rule(g, "A", parse(f"use {tech.uid} {ARCANO}: Hyperlocation Stutter"))
     imm = unit(g, "Immortals")
     _beside(g, tech, imm, 2.0)
     g.dice = Dice(7)  # (a Battle-shock test: the one model set up is Below Half-strength)
     advance_to(g, "move")
     place(g, tech.uid, [(12.0, 15.0)])  # open ground (as test_plus_1_to_advance_and_charge_rolls)
     place(g, imm.uid, [(14.0, 15.0)])
-    g.touch()
-    assert g.unit_distance(tech, imm) <= 6
+    kept.touch(g)
+    assert positions.unit_distance(g, tech, imm) <= 6
     g.dice = Dice.scripted([3])
     g.apply(parse(f"advance {imm.uid} 40,15"))
     while g.decision.step == "reroll":
@@ -517,7 +518,7 @@ def test_manhunters_helm_plus_1_to_wound_the_priority_target_for_adeptus_arbites
         assert attack(g, u, other, SHOT, [3, 4]) == (0, 0)  # not the Priority Target
     assert attack(g, inquisitor, q, SHOT, [3, 4]) == (0, 0)  # not ADEPTUS ARBITES
     bearer.models = []
-    g.check_destroyed(bearer)  # "if the bearer is on the battlefield"
+    shooting.check_destroyed(g, bearer)  # "if the bearer is on the battlefield"
     assert attack(g, arbites, q, SHOT, [3, 4]) == (0, 0)
 
 
@@ -532,7 +533,7 @@ def test_manhunters_helm_a_new_priority_target_once_the_last_is_destroyed():
     q = next(e for e in g.army_units("B") if HELM in e.marked)
     bearer = next(u for u in g.army_units("A") if u.enhancement == HELM)
     q.models = []
-    g.check_destroyed(q, by=bearer)
+    shooting.check_destroyed(g, q, by=bearer)
     advance_to(g, "mark")
     assert g.decision.info["rule"] == HELM and g.decision.info["unit"] == bearer.uid
     legal = g.legal_actions()
@@ -542,9 +543,9 @@ def test_manhunters_helm_a_new_priority_target_once_the_last_is_destroyed():
     # destroyed again with the bearer gone: no new selection
     t = g.unit(legal[-1].target)
     bearer.models = []
-    g.check_destroyed(bearer)
+    shooting.check_destroyed(g, bearer)
     t.models = []
-    g.check_destroyed(t)
+    shooting.check_destroyed(g, t)
     from bagm.engine.state.actions import Action
 
     start = g.phase_id
@@ -561,14 +562,14 @@ def _hidden_within(g: Game, u: Unit, e: Unit, lo: float, hi: float) -> None:
     """Put ``u`` and ``e`` (one model each) where ``u`` cannot see ``e``, ``lo`` to ``hi`` inches
     apart (around Walls), not in Engagement Range: a search of the battlefield."""
     def put(v: Unit, p: tuple[float, float]) -> bool:
-        if not g.layout_ok(p):
+        if not movement.layout_ok(g, p):
             return False
         try:
             place(g, v.uid, [p])
         except ValueError:
             return False
-        g.touch()
-        return g.fits(v.models[0].base)
+        kept.touch(g)
+        return positions.fits(g, v.models[0].base)
 
     for ax in range(4, 60, 4):
         for ay in range(3, 30, 4):
@@ -576,9 +577,9 @@ def _hidden_within(g: Game, u: Unit, e: Unit, lo: float, hi: float) -> None:
                 continue
             for dx in range(-11, 12):
                 for dy in range(-11, 12):
-                    if not put(e, (float(ax + dx), float(ay + dy))) or g.engaged(u, e) or g.visible_idx(u, e):
+                    if not put(e, (float(ax + dx), float(ay + dy))) or positions.engaged(g, u, e) or sight.visible_idx(g, u, e):
                         continue
-                    if lo <= g.unit_distance(u, e) <= hi:
+                    if lo <= positions.unit_distance(g, u, e) <= hi:
                         return
     raise AssertionError("no hidden place at that distance")
 
@@ -603,19 +604,19 @@ def test_quill_marker_kroot_units_within_6_inches_can_charge_the_selected_unit_u
     _hidden_within(g, u, e, lo, hi)
     place(g, bearer.uid, [(u.models[0].x, u.models[0].y)])  # the bearer where u stands: e within 12"
     place(g, u.uid, [(u.models[0].x, u.models[0].y)])
-    g.touch()
+    kept.touch(g)
     quill = f"use {e.uid} Quill Marker"
-    assert quill in [a.text() for a in g.usable("A", "phase_start")]
+    assert quill in [a.text() for a in moments.usable(g, "A", "phase_start")]
     with pytest.raises(IllegalAction, match="not visible"):
         g.check_as("charge", "A", Action("charge", u.uid, target=e.uid))
-    g.use_rule("A", parse(quill))
-    assert g.usable("A", "phase_start") == []  # one a phase
+    moments.use_rule(g, "A", parse(quill))
+    assert moments.usable(g, "A", "phase_start") == []  # one a phase
     if allowed:
         g.check_as("charge", "A", Action("charge", u.uid, target=e.uid))
     else:
         with pytest.raises(IllegalAction, match="not visible"):
             g.check_as("charge", "A", Action("charge", u.uid, target=e.uid))
-    g.end_timed("phase")  # the end of the phase
+    moments.end_timed(g, "phase")  # the end of the phase
     with pytest.raises(IllegalAction, match="not visible"):
         g.check_as("charge", "A", Action("charge", u.uid, target=e.uid))
 
@@ -627,14 +628,14 @@ def test_quill_marker_selects_only_an_enemy_unit_within_12_inches_of_the_bearer(
     e = g.army_units("B")[0]
     for dx in range(-10, 11):  # the bearer 3" to 12" from e
         p = (e.models[0].x + dx, e.models[0].y)
-        if g.layout_ok(p):
+        if movement.layout_ok(g, p):
             place(g, bearer.uid, [p])
-            g.touch()
-            if g.fits(bearer.models[0].base) and 3 <= g.unit_distance(bearer, e) <= 12:
+            kept.touch(g)
+            if positions.fits(g, bearer.models[0].base) and 3 <= positions.unit_distance(g, bearer, e) <= 12:
                 break
-    near = {e.uid for e in g.army_units("B") if g.unit_distance(bearer, e) <= 12}
+    near = {e.uid for e in g.army_units("B") if positions.unit_distance(g, bearer, e) <= 12}
     assert e.uid in near and len(near) < len(g.army_units("B"))
-    assert {a.unit for a in g.usable("A", "phase_start") if a.arg == "Quill Marker"} == near
+    assert {a.unit for a in moments.usable(g, "A", "phase_start") if a.arg == "Quill Marker"} == near
 
 
 # --- Charge and Advance rolls see the conditions that need the game -------------------------------
@@ -659,7 +660,7 @@ def test_a_charge_roll_modifier_under_a_game_condition_applies():
     advance_to(g, "move")
     g.apply(parse(f"hold {u.uid}"))
     advance_to(g, "charge")
-    need = g.unit_distance(u, e) - 1.0
+    need = positions.unit_distance(g, u, e) - 1.0
     assert 3 < need <= 4
     g.dice = Dice.scripted([1, 2])  # 3 + 1 reaches
     g.apply(parse(f"charge {u.uid} {e.uid}"))
@@ -680,8 +681,8 @@ def _set_up(g: Game, u: Unit, near: Unit, gap: float) -> None:
     _beside(g, near, u, gap)  # its first model; the others beside it
     x0, y0 = u.models[0].x, u.models[0].y
     u.models = u.new_models([(x0, y0)] * u.starting)
-    g.set_positions(u, [(x0, y0 + 2.1 * u.radius * k) for k in range(u.starting)])
-    g.touch()
+    positions.set_positions(g, u, [(x0, y0 + 2.1 * u.radius * k) for k in range(u.starting)])
+    kept.touch(g)
 
 
 def test_song_of_renewal_one_destroyed_model_back_in_your_command_phase_up_to_two_times():
@@ -695,25 +696,25 @@ def test_song_of_renewal_one_destroyed_model_back_in_your_command_phase_up_to_tw
     g.phase, g.active = "command", "A"
     _set_up(g, w, bearer, 2.0)
     song = f"use {w.uid} Song of Renewal"
-    assert song not in [a.text() for a in g.usable("A", "phase_start")]  # nothing destroyed yet
+    assert song not in [a.text() for a in moments.usable(g, "A", "phase_start")]  # nothing destroyed yet
     w.models = w.models[:2]
-    g.touch()
-    assert g.usable("A", "phase_start") and song in [a.text() for a in g.usable("A", "phase_start")]
-    g.use_rule("A", parse(song))
+    kept.touch(g)
+    assert moments.usable(g, "A", "phase_start") and song in [a.text() for a in moments.usable(g, "A", "phase_start")]
+    moments.use_rule(g, "A", parse(song))
     assert len(w.models) == 3 and w.models[-1].wounds == w.W
-    assert g.coherent([(m.x, m.y) for m in w.models], w.radius)
-    assert song not in [a.text() for a in g.usable("A", "phase_start")]  # once a phase
+    assert positions.coherent(g, [(m.x, m.y) for m in w.models], w.radius)
+    assert song not in [a.text() for a in moments.usable(g, "A", "phase_start")]  # once a phase
     g.phase_id += 1
-    g.use_rule("A", parse(song))
+    moments.use_rule(g, "A", parse(song))
     assert len(w.models) == 4
     g.phase_id += 1
-    assert song not in [a.text() for a in g.usable("A", "phase_start")]  # "up to two times"
+    assert song not in [a.text() for a in moments.usable(g, "A", "phase_start")]  # "up to two times"
     g.phase_id += 1
     _beside(g, bearer, w, 6.5)  # beyond 6": not a target
     g.used.clear()
     w.models = w.models[:1]
-    g.touch()
-    assert song not in [a.text() for a in g.usable("A", "phase_start")]
+    kept.touch(g)
+    assert song not in [a.text() for a in moments.usable(g, "A", "phase_start")]
 
 
 @pytest.mark.parametrize("rolled, lost, back", [(1, 5, 3), (3, 9, 5), (3, 2, 2)])
@@ -727,17 +728,17 @@ def test_pox_bearer_up_to_d3_plus_2_destroyed_poxwalkers_back_at_the_end_of_the_
     g.phase, g.active = "movement", "A"
     _set_up(g, pox, bearer, 3.0)
     pox.models = pox.models[:pox.starting - lost]
-    g.touch()
+    kept.touch(g)
     use = f"use {pox.uid} Pox-Bearer"
-    assert use in [a.text() for a in g.usable("A", "phase_end")]
+    assert use in [a.text() for a in moments.usable(g, "A", "phase_end")]
     g.dice = Dice.scripted([rolled])
-    g.use_rule("A", parse(use))
+    moments.use_rule(g, "A", parse(use))
     g.dice.assert_consumed()
     assert len(pox.models) == pox.starting - lost + back
     assert [e["returned"] for e in g.events if e["e"] == "reinforce"][-1] == back
     g.phase_id += 1
     pox.models = pox.models[:1]
-    assert g.usable("A", "phase_end") == []  # once per battle
+    assert moments.usable(g, "A", "phase_end") == []  # once per battle
 
 
 def test_greedy_bot_keeps_pox_bearer_until_enough_models_are_lost():
@@ -754,14 +755,14 @@ def test_greedy_bot_keeps_pox_bearer_until_enough_models_are_lost():
     full = list(pox.models)
     for lost, wanted in ((1, False), (3, False), (4, True)):  # D3+2 returns 4 on average
         pox.models = full[:pox.starting - lost]
-        g.touch()
-        legal = g.usable("A", "phase_end")
+        kept.touch(g)
+        legal = moments.usable(g, "A", "phase_end")
         assert legal
         g.decision = Decision("use", "A", {"timing": "phase_end"})
         assert (use_choice(bot, g, legal) is not None) == wanted, lost
     pox.models = full[:pox.starting - 1]
     g.round = 4  # in the last rounds: any model lost
-    assert use_choice(bot, g, g.usable("A", "phase_end")) is not None
+    assert use_choice(bot, g, moments.usable(g, "A", "phase_end")) is not None
 
 
 def test_two_roster_units_of_one_name_keep_their_own_enhancements():
@@ -795,11 +796,11 @@ def test_synaptic_beacon_tyranids_units_within_9_inches_are_within_synapse_range
     place(g, other.uid, [(60.0 - x if x < 30 else 2.0, y)])  # the other SYNAPSE unit far away
     for dy in (0.0, 1.0, -1.0, 2.0):
         place(g, gaunts.uid, [(x + bearer.radius + gaunts.radius + gap, y + dy)])
-        g.touch()
-        if abs(g.min_straight(bearer, gaunts) - gap) < 0.3 and g.min_straight(other, gaunts) > 6.5:
+        kept.touch(g)
+        if abs(positions.min_straight(g, bearer, gaunts) - gap) < 0.3 and positions.min_straight(g, other, gaunts) > 6.5:
             break
-    d = g.min_straight(bearer, gaunts)
-    assert d > 6.0 and g.min_straight(other, gaunts) > 6.5
+    d = positions.min_straight(g, bearer, gaunts)
+    assert d > 6.0 and positions.min_straight(g, other, gaunts) > 6.5
     assert holds_in(g)(gaunts, "synapse") == (inside and d <= 9.0 + 1e-9)
     w = gaunts.melee[0]
     assert effect_weapon(gaunts, w, g.army_units("B")[0], holds_in(g)).strength == w.strength + (1 if inside else 0)
@@ -854,7 +855,7 @@ def test_stalking_menace_into_strategic_reserves_then_back_by_deep_strike_or_des
     if arrives:
         g.apply(ds[0])
         assert bearer.alive and [m.wounds for m in bearer.models] == wounds
-        assert "not eligible to charge" in (g.charge_reason(bearer) or "")
+        assert "not eligible to charge" in (charge.charge_reason(g, bearer) or "")
     else:
         g.apply(Action("done"))
         assert bearer.where == "destroyed"
@@ -866,9 +867,9 @@ def test_stalking_menace_not_from_engagement_range():
     enemy = g.army_units("B")[0]
     x, y = bearer.models[0].x, bearer.models[0].y
     place(g, enemy.uid, [(x + bearer.radius + enemy.radius + 0.5, y)])
-    g.touch()
-    assert g.engaged(bearer, enemy)
-    assert g.usable("A", "phase_end") == []
+    kept.touch(g)
+    assert positions.engaged(g, bearer, enemy)
+    assert moments.usable(g, "A", "phase_end") == []
 
 
 def test_greedy_bot_stalks_away_when_hurt_and_off_a_marker():
@@ -877,11 +878,11 @@ def test_greedy_bot_stalks_away_when_hurt_and_off_a_marker():
     g, bearer = _menace_game()
     bot = make_bot("greedy", 1)
     for e in g.army_units("B"):  # no enemy near
-        if g.min_straight(bearer, e) <= 12:
+        if positions.min_straight(g, bearer, e) <= 12:
             place(g, e.uid, [(60.0 - bearer.models[0].x if bearer.models[0].x < 30 else 2.0, e.models[0].y)])
-    g.touch()
+    kept.touch(g)
     assert not on_marker_now(g, bearer)  # (on one it holds: never used)
-    assert all(g.min_straight(bearer, e) > 12 for e in g.army_units("B"))
+    assert all(positions.min_straight(g, bearer, e) > 12 for e in g.army_units("B"))
     assert bot(g).kind == "pass"  # unhurt, nobody near
     bearer.models[0].wounds = 1
     assert bot(g).text() == f"use {bearer.uid} Stalking Menace"
@@ -900,22 +901,22 @@ def test_resurrection_protocols_the_first_time_the_bearer_is_destroyed_a_2_plus_
     enemy = g.army_units("B")[0]
     x, y = bearer.models[0].x, bearer.models[0].y
     place(g, enemy.uid, [(x + bearer.radius + enemy.radius + 0.3, y)])  # in Engagement Range
-    g.touch()
+    kept.touch(g)
     bearer.models[0].wounds = 1
     assert attack(g, enemy, bearer, SHOT, [3, 6, 1]) == (1, 1)
     assert bearer.where == "destroyed"
     g.dice = Dice.scripted([roll] + ([2] if back else []))  # the D6, then the D3 wounds
-    g.revivals()  # the end of the phase
+    armyrules.revivals(g)  # the end of the phase
     g.dice.assert_consumed()
     assert bearer.alive == back
     if back:
         assert bearer.models[0].wounds == 2  # a D3 of 2: 2 wounds remaining
-        assert not g.engaged(bearer, enemy)
-        assert g.unit_distance(bearer, enemy) < 3.0  # as close as possible
+        assert not positions.engaged(g, bearer, enemy)
+        assert positions.unit_distance(g, bearer, enemy) < 3.0  # as close as possible
         bearer.models[0].wounds = 1
         attack(g, enemy, bearer, SHOT, [3, 6, 1])
         g.dice = Dice.scripted([])
-        g.revivals()  # "the first time": no second roll
+        armyrules.revivals(g)  # "the first time": no second roll
         assert not bearer.alive
 
 
@@ -1004,7 +1005,7 @@ def test_dark_rewards_a_dark_pact_leadership_test_of_9_plus_gains_1cp(dice, cp):
     before = g.cp["A"]
     failed = sum(dice) < u.leadership()
     g.dice = Dice.scripted(list(dice) + ([1] if failed else []))  # the test; failed: a D3 of mortal wounds
-    g.use_rule("A", parse(f"use {u.uid} Dark Pacts: Lethal Hits"))
+    moments.use_rule(g, "A", parse(f"use {u.uid} Dark Pacts: Lethal Hits"))
     g.dice.assert_consumed()
     assert g.cp["A"] == before + cp
 
@@ -1044,7 +1045,7 @@ def _empower(g: Game, u: Unit, dice: list[int]) -> None:
         g.armies["A"].uses += (use_of(m, "Test Pain", "Enhancement"),)
     g.pain["A"] = 5
     g.dice = Dice.scripted(dice)
-    g.use_rule("A", parse(f"use {u.uid} Test Pain"))
+    moments.use_rule(g, "A", parse(f"use {u.uid} Test Pain"))
     g.dice.assert_consumed()
 
 
@@ -1073,9 +1074,9 @@ def test_regenerative_agony_wracks_get_a_destroyed_model_back(roll, back):
     wracks = unit(g, "Wracks")
     if not wracks.models:
         wracks.models, wracks.where = wracks.new_models([(20.0, 15.0), (21.2, 15.0)]), "board"
-        g.touch()
+        kept.touch(g)
     wracks.models = wracks.models[:2]
-    g.touch()
+    kept.touch(g)
     _empower(g, wracks, [roll])
     assert len(wracks.models) == 2 + back and all(m.wounds == wracks.W for m in wracks.models)
 
@@ -1104,7 +1105,7 @@ def test_voice_of_the_octed_a_dark_pact_gives_both_abilities(octed, until):
                               **({"until": until} if until else {})})
         g.armies["A"].uses += (use_of(m, "Dark Pacts", "Ability", u.uid),)
     g.dice = Dice.scripted([6, 6])  # the Leadership test: passed
-    g.use_rule("A", parse(f"use {u.uid} Dark Pacts: Lethal Hits"))
+    moments.use_rule(g, "A", parse(f"use {u.uid} Dark Pacts: Lethal Hits"))
     g.dice.assert_consumed()
     w = effect_weapon(u, (u.ranged or u.melee)[0], g.army_units("B")[0])
     assert w.abilities.lethal_hits
@@ -1128,14 +1129,14 @@ def _visage_game() -> tuple[Game, Unit, Unit]:
     if not bearer.models:
         bearer.models, bearer.where = bearer.new_models([(30.0, 15.0)]), "board"
     advance_to(g, "manoeuvre")
-    ork = next(u for u in g.army_units("A") if g.manoeuvre_reason(u) is None)
+    ork = next(u for u in g.army_units("A") if shooting.manoeuvre_reason(g, u) is None)
     place(g, ork.uid, [(ork.models[0].x, ork.models[0].y)])  # one model
     place(g, bearer.uid, [(ork.models[0].x, ork.models[0].y)])
     _beside(g, ork, bearer, 5.0, tol=0.3)
     for e in g.army_units("B"):
-        if e is not bearer and g.engaged(e, ork):
+        if e is not bearer and positions.engaged(g, e, ork):
             place(g, e.uid, [(58.0, 28.0)])
-    g.touch()
+    kept.touch(g)
     return g, bearer, ork
 
 
@@ -1160,10 +1161,10 @@ def test_horrifying_visage_a_failed_leadership_test_stops_a_tactical_manoeuvre(d
     assert test["mod"] == -1 and test["passed"] == (not fails)
     assert ork.set_to_defend == (not fails)
     if fails:
-        assert VISAGE in (g.manoeuvre_reason(ork) or "")
-        assert g.hatch_options("A") == [] or all(a.unit != ork.uid for a in g.hatch_options("A"))
-        g.end_timed("start A")  # the start of A's next turn
-        assert VISAGE not in (g.manoeuvre_reason(ork) or "")
+        assert VISAGE in (shooting.manoeuvre_reason(g, ork) or "")
+        assert hatchways.hatch_options(g, "A") == [] or all(a.unit != ork.uid for a in hatchways.hatch_options(g, "A"))
+        moments.end_timed(g, "start A")  # the start of A's next turn
+        assert VISAGE not in (shooting.manoeuvre_reason(g, ork) or "")
 
 
 def test_horrifying_visage_once_per_battle_round_and_within_9_inches():
@@ -1174,7 +1175,7 @@ def test_horrifying_visage_once_per_battle_round_and_within_9_inches():
     g.apply(Action("manoeuvre", ork.uid, target="defend"))
     assert not (g.decision.step == "use" and g.decision.player == "B")
     assert ork.set_to_defend
-    other = next((u for u in g.army_units("A") if g.manoeuvre_reason(u) is None), None)
+    other = next((u for u in g.army_units("A") if shooting.manoeuvre_reason(g, u) is None), None)
     if other is not None:  # within 9" now; used once, not again this battle round
         place(g, other.uid, [(other.models[0].x, other.models[0].y)])
         _beside(g, other, bearer, 3.0, tol=0.3)
@@ -1193,7 +1194,7 @@ def test_horrifying_visage_a_failed_test_stops_a_hatchway_being_operated():
     g.dice = Dice(2)
     bearer = next(u for u in g.units.values() if u.enhancement == VISAGE)
     advance_to(g, "move")
-    ork = next(u for u in g.army_units("A") if not g.hatch_spent(u))
+    ork = next(u for u in g.army_units("A") if not hatchways.hatch_spent(g, u))
     place(g, ork.uid, [(ork.models[0].x, ork.models[0].y)])
     i, _ = _open_ground(g, ork, 0.5)
     if not bearer.models:
@@ -1201,7 +1202,7 @@ def test_horrifying_visage_a_failed_test_stops_a_hatchway_being_operated():
     for e in g.army_units("B"):  # the others far away; the bearer 4" from the Ork unit
         place(g, e.uid, [(58.0 - int(e.uid[1:]), 28.0)])
     _beside(g, ork, bearer, 4.0, tol=0.5)
-    assert not any(g.engaged(e, ork) for e in g.army_units("B"))
+    assert not any(positions.engaged(g, e, ork) for e in g.army_units("B"))
     from bagm.engine.state.actions import Action
 
     g.apply(Action("done"))  # the end of the Move Units step: Operating Hatchways
@@ -1212,7 +1213,7 @@ def test_horrifying_visage_a_failed_test_stops_a_hatchway_being_operated():
     g.apply(parse(f"use {ork.uid} {VISAGE}"))
     g.dice.assert_consumed()
     assert not g.bf.is_open(i)
-    assert all(a.unit != ork.uid for a in g.hatch_options("A"))
+    assert all(a.unit != ork.uid for a in hatchways.hatch_options(g, "A"))
 
 
 # --- Miasmic Odour (Arch-Contaminators) and Sevenfold Offerings (Vectors of Decay) -----------------
@@ -1230,8 +1231,8 @@ def _afflicted(g: Game, src: Unit, e: Unit) -> bool:
 def _straight_from(g: Game, src: Unit, e: Unit, d: float) -> None:
     x, y = src.models[0].x, src.models[0].y
     place(g, e.uid, [(x + src.radius + e.radius + d, y)])
-    g.touch()
-    assert abs(g.min_straight(src, e) - d) < 1e-6
+    kept.touch(g)
+    assert abs(positions.min_straight(g, src, e) - d) < 1e-6
 
 
 @pytest.mark.parametrize("d, inside", [(3.9, True), (4.0, True), (4.2, False)])
@@ -1268,9 +1269,9 @@ def test_sevenfold_offerings_every_seven_enemy_models_destroyed_add_2_inches():
         while v.models and lost < 6:
             v.models = v.models[:-1]
             lost += 1
-    g.touch()
+    kept.touch(g)
     assert not _afflicted(g, src, e)
     v = next(v for v in others if v.models)
     v.models = v.models[:-1]  # the seventh: 3"
-    g.touch()
+    kept.touch(g)
     assert _afflicted(g, src, e)

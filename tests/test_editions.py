@@ -17,6 +17,7 @@ from test_rules_fixes import _decline
 from bagm.chance.dice import Dice
 from bagm.data.models import Effect
 from bagm.engine.attack.rules import Conditions, Target, attack_dice, saving_throw
+from bagm.engine.game import control, fight, kept, positions, sight
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game, IllegalAction
 from bagm.engine.rules.editions import EDITION_2023, EDITION_2024, EDITIONS, EditionError
@@ -162,7 +163,7 @@ def _command_windows(edition: str) -> list[tuple[str, str]]:
     turn to the end of the third: the Champion (Leader of Strike Squads) stands next to Strike
     Squad B; every offer is passed, and nothing moves."""
     g = _game(edition, deploy=DEPLOY[:-1] + ("deploy A2 3",))
-    g.set_positions(g.units["A2"], [(6.0, 15.0)])
+    positions.set_positions(g, g.units["A2"], [(6.0, 15.0)])
     seen = []
     for _ in range(600):  # to the end of A's second turn (round 2)
         d = g.decision
@@ -195,7 +196,7 @@ WEST_OF_HATCHWAY_3 = [(16.6, 5.6), (15.3, 5.6), (14.0, 5.6), (15.3, 4.3), (14.0,
 
 def _at_hatchways(edition: str, dice: list[int]) -> Game:
     g = _game(edition, dice=dice)
-    g.set_positions(g.units["A3"], WEST_OF_HATCHWAY_3)
+    positions.set_positions(g, g.units["A3"], WEST_OF_HATCHWAY_3)
     g.apply(Action("done"))  # Move Units: nothing moves
     _pass_offers(g)
     return g
@@ -209,8 +210,8 @@ def test_an_enemy_on_the_same_side_may_prevent_it_in_2023(edition: str):
     Hatchway 3 on the Strike Squad's own side: a roll-off in 2023 (1 + 4 against 6 + 6: prevented),
     none in 2024 (it closes)."""
     g = _at_hatchways(edition, [1, 6] if edition == "2023" else [])
-    g.set_positions(g.units["B5"], [(16.0, 8.0), (14.3, 8.0), (12.6, 8.0)])
-    assert g.bf.is_open(2) and not g.engaged_with(g.units["A3"])
+    positions.set_positions(g, g.units["B5"], [(16.0, 8.0), (14.3, 8.0), (12.6, 8.0)])
+    assert g.bf.is_open(2) and not positions.engaged_with(g, g.units["A3"])
     events = g.apply(parse("hatch A3 3"))
     rolloff = [e for e in events if e["e"] == "hatch_rolloff"]
     if edition == "2023":
@@ -229,8 +230,8 @@ def test_the_toughness_added_to_the_rolloff_is_capped_at_6_in_2023(edition: str)
     2023; against 1 + 10 = 11 it stays closed in 2024."""
     g = _at_hatchways(edition, [6, 1])
     g.bf.set_open(2, False)
-    g.touch()
-    g.set_positions(g.units["B5"], [(18.9, 6.4), (20.4, 5.4), (20.4, 7.4)])
+    kept.touch(g)
+    positions.set_positions(g, g.units["B5"], [(18.9, 6.4), (20.4, 5.4), (20.4, 7.4)])
     g.units["B5"].T = 10  # a Dreadnought's Toughness
     events = g.apply(parse("hatch A3 3"))
     rolloff = next(e for e in events if e["e"] == "hatch_rolloff")
@@ -251,7 +252,7 @@ def test_one_unit_operates_two_hatchways_in_2023(edition: str):
     closes the one and opens the other in 2023, operates only one in 2024; and no Hatchway is
     operated twice in a turn in 2023."""
     g = _at_hatchways(edition, [])
-    g.set_positions(g.units["A3"], BETWEEN_HATCHWAYS_3_AND_4)
+    positions.set_positions(g, g.units["A3"], BETWEEN_HATCHWAYS_3_AND_4)
     assert g.bf.is_open(2) and not g.bf.is_open(3)
     g.apply(parse("hatch A3 3"))
     _pass_offers(g)
@@ -291,7 +292,7 @@ def test_hold_steady_hits_on_5s_when_firing_overwatch_in_2023(steady: bool):
             break
         g.apply(Action("done") if d.step in ("move", "hatch", "reinforce", "manoeuvre", "shoot", "charge")
                 else Action("pass"))
-    g.set_positions(g.units["B3"], [(24.0, 15.0), (25.3, 14.3), (25.3, 15.7), (26.6, 14.3), (26.6, 15.7)])
+    positions.set_positions(g, g.units["B3"], [(24.0, 15.0), (25.3, 14.3), (25.3, 15.7), (26.6, 14.3), (26.6, 15.7)])
     hits = 10 if steady else 0
     g.dice.feed([5] * 10 + [1] * hits)  # Hit rolls, then a failed Wound roll for each hit
     g.apply(parse("move B3 20,15"))
@@ -384,7 +385,7 @@ def test_a_manoeuvre_after_another_unit_has_shot_in_2023(edition: str):
     of it). Strike Squad B shoots the Nobz (ten 1s: every attack misses); then Strike Squad A is
     Set to Defend in 2023; in 2024 the moment has passed."""
     g = _game(edition)
-    g.set_positions(g.units["B3"], [(20.0, 15.0), (21.3, 14.3), (21.3, 15.7), (22.6, 14.3), (22.6, 15.7)])
+    positions.set_positions(g, g.units["B3"], [(20.0, 15.0), (21.3, 14.3), (21.3, 15.7), (22.6, 14.3), (22.6, 15.7)])
     _decline(g, "shoot")
     g.dice.feed([1] * 10)
     g.apply(parse("shoot A4 B3 Storm bolter"))
@@ -408,10 +409,10 @@ def test_a_secured_marker_is_lost_at_the_end_of_a_phase_in_2023(edition: str):
     stand on it at the end of a phase: lost in 2023, kept until the turn ends in 2024."""
     g = _game(edition)
     g.secured[0] = "A"
-    g.set_positions(g.units["B5"], [(22.0, 15.0), (23.6, 15.0), (20.4, 15.0)])
-    g.update_control(turn_boundary=False)  # the end of a phase
+    positions.set_positions(g, g.units["B5"], [(22.0, 15.0), (23.6, 15.0), (20.4, 15.0)])
+    control.update_control(g, turn_boundary=False)  # the end of a phase
     assert g.control[0] == ("B" if edition == "2023" else "A")
-    g.update_control(turn_boundary=True)  # the end of the turn
+    control.update_control(g, turn_boundary=True)  # the end of the turn
     assert g.control[0] == "B"
 
 
@@ -475,8 +476,8 @@ def _charged_and_hidden(edition: str) -> Game:
         _decline(g)
         g.apply(parse(text))
     _decline(g)
-    g.set_positions(g.units["B3"], [(27.0, 14.3), (27.0, 15.6), (25.7, 14.3), (25.7, 15.6), (24.4, 14.95)])
-    g.set_positions(g.units["A3"], [(30.5, 14.3), (30.5, 15.6), (31.8, 14.3), (31.8, 15.6), (33.1, 14.95)])
+    positions.set_positions(g, g.units["B3"], [(27.0, 14.3), (27.0, 15.6), (25.7, 14.3), (25.7, 15.6), (24.4, 14.95)])
+    positions.set_positions(g, g.units["A3"], [(30.5, 14.3), (30.5, 15.6), (31.8, 14.3), (31.8, 15.6), (33.1, 14.95)])
     for _ in range(20):  # B's Movement and Shooting phases: nothing moves, nothing shoots
         if g.decision.step == "charge":
             break
@@ -489,7 +490,7 @@ def _charged_and_hidden(edition: str) -> Game:
     place(g, "B5", [(31.45, 15.0)])
     place(g, "A3", [(34.18, 15.0), (35.48, 15.0), (36.78, 15.0)])
     b3, a3 = g.units["B3"], g.units["A3"]
-    assert not g.visible_idx(b3, a3) and not g.engaged_with(b3) and g.can_fight(b3)
+    assert not sight.visible_idx(g, b3, a3) and not positions.engaged_with(g, b3) and fight.can_fight(g, b3)
     assert [a.text() for a in g.legal_actions()] == ["fight B3 A3"]
     return g
 
@@ -512,11 +513,11 @@ def test_a_pile_in_toward_a_unit_not_visible_only_in_2023(edition: str):
     b3, a3 = g.units["B3"], g.units["A3"]
     piled = [e for e in events if e["e"] == "pile_in"]
     if edition == "2023":
-        assert piled and piled[0]["at"] == [[32.9, 15.0]] and g.engaged(b3, a3)
+        assert piled and piled[0]["at"] == [[32.9, 15.0]] and positions.engaged(g, b3, a3)
         assert g.dice.pending == () and g.decision.step == "reroll"  # a Command Re-roll offer: it fought
         assert g.decision.info["what"] == "hit" and g.decision.info["unit"] == "B3"
     else:
-        assert not piled and (b3.models[0].x, b3.models[0].y) == (30.0, 15.0) and not g.engaged(b3, a3)
+        assert not piled and (b3.models[0].x, b3.models[0].y) == (30.0, 15.0) and not positions.engaged(g, b3, a3)
         assert [e.get("fighters") for e in events if e["e"] == "fight"] == [0]
         assert g.dice.pending == (1, 1, 1)  # no attack was made
 

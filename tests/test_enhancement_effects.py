@@ -25,6 +25,8 @@ from bagm.data.schema import validate
 from bagm.data.weapons import Abilities, WeaponProfile
 from bagm.engine.attack.rules import AttackProfile, Conditions, Reroll, Target
 from bagm.engine.attack.sequence import resolve
+from bagm.engine.game import charge, control, fight, hatchways, hazardous, moments, movement, positions, shooting, sight
+from bagm.engine.game import kept as kept_answers
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game, IllegalAction
 from bagm.engine.rules.effects import effect_conditions, effect_defence, effect_has, effect_sum, effect_weapon
@@ -94,7 +96,7 @@ def bear(g: Game, uid: str, name: str) -> Any:
     assert e.effects or e.moments, f"{name} has no effects in its pack"
     u = g.units[uid]
     u.standing = u.standing + tuple((e.name, x) for x in e.effects or ())
-    g.touch()
+    kept_answers.touch(g)
     return u
 
 
@@ -104,8 +106,8 @@ def attack(g: Game, a: str, t: str, w: WeaponProfile, dice: list[int]) -> tuple[
     g.dice = Dice.scripted(dice)
     out = None
     # the attack, then the Hazardous tests the unit takes once it has resolved its attacks
-    for steps in (g.attack(g.units[a], g.units[t], w, 1, Conditions(), None, ranged=not w.melee),
-                  g.take_hazardous(g.units[a])):
+    for steps in (shooting.attack(g, g.units[a], g.units[t], w, 1, Conditions(), None, ranged=not w.melee),
+                  hazardous.take_hazardous(g, g.units[a])):
         try:
             next(steps)
             while True:
@@ -144,8 +146,8 @@ def advance_then_charge(name: str, rerolls: bool = True) -> None:
     g = game()
     a3, a4 = bear(g, "A3", name), g.units["A4"]
     a3.moved = a4.moved = "advance"
-    assert g.charge_reason(a3) is None  # eligible to charge after Advancing
-    assert g.charge_reason(a4) == "it Advanced or Fell Back this turn"
+    assert charge.charge_reason(g, a3) is None  # eligible to charge after Advancing
+    assert charge.charge_reason(g, a4) == "it Advanced or Fell Back this turn"
     a3.moved = a4.moved = None
     if not rerolls:
         assert not effect_has(a3, "reroll_advance") and not effect_has(a3, "reroll_charge")
@@ -278,13 +280,13 @@ def resolute(name: str) -> None:
     g = game()
     a3, a4 = bear(g, "A3", name), g.units["A4"]
     a3.moved = a4.moved = "fallback"
-    assert g.charge_reason(a3) is None and g.charge_reason(a4) == "it Advanced or Fell Back this turn"
+    assert charge.charge_reason(g, a3) is None and charge.charge_reason(g, a4) == "it Advanced or Fell Back this turn"
     a3.moved = a4.moved = None
     # Battle-shocked and engaged: every model would take a Desperate Escape test; none is rolled
     place(g, "A3", block(14))
     place(g, "B3", block(15.6, dx=1.4))
     a3.battleshocked = True
-    g.touch()
+    kept_answers.touch(g)
     fall_back = next(a for a in g.legal_actions() if a.kind == "fallback" and a.unit == "A3")
     g.dice = Dice.scripted([])
     g.apply(fall_back)
@@ -299,7 +301,7 @@ def prismatic(name: str) -> None:
         place(g, "B3", block(30, dx=1.4))
         place(g, uid, block(14))
         g.units["B3"].overwatch_until = 99  # B3 has Set Overwatch
-        g.touch()
+        kept_answers.touch(g)
         g.dice = Dice(1)
         g.apply(parse(f"move {uid} 20,15"))
         return g.decision.step == "overwatch" and g.decision.player == "B"
@@ -310,16 +312,16 @@ def unseen_pair(g: Game) -> None:
     """A3 and B3 8\" apart (around Walls) with a Wall between them: neither sees the other."""
     place(g, "A3", [(2.0, 2.0)])
     place(g, "B3", [(4.0, 10.0)])
-    g.touch()
-    assert not g.visible_idx(g.units["A3"], g.units["B3"]) and g.unit_distance(g.units["A3"], g.units["B3"]) <= 12
+    kept_answers.touch(g)
+    assert not sight.visible_idx(g, g.units["A3"], g.units["B3"]) and positions.unit_distance(g, g.units["A3"], g.units["B3"]) <= 12
 
 
 def psi_spoor(name: str) -> None:
     g = game()
     unseen_pair(g)
-    assert parse("charge A3 B3") not in g.legal_charge("A")
+    assert parse("charge A3 B3") not in charge.legal_charge(g, "A")
     bear(g, "A3", name)
-    assert parse("charge A3 B3") in g.legal_charge("A")
+    assert parse("charge A3 B3") in charge.legal_charge(g, "A")
 
 
 def to_b_command(g: Game) -> None:
@@ -352,8 +354,8 @@ def a3_on_marker_1(name: str, bearer: str) -> Game:
     bear(g, bearer, name)
     mk = g.map.layout.markers[0]
     place(g, "A3", block(mk.x - 1.2, mk.y))
-    g.touch()
-    g.update_control(False)
+    kept_answers.touch(g)
+    control.update_control(g, False)
     assert g.control[0] == "A" and g.secured[0] is None
     return g
 
@@ -379,8 +381,8 @@ def shock(name: str, engaged: bool) -> None:
         place(g, "B3", block(15.6 if engaged else 16.5, dx=1.4)[:5 - lost])
         place(g, "B4", block(17.0, y=25.0, dx=1.4))  # at full strength: no test
         g.units["A3"].melee = g.units["B3"].melee = []  # the fight, if any, rolls no dice
-        g.touch()
-        assert g.engaged(g.units["A3"], g.units["B3"]) == engaged
+        kept_answers.touch(g)
+        assert positions.engaged(g, g.units["A3"], g.units["B3"]) == engaged
         g.dice = Dice.scripted([4, 3])  # B's Battle-shock step: B3's test, 7 (+ mod) against Ld 7
         to_b_command(g)
         g.dice.assert_consumed()
@@ -397,7 +399,7 @@ def seal(name: str) -> None:
     # hit 4, wound 4; the armour save (2+, AP -3: 5+) would fail on a 3; the 3+ invulnerable holds
     assert attack(g, "B3", "A3", ap3, [4, 4, 3]) == (0, 0)
     assert attack(g, "B3", "A4", ap3, [4, 4, 3]) == (1, 0)
-    g.end_timed("phase")  # until the end of the phase
+    moments.end_timed(g, "phase")  # until the end of the phase
     assert attack(g, "B3", "A3", ap3, [4, 4, 3]) == (1, 0)
 
 
@@ -407,8 +409,8 @@ def at_hatchway(g: Game, blocker: bool = True) -> None:
     assert not g.bf.is_open(1)
     place(g, "A3", [(7.4, 6.43)])
     place(g, "B3", [(10.0, 6.43)] if blocker else block(40.0, 30.0, dx=1.4))
-    g.touch()
-    assert not g.engaged(g.units["A3"], g.units["B3"])
+    kept_answers.touch(g)
+    assert not positions.engaged(g, g.units["A3"], g.units["B3"])
     g.apply(parse("done"))  # Operating Hatchways: at the end of the Move Units step
     assert g.decision.step == "hatch"
 
@@ -448,7 +450,7 @@ def battering_ram(name: str) -> None:
 def eldanesh(name: str) -> None:
     g = game()
     a3 = bear(g, "A3", name)
-    assert g.fights_first(a3) and not g.fights_first(g.units["A4"])
+    assert fight.fights_first(a3) and not fight.fights_first(g.units["A4"])
     at_hatchway(g, blocker=False)
     assert effect_weapon(a3, BLADE) == BLADE
     g.dice = Dice.scripted([])
@@ -478,7 +480,7 @@ def chain_flails(name: str) -> None:
         bear(g, "B3", name)
         place(g, "A3", block(14))
         place(g, "B3", block(15.6, dx=1.4))
-        g.touch()
+        kept_answers.touch(g)
         fall_back = next(a for a in g.legal_actions() if a.kind == "fallback" and a.unit == "A3")
         g.dice = Dice.scripted([roll] + [6] * 5)  # then any Desperate Escape tests: passed
         g.apply(fall_back)
@@ -491,13 +493,13 @@ def use_moment(g: Game, uid: str, name: str, timing: str) -> None:
     """Muster's part (the bearer's unit may use the Enhancement's moments), then its use."""
     g.armies["A"].uses = g.armies["A"].uses + tuple(
         use_of(m, name, "Enhancement", uid) for m in pack_enhancements()[name].moments)
-    assert [a.text() for a in g.usable("A", timing, uid)] == [f"use {uid} {name}"]
-    assert g.usable("A", timing, "A4" if uid != "A4" else "A3") == []  # the bearer's unit only
-    steps = g.moment(timing, "A", g.units[uid])
+    assert [a.text() for a in moments.usable(g, "A", timing, uid)] == [f"use {uid} {name}"]
+    assert moments.usable(g, "A", timing, "A4" if uid != "A4" else "A3") == []  # the bearer's unit only
+    steps = moments.moment(g, timing, "A", g.units[uid])
     assert next(steps).step == "use"
     with pytest.raises(StopIteration):
         steps.send(parse(f"use {uid} {name}"))
-    assert g.usable("A", timing, uid) == []  # once per battle
+    assert moments.usable(g, "A", timing, uid) == []  # once per battle
 
 
 def heirloom(name: str) -> None:
@@ -510,7 +512,7 @@ def heirloom(name: str) -> None:
     assert effect_weapon(a3, BLADE) == BLADE  # its other weapons: unchanged
     # hit 2 (WS 2+), wound 4 (S5 against T5), save 5 (Sv 4+, AP -2: 6+): Damage 2 kills a Nob
     assert attack(g, "A3", "B3", rapier, [2, 2, 4, 4, 5, 6]) == (2, 1)
-    g.end_timed("phase")
+    moments.end_timed(g, "phase")
     assert effect_weapon(a3, rapier) == rapier
 
 
@@ -561,7 +563,7 @@ def opening_own(name: str) -> None:
     g = before_battle(name)
     a3 = g.units["A3"]
     assert (g.decision.step, g.decision.player, g.round) == ("opening", "A", 1)
-    assert set(g.opening_movers("A")) == {"A3"}
+    assert set(movement.opening_movers(g, "A")) == {"A3"}
     mk = g.map.layout.markers[0]
     start = (a3.models[0].x, a3.models[0].y)
     g.apply(parse(f"move A3 {mk.x},{mk.y}"))  # a Normal move of up to 6"
@@ -580,9 +582,9 @@ def opening_own(name: str) -> None:
 
 def speartip(name: str) -> None:
     g = before_battle(name)
-    assert set(g.opening_movers("A")) == {"A3", "A1"}  # the bearer's unit, one other in Entry Zone 2
+    assert set(movement.opening_movers(g, "A")) == {"A3", "A1"}  # the bearer's unit, one other in Entry Zone 2
     g.apply(parse("move A1 20,15"))
-    assert set(g.opening_movers("A")) == {"A3"}  # up to one other unit
+    assert set(movement.opening_movers(g, "A")) == {"A3"}  # up to one other unit
     g.apply(parse("move A3 20,15"))
     assert g.decision.step == "move" and g.phase == "movement"
     assert [e["unit"] for e in g.events if e["e"] == "move"] == ["A1", "A3"]
@@ -599,7 +601,7 @@ def thrallmaster(name: str) -> None:
     bear(g, "A3", name)
     for t in DEPLOY:
         g.apply(parse(t))
-    assert g.decision.step == "opening" and set(g.opening_movers("A")) == {"A1"}  # not the bearer
+    assert g.decision.step == "opening" and set(movement.opening_movers(g, "A")) == {"A1"}  # not the bearer
     g.apply(parse("move A1 20,15"))
     assert g.decision.step == "move" and g.phase == "movement"
 
@@ -665,8 +667,8 @@ def near_bearer(name: str, rename: str | None = None, keyword: str | None = None
             u.keywords = u.keywords | {keyword}
     place(g, "A1", [(14.0, 15.0)])
     place(g, "A3", block(17.2))
-    g.touch()
-    assert g.unit_distance(g.units["A1"], g.units["A4"]) > 9  # where it was deployed (Entry Zone 3)
+    kept_answers.touch(g)
+    assert positions.unit_distance(g, g.units["A1"], g.units["A4"]) > 9  # where it was deployed (Entry Zone 3)
     g.armies["A"].uses = g.armies["A"].uses + tuple(
         use_of(m, name, "Enhancement", "A1") for m in pack_enhancements()[name].moments)
     return g
@@ -677,9 +679,9 @@ def at(g: Game, phase: str, active: str) -> None:
 
 
 def use_near(g: Game, timing: str, unit: str | None, name: str) -> None:
-    assert [a.text() for a in g.usable("A", timing, unit)] == [f"use A3 {name}"]
-    g.use_rule("A", parse(f"use A3 {name}"))
-    assert g.usable("A", timing, unit) == []
+    assert [a.text() for a in moments.usable(g, "A", timing, unit)] == [f"use A3 {name}"]
+    moments.use_rule(g, "A", parse(f"use A3 {name}"))
+    assert moments.usable(g, "A", timing, unit) == []
 
 
 def synaptic_goad(name: str) -> None:
@@ -688,7 +690,7 @@ def synaptic_goad(name: str) -> None:
     a3 = g.units["A3"]
     use_near(g, "phase_start", None, name)  # A3 within 6" of the bearer; not A4
     assert a3.move() == a3.M + 2 and g.units["A4"].move() == g.units["A4"].M
-    g.end_timed("turn")
+    moments.end_timed(g, "turn")
     assert a3.move() == a3.M
 
 
@@ -696,11 +698,11 @@ def microdrones(name: str) -> None:
     g = near_bearer(name, rename="Strike Team")
     at(g, "shooting", "A")
     a3 = g.units["A3"]
-    assert g.usable("A", "selected_to_shoot", "A4") == []  # too far
+    assert moments.usable(g, "A", "selected_to_shoot", "A4") == []  # too far
     use_near(g, "selected_to_shoot", "A3", name)
     assert effect_weapon(a3, GUN).ap == -1 and effect_weapon(a3, BLADE) == BLADE  # ranged weapons
     g.turn += 1  # once per turn
-    assert g.usable("A", "selected_to_shoot", "A3") != []
+    assert moments.usable(g, "A", "selected_to_shoot", "A3") != []
 
 
 def direct_guidance(name: str) -> None:
@@ -709,21 +711,21 @@ def direct_guidance(name: str) -> None:
     a3 = g.units["A3"]
     use_near(g, "phase_end", None, name)
     a3.moved = "fallback"
-    assert g.shoot_reason(a3) is None and g.charge_reason(a3) is None
+    assert shooting.shoot_reason(g, a3) is None and charge.charge_reason(g, a3) is None
     g.units["A4"].moved = "fallback"
-    assert g.shoot_reason(g.units["A4"]) == "it Fell Back this turn"
+    assert shooting.shoot_reason(g, g.units["A4"]) == "it Fell Back this turn"
 
 
 def prescient(name: str) -> None:
     g = near_bearer(name, rename="Tzaangors")
     place(g, "A3", block(16.0))  # within 3" of the bearer
-    g.touch()
+    kept_answers.touch(g)
     at(g, "fight", "A")
     a3 = g.units["A3"]
     use_near(g, "selected_to_fight", "A3", name)
     assert effect_conditions(a3, g.units["B3"], BLADE, Conditions()).reroll_wounds == Reroll.ones
     at(g, "shooting", "A")
-    assert g.usable("A", "selected_to_shoot", "A3") == []  # once per turn, shooting or fighting
+    assert moments.usable(g, "A", "selected_to_shoot", "A3") == []  # once per turn, shooting or fighting
 
 
 def rabble_rouser(name: str) -> None:
@@ -732,9 +734,9 @@ def rabble_rouser(name: str) -> None:
     a3 = g.units["A3"]
     use_near(g, "selected_to_shoot", "A3", name)
     assert effect_weapon(a3, GUN).attacks.bonus == 2 and effect_weapon(a3, BLADE).attacks.bonus == 2
-    g.end_timed("phase")
+    moments.end_timed(g, "phase")
     at(g, "fight", "A")
-    assert g.usable("A", "selected_to_fight", "A3") == []  # once per turn
+    assert moments.usable(g, "A", "selected_to_fight", "A3") == []  # once per turn
 
 
 def runes(name: str) -> None:
@@ -768,7 +770,7 @@ def virulent(name: str) -> None:
         place(g, "B3", block(15.6, dx=1.4))
         a3 = g.units["A3"]
         a3.battleshocked = shocked
-        g.touch()
+        kept_answers.touch(g)
         fall_back = next(a for a in g.legal_actions() if a.kind == "fallback" and a.unit == "A3")
         g.dice = Dice.scripted([roll] * 5)  # every model tests (as if Battle-shocked); -1 if it is
         g.apply(fall_back)
@@ -799,7 +801,7 @@ def fires_of_change(name: str) -> None:
     a3.ranged = [replace(GUN, name="Test psychic gun", abilities=Abilities(psychic=True))]
     place(g, "A3", block(14))
     place(g, "B3", block(24, dx=1.4))
-    g.touch()
+    kept_answers.touch(g)
     advance_to(g, "shoot")
     # five attacks: one hits (3), its Wound roll fails (1: S4 against T5); then B3's Battle-shock
     # test: 3 + 3 = 6, less 1, against Leadership 7
@@ -830,9 +832,9 @@ def haruspexy(name: str) -> None:
     g = game()
     unseen_pair(g)  # 8" apart, not visible
     bear(g, "A3", name)
-    assert parse("charge A3 B3") in g.legal_charge("A")  # within 9"
+    assert parse("charge A3 B3") in charge.legal_charge(g, "A")  # within 9"
     g.units["A3"].standing = ((name, validate(Effect, {"charge_unseen": 7, "trigger_once": True})),)
-    assert parse("charge A3 B3") not in g.legal_charge("A")  # beyond the reach
+    assert parse("charge A3 B3") not in charge.legal_charge(g, "A")  # beyond the reach
     g = game()
     unseen_pair(g)
     bear(g, "A3", name)
@@ -840,7 +842,7 @@ def haruspexy(name: str) -> None:
     g.dice = Dice(1)
     g.apply(parse("charge A3 B3"))
     assert ("A", name, 0) in g.used  # once per battle: spent
-    assert parse("charge A3 B3") not in g.legal_charge("A")
+    assert parse("charge A3 B3") not in charge.legal_charge(g, "A")
 
 
 def domineering(name: str) -> None:
@@ -849,8 +851,8 @@ def domineering(name: str) -> None:
         bear(g, "A3", name)
         place(g, "A3", block(14))
         place(g, "B3", block(17.8, dx=1.4)[:5 - lost])  # 2" away: within 3", not engaged
-        g.touch()
-        assert not g.engaged(g.units["A3"], g.units["B3"])
+        kept_answers.touch(g)
+        assert not positions.engaged(g, g.units["A3"], g.units["B3"])
         g.dice = Dice.scripted([])
         for _ in range(40):
             if g.decision.step == "shock":
@@ -875,7 +877,7 @@ def clavitine(name: str) -> None:
     g = game()
     bear(g, "A3", name)
     place(g, "A3", [(7.4, 6.43)])  # within 1" of closed Hatchway 2
-    g.touch()
+    kept_answers.touch(g)
     g.apply(parse("hold A4"))  # another unit has moved: the start of the step is past
     assert parse("hatch A3 2") in g.legal_actions()
     g.apply(parse("hatch A3 2"))  # selected to move: it first operates the Hatchway
@@ -885,7 +887,7 @@ def clavitine(name: str) -> None:
         g.check_as("move", "A", parse("hatch A3 2"))
     g = game()  # without it: only at the end of the Move Units step
     place(g, "A3", [(7.4, 6.43)])
-    g.touch()
+    kept_answers.touch(g)
     with pytest.raises(IllegalAction):
         g.check_as("move", "A", parse("hatch A3 2"))
 
@@ -896,7 +898,7 @@ def beseech(name: str) -> None:
         if bearer:
             bear(g, "A3", name)
         place(g, "A3", block(4.6, 6.43, dx=-1.4))  # about 3" from Hatchway 2, facing it
-        g.touch()
+        kept_answers.touch(g)
         g.apply(parse("done"))  # the end of the Move Units step
         legal = [a.text() for a in g.legal_actions()] if g.decision.step == "hatch" else []
         assert ("hatch A3 2" in legal) == offered
@@ -911,7 +913,7 @@ def lockdown(name: str) -> None:
     bear(g, "B3", name)
     place(g, "A3", [(7.4, 6.43)])  # within 1" of Hatchway 2
     place(g, "B3", [(13.0, 6.43)])  # 4" beyond it, on the other side: not within 1"
-    g.touch()
+    kept_answers.touch(g)
     g.apply(parse("done"))
     # B3 tries to prevent it: A 2 + T4 against B 5 + T5
     g.dice = Dice.scripted([2, 5])
@@ -928,20 +930,20 @@ def masterful(name: str) -> None:
     g.armies["A"].uses = g.armies["A"].uses + tuple(
         use_of(m, name, "Enhancement", "A3") for m in pack_enhancements()[name].moments)
     at(g, "fight", "A")
-    options = [a.text() for a in g.usable("A", "selected_to_fight", "A3")]
+    options = [a.text() for a in moments.usable(g, "A", "selected_to_fight", "A3")]
     assert options == [f"use A3 {name}: {c}" for c in ("devastating wounds", "lethal hits", "sustained hits 1")]
-    assert g.usable("A", "selected_to_fight", "A4") == []  # the bearer's unit only
-    g.use_rule("A", parse(f"use A3 {name}: lethal hits"))
-    assert g.usable("A", "selected_to_fight", "A3") == []  # one of them, once each time
+    assert moments.usable(g, "A", "selected_to_fight", "A4") == []  # the bearer's unit only
+    moments.use_rule(g, "A", parse(f"use A3 {name}: lethal hits"))
+    assert moments.usable(g, "A", "selected_to_fight", "A3") == []  # one of them, once each time
     assert effect_weapon(a3, BLADE).abilities.lethal_hits and not effect_weapon(a3, BLADE).abilities.devastating_wounds
     psychic = replace(BLADE, name="Test psychic blade", abilities=Abilities(psychic=True))
     assert not effect_weapon(a3, psychic).abilities.lethal_hits  # excluding Psychic weapons
     # a hit roll of 6: a Critical Hit wounds automatically (Lethal Hits); the save (Sv 4+) 1 fails
     assert attack(g, "A3", "B3", BLADE, [6, 1]) == (1, 0)
-    g.end_timed("phase")
+    moments.end_timed(g, "phase")
     at(g, "shooting", "A")
     g.phase_id += 1
-    assert len(g.usable("A", "selected_to_shoot", "A3")) == 3  # again when selected to shoot
+    assert len(moments.usable(g, "A", "selected_to_shoot", "A3")) == 3  # again when selected to shoot
 
 
 def translocation(name: str) -> None:
@@ -951,7 +953,7 @@ def translocation(name: str) -> None:
         a3.ranged = [GUN]
         place(g, "A3", block(14))
         place(g, "B3", block(24, dx=1.4))
-        g.touch()
+        kept_answers.touch(g)
         advance_to(g, "shoot")
         g.dice = Dice(1)
         g.apply(parse("shoot A3 B3"))
@@ -971,7 +973,7 @@ def worthier_skulls(name: str) -> None:
     bear(g, "B3", name)
     place(g, "A3", block(14))
     place(g, "B3", block(15.6, dx=1.4))
-    g.touch()
+    kept_answers.touch(g)
     fall_back = next(a for a in g.legal_actions() if a.kind == "fallback" and a.unit == "A3")
     g.dice = Dice(2)
     g.apply(fall_back)
@@ -988,18 +990,18 @@ def shunt(name: str) -> None:
     g = near_bearer(name, keyword="SKITARII")
     a3, a4 = g.units["A3"], g.units["A4"]
     at(g, "shooting", "B")  # the start of any phase, either player's turn
-    assert [a for a in g.usable("A", "phase_start") if a.arg == name] == []  # no Battle-shocked SKITARII unit
+    assert [a for a in moments.usable(g, "A", "phase_start") if a.arg == name] == []  # no Battle-shocked SKITARII unit
     a4.battleshocked = True  # any friendly SKITARII unit: A4 is far from the bearer
-    assert [a.text() for a in [a for a in g.usable("A", "phase_start") if a.arg == name]] == [f"use A4 {name}"]
-    g.use_rule("A", parse(f"use A4 {name}"))
+    assert [a.text() for a in [a for a in moments.usable(g, "A", "phase_start") if a.arg == name]] == [f"use A4 {name}"]
+    moments.use_rule(g, "A", parse(f"use A4 {name}"))
     assert not a4.battleshocked
     a3.battleshocked = True
-    assert [a for a in g.usable("A", "phase_start") if a.arg == name] == []  # once per battle
+    assert [a for a in moments.usable(g, "A", "phase_start") if a.arg == name] == []  # once per battle
     g = near_bearer(name, keyword="SKITARII")
     at(g, "shooting", "B")
     g.units["A4"].battleshocked = True
     g.units["A1"].models = []  # the bearer is not on the battlefield
-    assert [a for a in g.usable("A", "phase_start") if a.arg == name] == []
+    assert [a for a in moments.usable(g, "A", "phase_start") if a.arg == name] == []
 
 
 def vox(name: str) -> None:
@@ -1026,10 +1028,10 @@ def sinister(name: str) -> None:
         place(g, "B3", block(mk.x + 1.0, mk.y, dx=1.4))  # B3 holds objective marker 1
         if near:  # 4.5" from B3 (A3 stays where it was deployed otherwise)
             place(g, "A3", block(mk.x - 5.5, mk.y))
-        g.touch()
-        g.update_control(False)
+        kept_answers.touch(g)
+        control.update_control(g, False)
         a3, b3 = g.units["A3"], g.units["B3"]
-        assert g.control[0] == "B" and (g.min_straight(a3, b3) <= 6) == near and not g.engaged(a3, b3)
+        assert g.control[0] == "B" and (positions.min_straight(g, a3, b3) <= 6) == near and not positions.engaged(g, a3, b3)
         b3.secure_marker = 0  # B3 performed Secure Site: it Seizes the marker in B's next Command phase
         g.dice = Dice.scripted([4, 4] if near else [])  # B3's Battle-shock test (forced, within 6")
         advance_to(g, "move", "B")
@@ -1062,20 +1064,20 @@ def martial_discipline(name: str) -> None:
     g = near_bearer(name, keyword="ADEPTA SORORITAS")
     near = g.units["A3"]
     at(g, "movement", "A")
-    assert g.usable("A", "phase_start") == []  # only in your Shooting phase
+    assert moments.usable(g, "A", "phase_start") == []  # only in your Shooting phase
     at(g, "shooting", "B")
-    assert g.usable("A", "phase_start") == []
+    assert moments.usable(g, "A", "phase_start") == []
     at(g, "shooting", "A")
-    assert [a.text() for a in g.usable("A", "phase_start")] == [f"use A3 {name}"]
+    assert [a.text() for a in moments.usable(g, "A", "phase_start")] == [f"use A3 {name}"]
     near.moved = "advance"
-    assert g.shoot_reason(near) is not None
-    g.use_rule("A", parse(f"use A3 {name}"))
-    assert g.shoot_reason(near) is None
+    assert shooting.shoot_reason(g, near) is not None
+    moments.use_rule(g, "A", parse(f"use A3 {name}"))
+    assert shooting.shoot_reason(g, near) is None
     near.moved = "fallback"
-    assert g.shoot_reason(near) is None
-    assert g.usable("A", "phase_start") == []  # once per phase
-    g.end_timed("phase")
-    assert g.shoot_reason(near) is not None
+    assert shooting.shoot_reason(g, near) is None
+    assert moments.usable(g, "A", "phase_start") == []  # once per phase
+    moments.end_timed(g, "phase")
+    assert shooting.shoot_reason(g, near) is not None
 
 
 def unholy_fury(name: str) -> None:
@@ -1116,15 +1118,15 @@ def mutagenic_flames(name: str) -> None:
     enemy_moment(g, name)
     at(g, "shooting", "A")
     g.units["A3"].volley = (("B3", 0, 0), ("B4", 2, 0))  # its attacks: B3 not hit, B4 hit twice
-    assert [a.text() for a in g.usable("A", "after_shot", "A3")] == [f"use B4 {name}"]
-    assert g.usable("A", "after_shot", "A4") == []  # after the bearer has shot only
-    g.use_rule("A", parse(f"use B4 {name}"))
-    assert g.usable("A", "after_shot", "A3") == []
+    assert [a.text() for a in moments.usable(g, "A", "after_shot", "A3")] == [f"use B4 {name}"]
+    assert moments.usable(g, "A", "after_shot", "A4") == []  # after the bearer has shot only
+    moments.use_rule(g, "A", parse(f"use B4 {name}"))
+    assert moments.usable(g, "A", "after_shot", "A3") == []
     assert attack(g, "B4", "A3", GUN, [3]) == (0, 0)  # a Hit roll of 3 misses (BS 3+, -1)
     for until in ("phase", "turn", "next shooting B", "next command A"):
-        g.end_timed(until)
+        moments.end_timed(g, until)
     assert effect_conditions(g.units["B4"], g.units["A3"], GUN, Conditions()).hit_mod == -1
-    g.end_timed("next shooting A")  # the start of A's next Shooting phase
+    moments.end_timed(g, "next shooting A")  # the start of A's next Shooting phase
     assert effect_conditions(g.units["B4"], g.units["A3"], GUN, Conditions()).hit_mod == 0
 
 
@@ -1135,7 +1137,7 @@ def test_after_shot_is_offered_once_the_unit_has_shot_and_lasts_until_your_next_
     enemy_moment(g, "Mutagenic Flames")
     place(g, "A3", block(14))
     place(g, "B3", block(20, dx=1.4))
-    g.touch()
+    kept_answers.touch(g)
     advance_to(g, "shoot")
     shots = [a for a in g.legal_actions() if a.kind == "shoot" and a.unit == "A3" and a.target == "B3"]
     g.dice = Dice.scripted([6] * 400)
@@ -1163,7 +1165,7 @@ def omni_auspex(name: str) -> None:
     enemy_moment(g, name)
     at(g, "shooting", "A")
     g.units["A3"].volley = (("B4", 1, 0),)
-    g.use_rule("A", parse(f"use B4 {name}"))
+    moments.use_rule(g, "A", parse(f"use B4 {name}"))
     b4 = g.units["B4"]
     assert effect_weapon(g.units["A4"], GUN, b4).ap == -1  # another unit's attack too
     assert "CHARACTER" in g.units["A1"].keywords and effect_weapon(g.units["A1"], GUN, b4).ap == 0
@@ -1171,7 +1173,7 @@ def omni_auspex(name: str) -> None:
     # one attack: hit 3, wound 4 (S4 against T5... the roll that wounds), save roll of exactly Sv: failed
     need = 4 if GUN.strength == b4.T else 5 if GUN.strength < b4.T else 3
     assert attack(g, "A4", "B4", GUN, [3, need, b4.Sv]) == (1, 1 if b4.W == 1 else 0)
-    g.end_timed("phase")
+    moments.end_timed(g, "phase")
     assert effect_weapon(g.units["A4"], GUN, b4).ap == 0
 
 
@@ -1196,8 +1198,8 @@ def dark_majesty(name: str) -> None:
         assert [a.text() for a in g.legal_actions()] == [f"use B3 {name}", "pass"]  # B4: not engaged
         g.apply(parse(f"use B3 {name}"))
         assert attack(g, "B3", "A3", BLADE, [3]) == (0, 0)  # a Hit roll of 3 misses (WS 3+, -1)
-        g.end_timed("turn")
-        g.end_timed("next charge A")
+        moments.end_timed(g, "turn")
+        moments.end_timed(g, "next charge A")
         assert effect_conditions(g.units["B3"], g.units["A3"], BLADE, Conditions()).hit_mod == 0
 
 
@@ -1210,22 +1212,22 @@ def vasov(name: str) -> None:
     enemy_moment(g, name)
     at(g, "movement", "A")
     b3 = g.units["B3"]
-    offered = {a.unit for a in g.usable("A", "phase_end")}
-    assert offered and offered == {e.uid for e in g.army_units("B") if g.visible_idx(g.units["A3"], e)}
+    offered = {a.unit for a in moments.usable(g, "A", "phase_end")}
+    assert offered and offered == {e.uid for e in g.army_units("B") if sight.visible_idx(g, g.units["A3"], e)}
     place(g, "B3", block(20, dx=1.4))
     place(g, "A3", block(14))
-    g.touch()
+    kept_answers.touch(g)
     m = b3.move()
-    g.use_rule("A", parse(f"use B3 {name}"))
+    moments.use_rule(g, "A", parse(f"use B3 {name}"))
     assert b3.move() == (m + 1) // 2
-    g.end_timed("next movement A")
+    moments.end_timed(g, "next movement A")
     assert b3.move() == m
     # the field in the Advance and Charge rolls (here on A3): a 5 to Advance counts 3
     g = game()
     a3 = g.units["A3"]
     a3.timed += (("test", validate(Effect, {"halve_move": True}), "turn"),)
     place(g, "A3", block(14))
-    g.touch()
+    kept_answers.touch(g)
     before = [(p.x, p.y) for p in a3.models]
     g.dice = Dice.scripted([5])
     g.apply(parse("advance A3 40,15"))
@@ -1255,21 +1257,21 @@ def mindshackle(name: str) -> None:
         place(g, "A3", block(14))
         place(g, "B3", block(20, dx=1.4))
         place(g, "B4", block(40, dx=1.4))  # beyond 12"
-        g.touch()
+        kept_answers.touch(g)
         at(g, "command", "A")
         b3 = g.units["B3"]
-        assert [a.text() for a in g.usable("A", "phase_start")] == [f"use B3 {name}"]
+        assert [a.text() for a in moments.usable(g, "A", "phase_start")] == [f"use B3 {name}"]
         ld = b3.leadership()
         total = ld + (roll or 0)
         g.dice = Dice.scripted([total // 2, total - total // 2])
         m = b3.move()
-        g.use_rule("A", parse(f"use B3 {name}"))
+        moments.use_rule(g, "A", parse(f"use B3 {name}"))
         g.dice.assert_consumed()
         test = [e for e in g.events if e["e"] == "leadership_test"][-1]
         assert (test["roll"], test["passed"], test["mod"]) == (total, not failed, -1)
         assert b3.move() == (m - 2 if failed else m)
         assert effect_sum(b3, "advance_mod") == effect_sum(b3, "charge_mod") == (-2 if failed else 0)
-        g.end_timed("next command A")
+        moments.end_timed(g, "next command A")
         assert b3.move() == m
 
 
@@ -1280,11 +1282,11 @@ def sigil_of_warding(name: str) -> None:
     g = game()
     assert g.units["A1"].enhancement == name  # the Chaplain of the bundled roster bears it
     place(g, "A1", [(14.0, 15.0)])
-    g.touch()
+    kept_answers.touch(g)
     at(g, "shooting", "A")
-    assert [a.text() for a in g.usable("A", "phase_end")] == [f"use A1 {name}"]
+    assert [a.text() for a in moments.usable(g, "A", "phase_end")] == [f"use A1 {name}"]
     before = [(m.x, m.y) for m in g.units["A1"].models]
-    steps = g.moment("phase_end", "A")
+    steps = moments.moment(g, "phase_end", "A")
     next(steps)
     assert steps.send(parse(f"use A1 {name}")).step == "freemove"
     try:
@@ -1293,10 +1295,10 @@ def sigil_of_warding(name: str) -> None:
         pass
     moved = max(((m.x - x) ** 2 + (m.y - y) ** 2) ** 0.5 for m, (x, y) in zip(g.units["A1"].models, before))
     assert 2.9 < moved <= 3 + 1e-6
-    assert g.charge_reason(g.units["A1"]) == f"it is not eligible to charge this turn ({name})"
-    g.end_timed("turn")
+    assert charge.charge_reason(g, g.units["A1"]) == f"it is not eligible to charge this turn ({name})"
+    moments.end_timed(g, "turn")
     at(g, "shooting", "A")
-    assert g.usable("A", "phase_end") == []  # once per battle
+    assert moments.usable(g, "A", "phase_end") == []  # once per battle
 
 
 def dutys_echo(name: str) -> None:
@@ -1306,15 +1308,15 @@ def dutys_echo(name: str) -> None:
     g = near_bearer(name, rename="Strike Team")
     g.armies["A"].uses = tuple(x for x in g.armies["A"].uses if x.name == name)  # (A1's Sigil of Warding)
     at(g, "shooting", "A")
-    assert [a.text() for a in g.usable("A", "phase_end") if a.arg == name] == [f"use A3 {name}"]
-    steps = g.moment("phase_end", "A")
+    assert [a.text() for a in moments.usable(g, "A", "phase_end") if a.arg == name] == [f"use A3 {name}"]
+    steps = moments.moment(g, "phase_end", "A")
     next(steps)
     assert steps.send(parse(f"use A3 {name}")).step == "freemove"
     with pytest.raises(StopIteration):
         steps.send(parse("pass"))
     a3 = g.units["A3"]
     assert a3.manoeuvre == "overwatch" and a3.overwatch_until == g.turn + 1
-    assert g.charge_reason(a3) == "it performed a Tactical Manoeuvre this turn"
+    assert charge.charge_reason(g, a3) == "it performed a Tactical Manoeuvre this turn"
 
 
 def rush(name: str, on: str) -> None:
@@ -1327,27 +1329,27 @@ def rush(name: str, on: str) -> None:
     bear(g, "A3", name)
     place(g, "A3", block(14))
     place(g, "B3", block(24, dx=1.4))
-    g.touch()
+    kept_answers.touch(g)
     at(g, "shooting", "B")
     b3, a3 = g.units["B3"], g.units["A3"]
     b3.volley = (("A3", 0, 0),)  # a target, not hit
     if on == "hit":
         with pytest.raises(StopIteration):
-            next(g.rushes(b3))
+            next(shooting.rushes(g, b3))
     b3.volley = (("A3", 2, 0),)
     before = [(m.x, m.y) for m in a3.models]
-    steps = g.rushes(b3)
+    steps = shooting.rushes(g, b3)
     d = next(steps)
     assert d.step == "freemove" and d.info["rush"] == "B3" and d.info["reach"] == "D6"
     g.dice = Dice.scripted([2])
     with pytest.raises(StopIteration):
-        steps.send(g.legal_freemove(d.info)[0])
+        steps.send(movement.legal_freemove(g, d.info)[0])
     g.dice.assert_consumed()
     moved = max(((m.x - x) ** 2 + (m.y - y) ** 2) ** 0.5 for m, (x, y) in zip(a3.models, before))
     assert 1.9 < moved <= 2 + 1e-6
     if on == "hit":  # one Dash move per phase
         with pytest.raises(StopIteration):
-            next(g.rushes(b3))
+            next(shooting.rushes(g, b3))
 
 
 def limitless_resolve(name: str) -> None:
@@ -1367,7 +1369,7 @@ def limitless_resolve(name: str) -> None:
     bearer.battleshocked = True
     assert bearer.oc() == 1  # the bearer's own unit too
     bearer.models = []
-    g.check_destroyed(bearer)  # the game takes the army's effect away with the bearer
+    shooting.check_destroyed(g, bearer)  # the game takes the army's effect away with the bearer
     assert sisters.oc() == 0
     assert not any(e.OC_shocked for u in build_army("A", ORKS).units for e in u.effects())
 
@@ -1387,21 +1389,21 @@ def gnasher(name: str) -> None:
     a3 = g.units["A3"]
     for i, u in enumerate(g.army_units("A")):
         place(g, u.uid, [(far[0], 3.0 + 4 * i)][:len(u.models)] + block(far[0] + 3, 3.0 + 4 * i)[:len(u.models) - 1])
-    g.touch()
+    kept_answers.touch(g)
     at(g, "command", "B")
-    assert f"use {nobz.uid} {name}" in [a.text() for a in g.usable("B", "phase_start")]
+    assert f"use {nobz.uid} {name}" in [a.text() for a in moments.usable(g, "B", "phase_start")]
     nobz.battleshocked = True
-    assert f"use {nobz.uid} {name}" not in [a.text() for a in g.usable("B", "phase_start")]
+    assert f"use {nobz.uid} {name}" not in [a.text() for a in moments.usable(g, "B", "phase_start")]
     nobz.battleshocked = False
     place(g, "A3", [(mk.x - 1.5, mk.y)])  # an enemy unit within range of the marker
-    g.touch()
-    assert f"use {nobz.uid} {name}" not in [a.text() for a in g.usable("B", "phase_start")]
+    kept_answers.touch(g)
+    assert f"use {nobz.uid} {name}" not in [a.text() for a in moments.usable(g, "B", "phase_start")]
     place(g, "A3", [far])
-    g.touch()
+    kept_answers.touch(g)
     assert g.secured[0] != "B"
-    g.use_rule("B", parse(f"use {nobz.uid} {name}"))
+    moments.use_rule(g, "B", parse(f"use {nobz.uid} {name}"))
     assert g.secured[0] == "B"
-    assert g.usable("B", "phase_start") == [] or all(a.arg != name for a in g.usable("B", "phase_start"))
+    assert moments.usable(g, "B", "phase_start") == [] or all(a.arg != name for a in moments.usable(g, "B", "phase_start"))
     assert a3.alive
 
 
@@ -1414,17 +1416,17 @@ def daemonshrieker(name: str) -> None:
         enemy_moment(g, name)
         at(g, "shooting", "A")
         a3 = g.units["A3"]
-        uses = [a.text() for a in g.usable("A", "phase_start") if a.arg == name]
-        options = g.hatches_to_open(a3, 12)
+        uses = [a.text() for a in moments.usable(g, "A", "phase_start") if a.arg == name]
+        options = hatchways.hatches_to_open(g, a3, 12)
         assert uses == ([f"use A3 {name}"] if options else [])
         if not options:  # A3 where it was deployed: move it beside a closed Hatchway
             h = next(h for h in g.map.layout.hatchways if not g.bf.is_open(h.index))
             cx, cy = h.centre
             place(g, "A3", [(cx, cy + 3.0) if h.horizontal else (cx + 3.0, cy)])
-            g.touch()
-            options = g.hatches_to_open(a3, 12)
+            kept_answers.touch(g)
+            options = hatchways.hatches_to_open(g, a3, 12)
         assert options and all(g.bf.distance_to_hatchway(a3.models[0].base, n - 1) <= 12 + a3.radius for n in options)
-        steps = g.moment("phase_start", "A")
+        steps = moments.moment(g, "phase_start", "A")
         next(steps)
         d = steps.send(parse(f"use A3 {name}"))
         assert d.step == "freemove" and d.info["options"] == options
@@ -1507,7 +1509,7 @@ def malevolent_cunning(name: str) -> None:
     place(g, b.uid, [(20.0, 15.0)])
     place(g, near.uid, [(22.5, 15.0)])  # 2.5" centre to centre: within 3"
     place(g, far.uid, [(40.0, 15.0)])
-    g.touch()
+    kept_answers.touch(g)
     g.cp["B"] = 1
     assert may_use(g, "B", COMMAND_REROLL, far) and not may_use(g, "B", COMMAND_REROLL, near)
     g.cp["B"] = 2
@@ -1577,9 +1579,9 @@ def fountaining_filth(name: str) -> None:
         bear(g, "A1", name)
         place(g, "A1", [(14.0, 15.0)])
         place(g, "B3", block(15.6 if near else 30.0, dx=1.4))
-        g.touch()
+        kept_answers.touch(g)
         a1, b3 = g.units["A1"], g.units["B3"]
-        assert g.engaged(a1, b3) == near
+        assert positions.engaged(g, a1, b3) == near
         before = sum(m.wounds for m in b3.models)
         dead, a1.models = a1.models, []
         g.dice = Dice.scripted([roll] if near else [])
@@ -1603,7 +1605,7 @@ def predestined(name: str) -> None:
         g.control[0] = "B"
         if not alive:
             b.models = []
-            g.check_destroyed(b)
+            shooting.check_destroyed(g, b)
         cp = g.cp["A"]
         g.dice = Dice.scripted([5])  # A's Twisting Fate roll (B's army has no such rule)
         stratagem_spent(g, "B", 1)
@@ -1644,17 +1646,17 @@ def spiteful_demise(name: str) -> None:
         place(g, "A1", [(14.0, 15.0)])
         place(g, "B3", block(15.6, dx=1.4))
         place(g, "B4", block(30.0, dx=1.4))
-        g.touch()
+        kept_answers.touch(g)
         a1, b3 = g.units["A1"], g.units["B3"]
-        assert g.engaged(a1, b3)
+        assert positions.engaged(g, a1, b3)
         # B4 shoots A1: hit 3, wound 6, save 1, Damage 6 (its wounds); then the D6 to fight on
         g.dice = Dice.scripted([3, 6, 1, roll])
-        steps = g.attack(g.units["B4"], a1, gun, 1, Conditions(), None, ranged=True)
+        steps = shooting.attack(g, g.units["B4"], a1, gun, 1, Conditions(), None, ranged=True)
         assert declined(steps)[1] == 1  # every Command Re-roll declined
         assert not a1.models and a1.dying == (1 if fights else 0)
         before = sum(m.wounds for m in b3.models)
         g.dice = Dice.scripted([6] * 12 + [1] * 12)
-        list(g.shot_dead_fight(a1))
+        list(shooting.shot_dead_fight(g, a1))
         fought = [e for e in g.events if e["e"] == "fight" and e.get("dying")]
         assert bool(fought) == fights
         assert (sum(m.wounds for m in b3.models) < before) == fights

@@ -11,6 +11,7 @@ from test_abilities_xen import we_game
 from bagm.chance.dice import Dice
 from bagm.engine.bots.greedy import GreedyBot
 from bagm.engine.bots.uses import pool_reroll_for
+from bagm.engine.game import kept, moments
 from bagm.engine.state.actions import Action
 
 POOL = "A Blessings of Khorne"
@@ -25,13 +26,13 @@ def khorne_roll(kills: int, dice: list[int], where: str = "board"):
     bearer.kills = kills
     bearer.where = where  # type: ignore[assignment]
     g.dice = Dice.scripted(dice)
-    return g, g.roll_pools("A")
+    return g, moments.roll_pools(g, "A")
 
 
 @pytest.mark.parametrize("kills, where, asked", [(0, "board", False), (1, "board", True), (1, "reserves", False)])
 def test_chosen_of_khorne_once_the_bearer_has_destroyed_a_unit_and_is_on_the_battlefield(kills, where, asked):
     g, steps = khorne_roll(kills, [1, 2, 3, 4], where)
-    g.touch()
+    kept.touch(g)
     try:
         d = next(steps)
     except StopIteration:
@@ -52,7 +53,7 @@ def test_chosen_of_khorne_re_rolls_every_dice():
     rolls = [e for e in g.events if e["e"] == "pool_roll"]
     assert rolls[-1] == {"e": "pool_roll", "player": "A", "rule": "Blessings of Khorne", "dice": [6, 5, 5, 1],
                          "by": "Chosen of Khorne"}
-    assert "Warp Blades" in {a.arg.split(": ", 1)[1] for a in g.usable("A", "round_start")}  # the double 5
+    assert "Warp Blades" in {a.arg.split(": ", 1)[1] for a in moments.usable(g, "A", "round_start")}  # the double 5
 
 
 def test_chosen_of_khorne_declined_keeps_the_roll():

@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bagm.engine.bots import make_bot
+from bagm.engine.game import kept, positions
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import VP_CAP, Game
 from bagm.engine.log.record import bots_chooser, play_bots
@@ -75,7 +76,7 @@ def check_invariants(g: Game) -> None:
         assert u.where in ("army", "board", "reserves", "destroyed")
         assert len(u.models) <= u.starting
     # every change named the units it moved (touch): each unit's stamp is read off where it stands
-    assert not g.untouched(), f"{g.untouched()} moved without a touch() naming them"
+    assert not kept.untouched(g), f"{kept.untouched(g, )} moved without a touch() naming them"
 
 
 def play_checked(a: str, b: str, seed: int, bot: str, mission: int = 11) -> list[str]:
@@ -192,7 +193,7 @@ def test_many_random_games():
 @given(st.lists(st.tuples(st.floats(0, 12), st.floats(0, 12)), max_size=12), st.sampled_from([0.5, 0.63, 1.0]))
 def test_connected_agrees_with_the_groups(pts, r):
     """Positions._connected (one search, a hot path) answers as the groups _groups builds."""
-    assert Game._connected(None, pts, r) == (len(Game._groups(pts, r)) == 1)  # type: ignore[arg-type]
+    assert positions._connected(None, pts, r) == (len(positions._groups(pts, r)) == 1)  # type: ignore[arg-type]
 
 
 @settings(max_examples=300, deadline=None)

@@ -11,6 +11,7 @@ import pytest
 from conftest import REPO, advance_to, block, place, without_rules
 
 from bagm.chance.dice import Dice, DiceError, DiceExpr
+from bagm.engine.game import control, deployment, fight, kept, positions, shooting
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game, IllegalAction
 from bagm.engine.rules.missions import get_mission
@@ -120,7 +121,7 @@ def test_deploy_one_character_and_one_other_per_entry_zone():
 
 def test_deployed_units_are_wholly_within_their_entry_zone():
     g = at_first_move()
-    zones = g.entry_zones("A")
+    zones = deployment.entry_zones(g, "A")
     for uid, z in (("A3", 1), ("A4", 2)):
         assert all(zones[z].wholly_within(m.base) for m in g.units[uid].models)
     assert g.units["A2"].where == "reserves" and g.units["B5"].where == "reserves"
@@ -223,7 +224,7 @@ def test_desperate_escape_for_a_battle_shocked_unit():
     g.dice = Dice.scripted([1, 5])  # one test per model: a 1 destroys one
     play(g, "fallback A3 2.2,15")
     assert len(g.units["A3"].models) == 1
-    assert not g.engaged(g.units["A3"], g.units["B3"])
+    assert not positions.engaged(g, g.units["A3"], g.units["B3"])
     g.dice.assert_consumed()
 
 
@@ -298,7 +299,7 @@ def test_reinforcements_need_an_empty_entry_zone_and_deep_strike_waits_for_round
         g.check(parse("deepstrike A2 22,15"))
     assert "second battle round" in str(e.value)
     play(g, "arrive A2 3")
-    assert g.units["A2"].alive and g.entry_zones("A")[2].wholly_within(g.units["A2"].models[0].base)
+    assert g.units["A2"].alive and deployment.entry_zones(g, "A")[2].wholly_within(g.units["A2"].models[0].base)
 
 
 def test_an_arrival_that_cannot_be_set_up_is_neither_offered_nor_accepted():
@@ -307,11 +308,11 @@ def test_an_arrival_that_cannot_be_set_up_is_neither_offered_nor_accepted():
     # arrival made the greedy bot choose it for ever (issue 16); it is refused like any rule.
     g = at_first_move()
     g.units["A5"].where = "reserves"  # (set up in Entry Zone 1 at deployment): back in Reserves
-    g.touch()
+    kept.touch(g)
     play(g, "done")
     place(g, "B3", [(5.6, 0.8), (5.6, 2.2), (5.6, 3.6), (3.0, 5.5), (1.2, 5.5)])
     place(g, "B4", [(7.0, 1.5), (7.0, 2.9), (4.4, 5.5)])
-    zone = g.entry_zones("A")[0]
+    zone = deployment.entry_zones(g, "A")[0]
     assert not any(zone.within(m.base) for u in g.units.values() if u.alive for m in u.models)
     offered = [a.text() for a in g.legal_actions()]
     assert "arrive A5 1" not in offered and "arrive A2 1" in offered  # one model still fits
@@ -391,7 +392,7 @@ def _split_fire_game() -> Game:
     a5 = g.units["A5"]
     a5.models = [Model(15, 13.5, a5.radius, a5.W), Model(15, 16.5, a5.radius, a5.W)]
     a5.where = "board"
-    g.touch()
+    kept.touch(g)
     place(g, "B4", block(22, 19.5))
     play(g, "hold A1")
     advance_to(g, "shoot")
@@ -424,7 +425,7 @@ def test_split_fire_is_checked_before_any_attack():
 def test_split_fire_weapon_must_reach_its_target():
     g = _split_fire_game()
     place(g, "B3", block(38))  # beyond the Purifying Flame's 18"
-    assert g.min_straight(g.units["A5"], g.units["B3"]) > 18
+    assert positions.min_straight(g, g.units["A5"], g.units["B3"]) > 18
     with pytest.raises(IllegalAction) as e:
         g.check_as("shoot", "A", parse("shoot A5 B4 Storm bolter; B3 Purifying Flame"))
     assert "not within range" in str(e.value) and e.value.rule == "Select Targets"
@@ -442,10 +443,10 @@ def test_a_weapon_with_several_profiles_fires_one_of_them():
     bolter = a5.ranged[0]
     a5.ranged = [dataclasses.replace(bolter, name="Storm bolter - steady"),
                  dataclasses.replace(bolter, name="Storm bolter - hail", attacks=DiceExpr(0, 6, 4))] + a5.ranged[1:]
-    g.touch()
-    fired = [w.name for w, _, _ in g.weapons_in_range(a5, g.units["B3"])]
+    kept.touch(g)
+    fired = [w.name for w, _, _ in shooting.weapons_in_range(g, a5, g.units["B3"])]
     assert fired == ["Storm bolter - steady", "Purifying Flame"]  # the first profile by default
-    named = g.weapons_in_range(a5, g.units["B3"], ("Storm bolter - hail",))
+    named = shooting.weapons_in_range(g, a5, g.units["B3"], ("Storm bolter - hail",))
     assert [w.name for w, _, _ in named] == ["Storm bolter - hail"]
     with pytest.raises(IllegalAction) as e:
         g.check_as("shoot", "A", parse("shoot A5 B3 Storm bolter - steady+Storm bolter - hail"))
@@ -472,7 +473,7 @@ def test_charge_roll_too_low_offers_command_reroll():
     play(g, "charge A3 B3")
     assert g.decision.step == "reroll"
     play(g, "reroll")
-    assert g.units["A3"].charged and g.engaged(g.units["A3"], g.units["B3"])
+    assert g.units["A3"].charged and positions.engaged(g, g.units["A3"], g.units["B3"])
     assert g.cp["A"] == 0
     g.dice.assert_consumed()
 
@@ -480,7 +481,7 @@ def test_charge_roll_too_low_offers_command_reroll():
 def test_charge_fails_without_reroll():
     g = _to_charge([1, 1])
     play(g, "charge A3 B3", "pass")
-    assert not g.units["A3"].charged and not g.engaged(g.units["A3"], g.units["B3"])
+    assert not g.units["A3"].charged and not positions.engaged(g, g.units["A3"], g.units["B3"])
     assert [e["success"] for e in g.events if e["e"] == "charge"] == [False]
     g.dice.assert_consumed()
 
@@ -537,16 +538,16 @@ def test_objective_control_battle_shocked_oc_zero_and_secured():
     g = at_first_move()
     mk = g.map.layout.markers[0]
     place(g, "A3", [(mk.x - 1.2, mk.y), (mk.x - 1.2, mk.y + 1.4)])
-    g.update_control(False)
+    control.update_control(g, False)
     assert g.control[0] == "A"
     g.units["A3"].battleshocked = True
-    g.update_control(False)
+    control.update_control(g, False)
     assert g.control[0] is None
     g.units["A3"].battleshocked = False
     g.secured[0] = "B"
-    g.update_control(False)
+    control.update_control(g, False)
     assert g.control[0] == "B"  # Secured: stays until A controls it at the start or end of a turn
-    g.update_control(True)
+    control.update_control(g, True)
     assert g.control[0] == "A" and g.secured[0] is None
 
 
@@ -646,7 +647,7 @@ def test_expert_breacher_operates_a_hatchway_during_the_move_step():
     u = g.units["A2"]  # Brotherhood Champion with Expert Breacher (in Reserves)
     cx, cy = g.map.layout.hatchways[1].centre
     u.models, u.where = [Model(cx - 1.0, cy, u.radius, u.W)], "board"
-    g.touch()
+    kept.touch(g)
     assert Action("hatch", "A2", arg="2") in g.legal_actions()
     play(g, "hatch A2 2")
     assert g.bf.is_open(1) and g.decision.step == "move"
@@ -704,10 +705,10 @@ def test_engagement_range_is_2_inches_through_an_open_hatchway_only():
     y = g.map.layout.hatchways[2].centre[1]  # Hatchway 3 (open), on the Wall at x = 17.6
     place(g, "A1", [(16.2, y)])
     place(g, "B1", [(19.0, y)])  # 1.54" apart, through the open Hatchway
-    assert g.engaged(g.units["A1"], g.units["B1"])
+    assert positions.engaged(g, g.units["A1"], g.units["B1"])
     g.bf.set_open(2, False)
-    g.touch()
-    assert not g.engaged(g.units["A1"], g.units["B1"])
+    kept.touch(g)
+    assert not positions.engaged(g, g.units["A1"], g.units["B1"])
 
 
 def test_units_engaged_through_an_opened_hatchway_fight_without_having_charged():
@@ -715,11 +716,11 @@ def test_units_engaged_through_an_opened_hatchway_fight_without_having_charged()
     y = g.map.layout.hatchways[1].centre[1]  # Hatchway 2 (closed) on the Wall at x = 8.8
     place(g, "A3", [(7.5, y), (7.5, y - 1.4)])
     place(g, "B3", [(10.1, y), (10.1, y - 1.4)])
-    assert not g.engaged(g.units["A3"], g.units["B3"])
+    assert not positions.engaged(g, g.units["A3"], g.units["B3"])
     g.dice = Dice.scripted([6, 1])  # the roll-off: A 6 + T4 beats B 1 + T5
     play(g, "done", "hatch A3 2")
-    assert g.bf.is_open(1) and g.engaged(g.units["A3"], g.units["B3"])
-    assert not g.units["A3"].charged and g.can_fight(g.units["A3"]) and g.can_fight(g.units["B3"])
+    assert g.bf.is_open(1) and positions.engaged(g, g.units["A3"], g.units["B3"])
+    assert not g.units["A3"].charged and fight.can_fight(g, g.units["A3"]) and fight.can_fight(g, g.units["B3"])
 
 
 def test_deep_strike_more_than_9_inches_from_enemy_models():
@@ -752,9 +753,9 @@ def test_pistols_only_at_engaged_enemies():
     place(g, "A3", block(10.6, 15))
     place(g, "A1", [(20, 15)])
     b3 = g.units["B3"]
-    assert [w.name for w in g.usable_weapons(b3, engaged=True)] == ["Slugga"]
-    assert g.weapons_in_range(b3, g.units["A3"])
-    assert not g.weapons_in_range(b3, g.units["A1"])
+    assert [w.name for w in shooting.usable_weapons(g, b3, engaged=True)] == ["Slugga"]
+    assert shooting.weapons_in_range(g, b3, g.units["A3"])
+    assert not shooting.weapons_in_range(g, b3, g.units["A1"])
 
 
 def test_no_underdog_within_30_points():
@@ -768,7 +769,7 @@ def test_infiltrators_deploy_wholly_within_6_inches_of_their_entry_zone():
     g = Game(11, a, copy.deepcopy(_armies()[1]), dice=Dice.scripted([]),
              rolloffs={"attacker": "A", "first_turn": "A"})
     play(g, "role attacker", "deploy B3 2")
-    zone = g.entry_zones("A")[1]  # Attacker Entry Zone 2, centred on (2.2, 15)
+    zone = deployment.entry_zones(g, "A")[1]  # Attacker Entry Zone 2, centred on (2.2, 15)
     with pytest.raises(IllegalAction) as e:
         g.check(parse("deploy A3 2 7,15"))  # Incursors lack Infiltrators
     assert e.value.rule == "Deployment (Infiltrators)"
@@ -778,7 +779,7 @@ def test_infiltrators_deploy_wholly_within_6_inches_of_their_entry_zone():
     play(g, "deploy A5 2 8,15")
     models = g.units["A5"].models
     assert len(models) == 5 and not all(zone.wholly_within(m.base) for m in models)
-    assert all(g.zone_gap(zone, (m.x, m.y), m.r) <= 6 + 1e-9 for m in models)
+    assert all(deployment.zone_gap(g, zone, (m.x, m.y), m.r) <= 6 + 1e-9 for m in models)
 
 
 # --- Command Re-roll inside the attack sequence -------------------------------------------------
@@ -796,7 +797,7 @@ def _a1_shoots(dice: list[int], cp: dict[str, int], weapon=None, shocked: tuple[
     a1 = g.units["A1"]
     if weapon is not None:
         a1.ranged = [weapon(a1.ranged[0])]
-        g.touch()
+        kept.touch(g)
     for uid in shocked:
         g.units[uid].battleshocked = True
     g.dice = Dice.scripted(dice)
@@ -1017,7 +1018,7 @@ def test_hazardous_tests_come_after_all_of_the_units_attacks_one_per_weapon_used
     g = _split_fire_game()
     a5 = g.units["A5"]
     a5.ranged = [w.with_abilities(hazardous=True) for w in a5.ranged]
-    g.touch()
+    kept.touch(g)
     g.cp.update(A=0, B=0)
     g.dice = Dice(1)
     play(g, "shoot A5 B3 Storm bolter; B4 Purifying Flame")
@@ -1038,7 +1039,7 @@ def test_a_hazardous_weapon_whose_target_is_destroyed_first_still_owes_its_test(
     a5.ranged = [w.with_abilities(hazardous=True) if w.name == "Purifying Flame" else w for w in a5.ranged]
     place(g, "B3", [(21.0, 15.0)])
     b3.models[0].wounds = 1
-    g.touch()
+    kept.touch(g)
     g.cp.update(A=0, B=0)
     g.dice = Dice(1)
     play(g, "shoot A5 B3")
@@ -1059,7 +1060,7 @@ def test_hazardous_mortal_wounds_of_overwatch_at_a_charge_wait_for_the_charge_mo
     b3 = g.units["B3"]
     b3.ranged = [w.with_abilities(hazardous=True) for w in b3.ranged]
     b3.overwatch_until = g.turn
-    g.touch()
+    kept.touch(g)
     g.cp.update(A=0, B=0)
     # Overwatch: five misses; the five tests (one fails); the Charge roll 6 + 6
     g.dice = Dice.scripted([1, 1, 1, 1, 1] + [1, 2, 2, 2, 2] + [6, 6])
@@ -1161,7 +1162,7 @@ def test_close_quarters_killer_ends_with_its_bearer():
     a3.enhancement = "Close-Quarters Killer"
     a3.models[0].bearer = True
     a3.models = a3.models[1:]  # the bearer is slain
-    g.touch(a3)
+    kept.touch(g, a3)
     assert a3.bearer_model() is None
     g.cp.update(A=0, B=0)
     play(g, "charge A3 B3")

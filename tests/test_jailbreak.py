@@ -9,6 +9,7 @@ from conftest import advance_to, place
 from test_missions import NECRONS, finish, new_game, to_round
 
 from bagm.engine.bots import make_bot
+from bagm.engine.game import deployment, kept, positions
 from bagm.engine.game.sequence import Game, IllegalAction
 from bagm.engine.rules.missions import base
 from bagm.engine.rules.missions.jailbreak import (
@@ -44,7 +45,7 @@ def clear_defenders(g: Game, keep: tuple[str, ...] = ()) -> None:
     for u in g.armies["B"].units:
         if u.uid not in keep:
             u.models, u.where = [], "destroyed"
-            g.touch(u)
+            kept.touch(g, u)
 
 
 def zone_point(zone: object, dx: float = 0.0, dy: float = 0.0) -> tuple[float, float]:
@@ -218,14 +219,14 @@ def test_prison_guards_entry_zones_in_deploy_armies_and_afterwards() -> None:
     g = new_game(4, rolloffs={"attacker": "A"})
     g.apply(Action("role", arg="attacker"))
     g.apply(Action("rule", arg="A1"))
-    assert [z.kind for z in g.entry_zones("B")] == ["Guard", "Patrol", "Patrol"]
-    assert [z.kind for z in g.entry_zones("A")] == ["Entry Zone"] * 3
+    assert [z.kind for z in deployment.entry_zones(g, "B")] == ["Guard", "Patrol", "Patrol"]
+    assert [z.kind for z in deployment.entry_zones(g, "A")] == ["Entry Zone"] * 3
     bot = make_bot("greedy", 0)
     while g.decision.step == "deploy":
         g.apply(bot(g))
     to_round(g, 1, "B")
-    assert [z.kind for z in g.entry_zones("B")] == ["Backup", "Backup"]
-    assert [z.kind for z in g.entry_zones("A")] == ["Entry Zone"] * 3
+    assert [z.kind for z in deployment.entry_zones(g, "B")] == ["Backup", "Backup"]
+    assert [z.kind for z in deployment.entry_zones(g, "A")] == ["Entry Zone"] * 3
 
 
 def test_prison_guards_one_unit_must_be_set_up_in_the_guard_entry_zone() -> None:
@@ -312,7 +313,7 @@ def test_escape_table(row: str) -> None:
         assert situation(g) == "free"
     if row == "engaged":
         place(g, "B3", [(26.8, 10.5), (28.2, 10.5), (29.6, 10.5)])
-        assert g.engaged(a1, b3)
+        assert positions.engaged(g, a1, b3)
     if row.startswith("destroyed"):
         base.suffer_mortal_wounds(g, a1, 10, "test")
         assert a1.where == "destroyed"
@@ -388,5 +389,5 @@ def test_engagement_range_does_not_reach_through_the_closed_prison_cells_hatchwa
     goal = (round(h.door.x1 + a1.models[0].r + 0.05, 3), cy)
     g.apply(Action("move", "A1", point=goal))
     m = a1.models[0]
-    assert (round(m.x, 3), m.y) == goal and not g.engaged(a1, b3)
+    assert (round(m.x, 3), m.y) == goal and not positions.engaged(g, a1, b3)
     assert g.bf.distance_to_hatchway(m.base, i) <= 1.0

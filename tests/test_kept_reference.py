@@ -17,8 +17,10 @@ from reference import positions as ref
 from bagm.data.timings import TIMINGS
 from bagm.engine.attack.rules import Conditions
 from bagm.engine.bots import make_bot
+from bagm.engine.game import control, moments, movement, positions
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
+from bagm.engine.rules import leaders
 from bagm.engine.rules.effects import effect_conditions, effect_defence, effect_weapon, holds_in
 from bagm.engine.state.army import fields_set
 
@@ -63,7 +65,7 @@ def test_move_discs_are_their_plain_reference(spec):
                 continue
             for kind in KINDS:
                 targets = tuple(v.uid for v in g.units.values() if v.player != u.player)[:1] if kind == "charge" else ()
-                assert g.move_discs(u, kind, targets) == ref.move_discs(g, u, kind, targets), (u.uid, kind)
+                assert positions.move_discs(g, u, kind, targets) == ref.move_discs(g, u, kind, targets), (u.uid, kind)
     play(spec, check)
 
 
@@ -82,14 +84,14 @@ def test_formations_are_their_plain_reference(spec, offsets):
             if u.where != "board" or not u.models:
                 continue
             n = len(u.models)
-            others = g.others_bases(u)
+            others = positions.others_bases(g, u)
             for anchor in _anchors(g, u, offsets):
                 for kind in ("normal", "charge"):
-                    discs = g.move_discs(u, kind)
-                    assert g.formation(u, anchor, n, discs=discs) == ref.formation(g, u, anchor, n, discs=discs)
-                assert g.formation(u, anchor, n, avoid=others, enemy_gap=None) == \
+                    discs = positions.move_discs(g, u, kind)
+                    assert positions.formation(g, u, anchor, n, discs=discs) == ref.formation(g, u, anchor, n, discs=discs)
+                assert positions.formation(g, u, anchor, n, avoid=others, enemy_gap=None) == \
                     ref.formation(g, u, anchor, n, avoid=others, enemy_gap=None)
-                assert g.formation(u, anchor, n, ds_gap=9.0) == ref.formation(g, u, anchor, n, ds_gap=9.0)
+                assert positions.formation(g, u, anchor, n, ds_gap=9.0) == ref.formation(g, u, anchor, n, ds_gap=9.0)
     play(spec, check, every=11)
 
 
@@ -101,14 +103,14 @@ def test_kept_move_paths_are_the_battlefields(spec, offsets, within):
         for u in g.units.values():
             if u.where != "board" or not u.models:
                 continue
-            discs = g.move_discs(u, "normal")
+            discs = positions.move_discs(g, u, "normal")
             for to in _anchors(g, u, offsets):
                 if g.bf.layout.board_at(to) is None:
                     continue  # (off the battlefield)
                 for m in u.models[:2]:
                     for d in (discs, ()):
                         for w in (1.5, within):
-                            assert g.move_path(m.base, to, d, w) == g.bf.move_path(m.base, to, d, w)
+                            assert positions.move_path(g, m.base, to, d, w) == g.bf.move_path(m.base, to, d, w)
     play(spec, check, every=13)
 
 
@@ -126,7 +128,7 @@ def test_move_plans_are_their_plain_reference(spec, offsets, limit):
                 if g.bf.layout.board_at(to) is None:
                     continue  # (off the battlefield)
                 for kind in ("normal", "advance", "fallback"):
-                    reach, pts = g.plan_move(u, to, limit, kind)
+                    reach, pts = movement.plan_move(g, u, to, limit, kind)
                     assert (reach, pts) == ref.plan_move(g, u, to, limit, kind), (u.uid, to, kind)
     play(spec, check, every=13)
 
@@ -138,7 +140,7 @@ def test_control_levels_are_their_plain_reference(spec):
     unit within range of a marker changes) are those worked out afresh, along games, and again
     after each unit's Battle-shock is turned over on a copy (it changes OC and moves nothing)."""
     def check(g: Game) -> None:
-        assert g.control_levels() == ref.levels_of_control(g)
+        assert control.control_levels(g) == ref.levels_of_control(g)
         c = g.clone()
         for u in c.units.values():
             if u.alive:
@@ -155,7 +157,7 @@ def test_battlefield_command_uses_are_their_plain_reference(spec):
     unit's Battle-shock and Battlefield Command mark are turned over on a copy."""
     def check(g: Game) -> None:
         for p in ("A", "B"):
-            assert g.legal_command(p) == ref_moments.legal_command(g, p)
+            assert leaders.legal_command(g, p) == ref_moments.legal_command(g, p)
         c = g.clone()
         for u in c.units.values():
             u.battleshocked = not u.battleshocked
@@ -182,10 +184,10 @@ def test_effect_answers_are_their_plain_references(spec):
         holds = holds_in(g)
         on = [u for u in g.units.values() if u.where == "board" and u.models]
         for u in g.units.values():
-            assert g.near_markers(u) == ref.near_markers(g, u), u.uid
+            assert control.near_markers(g, u) == ref.near_markers(g, u), u.uid
             if u.alive:
                 for how in ("controlled", "uncontested"):
-                    assert g.marker_to_secure(u, how) == ref.marker_to_secure(g, u, how), (u.uid, how)
+                    assert control.marker_to_secure(g, u, how) == ref.marker_to_secure(g, u, how), (u.uid, how)
         for u in on:
             for t in on[:4]:
                 if t.player == u.player:
@@ -199,7 +201,7 @@ def test_effect_answers_are_their_plain_references(spec):
                                         effect_defence(t, w3, holds))
         for p in ("A", "B"):
             for timing in TIMINGS:
-                assert g.offered(p, timing) == ref_moments.offered(g, p, timing), (p, timing)
+                assert moments.offered(g, p, timing) == ref_moments.offered(g, p, timing), (p, timing)
         for army in g.armies.values():
             for f in fields:
                 assert army.may_set(f) == ref_effects.may_set(army, f), f

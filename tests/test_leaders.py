@@ -23,8 +23,10 @@ from bagm.engine.attack.rules import (
     critical_hit_on,
 )
 from bagm.engine.attack.sequence import resolve
+from bagm.engine.game import charge, control, fight, hazardous, kept, positions, shooting
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game, IllegalAction
+from bagm.engine.rules import leaders
 from bagm.engine.rules.effects import (
     effect_conditions,
     effect_defence,
@@ -107,7 +109,7 @@ def test_battlefield_command_costs_1cp_and_confers_the_ability_until_the_next_co
     assert ev == {"e": "battlefield_command", "leader": "A1", "unit": "A3", "ability": "Zealous Path",
                   "peerless": False}
     assert g.decision.step == "move"  # A has no CP left: no window at the start of Movement
-    g.end_command("A")  # the start of A's next Command phase
+    leaders.end_command(g, "A")  # the start of A's next Command phase
     assert a3.led is None and not a1.commanded and not a3.commanded
 
 
@@ -124,7 +126,7 @@ def test_once_per_phase_and_once_per_unit_until_the_next_command_phase():
     with pytest.raises(IllegalAction) as e:
         g.check_as("command", "A", parse("command A1 A4 Zealous Path"))
     assert "already targeted" in str(e.value) or "this phase" in str(e.value)
-    assert g.legal_command("A") == []
+    assert leaders.legal_command(g, "A") == []
     g.phase_id += 1  # a new phase: A1 was still targeted since the last Command phase
     with pytest.raises(IllegalAction) as e:
         g.check_as("command", "A", parse("command A1 A4 Zealous Path"))
@@ -136,9 +138,9 @@ def test_bodyguard_must_be_within_6_inches_and_one_the_leader_could_join():
     play(g, *DEPLOY)
     a1, a3 = g.units["A1"], g.units["A3"]
     x = a1.models[0].x
-    g.set_positions(a3, [(m.x + 30 if m.x < 30 else m.x - 30, m.y) for m in a3.models])
-    g.touch()
-    if g.unit_distance(a1, a3) <= 6:  # pragma: no cover - the layout keeps them apart
+    positions.set_positions(g, a3, [(m.x + 30 if m.x < 30 else m.x - 30, m.y) for m in a3.models])
+    kept.touch(g)
+    if positions.unit_distance(g, a1, a3) <= 6:  # pragma: no cover - the layout keeps them apart
         pytest.skip("could not move A3 away")
     with pytest.raises(IllegalAction) as e:
         g.check_as("command", "A", parse("command A1 A3 Warded"))
@@ -159,7 +161,7 @@ def test_battle_shocked_units_cannot_be_targeted():
     g = new_game(cp={"A": 5})
     play(g, *DEPLOY)
     g.units["A4"].battleshocked = True
-    assert not any(a.target == "A4" for a in g.legal_command("A"))
+    assert not any(a.target == "A4" for a in leaders.legal_command(g, "A"))
     with pytest.raises(IllegalAction) as e:
         g.check_as("command", "A", parse("command A1 A4 Warded"))
     assert e.value.rule == "Battle-shock"
@@ -173,7 +175,7 @@ def test_peerless_leader_is_free_once_per_battle_round_even_after_another_use():
     assert g.cp["A"] == 0 and g.peerless_round["A1"] == 1
     assert [e["peerless"] for e in g.events if e["e"] == "battlefield_command"] == [True]
     # the next battle round, after its Command phase: free again, even once the Stratagem was used
-    g.end_command("A")
+    leaders.end_command(g, "A")
     g.round = 2
     g.used.add(("A", "Battlefield Command", g.phase_id))
     g.check_as("command", "A", parse("command A1 A3 Warded"))
@@ -235,13 +237,13 @@ def test_feel_no_pain_is_rolled_for_a_led_unit():
     a3, b3 = g.units["A3"], g.units["B3"]
     # 2 attacks; hit rolls 4 (3+, -1: hits on 4+) and 3 (misses); wound roll 6; save 1; FNP 5: saved
     g.dice = Dice.scripted([4, 3, 6, 1, 5])
-    lost, destroyed = declined(g.attack(b3, a3, GUN, 1, Conditions(), None, ranged=True))
+    lost, destroyed = declined(shooting.attack(g, b3, a3, GUN, 1, Conditions(), None, ranged=True))
     assert (lost, destroyed) == (0, 0)
     g.dice.assert_consumed()
     # without the ability both hit (3+); wound rolls 6 and 1; the save roll of 1 fails
     a4 = g.units["A4"]
     g.dice = Dice.scripted([4, 3, 6, 1, 1])
-    lost, _ = declined(g.attack(b3, a4, GUN, 1, Conditions(), None, ranged=True))
+    lost, _ = declined(shooting.attack(g, b3, a4, GUN, 1, Conditions(), None, ranged=True))
     assert lost == 1
     g.dice.assert_consumed()
 
@@ -300,24 +302,24 @@ def test_feel_no_pain_against_mortal_wounds_devastating_wounds_and_hazardous():
     assert effect_fnp_mortal(a3) == 4 and effect_fnp_mortal(a4) is None and effect_defence(a3) == (None, None)
     # Devastating Wounds: hit 4, wound 6 (a Critical Wound: 1 mortal wound); Feel No Pain 4: not lost
     g.dice = Dice.scripted([4, 6, 4])
-    assert declined(g.attack(b3, a3, DEVASTATING, 1, Conditions(), None, ranged=True)) == (0, 0)
+    assert declined(shooting.attack(g, b3, a3, DEVASTATING, 1, Conditions(), None, ranged=True)) == (0, 0)
     g.dice.assert_consumed()
     # a normal wound: hit 4, wound 4, save 1; no Feel No Pain roll against normal damage
     g.dice = Dice.scripted([4, 4, 1])
-    assert declined(g.attack(b3, a3, replace(DEVASTATING, abilities=Abilities()), 1, Conditions(), None,
+    assert declined(shooting.attack(g, b3, a3, replace(DEVASTATING, abilities=Abilities()), 1, Conditions(), None,
                      ranged=True)) == (1, 0)
     g.dice.assert_consumed()
     # the same Devastating Wound against a unit not led: lost
     g.dice = Dice.scripted([4, 6])
-    assert declined(g.attack(b3, a4, DEVASTATING, 1, Conditions(), None, ranged=True)) == (1, 0)
+    assert declined(shooting.attack(g, b3, a4, DEVASTATING, 1, Conditions(), None, ranged=True)) == (1, 0)
     g.dice.assert_consumed()
     # Hazardous: the led unit's own weapon; hit 1 (miss); after all its attacks the test fails
     # (3 mortal wounds), each one rolled for (4, 6 not lost; 2 lost)
     g.dice = Dice.scripted([1, 1, 4, 6, 2])
     before = sum(m.wounds for m in a3.models)
-    declined(g.attack(a3, b3, HAZARDOUS, 1, Conditions(), None, ranged=True))
+    declined(shooting.attack(g, a3, b3, HAZARDOUS, 1, Conditions(), None, ranged=True))
     a3.hazard = (HAZARDOUS.name,)  # the test the unit owes for the weapon it used
-    declined(g.take_hazardous(a3))
+    declined(hazardous.take_hazardous(g, a3))
     assert sum(m.wounds for m in a3.models) == before - 1
     assert any(e["e"] == "hazardous" and e["unit"] == "A3" for e in g.events)
     g.dice.assert_consumed()
@@ -329,11 +331,11 @@ def test_feel_no_pain_against_psychic_attacks_only():
     assert effect_defence(a3, PSYCHIC) == (None, 4) and effect_defence(a3, GUN) == (None, None)
     # a [PSYCHIC] weapon: 2 attacks hit (4, 4), wound (4, 4), saves fail (1, 1); FNP 4 and 3
     g.dice = Dice.scripted([4, 4, 4, 4, 1, 4, 1, 3])
-    assert declined(g.attack(b3, a3, PSYCHIC, 1, Conditions(), None, ranged=True)) == (1, 0)
+    assert declined(shooting.attack(g, b3, a3, PSYCHIC, 1, Conditions(), None, ranged=True)) == (1, 0)
     g.dice.assert_consumed()
     # any other weapon: no Feel No Pain roll
     g.dice = Dice.scripted([4, 4, 4, 4, 1, 1])
-    assert declined(g.attack(b3, a3, GUN, 1, Conditions(), None, ranged=True)) == (2, 1)
+    assert declined(shooting.attack(g, b3, a3, GUN, 1, Conditions(), None, ranged=True)) == (2, 1)
     g.dice.assert_consumed()
 
 
@@ -366,32 +368,32 @@ def test_objective_control_modifier_and_its_end():
     place(g, "B3", [(mk.x + 1.2, mk.y)])
     b3.OC = 5
     # A: 2 models x OC 3 = 6 against B: 1 model x OC 5
-    assert g.levels_of_control()[0] == {"A": 6, "B": 5}
-    g.update_control(False)
+    assert control.levels_of_control(g)[0] == {"A": 6, "B": 5}
+    control.update_control(g, False)
     assert g.control[0] == "A"
     a3.battleshocked = True  # Battle-shock: OC 0, modifiers or not
     assert a3.oc() == 0
-    g.update_control(False)
+    control.update_control(g, False)
     assert g.control[0] == "B"
     a3.battleshocked = False
-    g.end_command("A")  # the start of A's next Command phase: the ability ends
+    leaders.end_command(g, "A")  # the start of A's next Command phase: the ability ends
     assert a3.oc() == 2
-    g.update_control(False)
-    assert g.control[0] == "B" and g.levels_of_control()[0] == {"A": 4, "B": 5}
+    control.update_control(g, False)
+    assert g.control[0] == "B" and control.levels_of_control(g)[0] == {"A": 4, "B": 5}
 
 
 def test_fights_first_for_the_led_unit_only():
     g = led_game({"fights_first": True})
     a1, a3, a4 = g.units["A1"], g.units["A3"], g.units["A4"]
-    assert g.fights_first(a3) and not g.fights_first(a1) and not g.fights_first(a4)
+    assert fight.fights_first(a3) and not fight.fights_first(a1) and not fight.fights_first(a4)
     place(g, "A3", block(14))
     place(g, "B3", block(15.6, dx=1.4))  # engaged: bases 0.2" apart
-    assert g.engaged(a3, g.units["B3"])
+    assert positions.engaged(g, a3, g.units["B3"])
     # B, whose turn it is not, would select first, but B3 neither charged nor has Fights First
     advance_to(g, "fight")
     assert g.decision.info["fights_first"] and g.phase == "fight"
     assert [a.text() for a in g.legal_actions()] == ["fight A3 B3"]
-    assert g.legal_fight("B") == []
+    assert fight.legal_fight(g, "B") == []
     g.dice = Dice(1)
     play(g, "fight A3 B3")
     while g.decision.step == "reroll":  # Command Re-roll offers inside the attacks: declined
@@ -411,7 +413,7 @@ def test_charge_bonus_and_a_free_reroll():
     g.dice = Dice.scripted([1, 1, 1, 2])
     play(g, "charge A3 B3")
     assert g.decision.step == "reroll" and g.decision.info["free"]
-    need = g.unit_distance(g.units["A3"], g.units["B3"]) - 1.0  # to Engagement Range
+    need = positions.unit_distance(g, g.units["A3"], g.units["B3"]) - 1.0  # to Engagement Range
     assert 3 < need <= 4
     # what the dice need: the distance less the bonus
     assert (g.decision.info["roll"], g.decision.info["needed"]) == (2, round(need - 1, 2))
@@ -440,10 +442,10 @@ def test_charge_after_advancing():
     g = led_game({"charge_after_advance": True})
     a3, a4 = g.units["A3"], g.units["A4"]
     a3.moved = a4.moved = "advance"
-    assert g.charge_reason(a3) is None
-    assert g.charge_reason(a4) == "it Advanced or Fell Back this turn"
+    assert charge.charge_reason(g, a3) is None
+    assert charge.charge_reason(g, a4) == "it Advanced or Fell Back this turn"
     a3.moved = "fallback"
-    assert g.charge_reason(a3) == "it Advanced or Fell Back this turn"
+    assert charge.charge_reason(g, a3) == "it Advanced or Fell Back this turn"
 
 
 def test_greedy_bot_takes_a_free_reroll():
@@ -462,7 +464,7 @@ def confer(g: Game, uid: str, *effects: dict[str, Any]) -> None:
     """Give unit ``uid`` a conferred ability with ``effects`` directly (any player's unit)."""
     ability = validate(LeaderAbility, {"name": "Test", "effects": list(effects)})
     g.units[uid].led = ("-", "Test", ability)
-    g.touch()
+    kept.touch(g)
 
 
 def test_attacks_that_target_the_unit_by_kind_and_benefit_of_cover():
@@ -478,35 +480,35 @@ def test_ranged_attacks_only_from_models_within_range():
     a4, b3 = g.units["A4"], g.units["B3"]
     place(g, "A4", block(8))
     place(g, "B3", block(22, dx=1.4))
-    g.touch()
-    plan = g.weapons_in_range(a4, b3)
+    kept.touch(g)
+    plan = shooting.weapons_in_range(g, a4, b3)
     assert plan and plan[0][1] == 5 and not plan[0][2]  # Storm bolters, 24": every model, not half range
     confer(g, "B3", {"ranged_within": 12})
-    assert g.weapons_in_range(a4, b3) == []  # no model of A4 within 12"
-    assert not any(a.target == "B3" for a in g.legal_shoot("A"))
+    assert shooting.weapons_in_range(g, a4, b3) == []  # no model of A4 within 12"
+    assert not any(a.target == "B3" for a in shooting.legal_shoot(g, "A"))
     place(g, "A4", block(11))  # the two front columns within 12", the model behind them not
-    g.touch()
-    (w, n, half), = g.weapons_in_range(a4, b3)
+    kept.touch(g)
+    (w, n, half), = shooting.weapons_in_range(g, a4, b3)
     assert n == 4 and half  # half range is still the weapon's: 12" (Rapid Fire, Melta)
     # "unless the attacking unit is within 10"": all of the unit's models in range, or none
     confer(g, "B3", {"ranged_unit_within": 10})
-    assert [(w.name, n) for w, n, _ in g.weapons_in_range(a4, b3)] == [(w.name, 5)]
+    assert [(w.name, n) for w, n, _ in shooting.weapons_in_range(g, a4, b3)] == [(w.name, 5)]
     confer(g, "B3", {"ranged_unit_within": 9})
-    assert g.weapons_in_range(a4, b3) == []
+    assert shooting.weapons_in_range(g, a4, b3) == []
 
 
 def test_shooting_after_falling_back_and_the_pile_in_reach():
     g = led_game({"shoot_after_fall_back": True, "pile_in": 6})
     a3, a4 = g.units["A3"], g.units["A4"]
     a3.moved = a4.moved = "fallback"
-    assert g.shoot_reason(a3) is None and g.shoot_reason(a4) == "it Fell Back this turn"
-    assert (g.pile_reach(a3), g.pile_reach(a4), g.pile_reach(g.units["A1"])) == (6.0, 3.0, 3.0)
+    assert shooting.shoot_reason(g, a3) is None and shooting.shoot_reason(g, a4) == "it Fell Back this turn"
+    assert (fight.pile_reach(a3), fight.pile_reach(a4), fight.pile_reach(g.units["A1"])) == (6.0, 3.0, 3.0)
     place(g, "A3", [(14, 15)])
     place(g, "B3", [(20, 15)])
-    g.touch()
-    g.pile(a3, g.units["B3"], "pile_in")
+    kept.touch(g)
+    fight.pile(g, a3, g.units["B3"], "pile_in")
     assert a3.models[0].x - 14 > 3  # more than 3": up to 6"
-    assert g.engaged(a3, g.units["B3"])
+    assert positions.engaged(g, a3, g.units["B3"])
 
 
 def test_effects_with_a_condition_on_the_led_unit():

@@ -14,6 +14,7 @@ from conftest import REPO, advance_to, place
 
 from bagm.chance.dice import Dice
 from bagm.engine.bots.greedy import GreedyBot
+from bagm.engine.game import kept, miracles
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
 from bagm.engine.state.actions import Action, parse
@@ -43,7 +44,7 @@ def sisters() -> Game:
         u.models = u.new_models([(0.0, 0.0)])
         place(g, u.uid, [(2.0 + 3.5 * i, 28.0)])
     g.miracles["A"] = ()
-    g.touch()
+    kept.touch(g)
     return g
 
 
@@ -57,9 +58,9 @@ def test_a_miracle_dice_at_the_start_of_your_turn_only_its_value_1_more_to_6(rol
     # your turn, not your opponent's"; "improve the value of that Miracle Dice by 1 (to a maximum of 6)"
     g = sisters()
     g.dice = Dice.scripted([roll])
-    g.miracle_at("A", "turn")
-    g.miracle_at("A", "round")  # (the start of the battle round: not with Minor Miracles)
-    g.miracle_at("B", "turn")  # the Orks have no Miracle dice
+    miracles.miracle_at(g, "A", "turn")
+    miracles.miracle_at(g, "A", "round")  # (the start of the battle round: not with Minor Miracles)
+    miracles.miracle_at(g, "B", "turn")  # the Orks have no Miracle dice
     g.dice.assert_consumed()
     assert g.miracles == {"A": (value,), "B": ()}
     assert gains(g)[-1] == ("A", value, "Acts of Faith")
@@ -80,12 +81,12 @@ def test_a_destroyed_sisters_unit_gives_a_miracle_dice_bloody_redemption_a_6_the
     # that Miracle dice has a value of 6"
     g = sisters()
     g.dice = Dice.scripted([2])
-    g.miracle_on_death(g.units["A1"])  # the Priest: rolled (2 + 1)
-    g.miracle_on_death(g.units["A3"])  # the first Repentia Squad: a 6, no roll
+    miracles.miracle_on_death(g, g.units["A1"])  # the Priest: rolled (2 + 1)
+    miracles.miracle_on_death(g, g.units["A3"])  # the first Repentia Squad: a 6, no roll
     g.dice.assert_consumed()
     g.dice = Dice.scripted([4])
-    g.miracle_on_death(g.units["A5"])  # the next one: rolled (4 + 1)
-    g.miracle_on_death(next(u for u in g.units.values() if u.player == "B"))  # an Ork unit: none
+    miracles.miracle_on_death(g, g.units["A5"])  # the next one: rolled (4 + 1)
+    miracles.miracle_on_death(g, next(u for u in g.units.values() if u.player == "B"))  # an Ork unit: none
     g.dice.assert_consumed()
     assert g.miracles["A"] == (6, 5, 3)
     assert [why for _, _, why in gains(g)][-3:] == ["A1 destroyed", "Bloody Redemption", "A5 destroyed"]
@@ -96,7 +97,7 @@ def charge_setup(gap: float, pool: tuple[int, ...]) -> Game:
     ork = next(u for u in g.units.values() if u.player == "B" and u.melee)
     place(g, "A3", [(X, Y)])
     place(g, ork.uid, [(X + g.units["A3"].radius + ork.radius + gap, Y)])
-    g.touch()
+    kept.touch(g)
     g.dice = Dice(7)
     advance_to(g, "charge")
     g.miracles["A"] = pool

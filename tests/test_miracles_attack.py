@@ -16,6 +16,7 @@ from bagm.data.weapons import Abilities, WeaponProfile
 from bagm.engine.attack.rules import AttackProfile, Conditions, Target
 from bagm.engine.attack.sequence import MiracleOffer, miracle_damage, resolve_steps
 from bagm.engine.bots.greedy import GreedyBot
+from bagm.engine.game import kept
 from bagm.engine.state.actions import Action
 
 
@@ -130,7 +131,7 @@ def shooting_game(pool: tuple[int, ...]) -> Any:
     ork = next(u for u in g.units.values() if u.player == "B" and u.ranged)
     place(g, "A3", [(X, Y)])
     place(g, ork.uid, [(X + g.units["A3"].radius + ork.radius + 6.0, Y)])
-    g.touch()
+    kept.touch(g)
     g.dice = Dice(7)
     advance_to(g, "shoot")
     g.miracles["A"] = pool

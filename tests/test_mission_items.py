@@ -13,6 +13,7 @@ from test_missions import cross_at, deploy, loaders_and_node, new_game, on_marke
 from bagm.chance.dice import Dice
 from bagm.engine.attack.rules import AttackProfile
 from bagm.engine.attack.sequence import TargetUnit, resolve
+from bagm.engine.game import kept
 from bagm.engine.log.record import record
 from bagm.engine.rules.missions import base
 from bagm.render.sim_report import game_facts
@@ -138,7 +139,7 @@ def test_deadly_decompression_marks_only_the_models_in_the_vented_compartment() 
     # one model of A3 steps out of the Compartment: only the others are marked
     far = next((c, r) for c in range(10) for r in range(7) if (c, r) not in room.zones)
     a3.models[0].x, a3.models[0].y = zone_centre(g, *far)
-    g.touch(a3)
+    kept.touch(g, a3)
     assert g.mission.allocated_ap(g, a3) == [0] + [1] * (len(a3.models) - 1)
     assert not any("AP improvement" in n for n in g.not_modelled())  # now modelled as written
 

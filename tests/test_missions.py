@@ -13,6 +13,7 @@ from conftest import REPO, advance_to, place, until_finished, without_rules
 
 from bagm.chance.dice import Dice
 from bagm.engine.bots import make_bot
+from bagm.engine.game import deployment, kept, positions
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game, IllegalAction
 from bagm.engine.rules.missions import MISSIONS, STEPS, get_mission
@@ -162,7 +163,7 @@ def test_deck_sweepers_underdog_entry_zone_in_deploy_armies_only() -> None:
         g.check(Action("deploy", "A3", arg="4"))
     deploy(g)
     assert g.phase != "deploy"
-    assert len(g.entry_zones("B")) == 3 and all(z.kind == "Entry Zone" for z in g.entry_zones("B"))
+    assert len(deployment.entry_zones(g, "B")) == 3 and all(z.kind == "Entry Zone" for z in deployment.entry_zones(g, "B"))
 
 
 def test_regulate_the_flow_pairs_labelled_a_and_b() -> None:
@@ -210,7 +211,7 @@ def test_cut_off_the_head_scores_when_the_opponents_warlord_is_destroyed() -> No
     warlord = g.units["B1"]
     assert warlord.warlord and g.units["A1"].warlord
     warlord.where, warlord.models = "destroyed", []
-    g.touch(warlord)
+    kept.touch(g, warlord)
     finish(g)
     assert [(p, v) for *_, p, v in scored(g, "Cut Off the Head")] == [("A", 10)]
 
@@ -281,7 +282,7 @@ def test_unlock_overrides_not_offered_while_engaged_or_without_b() -> None:
     assert may_unlock(g, "A")
     x = b.x + 1.4 + g.units["A3"].radius + g.units["B5"].radius + 0.5  # within 1" of A3's model
     place(g, "B5", [(x, b.y), (x + 1.7, b.y - 0.9), (x + 1.7, b.y + 0.9)])
-    assert g.engaged_with(g.units["A3"]) and g.control[marker_index(g, "B") - 1] == "A"
+    assert positions.engaged_with(g, g.units["A3"]) and g.control[marker_index(g, "B") - 1] == "A"
     assert not may_unlock(g, "A")  # its only unit in range is within Engagement Range
     g2 = new_game(31)
     deploy(g2)
@@ -356,7 +357,7 @@ def test_they_are_ours_45_per_marker_for_the_attacker_only() -> None:
     on_marker(g, "A3", 1)  # in Strongroom 1, whose guard B3 has been destroyed
     g.units["B3"].models = []
     g.units["B3"].where = "destroyed"
-    g.touch(g.units["B3"])
+    kept.touch(g, g.units["B3"])
     finish(g)
     assert [(p, v) for *_, p, v in scored(g, "They Are Ours")] == [("A", 45)]
 
@@ -467,12 +468,12 @@ def test_security_patrol_and_set_defence() -> None:
     g.apply(Action("role", arg="attacker"))
     assert {a.arg for a in g.legal_actions() if a.kind == "deploy"} == {"1", "2", "3", "4"}  # B: Defender
     patrol = g.map.layout.entry_zones_of("Defender", "Patrol")[0]
-    assert g.entry_zones("B")[3] is patrol
+    assert deployment.entry_zones(g, "B")[3] is patrol
     g.apply(Action("deploy", "B3", arg="4"))
     assert {a.arg for a in g.legal_actions() if a.kind == "deploy"} == {"1", "2", "3"}  # A: the Attacker
     deploy(g)
     assert g.first == "B" and any(e["e"] == "first_turn" and e["why"] == "Set Defence" for e in g.events)
-    assert patrol not in g.entry_zones("B")  # not for Strategic Reserves once the battle has begun
+    assert patrol not in deployment.entry_zones(g, "B")  # not for Strategic Reserves once the battle has begun
 
 
 def test_airlocks_only_the_attacker_opens_them_and_they_stay_open() -> None:
@@ -485,7 +486,7 @@ def test_airlocks_only_the_attacker_opens_them_and_they_stay_open() -> None:
     for u in g.armies["B"].units:  # the Defender's other units out of the way (no fights)
         if u.uid not in ("B3", "B4"):
             u.models, u.where = [], "destroyed"
-            g.touch(u)
+            kept.touch(g, u)
     by_airlock(g, "B3", locks[1])
     by_airlock(g, "B4", locks[3])
     advance_to(g, "hatch", "B")
@@ -515,7 +516,7 @@ def test_exposed_to_the_void_no_model_enters_through_an_open_airlock() -> None:
     void = g.map.layout.areas_of("Inaccessible Area")[0]
     for u in g.armies["B"].units:  # the Defender out of the way
         u.models, u.where = [], "destroyed"
-        g.touch(u)
+        kept.touch(g, u)
     by_airlock(g, "A3", lock.index)
     advance_to(g, "hatch", "A")
     g.apply(Action("hatch", "A3", arg=str(lock.index + 1)))

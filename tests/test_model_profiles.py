@@ -16,6 +16,7 @@ from bagm.chance.dice import Dice, parse_dice
 from bagm.data.weapons import Abilities, WeaponProfile
 from bagm.engine.attack.rules import AttackProfile, Target
 from bagm.engine.attack.sequence import TargetUnit, resolve
+from bagm.engine.game import control, deployment, kept, positions
 from bagm.engine.game.muster import build_army
 from bagm.engine.state.army import Own, Unit
 
@@ -184,16 +185,16 @@ def test_objective_control_sums_each_models_own_oc() -> None:
     mk = g.map.layout.markers[0]
     b3 = g.units["B3"]
     place(g, "B3", [(mk.x, mk.y + 0.9), (mk.x, mk.y - 0.9)])
-    before = g.levels_of_control()[0]["B"]
+    before = control.levels_of_control(g)[0]["B"]
     assert before == 2 * b3.OC
     platform = Own(T=0, M=0, Sv=b3.Sv, invuln=b3.invuln, invuln_melee=None, OC=0)
     b3.kit_own = [None, platform]
     b3.models[1].own = platform
-    g.touch(b3)
-    assert b3.mixed_oc and g.levels_of_control()[0]["B"] == b3.OC
+    kept.touch(g, b3)
+    assert b3.mixed_oc and control.levels_of_control(g)[0]["B"] == b3.OC
     b3.battleshocked = True
-    g.touch(b3)
-    assert g.levels_of_control()[0]["B"] == 0
+    kept.touch(g, b3)
+    assert control.levels_of_control(g)[0]["B"] == 0
 
 
 def test_guardian_defenders_platform_has_oc_0() -> None:
@@ -244,13 +245,13 @@ def test_engagement_range_is_measured_from_each_models_own_base() -> None:
     r = b3.radius
     # A3's one model 1.2" from the first Nob's base edge: out of Engagement Range
     place(g, "A3", [(25.0 - r - 1.2 - a3.radius, 15.0)])
-    assert not g.engaged(a3, b3)
+    assert not positions.engaged(g, a3, b3)
     big = Own(T=0, M=0, Sv=b3.Sv, invuln=b3.invuln, invuln_melee=None, OC=b3.OC, r=r + 0.3)
     b3.kit_own = [big, None]
     b3.models[0].own, b3.models[0].r = big, big.r
     b3.radius, b3.model_r = big.r, r
-    g.touch(b3)
-    assert g.engaged(a3, b3)  # 0.9" from the bigger base
+    kept.touch(g, b3)
+    assert positions.engaged(g, a3, b3)  # 0.9" from the bigger base
 
 
 def test_a_formation_keeps_every_model_on_its_own_base_apart() -> None:
@@ -268,7 +269,7 @@ def test_a_formation_keeps_every_model_on_its_own_base_apart() -> None:
     g = Game(11, army, copy.deepcopy(_armies()[1]), dice=Dice(4), rolloffs={"attacker": "A", "first_turn": "A"})
     u = next(v for v in g.units.values() if v.name.startswith("Accursed Cultists"))
     zone = g.map.layout.entry_zones_of("Attacker")[0]
-    assert g.set_up(u, zone.centre, zone=zone)
+    assert deployment.set_up(g, u, zone.centre, zone=zone)
     radii = sorted({round(m.r, 3) for m in u.models})
     assert len(radii) == 2 and u.radius == max(m.r for m in u.models)
     assert all(math.hypot(a.x - b.x, a.y - b.y) >= a.r + b.r - 1e-6

@@ -13,6 +13,7 @@ from bagm.chance.dice import Dice
 from bagm.data.packs import Catalog, data_dirs
 from bagm.engine.attack.rules import Conditions
 from bagm.engine.bots.greedy import GreedyBot
+from bagm.engine.game import fight, moments
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game, IllegalAction
 from bagm.engine.rules.effects import effect_conditions
@@ -94,7 +95,7 @@ def test_once_per_phase_and_enough_cp(tmp_path):
     assert g.cp["A"] == 0
     assert g.decision.step != "use"  # not offered again: no CP, and once per phase
     g.cp["A"] = 5
-    assert g.usable("A", "selected_to_shoot", "A4") == []  # once per phase (Core Rules)
+    assert moments.usable(g, "A", "selected_to_shoot", "A4") == []  # once per phase (Core Rules)
 
 
 def test_a_battleshocked_unit_is_never_a_target(tmp_path):
@@ -102,9 +103,9 @@ def test_a_battleshocked_unit_is_never_a_target(tmp_path):
     facing(g)
     advance_to(g, "shoot")
     g.units["A3"].battleshocked = False
-    assert g.usable("A", "selected_to_shoot", "A3")
+    assert moments.usable(g, "A", "selected_to_shoot", "A3")
     g.units["A3"].battleshocked = True
-    assert g.usable("A", "selected_to_shoot", "A3") == []
+    assert moments.usable(g, "A", "selected_to_shoot", "A3") == []
 
 
 def test_a_targeted_stratagem_goes_to_the_defender_and_lasts_the_turn(tmp_path):
@@ -138,7 +139,7 @@ def test_a_phase_start_stratagem_with_phase_turn_and_keywords(tmp_path):
     assert legal == {u.uid for u in g.army_units("A") if "INFANTRY" in u.keywords}
     cp = g.cp["A"]
     g.apply(parse(f"use {sorted(legal)[0]} Zeal"))
-    assert g.fights_first(g.units[sorted(legal)[0]])
+    assert fight.fights_first(g.units[sorted(legal)[0]])
     assert g.cp["A"] == cp - 2
 
 
@@ -213,17 +214,17 @@ def test_an_enhancement_used_once_per_battle_on_its_bearers_unit_only(tmp_path):
     bearer = next(u for u in g.army_units("A") if u.enhancement == "Sigil of Warding")
     assert not any("Sigil of Warding" in n for n in g.armies["A"].not_modelled)
     other = next(u for u in g.army_units("A") if u is not bearer)
-    assert g.usable("A", "targeted", other.uid) == []
-    assert g.usable("A", "targeted", bearer.uid) == [Action("use", bearer.uid, arg="Sigil of Warding")]
+    assert moments.usable(g, "A", "targeted", other.uid) == []
+    assert moments.usable(g, "A", "targeted", bearer.uid) == [Action("use", bearer.uid, arg="Sigil of Warding")]
     bearer.battleshocked = True  # not a Stratagem: Battle-shock does not stop it
-    assert g.usable("A", "targeted", bearer.uid)
+    assert moments.usable(g, "A", "targeted", bearer.uid)
     cp = dict(g.cp)
-    g.use_rule("A", Action("use", bearer.uid, arg="Sigil of Warding"))
+    moments.use_rule(g, "A", Action("use", bearer.uid, arg="Sigil of Warding"))
     assert g.cp == cp  # free
     from bagm.engine.rules.effects import effect_defence
     assert effect_defence(bearer)[0] == 3
-    assert g.usable("A", "targeted", bearer.uid) == []  # once per battle
-    g.end_timed("phase")
+    assert moments.usable(g, "A", "targeted", bearer.uid) == []  # once per battle
+    moments.end_timed(g, "phase")
     assert effect_defence(bearer)[0] == bearer.invuln
     assert any(e["e"] == "rule_used" and e["kind"] == "Enhancement" for e in g.events)
 

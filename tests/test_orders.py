@@ -17,6 +17,7 @@ from test_abilities import attack
 
 from bagm.chance.dice import Dice, DiceExpr
 from bagm.data.weapons import WeaponProfile
+from bagm.engine.game import kept, positions
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
 from bagm.engine.rules.effects import armour, effect_weapon
@@ -56,7 +57,7 @@ def orders_game() -> Game:
         u.where = "board"
         u.models = u.models or u.new_models([(0.0, 0.0)])
         place(g, u.uid, [(X, Y)] if u.uid == "A1" else [(2.0 + 3.5 * i, 28.0)])
-    g.touch()
+    kept.touch(g)
     return g
 
 
@@ -64,7 +65,7 @@ def at(g: Game, uid: str, gap: float) -> None:
     """Unit ``uid`` as one model ``gap`` inches (base to base) along y = Y from A1's model."""
     a1, u = g.units["A1"], g.units[uid]
     place(g, uid, [(X + a1.models[0].r + u.radius + gap, Y)])
-    assert g.unit_distance(a1, u) == pytest.approx(gap)
+    assert positions.unit_distance(g, a1, u) == pytest.approx(gap)
 
 
 def offered(g: Game) -> set[str]:
@@ -188,7 +189,7 @@ def vox_game() -> Game:
         u.where = "board"
         u.models = u.models or u.new_models([(0.0, 0.0)])
         place(g, u.uid, [(X + 0.8 * k, Y) for k in range(len(u.models))] if u.uid == "A1" else [(2.0 + 3.5 * i, 28.0)])
-    g.touch()
+    kept.touch(g)
     return g
 
 
@@ -197,8 +198,8 @@ def test_master_vox_reaches_12_inches_in_a_straight_line(gap, gets):
     g = vox_game()
     a1, u = g.units["A1"], g.units["A2"]
     place(g, "A2", [(X + 0.8 * (len(a1.models) - 1) + a1.models[-1].r + u.radius + gap, Y)])
-    g.touch()
-    assert g.min_straight(a1, u) == pytest.approx(gap)
+    kept.touch(g)
+    assert positions.min_straight(g, a1, u) == pytest.approx(gap)
     want = {f"use A2 {VOICE}: {o}" for o in ALL}
     assert want & offered(g) == (want if gets else set())
 
@@ -214,8 +215,8 @@ def test_master_vox_ignores_walls_where_6_inches_around_them_would_not_reach():
             p, q = (x + 0.5, y + 0.5), (x + 4.0, y + 0.5)
             place(g, "A1", [p, (p[0], p[1] + 0.01)])
             place(g, "A2", [q])
-            g.touch()
-            if g.min_straight(a1, u) < 6 and g.unit_distance(a1, u) > 6.5:
+            kept.touch(g)
+            if positions.min_straight(g, a1, u) < 6 and positions.unit_distance(g, a1, u) > 6.5:
                 found = (p, q)
                 break
         if found:
@@ -223,7 +224,7 @@ def test_master_vox_ignores_walls_where_6_inches_around_them_would_not_reach():
     assert found, "no Wall on mission 11's board between two places 3.5\" apart"
     assert {f"use A2 {VOICE}: {o}" for o in ALL} <= offered(g)
     a1.models = a1.models[:1]  # reading: the vox's model is the last but the Officer's to fall
-    g.touch()
+    kept.touch(g)
     assert not any(a.startswith("use A2 ") for a in offered(g))
 
 

@@ -15,6 +15,7 @@ from test_missions import deploy, finish, scored
 
 from bagm.chance.dice import Dice
 from bagm.engine.bots.greedy import GreedyBot
+from bagm.engine.game import fight, kept, positions, shooting, sight
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
 from bagm.engine.rules.missions.power_the_generators import (
@@ -58,7 +59,7 @@ def only(g: Game, *keep: str) -> None:
     for u in g.units.values():
         if u.uid not in keep and u.where == "board":
             u.models, u.where = [], "destroyed"
-            g.touch(u)
+            kept.touch(g, u)
 
 
 def decline(g: Game) -> None:
@@ -97,7 +98,7 @@ def test_no_shot_or_charge_across_levels() -> None:
     cross_at(g, "A3", zone(g, "A", "Deck Level").centre)
     cross_at(g, "B3", zone(g, "B", "Sub-level").centre)  # (matching Access Zones would fight)
     a3, b3 = g.units["A3"], g.units["B3"]
-    assert not g.visible_idx(a3, b3) and g.unit_distance(a3, b3) == math.inf
+    assert not sight.visible_idx(g, a3, b3) and positions.unit_distance(g, a3, b3) == math.inf
     steps = []
     while g.round < 2:
         steps.append((g.decision.player, g.decision.step))
@@ -173,7 +174,7 @@ def test_change_level_sets_the_unit_up_in_the_matching_access_zone() -> None:
     # once a phase: it stands in an Access Zone again, but is not offered again
     assert g.decision.step != "rule"
     # it was set up this turn: no Tactical Manoeuvre ("must not have been set up on the battlefield this turn")
-    assert g.manoeuvre_reason(a3) == "it was set up on the battlefield this turn"
+    assert shooting.manoeuvre_reason(g, a3) == "it was set up on the battlefield this turn"
 
 
 def test_change_level_only_when_every_model_is_within_an_access_zone() -> None:
@@ -235,10 +236,10 @@ def test_change_level_within_engagement_range_fights_but_not_as_a_charge() -> No
     g.apply(Action("rule", arg="A3"))
     a3, b3 = g.units["A3"], g.units["B3"]
     assert all(sub_a.within(m.base) for m in a3.models)
-    assert g.engaged(a3, b3)  # set up within Engagement Range
+    assert positions.engaged(g, a3, b3)  # set up within Engagement Range
     advance_to(g, "fight", "B")
-    assert not a3.charged and not g.fights_first(a3)
-    assert g.can_fight(a3) and g.can_fight(b3)
+    assert not a3.charged and not fight.fights_first(a3)
+    assert fight.can_fight(g, a3) and fight.can_fight(g, b3)
     assert {(a.unit, a.target) for a in g.legal_actions()} == {("B3", "A3")}
 
 
@@ -265,10 +266,10 @@ def test_fighting_between_decks_in_matching_access_zones() -> None:
     # not in the Movement phase (B's, the first turn): B3 is not within Engagement Range, so it
     # may make a Normal move
     assert g.decision.step == "move" and g.decision.player == "B"
-    assert g.engaged_with(b3) == [] and g.fight_foes(b3) == []
+    assert positions.engaged_with(g, b3) == [] and fight.fight_foes(g, b3) == []
     assert any(a.kind == "move" and a.unit == "B3" for a in g.legal_actions())
     advance_to(g, "fight", "A")  # Remaining Combats: the player whose turn it is not selects first
-    assert not g.engaged(a3, b3) and g.fight_foes(a3) == [b3] and g.fight_foes(b3) == [a3]
+    assert not positions.engaged(g, a3, b3) and fight.fight_foes(g, a3) == [b3] and fight.fight_foes(g, b3) == [a3]
     assert {(a.unit, a.target) for a in g.legal_actions()} == {("A3", "B3")}
     wounds = sum(m.wounds for m in b3.models)
     g.apply(Action("fight", "A3", target="B3"))
@@ -287,7 +288,7 @@ def test_no_fighting_between_access_zones_that_do_not_match() -> None:
     while g.round < 2:
         steps.append(g.decision.step)
         decline(g)
-    assert "fight" not in steps and not g.fight_foes(a3)
+    assert "fight" not in steps and not fight.fight_foes(g, a3)
 
 
 def test_pile_in_between_decks_ends_closer_to_the_centre_of_the_access_zone() -> None:
@@ -387,7 +388,7 @@ def test_rout_and_crush_them_20vp_for_the_attackers_warlord() -> None:
     warlord = g.units["A1"]
     assert warlord.warlord and warlord.points == 65
     warlord.where, warlord.models = "destroyed", []
-    g.touch(warlord)
+    kept.touch(g, warlord)
     finish(g)
     # (units left in Strategic Reserves are destroyed after round 3 and count too)
     table = [v for v, _ in _rout_and_crush_them(g, "B")][:-1]

@@ -11,6 +11,7 @@ from conftest import REPO, without_rules
 from bagm.chance.dice import Dice
 from bagm.data.packs import Catalog
 from bagm.engine.attack.sequence import TargetUnit
+from bagm.engine.game import charge, kept, positions
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game, IllegalAction
 from bagm.engine.state.actions import Action, parse
@@ -93,7 +94,7 @@ def test_deep_strike_cannot_set_up_in_an_entry_zone_holding_another_unit():
     Entry Zone (0,0); the Champion's Deep Strike aimed at that Zone must not end within it."""
     g = _at_deep_strike(_game())
     zone = g.map.layout.entry_zones_of("Attacker")[0]
-    g.set_positions(g.units["A4"], [(0.8, 0.8), (2.1, 0.8), (0.8, 2.1), (2.1, 2.1), (3.4, 0.8)])
+    positions.set_positions(g, g.units["A4"], [(0.8, 0.8), (2.1, 0.8), (0.8, 2.1), (2.1, 2.1), (3.4, 0.8)])
     g.apply(parse("deepstrike A2 3.5,3.4"))
     a2 = g.units["A2"]
     assert not any(zone.within(m.base) for m in a2.models)
@@ -112,12 +113,12 @@ def _charge_through_hatchway(dice: list[int]) -> Game:
     g = _game(dice)
     y = g.map.layout.hatchways[2].centre[1]
     assert g.bf.is_open(2)
-    g.set_positions(g.units["A3"], [(13.5, y), (12.2, y - 0.7), (12.2, y + 0.7), (10.9, y - 0.7),
+    positions.set_positions(g, g.units["A3"], [(13.5, y), (12.2, y - 0.7), (12.2, y + 0.7), (10.9, y - 0.7),
                                     (10.9, y + 0.7)])
-    g.set_positions(g.units["B3"], [(19.0, y), (20.3, y - 0.7), (20.3, y + 0.7), (21.6, y - 0.7),
+    positions.set_positions(g, g.units["B3"], [(19.0, y), (20.3, y - 0.7), (20.3, y + 0.7), (21.6, y - 0.7),
                                     (21.6, y + 0.7)])
     _decline(g, "charge")
-    assert g.charge_needed(g.units["A3"], g.units["B3"]) == pytest.approx(4.24 - 2.0, abs=0.01)
+    assert charge.charge_needed(g, g.units["A3"], g.units["B3"]) == pytest.approx(4.24 - 2.0, abs=0.01)
     g.apply(parse("charge A3 B3"))
     for _ in range(10):  # B's Overwatch offer, A's Command Re-roll offer: declined
         if g.decision.step in ("overwatch", "reroll", "command", "use"):
@@ -134,7 +135,7 @@ def test_a_charge_through_an_open_hatchway_needs_to_reach_2_inches():
     Hatchway")."""
     g = _charge_through_hatchway([2, 1])
     a3, b3 = g.units["A3"], g.units["B3"]
-    assert a3.charged and g.engaged(a3, b3)
+    assert a3.charged and positions.engaged(g, a3, b3)
     assert all(g.bf.fits(m.base) for m in a3.models)
     assert g.dice.pending == ()
 
@@ -223,9 +224,9 @@ MEGANOBZ_IN_THE_DOORWAY = [(5.0, 9.62), (6.6, 9.62), (8.2, 9.62)]  # 40mm bases,
 
 def _doorway(meganobz: list[tuple[float, float]]) -> Game:
     g = _deploying(*DOORWAY)
-    g.set_positions(g.units["A5"], PURIFIERS_NORTH)
-    g.set_positions(g.units["B5"], meganobz)
-    assert not g.engaged_with(g.units["A5"])
+    positions.set_positions(g, g.units["A5"], PURIFIERS_NORTH)
+    positions.set_positions(g, g.units["B5"], meganobz)
+    assert not positions.engaged_with(g, g.units["A5"])
     return g
 
 
@@ -247,7 +248,7 @@ def test_three_meganobz_filling_the_only_doorway_stop_a_squad():
     _move(g, "move A5 6.6,13")
     a5 = g.units["A5"]
     assert all(m.y < 8.57 for m in a5.models)
-    assert not g.engaged_with(a5)
+    assert not positions.engaged_with(g, a5)
 
 
 def test_the_same_squad_walks_through_when_the_doorway_is_clear():
@@ -263,14 +264,14 @@ def test_a_move_goes_around_engagement_range_not_through_it():
     (straight through, 5.5" would have reached it)."""
     g = _deploying(*DOORWAY)
     y = 15.0
-    g.set_positions(g.units["A3"], [(8.0, y), (6.7, y - 0.7), (6.7, y + 0.7), (5.4, y - 0.7), (5.4, y + 0.7)])
-    g.set_positions(g.units["B1"], [(11.0, y)])  # the Warboss, in the way
+    positions.set_positions(g, g.units["A3"], [(8.0, y), (6.7, y - 0.7), (6.7, y + 0.7), (5.4, y - 0.7), (5.4, y + 0.7)])
+    positions.set_positions(g, g.units["B1"], [(11.0, y)])  # the Warboss, in the way
     events = g.apply(parse("move A3 13.5,15"))
     move = next(e for e in events if e.get("e") == "move")
     a3, boss = g.units["A3"], g.units["B1"].models[0]
     assert move["moved"] <= 6.0
     assert not any(math.hypot(m.x - 13.5, m.y - y) < 0.01 for m in a3.models)
-    assert not g.engaged_with(a3)
+    assert not positions.engaged_with(g, a3)
     assert all(math.hypot(m.x - boss.x, m.y - boss.y) - m.r - boss.r > 1.0 for m in a3.models)
 
 
@@ -284,10 +285,10 @@ def _storm_bolters_at_nobz(g: Game, near: bool, dice: list[int], first: str | No
     y = 15.0
     a3 = [(14.0, y - 0.7), (14.0, y + 0.7), (9.0, y - 0.7), (9.0, y + 0.7), (7.7, y)]
     far = [(9.0, y - 0.7), (9.0, y + 0.7), (7.7, y - 0.7), (7.7, y + 0.7), (6.4, y)]
-    g.set_positions(g.units["A3"], a3 if near else far)
-    g.set_positions(g.units["B3"], [(25.0, y - 0.7), (25.0, y + 0.7), (26.3, y - 0.7), (26.3, y + 0.7),
+    positions.set_positions(g, g.units["A3"], a3 if near else far)
+    positions.set_positions(g, g.units["B3"], [(25.0, y - 0.7), (25.0, y + 0.7), (26.3, y - 0.7), (26.3, y + 0.7),
                                     (27.6, y)])
-    g.touch()
+    kept.touch(g)
     _decline(g, "shoot")
     if first is not None:
         g.apply(parse(first))
@@ -339,7 +340,7 @@ def _breacher_at_hatchway_2() -> Game:
     u = g.units["A2"]  # Brotherhood Champion with Expert Breacher (in Strategic Reserves)
     cx, cy = g.map.layout.hatchways[1].centre
     u.models, u.where = [Model(cx - 1.0, cy, u.radius, u.W)], "board"
-    g.touch()
+    kept.touch(g)
     return g
 
 
@@ -463,14 +464,14 @@ def test_a_move_does_not_pass_within_2_inches_of_an_enemy_through_an_open_hatchw
     y = g.map.layout.hatchways[2].centre[1]
     assert g.bf.is_open(2)
     chaplain, boss = g.units["A1"], g.units["B1"]
-    g.set_positions(chaplain, [(16.5, 4.0)])
-    g.set_positions(boss, [(20.0, y)])
-    assert not g.engaged_with(chaplain)
+    positions.set_positions(g, chaplain, [(16.5, 4.0)])
+    positions.set_positions(g, boss, [(20.0, y)])
+    assert not positions.engaged_with(g, chaplain)
     _move(g, "move A1 16.5,7.4")
     m = chaplain.models[0]
     assert m.y < 5.8  # stopped short of the Hatchway, where it would be within 2" of the Warboss
     assert m.y > 5.0  # the way there is clear
-    assert not g.engaged_with(chaplain)
+    assert not positions.engaged_with(g, chaplain)
 
 
 def test_every_model_moves_no_farther_than_its_move():
@@ -483,9 +484,9 @@ def test_every_model_moves_no_farther_than_its_move():
     y = 15.0
     a3 = g.units["A3"]
     start = [(8.0, y), (6.7, y - 0.7), (6.7, y + 0.7), (5.4, y - 0.7), (5.4, y + 0.7)]
-    g.set_positions(a3, start)
+    positions.set_positions(g, a3, start)
     _move(g, "move A3 20,15")
     moved = sorted(math.hypot(m.x - x, m.y - yy) for m, (x, yy) in zip(a3.models, start))
     assert moved[-1] <= a3.M + 1e-6
     assert max(m.x for m in a3.models) > 11.0  # on its way all the same
-    assert g.coherent([(m.x, m.y) for m in a3.models], a3.radius)
+    assert positions.coherent(g, [(m.x, m.y) for m in a3.models], a3.radius)

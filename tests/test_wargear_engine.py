@@ -11,6 +11,7 @@ from conftest import REPO, block, place
 
 from bagm.chance.dice import Dice
 from bagm.engine.attack.sequence import TargetUnit
+from bagm.engine.game import kept, shooting
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
 from bagm.engine.state.army import Model
@@ -67,17 +68,16 @@ def test_each_model_fires_what_it_carries(tmp_path: Path) -> None:
                  and any(m.gear and "psycannon" in m.gear for m in u.models))
     place(g, squad.uid, [(15, 15 + i * 1.4) for i in range(5)])
     place(g, "B3", block(25))
-    plan = {w.name: n for w, n, _ in g.weapons_in_range(squad, g.units["B3"])}
+    plan = {w.name: n for w, n, _ in shooting.weapons_in_range(g, squad, g.units["B3"])}
     assert plan == {"Storm bolter": 4, "Psycannon": 1}
     squad.models = [m for m in squad.models if not (m.gear and "psycannon" in m.gear)]
-    g.touch(squad)
-    plan = {w.name: n for w, n, _ in g.weapons_in_range(squad, g.units["B3"])}
+    kept.touch(g, squad)
+    plan = {w.name: n for w, n, _ in shooting.weapons_in_range(g, squad, g.units["B3"])}
     assert plan == {"Storm bolter": 4}  # the gunner is gone, and his gun with him
 
 
 def test_a_model_with_only_a_pistol_fires_it_beside_the_others_guns() -> None:
     from bagm.data.weapons import WeaponProfile
-    from bagm.engine.game.shooting import ShootingPhase
 
     gun = WeaponProfile.from_data(_weapon("Gun", "ranged"))
     pistol = WeaponProfile.from_data(_weapon("Pistol", "ranged", pistol=True))
@@ -86,7 +86,7 @@ def test_a_model_with_only_a_pistol_fires_it_beside_the_others_guns() -> None:
         models = [Model(0, 0, 0.5, 1, gear=frozenset({"gun", "pistol"})),
                   Model(0, 0, 0.5, 1, gear=frozenset({"pistol"}))]
 
-    own = ShootingPhase._own_weapons(U(), [gun, pistol])
+    own = shooting._own_weapons(U(), [gun, pistol])
     assert own == [[gun], [pistol]]  # Pistols: one or the other, model by model
 
 

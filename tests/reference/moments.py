@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bagm.engine.rules import leaders
 from bagm.engine.rules.leaders import COMMAND_RANGE, modelled_abilities
 from bagm.engine.rules.stratagems import BATTLEFIELD_COMMAND, affects, card, may_use
 from bagm.engine.state.actions import Action
@@ -45,7 +46,7 @@ def legal_command(g: Any, p: str) -> list[Any]:
     paid = may_use(g, p, BATTLEFIELD_COMMAND)
     out = []
     for leader in g.leaders[p]:
-        if not (leader.alive and may_target(leader, True) and (paid or g.peerless_free(leader))):
+        if not (leader.alive and may_target(leader, True) and (paid or leaders.peerless_free(g, leader))):
             continue
         keys = leader.datasheet.leader.bodyguard_keys
         for b in g.army_units(p):

@@ -10,6 +10,7 @@ from typing import Any
 from bagm.engine.board.battlefield import ENGAGEMENT_RANGE
 from bagm.engine.board.geometry import Base, polyline_length
 from bagm.engine.board.pathing import cut_at_discs
+from bagm.engine.game import deployment, positions
 from bagm.engine.rules.effects import effect_sum, engaged_oc_mod, holds_in, moves_through
 from bagm.engine.state.core import COHERENCY, GAP, HEX, _along
 
@@ -55,10 +56,10 @@ def formation(g: Any, unit: Any, anchor: tuple[float, float], n: int, *, zone: A
     r = unit.radius
     s = 2 * r + GAP
     ax, ay = anchor
-    others = g.others_bases(unit) if avoid is None else avoid
+    others = positions.others_bases(g, unit) if avoid is None else avoid
     enemies = [m.base for e in g.units.values() if e.player != unit.player and e.where == "board"
                for m in e.models]
-    graph = g.bf.layout.move_layer(r).graph(g.closed)
+    graph = g.bf.layout.move_layer(r).graph(positions.closed(g))
     chosen: list[tuple[float, float]] = []
     spare: list[tuple[float, float]] = []
     for ox, oy in HEX:
@@ -71,13 +72,13 @@ def formation(g: Any, unit: Any, anchor: tuple[float, float], n: int, *, zone: A
         if any(math.hypot(x - o.x, y - o.y) < r + o.radius + 1e-6 for o in others):
             continue
         b = Base(x, y, r)
-        if not g.fits(b):
+        if not positions.fits(g, b):
             continue
         if enemy_gap is not None and any(g.bf.engaged(b, e) for e in enemies):
             continue
         if ds_gap is not None and any(math.hypot(x - e.x, y - e.y) - r - e.radius <= ds_gap for e in enemies):
             continue
-        if within is not None and g.zone_gap(within[0], (x, y), r) > within[1] + 1e-9:
+        if within is not None and deployment.zone_gap(g, within[0], (x, y), r) > within[1] + 1e-9:
             continue
         if any(a.within(b) for a in barred):
             continue
@@ -94,7 +95,7 @@ def formation(g: Any, unit: Any, anchor: tuple[float, float], n: int, *, zone: A
                 break
             if not chosen or any(math.hypot(p[0] - cx, p[1] - cy) - 2 * r <= COHERENCY for cx, cy in chosen):
                 chosen.append(p)
-    if len(chosen) < n or not g.coherent(chosen, r):
+    if len(chosen) < n or not positions.coherent(g, chosen, r):
         return None
     return chosen
 
@@ -114,7 +115,7 @@ def plan_move(g: Any, u: Any, to: tuple[float, float], limit: float, kind: str =
     length, pts = g.bf.move_path(lead.base, to, discs, limit)
     if pts is None:
         return 0.0, None
-    cut = g.cut_at_hatchway_er(u, pts, kind)
+    cut = positions.cut_at_hatchway_er(g, u, pts, kind)
     if cut != pts:
         pts, length = cut, polyline_length(cut)
     reach = min(limit, length)
@@ -124,8 +125,8 @@ def plan_move(g: Any, u: Any, to: tuple[float, float], limit: float, kind: str =
             break
         anchor = _along(pts, reach)
         placed = formation(g, u, anchor, len(u.models), discs=discs)
-        whole = (placed and g.paths_within(u, placed, limit, kind, discs, strict=True)) or \
-            g.translated(u, (anchor[0] - lead.x, anchor[1] - lead.y), kind, discs)
+        whole = (placed and positions.paths_within(g, u, placed, limit, kind, discs, strict=True)) or \
+            positions.translated(g, u, (anchor[0] - lead.x, anchor[1] - lead.y), kind, discs)
         if whole:
             return reach, whole
         if tries == 0 and placed:
@@ -133,7 +134,7 @@ def plan_move(g: Any, u: Any, to: tuple[float, float], limit: float, kind: str =
         lack = max(min(math.hypot(m.x - x, m.y - y) for x, y in placed) for m in u.models) - limit \
             if placed else 0.0
         reach -= 0.5 * max(1, math.ceil(lack / 0.5 - 1e-9))
-    if short is not None and (got := g.paths_within(u, short[1], limit, kind, discs)):
+    if short is not None and (got := positions.paths_within(g, u, short[1], limit, kind, discs)):
         return short[0], got
     return 0.0, None
 

@@ -19,7 +19,9 @@ from bagm.engine.attack.rules import AttackProfile, Conditions, Target
 from bagm.engine.board.geometry import segments_cross
 from bagm.engine.bots.objectives import CROWD, RULES, assign, marker_worth, on_marker_now
 from bagm.engine.bots.uses import use_choice
+from bagm.engine.game import charge, deployment, hatchways, kept, movement, positions, shooting
 from bagm.engine.game.sequence import Game, Unit
+from bagm.engine.rules import leaders
 from bagm.engine.rules.effects import effect_has, effect_sum, holds_in
 from bagm.engine.rules.missions.power_the_generators import ACCESS_ZONE, GENERATOR, TERMINAL, route_via
 from bagm.engine.state.actions import Action
@@ -123,12 +125,12 @@ class GreedyBot:
         reach as the Hatchways stand, or no Hatchway opens the way."""
         me = (u.models[0].x, u.models[0].y)
         self._fresh(g)
-        key = (me, target, g.closed, u.player)
+        key = (me, target, positions.closed(g), u.player)
         if key in self._doors:
             return self._doors[key]
         out: tuple[float, float] | None = None
         bf = g.bf
-        if g.closed and bf.path(me, target) is None and (way := bf.path(me, target, 0)) is not None:
+        if positions.closed(g) and bf.path(me, target) is None and (way := bf.path(me, target, 0)) is not None:
             lay = g.map.layout
             shut = [h for h in lay.hatchways if not bf.is_open(h.index)]
             for a, b in zip(way, way[1:]):
@@ -161,7 +163,7 @@ class GreedyBot:
         me = (u.models[0].x, u.models[0].y)
         mates = [v for v in g.army_units(u.player) if v is not u]
         free = []
-        boxes = [(v, g.bbox(v)) for v in mates]
+        boxes = [(v, positions.bbox(g, v)) for v in mates]
         for i, m in enumerate(markers):
             if g.mission.removed(g, i):  # a marker a Mission Rule removed (Corrupt the Machine Spirit)
                 continue
@@ -200,7 +202,7 @@ class GreedyBot:
             if g.map.layout.areas_of(ACCESS_ZONE):  # two levels: the nearest by way of the Access Zones
                 e = min(enemies, key=lambda e: self.far(g, me, (e.models[0].x, e.models[0].y)))
             else:
-                e = min(enemies, key=lambda e: g.min_straight(u, e))
+                e = min(enemies, key=lambda e: positions.min_straight(g, u, e))
             return (e.models[0].x, e.models[0].y)
         return me
 
@@ -210,7 +212,7 @@ class GreedyBot:
         they go there first, so ``u`` looks for another goal."""
         mine = math.dist((u.models[0].x, u.models[0].y), q)
         return sum(1 for v in mates if math.dist((v.models[0].x, v.models[0].y), q) < mine
-                   and not g.engaged_with(v))
+                   and not positions.engaged_with(g, v))
 
     @staticmethod
     def short_of(g: Game, p: Player) -> str | None:
@@ -259,7 +261,7 @@ class GreedyBot:
         # the nearest enemy but the imprisoned unit (out of reach behind the closed Hatchway)
         enemies = [e for e in g.army_units(g.other(u.player)) if e is not pr]
         if enemies:
-            e = min(enemies, key=lambda e: g.min_straight(u, e))
+            e = min(enemies, key=lambda e: positions.min_straight(g, u, e))
             return (e.models[0].x, e.models[0].y)
         return me
 
@@ -319,7 +321,7 @@ class GreedyBot:
 
         def near(a: Action) -> tuple[float, int]:
             t = g.unit(a.target)
-            return (min((g.min_straight(u, t) for u in mine), default=0.0) // 6, -t.points)
+            return (min((positions.min_straight(g, u, t) for u in mine), default=0.0) // 6, -t.points)
         return min(legal, key=near)
 
     def _freemove(self, g: Game, legal: list[Action]) -> Action | None:
@@ -353,7 +355,7 @@ class GreedyBot:
         markers = g.map.layout.markers
         # each Entry Zone's distance to its nearest objective marker, worked out once
         near = [min((math.dist(z.centre, (m.x, m.y)) for m in markers), default=0.0)
-                for z in g.entry_zones(g.decision.player)]
+                for z in deployment.entry_zones(g, g.decision.player)]
 
         def score(a: Action) -> float:
             u = g.unit(a.unit)
@@ -369,14 +371,14 @@ class GreedyBot:
 
         p = g.decision.player
         # Expert Breacher: only at the start of the Move Units step (before any unit has moved)
-        if g.move_units_starting(p) and any(g.breacher(u) for u in g.army_units(p)):
-            for a in g.hatch_options(p, breachers=True):
+        if movement.move_units_starting(g, p) and any(movement.breacher(g, u) for u in g.army_units(p)):
+            for a in hatchways.hatch_options(g, p, breachers=True):
                 if self._wants_hatch(g, g.unit(a.unit), int(a.arg or 1) - 1) and g.passes(a):
                     return a
         for u in g.army_units(p):
             if u.moved is not None:
                 continue
-            if g.engaged_with(u):
+            if positions.engaged_with(g, u):
                 if g.mission.number == JAILBREAK and self._escaping(g, u):  # out of the cells: away
                     a = Action("fallback", u.uid, point=_r(self.goal(g, u)))
                     if g.passes(a):
@@ -391,7 +393,7 @@ class GreedyBot:
             rush = not u.ranged or bool(self.doors_to_open(g, p))  # Airlocks, Prison Cells: a race against the clock
             if marker_worth(g, p) is not None:  # objectives to race for: Advance while no enemy is
                 # near, else move and keep the charge (or the shots) for the enemy in the way
-                rush = all(g.min_straight(u, e) > u.move() + 12 for e in g.army_units(g.other(p)))
+                rush = all(positions.min_straight(g, u, e) > u.move() + 12 for e in g.army_units(g.other(p)))
             kind = "advance" if (rush and far > u.move() + 1) else "move"
             return Action(kind, u.uid, point=_r(goal))
         return None
@@ -436,7 +438,7 @@ class GreedyBot:
         for u in g.army_units(g.decision.player):
             if u.hatch_turn == g.turn:
                 continue
-            box = g.bbox(u)
+            box = positions.bbox(g, u)
             for h in g.map.layout.hatchways:
                 if g.bf.is_open(h.index) or not door_near(box, u.models, h.door):
                     continue
@@ -462,19 +464,19 @@ class GreedyBot:
     def _sees_cheap(self, g: Game, u: Unit, e: Unit, reach: float) -> bool:
         """A cheap guess (for the bot only): some pair of models within ``reach`` with a free
         line between their centres."""
-        if g.apart(u, e, reach + 1e-6):  # bounding boxes farther apart than reach: no pair is within it
+        if positions.apart(g, u, e, reach + 1e-6):  # bounding boxes farther apart than reach: no pair is within it
             return False
         self._fresh(g)  # stamps are numbers of one game
         # kept while neither unit moves (their stamps); across games, on where both stand
-        key = (u.uid, g.stamp(u), e.uid, g.stamp(e), g.closed, reach)
+        key = (u.uid, kept.stamp(g, u), e.uid, kept.stamp(g, e), positions.closed(g), reach)
         got = self._seen.get(key)
         if got is None:
-            where = (g.positions(u), g.positions(e), g.closed, reach)
+            where = (kept.positions(u), kept.positions(e), positions.closed(g), reach)
             got = _CHEAP.get(where)
             if got is None:
                 if len(_CHEAP) > 100_000:
                     _CHEAP.clear()
-                clear = g.bf.graph(g.closed).clear
+                clear = g.bf.graph(positions.closed(g)).clear
                 got = _CHEAP[where] = any(
                     math.hypot(m.x - n.x, m.y - n.y) - m.r - n.r <= reach and clear(m.x, m.y, n.x, n.y)
                     for m in u.models for n in e.models)
@@ -497,7 +499,7 @@ class GreedyBot:
         p = g.decision.player
         enemies = g.army_units(g.other(p))
         for u in g.army_units(p):
-            if g.manoeuvre_reason(u) is not None:
+            if shooting.manoeuvre_reason(g, u) is not None:
                 continue
             if "burners" in g.mission.manoeuvres(g, u) and self._burners_pay(g, p):
                 yield Action("manoeuvre", u.uid, target="burners")
@@ -507,7 +509,7 @@ class GreedyBot:
             # only whether there is one matters: any() stops at the first (the guess is pure)
             targets = any(self._sees_cheap(g, u, e, longest) for e in enemies)
             if not targets:  # Secure Site: BATTLELINE units, or any unit a Mission Rule allows
-                held = [i for i in g.secure_markers(u) if g.mission.secure_reason(g, u, i) is None]
+                held = [i for i in shooting.secure_markers(g, u) if g.mission.secure_reason(g, u, i) is None]
                 if held:
                     yield Action("manoeuvre", u.uid, target="secure", arg=str(held[0] + 1))
             if targets:
@@ -521,7 +523,7 @@ class GreedyBot:
                 continue  # it may charge
             if longest >= 12:
                 yield Action("manoeuvre", u.uid, target="overwatch")
-            if u.melee and any(g.min_straight(u, e) <= 18 for e in enemies):
+            if u.melee and any(positions.min_straight(g, u, e) <= 18 for e in enemies):
                 yield Action("manoeuvre", u.uid, target="defend")
 
     @staticmethod
@@ -539,16 +541,16 @@ class GreedyBot:
         p = g.decision.player
         ranked = []
         for u in g.army_units(p):
-            if g.shoot_reason(u) is not None:
+            if shooting.shoot_reason(g, u) is not None:
                 continue
-            engaged = bool(g.engaged_with(u))
+            engaged = bool(positions.engaged_with(g, u))
             # each weapon with its range and the weapon its profile belongs to, worked out once
-            ws = [(w, w.range or 0, profile_group(w.name)) for w in g.usable_weapons(u, engaged)]
+            ws = [(w, w.range or 0, profile_group(w.name)) for w in shooting.usable_weapons(g, u, engaged)]
             several = len({k for _, _, k in ws}) < len(ws)  # a weapon with profiles
             best: dict[str, tuple[float, str, str]] = {}  # weapon: (value, target, profile) at its best
             count = len(u.models)
             for e in g.army_units(g.other(p)):
-                d = g.min_straight(u, e)
+                d = positions.min_straight(g, u, e)
                 top: dict[str, tuple[float, str]] = {}  # weapon: (value, profile) against e
                 for w, rng, k in ws:
                     if rng >= d:
@@ -572,12 +574,12 @@ class GreedyBot:
         p = g.decision.player
         ranked = []
         for u in g.army_units(p):
-            if g.charge_reason(u) is not None or not u.melee:
+            if charge.charge_reason(g, u) is not None or not u.melee:
                 continue
             for t in g.army_units(g.other(p)):
-                if g.min_straight(u, t) > 12:
+                if positions.min_straight(g, u, t) > 12:
                     continue
-                need = g.charge_needed(u, t)
+                need = charge.charge_needed(g, u, t)
                 if u.affected:  # an effect: "add 1 to Charge rolls"
                     need -= effect_sum(u, "charge_mod", holds_in(g))
                 chance = float(charge_chance(need))
@@ -656,7 +658,7 @@ class GreedyBot:
         opts = [a for a in legal if a.kind == "command"]
         if not opts or g.phase != "command" or g.active != p:
             return Action("pass")
-        free = [a for a in opts if g.peerless_free(g.unit(a.unit))]
+        free = [a for a in opts if leaders.peerless_free(g, g.unit(a.unit))]
         if not free and g.cp[p] < 2:
             return Action("pass")
         return max(free or opts, key=lambda a: g.unit(a.target).points)

@@ -8,6 +8,7 @@ import math
 from typing import TYPE_CHECKING, Protocol
 
 from bagm.engine.bots.uses import miracle_for, pain_for_cp, pool_reroll_for
+from bagm.engine.game import positions
 from bagm.engine.game.sequence import Game, Unit
 from bagm.engine.state.actions import Action
 from bagm.engine.state.core import Player
@@ -72,7 +73,7 @@ def assign(g: Game, p: Player, free: list[int], worth: dict[int, float]) -> dict
     the markers its objectives value instead of queueing for the nearest. A function of the game
     as it stands (the bot keeps no plan between decisions: a clone plays alike)."""
     markers = g.map.layout.markers
-    units = [u for u in g.army_units(p) if u.models and not g.engaged_with(u)
+    units = [u for u in g.army_units(p) if u.models and not positions.engaged_with(g, u)
              and not on_marker_now(g, u)]
     if not units or not free:
         return {}

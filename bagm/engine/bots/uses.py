@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from bagm.chance.dice import parse_dice
 from bagm.engine.attack.rules import Conditions
+from bagm.engine.game import deployment, moments, positions
 from bagm.engine.game.sequence import Game, Unit
 from bagm.engine.rules.effects import effect_conditions, effect_weapon, holds_in
 from bagm.engine.state.actions import Action
@@ -83,7 +84,7 @@ def use_choice(bot: GreedyBot, g: Game, legal: list[Action]) -> Action | None:
         foes = g.army_units(g.other(d.player))
         uses = [a for a in uses if not rules[a.arg].moves or not bot.on_marker(g, g.unit(a.unit)) and not (
             any(e.no_charge for e in rules[a.arg].effects) and
-            any(g.min_straight(g.unit(a.unit), f) <= 12 for f in foes))]
+            any(positions.min_straight(g, g.unit(a.unit), f) <= 12 for f in foes))]
         if not uses:
             return None
     leave = next((a for a in uses if any(e.deep_strike_back for e in rules[a.arg].effects)), None)
@@ -105,7 +106,7 @@ def use_choice(bot: GreedyBot, g: Game, legal: list[Action]) -> Action | None:
             t = g.unit(a.unit)
             near = any(e.charged_unseen is not None and any(
                 (e.charged_unseen_by is None or e.charged_unseen_by in v.keywords) and
-                g.unit_distance(v, t) <= e.charged_unseen for v in g.army_units(d.player)) for e in rules[a.arg].effects)
+                positions.unit_distance(g, v, t) <= e.charged_unseen for v in g.army_units(d.player)) for e in rules[a.arg].effects)
             return near, t.points
         return max(enemies, key=reach)
     if "unit" in d.info:
@@ -144,24 +145,24 @@ def pain_pays(bot: GreedyBot, g: Game, s: Any, u: Unit) -> bool:
     declare (it Advanced or Fell Back, an enemy unit within 12"), a re-roll it may need (an enemy
     unit within 12" to charge, 18" to advance toward), or attacks it adds expected damage to."""
     foes = g.army_units(g.other(u.player))
-    near = min((g.min_straight(u, f) for f in foes), default=math.inf)
+    near = min((positions.min_straight(g, u, f) for f in foes), default=math.inf)
     if any(e.charge_after_advance or e.charge_after_fall_back for e in s.effects):
-        return u.moved in ("advance", "fallback") and near <= 12 and not g.engaged_with(u)
+        return u.moved in ("advance", "fallback") and near <= 12 and not positions.engaged_with(g, u)
     if any(e.reroll_advance or e.reroll_charge for e in s.effects):
-        return not g.engaged_with(u) and near <= (12 if g.phase == "charge" else 18)
+        return not positions.engaged_with(g, u) and near <= (12 if g.phase == "charge" else 18)
     return use_gain(bot, g, s, u, g.phase == "fight") > 0
 
 
 def regroup(bot: GreedyBot, g: Game, u: Unit) -> bool:
     """Whether ``u`` would rather arrive again from an empty Entry Zone of its army: off the
     objective markers, no enemy unit within 18", and that Entry Zone nearer to a marker."""
-    if bot.on_marker(g, u) or g.round >= 5 or any(g.min_straight(u, e) <= 18 for e in g.army_units(g.other(u.player))):
+    if bot.on_marker(g, u) or g.round >= 5 or any(positions.min_straight(g, u, e) <= 18 for e in g.army_units(g.other(u.player))):
         return False
     markers = [(m.x, m.y) for m in g.map.layout.markers]
     if not markers or not u.models:
         return False
     everyone = [m.base for v in g.units.values() if v.alive and v is not u for m in v.models]
-    zones = [z for z in g.entry_zones(u.player) if not any(z.within(b) for b in everyone)]
+    zones = [z for z in deployment.entry_zones(g, u.player) if not any(z.within(b) for b in everyone)]
 
     def near(q: tuple[float, float]) -> float:
         return min(math.hypot(q[0] - x, q[1] - y) for x, y in markers)
@@ -181,7 +182,7 @@ def call_now(g: Game, s: Any, p: Player) -> bool:
     if not (s.army and s.once == "battle" and s.until in ("round", "next")) or g.round >= 5:
         return True
     foes = g.army_units(g.other(p))
-    return any(g.min_straight(v, f) <= 12 for v in g.army_units(p) if g.covers(s, v) for f in foes)
+    return any(positions.min_straight(g, v, f) <= 12 for v in g.army_units(p) if moments.covers(s, v) for f in foes)
 
 
 def _worth_leaving(bot: GreedyBot, g: Game, u: Unit) -> bool:
@@ -191,7 +192,7 @@ def _worth_leaving(bot: GreedyBot, g: Game, u: Unit) -> bool:
     if bot.on_marker(g, u) or g.round >= g.mission.rounds and g.first == u.player:
         return False
     hurt = any(m.wounds < full for m, full in zip(u.models, u.fulls() or [u.W] * len(u.models)))
-    return hurt or any(e.points > u.points and g.min_straight(u, e) <= 12 for e in g.army_units(g.other(u.player)))
+    return hurt or any(e.points > u.points and positions.min_straight(g, u, e) <= 12 for e in g.army_units(g.other(u.player)))
 
 
 def _worth_returning(g: Game, u: Unit, s: Any) -> bool:
@@ -207,11 +208,11 @@ def use_gain(bot: GreedyBot, g: Game, s: Any, u: Unit, fight: bool,
     less without (each unit's first ranged and first melee weapon on the nearest enemy unit;
     in the Fight phase only units within Engagement Range, their melee weapon). ``base``: each
     unit's figure without, kept across the alternatives weighed at one decision."""
-    units = [v for v in g.army_units(u.player) if g.covers(s, v)] if s.army else [u]
+    units = [v for v in g.army_units(u.player) if moments.covers(s, v)] if s.army else [u]
     if (aura := max((e.aura for e in s.effects if e.aura is not None), default=None)) is not None:
-        units = [v for v in g.army_units(u.player) if v is u or g.unit_distance(u, v) <= aura]  # a timed aura
+        units = [v for v in g.army_units(u.player) if v is u or positions.unit_distance(g, u, v) <= aura]  # a timed aura
     if fight:
-        units = [v for v in units if g.engaged_with(v)]
+        units = [v for v in units if positions.engaged_with(g, v)]
     base = {} if base is None else base
     total = 0.0
     for v in units:
@@ -222,10 +223,10 @@ def use_gain(bot: GreedyBot, g: Game, s: Any, u: Unit, fight: bool,
 
 
 def effects_value(bot: GreedyBot, g: Game, u: Unit, effects: tuple[Any, ...], fight: bool) -> float:
-    enemies = g.engaged_with(u) if fight else g.army_units(g.other(u.player))
+    enemies = positions.engaged_with(g, u) if fight else g.army_units(g.other(u.player))
     if not enemies or not u.models:
         return 0.0
-    t = min(enemies, key=lambda e: g.min_straight(u, e))
+    t = min(enemies, key=lambda e: positions.min_straight(g, u, e))
     saved = u.timed
     u.timed = saved + tuple(("?", e, "phase") for e in effects)  # as if used, for the while
     try:

@@ -21,7 +21,22 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from bagm.engine.game import (
+    armyrules,
+    charge,
+    command,
+    deployment,
+    fight,
+    hatchways,
+    movement,
+    reinforcements,
+    shooting,
+)
+from bagm.engine.rules import leaders
 from bagm.engine.state.core import Decision
+
+# a step: a function of the game (a phase's) or the name of a method of Game (the sequence's own)
+StepFunction = str | Callable[..., Iterator[Decision] | None]
 
 
 @dataclass(frozen=True)
@@ -34,24 +49,26 @@ class Step:
     args: tuple[Any, ...] = ()
 
 
-def _phase(name: str, *steps: tuple[str, str]) -> list[tuple[str, str, tuple[Any, ...]]]:
+def _phase(name: str, *steps: tuple[str, StepFunction]) -> list[tuple[str, StepFunction, tuple[Any, ...]]]:
     """A phase: its start, its own steps, its end; Battlefield Command ("WHEN: Start or end of
     any phase") and supplied Stratagems of those moments have a window at both."""
-    return [(f"{name} phase", "_new_phase", (name,)), ("start of the phase", "_battlefield_command", ("start",))] + \
-        [(label, method, ()) for label, method in steps] + \
-        [("end of the phase", "_battlefield_command", ("end",))]
+    out: list[tuple[str, StepFunction, tuple[Any, ...]]] = [(f"{name} phase", "_new_phase", (name,))]
+    out.append(("start of the phase", leaders._battlefield_command, ("start",)))
+    out += [(label, method, ()) for label, method in steps]
+    out.append(("end of the phase", leaders._battlefield_command, ("end",)))
+    return out
 
 
-def _turn() -> list[tuple[str, str, tuple[Any, ...]]]:
+def _turn() -> list[tuple[str, StepFunction, tuple[Any, ...]]]:
     return (
-        _phase("command", ("marks at the start of the Command phase", "_command_marks"),
-               ("Command step", "_command_step"), ("Battle-shock step", "_battleshock_step"),
+        _phase("command", ("marks at the start of the Command phase", armyrules._command_marks),
+               ("Command step", command._command_step), ("Battle-shock step", command._battleshock_step),
                ("end of the Command phase", "_end_command_phase"))
-        + _phase("movement", ("Move Units", "_move_units"), ("Operating Hatchways", "_operate_hatchways"),
-                 ("Reinforcements", "_reinforcements"))
-        + _phase("shooting", ("Tactical Manoeuvres", "_manoeuvres"), ("shoot", "_shoot_units"))
-        + _phase("charge", ("charge", "_charging"))
-        + _phase("fight", ("rules at the start of the Fight phase", "_fight_start_rules"), ("fight", "_fights"))
+        + _phase("movement", ("Move Units", movement._move_units), ("Operating Hatchways", hatchways._operate_hatchways),
+                 ("Reinforcements", reinforcements._reinforcements))
+        + _phase("shooting", ("Tactical Manoeuvres", shooting._manoeuvres), ("shoot", shooting._shoot_units))
+        + _phase("charge", ("charge", charge._charging))
+        + _phase("fight", ("rules at the start of the Fight phase", armyrules._fight_start_rules), ("fight", fight._fights))
         + [("end of turn", "end_turn", ())]
     )
 
@@ -69,18 +86,18 @@ def program(game_class: type, rounds: int) -> tuple[Step, ...]:
 
 
 def _program(game_class: type, rounds: int) -> tuple[Step, ...]:
-    out: list[tuple[str, str, tuple[Any, ...]]] = [
+    out: list[tuple[str, StepFunction, tuple[Any, ...]]] = [
         ("Muster Boarding Patrol", "_muster", ()),  # steps 1-5
         ("Determine Attacker and Defender", "_roles", ()),  # step 6
         ("start of Deploy Armies", "_start_deploy", ()),  # Mission Rules there (Guard Duty)
-        ("Deploy Armies", "_deploy_armies", ()),  # step 7
-        ("Determine Reserves", "_determine_reserves", ()),  # step 8
+        ("Deploy Armies", deployment._deploy_armies, ()),  # step 7
+        ("Determine Reserves", deployment._determine_reserves, ()),  # step 8
         ("Determine First Turn", "_first_turn", ()),  # step 9
     ]
     for rnd in range(1, rounds + 1):
         out.append(("battle round", "_start_round", (rnd,)))
         if rnd == 1:  # effects' Normal moves "at the start of the first battle round"
-            out.append(("start of the first battle round", "_opening_moves", ()))
+            out.append(("start of the first battle round", movement._opening_moves, ()))
         for i in (0, 1):
             start = len(out)
             turn = _turn()
@@ -90,4 +107,4 @@ def _program(game_class: type, rounds: int) -> tuple[Step, ...]:
         out.append(("end of the battle round", "_end_round", (rnd,)))
     out.append(("Determine Victor", "_determine_victor", ()))  # step 12
     out.append(("the battle is over", "_over", ()))
-    return tuple(Step(name, getattr(game_class, method), args) for name, method, args in out)
+    return tuple(Step(name, getattr(game_class, method) if isinstance(method, str) else method, args) for name, method, args in out)

@@ -14,94 +14,89 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from bagm.engine.game.interface import GameInterface
-else:
-    GameInterface = object  # the declared interface, checked by mypy only (see interface.py)
 
 from bagm.engine.state.army import Unit
 
 _MISSING = object()  # a cache miss (None may be a cached answer)
 
 
-class KeptAnswers(GameInterface):
-    """Mixed into :class:`~bagm.engine.game.sequence.Game` (its state lives there)."""
+def touch(g: GameInterface, *moved: Unit) -> None:
+    """Something on the battlefield changed: answers kept on ``version`` are dropped.
+    ``moved``: the only units whose models moved or were removed, or that came onto or left
+    the battlefield, since the last touch() (naming none: any unit may have)."""
+    g.version += 1
+    if not moved:
+        g._moved = None
+    elif g._moved is not None:
+        g._moved.update(u.uid for u in moved)
+    if g.mission.watching:  # a Mission Rule following where a unit stands (Imprisoned)
+        g.mission.watch(g, moved)
 
-    _moved: set[str] | None
-    _stamp_keys: dict[str, tuple[Any, ...]]
-    _stamp_count: int
-    _stamp_version: int
 
-    def touch(self, *moved: Unit) -> None:
-        """Something on the battlefield changed: answers kept on ``version`` are dropped.
-        ``moved``: the only units whose models moved or were removed, or that came onto or left
-        the battlefield, since the last touch() (naming none: any unit may have)."""
-        self.version += 1
-        if not moved:
-            self._moved = None
-        elif self._moved is not None:
-            self._moved.update(u.uid for u in moved)
-        if self.mission.watching:  # a Mission Rule following where a unit stands (Imprisoned)
-            self.mission.watch(self, moved)
-
-    def _geo(self, key: Any, fn: Any) -> Any:
-        """A geometry answer keyed on the positions it depends on (kept across moves)."""
-        cache = self._geo_cache
-        v = cache.get(key)
-        if v is None:
-            if len(cache) > 100000:
-                cache.clear()
-            v = cache[key] = fn()
-        return v
-
-    @staticmethod
-    def positions(u: Unit) -> tuple[float, ...]:
-        """The unit's positions as a key: x, y of each model, then the base radius."""
-        out: list[float] = []  # a plain loop: twice as fast as a nested generator (a hot path)
-        add = out.append
-        for m in u.models:
-            add(m.x)
-            add(m.y)
-        add(u.radius)
-        if u.model_r is not None:  # models on bases of their own: each one's
-            out += [m.r for m in u.models]
-        return tuple(out)
-
-    def stamp(self, u: Unit) -> int:
-        """A number that changes whenever the unit's models move or are removed, or it comes
-        onto or leaves the battlefield (looked at on the first question after a touch()):
-        answers about a unit or a pair of units keyed on it survive changes elsewhere."""
-        if self._stamp_version != self.version:
-            # only the units named since the last look can have new stamps (_touch)
-            units = self.units
-            for uid in units if self._moved is None else self._moved:
-                v = units[uid]
-                k = (v.where, self.positions(v))
-                if self._stamp_keys.get(uid) != k:
-                    self._stamp_keys[uid] = k
-                    self._stamp_count += 1
-                    self._stamps[uid] = self._stamp_count
-            self._stamp_version = self.version
-            self._moved = set()
-        return self._stamps[u.uid]
-
-    def untouched(self) -> list[str]:
-        """The units that moved, lost models, or came onto or left the battlefield without a
-        :meth:`touch` naming them (their stamps are stale): a check for tests and new rules."""
-        self.stamp(next(iter(self.units.values())))
-        return [uid for uid, u in self.units.items() if self._stamp_keys[uid] != (u.where, self.positions(u))]
-
-    def _now(self) -> dict[Any, Any]:
-        """The answers kept since the battlefield last changed (``version``): emptied first
-        when it has changed since. Hot paths read it without building a closure for _cached."""
-        cache = self._cache
-        if self._cache_version != self.version:
+def _geo(g: GameInterface, key: Any, fn: Any) -> Any:
+    """A geometry answer keyed on the positions it depends on (kept across moves)."""
+    cache = g._geo_cache
+    v = cache.get(key)
+    if v is None:
+        if len(cache) > 100000:
             cache.clear()
-            self._cache_version: int = self.version
-        return cache
+        v = cache[key] = fn()
+    return v
 
-    def _cached(self, key: Any, fn: Any) -> Any:
-        """An answer kept until anything on the battlefield changes (``version``)."""
-        cache = self._now()
-        v = cache.get(key, _MISSING)  # not try/except: a third of the calls miss
-        if v is _MISSING:
-            v = cache[key] = fn()
-        return v
+
+def positions(u: Unit) -> tuple[float, ...]:
+    """The unit's positions as a key: x, y of each model, then the base radius."""
+    out: list[float] = []  # a plain loop: twice as fast as a nested generator (a hot path)
+    add = out.append
+    for m in u.models:
+        add(m.x)
+        add(m.y)
+    add(u.radius)
+    if u.model_r is not None:  # models on bases of their own: each one's
+        out += [m.r for m in u.models]
+    return tuple(out)
+
+
+def stamp(g: GameInterface, u: Unit) -> int:
+    """A number that changes whenever the unit's models move or are removed, or it comes
+    onto or leaves the battlefield (looked at on the first question after a touch()):
+    answers about a unit or a pair of units keyed on it survive changes elsewhere."""
+    if g._stamp_version != g.version:
+        # only the units named since the last look can have new stamps (_touch)
+        units = g.units
+        for uid in units if g._moved is None else g._moved:
+            v = units[uid]
+            k = (v.where, positions(v))
+            if g._stamp_keys.get(uid) != k:
+                g._stamp_keys[uid] = k
+                g._stamp_count += 1
+                g._stamps[uid] = g._stamp_count
+        g._stamp_version = g.version
+        g._moved = set()
+    return g._stamps[u.uid]
+
+
+def untouched(g: GameInterface) -> list[str]:
+    """The units that moved, lost models, or came onto or left the battlefield without a
+    :meth:`touch` naming them (their stamps are stale): a check for tests and new rules."""
+    stamp(g, next(iter(g.units.values())))
+    return [uid for uid, u in g.units.items() if g._stamp_keys[uid] != (u.where, positions(u))]
+
+
+def _now(g: GameInterface) -> dict[Any, Any]:
+    """The answers kept since the battlefield last changed (``version``): emptied first
+    when it has changed since. Hot paths read it without building a closure for _cached."""
+    cache = g._cache
+    if g._cache_version != g.version:
+        cache.clear()
+        g._cache_version = g.version
+    return cache
+
+
+def _cached(g: GameInterface, key: Any, fn: Any) -> Any:
+    """An answer kept until anything on the battlefield changes (``version``)."""
+    cache = _now(g)
+    v = cache.get(key, _MISSING)  # not try/except: a third of the calls miss
+    if v is _MISSING:
+        v = cache[key] = fn()
+    return v

@@ -23,35 +23,34 @@ models stand: units move as formations laid out by the engine around a lead mode
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Generator, Iterator
-from typing import Any
+from collections.abc import Callable, Generator, Iterator
+from typing import TYPE_CHECKING, Any
 
 from bagm.chance.dice import Dice
-from bagm.engine.game.armyrules import ArmyRules
-from bagm.engine.game.charge import ChargePhase
-from bagm.engine.game.command import CommandPhase
-from bagm.engine.game.control import ObjectiveControl
-from bagm.engine.game.deployment import DeployArmies
-from bagm.engine.game.fight import FightPhase
+from bagm.engine.game import (
+    armyrules,
+    charge,
+    control,
+    deployment,
+    fight,
+    hatchways,
+    kept,
+    miracles,
+    moments,
+    movement,
+    positions,
+    reinforcements,
+    shooting,
+    sight,
+)
 from bagm.engine.game.flow import program
-from bagm.engine.game.hatchways import Hatchways
-from bagm.engine.game.hazardous import Hazardous
-from bagm.engine.game.kept import KeptAnswers
-from bagm.engine.game.miracles import Miracles
-from bagm.engine.game.moments import Moments
-from bagm.engine.game.movement import MovementPhase
 from bagm.engine.game.muster import spread_enemy_auras
-from bagm.engine.game.positions import Positions
-from bagm.engine.game.reinforcements import Reinforcements
-from bagm.engine.game.rerolls import Rerolls
-from bagm.engine.game.shooting import ShootingPhase
-from bagm.engine.game.sight import Sight
 from bagm.engine.game.snapshot import start_of
 from bagm.engine.game.state import GameState
+from bagm.engine.rules import leaders
 from bagm.engine.rules.army_rules import pain_at_start, raid_marks, stratagem_spent
 from bagm.engine.rules.effects import holds_in
 from bagm.engine.rules.enhancements import enhancement
-from bagm.engine.rules.leaders import LeaderRules
 from bagm.engine.rules.yield_points import yield_command_end, yield_start
 from bagm.engine.state import events as ev
 from bagm.engine.state.actions import Action
@@ -82,16 +81,48 @@ __all__ = [
 
 
 # the steps whose actions are checked one by one (the others against their list of legal actions)
-_CHECKS = {"deploy": "_check_deploy", "move": "_check_move", "hatch": "_check_hatch", "opening": "_check_opening",
-           "freemove": "_check_freemove",
-           "reinforce": "_check_reinforce", "manoeuvre": "_check_manoeuvre", "shoot": "_check_shoot",
-           "charge": "_check_charge", "fight": "_check_fight", "command": "_check_command"}
+_CHECKS: dict[str, Callable[..., None]] = {"deploy": deployment._check_deploy, "move": movement._check_move, "hatch": hatchways._check_hatch, "opening": movement._check_opening, "freemove": movement._check_freemove, "reinforce": reinforcements._check_reinforce, "manoeuvre": shooting._check_manoeuvre, "shoot": shooting._check_shoot, "charge": charge._check_charge, "fight": fight._check_fight, "command": leaders._check_command}
 
 
-class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, CommandPhase, MovementPhase, Hatchways,
-           Reinforcements, ShootingPhase, Hazardous, ChargePhase, FightPhase, LeaderRules, Moments, Rerolls, ArmyRules,
-           Miracles, GameState):
+if TYPE_CHECKING:  # the declared interface (interface.py), checked by mypy only
+    from bagm.engine.game.interface import GameInterface as _Declared
+else:
+    _Declared = GameState
+
+
+class Game(_Declared):
     """One game of a mission between armies A and B."""
+
+    # the phases' functions the rules entries reach through the declared interface (interface.py)
+    _marks_again = armyrules._marks_again
+    _mortals = movement._mortals
+    act_of_faith = miracles.act_of_faith
+    acts_now = moments.acts_now
+    bbox = positions.bbox
+    check_destroyed = shooting.check_destroyed
+    closed = property(positions.closed)
+    cost_rules = property(moments.cost_rules)
+    engaged = positions.engaged
+    engaged_with = positions.engaged_with
+    entry_zones = deployment.entry_zones
+    formation = positions.formation
+    min_straight = positions.min_straight
+    model_engaged = positions.model_engaged
+    near_markers = control.near_markers
+    normal_move = movement.normal_move
+    overwatch_window = deployment.overwatch_window
+    return_models = armyrules.return_models
+    revivals = armyrules.revivals
+    set_positions = positions.set_positions
+    set_up = deployment.set_up
+    shock_dice_with = miracles.shock_dice_with
+    stamp = kept.stamp
+    touch = kept.touch
+    unit_distance = positions.unit_distance
+    update_control = control.update_control
+    usable = moments.usable
+    use_rule = moments.use_rule
+    visible_idx = sight.visible_idx
 
     def __init__(self, mission: int, army_a: Army, army_b: Army, seed: int = 0,
                  rolloffs: dict[str, str] | None = None, dice: Dice | None = None) -> None:
@@ -219,7 +250,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         mine = [i for i, c in enumerate(self.control) if c == p]
         out, holds = [], holds_in(self)
         for u in self.army_units(p):
-            if u.oc(None, holds) > 0 and any(self.in_range_counts(u)[i] for i in mine):
+            if u.oc(None, holds) > 0 and any(control.in_range_counts(self, u)[i] for i in mine):
                 out.append(u.uid)
         return out
 
@@ -232,7 +263,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
             # kept until anything on the battlefield changes: a unit comes onto or leaves the
             # battlefield, or loses models, only with a touch() (callers never change the list)
             # _now() inlined (a hot path)
-            cache = self._cache if self._cache_version == self.version else self._now()
+            cache = self._cache if self._cache_version == self.version else kept._now(self)
             key = ("board", p)
             v = cache.get(key)
             if v is None:
@@ -325,22 +356,22 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
                 if any(e.first_round_only for _, e in u.standing):
                     u.standing = tuple((n, e) for n, e in u.standing if not e.first_round_only)
         for q in PLAYERS:
-            self.miracle_at(q, "round")  # Acts of Faith: "at the start of each battle round"
+            miracles.miracle_at(self, q, "round")  # Acts of Faith: "at the start of each battle round"
         self.mission_step("start_round")
         yield from self.mission.decide("start_round", self, act=False)  # e.g. Silent Infiltration
         for q in (self.first, self.other(self.first)) if self.first is not None else ():
-            self.gain_tokens(q)  # Battle Focus: "at the start of the battle round, you receive ... tokens"
-            yield from self.roll_pools(q)  # e.g. a Blessings of Khorne roll
-            yield from self.moment("round_start", q)  # "at the start of the battle round" (Doctrina)
+            moments.gain_tokens(self, q)  # Battle Focus: "at the start of the battle round, you receive ... tokens"
+            yield from moments.roll_pools(self, q)  # e.g. a Blessings of Khorne roll
+            yield from moments.moment(self, "round_start", q)  # "at the start of the battle round" (Doctrina)
 
     def _end_round(self, rnd: int) -> None:
-        self.end_timed("round")  # effects used "until the end of the battle round" end
-        self.lose_tokens()  # Battle Focus: "at the end of the battle round, all unspent ... tokens are lost"
+        moments.end_timed(self, "round")  # effects used "until the end of the battle round" end
+        moments.lose_tokens(self)  # Battle Focus: "at the end of the battle round, all unspent ... tokens are lost"
         if rnd == 3:  # 8. Strategic Reserves not arrived by the end of round 3 are destroyed
             for u in self.units.values():
                 # (not a unit placed there after the first battle round began: Ambushing Hunters)
                 if u.where == "reserves" and not u.late_reserve:
-                    self.lost_in_reserves(u, "not arrived from Reserves by the end of battle round 3")
+                    reinforcements.lost_in_reserves(self, u, "not arrived from Reserves by the end of battle round 3")
         self.mission_step("end_round")
 
     def _determine_victor(self) -> None:
@@ -364,7 +395,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         yield from self.mission.decide("start_deploy", self)  # e.g. Guard Duty
 
     def _end_command_phase(self) -> Generator[Decision, Action, None]:
-        self.update_control(turn_boundary=False)
+        control.update_control(self, turn_boundary=False)
         yield from self.mission.decide("command", self)  # Mission Rules a player may use (Unlock Overrides)
         self.mission_step("end_command")
         yield_command_end(self)  # Prioritised Efficiency: "at the end of each player's Command phase"
@@ -385,24 +416,24 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
             u.manoeuvre = None
             u.clearance = False
         self.emit(ev.Turn(e="turn", player=p, round=self.round, turn=self.turn))
-        self.miracle_at(p, "turn")  # Acts of Faith with Minor Miracles: "at the start of your turn"
-        self.end_timed(f"start {p}")  # e.g. Horrifying Visage: "until the start of your opponent's next turn"
+        miracles.miracle_at(self, p, "turn")  # Acts of Faith with Minor Miracles: "at the start of your turn"
+        moments.end_timed(self, f"start {p}")  # e.g. Horrifying Visage: "until the start of your opponent's next turn"
         self.mission_step("start_turn")
-        self.update_control(turn_boundary=True)
+        control.update_control(self, turn_boundary=True)
         if not self.army_units(p) and not self.army_units(p, "reserves"):
             self.emit(ev.Skip(e="skip", player=p, why="no models on the battlefield"))
             self.mission_step("end_turn")
             self.pc = after
 
     def _new_phase(self, name: str) -> None:
-        self.end_timed("phase")  # effects used "until the end of the phase" end with it
+        moments.end_timed(self, "phase")  # effects used "until the end of the phase" end with it
         self.phase = name
         self.phase_id += 1
         self.emit(ev.Phase(e="phase", phase=name, player=self.active))
-        self.end_timed(f"next {name} {self.active}")  # "until the start of your next Shooting phase"
+        moments.end_timed(self, f"next {name} {self.active}")  # "until the start of your next Shooting phase"
         raid_marks(self)  # Raid and Pillage: who stands on a marker its army controls as the phase starts
         if name == "command":
-            self.end_command(self.active)  # conferred Leader abilities last until now
+            leaders.end_command(self, self.active)  # conferred Leader abilities last until now
 
     # End of turn -----------------------------------------------------------------------------
 
@@ -412,30 +443,30 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
             if not u.alive or len(u.models) < 2:
                 continue
             pts = [(m.x, m.y) for m in u.models]
-            if self.coherent(pts, u.radius):
+            if positions.coherent(self, pts, u.radius):
                 continue
-            groups = self._groups(pts, u.radius)
+            groups = positions._groups(pts, u.radius)
             keep = max(groups, key=len)
             removed = len(u.models) - len(keep)
             gone = sorted(set(range(len(u.models))) - set(keep))
             u.models = [u.models[i] for i in keep]
-            self.touch(u)
+            kept.touch(self, u)
             # removed_models: indices into the unit's models as they stood before the event
             self.emit(ev.Coherency(e="coherency", unit=u.uid, removed=removed, removed_models=gone))
-        self.end_timed("phase")
-        self.end_timed("turn")  # ... and those "until the end of the turn"
-        self.end_timed(f"turn {self.turn}")  # ... "until the end of your opponent's next turn"
-        self.update_control(turn_boundary=True)
+        moments.end_timed(self, "phase")
+        moments.end_timed(self, "turn")  # ... and those "until the end of the turn"
+        moments.end_timed(self, f"turn {self.turn}")  # ... "until the end of your opponent's next turn"
+        control.update_control(self, turn_boundary=True)
         self.mission_step("end_turn")
 
     def within_reach(self, a: Unit, b: Unit, reach: Any) -> bool:
         """``b`` is within ``reach`` inches of ``a`` (measured around Walls; ("straight", X):
         ignoring them), or within its Engagement Range ('engagement')."""
         if reach == "engagement":
-            return self.engaged(a, b)
+            return positions.engaged(self, a, b)
         if isinstance(reach, tuple):  # "when measuring this distance, Walls and closed Hatchways are ignored"
-            return self.min_straight(a, b) <= float(reach[1]) + 1e-9
-        return self.unit_distance(a, b) <= float(reach) + 1e-9
+            return positions.min_straight(self, a, b) <= float(reach[1]) + 1e-9
+        return positions.unit_distance(self, a, b) <= float(reach) + 1e-9
 
     # --- the API --------------------------------------------------------------------------
 
@@ -448,44 +479,44 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         if s == "roles":
             return [Action("role", arg="attacker"), Action("role", arg="defender")]
         if s == "deploy":
-            return self._deploy_options(p)
+            return deployment._deploy_options(self, p)
         if s == "move":
-            return self.legal_move(p)
+            return movement.legal_move(self, p)
         if s == "hatch":
-            return self.legal_hatch(p)
+            return hatchways.legal_hatch(self, p)
         if s == "opening":
-            return self.legal_opening(p)
+            return movement.legal_opening(self, p)
         if s == "freemove":  # a Normal move an effect allows now
-            return self.legal_freemove(d.info)
+            return movement.legal_freemove(self, d.info)
         if s == "mark":  # a rule selects an enemy unit at the start of the Command phase
-            return self.legal_mark(p)
+            return armyrules.legal_mark(self, p)
         if s == "shock":  # an enemy effect selects one of the units for a Battle-shock test
             return [Action("mark", d.info["unit"], target=uid) for uid in d.info["options"]]
         if s == "reinforce":
-            return self.legal_reinforce(p)
+            return reinforcements.legal_reinforce(self, p)
         if s == "manoeuvre":
-            return self.legal_manoeuvre(p)
+            return shooting.legal_manoeuvre(self, p)
         if s == "shoot":
-            return self.legal_shoot(p)
+            return shooting.legal_shoot(self, p)
         if s == "charge":
-            return self.legal_charge(p)
+            return charge.legal_charge(self, p)
         if s == "reroll":
             return [Action("reroll"), Action("pass")]
         if s == "fight":
-            return self.legal_fight(p, d.info.get("only"))
+            return fight.legal_fight(self, p, d.info.get("only"))
         if s == "bravery":
             return [Action("bravery", d.info["unit"]), Action("pass")]
         if s == "counter":
-            return [Action("counter", u.uid) for u in self.counter_candidates(p)] + [Action("pass")]
+            return [Action("counter", u.uid) for u in fight.counter_candidates(self, p)] + [Action("pass")]
         if s == "command":
-            return self.legal_command(p) + [Action("pass")]
+            return leaders.legal_command(self, p) + [Action("pass")]
         if s == "use":  # a supplied Stratagem at its moment
-            return self.usable(p, d.info["timing"], d.info.get("unit")) + [Action("pass")]
+            return moments.usable(self, p, d.info["timing"], d.info.get("unit")) + [Action("pass")]
         if s == "rule":  # a Mission Rule offered by the mission (its options, or pass)
             return [Action("rule", arg=o) for o in d.info["options"]] + ([] if d.info.get("must") else [Action("pass")])
         if s == "overwatch":
             enemy = self.unit(d.info["enemy"])
-            return [Action("overwatch", u.uid, target=enemy.uid) for u in self._overwatchers(enemy)] + [Action("pass")]
+            return [Action("overwatch", u.uid, target=enemy.uid) for u in shooting._overwatchers(self, enemy)] + [Action("pass")]
         raise AssertionError(s)  # pragma: no cover
 
     def check(self, act: Action) -> None:
@@ -522,7 +553,7 @@ class Game(KeptAnswers, ObjectiveControl, Positions, Sight, DeployArmies, Comman
         hatch, reinforce, manoeuvre, shoot, charge, fight, command), as the game stands."""
         if step not in _CHECKS:
             raise ValueError(f"no check for step '{step}'; steps: {', '.join(_CHECKS)}")
-        getattr(self, _CHECKS[step])(player, act)
+        _CHECKS[step](self, player, act)
 
     def passes(self, act: Action) -> bool:
         """Whether :meth:`check` accepts ``act`` now. An accepted action is remembered with

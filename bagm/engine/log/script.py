@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bagm.engine.game import movement
 from bagm.engine.game.sequence import Game, IllegalAction
 from bagm.engine.state.actions import Action, ActionSyntaxError, parse
 from bagm.engine.state.core import Player
@@ -192,7 +193,7 @@ class ScriptPlayer:
         sk = STEP_OF[kind]
         if kind == "hatch" and d.step == "move":
             u = g.units.get((s.action.unit or "").upper())
-            if u is not None and g.breacher(u):
+            if u is not None and movement.breacher(g, u):
                 sk = "move"  # Expert Breacher: during the Move Units step
         if sk == d.step:
             if kind == "reroll" and s.action.arg not in (None, d.info.get("what")):
