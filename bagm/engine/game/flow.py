@@ -2,8 +2,9 @@
 
 A game is a state plus a program counter. :func:`program` lists the steps of a mission in
 book order (Muster Boarding Patrol ... five battle rounds of two turns of five phases ...
-Determine Victor); :class:`Game` runs the step at ``pc``, then the next. A step is a method of
-the game that may ask for decisions (a generator) or not (a plain function returning None).
+Determine Victor); :class:`Game` runs the step at ``pc``, then the next. A step is a function
+of the game (a phase's, or a method of Game for the sequence's own steps) that may ask for
+decisions (a generator) or not (a plain function returning None).
 
 Why a program and not one generator for the whole game: a step starts again from the state
 alone. The steps that loop over a player's choices ("move a unit or end the Move Units step")
@@ -41,8 +42,8 @@ StepFunction = str | Callable[..., Iterator[Decision] | None]
 
 @dataclass(frozen=True)
 class Step:
-    """One step of the mission sequence: its name (as the book calls it), the game method that
-    plays it and that method's arguments."""
+    """One step of the mission sequence: its name (as the book calls it), the function of the
+    game that plays it and that function's arguments (after the game)."""
 
     name: str
     run: Callable[..., Iterator[Decision] | None]
@@ -77,8 +78,9 @@ _PROGRAMS: dict[tuple[type, int], tuple[Step, ...]] = {}
 
 
 def program(game_class: type, rounds: int) -> tuple[Step, ...]:
-    """The steps of a mission of ``rounds`` battle rounds, for ``game_class`` (whose methods
-    play them). The same tuple serves every game of that length."""
+    """The steps of a mission of ``rounds`` battle rounds, for ``game_class`` (whose methods play
+    the sequence's own steps; the phases' functions play theirs). The same tuple serves every
+    game of that length."""
     got = _PROGRAMS.get((game_class, rounds))
     if got is None:
         got = _PROGRAMS[(game_class, rounds)] = _program(game_class, rounds)

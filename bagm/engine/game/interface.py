@@ -1,16 +1,22 @@
-"""The declared interface between the phases and the game they act on.
+"""The declared interface of a game: its state and the services the rules act through.
 
-:class:`Game` is assembled from the phase modules (movement, shooting, charge, fight, where
-models stand, Leader abilities). Each of them reads and changes the game only through the
-members declared here: the state (typed, :class:`~bagm.engine.game.state.GameState`), the
-services the sequence gives (events, dice, units, objective control, caches) and the few steps one phase lends another (a Set Overwatch window
-after a move, an attack, a Command Re-roll offer). mypy checks every phase module against this
-interface and :class:`Game` against it, so a phase that reaches for an undeclared member, or an
-implementation whose signature drifts, fails the type check rather than a game.
+The phases (``deployment``, ``command``, ``movement``, ``shooting``, ``charge``, ``fight``...) and
+the state's queries (``positions``, ``sight``, ``control``, ``kept``) are modules of functions
+whose first argument is the game, typed as :class:`GameInterface`: the state (typed,
+:class:`~bagm.engine.game.state.GameState`) and the services declared here. A phase calls
+another's function by its module (``movement.normal_move(g, ...)``), so what depends on what is
+in each module's imports.
 
-At run time the phase classes derive from ``object`` (the interface is imported for type
-checking only), so it costs nothing.
+The rules entries (missions, army rules, Leader rules, :mod:`bagm.engine.rules`) sit a layer
+below the game and import none of its modules: they reach the game only through
+:class:`GameServices`, the sequence's own services and the few phase functions they use, which
+:class:`~bagm.engine.game.sequence.Game` binds by name. mypy checks every function against this
+interface and :class:`Game` against it (a declared member Game does not bind makes it abstract),
+so a rule that reaches for an undeclared member fails the type check rather than a game.
+
+The interface is imported for type checking only, so it costs nothing at run time.
 """
+
 
 from __future__ import annotations
 
@@ -32,6 +38,8 @@ Steps = Generator[Decision, Action, None]  # a step of the sequence: asks decisi
 
 
 class GameServices(Protocol):
+    """The services a rules entry may use of a game (besides its state)."""
+
     # --- the sequence's services --------------------------------------------------------------
     @staticmethod
     def other(p: Player) -> Player: ...
@@ -87,5 +95,5 @@ class GameServices(Protocol):
 
 
 class GameInterface(GameState, GameServices):
-    """What a phase may use: the game's state (its declared fields) and the services above.
-    For the type checker only: at run time the phases derive from ``object``."""
+    """What a phase or a rule may use: the game's state (its declared fields) and the services
+    above. For the type checker only: at run time :class:`Game` derives from GameState alone."""

@@ -9,12 +9,14 @@ action and returns the events it caused. The sequence itself is a generator that
 decision, so the rules read in their book order. All chance comes from one seeded
 :class:`~bagm.chance.dice.Dice`; the event log plus the seed is the game's replay.
 
-The steps live in their own modules, mixed into :class:`Game`: :mod:`~bagm.engine.game.deployment`
+The phases are modules of functions taking the game: :mod:`~bagm.engine.game.deployment`
 (Deploy Armies), :mod:`~bagm.engine.game.command`, :mod:`~bagm.engine.game.movement`,
 :mod:`~bagm.engine.game.shooting`, :mod:`~bagm.engine.game.charge`, :mod:`~bagm.engine.game.fight`;
 where models stand is :mod:`~bagm.engine.game.positions`, objective control
 :mod:`~bagm.engine.game.control`. This module holds the mission sequence (muster, roles, first
-turn, five battle rounds, the victor), the start and end of a turn (Unit Coherency), and the API.
+turn, five battle rounds, the victor), the start and end of a turn (Unit Coherency), and the API;
+:class:`Game` binds by name the few phase functions the rules entries reach through the declared
+interface (:mod:`~bagm.engine.game.interface`).
 
 Simplifications (stated in every game's output, see :data:`SIMPLIFICATIONS`) concern where
 models stand: units move as formations laid out by the engine around a lead model.
@@ -81,7 +83,12 @@ __all__ = [
 
 
 # the steps whose actions are checked one by one (the others against their list of legal actions)
-_CHECKS: dict[str, Callable[..., None]] = {"deploy": deployment._check_deploy, "move": movement._check_move, "hatch": hatchways._check_hatch, "opening": movement._check_opening, "freemove": movement._check_freemove, "reinforce": reinforcements._check_reinforce, "manoeuvre": shooting._check_manoeuvre, "shoot": shooting._check_shoot, "charge": charge._check_charge, "fight": fight._check_fight, "command": leaders._check_command}
+_CHECKS: dict[str, Callable[..., None]] = {
+    "deploy": deployment._check_deploy, "move": movement._check_move, "hatch": hatchways._check_hatch,
+    "opening": movement._check_opening, "freemove": movement._check_freemove,
+    "reinforce": reinforcements._check_reinforce, "manoeuvre": shooting._check_manoeuvre,
+    "shoot": shooting._check_shoot, "charge": charge._check_charge, "fight": fight._check_fight,
+    "command": leaders._check_command}
 
 
 if TYPE_CHECKING:  # the declared interface (interface.py), checked by mypy only
