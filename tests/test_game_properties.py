@@ -192,8 +192,8 @@ def test_many_random_games():
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.floats(0, 12), st.floats(0, 12)), max_size=12), st.sampled_from([0.5, 0.63, 1.0]))
 def test_connected_agrees_with_the_groups(pts, r):
-    """Positions._connected (one search, a hot path) answers as the groups _groups builds."""
-    assert positions._connected(None, pts, r) == (len(positions._groups(pts, r)) == 1)  # type: ignore[arg-type]
+    """positions.connected (one search, a hot path) answers as the groups coherency_groups builds."""
+    assert positions.connected(None, pts, r) == (len(positions.coherency_groups(pts, r)) == 1)  # type: ignore[arg-type]
 
 
 @settings(max_examples=300, deadline=None)

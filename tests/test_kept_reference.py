@@ -145,7 +145,7 @@ def test_control_levels_are_their_plain_reference(spec):
         for u in c.units.values():
             if u.alive:
                 u.battleshocked = not u.battleshocked
-                assert c.control_levels() == ref.levels_of_control(c), u.uid
+                assert control.control_levels(c) == ref.levels_of_control(c), u.uid
     play(spec, check, every=7)
 
 
@@ -162,10 +162,10 @@ def test_battlefield_command_uses_are_their_plain_reference(spec):
         for u in c.units.values():
             u.battleshocked = not u.battleshocked
             for p in ("A", "B"):
-                assert c.legal_command(p) == ref_moments.legal_command(c, p), u.uid
+                assert leaders.legal_command(c, p) == ref_moments.legal_command(c, p), u.uid
             u.commanded = not u.commanded
             for p in ("A", "B"):
-                assert c.legal_command(p) == ref_moments.legal_command(c, p), u.uid
+                assert leaders.legal_command(c, p) == ref_moments.legal_command(c, p), u.uid
     play(spec, check, every=5)
 
 

@@ -1,7 +1,8 @@
 """Tests, bots, the log and the CLI use the game's public API only (issue 11: "No test or bot
-touches a private member"): a game's members whose names start with one underscore are the
-engine's own. Checked over the source text: a game is named ``g``, ``game``, ``g2``, ``clone``
-or ``copy`` wherever these places hold one."""
+touches a private member"): a game's members, and the functions of the game's modules (the
+phases and the state's queries, ``bagm.engine.game``), whose names start with one underscore
+are the engine's own. Checked over the source text: a game is named ``g``, ``game``, ``g2``,
+``clone`` or ``copy`` wherever these places hold one; a module by its name."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import re
 
 from conftest import REPO
 
-PRIVATE = re.compile(r"\b(?:g|game|g2|clone|copy|self\.game|self\.g)\._[a-z]\w*")
+GAME_MODULES = sorted(p.stem for p in (REPO / "bagm" / "engine" / "game").glob("*.py") if p.stem != "__init__")
+PRIVATE = re.compile(r"\b(?:g|game|g2|clone|copy|self\.game|self\.g|" + "|".join(GAME_MODULES) + r")\._[a-z]\w*")
 PLACES = ["tests", "bagm/engine/bots", "bagm/engine/log", "bagm/cli", "bagm/render"]
 
 
@@ -26,4 +28,6 @@ def test_no_test_bot_or_front_end_touches_a_private_member_of_the_game():
 
 def test_the_check_finds_a_private_member():
     assert PRIVATE.findall("for _ in g._shock_test(u):") == ["g._shock_test"]
+    assert PRIVATE.findall("positions._groups(pts, r)") == ["positions._groups"]
+    assert "positions" in GAME_MODULES and "movement" in GAME_MODULES
     assert not PRIVATE.findall("g.run_step('fight'); game.__class__; g.units")

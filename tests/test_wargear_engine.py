@@ -86,7 +86,7 @@ def test_a_model_with_only_a_pistol_fires_it_beside_the_others_guns() -> None:
         models = [Model(0, 0, 0.5, 1, gear=frozenset({"gun", "pistol"})),
                   Model(0, 0, 0.5, 1, gear=frozenset({"pistol"}))]
 
-    own = shooting._own_weapons(U(), [gun, pistol])
+    own = shooting.own_weapons(U(), [gun, pistol])
     assert own == [[gun], [pistol]]  # Pistols: one or the other, model by model
 
 

@@ -512,10 +512,10 @@ def coherent(g: GameInterface, pts: list[tuple[float, float]], r: float) -> bool
                     break
         if near < need:
             return False
-    return _connected(g, pts, r)
+    return connected(g, pts, r)
 
 
-def _groups(pts: list[tuple[float, float]], r: float) -> list[list[int]]:
+def coherency_groups(pts: list[tuple[float, float]], r: float) -> list[list[int]]:
     left = set(range(len(pts)))
     groups = []
     while left:
@@ -533,8 +533,8 @@ def _groups(pts: list[tuple[float, float]], r: float) -> list[list[int]]:
     return groups
 
 
-def _connected(g: GameInterface, pts: list[tuple[float, float]], r: float) -> bool:
-    """All the points form one group (:meth:`_groups`, the same test): one search from the
+def connected(g: GameInterface, pts: list[tuple[float, float]], r: float) -> bool:
+    """All the points form one group (:func:`coherency_groups`, the same test): one search from the
     first point, without building the groups."""
     n = len(pts)
     if n <= 1:

@@ -452,7 +452,7 @@ class Game(_Declared):
             pts = [(m.x, m.y) for m in u.models]
             if positions.coherent(self, pts, u.radius):
                 continue
-            groups = positions._groups(pts, u.radius)
+            groups = positions.coherency_groups(pts, u.radius)
             keep = max(groups, key=len)
             removed = len(u.models) - len(keep)
             gone = sorted(set(range(len(u.models))) - set(keep))

@@ -306,7 +306,7 @@ def usable_weapons(g: GameInterface, u: Unit, engaged: bool) -> list[Any]:
     return rest or pistols
 
 
-def _own_weapons(u: Unit, ws: list[Any]) -> list[list[Any]]:
+def own_weapons(u: Unit, ws: list[Any]) -> list[list[Any]]:
     """The usable weapons each model fires, for models with their own wargear: its
     weapons other than Pistols, or its Pistols when it has nothing else usable (Core
     Rules, Pistols: a model shoots its Pistols or its other weapons, not both)."""
@@ -369,7 +369,7 @@ def _weapons_in_range_now(g: GameInterface, u: Unit, target: Unit, weapons: tupl
     if (far := g.mission.ranged(g, u, target)[0]) is not None:  # e.g. Lights Out, Steam Venting
         cap = far if cap is None else min(cap, far)
     out = []
-    own = _own_weapons(u, ws) if u.mixed else None
+    own = own_weapons(u, ws) if u.mixed else None
     for w in ws:
         if w.abilities.blast and friends_engaged:
             continue  # Blast: never against a unit within Engagement Range of the attacker's army
