@@ -408,6 +408,23 @@ CATALOGUE = """\
 """
 
 
+def catalogue_of(cat_id: str, name: str, entries: str) -> str:
+    """A catalogue file of the test game system holding the selection entries ``entries``."""
+    return ('<?xml version="1.0" encoding="UTF-8"?>'
+            '<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" library="false" '
+            f'id="{cat_id}" name="{name}" gameSystemId="sys-1" revision="1" '
+            'battleScribeVersion="2.03" type="catalogue"><selectionEntries>'
+            + entries + "</selectionEntries></catalogue>")
+
+
+def read_test_catalogue(tmp_path: Path, name: str, text: str) -> dict:
+    """The datasheets bagm reads from the catalogue ``text`` (file ``name``.cat beside the test
+    game system)."""
+    (tmp_path / "Test 40k.gst").write_text(GST, encoding="utf-8")
+    (tmp_path / f"{name}.cat").write_text(text, encoding="utf-8")
+    return read_catalogues([tmp_path / f"{name}.cat"])
+
+
 @pytest.fixture
 def catdir(tmp_path: Path) -> Path:
     d = tmp_path / "catalogues"
@@ -1012,19 +1029,13 @@ def _gear_catalogue() -> str:
         + _entry("m-warg", "Warrior w/ Big gun", "model", _entry(
             "g-big2", "Big gun", "upgrade", "", 1, 1, _weapon_xml("bigw", "Big gun - short")),
             None, 1, _unit_xml("war2", "Warrior")))
-    return ('<?xml version="1.0" encoding="UTF-8"?>'
-            '<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" library="false" '
-            'id="cat-gear" name="Imperium - Gear Test" gameSystemId="sys-1" revision="1" '
-            'battleScribeVersion="2.03" type="catalogue"><selectionEntries>'
-            + horrors + hunters + brutes + chaplain + suits + warband
-            + "</selectionEntries></catalogue>")
+    return catalogue_of("cat-gear", "Imperium - Gear Test",
+                        horrors + hunters + brutes + chaplain + suits + warband)
 
 
 @pytest.fixture
 def gear(tmp_path: Path) -> dict:
-    (tmp_path / "Test 40k.gst").write_text(GST, encoding="utf-8")
-    (tmp_path / "Imperium - Gear Test.cat").write_text(_gear_catalogue(), encoding="utf-8")
-    return read_catalogues([tmp_path / "Imperium - Gear Test.cat"])
+    return read_test_catalogue(tmp_path, "Imperium - Gear Test", _gear_catalogue())
 
 
 def test_reference_only_profiles_are_never_carried_by_default(gear: dict) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_bsdata import catalogue_of, read_test_catalogue
 
 from bagm.data.packs import Catalog
 from bagm.roster.model import load_roster
@@ -287,22 +288,12 @@ def _squad_catalogue() -> str:
     unit = ('<selectionEntry type="unit" name="Squad" hidden="false" id="u-sq">'
             f"<selectionEntries>{boss}{troopers}{tether}{spex}{odd}</selectionEntries>"
             "</selectionEntry>")
-    return ('<?xml version="1.0" encoding="UTF-8"?>'
-            '<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" '
-            'library="false" id="cat-sq" name="Imperium - Squad Test" gameSystemId="sys-1" '
-            'revision="1" battleScribeVersion="2.03" type="catalogue"><selectionEntries>'
-            + unit + "</selectionEntries></catalogue>")
+    return catalogue_of("cat-sq", "Imperium - Squad Test", unit)
 
 
 @pytest.fixture
 def squad(tmp_path: Path) -> dict:
-    from test_bsdata import GST
-
-    from bagm.io.bsdata import read_catalogues
-
-    (tmp_path / "Test 40k.gst").write_text(GST, encoding="utf-8")
-    (tmp_path / "Imperium - Squad Test.cat").write_text(_squad_catalogue(), encoding="utf-8")
-    return read_catalogues([tmp_path / "Imperium - Squad Test.cat"])["Squad"]
+    return read_test_catalogue(tmp_path, "Imperium - Squad Test", _squad_catalogue())["Squad"]
 
 
 def test_items_hidden_by_the_models_other_items_are_read(squad: dict) -> None:

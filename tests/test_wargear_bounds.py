@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_bsdata import catalogue_of, read_test_catalogue
 
 from bagm.data.packs import Catalog
 from bagm.roster.model import load_roster
@@ -283,22 +284,12 @@ def _gang_catalogue() -> str:
     unit = ('<selectionEntry type="unit" name="Gang" hidden="false" id="u-gang">'
             f'<selectionEntries>{big_gun}</selectionEntries>'
             f'<selectionEntryGroups>{gangers}{crusade}</selectionEntryGroups></selectionEntry>')
-    return ('<?xml version="1.0" encoding="UTF-8"?>'
-            '<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" '
-            'library="false" id="cat-gang" name="Imperium - Gang Test" gameSystemId="sys-1" '
-            'revision="1" battleScribeVersion="2.03" type="catalogue"><selectionEntries>'
-            + unit + "</selectionEntries></catalogue>")
+    return catalogue_of("cat-gang", "Imperium - Gang Test", unit)
 
 
 @pytest.fixture
 def gang(tmp_path: Path) -> dict:
-    from test_bsdata import GST
-
-    from bagm.io.bsdata import read_catalogues
-
-    (tmp_path / "Test 40k.gst").write_text(GST, encoding="utf-8")
-    (tmp_path / "Imperium - Gang Test.cat").write_text(_gang_catalogue(), encoding="utf-8")
-    return read_catalogues([tmp_path / "Imperium - Gang Test.cat"])["Gang"]
+    return read_test_catalogue(tmp_path, "Imperium - Gang Test", _gang_catalogue())["Gang"]
 
 
 def test_a_count_of_the_group_holding_every_model_is_the_units_size(gang: dict) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_bsdata import catalogue_of, read_test_catalogue
 
 from bagm.data.packs import Catalog
 
@@ -203,22 +204,12 @@ def _catalogue() -> str:
     unit = ('<selectionEntry type="unit" name="Squad" hidden="false" id="u-sq">'
             f"<selectionEntries>{boss}{troopers}{gunner}{flamer}{lancer}{odd}"
             "</selectionEntries></selectionEntry>")
-    return ('<?xml version="1.0" encoding="UTF-8"?>'
-            '<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" '
-            'library="false" id="cat-sq" name="Imperium - Squad Test" gameSystemId="sys-1" '
-            'revision="1" battleScribeVersion="2.03" type="catalogue"><selectionEntries>'
-            + unit + "</selectionEntries></catalogue>")
+    return catalogue_of("cat-sq", "Imperium - Squad Test", unit)
 
 
 @pytest.fixture
 def squad(tmp_path: Path) -> dict:
-    from test_bsdata import GST
-
-    from bagm.io.bsdata import read_catalogues
-
-    (tmp_path / "Test 40k.gst").write_text(GST, encoding="utf-8")
-    (tmp_path / "Imperium - Squad Test.cat").write_text(_catalogue(), encoding="utf-8")
-    return read_catalogues([tmp_path / "Imperium - Squad Test.cat"])["Squad"]
+    return read_test_catalogue(tmp_path, "Imperium - Squad Test", _catalogue())["Squad"]
 
 
 def test_kinds_with_an_error_beside_each_other_are_read(squad: dict) -> None:
