@@ -85,12 +85,15 @@ def test_two_grenade_launchers_in_a_unit_of_5_are_refused(tmp_path: Path) -> Non
 
 # --- Chaos Boons: hidden unless the champion has a Crusade upgrade --------------------------
 
+# the last: the findings on legal wargear (Chosen and Chaos Terminators: BA196, items' maxima
+# by the unit's size alone not read, test_wargear_bounds_beside.NAMED)
 BOONS = [
     ("Champions of Chaos", "Chosen", 5, "Chosen Champion", "plasma pistol",
-     "Chaos Lord in Terminator Armour"),
+     "Chaos Lord in Terminator Armour", [("BA196", 8)]),
     ("Champions of Chaos", "Chaos Terminator Squad", 5, "Terminator Champion", None,
-     "Chaos Lord in Terminator Armour"),
-    ("Underdeck Uprising", "Cultist Mob", 10, "Cultist Champion", "bolt pistol", "Dark Commune"),
+     "Chaos Lord in Terminator Armour", [("BA196", 8)]),
+    ("Underdeck Uprising", "Cultist Mob", 10, "Cultist Champion", "bolt pistol", "Dark Commune",
+     []),
 ]
 
 
@@ -100,22 +103,52 @@ def boons_roster(detachment: str, unit: str, n: int, wargear: str, leader: str) 
             f"    wargear:\n{wargear}")
 
 
-@pytest.mark.parametrize("detachment, unit, n, champion, item, leader", BOONS)
+@pytest.mark.parametrize("detachment, unit, n, champion, item, leader, noted", BOONS)
 def test_chaos_boons_are_no_option_in_boarding_actions(tmp_path: Path, detachment: str,
                                                        unit: str, n: int, champion: str,
-                                                       item: str | None, leader: str) -> None:
+                                                       item: str | None, leader: str,
+                                                       noted: list[tuple[str, int]]) -> None:
     """The catalogue hides Chaos Boons unless the champion has "Favoured for Dark God Glory"
     or "Mortal Empowerment", Crusade upgrades a Boarding Actions roster never takes: the
-    champion's legal wargear passes without a "check by hand" note, a Boon is refused."""
+    champion's legal wargear passes without a "check by hand" note on a Boon (``noted``: the
+    unit's other unread bounds), a Boon is refused."""
     ds = sheet("Heretic Astartes", unit)
     kind = next(k for k in ds.wargear if k.model == champion)
     assert not any("Dark Blessing" in c.of for c in kind.choices)
     legal = f"      {champion}: {{{item}: 1}}\n" if item else "      heavy flamer: 1\n"
     r = check(tmp_path, boons_roster(detachment, unit, n, legal, leader))
-    assert r.valid and wargear_findings(r) == [], r.findings
+    assert r.valid and wargear_findings(r) == noted, r.findings
+    assert not any("Dark Blessing" in f.message for f in r.findings)
     r = check(tmp_path, boons_roster(detachment, unit, n, f"      {champion}:\n"
                                      "        Dark Blessing: 1\n", leader))
-    assert not r.valid and wargear_findings(r) == [("BA190", 10)]
+    assert not r.valid and wargear_findings(r) == [*noted, ("BA190", 10)]
+
+
+# --- Chosen: an item's maximum raised from 10 models, beside its choice's other items ----------
+
+CHOSEN = """faction: Heretic Astartes
+detachment: Champions of Chaos
+units:
+  - unit: Chaos Lord in Terminator Armour
+    warlord: true
+  - unit: Chosen
+    models: {n}
+    wargear:
+      plasma pistol: {k}
+"""
+
+
+@pytest.mark.parametrize("n", [5, 10])
+def test_chosens_plasma_pistols_by_the_units_size_are_named_not_passed(tmp_path: Path,
+                                                                       n: int) -> None:
+    """The catalogue sets Chosen's plasma pistols' maximum to 4 from 10 models, on the item
+    beside the other items of each model's choice: no form of the data holds that bound, so
+    a roster naming Chosen's wargear is told to check it by hand (BA196, the unit's line),
+    in a unit of 5 or of 10 (Champions of Chaos allows 5 only: refused on its own)."""
+    r = check(tmp_path, CHOSEN.format(n=n, k=4))
+    found = [f for f in r.findings if f.code == "BA196"]
+    assert [(f.code, f.line) for f in found] == [("BA196", 8)], r.findings
+    assert "Plasma pistol: maximum set to 4 while models >= 10" in found[0].message
 
 
 # --- Wracks: the Acothyst's twin torturer's tools, or one ranged and one melee weapon ----------

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from bagm.io.bsdata.links import child_elements
+from bagm.io.bsdata.modifiers import _size_modifier
 from bagm.io.bsdata.shown import Where, _all
 from bagm.io.bsdata.values import clean_text
 
@@ -49,21 +50,25 @@ def bound_modifiers(node: "Node") -> list[tuple["Element", list["Element"], str]
 
 
 def open_bounds(node: "Node", where: Where, names: Callable[[str], str], own: frozenset[str],
-                read: Callable[["Element"], bool] = lambda m: False) -> list[str]:
+                read: Callable[["Element"], bool] = lambda m: False,
+                counters: frozenset[str] = frozenset()) -> list[str]:
     """Each bound of ``node`` the catalogues change by another of the roster's choices that
     ``read`` does not take, described ("maximum set to 0 while Bolt shotgun >= 1"): a
     modifier whose conditions (or repeats) count another entry than ``own`` (the entry
     itself, the unit and the entries whose count is its number of models) within the
     roster's units, and neither hold nor fail whatever the roster chooses. One on the army
     alone (a Detachment, Crusade: scopes roster, force, catalogue) is the army's, not the
-    datasheet's; one on the unit's size and the entry's own count alone is a bound by size
-    (what is left of those is said in the README). ``names``: an entry id -> its name."""
+    datasheet's. One on the unit's size alone (its models, or ``counters``: entries whose
+    count is its number of models) that ``read`` does not take is named too: an item's
+    maximum raised from 10 models (Chosen's plasma pistols) binds a roster as much as a
+    choice's. ``names``: an entry id -> its name."""
     out: list[str] = []
     for mod, groups, what in bound_modifiers(node):
         if mod.find("repeats") is None \
                 and _all([where.holds(mod), *(where.holds(g) for g in groups)]) is not None:
             continue  # settled: it holds, or fails, in every Boarding Actions roster
-        if not _another_choice([mod, *groups], own, where) or read(mod):
+        if not (_another_choice([mod, *groups], own, where)
+                or not groups and _size_modifier(mod, None, counters) is not None) or read(mod):
             continue
         out.append(describe(mod, groups, what, names))
     return out

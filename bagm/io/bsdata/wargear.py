@@ -110,7 +110,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
         label = child.name if owner[-1] is child or len(owner) < 2 and child is node \
             else f"{owner[-1].name}: {child.name}"
         own = frozenset(child.ids | owner[0].ids | counted | sizes)
-        for what in open_bounds(child, where(), entry_name, own, read):
+        for what in open_bounds(child, where(), entry_name, own, read, frozenset(counted)):
             unread.append(f"{label}: {what}")
 
     def hidden_by(child: "Node", choice: dict[str, Any] | None, item: str | None) -> None:
