@@ -10,34 +10,16 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_bsdata import catalogue_of, read_test_catalogue
+from test_wargear_bounds import CATALOG, check, sheet, wargear_findings
 
-from bagm.data.packs import Catalog
-from bagm.roster.model import load_roster
 from bagm.roster.report import ValidationReport
-from bagm.roster.validate import validate
 
-CATALOG = Catalog()
 BSDATA = Path(__file__).parents[2] / "shared" / "reference" / "bsdata-wh40k-10e"
-
-
-def sheet(faction: str, name: str) -> Any:
-    return CATALOG.faction(faction).units.get(name)
-
-
-def check(tmp_path: Path, text: str) -> ValidationReport:
-    path = tmp_path / "r.yaml"
-    path.write_text(text, encoding="utf-8")
-    return validate(load_roster(path), CATALOG)
-
-
-def wargear_findings(r: ValidationReport) -> list[tuple[str, int | None]]:
-    return [(f.code, f.line) for f in r.findings if f.code.startswith("BA19")]
 
 
 def message(r: ValidationReport, code: str) -> str:

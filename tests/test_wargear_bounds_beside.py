@@ -19,18 +19,13 @@ from typing import Any
 
 import pytest
 from test_bsdata import catalogue_of, read_test_catalogue
+from test_wargear_beside import _cond
+from test_wargear_bounds import CATALOG, sheet
 
-from bagm.data.packs import Catalog
-
-CATALOG = Catalog()
 # ../shared/reference beside the checkout (a worktree sits a level deeper)
 BSDATA = next((p / "shared" / "reference" / "bsdata-wh40k-10e" for p in Path(__file__).parents[2:4]
                if (p / "shared" / "reference" / "bsdata-wh40k-10e").is_dir()),
               Path(__file__).parents[2] / "shared" / "reference" / "bsdata-wh40k-10e")
-
-
-def sheet(faction: str, name: str) -> Any:
-    return CATALOG.faction(faction).units.get(name)
 
 
 # --- the bundled packs: what is named, exactly, and what is read ------------------------------
@@ -175,11 +170,6 @@ def test_a_roster_naming_a_named_units_wargear_is_warned(tmp_path: Path) -> None
 
 
 # --- the importer's forms, on a catalogue of their own -----------------------------------------
-
-def _cond(kind: str, value: int, scope: str, child: str) -> str:
-    return (f'<condition type="{kind}" value="{value}" field="selections" scope="{scope}" '
-            f'childId="{child}" shared="true" includeChildSelections="true"/>')
-
 
 def _mod(kind: str, value: Any, field: str, *conds: str, repeat: str = "",
          group: str | None = None) -> str:
