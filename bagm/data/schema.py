@@ -7,6 +7,7 @@ checked by ``bagm.io.shape``, whose agreement with pydantic is property-tested.
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Any
 
@@ -34,12 +35,41 @@ class DataError(ValueError):
 
 
 def validate(cls: type, data: Any) -> Any:
-    """Validate ``data`` into ``cls``; raises :class:`DataError` with one readable message."""
+    """Validate ``data`` into ``cls``; raises :class:`DataError` with one readable message.
+
+    Strictly, as the data's JSON: a number is never read from ``true`` or from the text
+    ``"4"``, nor text from a number (pydantic's lax mode would: ``tokens: true`` read as 1).
+    Strict validation of Python objects would also refuse a mapping for a data class, so
+    the YAML's values (maps, lists, text, numbers, booleans, null; a YAML date as the text
+    written) go through JSON, whose strict mode reads a mapping as a data class and a
+    key ``"6"`` of ``max_from`` as the number 6."""
     try:
-        return adapter(cls).validate_python(data)
+        return adapter(cls).validate_json(json.dumps(data, default=_as_text), strict=True)
     except ValidationError as exc:
-        errors = exc.errors()
+        errors = [{**e, "loc": _own_keys(data, e["loc"])} for e in exc.errors()]
         raise DataError(explain(data, errors), tuple(_loc(data, errors))) from None
+
+
+def _own_keys(data: Any, loc: tuple[Any, ...]) -> tuple[Any, ...]:
+    """An error's location with the data's own keys: JSON wrote the key 6 as ``"6"``."""
+    out: list[Any] = []
+    node = data
+    for part in loc:
+        if isinstance(node, dict):
+            if part not in node:
+                part = next((k for k in node if str(k) == part), part)
+            node = node.get(part)
+        elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+            node = node[part]
+        else:
+            node = None
+        out.append(part)
+    return tuple(out)
+
+
+def _as_text(value: Any) -> str:
+    """A YAML value JSON has no type for (a date: ``2024-10-01``), as the text written."""
+    return value.isoformat() if hasattr(value, "isoformat") else str(value)
 
 
 def _loc(data: Any, errors: list[Any]) -> list[Any]:
@@ -60,6 +90,8 @@ def explain(data: Any, errors: list[Any]) -> str:
         return f"{where}: missing key"
     if kind == "literal_error" and loc and loc[-1] == "rule":
         return f"{where}: unknown rule {err.get('input')!r}; known: {', '.join(RULE_CLASSES)}"
+    if kind.endswith("_type"):  # say what was written: ``true`` where a number goes
+        return f"{where}: {err['msg']}, not {json.dumps(err.get('input'))[:60]}"
     return f"{where}: {err['msg']}"
 
 
