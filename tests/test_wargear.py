@@ -246,6 +246,8 @@ def test_every_option_not_carried_by_default_can_be_taken_once(catalog: Catalog)
                                 wanted.setdefault(need, 1)
                             if c.item_unit_unless.get(item):  # the unit's models take it too
                                 wanted[item] = n
+                    if any(b.alike and item in b.items for b in sheet.wargear_item_bounds):
+                        wanted[item] = n  # every model taking one of its set takes the same
                     got, problems = resolve(sheet, n, wanted)
                     assert problems == [], (sheet.name, n, item, problems)
                     assert sum(lo.count for lo in got) == n

@@ -4,7 +4,9 @@ raise, whose conditions count another entry of the roster. Read where the form i
 kind none beside another: ``unit_unless``; a kind's maximum lowered by each model of others:
 a bound over them together, ``wargear_groups``, unless the unit's size already says as much;
 a kind's minimum 1 lower beside another kind of its profile; an item's minimum beside a kind
-its choice's other items are barred beside), named in ``wargear_unread`` otherwise (BA196),
+its choice's other items are barred beside; items the unit's models carry together:
+``wargear_item_bounds``, tests/test_wargear_together.py), named in ``wargear_unread``
+otherwise (BA196),
 never passed silently. Conditions settled in every Boarding Actions roster (a Crusade entry,
 the army's Detachment or force, the unit's size alone, a count of one of its bundles of models)
 are no such bound; a bound changed by the unit's size alone that no form reads (an item's
@@ -31,12 +33,6 @@ BSDATA = next((p / "shared" / "reference" / "bsdata-wh40k-10e" for p in Path(__f
 # --- the bundled packs: what is named, exactly, and what is read ------------------------------
 
 NAMED = [
-    ('Battle Sisters Squad', 'Sister Superior: Bolt pistol: maximum set to 2 while Bolt pistol >= 2'),
-    ('Battle Sisters Squad', 'Battle Sister w/ Special or Heavy Weapon: Special Weapons: maximum set to 0 while Heavy Weapons >= 1'),
-    ('Battle Sisters Squad', 'Battle Sister w/ Special or Heavy Weapon: Heavy Weapons: maximum set to 0 while Special Weapons > 0'),
-    ('Dominion Squad', 'Dominion Superior: Bolt pistol: maximum set to 2 while Bolt pistol >= 2'),
-    ('Aggressor Squad', 'Aggressor Sergeant: Auto Boltstorm Gauntlets & Fragstorm Grenade Launcher: minimum set to 1 while Auto Boltstorm Gauntlets & Fragstorm Grenade Launcher >= 1'),
-    ('Aggressor Squad', 'Aggressor Sergeant: Flamestorm Gauntlets: minimum set to 1 while Flamestorm Gauntlets >= 1'),
     ('Death Company Marines', "Death Company Marine w/ alternate weapons: error 'Max 1 melee weapon swap in squad' while DCo Weapon Swap > 1"),
     ('Death Company Marines', "Death Company Marine w/ alternate weapons: error 'Max 1 pistol replacement in squad' while Pistol replacement >= 2"),
     ('Death Company Marines with Bolt Rifles', 'Death Company Marine w/ alternate weapons: Replace Close Combat Weapon: maximum set to 1 while Close Combat Weapon = 0'),
@@ -58,13 +54,6 @@ NAMED = [
     ('Inquisitorial Agents', "Inquisitorial Agents: Tome-skull: error 'Max 1 {this} per 5 models' while (5 - 10 Acolytes < 10 and Tome-skull > 1)"),
     ('Blightlord Terminators', "Blightlord Terminator w/ combi-weapon: error 'Max 3 Combi-weapon per 5 models' while ((models < 10 and Combi-weapon > 3) or (models < 5 and Combi-weapon > 0))"),
     ('Acolyte Hybrids with Hand Flamers', "Acolyte Hybrid w/ Demolition Charge, and Cult Claws and Knife: Demolition charge: error 'Can only take 2 Demolition charges per 5 models' while (Acolyte Hybrid w/ Demolition Charge, and Cult Claws and Knife >= 3 and models < 10)"),
-    ('Brôkhyr Thunderkyn', "Brôkhyr Thunderkyn: Bolt cannon: error 'All Thunderkyn models must have the same weapon' while (Bolt cannon >= 1 and (Graviton blast cannon >= 1 or SP conversion beamer >= 1))"),
-    ('Brôkhyr Thunderkyn', "Brôkhyr Thunderkyn: Graviton blast cannon: error 'All Thunderkyn models must have the same weapon' while (Graviton blast cannon >= 1 and (Bolt cannon >= 1 or SP conversion beamer >= 1))"),
-    ('Brôkhyr Thunderkyn', "Brôkhyr Thunderkyn: SP conversion beamer: error 'All Thunderkyn models must have the same weapon' while (SP conversion beamer >= 1 and (Bolt cannon >= 1 or Graviton blast cannon >= 1))"),
-    ('Cthonian Beserks', "Beserk: Concussion maul: error 'All models must be equipped with the same weapon' while (Concussion maul >= 1 and Heavy plasma axe >= 1)"),
-    ('Cthonian Beserks', "Beserk: Heavy plasma axe: error 'All models must be equipped with the same weapon' while (Concussion maul >= 1 and Heavy plasma axe >= 1)"),
-    ('Lychguard', "Lychguard: Warscythe: error 'All models must have the same weapons' while (Warscythe >= 1 and Hyperphase sword and dispersion shield >= 1)"),
-    ('Lychguard', "Lychguard: Hyperphase sword and dispersion shield: error 'All models must have the same weapons' while (Warscythe >= 1 and Hyperphase sword and dispersion shield >= 1)"),
     ('Neurogaunts', 'Neurogaunt Nodebeast: maximum raised by 1 while Neurogaunt >= 20'),
     # an item's maximum by the unit's size alone, beside a choice it is one item of: named
     ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Plasma pistol: maximum raised by 2 while models >= 10'),
@@ -118,13 +107,13 @@ NAMED = [
 
 
 def test_the_bundled_datasheets_bounds_named_as_not_read_are_these() -> None:
-    """82 bounds on 24 bundled datasheets (47 on 11 of them an item's maximum by the unit's
+    """69 bounds on 18 bundled datasheets (47 on 11 of them an item's maximum by the unit's
     size alone): a roster naming one of these units' wargear gets BA196 saying which (the
     bundled rosters keep their default wargear there: none gets it)."""
     got = [(ds.name, w) for f in CATALOG.all() for ds in f.pack.units
            for w in ds.wargear_unread]
     assert sorted(got) == sorted(NAMED)
-    assert len(NAMED) == 82 and len({n for n, _ in NAMED}) == 24
+    assert len(NAMED) == 69 and len({n for n, _ in NAMED}) == 18
 
 
 def test_the_bundled_datasheets_bounds_read_from_these_forms_are_these() -> None:
@@ -154,19 +143,6 @@ def test_a_crusader_squad_takes_up_to_2_of_the_two_together() -> None:
     assert len(ok) == 2
     assert resolve(ds, n, {"pyreblaster": 1, "power fist": 1})[1] == []
     assert resolve(ds, n, {"pyreblaster": 2, "power fist": 1})[1] != []
-
-
-def test_a_roster_naming_a_named_units_wargear_is_warned(tmp_path: Path) -> None:
-    from bagm.roster.model import load_roster
-    from bagm.roster.validate import validate
-
-    path = tmp_path / "r.yaml"
-    path.write_text("faction: Necrons\ndetachment: Tomb Ship Complement\nunits:\n"
-                    "  - unit: Overlord\n    warlord: true\n  - unit: Lychguard\n"
-                    "    models: 5\n    wargear:\n      Warscythe: 5\n", encoding="utf-8")
-    r = validate(load_roster(path), CATALOG)
-    found = [f for f in r.findings if f.code == "BA196"]
-    assert len(found) == 1 and "All models must have the same weapons" in found[0].message
 
 
 # --- the importer's forms, on a catalogue of their own -----------------------------------------
@@ -300,7 +276,7 @@ def test_the_read_bounds_are_checked(squad: dict) -> None:
 @pytest.mark.skipif(not BSDATA.is_dir(), reason="../shared/reference is absent")
 def test_every_catalogue_bound_by_another_choice_is_read_or_named() -> None:
     """Over every datasheet of every catalogue (1,391), outside Crusade and Legends: the
-    bounds named, 135 on 45 datasheets (62 of them an item's maximum by the unit's size
+    bounds named, 117 on 36 datasheets (62 of them an item's maximum by the unit's size
     alone; the bundled ones as NAMED says)."""
     from bagm.io.bsdata import read_catalogues
 
@@ -315,5 +291,5 @@ def test_every_catalogue_bound_by_another_choice_is_read_or_named() -> None:
     assert bundled <= {n.casefold() for n in named}
     bounds = {n: [w for w in v if re.search(r": (maximum|minimum|error) ", w)]
               for n, v in named.items()}
-    assert sum(len(v) for v in bounds.values()) == 135
-    assert len([n for n, v in bounds.items() if v]) == 45
+    assert sum(len(v) for v in bounds.values()) == 117
+    assert len([n for n, v in bounds.items() if v]) == 36

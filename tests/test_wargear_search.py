@@ -51,6 +51,7 @@ def test_the_exact_search_accepts_whatever_the_greedy_one_did(case: tuple[Any, i
     sheet, n, wanted = case
     plain = copy.copy(sheet)  # the greedy placement knew no bound shared by several kinds,
     plain.wargear_groups = []  # no bounds that change with another choice, no choices inside
+    plain.wargear_item_bounds = []  # nor items carried together across the unit
     plain.wargear = [copy.copy(k) for k in sheet.wargear]  # an item (it made them anyway)
     for k in plain.wargear:
         k.choices = [copy.copy(c) for c in k.choices]

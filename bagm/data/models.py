@@ -1074,6 +1074,28 @@ class WargearGroup:
 
 
 @_model
+class ItemBound:
+    """A bound over wargear items the unit's models carry together, whichever kinds of model
+    carry them: "Max 1 pistol replacement in squad" (``max``), or "all Thunderkyn models must
+    have the same weapon" (``alike``)."""
+
+    __pydantic_config__ = CONFIG
+    items: list[str]
+    """The items it bounds, by name (as the choices offer them)."""
+    max: int | None = None
+    """The most of these items the unit's models carry together (a model carrying two of them
+    counts twice); null: no limit given (an ``alike`` bound)."""
+    max_from: dict[int, int] = field(default_factory=dict)
+    """A larger maximum from a unit size on: ``{10: 4}``, four in a unit of 10 or more."""
+    alike: bool = False
+    """The unit carries one of these items only: every model taking one takes the same."""
+
+    def most(self, n: int) -> int | None:
+        """The most of these items together in a unit of ``n`` models."""
+        return max_at_size(self.max, self.max_from, n)
+
+
+@_model
 class Datasheet:
     """A unit's datasheet: keywords, points, profiles, weapons."""
 
@@ -1106,6 +1128,9 @@ class Datasheet:
     'Plasma gun - standard' and '- supercharge' without an entry here)."""
     wargear_groups: list[WargearGroup] = field(default_factory=list)
     """Bounds shared by several kinds of model (the catalogues' groups of model entries)."""
+    wargear_item_bounds: list[ItemBound] = field(default_factory=list)
+    """Bounds over items the unit's models carry together (the catalogues' errors and bounds
+    counted across the unit)."""
     wargear_unread: list[str] = field(default_factory=list)
     """Choices ('kind: choice') whose bounds change with something the import does not read
     (a roster naming this unit's wargear is told: BA196)."""

@@ -101,6 +101,10 @@ class DatasheetView:
                 {"models": list(g.models), "min": g.min, "max": g.max,
                  "max_from": {str(n): v for n, v in g.max_from.items()}}
                 for g in ds.wargear_groups]} if ds.wargear_groups else {}),
+            **({"wargear_item_bounds": [
+                {"items": list(b.items), "max": b.max,
+                 "max_from": {str(n): v for n, v in b.max_from.items()}, "alike": b.alike}
+                for b in ds.wargear_item_bounds]} if ds.wargear_item_bounds else {}),
             **({"wargear_unread": list(ds.wargear_unread)} if ds.wargear_unread else {}),
             "abilities": list(ds.abilities),
             "boarding_actions": None if ada is None else {
@@ -122,7 +126,9 @@ WARGEAR_KINDS_NOTE = ("'wargear' gives each kind of model: how many the unit may
                       "model carrying every one of these; 'item_unit_unless': an item no "
                       "model takes beside a model of one of these kinds); a kind's "
                       "'unit_unless': none of it beside a model of one of these kinds; "
-                      "'wargear_groups': bounds shared by several kinds; 'wargear_unread': "
+                      "'wargear_groups': bounds shared by several kinds; "
+                      "'wargear_item_bounds': items the unit's models carry together, at "
+                      "most 'max' of them, or one of them only ('alike'); 'wargear_unread': "
                       "choices whose bounds change in a way the data does not read")
 
 
@@ -185,6 +191,16 @@ def group_text(g: Any) -> str:
     count = f"{g.min}-{g.max}" if g.max is not None else f"{g.min}+"
     count += "".join(f"; up to {v} from {n} models" for n, v in g.max_from.items())
     return f"Together ({count}): {' / '.join(g.models)}"
+
+
+def item_bound_text(b: Any) -> str:
+    """A bound over items the unit carries together: 'The same for every model: Bolt cannon /
+    Graviton blast cannon' or 'Together in the unit (up to 1): Hand flamer / Plasma pistol'."""
+    if b.alike:
+        return f"The same for every model taking one: {' / '.join(b.items)}"
+    count = f"up to {b.max}" if b.max is not None else "any"
+    count += "".join(f"; up to {v} from {n} models" for n, v in b.max_from.items())
+    return f"Together in the unit ({count}): {' / '.join(b.items)}"
 
 
 def adaptation_text(ada: Any) -> str:
@@ -266,6 +282,7 @@ def datasheet_text(view: DatasheetView) -> Any:
                  "carries, its choices:"]
         lines += [f"  {kind_text(k)}" for k in ds.wargear]
         lines += [f"  {group_text(g)}" for g in ds.wargear_groups]
+        lines += [f"  {item_bound_text(b)}" for b in ds.wargear_item_bounds]
         if ds.wargear_unread:
             lines.append("  Bounds that change with other choices, not read: "
                          + "; ".join(ds.wargear_unread))

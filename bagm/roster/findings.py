@@ -66,7 +66,8 @@ CODES: dict[str, tuple[str, Severity, str]] = {
     "BA196": ("wargear-partly-checked", Severity.WARNING,
               "Wargear: bounds that change with other choices not read"),
     "BA197": ("wargear-unit-bound", Severity.ERROR,
-              "Wargear: a choice made only beside another item or kind of model"),
+              "Wargear: a choice made only beside another item or kind of model, or items "
+              "the unit's models carry together"),
 }
 
 

@@ -69,12 +69,21 @@ class Bound:
 class Want:
     """``count`` models (of ``profile``, or any) carry ``item`` (a key: see ``key``);
     ``at_least``: ``count`` or more (an item the unit must have for another choice, which the
-    roster need not name: no model takes it for this want alone)."""
+    roster need not name: no model takes it for this want alone); ``items``: instead of
+    ``item``, at most ``count`` of these items carried across the unit (a model with two of
+    them counts twice: a bound over items together, which names none of them)."""
 
     item: str
     count: int
     profile: str | None
     at_least: bool = False
+    items: frozenset[str] | None = None
+
+    def carried(self, carried: set[str], profile: str | None) -> int:
+        """How far a model carrying ``carried`` (of ``profile``) counts towards it."""
+        if self.items is not None:
+            return len(carried & self.items)
+        return int(self.item in carried and (self.profile is None or self.profile == profile))
 
 
 @dataclass
@@ -106,7 +115,7 @@ def _configs(kind: Kind, wants: list[Want], key: KeyFn, standard: set[str]) -> l
     only along with a new item the roster names: no model silently takes a new item, and
     "boltgun: 8" alone is refused (say what replaces the two).
     """
-    named = {w.item for w in wants if not w.at_least}
+    named = {w.item for w in wants if not w.at_least and w.items is None}
     # an item whose inner choice offers a named item is named with it (a relic blade that
     # only comes inside "Boltstorm Gauntlet, Powerfist, and Relic weapon")
     named |= {key(c.needs) for c in kind.choices
@@ -149,8 +158,7 @@ def _configs(kind: Kind, wants: list[Want], key: KeyFn, standard: set[str]) -> l
         if any(not _choice_ok(c, picks, carried, key)
                for c, (picks, _, _) in zip(kind.choices, combo)):
             continue  # made exactly when the model carries its item and nothing rules it out
-        vec = tuple(int(w.item in carried and (w.profile is None or w.profile == kind.profile))
-                    for w in wants)
+        vec = tuple(w.carried(carried, kind.profile) for w in wants)
         guess = any(g for _, _, g in combo)
         if carried - named - standard and not carried & named - standard:
             continue  # a new item the roster does not name, on a model it names nothing new for
@@ -185,6 +193,7 @@ def solve(kinds: list[Kind], bounds: list[Bound], shared: list[Choice], wants: l
         {key(i) for k in kinds if k.plain for c in k.choices for i in c.default}
     configs = [_configs(k, wants, key, standard) for k in kinds]
     least = [w.at_least for w in wants]
+    upto = [w.items is not None for w in wants]  # a bound: any count left over will do
     last_of = {b: max(b.kinds) for b in bounds}
     start: State = (target, 0, tuple(0 for _ in bounds))
     layers: list[Layer] = [{start: (0, None, ())}]
@@ -200,7 +209,7 @@ def solve(kinds: list[Kind], bounds: list[Bound], shared: list[Choice], wants: l
                 grown: dict[tuple[tuple[int, ...], int], tuple[int, tuple[int, ...]]] = {}
                 for (r, n), (c, xs) in inner.items():
                     most = min(kind.hi - n, models - used - n,
-                               *(r[j] for j, v in enumerate(cfg.vec) if v and not least[j]))
+                               *(r[j] // v for j, v in enumerate(cfg.vec) if v and not least[j]))
                     for x in range(most + 1):
                         r2 = tuple(max(a - v * x, 0) if at else a - v * x
                                    for a, v, at in zip(r, cfg.vec, least))
@@ -239,7 +248,8 @@ def solve(kinds: list[Kind], bounds: list[Bound], shared: list[Choice], wants: l
         for state, (cost, _, _) in (shared_layers[-1] if shared_layers else layers[-1]).items():
             rem, used, totals = state
             spans = [[j for j, w in enumerate(wants)
-                      if w.profile is None and w.item == key(i) and not w.at_least]
+                      if w.profile is None and not w.at_least
+                      and (key(i) in w.items if w.items is not None else w.item == key(i))]
                      for i in choice.of]
             ranges = [range(min([rem[j] for j in js] + [choice.cap]) + 1) if js else range(1)
                       for js in spans]
@@ -261,9 +271,11 @@ def solve(kinds: list[Kind], bounds: list[Bound], shared: list[Choice], wants: l
                     raise TooHard
         shared_layers.append(nxt)
     final = shared_layers[-1] if shared_layers else layers[-1]
-    end: State = (tuple(0 for _ in wants), models, tuple(0 for _ in bounds))
-    if end not in final:
+    ends = [s for s in final if s[1] == models and not any(s[2])
+            and all(a == 0 or up for a, up in zip(s[0], upto))]
+    if not ends:
         return None
+    end = min(ends, key=lambda s: (final[s][0], s))  # the fewest changes (ties: the same one)
     answer = Answer([[] for _ in kinds], [{} for _ in shared], final[end][0])
     back: State | None = end
     for si in range(len(shared) - 1, -1, -1):

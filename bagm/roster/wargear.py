@@ -388,9 +388,10 @@ def _solve(unit: Models, reqs: list[Request], free: bool = False) -> Any:
     only while the unit carries an item (the Reiver Sergeant's bolt carbine), and a kind or
     item barred beside a kind of model (the Skitarii's data-tether and omnispex, the Yaegir
     Theyn's weapon), are searched in each case, the unit with one or more of the item (or
-    kind) and the unit with none, and the answer changing the fewest models kept. ``free``:
-    the bounds on items a model carries or kinds the unit has are left out (to tell whether
-    they are why a request is refused)."""
+    kind) and the unit with none, and the answer changing the fewest models kept; an
+    ``alike`` set of items (the Thunderkyn's weapons) in a case per item, the others none.
+    ``free``: the bounds on items a model carries, kinds the unit has or items the unit
+    carries together are left out (to tell whether they are why a request is refused)."""
     from itertools import product
 
     from bagm.roster.loadout_search import Want, solve
@@ -406,23 +407,35 @@ def _solve(unit: Models, reqs: list[Request], free: bool = False) -> Any:
     bound = sorted({i for k in unit.kinds for c in k.choices for i in c.unit_needs})
     kinds_bound = [] if free else _beside_kinds(unit)
     items_bound = not free and any(c.item_needs for k in unit.kinds for c in k.choices)
-    if not bound and not kinds_bound:
-        kinds, bounds, shared = _search_spec(unit, None, set() if items_bound else None)
-        return solve(kinds, bounds, shared, wants, unit.n, norm)
+    together = [] if free else unit.ds.wargear_item_bounds
+    # items carried together: at most so many of them (counted as one more want)
+    wants += [Want("", _cap(b.most(unit.n), 10**6), None,
+                   items=frozenset(norm(i) for i in b.items))
+              for b in together if not b.alike]
+    # one item of each alike set, the others none: a case per item (real data: 2 or 3)
+    alike = [[Want("", 0, None, items=frozenset(norm(o) for o in b.items if o != i))
+              for i in b.items] for b in together if b.alike]
     best = None
-    # 2 cases per item or kind (real data: 1 item, or 2 kinds)
-    for has in product((False, True), repeat=len(bound) + len(kinds_bound)):
-        present = {i for i, h in zip(bound, has) if h}
-        beside = {n for n, h in zip(kinds_bound, has[len(bound):]) if h}
-        kinds, bounds, shared = _search_spec(unit, present if bound else None,
-                                             beside if kinds_bound or items_bound else None)
-        # one or more models carry each item present (the roster names it, or a model has it
-        # by default), none each item absent
-        extra = [Want(norm(i), 1, None, at_least=True) if h else Want(norm(i), 0, None)
-                 for i, h in zip(bound, has[:len(bound)])]
-        answer = solve(kinds, bounds, shared, wants + extra, unit.n, norm)
-        if answer is not None and (best is None or answer.changed < best.changed):
-            best = answer
+    for same in product(*alike):
+        if not bound and not kinds_bound:
+            kinds, bounds, shared = _search_spec(unit, None, set() if items_bound else None)
+            answer = solve(kinds, bounds, shared, wants + list(same), unit.n, norm)
+            if answer is not None and (best is None or answer.changed < best.changed):
+                best = answer
+            continue
+        # 2 cases per item or kind (real data: 1 item, or 2 kinds)
+        for has in product((False, True), repeat=len(bound) + len(kinds_bound)):
+            present = {i for i, h in zip(bound, has) if h}
+            beside = {n for n, h in zip(kinds_bound, has[len(bound):]) if h}
+            kinds, bounds, shared = _search_spec(unit, present if bound else None,
+                                                 beside if kinds_bound or items_bound else None)
+            # one or more models carry each item present (the roster names it, or a model
+            # has it by default), none each item absent
+            extra = [Want(norm(i), 1, None, at_least=True) if h else Want(norm(i), 0, None)
+                     for i, h in zip(bound, has[:len(bound)])]
+            answer = solve(kinds, bounds, shared, wants + list(same) + extra, unit.n, norm)
+            if answer is not None and (best is None or answer.changed < best.changed):
+                best = answer
     return best
 
 
@@ -525,41 +538,53 @@ def _unit_bound(unit: Models, r: Request, reqs: list[Request]) -> str | None:
 
 
 def _beside_bound(unit: Models, reqs: list[Request]) -> str:
-    """The datasheet's bounds on an item a model carries or a kind of model the unit has that
-    the requests meet (all of them where none names a requested item), said as facts: "the
-    Canoness takes Null Rod only with Hallowed Chainsword", "the Yaegir Theyn takes Bolt
-    shotgun only without a Hernkyn Yaegir w/ revolver and knife in the unit", "no Skitarii
-    Ranger w/ omnispex beside a Skitarii Ranger w/ data-tether"."""
+    """The datasheet's bounds on an item a model carries, a kind of model the unit has or
+    items the unit's models carry together that the requests meet (all of them where none
+    names a requested item), said as facts with how to meet them: "the Canoness takes Null
+    Rod only with Hallowed Chainsword", "the Yaegir Theyn takes Bolt shotgun only without a
+    Hernkyn Yaegir w/ revolver and knife in the unit", "no Skitarii Ranger w/ omnispex beside
+    a Skitarii Ranger w/ data-tether", "every model taking one of Bolt cannon / Graviton
+    blast cannon takes the same"."""
     named = {norm(q.item) for q in reqs if q.count > 0}
     carrying = {k.model for k in unit.kinds if named & {norm(g) for g in k.gear}}
-    met: list[str] = []
-    every: list[str] = []
+    met: list[tuple[str, str]] = []  # (the fact, how to meet it)
+    every: list[tuple[str, str]] = []
+    hide = "the catalogues hide it otherwise"
     pairs: set[frozenset[str | None]] = set()
     for k in unit.kinds:
         for c in k.choices:
             for item, needs in c.item_needs.items():
-                text = f"the {k.model} takes {item} only with {' and '.join(needs)}"
-                every.append(text)
+                fact = (f"the {k.model} takes {item} only with {' and '.join(needs)} ({hide})",
+                        "name what it goes with, or leave it out")
+                every.append(fact)
                 if norm(item) in named or named & {norm(n) for n in needs}:
-                    met.append(text)
+                    met.append(fact)
             for item, kinds in c.item_unit_unless.items():
-                text = f"the {k.model} takes {item} only without a {' or '.join(kinds)} " \
-                    "in the unit"
-                every.append(text)
+                fact = (f"the {k.model} takes {item} only without a {' or '.join(kinds)} "
+                        f"in the unit ({hide})", "name what it goes with, or leave it out")
+                every.append(fact)
                 if norm(item) in named or carrying & set(kinds):
-                    met.append(text)
+                    met.append(fact)
         for other in k.unit_unless:
             if frozenset([k.model, other]) in pairs:
                 continue
             pairs.add(frozenset([k.model, other]))
-            text = f"no {k.model} beside a {other}"
-            every.append(text)
+            fact = (f"no {k.model} beside a {other} ({hide})", "keep one of them")
+            every.append(fact)
             if carrying & {k.model, other}:
-                met.append(text)
+                met.append(fact)
+    for b in unit.ds.wargear_item_bounds:
+        items = " / ".join(b.items)
+        fact = (f"every model taking one of {items} takes the same (the catalogues' error "
+                "otherwise)", "name one of them only") if b.alike else (
+            f"at most {b.most(unit.n)} of {items} in the unit together (the catalogues' "
+            "error otherwise)", "name fewer of them")
+        every.append(fact)
+        if named & {norm(i) for i in b.items}:
+            met.append(fact)
     said = met or every
-    advice = "keep one of them" if all(t.startswith("no ") for t in said) else \
-        "name what it goes with, or leave it out"
-    return "; ".join(said) + f" (the catalogues hide it otherwise): {advice}"
+    advice = "; ".join(dict.fromkeys(a for _, a in said))
+    return "; ".join(t for t, _ in said) + f": {advice}"
 
 
 def _ruled_out(unit: Models, item: str, profile: str | None) -> str | None:

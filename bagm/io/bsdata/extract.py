@@ -214,7 +214,7 @@ class Extractor:
             "weapons": weapons,
             "abilities": abilities,
         }
-        options, items, groups, unread = wargear_options(
+        options, items, groups, unread, together = wargear_options(
             self, node, {name_key(m["name"]): m["name"] for m in models}, _largest(models))
         if options:
             unit["wargear"] = options
@@ -222,6 +222,8 @@ class Extractor:
             unit["wargear_items"] = items
         if groups and options:
             unit["wargear_groups"] = groups
+        if together and options:
+            unit["wargear_item_bounds"] = together
         if unread and options:
             unit["wargear_unread"] = unread
         leader = leader_data(found.texts)

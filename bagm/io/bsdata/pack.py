@@ -19,10 +19,12 @@ from bagm.io.bsdata.yamlout import write_pack
 MAX_PACK_BYTES = 20_000_000
 
 _FILLED_KEYS = ("models", "weapons", "abilities")
-_OPTION_KEYS = ("wargear", "wargear_items", "wargear_groups", "wargear_unread")  # filled when the catalogue has them
+_OPTION_KEYS = ("wargear", "wargear_items", "wargear_groups", "wargear_item_bounds",
+                "wargear_unread")  # filled when the catalogue has them
 _DATASHEET_ORDER = ("name", "aliases", "keywords", "faction_keywords", "points",
                     "supplement_points", "sizes", "base", "base_oval", "base_source", "models",
-                    "weapons", "wargear", "wargear_items", "wargear_groups", "wargear_unread", "abilities", "adaptation", "leader", "enhancement", "points_note",
+                    "weapons", "wargear", "wargear_items", "wargear_groups", "wargear_item_bounds",
+                    "wargear_unread", "abilities", "adaptation", "leader", "enhancement", "points_note",
                     "corrections")
 
 
@@ -313,7 +315,7 @@ def update_pack(pack_path: str | os.PathLike[str], catalogue_dir: str | os.PathL
         for key in _OPTION_KEYS:
             if src.get(key):
                 updated = _place(updated, key, src[key])
-        for key in ("wargear_groups", "wargear_unread"):
+        for key in ("wargear_groups", "wargear_item_bounds", "wargear_unread"):
             if src.get("wargear") and not src.get(key):
                 updated.pop(key, None)  # the options read today have none
         if src["models"]:

@@ -5,7 +5,8 @@ ways (true, false, or None: it depends on the roster's choices).
 Known without the roster's choices: a count of an entry the unit offers only inside a Crusade
 branch (or does not offer at all) is 0 in a Boarding Actions roster; whether the model making
 the choice, or the unit, is an instance of a category (its own category links and those of
-the groups it sits in); a count of the roster's "Boarding Actions" force is 1 (the roster is
+the groups it sits in); a count of selections of a profile is 0 (selections are of
+entries); a count of the roster's "Boarding Actions" force is 1 (the roster is
 one: Kommandos' Bomb Squig and the 20-model bundles the catalogues hide there are no options).
 Everything else is left open. A choice hidden in every roster is no
 option of the datasheet (the Chaos Boons a Unit Champion takes only with the Crusade upgrade
@@ -86,9 +87,13 @@ class Where:
     ancestor: set[str]
 
     def count_is_zero(self, cond: "Element") -> bool:
-        """A count of an entry the unit's matched-play roster never holds."""
+        """A count of an entry the unit's matched-play roster never holds, or of a profile
+        (selections are of entries: the Sister Superior's bolt pistol "up to 2 while she
+        has 2 Bolt pistol profiles" counts none in any roster)."""
         child = cond.get("childId", "")
         target = self.ex.lib.get(child)
+        if target is not None and target.tag == "profile":
+            return True
         if target is None or target.tag not in ("selectionEntry", "selectionEntryGroup") \
                 or child in self.entries.plain:
             return False

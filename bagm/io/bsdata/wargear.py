@@ -24,7 +24,7 @@ import weakref
 from typing import TYPE_CHECKING, Any, Callable
 
 from bagm.io.bsdata.beside import read_hidden
-from bagm.io.bsdata.bounds import open_bounds
+from bagm.io.bsdata.bounds import bound_modifiers, describe, open_bounds
 from bagm.io.bsdata.modifiers import (
     _bound_type,
     _bounds_max,
@@ -43,6 +43,7 @@ from bagm.io.bsdata.shown import (
     never_shown,
     open_hidden,
 )
+from bagm.io.bsdata.together import Together
 from bagm.io.bsdata.values import clean_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -57,12 +58,13 @@ Check = Callable[["Node | None", "dict[str, Any] | None", "dict[str, list[Node]]
 def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
                     largest: int | None = None
                     ) -> tuple[list[dict[str, Any]], dict[str, list[str]], list[dict[str, Any]],
-                               list[str]]:
+                               list[str], list[dict[str, Any]]]:
     """(per model kind ``{model, profile, min, max, gear, choices}``, item -> weapon names where
     an item's weapons are not named after it, bounds shared by several kinds ``{models, min,
-    max, max_from}``), the choices whose bounds change with something the import does not
-    read). ``profiles``: Unit profile key -> its name; ``largest``: the most models the
-    unit's profiles count (a kind's maximum lowered by each model of other kinds restates
+    max, max_from}``, the choices whose bounds change with something the import does not
+    read, bounds over items the unit's models carry together ``{items, alike}``:
+    :mod:`bagm.io.bsdata.together`). ``profiles``: Unit profile key -> its name;
+    ``largest``: the most models the unit's profiles count (a kind's maximum lowered by each model of other kinds restates
     the unit's size when it reaches that, see :func:`_by_others`)."""
     from bagm.io.bsdata.extract import _SKIP_BRANCH
 
@@ -79,6 +81,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
     kind_ids = _kind_ids(ex, node)  # the unit's model entries' ids -> their names
     group_kinds = _group_kinds(ex, node)  # its groups' ids -> the kinds of model in them
     sizes = _bundle_ids(ex, node)  # its bundles of models: a count of one is its size
+    together = Together.of(ex, node)  # bounds over items carried across the unit
 
     def entry_name(ident: str) -> str:
         if ident == "model":
@@ -104,11 +107,20 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
         """Hidden in every matched-play roster of the unit (a Crusade upgrade's option)."""
         return never_shown(child, where())
 
+    def label_of(child: "Node") -> str:
+        return child.name if owner[-1] is child or len(owner) < 2 and child is node \
+            else f"{owner[-1].name}: {child.name}"
+
+    def line_of(child: "Node", mod: Any) -> str:
+        """The ``unread`` line of a modifier of ``child``'s bounds (one a reader took in part
+        is named after all)."""
+        return next(f"{label_of(child)}: {describe(m, groups, what, entry_name)}"
+                    for m, groups, what in bound_modifiers(child) if m is mod)
+
     def bounds_by(child: "Node", read: "Callable[[Any], bool]" = lambda m: False) -> None:
         """The bounds of ``child`` (an item, a choice, a kind or group of kinds) that the
         catalogues change by another of the roster's choices and no reader takes: named."""
-        label = child.name if owner[-1] is child or len(owner) < 2 and child is node \
-            else f"{owner[-1].name}: {child.name}"
+        label = label_of(child)
         own = frozenset(child.ids | owner[0].ids | counted | sizes)
         for what in open_bounds(child, where(), entry_name, own, read, frozenset(counted)):
             unread.append(f"{label}: {what}")
@@ -159,10 +171,18 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
         for name, nodes in offered.items():
             for n in nodes:
                 if n is not choice_node:
-                    bounds_by(n, functools.partial(_left_one, item=n, name=name, choice=choice,
-                                                   kind_ids=kind_ids))
+                    bounds_by(n, functools.partial(item_read, item=n, name=name, choice=choice,
+                                                   offered=offered))
         for n in fixed:
             bounds_by(n)
+
+    def item_read(mod: Any, item: "Node", name: str, choice: dict[str, Any] | None,
+                  offered: dict[str, list["Node"]]) -> bool:
+        """A bound of an item a choice offers, in a form read (:func:`_left_one`,
+        :class:`Together`)."""
+        return _left_one(mod, item=item, name=name, choice=choice, kind_ids=kind_ids) \
+            or together.read(mod, item, name, choice, offered, owner[-1],
+                             lambda: line_of(item, mod))
 
     def gear_of(model: "Node", depth: int) -> tuple[list[str], list[dict[str, Any]]]:
         fixed: list[str] = []
@@ -277,7 +297,8 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
     root_names = ex._unit_profile_names(node)
     if node.target.get("type") == "model":
         kind(node, 1, 1, root_names or keys[:1], 0)
-        return kinds, items, groups, dedupe(unread)
+        bound_items = together.finish(kinds, unread)
+        return kinds, items, groups, dedupe(unread), bound_items
 
     def walk(n: "Node", inherited: list[str], depth: int, stack: set[int]) -> None:
         if depth > MAX_DEPTH or id(n.target) in stack:
@@ -384,7 +405,8 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
         if unit_choices:
             entry["choices"] = unit_choices
         kinds.append(entry)
-    return kinds, items, groups, dedupe(unread)
+    bound_items = together.finish(kinds, unread)
+    return kinds, items, groups, dedupe(unread), bound_items
 
 
 _ARMY_SCOPES = ("roster", "force", "primary-catalogue")  # Crusade, Detachment: not the datasheet
