@@ -33,19 +33,12 @@ BSDATA = next((p / "shared" / "reference" / "bsdata-wh40k-10e" for p in Path(__f
 # --- the bundled packs: what is named, exactly, and what is read ------------------------------
 
 NAMED = [
-    ('Death Company Marines', "Death Company Marine w/ alternate weapons: error 'Max 1 melee weapon swap in squad' while DCo Weapon Swap > 1"),
-    ('Death Company Marines', "Death Company Marine w/ alternate weapons: error 'Max 1 pistol replacement in squad' while Pistol replacement >= 2"),
     ('Death Company Marines with Bolt Rifles', 'Death Company Marine w/ alternate weapons: Replace Close Combat Weapon: maximum set to 1 while Close Combat Weapon = 0'),
     ('Death Company Marines with Bolt Rifles', 'Death Company Marine w/ alternate weapons: Replace Bolt Rifle: maximum set to 1 while Bolt Rifle = 0'),
-    ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Plasma pistol: maximum lowered by 1 (repeated)'),
-    ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Hand flamer: maximum lowered by 1 (repeated)'),
     ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Hand flamer: maximum lowered by 1 while (Power fist < 1 and Power weapon < 1 and Hand flamer >= 1 and (Power fist >= 2 or Power weapon >= 2 or (Power fist >= 1 and Power weapon >= 1)))'),
     ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Hand flamer: maximum lowered by 1 while (models >= 10 and Power fist < 1 and Power weapon < 1 and Hand flamer >= 1 and (Power fist >= 3 or Power weapon >= 3 or (Power fist >= 2 and Power weapon >= 1) or (Power fist >= 1 and Power weapon >= 2)))'),
-    ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Inferno Pistol: maximum lowered by 1 (repeated)'),
     ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Inferno Pistol: maximum lowered by 1 while (Power fist < 1 and Power weapon < 1 and Inferno Pistol >= 1 and (Power fist >= 2 or Power weapon >= 2 or (Power fist >= 1 and Power weapon >= 1)))'),
     ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Inferno Pistol: maximum lowered by 1 while (models >= 10 and Power fist < 1 and Power weapon < 1 and Inferno Pistol >= 1 and (Power fist >= 3 or Power weapon >= 3 or (Power fist >= 2 and Power weapon >= 1) or (Power fist >= 1 and Power weapon >= 2)))'),
-    ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Power weapon: maximum lowered by 1 (repeated)'),
-    ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Power fist: maximum lowered by 1 (repeated)'),
     ('Sanguinary Guard', 'Sanguinary Guard: Inferno Pistol: maximum raised by 1 while Sanguinary Guard >= 6'),
     ('Inquisitorial Agents', "Agent w/ plasma pistol: error 'Max 1 {this} per 5 models' while (5 - 10 Acolytes < 10 and Agent w/ plasma pistol > 1)"),
     ('Inquisitorial Agents', "Agent w/ eviscerator: error 'Max 1 {this} per 5 models' while (5 - 10 Acolytes < 10 and Agent w/ eviscerator > 1)"),
@@ -107,13 +100,13 @@ NAMED = [
 
 
 def test_the_bundled_datasheets_bounds_named_as_not_read_are_these() -> None:
-    """69 bounds on 18 bundled datasheets (47 on 11 of them an item's maximum by the unit's
+    """62 bounds on 17 bundled datasheets (47 on 11 of them an item's maximum by the unit's
     size alone): a roster naming one of these units' wargear gets BA196 saying which (the
     bundled rosters keep their default wargear there: none gets it)."""
     got = [(ds.name, w) for f in CATALOG.all() for ds in f.pack.units
            for w in ds.wargear_unread]
     assert sorted(got) == sorted(NAMED)
-    assert len(NAMED) == 69 and len({n for n, _ in NAMED}) == 18
+    assert len(NAMED) == 62 and len({n for n, _ in NAMED}) == 17
 
 
 def test_the_bundled_datasheets_bounds_read_from_these_forms_are_these() -> None:
@@ -276,7 +269,7 @@ def test_the_read_bounds_are_checked(squad: dict) -> None:
 @pytest.mark.skipif(not BSDATA.is_dir(), reason="../shared/reference is absent")
 def test_every_catalogue_bound_by_another_choice_is_read_or_named() -> None:
     """Over every datasheet of every catalogue (1,391), outside Crusade and Legends: the
-    bounds named, 117 on 36 datasheets (62 of them an item's maximum by the unit's size
+    bounds named, 110 on 35 datasheets (62 of them an item's maximum by the unit's size
     alone; the bundled ones as NAMED says)."""
     from bagm.io.bsdata import read_catalogues
 
@@ -291,5 +284,5 @@ def test_every_catalogue_bound_by_another_choice_is_read_or_named() -> None:
     assert bundled <= {n.casefold() for n in named}
     bounds = {n: [w for w in v if re.search(r": (maximum|minimum|error) ", w)]
               for n, v in named.items()}
-    assert sum(len(v) for v in bounds.values()) == 117
-    assert len([n for n, v in bounds.items() if v]) == 36
+    assert sum(len(v) for v in bounds.values()) == 110
+    assert len([n for n, v in bounds.items() if v]) == 35

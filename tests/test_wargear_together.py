@@ -1,9 +1,11 @@
 """Bounds over items the unit's models carry together (issue 13 section 1,
 :mod:`bagm.io.bsdata.together`): the catalogues' "all models must have the same weapon"
 errors and a sergeant whose weapon follows the squad's, read as one of a set of items only
-(``alike``); a choice's group barred beside another group of the same choice of one, and a
-count of a weapon profile (never a selection), which bind nothing more. Each is checked by
-the roster's wargear search (BA197) and shown by ``bagm datasheet``."""
+(``alike``); an error counting a category of items across the unit and an item's maximum
+lowered by each of other items, read as at most N of them together (``max``); a choice's
+group barred beside another group of the same choice of one, and a count of a weapon profile
+(never a selection), which bind nothing more. Each is checked by the roster's wargear search
+(BA197) and shown by ``bagm datasheet``."""
 
 from __future__ import annotations
 
@@ -271,3 +273,221 @@ def test_a_lychguard_roster_is_checked_without_ba196(tmp_path: Path) -> None:
     assert [f.code for f in found] == ["BA197"]
     assert "every model taking one of Warscythe / Hyperphase sword and dispersion shield " \
         "takes the same" in found[0].message
+
+
+# --- at most N of a category's items (an error counting a category across the unit) -----------
+
+def _cat_item(ident: str, name: str, category: str = "") -> str:
+    """An item bearing ``category`` (none: no category)."""
+    cats = (f'<categoryLinks><categoryLink targetId="{category}" id="cl-{ident}" '
+            'name="Swap" primary="false"/></categoryLinks>') if category else ""
+    return (f'<selectionEntry type="upgrade" name="{name}" hidden="false" id="{ident}">'
+            f"<constraints>{_bounds(ident, None, 1)}</constraints>{cats}"
+            f"<profiles>{_weapon_xml(ident, name)}</profiles></selectionEntry>")
+
+
+def _company(unit: str, plain_pistol: bool = False) -> str:
+    """Marines (2-10) with a pistol; an Alt (0-2) replacing his pistol (a Flamer or Plasma
+    pistol, category "cat-pr") and his sword (a Fist, "cat-sw"), whose entry raises "Max 1
+    pistol replacement" while the unit counts 2 or more of "cat-pr" and "Max 1 swap" while it
+    counts more than 1 of "cat-sw"; an Evisc (0-2) replacing his pistol the same way (or, with
+    ``plain_pistol``, with a Plasma pistol bearing no category)."""
+    u = f"u-{unit[:3].lower()}"
+    pistols = _cat_item(f"{u}-hp", "Heavy pistol") + _cat_item(f"{u}-fp", "Flamer pistol",
+                                                               "cat-pr") \
+        + _cat_item(f"{u}-pp", "Plasma pistol", "cat-pr")
+    melee = _cat_item(f"{u}-sw", "Sword") + _cat_item(f"{u}-fi", "Fist", "cat-sw")
+    errors = ('<modifiers><modifier type="add" value="Max 1 pistol replacement" field="error">'
+              f"<conditions>{_cond('atLeast', 2, u, 'cat-pr')}</conditions></modifier>"
+              '<modifier type="add" value="Max 1 swap" field="error">'
+              f"<conditions>{_cond('greaterThan', 1, u, 'cat-sw')}</conditions></modifier>"
+              "</modifiers>")
+    alt = (f'<selectionEntry type="model" name="Alt" hidden="false" id="{u}-alt">'
+           f"<constraints>{_bounds(u + '-alt', 0, 2)}</constraints>{errors}"
+           f"<profiles>{_unit_xml(u + '-alt', 'Marine')}</profiles><selectionEntryGroups>"
+           + _group(f"{u}-gp", "Pistol", pistols, 1, 1, f"{u}-hp")
+           + _group(f"{u}-gm", "Melee", melee, 1, 1, f"{u}-sw")
+           + "</selectionEntryGroups></selectionEntry>")
+    evisc_pistols = _cat_item(f"{u}-ehp", "Heavy pistol") + (
+        _cat_item(f"{u}-epp", "Plasma pistol") if plain_pistol else
+        _cat_item(f"{u}-efp", "Flamer pistol", "cat-pr")
+        + _cat_item(f"{u}-epp", "Plasma pistol", "cat-pr"))
+    evisc = _model(f"{u}-ev", "Evisc", 0, 2, inner=_item(f"{u}-evi", "Eviscerator", lo=1),
+                   groups=_group(f"{u}-egp", "Pistol", evisc_pistols, 1, 1, f"{u}-ehp"),
+                   profile="Marine")
+    marines = _model(f"{u}-m", "Marine", 2, 10, inner=_item(f"{u}-mhp", "Heavy pistol", lo=1),
+                     profile="Marine")
+    return (f'<selectionEntry type="unit" name="{unit}" hidden="false" id="{u}">'
+            f"<selectionEntries>{marines}{alt}{evisc}</selectionEntries></selectionEntry>")
+
+
+@pytest.fixture
+def company(tmp_path: Path) -> dict:
+    text = catalogue_of("cat-co", "Imperium - Company Test",
+                        _company("Company") + _company("Mixed", plain_pistol=True))
+    return read_test_catalogue(tmp_path, "Imperium - Company Test", text)
+
+
+def test_an_error_counting_a_category_is_a_bound_over_its_items(company: dict) -> None:
+    """At most 1 of the category's items in the unit, while it has an Alt (the error is
+    raised on his entry); where another entry of a counted name lacks the category (the
+    Mixed unit's Evisc's plasma pistol), counting by name would count it too: named."""
+    assert company["Company"]["wargear_item_bounds"] == [
+        {"items": ["Flamer pistol", "Plasma pistol"], "max": 1, "beside": ["Alt"]},
+        {"items": ["Fist"], "max": 1, "beside": ["Alt"]}]
+    assert "wargear_unread" not in company["Company"]
+    assert company["Mixed"]["wargear_item_bounds"] == [
+        {"items": ["Fist"], "max": 1, "beside": ["Alt"]}]
+    assert company["Mixed"]["wargear_unread"] == [
+        "Alt: error 'Max 1 pistol replacement' while cat-pr >= 2"]  # no category entry: its id
+
+
+@pytest.mark.parametrize("wanted, ok", [
+    ({"plasma pistol": 1}, True),
+    ({"plasma pistol": 1, "fist": 1}, True),  # one of each category
+    ({"plasma pistol": 1, "flamer pistol": 1, "fist": 1}, False),  # 2 beside an Alt
+    ({"eviscerator": 1, "plasma pistol": 2}, False),  # the Alt's and the Evisc's
+    ({"plasma pistol": 1, "flamer pistol": 1}, True),  # two Eviscs, no Alt: no error
+])
+def test_a_bound_over_a_categorys_items_is_checked(company: dict, wanted: dict,
+                                                   ok: bool) -> None:
+    from bagm.roster.wargear import resolve
+
+    loadouts, problems = resolve(_sheet(company, "Company"), 5, wanted)
+    if ok:
+        assert problems == []
+        assert sum(lo.count for lo in loadouts if "Plasma pistol" in lo.items) == \
+            wanted["plasma pistol"]
+    else:
+        assert [p.code for p in problems] == ["BA197"]
+        assert "at most 1 of Flamer pistol / Plasma pistol in the unit together while it " \
+            "has a Alt" in problems[0].message
+        assert problems[0].message.endswith("name fewer of them, or what the models take "
+                                            "instead")
+
+
+def test_a_bound_over_a_categorys_items_is_shown_by_bagm_datasheet(company: dict) -> None:
+    from bagm.render.datasheet import item_bound_text
+
+    ds = _sheet(company, "Company")
+    assert item_bound_text(ds.wargear_item_bounds[1]) == \
+        "Together in the unit (up to 1; while it has a Alt): Fist"
+
+
+# --- an item's maximum across the unit lowered by each of other items (a repeat each) ----------
+
+def _pooled(ident: str, name: str, most: int, more: int, lowered_by: list[str]) -> str:
+    """An item up to ``most`` in the unit (``more`` more from 10 models), 1 fewer for each
+    of the items ``lowered_by`` (a repeat each)."""
+    field = f"c-{ident}-unit"
+    grow = (f'<modifier type="increment" value="{more}" field="{field}"><conditions>'
+            + _cond("atLeast", 10, "unit", "model") + "</conditions></modifier>")
+    repeats = "".join(f'<repeat value="1" repeats="1" field="selections" scope="unit" '
+                      f'childId="{o}" shared="true" roundUp="false" '
+                      'includeChildSelections="true"/>' for o in lowered_by)
+    lower = (f'<modifier type="decrement" value="1" field="{field}"><repeats>{repeats}'
+             "</repeats></modifier>") if lowered_by else ""
+    return (f'<selectionEntry type="upgrade" name="{name}" hidden="false" id="{ident}">'
+            f"<constraints>{_bounds(ident, None, 1)}"
+            f'<constraint field="selections" scope="unit" value="{most}" type="max" '
+            f'id="{field}" includeChildSelections="true"/></constraints>'
+            f"<modifiers>{grow}{lower}</modifiers>"
+            f"<profiles>{_weapon_xml(ident, name)}</profiles></selectionEntry>")
+
+
+def _jumpers(unit: str, flamer_bound: bool = True) -> str:
+    """Marines (2-10); Alts (0-7) replacing a heavy pistol with a plasma pistol (2 in the
+    unit, 4 from 10 models, 1 fewer for each flamer or inferno pistol), a flamer (1, 2 from
+    10, 1 fewer for each inferno pistol) or an inferno pistol (the same, 1 fewer for each
+    flamer); ``flamer_bound`` False: the flamer has no bound of its own."""
+    u = f"u-{unit[:3].lower()}"
+    pistols = _item(f"{u}-hp", "Heavy pistol") \
+        + _pooled(f"{u}-pp", "Plasma pistol", 2, 2, [f"{u}-fl", f"{u}-in"]) \
+        + (_pooled(f"{u}-fl", "Flamer", 1, 1, [f"{u}-in"]) if flamer_bound
+           else _item(f"{u}-fl", "Flamer")) \
+        + _pooled(f"{u}-in", "Inferno pistol", 1, 1, [f"{u}-fl"])
+    alt = _model(f"{u}-alt", "Alt", 0, 7, profile="Marine",
+                 groups=_group(f"{u}-gp", "Pistol", pistols, 1, 1, f"{u}-hp"))
+    marines = _model(f"{u}-m", "Marine", 2, 10, inner=_item(f"{u}-mhp", "Heavy pistol", lo=1),
+                     profile="Marine")
+    return (f'<selectionEntry type="unit" name="{unit}" hidden="false" id="{u}">'
+            f"<selectionEntries>{marines}{alt}</selectionEntries></selectionEntry>")
+
+
+@pytest.fixture
+def jumpers(tmp_path: Path) -> dict:
+    text = catalogue_of("cat-ju", "Imperium - Jumpers Test",
+                        _jumpers("Jumpers") + _jumpers("Lone", flamer_bound=False))
+    return read_test_catalogue(tmp_path, "Imperium - Jumpers Test", text)
+
+
+def test_a_maximum_lowered_by_each_of_other_items_is_a_bound_over_them(jumpers: dict) -> None:
+    """Plasma pistols, flamers and inferno pistols up to 2 together (4 from 10 models);
+    flamers and inferno pistols up to 1 together (2 from 10). Each item's maximum by the
+    unit's size alone stays named (a form not read here). Where the flamer has no bound of
+    its own, the plasma pistol's and the inferno pistol's bind only while the unit has one
+    of them (2 flamers and no inferno pistol are allowed): named."""
+    assert jumpers["Jumpers"]["wargear_item_bounds"] == [
+        {"items": ["Plasma pistol", "Flamer", "Inferno pistol"], "max": 2, "max_from": {10: 4}},
+        {"items": ["Flamer", "Inferno pistol"], "max": 1, "max_from": {10: 2}}]
+    assert jumpers["Jumpers"]["wargear_unread"] == [
+        f"Alt: {item}: maximum raised by {n} while models >= 10"
+        for item, n in (("Plasma pistol", 2), ("Flamer", 1), ("Inferno pistol", 1))]
+    assert "wargear_item_bounds" not in jumpers["Lone"]
+    assert [w for w in jumpers["Lone"]["wargear_unread"] if "lowered" in w] == [
+        "Alt: Plasma pistol: maximum lowered by 1 (repeated)",
+        "Alt: Inferno pistol: maximum lowered by 1 (repeated)"]
+
+
+@pytest.mark.parametrize("n, wanted, ok", [
+    (5, {"plasma pistol": 2}, True),
+    (5, {"plasma pistol": 1, "flamer": 1}, True),
+    (5, {"plasma pistol": 2, "flamer": 1}, False),
+    (5, {"flamer": 1, "inferno pistol": 1}, False),
+    (10, {"plasma pistol": 2, "flamer": 1, "inferno pistol": 1}, True),
+    (10, {"plasma pistol": 3, "flamer": 1, "inferno pistol": 1}, False),
+    (10, {"plasma pistol": 4}, True),
+])
+def test_a_bound_over_items_together_is_checked(jumpers: dict, n: int, wanted: dict,
+                                                ok: bool) -> None:
+    from bagm.roster.wargear import resolve
+
+    problems = resolve(_sheet(jumpers, "Jumpers"), n, wanted)[1]
+    assert (problems == []) == ok
+    if not ok:
+        assert [p.code for p in problems] == ["BA197"]
+        assert "in the unit together (the catalogues' error otherwise)" in problems[0].message
+
+
+@pytest.mark.parametrize("unit, n, wanted, ok", [
+    # one pistol and one melee swap in the squad, while it has a Marine w/ alternate weapons
+    ("Death Company Marines", 5, {"plasma pistol": 1, "power fist": 1}, True),
+    ("Death Company Marines", 5, {"plasma pistol": 1, "hand flamer": 1}, False),
+    ("Death Company Marines", 5, {"power fist": 1, "thunder hammer": 1}, False),
+    # plasma pistols, hand flamers and inferno pistols together; power weapons and fists
+    ("Death Company Marines with Jump Packs", 5, {"plasma pistol": 2}, True),
+    ("Death Company Marines with Jump Packs", 5, {"plasma pistol": 1, "hand flamer": 1}, True),
+    ("Death Company Marines with Jump Packs", 5, {"plasma pistol": 2, "hand flamer": 1}, False),
+    ("Death Company Marines with Jump Packs", 5, {"hand flamer": 1, "inferno pistol": 1},
+     False),
+    ("Death Company Marines with Jump Packs", 10,
+     {"plasma pistol": 2, "hand flamer": 1, "inferno pistol": 1, "astartes chainsword": 10},
+     True),
+    ("Death Company Marines with Jump Packs", 10, {"power fist": 2, "power weapon": 1}, True),
+    ("Death Company Marines with Jump Packs", 10, {"power fist": 2, "power weapon": 2}, False),
+    # 4 plasma pistols bring 4 power weapons (a required choice's first item) unless the
+    # roster names what they take
+    ("Death Company Marines with Jump Packs", 10, {"plasma pistol": 4}, False),
+    ("Death Company Marines with Jump Packs", 10,
+     {"plasma pistol": 4, "astartes chainsword": 10}, True),
+])
+def test_the_bundled_death_company_bounds_are_checked(unit: str, n: int, wanted: dict,
+                                                      ok: bool) -> None:
+    from bagm.roster.wargear import resolve
+
+    ds = sheet("Adeptus Astartes", unit)
+    problems = resolve(ds, n, wanted)[1]
+    assert (problems == []) == ok, problems
+    if not ok:
+        assert [p.code for p in problems] == ["BA197"]
+        assert "in the unit together" in problems[0].message

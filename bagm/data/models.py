@@ -1089,6 +1089,10 @@ class ItemBound:
     """A larger maximum from a unit size on: ``{10: 4}``, four in a unit of 10 or more."""
     alike: bool = False
     """The unit carries one of these items only: every model taking one takes the same."""
+    beside: list[str] = field(default_factory=list)
+    """Kinds of model (``ModelWargear.model``) of which the unit has one or more for the bound
+    to hold; empty: always (the catalogues raise "Max 1 pistol replacement in squad" on the
+    Death Company Marine w/ alternate weapons: none without him)."""
 
     def most(self, n: int) -> int | None:
         """The most of these items together in a unit of ``n`` models."""

@@ -103,7 +103,8 @@ class DatasheetView:
                 for g in ds.wargear_groups]} if ds.wargear_groups else {}),
             **({"wargear_item_bounds": [
                 {"items": list(b.items), "max": b.max,
-                 "max_from": {str(n): v for n, v in b.max_from.items()}, "alike": b.alike}
+                 "max_from": {str(n): v for n, v in b.max_from.items()}, "alike": b.alike,
+                 "beside": list(b.beside)}
                 for b in ds.wargear_item_bounds]} if ds.wargear_item_bounds else {}),
             **({"wargear_unread": list(ds.wargear_unread)} if ds.wargear_unread else {}),
             "abilities": list(ds.abilities),
@@ -128,7 +129,8 @@ WARGEAR_KINDS_NOTE = ("'wargear' gives each kind of model: how many the unit may
                       "'unit_unless': none of it beside a model of one of these kinds; "
                       "'wargear_groups': bounds shared by several kinds; "
                       "'wargear_item_bounds': items the unit's models carry together, at "
-                      "most 'max' of them, or one of them only ('alike'); 'wargear_unread': "
+                      "most 'max' of them, or one of them only ('alike'), while it has a "
+                      "model of one of the kinds 'beside' (empty: always); 'wargear_unread': "
                       "choices whose bounds change in a way the data does not read")
 
 
@@ -200,6 +202,7 @@ def item_bound_text(b: Any) -> str:
         return f"The same for every model taking one: {' / '.join(b.items)}"
     count = f"up to {b.max}" if b.max is not None else "any"
     count += "".join(f"; up to {v} from {n} models" for n, v in b.max_from.items())
+    count += f"; while it has a {' or '.join(b.beside)}" if b.beside else ""
     return f"Together in the unit ({count}): {' / '.join(b.items)}"
 
 

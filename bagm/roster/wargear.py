@@ -349,9 +349,11 @@ def _search_spec(unit: Models, present: set[str] | None = None,
 
 def _beside_kinds(unit: Models) -> list[str]:
     """The kinds of model beside which the datasheet bars a kind or an item (the Skitarii
-    Ranger with an omnispex, the Yaegirs the Theyn's weapon goes with)."""
+    Ranger with an omnispex, the Yaegirs the Theyn's weapon goes with), or bounds items
+    carried together (the Death Company Marine w/ alternate weapons)."""
     names = {n for k in unit.kinds for n in k.unit_unless} | \
-        {n for k in unit.kinds for c in k.choices for ns in c.item_unit_unless.values() for n in ns}
+        {n for k in unit.kinds for c in k.choices for ns in c.item_unit_unless.values()
+         for n in ns} | {n for b in unit.ds.wargear_item_bounds for n in b.beside}
     return sorted(n for n in names if any(k.model == n for k in unit.kinds))
 
 
@@ -408,10 +410,13 @@ def _solve(unit: Models, reqs: list[Request], free: bool = False) -> Any:
     kinds_bound = [] if free else _beside_kinds(unit)
     items_bound = not free and any(c.item_needs for k in unit.kinds for c in k.choices)
     together = [] if free else unit.ds.wargear_item_bounds
-    # items carried together: at most so many of them (counted as one more want)
-    wants += [Want("", _cap(b.most(unit.n), 10**6), None,
-                   items=frozenset(norm(i) for i in b.items))
-              for b in together if not b.alike]
+
+    def caps(beside: set[str]) -> list[Any]:
+        """Items carried together: at most so many of them (one more want each), where the
+        unit has a model of the kinds the bound needs (``beside``: those it has)."""
+        return [Want("", _cap(b.most(unit.n), 10**6), None,
+                     items=frozenset(norm(i) for i in b.items))
+                for b in together if not b.alike and (not b.beside or set(b.beside) & beside)]
     # one item of each alike set, the others none: a case per item (real data: 2 or 3)
     alike = [[Want("", 0, None, items=frozenset(norm(o) for o in b.items if o != i))
               for i in b.items] for b in together if b.alike]
@@ -419,7 +424,7 @@ def _solve(unit: Models, reqs: list[Request], free: bool = False) -> Any:
     for same in product(*alike):
         if not bound and not kinds_bound:
             kinds, bounds, shared = _search_spec(unit, None, set() if items_bound else None)
-            answer = solve(kinds, bounds, shared, wants + list(same), unit.n, norm)
+            answer = solve(kinds, bounds, shared, wants + caps(set()) + list(same), unit.n, norm)
             if answer is not None and (best is None or answer.changed < best.changed):
                 best = answer
             continue
@@ -433,7 +438,8 @@ def _solve(unit: Models, reqs: list[Request], free: bool = False) -> Any:
             # has it by default), none each item absent
             extra = [Want(norm(i), 1, None, at_least=True) if h else Want(norm(i), 0, None)
                      for i, h in zip(bound, has[:len(bound)])]
-            answer = solve(kinds, bounds, shared, wants + list(same) + extra, unit.n, norm)
+            answer = solve(kinds, bounds, shared, wants + caps(beside) + list(same) + extra,
+                           unit.n, norm)
             if answer is not None and (best is None or answer.changed < best.changed):
                 best = answer
     return best
@@ -489,8 +495,9 @@ def _refusal(ds: Any, unit: Models, reqs: list[Request]) -> Problem:
     if bound is not None:
         return Problem("BA197", f"{ds.name}: {bound}", r.loc)
     upto = reqs[:reqs.index(r) + 1]
-    if _solve(unit, upto, free=True) is not None:  # legal but for an item or kind beside
-        return Problem("BA197", f"{ds.name}: {_beside_bound(unit, upto)}", r.loc)
+    free = _solve(unit, upto, free=True)
+    if free is not None:  # legal but for an item or kind beside, or items together
+        return Problem("BA197", f"{ds.name}: {_beside_bound(unit, upto, free)}", r.loc)
     alone = [n for n in range(unit.n + 1)
              if _solve(unit, [Request(r.item, n, r.profile, r.loc)]) is not None]
     if r.count and max(alone, default=0) == 0:  # only with another choice named before it
@@ -537,14 +544,16 @@ def _unit_bound(unit: Models, r: Request, reqs: list[Request]) -> str | None:
     return None
 
 
-def _beside_bound(unit: Models, reqs: list[Request]) -> str:
+def _beside_bound(unit: Models, reqs: list[Request], free: Any = None) -> str:
     """The datasheet's bounds on an item a model carries, a kind of model the unit has or
     items the unit's models carry together that the requests meet (all of them where none
     names a requested item), said as facts with how to meet them: "the Canoness takes Null
     Rod only with Hallowed Chainsword", "the Yaegir Theyn takes Bolt shotgun only without a
     Hernkyn Yaegir w/ revolver and knife in the unit", "no Skitarii Ranger w/ omnispex beside
     a Skitarii Ranger w/ data-tether", "every model taking one of Bolt cannon / Graviton
-    blast cannon takes the same"."""
+    blast cannon takes the same". ``free``: the search's answer without these bounds, whose
+    items carried together say which such bound it breaks (a choice the roster names nothing
+    for takes its first item: 4 plasma pistols bring 4 power weapons)."""
     named = {norm(q.item) for q in reqs if q.count > 0}
     carrying = {k.model for k in unit.kinds if named & {norm(g) for g in k.gear}}
     met: list[tuple[str, str]] = []  # (the fact, how to meet it)
@@ -573,14 +582,26 @@ def _beside_bound(unit: Models, reqs: list[Request]) -> str:
             every.append(fact)
             if carrying & {k.model, other}:
                 met.append(fact)
+    carried: list[tuple[int, set[str], str | None]] = []  # (models, their items, their kind)
+    for i, group in enumerate(free.models if free is not None else []):
+        k = unit.kinds[i]
+        carried += [(x, {norm(g) for g in k.gear} | {norm(p) for ps in picks for p in ps},
+                     k.model) for x, picks in group]
+    kinds_in = {m for x, _, m in carried if x}
     for b in unit.ds.wargear_item_bounds:
         items = " / ".join(b.items)
+        keys = {norm(i) for i in b.items}
+        total = sum(x * len(got & keys) for x, got, _ in carried)
+        distinct = {i for x, got, _ in carried if x for i in got & keys}
+        broken = len(distinct) > 1 if b.alike else (
+            (not b.beside or bool(set(b.beside) & kinds_in)) and total > (b.most(unit.n) or 0))
+        beside = f" while it has a {' or '.join(b.beside)}" if b.beside else ""
         fact = (f"every model taking one of {items} takes the same (the catalogues' error "
                 "otherwise)", "name one of them only") if b.alike else (
-            f"at most {b.most(unit.n)} of {items} in the unit together (the catalogues' "
-            "error otherwise)", "name fewer of them")
+            f"at most {b.most(unit.n)} of {items} in the unit together{beside} (the "
+            "catalogues' error otherwise)", "name fewer of them, or what the models take instead")
         every.append(fact)
-        if named & {norm(i) for i in b.items}:
+        if broken or free is None and named & keys:
             met.append(fact)
     said = met or every
     advice = "; ".join(dict.fromkeys(a for _, a in said))

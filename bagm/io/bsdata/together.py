@@ -11,7 +11,19 @@ or of the model making the choice. The forms read:
   cannot follow two) and he takes it, which is an ``alike`` bound over the choice's items;
 - an item's (or a group of items') maximum set to 0 while the model carries another item of
   the same choice of one (a Battle Sister's special weapons beside her heavy weapons): the
-  choice's own bound says as much.
+  choice's own bound says as much;
+- an error on a kind of model while the unit counts more than N selections of a category
+  ("Max 1 pistol replacement in squad" while "Pistol replacement" >= 2): at most N of the
+  items of that category carried in the unit, while it has a model of that kind (``beside``:
+  the error is raised on his entry; none without him);
+- an item's maximum counted across the unit lowered by 1 for each of other items (a repeat
+  each: Death Company Marines with Jump Packs, "up to 2 plasma pistols, 1 fewer for each hand
+  flamer or inferno pistol"): at most that many of them together, its maximum raised or
+  lowered by the unit's size alone as the catalogue says (4 from 10 models). The catalogue
+  checks it only while the unit carries the item; it is read as a bound whatever the unit
+  carries where each of the other items has such a bound of its own, over the others at
+  least and no larger, so that without the item they are bound as much. Other modifiers of
+  that maximum, which can only lower it, stay named.
 
 Items are counted by name (:mod:`bagm.roster.wargear`), so a form is read only where every
 entry of the unit bearing a counted name is the entry the catalogue counts (for the sergeant:
@@ -26,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from bagm.io.bsdata.links import child_elements
+from bagm.io.bsdata.shown import categories
 
 if TYPE_CHECKING:  # pragma: no cover
     from xml.etree.ElementTree import Element
@@ -56,25 +69,29 @@ def _conditions(el: "Element") -> list["Element"]:
 class Together:
     """What a unit's read found of the forms above; :meth:`finish` works them out once every
     kind of model is read. ``unit_ids``: the unit's entry; ``items``: its models' item entry ids
-    -> item names; ``entries``: each name -> (the kind of model, the entry's ids) of every entry
-    of the unit bearing it that the reader offers (not one hidden as such: the Beserk with a
+    -> item names; ``entries``: each name -> (the kind of model, the entry's ids, its
+    categories) of every entry of the unit bearing it that the reader offers (not one hidden as such: the Beserk with a
     mole grenade launcher's maul, shown beside the squad's, is no option of the pack)."""
 
     unit_ids: frozenset[str]
     items: dict[str, str]
-    entries: dict[str, list[tuple[str | None, frozenset[str]]]]
+    counters: frozenset[str]
+    entries: dict[str, list[tuple[str | None, frozenset[str], frozenset[str]]]]
     # items barred beside each other: (a pair of names, the line naming the error)
     apart: list[tuple[frozenset[str], str]] = field(default_factory=list)
     # items following the unit's: (kind, the choice, item name, line)
     follows: list[tuple[str, dict[str, Any], str, str]] = field(default_factory=list)
     order: list[str] = field(default_factory=list)  # the items barred, as first met
+    counted: list[dict[str, Any]] = field(default_factory=list)  # bounds over a category
+    # maxima lowered by other items: (the item, its bound, the line)
+    lowered: list[tuple[str, dict[str, Any], str]] = field(default_factory=list)
 
     @classmethod
-    def of(cls, ex: "Extractor", unit: "Node") -> "Together":
+    def of(cls, ex: "Extractor", unit: "Node", counters: frozenset[str]) -> "Together":
         from bagm.io.bsdata.extract import _SKIP_BRANCH
         from bagm.io.bsdata.wargear import _item_ids
 
-        entries: dict[str, list[tuple[str | None, frozenset[str]]]] = {}
+        entries: dict[str, list[tuple[str | None, frozenset[str], frozenset[str]]]] = {}
         seen: set[tuple[int, str | None]] = set()
 
         def visit(n: "Node", kind: str | None, depth: int) -> None:
@@ -88,11 +105,12 @@ class Together:
                 inner = child.name if child.target.get("type") == "model" else kind
                 if child.target.tag != "selectionEntryGroup" \
                         and child.target.get("type") != "model":
-                    entries.setdefault(child.name, []).append((kind, frozenset(child.ids)))
+                    entries.setdefault(child.name, []).append(
+                        (kind, frozenset(child.ids), frozenset(categories([child]))))
                 visit(child, inner, depth + 1)
 
         visit(unit, None, 0)
-        return cls(frozenset(unit.ids), _item_ids(ex, unit, models=True), entries)
+        return cls(frozenset(unit.ids), _item_ids(ex, unit, models=True), counters, entries)
 
     def _unit_count(self, cond: "Element") -> str | None:
         """The item name a condition counts over the whole unit (one or more of it), else
@@ -106,7 +124,7 @@ class Together:
     def _counts_every(self, name: str, child: str, besides: str | None = None) -> bool:
         """Whether ``child`` is every entry of the unit bearing ``name`` (``besides``: but
         those of this kind of model), so that counting the name counts it."""
-        found = [ids for k, ids in self.entries.get(name, [])
+        found = [ids for k, ids, _ in self.entries.get(name, [])
                  if besides is None or k != besides]
         return bool(found) and all(child in ids for ids in found)
 
@@ -114,8 +132,10 @@ class Together:
              offered: dict[str, list["Node"]], model: "Node", line: Callable[[], str]) -> bool:
         """Whether ``mod`` (of ``item``, offered by ``choice`` of ``model`` as ``name``) is in
         a form above: taken (worked out by :meth:`finish`, or saying nothing more)."""
-        if choice is None or mod.find("repeats") is not None:
+        if choice is None:
             return False
+        if mod.find("repeats") is not None:
+            return self._lowered(mod, item, name, line)
         if mod.get("field") == "error":
             return self._apart(mod, item, name, line)
         if _within(mod, item, choice, offered, model):
@@ -154,6 +174,83 @@ class Together:
                 or not self._counts_every(name, child, besides=model.name):
             return False
         self.follows.append((model.name, choice, name, line()))
+        return True
+
+    def _lowered(self, mod: "Element", item: "Node", name: str, line: Callable[[], str]) -> bool:
+        from bagm.io.bsdata.bounds import bound_modifiers
+        from bagm.io.bsdata.modifiers import _SIZE_TESTS, _size_modifier
+
+        con = next((c for c in item.children("constraints", "constraint")
+                    if c.get("id") == mod.get("field")), None)
+        if con is None or con.get("type") != "max" or con.get("field") != "selections" \
+                or not (con.get("scope") in self.unit_ids or con.get("scope") in _UNIT_SCOPES) \
+                or con.get("includeChildSelections", "false").lower() != "true" \
+                or mod.get("type") != "decrement" or mod.get("value") not in ("1", "1.0") \
+                or _conditions(mod) or not _ungrouped(item, mod):
+            return False
+        others: list[str] = []
+        for r in child_elements(mod, "repeats", "repeat"):
+            child = r.get("childId", "")
+            other = self.items.get(child)
+            if r.get("field") != "selections" or r.get("value") not in ("1", "1.0") \
+                    or r.get("repeats") not in ("1", "1.0") \
+                    or not (r.get("scope") in self.unit_ids or r.get("scope") in _UNIT_SCOPES) \
+                    or r.get("includeChildSelections", "false").lower() != "true" \
+                    or other is None or other == name or not self._counts_every(other, child):
+                return False
+            others.append(other)
+        if not others or not all(ids & item.ids for _, ids, _ in self.entries.get(name, [])):
+            return False  # counted by name: every entry of the item's name is it
+        # the maximum's other modifiers: by the unit's size alone (worked out), or lowering it
+        sizes: list[tuple[str, int, str, int]] = []
+        for m, groups, _ in bound_modifiers(item):
+            if m.get("field") != con.get("id") or m is mod:
+                continue
+            rule = None if groups else _size_modifier(m, None, self.counters)
+            if rule is not None and rule[0] in ("increment", "decrement"):
+                sizes.append(rule)
+            elif m.get("type") != "decrement":
+                return False  # it could raise the maximum otherwise
+        try:
+            top = int(float(con.get("value", "")))
+        except ValueError:
+            return False
+
+        def at(n: int) -> int:
+            return max(0, top + sum(by if how == "increment" else -by
+                                    for how, by, test, size in sizes
+                                    if _SIZE_TESTS[test](n, size)))
+        grows: dict[int, int] = {}
+        for n in range(2, max([size for *_, size in sizes], default=0) + 2):
+            if at(n) != at(n - 1):
+                grows[n] = at(n)
+        bound = {"items": [name, *others], "max": at(1), **({"max_from": grows} if grows else {})}
+        self.lowered.append((name, bound, line()))
+        return True
+
+    def category(self, mod: "Element", model: "Node", line: Callable[[], str]) -> bool:
+        """Whether ``mod`` (of the kind ``model``) is an error while the unit counts more
+        than N selections of a category its items bear: read as a bound over those items."""
+        conds = list(child_elements(mod, "conditions", "condition"))
+        if mod.get("field") != "error" or mod.get("type") != "add" \
+                or mod.find("repeats") is not None or mod.find("conditionGroups") is not None \
+                or len(conds) != 1 or not _ungrouped(model, mod):
+            return False
+        cond, test = conds[0], _test(conds[0])
+        if test is None or test[0] not in ("greaterThan", "atLeast") or test[1] != int(test[1]) \
+                or cond.get("field") != "selections" \
+                or not (cond.get("scope") in self.unit_ids or cond.get("scope") in _UNIT_SCOPES) \
+                or cond.get("includeChildSelections", "false").lower() != "true":
+            return False
+        category = cond.get("childId", "")
+        names = [n for n, found in self.entries.items()
+                 if any(category in cats for _, _, cats in found)]
+        # counted by name: every entry of such a name bears the category
+        if not names or any(category not in cats for n in names
+                            for _, _, cats in self.entries[n]):
+            return False
+        most = int(test[1]) - (1 if test[0] == "atLeast" else 0)
+        self.counted.append({"items": names, "max": most, "kind": model.name, "line": line()})
         return True
 
     def finish(self, kinds: list[dict[str, Any]], unread: list[str]) -> list[dict[str, Any]]:
@@ -199,6 +296,36 @@ class Together:
                     out.append(bound)
             else:
                 unread += [text for *_, text in found]
+        # maxima lowered by other items: a bound whatever the unit carries where each other
+        # item bounds the others as much (see the module's docstring)
+        def most(b: dict[str, Any], n: int) -> int:
+            from bagm.data.models import max_at_size
+
+            return int(max_at_size(b["max"], b.get("max_from", {}), n) or 0)
+
+        own = {name: pooled for name, pooled, _ in self.lowered}
+        for name, pooled, text in self.lowered:
+            rest = set(pooled["items"]) - {name}
+            sizes = {1, *pooled.get("max_from", {})} | {
+                n for b in own.values() for n in b.get("max_from", {})}
+            if not all(o in own and rest <= set(own[o]["items"])
+                       and all(most(own[o], n) <= most(pooled, n) for n in sizes)
+                       for o in rest):
+                unread.append(text)
+                continue
+            if not any(set(b["items"]) == set(pooled["items"]) and b.get("max") == pooled["max"]
+                       and b.get("max_from") == pooled.get("max_from") for b in out):
+                out.append(pooled)
+        # at most N of a category's items, while the unit has a model of the error's kind
+        for c in self.counted:
+            kind = next((k for k in kinds if k["model"] == c["kind"]), None)
+            if kind is None or [k["model"] for k in kinds].count(c["kind"]) != 1:
+                unread.append(c["line"])  # a kind the pack names twice: cannot be told apart
+                continue
+            bound = {"items": c["items"], "max": c["max"],
+                     **({} if kind.get("min", 0) >= 1 else {"beside": [c["kind"]]})}
+            if bound not in out:
+                out.append(bound)
         return out
 
 
@@ -220,3 +347,11 @@ def _within(mod: "Element", item: "Node", choice: dict[str, Any],
     child = cond.get("childId", "")
     others = [n for nodes in offered.values() for n in nodes if n is not item]
     return child not in item.ids and any(child in n.ids for n in others)
+
+
+def _ungrouped(node: "Node", mod: "Element") -> bool:
+    """Whether ``mod`` stands outside any modifier group of ``node`` (whose conditions the
+    forms above do not read)."""
+    from bagm.io.bsdata.bounds import bound_modifiers
+
+    return any(m is mod and not groups for m, groups, _ in bound_modifiers(node))

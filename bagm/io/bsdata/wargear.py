@@ -81,7 +81,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
     kind_ids = _kind_ids(ex, node)  # the unit's model entries' ids -> their names
     group_kinds = _group_kinds(ex, node)  # its groups' ids -> the kinds of model in them
     sizes = _bundle_ids(ex, node)  # its bundles of models: a count of one is its size
-    together = Together.of(ex, node)  # bounds over items carried across the unit
+    together = Together.of(ex, node, frozenset(counted))  # items carried across the unit
 
     def entry_name(ident: str) -> str:
         if ident == "model":
@@ -269,7 +269,8 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
                 if loosened is not None:  # worked out once every kind is read
                     min_beside.extend(o for o in loosened if o not in min_beside)
                     return True
-                return False
+                # an error on a count of a category's items: worked out once every kind is read
+                return together.category(m, model, lambda: line_of(model, m))
             bounds_by(model, kind_read)
         fixed, choices = gear_of(model, depth)
         path.pop()
