@@ -17,7 +17,7 @@ from reference import positions as ref
 from bagm.data.timings import TIMINGS
 from bagm.engine.attack.rules import Conditions
 from bagm.engine.bots import make_bot
-from bagm.engine.game import control, moments, movement, positions
+from bagm.engine.game import control, moments, movement, positions, shooting
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
 from bagm.engine.rules import leaders
@@ -173,8 +173,8 @@ def test_battlefield_command_uses_are_their_plain_reference(spec):
 @given(games())
 def test_effect_answers_are_their_plain_references(spec):
     """Along a game: the objective markers each unit is within range of (kept on its stamp, read by
-    the effect conditions 'near_objective' and 'near_controlled', and the marker a rule would
-    Secure at once), the rules offered at each moment (kept by timing), the attack sequence's lookups
+    the effect conditions 'near_objective' and 'near_controlled', the markers Secure Site may
+    select and the marker a rule would Secure at once), the rules offered at each moment (kept by timing), the attack sequence's lookups
     under the game's conditions (reading every effect: reference/effects.plain) and whether an
     army's units may have a field set (Army.may_set, kept while their effects stay the same)."""
     fields = sorted({f for u in _army("A", spec[0]).units + _army("B", spec[1]).units
@@ -186,6 +186,7 @@ def test_effect_answers_are_their_plain_references(spec):
         for u in g.units.values():
             assert control.near_markers(g, u) == ref.near_markers(g, u), u.uid
             if u.alive:
+                assert shooting.secure_markers(g, u) == ref.secure_markers(g, u), u.uid
                 for how in ("controlled", "uncontested"):
                     assert control.marker_to_secure(g, u, how) == ref.marker_to_secure(g, u, how), (u.uid, how)
         for u in on:

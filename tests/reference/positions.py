@@ -145,6 +145,13 @@ def near_markers(g: Any, u: Any) -> tuple[bool, ...]:
     return tuple(any(g.bf.in_objective_range(m.base, mk) for m in u.models) for mk in g.map.layout.markers)
 
 
+def secure_markers(g: Any, u: Any) -> list[int]:
+    """The objective markers ``u``'s army controls that a model of ``u`` is within range of
+    (measured around Walls and closed Hatchways): those it could Secure (Secure Site)."""
+    return [i for i, mk in enumerate(g.map.layout.markers)
+            if g.control[i] == u.player and any(g.bf.in_objective_range(m.base, mk) for m in u.models)]
+
+
 def marker_to_secure(g: Any, u: Any, how: str) -> int | None:
     """The first objective marker within range of ``u`` not yet Secured by its army that its army
     controls ('controlled'), or that no enemy unit is within range of ('uncontested')."""

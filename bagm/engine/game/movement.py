@@ -17,6 +17,7 @@ from bagm.engine.rules.effects import (
     effect_least,
     effect_sum,
     holds_in,
+    moves_through,
     slow_aura,
     slowed,
     through_enemies,
@@ -391,13 +392,14 @@ def plan_move(g: GameInterface, u: Unit, to: tuple[float, float], limit: float, 
         # kept across moves and games on all it depends on: where the unit and every other
         # model stand, which of them are enemies, and the Hatchways. These determine the
         # move's discs (:meth:`move_discs`), which are built only for a new plan (most plans
-        # come back); but for a unit that moves through models (its effects say which).
+        # come back); for a unit that moves through models (its effects say which), so do
+        # which of the other units it moves through on this kind of move.
         through = u.affected and any(e.move_through for e in u.setting("move_through"))
-        others = tuple((v.player != u.player, kept_answers.positions(v)) for v in g.units.values()
-                       if v is not u and v.where == "board")
+        board = [v for v in g.units.values() if v is not u and v.where == "board"]
+        others = tuple([(v.player != u.player, kept_answers.positions(v)) for v in board])
         got: tuple[float, list[tuple[float, float]] | None] = kept_answers._geo(g,
             ("plan", kept_answers.positions(u), to, limit, kind, others, positions.closed(g),
-             positions.move_discs(g, u, kind) if through else None), calc)
+             tuple([moves_through(u, v, kind) for v in board]) if through else None), calc)
         return got
     return kept_answers._cached(g, ("plan", u.uid, to, limit, kind), kept)
 

@@ -69,9 +69,11 @@ def _overwatchers(g: GameInterface, enemy: Unit) -> list[Unit]:
     q = g.other(enemy.player)
     out = []
     for u in g.army_units(q):
-        # out of its longest range, a unit has no weapon in range: the cheap test first
+        # out of its longest range, a unit has no weapon in range: the cheap tests first (the
+        # units' boxes farther apart than that range: no pair of models is within it)
         if u.overwatch_until >= g.turn and u.overwatch_used_turn != g.turn and \
-                not u.battleshocked and positions.min_straight(g, u, enemy) <= u.longest_range and \
+                not u.battleshocked and not positions.apart(g, u, enemy, u.longest_range + 1e-6) and \
+                positions.min_straight(g, u, enemy) <= u.longest_range and \
                 not positions.engaged_with(g, u) and weapons_in_range(g, u, enemy, overwatch=True):
             out.append(u)
     return out
@@ -189,9 +191,11 @@ def _overwatch_too(u: Unit) -> bool:
 
 
 def secure_markers(g: GameInterface, u: Unit) -> list[int]:
-    markers = g.map.layout.markers
-    return kept._cached(g, ("secure", u.uid, tuple(g.control)), lambda: [i for i, m in enumerate(markers)
-            if g.control[i] == u.player and any(g.bf.in_objective_range(x.base, m) for x in u.models)])
+    """The objective markers ``u``'s army controls that a model of ``u`` is within range of
+    (Secure Site: "one objective marker you control ... within range of that unit"): read from
+    :func:`control.near_markers`, kept on the unit's stamp and across games on where it stands."""
+    held = g.control
+    return [i for i, near in enumerate(control.near_markers(g, u)) if near and held[i] == u.player]
 
 
 # Cheap tests of whether a step is offered at all ("done" is always among its actions);
