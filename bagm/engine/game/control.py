@@ -53,10 +53,31 @@ def control_levels(g: GameInterface) -> list[dict[str, int]]:
     """:meth:`levels_of_control`, kept until anything on the battlefield changes or the OC of
     a unit within range of an objective marker does (Battle-shock, conferred Leader abilities
     and effects that hold while a condition on the game holds change it): a unit within range
-    of none adds nothing to any level, whatever its OC, so only those units' OC is looked at."""
+    of none adds nothing to any level, whatever its OC, so only those units' OC is looked at.
+    Across changes, kept while those units stand where they stood (their stamps; :meth:`_levels_kept`)."""
     holds = holds_in(g)
-    levels: list[dict[str, int]] = kept._cached(g,
-        ("levels", tuple([u.oc(None, holds) for u in units_in_range(g)])), partial(levels_of_control, g))
+    units = units_in_range(g)
+    ocs = tuple([u.oc(None, holds) for u in units])
+    levels: list[dict[str, int]] = kept._cached(g, ("levels", ocs), partial(_levels_kept, g, units, ocs))
+    return levels
+
+
+def _levels_kept(g: GameInterface, units: list[Unit], ocs: tuple[int, ...]) -> list[dict[str, int]]:
+    """:meth:`levels_of_control` kept on what it reads when no aura changes OC and every model
+    of a unit within range has the unit's OC: which units are within range of a marker, where
+    they stand (their stamps, with the Hatchways: how many of their models are within range of
+    each marker) and their OC. A move elsewhere, a unit out of range losing models, keep it."""
+    if any(u.mixed_oc for u in units) or any(
+            a.may_set("engaged_enemy_OC_mod") or a.may_set("OC_aura_mod") for a in g.armies.values()):
+        return levels_of_control(g)  # (Overwhelming Magnificence, Rad-saturation: engagement counts)
+    if units:
+        kept.stamp(g, units[0])  # brings every stamp up to date: read directly below
+    stamps = g._stamps
+    key = ("levels", positions.closed(g), tuple([(u.uid, stamps[u.uid]) for u in units]), ocs)
+    got = g._by_stamp.get(key)
+    if got is None:
+        got = g._by_stamp[key] = (levels_of_control(g),)
+    levels: list[dict[str, int]] = got[0]
     return levels
 
 

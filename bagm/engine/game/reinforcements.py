@@ -4,7 +4,7 @@ from every enemy model with Deep Strike, and the Set Overwatch window after each
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 from typing import TYPE_CHECKING, Any
 
 from bagm.data.models import Effect
@@ -36,7 +36,7 @@ _NO_CHARGE = validate(Effect, {"no_charge": True})
 def _reinforcements(g: GameInterface) -> Generator[Decision, Action, None]:
     # Reinforcements step
     p = g.active
-    while legal_reinforce(g, p):
+    while _may_reinforce(g, p):
         act = yield g.ask("reinforce", p)
         if act.kind == "done":
             break
@@ -89,12 +89,25 @@ def _empty_zones_now(g: GameInterface, p: Player) -> list[int]:
 
 
 def legal_reinforce(g: GameInterface, p: Player) -> list[Action]:
+    out = list(_arrivals(g, p))
+    return out + [Action("done")] if out else []
+
+
+def _may_reinforce(g: GameInterface, p: Player) -> bool:
+    """Whether a unit of ``p`` can arrive now (the step is offered): the first arrival that
+    fits settles it, without laying out every other."""
+    return next(_arrivals(g, p), None) is not None
+
+
+def _arrivals(g: GameInterface, p: Player) -> Iterator[Action]:
+    """The arrivals from Reserves open to ``p`` now, in order, each one only if the unit can
+    be set up there (one that cannot would be offered again and again)."""
     res = g.army_units(p, "reserves")
     if not res:
-        return []
-    out = []
+        return
     empty = _empty_zones(g, p)
     for u in res:
+        out = []
         if not u.deep_strike_reserve:
             out += [Action("arrive", u.uid, arg=str(z + 1)) for z in empty]
         if (u.deep_strike and (g.round >= 2 or early_deep_strike(g, u) is not None) or u.recalled) and \
@@ -103,9 +116,7 @@ def legal_reinforce(g: GameInterface, p: Player) -> list[Action]:
                 out.append(Action("deepstrike", u.uid, point=_r((m.x, m.y))))
             for z in deployment.entry_zones(g, p):
                 out.append(Action("deepstrike", u.uid, point=_r(z.centre)))
-    # only arrivals that can be set up: one that cannot would be offered again and again
-    out = [a for a in out if _arrival_fits(g, g.units[a.unit or ""], a)]
-    return out + [Action("done")] if out else []
+        yield from (a for a in out if _arrival_fits(g, u, a))
 
 
 def _arrival(g: GameInterface, u: Unit, act: Action) -> tuple[tuple[float, float], dict[str, Any]]:
