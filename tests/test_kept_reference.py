@@ -202,7 +202,7 @@ def test_effect_answers_are_their_plain_references(spec):
                                         effect_defence(t, w3, holds))
         for p in ("A", "B"):
             for timing in TIMINGS:
-                assert moments.offered(g, p, timing) == ref_moments.offered(g, p, timing), (p, timing)
+                assert list(moments.offered(g, p, timing)) == ref_moments.offered(g, p, timing), (p, timing)
         for army in g.armies.values():
             for f in fields:
                 assert army.may_set(f) == ref_effects.may_set(army, f), f

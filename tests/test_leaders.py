@@ -99,6 +99,17 @@ def test_window_at_the_end_of_the_command_phase_lists_modelled_abilities_only():
     assert legal[-1] == "pass"
 
 
+def test_only_leaders_with_a_unit_of_their_army_to_lead_are_looked_at():
+    # the Brotherhood Chaplain leads Terminator and Paladin Squads: the army has neither, so its
+    # windows never look at it; the Brotherhood Champion leads the army's Strike Squads
+    a, b = (x.clone() for x in _armies())
+    g = Game(11, a, b, rolloffs={"attacker": "A", "first_turn": "A"})
+    assert [u.uid for u in g.leaders["A"]] == ["A2"]
+    assert leaders.commanders([g.units["A1"], g.units["A5"]]) == []
+    assert [u.uid for u in leaders.commanders(g.armies["B"].units)] == ["B1", "B2"]
+    assert [u.uid for u in new_game().leaders["A"]] == ["A1", "A2"]  # this Chaplain leads Strike Squads
+
+
 def test_battlefield_command_costs_1cp_and_confers_the_ability_until_the_next_command_phase():
     g = new_game()
     to_window(g)

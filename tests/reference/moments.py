@@ -45,7 +45,7 @@ def legal_command(g: Any, p: str) -> list[Any]:
 
     paid = may_use(g, p, BATTLEFIELD_COMMAND)
     out = []
-    for leader in g.leaders[p]:
+    for leader in [u for u in g.armies[p].units if modelled_abilities(u.datasheet)]:  # (every Leader)
         if not (leader.alive and may_target(leader, True) and (paid or leaders.peerless_free(g, leader))):
             continue
         keys = leader.datasheet.leader.bodyguard_keys

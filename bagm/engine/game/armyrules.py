@@ -69,8 +69,10 @@ def _marks_again(g: GameInterface) -> Generator[Decision, Action, None]:
     Reading: the new one is selected at the next Battlefield Command window (the end of the
     phase at the latest), the active player first; selecting one never hurts, so it is made."""
     for p in (g.active, g.other(g.active)):
-        if not g.armies[p].may_set("mark_again"):
-            continue  # (asked at every Battlefield Command window)
+        # (asked at every Battlefield Command window: first whether any enemy unit was ever
+        # selected by a rule, a look at a few flags, then whether the army could have the rule)
+        if not any(v.marked for v in g.armies[g.other(p)].units) or not g.armies[p].may_set("mark_again"):
+            continue
         for b in g.army_units(p):
             if not b.affected:
                 continue

@@ -54,25 +54,46 @@ def cost_rules(g: GameInterface) -> bool:
     return g.armies["A"].cost_rules or g.armies["B"].cost_rules
 
 
-def offered(g: GameInterface, p: Player, timing: str) -> list[Use]:
+_AT: dict[int, tuple[tuple[Use, ...], dict[str, tuple[Use, ...]]]] = {}
+"""Each army's entries by the moment they can be offered at (``entries_at``), kept for the process
+by the identity of the army's ``uses`` (a copy of an army for a new game shares them)."""
+
+
+def entries_at(uses: tuple[Use, ...], timing: str) -> tuple[Use, ...]:
+    """The entries of ``uses`` whose WHEN can ever be offered at the moment ``timing``
+    (:func:`offered_at`): worked out once for an army's rules, so that a moment at which none
+    can be offered, most of them, costs a look-up."""
+    kept = _AT.get(id(uses))
+    if kept is None or kept[0] is not uses:  # (the tuple itself is kept: its id is not reused)
+        if len(_AT) > 1000:
+            _AT.clear()
+        kept = _AT[id(uses)] = (uses, {})
+    got = kept[1].get(timing)
+    if got is None:
+        got = kept[1][timing] = tuple(s for s in uses if offered_at(s.when, timing))
+    return got
+
+
+def offered(g: GameInterface, p: Player, timing: str) -> tuple[Use, ...]:
     """Player ``p``'s rules used at a moment whose WHEN is ``timing`` now (phase and turn), each
-    checked by :meth:`usable` (asked at every Battlefield Command window: the army's rules are
-    kept by timing, while its ``uses`` are the same)."""
-    out = []
+    checked by :meth:`usable`: those that can be offered at the moment at all (indexed by moment
+    for the army), then in this phase and turn."""
+    found = entries_at(g.armies[p].uses, timing)
+    if not found:
+        return found
     yours = g.active == p
-    uses = g.armies[p].uses
-    kept = g._uses_at.get((p, timing))
-    if kept is None or kept[0] is not uses:
-        kept = g._uses_at[p, timing] = (uses, tuple(s for s in uses if offered_at(s.when, timing)))
-    for s in kept[1]:
-        if s.when == "your_shooting" and (g.phase != "shooting" or not yours):
-            continue  # offered at the start of your Shooting phase (module note)
-        if s.phase is not None and s.phase != g.phase:
-            continue
-        if s.turn == "yours" and not yours or s.turn == "opponents" and yours or s.first_round and g.round != 1:
-            continue
-        out.append(s)
-    return out
+    phase, first = g.phase, g.round == 1
+    return tuple(s for s in found if offered_now(s, phase, yours, first))
+
+
+def offered_now(s: Use, phase: str, yours: bool, first: bool) -> bool:
+    """Whether ``s``, an entry offered at the moment, is offered in ``phase`` of your turn
+    (``yours``) or your opponent's, in the first battle round (``first``) or a later one."""
+    if s.when == "your_shooting" and (phase != "shooting" or not yours):
+        return False  # offered at the start of your Shooting phase (module note)
+    if s.phase is not None and s.phase != phase:
+        return False
+    return not (s.turn == "yours" and not yours or s.turn == "opponents" and yours or s.first_round and not first)
 
 
 def _once(g: GameInterface, p: Player, s: Use, uid: str | None = None) -> tuple[str, str, int]:
@@ -95,12 +116,16 @@ def usable(g: GameInterface, p: Player, timing: str, unit: str | None = None) ->
     unit ``unit``, for the moments that are about one unit)."""
     if not g.armies[p].uses:
         return []
+    entries = offered(g, p, timing)
+    if not entries:
+        return []  # (the usual case: no entry of the army is offered at this moment)
     out = []
-    for s in offered(g, p, timing):
+    cp, used = g.cp[p], g.used
+    for s in entries:
         # Core Rules "Stratagems": enough CP, once per phase; a rule: as often as it says
-        if g.cp[p] < s.cp - (1 if cost_rules(g) else 0) or s.pain and g.pain[p] < s.pain \
-                or s.once != "unit" and _once(g, p, s) in g.used \
-                or s.once_each and (p, s.name, 0) in g.used:
+        spent = _once(g, p, s) in used
+        if cp < s.cp - (1 if cost_rules(g) else 0) or s.pain and g.pain[p] < s.pain \
+                or s.once != "unit" and spent or s.once_each and (p, s.name, 0) in used:
             continue
         if s.pool_needs and not pool_fits(g, p, s):
             continue  # Blessings of Khorne: this round's roll has not the dice it needs
@@ -109,7 +134,7 @@ def usable(g: GameInterface, p: Player, timing: str, unit: str | None = None) ->
         if s.enemy:  # "select one enemy unit ..."
             out += [Action("use", e.uid, arg=s.name) for e in _enemy_targets(g, p, s, unit)]
             continue
-        if g.cp[p] < s.cp or _once(g, p, s) in g.used or s.once_each and (p, s.name, 0) in g.used:
+        if cp < s.cp or spent:
             continue
         if s.times is not None and _times_used(g, p, s) >= s.times:
             continue  # "can only use this Enhancement up to two times"

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from bagm.chance.dice import Dice
 from bagm.engine.board.battlefield import Battlefield
 from bagm.engine.rules.editions import edition_of
-from bagm.engine.rules.leaders import modelled_abilities
+from bagm.engine.rules.leaders import commanders
 from bagm.engine.rules.missions import get_mission
 from bagm.engine.state import events as ev
 from bagm.engine.state.core import _GEO, _WALL_VIS, Decision, Player
@@ -68,7 +68,7 @@ class GameState:
     # --- the armies, the board, the dice -----------------------------------------------------------
     armies: dict[Player, Army] = _f(DEEP)
     units: dict[str, Unit] = _f(DEEP)  # every unit of both armies by uid
-    leaders: dict[Player, list[Unit]] = _f(DEEP)  # Leaders with a modelled Leader ability
+    leaders: dict[Player, list[Unit]] = _f(DEEP)  # Leaders Battlefield Command can target (leaders.commanders)
     bf: Battlefield = _f(DEEP)  # Hatchways open or closed, and what the map's geometry answers
     dice: Dice = _f(DEEP)
 
@@ -134,8 +134,6 @@ class GameState:
     _stamp_version: int = _f(CACHE, lambda: -1)
     _moved: set[str] | None = _f(CACHE, lambda: None)  # units named by touch() since the stamps were read
     _by_stamp: dict[Any, tuple[Any, ...]] = _f(CACHE, dict)  # answers kept on stamps across changes
-    # each player's rules used at a moment offered at a timing (moments._entries), with the uses they are of
-    _uses_at: dict[tuple[str, str], tuple[tuple[Any, ...], tuple[Any, ...]]] = _f(CACHE, dict)
     _accepted: tuple[Decision, Action] | None = _f(CACHE, lambda: None)  # see passes()
 
     def __init__(self, mission: int, army_a: Army, army_b: Army, seed: int = 0,
@@ -153,8 +151,9 @@ class GameState:
         self._wall_vis = _WALL_VIS.setdefault(mission, {})
         self.armies = {"A": army_a, "B": army_b}
         self.units = {u.uid: u for a in (army_a, army_b) for u in a.units}
-        # Battlefield Command windows open only for a Leader with a modelled Leader ability
-        self.leaders = {p: [u for u in a.units if modelled_abilities(u.datasheet)] for p, a in self.armies.items()}
+        # Battlefield Command windows open only for a Leader with a modelled Leader ability and a
+        # unit of its army it could lead
+        self.leaders = {p: commanders(a.units) for p, a in self.armies.items()}
         self.bf = Battlefield(self.map.layout)
         self.dice = dice if dice is not None else Dice(seed)
         self.cp = {"A": 0, "B": 0}

@@ -42,6 +42,15 @@ def modelled_abilities(ds: Any) -> list[Any]:
     return lead.described if lead is not None else []
 
 
+def commanders(units: list[Unit]) -> list[Unit]:
+    """The units of an army that Battlefield Command can ever target as the Leader unit: a
+    Leader with a modelled Leader ability and another unit of its army it could lead (an army's
+    units never change in a game: the Battlefield Command windows of an army without one are
+    passed at once)."""
+    return [u for u in units if modelled_abilities(u.datasheet) and any(
+        b is not u and b.datasheet.key in u.datasheet.leader.bodyguard_keys for b in units)]
+
+
 def not_modelled_notes(ds: Any) -> list[str]:
     """What a game lists for a Leader: its Leader abilities without modelled effects."""
     lead = getattr(ds, "leader", None)
