@@ -85,13 +85,12 @@ def test_two_grenade_launchers_in_a_unit_of_5_are_refused(tmp_path: Path) -> Non
 
 # --- Chaos Boons: hidden unless the champion has a Crusade upgrade --------------------------
 
-# the last: the findings on legal wargear (Chosen and Chaos Terminators: BA196, items' maxima
-# by the unit's size alone not read, test_wargear_bounds_beside.NAMED)
+# the last: the findings on legal wargear (none: every bound of these units is read)
 BOONS = [
     ("Champions of Chaos", "Chosen", 5, "Chosen Champion", "plasma pistol",
-     "Chaos Lord in Terminator Armour", [("BA196", 8)]),
+     "Chaos Lord in Terminator Armour", []),
     ("Champions of Chaos", "Chaos Terminator Squad", 5, "Terminator Champion", None,
-     "Chaos Lord in Terminator Armour", [("BA196", 8)]),
+     "Chaos Lord in Terminator Armour", []),
     ("Underdeck Uprising", "Cultist Mob", 10, "Cultist Champion", "bolt pistol", "Dark Commune",
      []),
 ]
@@ -124,7 +123,7 @@ def test_chaos_boons_are_no_option_in_boarding_actions(tmp_path: Path, detachmen
     assert not r.valid and wargear_findings(r) == [*noted, ("BA190", 10)]
 
 
-# --- Chosen: an item's maximum raised from 10 models, beside its choice's other items ----------
+# --- Chosen: an item's maximum across the unit, raised from 10 models -------------------------
 
 CHOSEN = """faction: Heretic Astartes
 detachment: Champions of Chaos
@@ -132,23 +131,23 @@ units:
   - unit: Chaos Lord in Terminator Armour
     warlord: true
   - unit: Chosen
-    models: {n}
+    models: 5
     wargear:
       plasma pistol: {k}
 """
 
 
-@pytest.mark.parametrize("n", [5, 10])
-def test_chosens_plasma_pistols_by_the_units_size_are_named_not_passed(tmp_path: Path,
-                                                                       n: int) -> None:
-    """The catalogue sets Chosen's plasma pistols' maximum to 4 from 10 models, on the item
-    beside the other items of each model's choice: no form of the data holds that bound, so
-    a roster naming Chosen's wargear is told to check it by hand (BA196, the unit's line),
-    in a unit of 5 or of 10 (Champions of Chaos allows 5 only: refused on its own)."""
-    r = check(tmp_path, CHOSEN.format(n=n, k=4))
-    found = [f for f in r.findings if f.code == "BA196"]
-    assert [(f.code, f.line) for f in found] == [("BA196", 8)], r.findings
-    assert "Plasma pistol: maximum set to 4 while models >= 10" in found[0].message
+def test_chosens_plasma_pistols_are_bound_across_the_unit(tmp_path: Path) -> None:
+    """The catalogue bounds the Chosen's plasma pistols across the unit, whichever kinds of
+    model carry them (the champion's among them): 2 in a unit of 5, 4 from 10 models. Read,
+    so no "check by hand" note: 2 pass, 3 are BA197 at the wargear line, saying the bound."""
+    r = check(tmp_path, CHOSEN.format(k=2))
+    assert r.valid and wargear_findings(r) == [], r.findings
+    r = check(tmp_path, CHOSEN.format(k=3))
+    assert not r.valid and wargear_findings(r) == [("BA197", 9)], r.findings
+    found = next(f for f in r.findings if f.code == "BA197")
+    assert "at most 2 Plasma pistol in a unit of 5 models (4 from 10 models)" in found.message
+    assert "name fewer, or take a larger unit" in found.message
 
 
 # --- Wracks: the Acothyst's twin torturer's tools, or one ranged and one melee weapon ----------

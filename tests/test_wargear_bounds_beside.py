@@ -9,9 +9,9 @@ its choice's other items are barred beside; items the unit's models carry togeth
 otherwise (BA196),
 never passed silently. Conditions settled in every Boarding Actions roster (a Crusade entry,
 the army's Detachment or force, the unit's size alone, a count of one of its bundles of models)
-are no such bound; a bound changed by the unit's size alone that no form reads (an item's
-maximum beside the other items of its choice: Chosen's plasma pistols, 4 from 10 models) is
-named too."""
+are no such bound; a bound changed by the unit's size alone that no form reads (an item's own
+maximum in the model beside the other items of its choice) is named too. An item's bound
+across the unit by its size is read (``wargear_item_bounds``: test_wargear_item_bounds)."""
 
 from __future__ import annotations
 
@@ -39,74 +39,26 @@ NAMED = [
     ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Hand flamer: maximum lowered by 1 while (models >= 10 and Power fist < 1 and Power weapon < 1 and Hand flamer >= 1 and (Power fist >= 3 or Power weapon >= 3 or (Power fist >= 2 and Power weapon >= 1) or (Power fist >= 1 and Power weapon >= 2)))'),
     ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Inferno Pistol: maximum lowered by 1 while (Power fist < 1 and Power weapon < 1 and Inferno Pistol >= 1 and (Power fist >= 2 or Power weapon >= 2 or (Power fist >= 1 and Power weapon >= 1)))'),
     ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Inferno Pistol: maximum lowered by 1 while (models >= 10 and Power fist < 1 and Power weapon < 1 and Inferno Pistol >= 1 and (Power fist >= 3 or Power weapon >= 3 or (Power fist >= 2 and Power weapon >= 1) or (Power fist >= 1 and Power weapon >= 2)))'),
-    ('Sanguinary Guard', 'Sanguinary Guard: Inferno Pistol: maximum raised by 1 while Sanguinary Guard >= 6'),
     ('Inquisitorial Agents', "Agent w/ plasma pistol: error 'Max 1 {this} per 5 models' while (5 - 10 Acolytes < 10 and Agent w/ plasma pistol > 1)"),
     ('Inquisitorial Agents', "Agent w/ eviscerator: error 'Max 1 {this} per 5 models' while (5 - 10 Acolytes < 10 and Agent w/ eviscerator > 1)"),
     ('Inquisitorial Agents', "Agent w/ mystic stave: error 'Max 1 {this} per 5 models' while (5 - 10 Acolytes < 10 and Agent w/ mystic stave > 1)"),
     ('Inquisitorial Agents', "1 - 2 Gun Servitors: error 'Max 1 gun servitor per 5 models' while (5 - 10 Acolytes < 10 and 1 - 2 Gun Servitors > 1)"),
     ('Inquisitorial Agents', "Inquisitorial Agents: Tome-skull: error 'Max 1 {this} per 5 models' while (5 - 10 Acolytes < 10 and Tome-skull > 1)"),
-    ('Blightlord Terminators', "Blightlord Terminator w/ combi-weapon: error 'Max 3 Combi-weapon per 5 models' while ((models < 10 and Combi-weapon > 3) or (models < 5 and Combi-weapon > 0))"),
-    ('Acolyte Hybrids with Hand Flamers', "Acolyte Hybrid w/ Demolition Charge, and Cult Claws and Knife: Demolition charge: error 'Can only take 2 Demolition charges per 5 models' while (Acolyte Hybrid w/ Demolition Charge, and Cult Claws and Knife >= 3 and models < 10)"),
     ('Neurogaunts', 'Neurogaunt Nodebeast: maximum raised by 1 while Neurogaunt >= 20'),
-    # an item's maximum by the unit's size alone, beside a choice it is one item of: named
-    ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Plasma pistol: maximum raised by 2 while models >= 10'),
-    ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Hand flamer: maximum raised by 1 while models >= 10'),
-    ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Inferno Pistol: maximum raised by 1 while models >= 10'),
-    ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Power weapon: maximum raised by 1 while models >= 10'),
-    ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Power fist: maximum raised by 1 while models >= 10'),
-    ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Eviscerator: maximum raised by 1 while models >= 10'),
-    ('Sword Brethren', 'Sword Brother: Thunder Hammer: maximum raised by 1 while Sword Brethren >= 10'),
-    ('Sword Brethren', 'Sword Brother: Thunder Hammer: maximum raised by 1 while Sword Brethren >= 5'),
-    ('Deathwatch Veterans', 'Veteran w/ Astartes shield and boltgun: Astartes shield: maximum raised by 2 while models >= 10'),
-    ('Deathwatch Veterans', 'Veteran w/ Astartes shield and power weapon: Astartes shield: maximum raised by 2 while models >= 10'),
-    ('Deathwatch Veterans', 'Sgt w/ Astartes shield and xenophase blade: Astartes shield: maximum raised by 2 while models >= 10'),
-    ('Deathwatch Veterans', 'Sgt w/ Astartes shield and combi-weapon: Astartes shield: maximum raised by 2 while models >= 10'),
-    ('Troupe', 'Player with Fusion Pistol: Fusion Pistol: maximum set to 2 while models < 10'),
-    ('Troupe', 'Player with Neuro Disruptor: Neuro Disruptor: maximum set to 2 while models < 10'),
-    ('Acolyte Hybrids with Autopistols', 'Acolyte Hybrid w/ Heavy Mining Tool: Heavy mining tool: maximum set to 6 while models >= 10'),
-    ('Neophyte Hybrids', 'Neophyte Hybrid w/ Heavy Weapon: Mining laser: maximum raised by 1 while models >= 20'),
-    ('Neophyte Hybrids', 'Neophyte Hybrid w/ Heavy Weapon: Seismic cannon: maximum raised by 1 while models >= 20'),
-    ('Neophyte Hybrids', 'Neophyte Hybrid w/ Heavy Weapon: Heavy stubber: maximum raised by 1 while models >= 20'),
-    ('Chosen', 'Chosen w/ boltgun and plasma pistol: Plasma pistol: maximum set to 4 while models >= 10'),
-    ('Chosen', 'Chosen w/ combi-weapon and bolt pistol: Combi-weapon: maximum set to 4 while models >= 10'),
-    ('Chosen', 'Chosen w/ paired accursed weapons and plasma pistol: Plasma pistol: maximum set to 4 while models >= 10'),
-    ('Chosen', 'Chosen w/ paired accursed weapons and plasma pistol: Paired accursed weapons: maximum set to 2 while models >= 10'),
-    ('Chosen', 'Chosen w/ power fist and bolt pistol: Power fist: maximum set to 2 while models >= 10'),
-    ('Chosen', 'Chosen w/ combi-weapon and plasma pistol: Plasma pistol: maximum set to 4 while models >= 10'),
-    ('Chosen', 'Chosen w/ combi-weapon and plasma pistol: Combi-weapon: maximum set to 4 while models >= 10'),
-    ('Chosen', 'Chosen w/ paired accursed weapons and bolt pistol: Paired accursed weapons: maximum set to 2 while models >= 10'),
-    ('Chosen', 'Chosen w/ power fist and plasma pistol: Plasma pistol: maximum set to 4 while models >= 10'),
-    ('Chosen', 'Chosen w/ power fist and plasma pistol: Power fist: maximum set to 2 while models >= 10'),
-    ('Chosen', 'Chosen Champion: Plasma pistol: maximum set to 4 while models >= 10'),
-    ('Chosen', 'Chosen Champion: Paired accursed weapons: maximum set to 2 while models >= 10'),
-    ('Chaos Terminator Squad', 'Accursed weapon and combi-weapon: Combi-weapon: maximum set to 4 while models >= 10'),
-    ('Chaos Terminator Squad', 'Power fist and combi-weapon: Power fist: maximum set to 3 while models < 10'),
-    ('Chaos Terminator Squad', 'Power fist and combi-weapon: Combi-weapon: maximum set to 4 while models >= 10'),
-    ('Chaos Terminator Squad', 'Chainfist and combi-bolter: Chainfist: maximum set to 1 while models < 10'),
-    ('Chaos Terminator Squad', 'Heavy weapon: Chainfist: maximum set to 1 while models < 10'),
-    ('Chaos Terminator Squad', 'Heavy weapon: Power fist: maximum set to 3 while models < 10'),
-    ('Chaos Terminator Squad', 'Power fist and combi-bolter: Power fist: maximum set to 3 while models < 10'),
-    ('Chaos Terminator Squad', 'Chainfist and combi-weapon: Chainfist: maximum set to 1 while models < 10'),
-    ('Chaos Terminator Squad', 'Chainfist and combi-weapon: Combi-weapon: maximum set to 4 while models >= 10'),
-    ('Chaos Terminator Squad', 'Paired accursed weapons: Paired accursed weapons: maximum set to 2 while models >= 10'),
-    ('Chaos Terminator Squad', 'Terminator Champion: Paired accursed weapons: maximum set to 2 while models >= 10'),
-    ('Raptors', 'Raptor w/ plasma pistol: Plasma pistol: maximum set to 4 while models >= 10'),
-    ('Kroot Carnivores', 'Kroot Carnivore w/ tanglebomb launcher: Tanglebomb launcher: maximum set to 1 while models < 20'),
-    ('Tyranid Warriors with Ranged Bio-weapons', 'Tyranid Prime: Venom cannon: maximum set to 2 while models >= 6'),
-    ('Tyranid Warriors with Ranged Bio-weapons', 'Tyranid Prime: Barbed strangler: maximum set to 2 while models >= 6'),
-    ('Tyranid Warriors with Ranged Bio-weapons', 'Tyranid Warrior: Venom cannon: maximum set to 2 while models >= 6'),
-    ('Tyranid Warriors with Ranged Bio-weapons', 'Tyranid Warrior: Barbed strangler: maximum set to 2 while models >= 6'),
 ]
 
 
 def test_the_bundled_datasheets_bounds_named_as_not_read_are_these() -> None:
-    """62 bounds on 17 bundled datasheets (47 on 11 of them an item's maximum by the unit's
-    size alone): a roster naming one of these units' wargear gets BA196 saying which (the
-    bundled rosters keep their default wargear there: none gets it)."""
+    """12 bounds on 4 bundled datasheets: a roster naming one of these units' wargear gets
+    BA196 saying which (the bundled rosters keep their default wargear there: none gets it).
+    The 48 an item's bound across the unit by its size made (Chosen, Chaos Terminators,
+    Deathwatch Veterans' shields, ...) and 2 errors on a count and the unit's size
+    (Blightlord Terminators' combi-weapons, Acolyte Hybrids' demolition charges) are read
+    (test_wargear_item_bounds)."""
     got = [(ds.name, w) for f in CATALOG.all() for ds in f.pack.units
            for w in ds.wargear_unread]
     assert sorted(got) == sorted(NAMED)
-    assert len(NAMED) == 62 and len({n for n, _ in NAMED}) == 17
+    assert len(NAMED) == 12 and len({n for n, _ in NAMED}) == 4
 
 
 def test_the_bundled_datasheets_bounds_read_from_these_forms_are_these() -> None:
@@ -269,8 +221,10 @@ def test_the_read_bounds_are_checked(squad: dict) -> None:
 @pytest.mark.skipif(not BSDATA.is_dir(), reason="../shared/reference is absent")
 def test_every_catalogue_bound_by_another_choice_is_read_or_named() -> None:
     """Over every datasheet of every catalogue (1,391), outside Crusade and Legends: the
-    bounds named, 110 on 35 datasheets (62 of them an item's maximum by the unit's size
-    alone; the bundled ones as NAMED says)."""
+    bounds named, 50 on 22 datasheets (the bundled ones as NAMED says). An item's bound
+    across the unit by its size is read (with the bounds over items carried together: 99
+    on 48 datasheets), and an error on a count and the unit's size, passed silently before,
+    is read or named."""
     from bagm.io.bsdata import read_catalogues
 
     units = read_catalogues(sorted(BSDATA.glob("*.cat")))
@@ -284,5 +238,11 @@ def test_every_catalogue_bound_by_another_choice_is_read_or_named() -> None:
     assert bundled <= {n.casefold() for n in named}
     bounds = {n: [w for w in v if re.search(r": (maximum|minimum|error) ", w)]
               for n, v in named.items()}
-    assert sum(len(v) for v in bounds.values()) == 110
-    assert len([n for n, v in bounds.items() if v]) == 35
+    assert sum(len(v) for v in bounds.values()) == 50
+    assert len([n for n, v in bounds.items() if v]) == 22
+    # read: bounds over items carried together, an item's across the unit by its size among
+    # them (test_wargear_item_bounds)
+    across = {n: u["wargear_item_bounds"] for n, u in units.items()
+              if u.get("wargear_item_bounds") and "[Crucible]" not in n
+              and "[Legends]" not in n}
+    assert (sum(len(v) for v in across.values()), len(across)) == (99, 48)

@@ -75,6 +75,13 @@ def test_the_exact_search_accepts_whatever_the_greedy_one_did(case: tuple[Any, i
                     if isinstance(value, dict) else None
                 got = carriers(loadouts, item, profile)
                 assert got == count, (sheet.name, n, wanted, item, got)
+        for b in sheet.wargear_item_bounds:  # kept, or no more than the default unit has
+            if b.alike or len(b.items) != 1:
+                continue
+            plain_count = carriers(default_loadouts(sheet, n), b.items[0], None)
+            most = b.most(n)
+            assert most is None or carriers(loadouts, b.items[0], None) <= max(most,
+                                                                               plain_count)
     else:
         assert len(problems) == 1 and problems[0].code in ("BA191", "BA192", "BA193", "BA197")
 

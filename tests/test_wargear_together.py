@@ -423,17 +423,19 @@ def jumpers(tmp_path: Path) -> dict:
 
 def test_a_maximum_lowered_by_each_of_other_items_is_a_bound_over_them(jumpers: dict) -> None:
     """Plasma pistols, flamers and inferno pistols up to 2 together (4 from 10 models);
-    flamers and inferno pistols up to 1 together (2 from 10). Each item's maximum by the
-    unit's size alone stays named (a form not read here). Where the flamer has no bound of
-    its own, the plasma pistol's and the inferno pistol's bind only while the unit has one
-    of them (2 flamers and no inferno pistol are allowed): named."""
+    flamers and inferno pistols up to 1 together (2 from 10). Each item's maximum across the
+    unit by its size alone is read as its own bound (bagm.io.bsdata.unit_bounds). Where the
+    flamer has no bound of its own, the plasma pistol's and the inferno pistol's lowering
+    binds only while the unit has one of them (2 flamers and no inferno pistol are
+    allowed): named, their maxima by size read."""
+    single = [{"items": ["Plasma pistol"], "max": 2, "max_from": {10: 4}},
+              {"items": ["Flamer"], "max": 1, "max_from": {10: 2}},
+              {"items": ["Inferno pistol"], "max": 1, "max_from": {10: 2}}]
     assert jumpers["Jumpers"]["wargear_item_bounds"] == [
         {"items": ["Plasma pistol", "Flamer", "Inferno pistol"], "max": 2, "max_from": {10: 4}},
-        {"items": ["Flamer", "Inferno pistol"], "max": 1, "max_from": {10: 2}}]
-    assert jumpers["Jumpers"]["wargear_unread"] == [
-        f"Alt: {item}: maximum raised by {n} while models >= 10"
-        for item, n in (("Plasma pistol", 2), ("Flamer", 1), ("Inferno pistol", 1))]
-    assert "wargear_item_bounds" not in jumpers["Lone"]
+        {"items": ["Flamer", "Inferno pistol"], "max": 1, "max_from": {10: 2}}, *single]
+    assert "wargear_unread" not in jumpers["Jumpers"]
+    assert jumpers["Lone"]["wargear_item_bounds"] == [single[0], single[2]]
     assert [w for w in jumpers["Lone"]["wargear_unread"] if "lowered" in w] == [
         "Alt: Plasma pistol: maximum lowered by 1 (repeated)",
         "Alt: Inferno pistol: maximum lowered by 1 (repeated)"]

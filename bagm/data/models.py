@@ -1076,8 +1076,9 @@ class WargearGroup:
 @_model
 class ItemBound:
     """A bound over wargear items the unit's models carry together, whichever kinds of model
-    carry them: "Max 1 pistol replacement in squad" (``max``), or "all Thunderkyn models must
-    have the same weapon" (``alike``)."""
+    carry them: "Max 1 pistol replacement in squad", "up to 2 plasma pistols in the unit, 4
+    from 10 models" (``max``), or "all Thunderkyn models must have the same weapon"
+    (``alike``)."""
 
     __pydantic_config__ = CONFIG
     items: list[str]
@@ -1134,10 +1135,11 @@ class Datasheet:
     """Bounds shared by several kinds of model (the catalogues' groups of model entries)."""
     wargear_item_bounds: list[ItemBound] = field(default_factory=list)
     """Bounds over items the unit's models carry together (the catalogues' errors and bounds
-    counted across the unit)."""
+    counted across the unit, by the unit's size: :mod:`bagm.io.bsdata.unit_bounds`)."""
     wargear_unread: list[str] = field(default_factory=list)
-    """Choices ('kind: choice') whose bounds change with something the import does not read
-    (a roster naming this unit's wargear is told: BA196)."""
+    """Bounds ('kind: item: what') the import does not read: they change with another of the
+    roster's choices, or in a form not read (a roster naming this unit's wargear is told:
+    BA196)."""
     abilities: list[str] = field(default_factory=list)
     adaptation: Adaptation | None = None
     leader: Leader | None = None

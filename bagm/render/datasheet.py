@@ -129,9 +129,10 @@ WARGEAR_KINDS_NOTE = ("'wargear' gives each kind of model: how many the unit may
                       "'unit_unless': none of it beside a model of one of these kinds; "
                       "'wargear_groups': bounds shared by several kinds; "
                       "'wargear_item_bounds': items the unit's models carry together, at "
-                      "most 'max' of them, or one of them only ('alike'), while it has a "
-                      "model of one of the kinds 'beside' (empty: always); 'wargear_unread': "
-                      "choices whose bounds change in a way the data does not read")
+                      "most 'max' of them ('max_from': more from a unit size on), or one of "
+                      "them only ('alike'), while it has a model of one of the kinds 'beside' "
+                      "(empty: always); 'wargear_unread': bounds the data does not read "
+                      "(check them by hand)")
 
 
 def kind_dict(k: Any) -> dict[str, Any]:
@@ -287,7 +288,7 @@ def datasheet_text(view: DatasheetView) -> Any:
         lines += [f"  {group_text(g)}" for g in ds.wargear_groups]
         lines += [f"  {item_bound_text(b)}" for b in ds.wargear_item_bounds]
         if ds.wargear_unread:
-            lines.append("  Bounds that change with other choices, not read: "
+            lines.append("  Bounds not read (check them by hand): "
                          + "; ".join(ds.wargear_unread))
     else:
         lines = [f"Wargear options: {', '.join(options) + ' (marked †)' if options else 'none'}"

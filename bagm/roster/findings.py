@@ -64,7 +64,7 @@ CODES: dict[str, tuple[str, Severity, str]] = {
     "BA194": ("wargear-unchecked", Severity.WARNING, "Wargear: no options recorded"),
     "BA195": ("wargear-count", Severity.ERROR, "Wargear: a count of the unit's models"),
     "BA196": ("wargear-partly-checked", Severity.WARNING,
-              "Wargear: bounds that change with other choices not read"),
+              "Wargear: bounds the data does not read"),
     "BA197": ("wargear-unit-bound", Severity.ERROR,
               "Wargear: a choice made only beside another item or kind of model, or items "
               "the unit's models carry together"),

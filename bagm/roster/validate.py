@@ -261,9 +261,9 @@ def check_wargear(roster: Roster, army: list[ArmyUnit]) -> list[Finding]:
             out.append(Finding(p.code, p.message, roster.line("units", u.index, "wargear", *p.loc),
                                u.display))
         if ds.wargear_unread:  # never a silent pass: say what was not checked
-            out.append(Finding("BA196", f"{ds.name}: checked without the bounds that change "
-                               "with other choices in " + "; ".join(ds.wargear_unread) +
-                               " (the data does not read them); check those by hand",
+            out.append(Finding("BA196", f"{ds.name}: checked without these bounds, which "
+                               "the data does not read: " + "; ".join(ds.wargear_unread) +
+                               "; check those by hand",
                                roster.line("units", u.index, "wargear"), u.display))
     return out
 

@@ -179,10 +179,18 @@ class Models:
             elif c.default is not None:
                 picks.append([c.default])
             elif c.min >= 1 and c.of:
-                picks.append(list(c.of[:c.min]))  # a required choice: the first, as builders do
+                picks.append(self.first(c))  # a required choice: the first, as builders do
             else:
                 picks.append([])
         return Model(kind, picks)
+
+    def first(self, c: Any) -> list[str]:
+        """The picks of a required choice without a default: its first items, as list
+        builders do, passing over an item bounded across the unit where others are offered
+        (3 Sanguinary Guard take Angelus boltguns, as the catalogue allows 1 inferno pistol)."""
+        bounded = {norm(i) for b in self.ds.wargear_item_bounds if not b.alike for i in b.items}
+        free = [i for i in c.of if norm(i) not in bounded]
+        return list((free if len(free) >= c.min else c.of)[:c.min])
 
     def _groups(self) -> list[tuple[frozenset[int], int, int | None]]:
         """The datasheet's bounds over several kinds for this size: (kinds, min, max). A
@@ -250,6 +258,16 @@ class Models:
         for members, _, most in self.groups:
             if i in members and most is not None:
                 room = min(room, most - sum(counts[j] for j in members))
+        # an item bounded across the unit that the kind always carries (no more than 3 of 5
+        # Acolyte Hybrids with heavy mining tools, whose kind carries nothing else)
+        gear = {norm(g) for g in self.kinds[i].gear}
+        for b in self.ds.wargear_item_bounds:
+            most = b.most(self.n)
+            items = {norm(g) for g in b.items}
+            if most is not None and not b.alike and len(items & gear) == 1:
+                room = min(room, most - sum(
+                    counts[j] * len(items & {norm(g) for g in k.gear})
+                    for j, k in enumerate(self.kinds)))
         return room
 
     def count(self, kind: int) -> int:
@@ -326,7 +344,7 @@ def _search_spec(unit: Models, present: set[str] | None = None,
         choices = tuple(Choice(tuple(c.of), _least(c, present),
                                _cap(c.most(unit.n), len(c.of)) if _made(c, present) else 0,
                                tuple(picks[ci]) if c.default is not None or plain else (),
-                               c.needs, (c.default,) if c.default else tuple(c.of[:c.min]),
+                               c.needs, (c.default,) if c.default else tuple(unit.first(c)),
                                tuple(c.unless), *_item_bounds(c, beside))
                         for ci, c in enumerate(k.choices))
         kinds.append(Kind(k.profile, lo, max(hi, plain), plain, tuple(k.gear), choices))
@@ -385,6 +403,14 @@ def _cap(most: int | None, otherwise: int) -> int:
     return otherwise if most is None else most
 
 
+def _kept(unit: Models, b: Any) -> int:
+    """The most of a bound's items the unit carries together at this size: the bound's, or
+    what the default unit carries (as a kind's bounds take it in)."""
+    items = {norm(i) for i in b.items}
+    plain = sum(len(items & {norm(i) for i in unit.items(m)}) for m in unit.models)
+    return max(_cap(b.most(unit.n), 10**6), plain)
+
+
 def _solve(unit: Models, reqs: list[Request], free: bool = False) -> Any:
     """The search's answer for these requests (None: no legal unit has them). A choice made
     only while the unit carries an item (the Reiver Sergeant's bolt carbine), and a kind or
@@ -414,8 +440,7 @@ def _solve(unit: Models, reqs: list[Request], free: bool = False) -> Any:
     def caps(beside: set[str]) -> list[Any]:
         """Items carried together: at most so many of them (one more want each), where the
         unit has a model of the kinds the bound needs (``beside``: those it has)."""
-        return [Want("", _cap(b.most(unit.n), 10**6), None,
-                     items=frozenset(norm(i) for i in b.items))
+        return [Want("", _kept(unit, b), None, items=frozenset(norm(i) for i in b.items))
                 for b in together if not b.alike and (not b.beside or set(b.beside) & beside)]
     # one item of each alike set, the others none: a case per item (real data: 2 or 3)
     alike = [[Want("", 0, None, items=frozenset(norm(o) for o in b.items if o != i))
@@ -596,8 +621,14 @@ def _beside_bound(unit: Models, reqs: list[Request], free: Any = None) -> str:
         broken = len(distinct) > 1 if b.alike else (
             (not b.beside or bool(set(b.beside) & kinds_in)) and total > (b.most(unit.n) or 0))
         beside = f" while it has a {' or '.join(b.beside)}" if b.beside else ""
+        grows = ", ".join(f"{v} from {n} models" for n, v in sorted(b.max_from.items())
+                          if n > unit.n)
         fact = (f"every model taking one of {items} takes the same (the catalogues' error "
                 "otherwise)", "name one of them only") if b.alike else (
+            f"at most {b.most(unit.n)} {items} in a unit of {unit.n} models"
+            + (f" ({grows})" if grows else "") + ", whichever models carry them",
+            "name fewer" + (", or take a larger unit" if grows else "")) \
+            if len(b.items) == 1 and not b.beside else (
             f"at most {b.most(unit.n)} of {items} in the unit together{beside} (the "
             "catalogues' error otherwise)", "name fewer of them, or what the models take instead")
         every.append(fact)

@@ -67,9 +67,9 @@ def open_bounds(node: "Node", where: Where, names: Callable[[str], str], own: fr
         if mod.find("repeats") is None \
                 and _all([where.holds(mod), *(where.holds(g) for g in groups)]) is not None:
             continue  # settled: it holds, or fails, in every Boarding Actions roster
-        if not (_another_choice([mod, *groups], own, where)
+        if not (_another_choice([mod, *groups], own, where) or what == "error"
                 or not groups and _size_modifier(mod, None, counters) is not None) or read(mod):
-            continue
+            continue  # an error binds whatever it counts: read, or named
         out.append(describe(mod, groups, what, names))
     return out
 

@@ -23,6 +23,7 @@ import re
 import weakref
 from typing import TYPE_CHECKING, Any, Callable
 
+from bagm.data.models import max_at_size
 from bagm.io.bsdata.beside import read_hidden
 from bagm.io.bsdata.bounds import bound_modifiers, describe, open_bounds
 from bagm.io.bsdata.modifiers import (
@@ -44,6 +45,7 @@ from bagm.io.bsdata.shown import (
     open_hidden,
 )
 from bagm.io.bsdata.together import Together
+from bagm.io.bsdata.unit_bounds import ANY, at_most, error_bound, own_max, unit_item_bounds
 from bagm.io.bsdata.values import clean_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -61,10 +63,11 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
                                list[str], list[dict[str, Any]]]:
     """(per model kind ``{model, profile, min, max, gear, choices}``, item -> weapon names where
     an item's weapons are not named after it, bounds shared by several kinds ``{models, min,
-    max, max_from}``, the choices whose bounds change with something the import does not
-    read, bounds over items the unit's models carry together ``{items, alike}``:
-    :mod:`bagm.io.bsdata.together`). ``profiles``: Unit profile key -> its name;
-    ``largest``: the most models the unit's profiles count (a kind's maximum lowered by each model of other kinds restates
+    max, max_from}``, the bounds the import does not read, bounds over items the unit's
+    models carry together ``{items, alike}`` (:mod:`bagm.io.bsdata.together`) or ``{items,
+    max, max_from}`` (an item's across the unit by its size, :mod:`bagm.io.bsdata.unit_bounds`)).
+    ``profiles``: Unit profile key -> its name; ``largest``: the most models the unit's
+    profiles count (a kind's maximum lowered by each model of other kinds restates
     the unit's size when it reaches that, see :func:`_by_others`)."""
     from bagm.io.bsdata.extract import _SKIP_BRANCH
 
@@ -79,9 +82,19 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
     counted = _model_counters(ex, node)  # entries whose count is the unit's number of models
 
     kind_ids = _kind_ids(ex, node)  # the unit's model entries' ids -> their names
+    item_bounds: list[dict[str, Any]] = []  # bounds of an item across the unit
+    kind_caps: dict[str, list[tuple[int, dict[int, int]]]] = {}  # kinds' maxima by an error
+    group_caps: list[tuple[list[str], tuple[int, dict[int, int]]]] = []  # groups' by an error
+    unit_items = _item_ids(ex, node, models=True)  # every item's ids in the unit -> its name
+    # entries whose count is the unit's size: the groups holding every model, its only kind
+    whole = frozenset(counted | (set(kind_ids) if len(set(kind_ids.values())) == 1 else set()))
     group_kinds = _group_kinds(ex, node)  # its groups' ids -> the kinds of model in them
     sizes = _bundle_ids(ex, node)  # its bundles of models: a count of one is its size
     together = Together.of(ex, node, frozenset(counted))  # items carried across the unit
+    # counted as the unit's own selections with or without child selections: its models,
+    # kinds, groups of them and own items (none sits inside an item but in a bundle)
+    direct = frozenset() if sizes else frozenset(
+        {"model", *kind_ids, *group_kinds, *_item_ids(ex, node)})
 
     def entry_name(ident: str) -> str:
         if ident == "model":
@@ -167,14 +180,76 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
             hidden_by(n, None, None)
         if choice_node is not None:
             own = _choice_bounds(choice_node)  # its own bounds: _conditions reads or names
-            bounds_by(choice_node, lambda m: m.get("field") in own)
+            mine = across(choice_node, choice["of"][0] if choice and len(choice["of"]) == 1
+                          else None)  # an optional item: a choice of one
+            bounds_by(choice_node, lambda m: m.get("field") in own or id(m) in mine)
         for name, nodes in offered.items():
             for n in nodes:
                 if n is not choice_node:
-                    bounds_by(n, functools.partial(item_read, item=n, name=name, choice=choice,
-                                                   offered=offered))
+                    other = functools.partial(item_read, item=n, name=name, choice=choice,
+                                              offered=offered)
+                    bounds_by(n, functools.partial(_either, frozenset(across(n, name)), other))
         for n in fixed:
-            bounds_by(n)
+            bounds_by(n, functools.partial(_either, frozenset(across(n, n.name)), None))
+
+    def elsewhere(scope: str) -> bool:
+        """Whether ``scope`` is another unit's entry (a bound there is none here)."""
+        el = ex.lib.get(scope)
+        return el is not None and el.get("type") == "unit"
+
+    def across(n: "Node", name: str | None) -> set[int]:
+        """The bounds of item ``n`` (named ``name`` in the datasheet) across the unit, read
+        into ``item_bounds``, and its errors read as bounds (:func:`error_read`); the ids of
+        the modifiers read."""
+        if name is None or n.target.tag == "selectionEntryGroup":
+            return set()
+        got, mods = unit_item_bounds(n, frozenset(owner[0].ids), whole, largest, elsewhere)
+        for hi, grows in got:
+            add_item_bound(name, hi, grows)
+        unit_own = owner[-1] is node  # the unit's own item: "parent" is the unit
+        return mods | {id(m) for m, groups, what in bound_modifiers(n)
+                       if what == "error" and not groups and error_read(m, unit_own)}
+
+    def add_item_bound(name: str, hi: int, grows: dict[int, int]) -> None:
+        """A bound on item ``name`` across the unit, unless one as tight is there (the heavy
+        mining tools' constraint and the error that says it again); one it is tighter than
+        goes."""
+        reach = max([largest or ANY, *grows]) + 1
+
+        def tighter(a: dict[str, Any], b: dict[str, Any]) -> bool:  # a <= b at every size
+            return all(max_at_size(a["max"], a.get("max_from", {}), n)  # type: ignore[operator]
+                       <= max_at_size(b["max"], b.get("max_from", {}), n)
+                       for n in range(1, reach + 1))
+        bound: dict[str, Any] = {"items": [name], "max": hi,
+                                 **({"max_from": grows} if grows else {})}
+        same = [b for b in item_bounds if b["items"] == [name]]
+        if any(tighter(b, bound) for b in same):
+            return
+        item_bounds[:] = [b for b in item_bounds if b not in same or not tighter(bound, b)]
+        item_bounds.append(bound)
+
+    def error_read(mod: Any, parent_unit: bool = True) -> bool:
+        """An error on a count of an item across the unit, of a kind of model or of a group
+        of kinds, and the unit's size, read as that item's bound across the unit, that
+        kind's maximum or a bound over those kinds (:func:`unit_bounds.error_bound`).
+        ``parent_unit``: the error is on a kind, a group of kinds or the unit's own item
+        (scope "parent" is the unit)."""
+        scopes = frozenset({*owner[0].ids, "unit", "root-entry", *whole,
+                            *(["parent"] if parent_unit else [])})
+        got = error_bound(mod, scopes, whole, largest, direct,
+                          lambda child: own_max(ex.lib.get(child)))
+        if got is None:
+            return False
+        child, (hi, grows) = got
+        if child in kind_ids:
+            kind_caps.setdefault(kind_ids[child], []).append((hi, grows))
+        elif child in group_kinds and len(group_kinds[child]) > 1:
+            group_caps.append((group_kinds[child], (hi, grows)))  # merged once all are read
+        elif child in unit_items:
+            add_item_bound(unit_items[child], hi, grows)
+        else:
+            return False  # a category, a count of points: not read
+        return True
 
     def item_read(mod: Any, item: "Node", name: str, choice: dict[str, Any] | None,
                   offered: dict[str, list["Node"]]) -> bool:
@@ -257,6 +332,8 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
             def kind_read(m: Any) -> bool:
                 if sized(m) and _bounds_max(model, m):
                     return True  # _max_by_size reads it
+                if error_read(m):  # "max 3 Combi-weapon per 5 models"
+                    return True
                 got = _excludes(m, model.ids, kind_ids)
                 if got is not None:  # an error while it is beside another kind
                     beside.extend(k for k in got if k not in beside)
@@ -298,7 +375,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
     root_names = ex._unit_profile_names(node)
     if node.target.get("type") == "model":
         kind(node, 1, 1, root_names or keys[:1], 0)
-        bound_items = together.finish(kinds, unread)
+        bound_items = together.finish(kinds, unread) + item_bounds
         return kinds, items, groups, dedupe(unread), bound_items
 
     def walk(n: "Node", inherited: list[str], depth: int, stack: set[int]) -> None:
@@ -329,7 +406,8 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
                 start = len(kinds)
                 if _has_models(ex, child, 0):  # a bound over kinds of model
                     owner.append(child)
-                    bounds_by(child, functools.partial(_sized_max, child=child, counted=counted))
+                    bounds_by(child, functools.partial(_group_read, child=child,
+                                                       counted=counted, error=error_read))
                     owner.pop()
                 walk(child, names, depth + 1, stack)
                 if all(m.target.get("type") == "model" or m.target.tag == "selectionEntryGroup"
@@ -358,6 +436,14 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
     larger_depth: list[int] = []  # non-empty while inside a larger bundle
     walk(node, root_names, 0, set())
     _merge_bundles(kinds, larger, base[0] if base else 0)
+    for kind_entry in kinds:  # a kind's maximum an error sets by the unit's size
+        for cap in kind_caps.get(kind_entry["model"], []):
+            top, grows = at_most((kind_entry.get("max"), kind_entry.get("max_from", {})), cap,
+                                 max([largest or 0, *cap[1]]))
+            kind_entry["max"] = top
+            kind_entry.pop("max_from", None)
+            if grows:
+                kind_entry["max_from"] = grows
     for model, others, kind_entry in eased:
         # a minimum 1 lower beside another kind of the same profile (4 Intercessors, or 3 and
         # one with a grenade launcher): the roster check reads a kind's minimum as its
@@ -390,6 +476,17 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
                    for b in shared):
             shared.append(bound)
     _merge_bundles(groups, larger_groups, base[0] if base else 0, key="models")
+    for members, cap in group_caps:  # a group's maximum an error sets by the unit's size
+        g = next((g for g in groups if g["models"] == members), None)
+        if g is None:
+            g = {"models": members, "min": 0}
+            groups.append(g)
+        top, grows = at_most((g.get("max"), g.get("max_from", {})), cap,
+                             max([largest or 0, *cap[1]]))
+        g["max"] = top
+        g.pop("max_from", None)
+        if grows:
+            g["max_from"] = grows
     # a bound over every kind of a variable number is the unit's size: its points say that
     # and one naming a kind the unit has twice under one name cannot be placed
     names = [k["model"] for k in kinds]
@@ -406,7 +503,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
         if unit_choices:
             entry["choices"] = unit_choices
         kinds.append(entry)
-    bound_items = together.finish(kinds, unread)
+    bound_items = together.finish(kinds, unread) + item_bounds
     return kinds, items, groups, dedupe(unread), bound_items
 
 
@@ -611,6 +708,19 @@ def _min_beside(mod: Any, model: "Node", kind_ids: dict[str, str]) -> list[str] 
             return None
         out.append(kind_ids[child])
     return out
+
+
+def _group_read(mod: Any, child: "Node", counted: frozenset[str],
+                error: Callable[[Any], bool]) -> bool:
+    """A bound of a group of kinds read: by the unit's size alone, or an error on a count
+    of it (a bound over its kinds)."""
+    return _sized_max(mod, child, counted) or error(mod)
+
+
+def _either(read: frozenset[int], other: "Callable[[Any], bool] | None", mod: Any) -> bool:
+    """Whether a modifier is among those ``read`` (an item's bound across the unit took it)
+    or ``other`` reads it."""
+    return id(mod) in read or other is not None and other(mod)
 
 
 def _sized_max(mod: Any, child: "Node", counted: frozenset[str]) -> bool:
