@@ -1135,11 +1135,24 @@ def _gives(ex: "Extractor", item: "Node", items: dict[str, list[str]]) -> bool:
                 visit(child, d + 1)  # an item's own parts (a drone and its gun)
 
     visit(item, 0)
+    if not weapons and not ability and _made_of_choices(ex, item, items):
+        return True  # a bundle of choices ("Boltgun and accursed weapon": each its own choice)
     weapons = dedupe(weapons)
     key = name_key(item.name)
     if weapons and not all(_named_after(w, key) for w in weapons):
         items.setdefault(item.name, weapons)
     return bool(weapons) or ability
+
+
+def _made_of_choices(ex: "Extractor", item: "Node", items: dict[str, list[str]]) -> bool:
+    """Whether an entry giving nothing itself holds choices of wargear (a Chosen Champion's
+    "Boltgun and accursed weapon": a boltgun or combi-weapon, an accursed weapon or power
+    fist), which :func:`_inner_choices` reads as choices made by a model carrying it."""
+    return any(g.target.tag == "selectionEntryGroup" and not g.hidden
+               and any(c.target.tag != "selectionEntryGroup"
+                       and c.target.get("type") not in ("model", "unit") and _gives(ex, c, items)
+                       for c in ex._members(g))
+               for g in ex._members(item))
 
 
 def _named_after(weapon: str, key: str) -> bool:
