@@ -5,7 +5,7 @@ while the unit carries an item (:mod:`bagm.io.bsdata.wargear` reads the choices)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.io.bsdata.extract import Extractor, Node
@@ -163,6 +163,12 @@ def _max_by_size(node: "Node", hi: int, unit_ids: frozenset[str] | None = None,
                 value = by if how == "set" else value + by if how == "increment" else value - by
         return max(value, 0)
 
+    return size_steps(at, top)
+
+
+def size_steps(at: "Callable[[int], int]", top: int) -> tuple[int, dict[int, int]]:
+    """A maximum by the unit's size as the data keeps it: the smallest unit's, and ``{N:
+    max}`` at each size below ``top`` where it changes."""
     out: dict[int, int] = {}
     last = at(1)
     for size in range(2, top):

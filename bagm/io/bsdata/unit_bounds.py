@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from bagm.io.bsdata.links import child_elements
-from bagm.io.bsdata.modifiers import _SIZE_TESTS
+from bagm.io.bsdata.modifiers import _SIZE_TESTS, size_steps
 
 if TYPE_CHECKING:  # pragma: no cover
     from xml.etree.ElementTree import Element
@@ -144,12 +144,7 @@ def _at_sizes(hi: int, rules: list[tuple[Rule, int]], largest: int | None
             value = rule(size, value)
         return max(value, 0)
 
-    out: dict[int, int] = {}
-    last = at(1)
-    for size in range(2, top):
-        if (v := at(size)) != last:
-            out[size], last = v, v
-    return at(1), out
+    return size_steps(at, top)
 
 
 _OVER = {"greaterThan": 0, "atLeast": 1}  # a count over k (or k or more): k (k - 1) at most
