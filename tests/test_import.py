@@ -81,7 +81,9 @@ EXPECTED = {
                     # the melee weapon chosen inside "Bolt Pistol, Master-crafted Bolter, Melee
                     # Weapon" (the bundle is the default; its bolt pistol needs no line)
                     wargear={"Master-crafted power weapon": 1}),
-                  U("Lieutenant", enhancement="Trademark Weapon", weapon="Master-crafted bolter"),
+                  # the melee weapon chosen inside "Pistol, Master-crafted Bolter & Melee Weapon"
+                  U("Lieutenant", enhancement="Trademark Weapon", weapon="Master-crafted bolter",
+                    wargear={"Master-crafted power weapon": 1}),
                   U("Intercessor Squad", models=10, wargear={"Astartes grenade launcher": 1}),
                   U("Assault Intercessor Squad", models=5),
                   U("Hellblaster Squad")]}),
