@@ -1105,7 +1105,7 @@ def _group_items(ex: "Extractor", group: "Node", items: dict[str, list[str]], de
     return dedupe(names), dedupe(always), default, _dedupe_choices(inner), nodes
 
 
-def _gives(ex: "Extractor", item: "Node", items: dict[str, list[str]]) -> bool:
+def _gives(ex: "Extractor", item: "Node", items: dict[str, list[str]], depth: int = 0) -> bool:
     """Whether an entry is wargear (it gives a weapon or an ability); records the weapons it
     gives in ``items`` when they are not named after it ("Bolt pistol and chainsword")."""
     from bagm.io.bsdata.extract import _REFERENCE_ONLY, _weapon_name
@@ -1135,7 +1135,8 @@ def _gives(ex: "Extractor", item: "Node", items: dict[str, list[str]]) -> bool:
                 visit(child, d + 1)  # an item's own parts (a drone and its gun)
 
     visit(item, 0)
-    if not weapons and not ability and _made_of_choices(ex, item, items):
+    if not weapons and not ability and depth < MAX_DEPTH \
+            and _made_of_choices(ex, item, items, depth + 1):
         return True  # a bundle of choices ("Boltgun and accursed weapon": each its own choice)
     weapons = dedupe(weapons)
     key = name_key(item.name)
@@ -1144,13 +1145,15 @@ def _gives(ex: "Extractor", item: "Node", items: dict[str, list[str]]) -> bool:
     return bool(weapons) or ability
 
 
-def _made_of_choices(ex: "Extractor", item: "Node", items: dict[str, list[str]]) -> bool:
+def _made_of_choices(ex: "Extractor", item: "Node", items: dict[str, list[str]],
+                     depth: int) -> bool:
     """Whether an entry giving nothing itself holds choices of wargear (a Chosen Champion's
     "Boltgun and accursed weapon": a boltgun or combi-weapon, an accursed weapon or power
     fist), which :func:`_inner_choices` reads as choices made by a model carrying it."""
     return any(g.target.tag == "selectionEntryGroup" and not g.hidden
                and any(c.target.tag != "selectionEntryGroup"
-                       and c.target.get("type") not in ("model", "unit") and _gives(ex, c, items)
+                       and c.target.get("type") not in ("model", "unit")
+                       and _gives(ex, c, items, depth)
                        for c in ex._members(g))
                for g in ex._members(item))
 
