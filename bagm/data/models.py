@@ -1017,7 +1017,9 @@ class WargearChoice:
 
 def max_at_size(top: int | None, grows: dict[int, int], n: int) -> int | None:
     """A wargear bound's maximum in a unit of ``n`` models: ``top``, or the value of the largest
-    size in ``grows`` that ``n`` reaches."""
+    size in ``grows`` that ``n`` reaches. A bound with ``max_from_kinds`` counts the models of
+    those kinds instead: the catalogues' "Max 1 {this} per 5 models" on Inquisitorial Agents
+    holds while the unit has fewer than 10 Acolytes, a count its size does not settle."""
     for size, value in sorted(grows.items()):
         if n >= size:
             top = value
@@ -1041,9 +1043,13 @@ class ModelWargear:
     """The most models of this kind; null: no limit given."""
     max_from: dict[int, int] = field(default_factory=dict)
     """A larger maximum from a unit size on: ``{10: 2}``, two in a unit of 10 or more."""
+    max_from_kinds: list[str] = field(default_factory=list)
+    """Kinds of model (``model``) whose number ``max_from`` counts instead of the unit's
+    size (see :func:`max_at_size`)."""
 
     def most(self, n: int) -> int | None:
-        """The most models of this kind in a unit of ``n`` models."""
+        """The most models of this kind where ``n`` models count (the unit's, or those of
+        ``max_from_kinds``)."""
         return max_at_size(self.max, self.max_from, n)
     gear: list[str] = field(default_factory=list)
     """Items each model of this kind always carries."""
@@ -1067,9 +1073,13 @@ class WargearGroup:
     """The most models of these kinds together; null: no limit given."""
     max_from: dict[int, int] = field(default_factory=dict)
     """A larger maximum from a unit size on: ``{20: 4}``, four in a unit of 20 or more."""
+    max_from_kinds: list[str] = field(default_factory=list)
+    """Kinds of model whose number ``max_from`` counts instead of the unit's size: up to 1
+    Gun Servitor of Inquisitorial Agents, 2 with 10 Acolytes (the kinds of Agent)."""
 
     def most(self, n: int) -> int | None:
-        """The most models of these kinds together in a unit of ``n`` models."""
+        """The most models of these kinds together where ``n`` models count (the unit's, or
+        those of ``max_from_kinds``)."""
         return max_at_size(self.max, self.max_from, n)
 
 
@@ -1088,6 +1098,8 @@ class ItemBound:
     counts twice); null: no limit given (an ``alike`` bound)."""
     max_from: dict[int, int] = field(default_factory=dict)
     """A larger maximum from a unit size on: ``{10: 4}``, four in a unit of 10 or more."""
+    max_from_kinds: list[str] = field(default_factory=list)
+    """Kinds of model whose number ``max_from`` counts instead of the unit's size."""
     alike: bool = False
     """The unit carries one of these items only: every model taking one takes the same."""
     beside: list[str] = field(default_factory=list)
@@ -1096,7 +1108,8 @@ class ItemBound:
     Death Company Marine w/ alternate weapons: none without him)."""
 
     def most(self, n: int) -> int | None:
-        """The most of these items together in a unit of ``n`` models."""
+        """The most of these items together where ``n`` models count (the unit's, or those
+        of ``max_from_kinds``)."""
         return max_at_size(self.max, self.max_from, n)
 
 

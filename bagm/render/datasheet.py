@@ -99,11 +99,14 @@ class DatasheetView:
             **({"wargear": [kind_dict(k) for k in ds.wargear]} if ds.wargear else {}),
             **({"wargear_groups": [
                 {"models": list(g.models), "min": g.min, "max": g.max,
-                 "max_from": {str(n): v for n, v in g.max_from.items()}}
+                 "max_from": {str(n): v for n, v in g.max_from.items()},
+                 **({"max_from_kinds": list(g.max_from_kinds)} if g.max_from_kinds else {})}
                 for g in ds.wargear_groups]} if ds.wargear_groups else {}),
             **({"wargear_item_bounds": [
                 {"items": list(b.items), "max": b.max,
-                 "max_from": {str(n): v for n, v in b.max_from.items()}, "alike": b.alike,
+                 "max_from": {str(n): v for n, v in b.max_from.items()},
+                 **({"max_from_kinds": list(b.max_from_kinds)} if b.max_from_kinds else {}),
+                 "alike": b.alike,
                  "beside": list(b.beside)}
                 for b in ds.wargear_item_bounds]} if ds.wargear_item_bounds else {}),
             **({"wargear_unread": list(ds.wargear_unread)} if ds.wargear_unread else {}),
@@ -129,7 +132,8 @@ WARGEAR_KINDS_NOTE = ("'wargear' gives each kind of model: how many the unit may
                       "'unit_unless': none of it beside a model of one of these kinds; "
                       "'wargear_groups': bounds shared by several kinds; "
                       "'wargear_item_bounds': items the unit's models carry together, at "
-                      "most 'max' of them ('max_from': more from a unit size on), or one of "
+                      "most 'max' of them ('max_from': more from a unit size on, or from "
+                      "that many models of the kinds 'max_from_kinds'), or one of "
                       "them only ('alike'), while it has a model of one of the kinds 'beside' "
                       "(empty: always); 'wargear_unread': bounds the data does not read "
                       "(check them by hand)")
@@ -137,7 +141,9 @@ WARGEAR_KINDS_NOTE = ("'wargear' gives each kind of model: how many the unit may
 
 def kind_dict(k: Any) -> dict[str, Any]:
     return {"model": k.model, "profile": k.profile, "min": k.min, "max": k.max,
-            "max_from": {str(n): v for n, v in k.max_from.items()}, "gear": list(k.gear), "choices": [{"of": list(c.of), "min": c.min, "max": c.max,
+            "max_from": {str(n): v for n, v in k.max_from.items()},
+            **({"max_from_kinds": list(k.max_from_kinds)} if k.max_from_kinds else {}),
+            "gear": list(k.gear), "choices": [{"of": list(c.of), "min": c.min, "max": c.max,
                                                "default": c.default,
                                                **({"needs": c.needs} if c.needs else {}),
                                                **({"unless": list(c.unless)} if c.unless
@@ -163,7 +169,7 @@ def kind_text(k: Any) -> str:
     Flamer / Meltagun'."""
     count = str(k.min) if k.max == k.min else (
         f"{k.min}-{k.max}" if k.max is not None else f"{k.min}+")
-    count += "".join(f"; up to {v} from {n} models" for n, v in k.max_from.items())
+    count += grows_text(k)
     if k.unit_unless:  # a bound on the kinds of model the unit has
         count += f"; none beside a {' or '.join(k.unit_unless)}"
     head = f"{k.model} ({count})" if k.model else "The unit"
@@ -189,10 +195,17 @@ def kind_text(k: Any) -> str:
     return f"{head}: {'; '.join(parts) or 'no wargear'}"
 
 
+def grows_text(b: Any) -> str:
+    """How a kind's, group's or items' maximum grows: '; up to 2 from 10 models', or from
+    that many models of some kinds ('; up to 2 from 10 models of Agent / ...')."""
+    of = f" of {' / '.join(b.max_from_kinds)}" if b.max_from_kinds else ""
+    return "".join(f"; up to {v} from {n} models{of}" for n, v in b.max_from.items())
+
+
 def group_text(g: Any) -> str:
     """A bound over several kinds: 'Together (0-2): Shock Trooper w/ Flamer / ...'."""
     count = f"{g.min}-{g.max}" if g.max is not None else f"{g.min}+"
-    count += "".join(f"; up to {v} from {n} models" for n, v in g.max_from.items())
+    count += grows_text(g)
     return f"Together ({count}): {' / '.join(g.models)}"
 
 
@@ -202,7 +215,7 @@ def item_bound_text(b: Any) -> str:
     if b.alike:
         return f"The same for every model taking one: {' / '.join(b.items)}"
     count = f"up to {b.max}" if b.max is not None else "any"
-    count += "".join(f"; up to {v} from {n} models" for n, v in b.max_from.items())
+    count += grows_text(b)
     count += f"; while it has a {' or '.join(b.beside)}" if b.beside else ""
     return f"Together in the unit ({count}): {' / '.join(b.items)}"
 

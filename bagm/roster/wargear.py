@@ -149,6 +149,10 @@ class Models:
         self.models: list[Model] = []
         self.shared_picks: dict[str, int] = {}
         self.cramped = False
+        # bounds counting some kinds' models (``max_from_kinds``): that number as the search
+        # case takes it (:func:`_solve`), or the loosest such bound (``loose``: left out)
+        self.case: dict[tuple[str, ...], int] | None = None
+        self.loose = False
         self.groups = self._groups()
         self.present: set[str] = set()  # items the default unit carries (for ``unit_needs``)
         counts = self._composition(n)
@@ -192,18 +196,18 @@ class Models:
         free = [i for i in c.of if norm(i) not in bounded]
         return list((free if len(free) >= c.min else c.of)[:c.min])
 
-    def _groups(self) -> list[tuple[frozenset[int], int, int | None]]:
-        """The datasheet's bounds over several kinds for this size: (kinds, min, max). A
-        bound naming a kind the unit has twice under one name cannot be placed: left out."""
+    def _groups(self) -> list[tuple[frozenset[int], int, Any]]:
+        """The datasheet's bounds over several kinds: (kinds, min, the bound: its maximum
+        :meth:`top`). A bound naming a kind the unit has twice under one name cannot be
+        placed: left out."""
         names = [k.model for k in self.kinds]
         out = []
         for g in self.ds.wargear_groups:
             if any(names.count(m) > 1 for m in g.models):
                 continue
             members = frozenset(i for i, m in enumerate(names) if m in g.models)
-            hi = g.most(self.n)
             if members:
-                out.append((members, g.min, hi))
+                out.append((members, g.min, g))
         # a unit smaller than the catalogue's composition (a Boarding Actions half-size
         # squad): the bounds' minima cannot all hold, none binds a roster's choices
         grouped = set().union(*(m for m, _, _ in out)) if out else set()
@@ -244,25 +248,47 @@ class Models:
             counts[min(range(len(self.kinds)), key=self._plain)] += left
         return counts
 
-    def most(self, i: int) -> int | None:
-        """The most models of kind ``i`` in a unit of this size."""
-        return self.kinds[i].most(self.n)
+    def most(self, i: int, counts: list[int] | None = None) -> int | None:
+        """The most models of kind ``i`` in a unit of this size (see :meth:`top`)."""
+        return self.top(self.kinds[i], counts)
+
+    def top(self, b: Any, counts: list[int] | None = None) -> int | None:
+        """The maximum of bound ``b`` (a kind, a group of kinds, items together) here: by
+        the unit's size, or by the number of models of its ``max_from_kinds`` (the
+        Inquisitorial Agents' special Agents, 2 with 10 Acolytes): the search case's number
+        (``case``), the loosest (``loose``), else the one in ``counts`` (models per kind,
+        the default unit's where not given)."""
+        if not b.max_from_kinds:
+            return b.most(self.n)
+        key = tuple(b.max_from_kinds)
+        if self.loose:
+            tops = [b.most(t) for t in [0, *b.max_from]]
+            return None if None in tops else max(tops)
+        if self.case is not None and key in self.case:
+            return b.most(self.case[key])
+        if counts is None:
+            counts = [self.count(i) for i in range(len(self.kinds))]
+        return b.most(sum(c for i, c in enumerate(counts)
+                          if self.kinds[i].model in key))
 
     def _plain(self, i: int) -> int:
         k = self.kinds[i]
         return len(k.gear) + 2 * len(k.choices)
 
     def _room(self, i: int, counts: list[int]) -> int:
-        hi = self.most(i)
+        # a bound counting some kinds' models: by their number so far (they only grow, and
+        # such a maximum with them: the default unit keeps it)
+        hi = self.most(i, counts)
         room = 10**6 if hi is None else hi - counts[i]
-        for members, _, most in self.groups:
+        for members, _, g in self.groups:
+            most = self.top(g, counts)
             if i in members and most is not None:
                 room = min(room, most - sum(counts[j] for j in members))
         # an item bounded across the unit that the kind always carries (no more than 3 of 5
         # Acolyte Hybrids with heavy mining tools, whose kind carries nothing else)
         gear = {norm(g) for g in self.kinds[i].gear}
         for b in self.ds.wargear_item_bounds:
-            most = b.most(self.n)
+            most = None if b.alike else self.top(b, counts)
             items = {norm(g) for g in b.items}
             if most is not None and not b.alike and len(items & gear) == 1:
                 room = min(room, most - sum(
@@ -347,7 +373,10 @@ def _search_spec(unit: Models, present: set[str] | None = None,
                                c.needs, (c.default,) if c.default else tuple(unit.first(c)),
                                tuple(c.unless), *_item_bounds(c, beside))
                         for ci, c in enumerate(k.choices))
-        kinds.append(Kind(k.profile, lo, max(hi, plain), plain, tuple(k.gear), choices))
+        # the default unit keeps its own; a bound counting some kinds' models it meets in
+        # its own search case (its composition is made so), not in another
+        kinds.append(Kind(k.profile, lo, hi if k.max_from_kinds else max(hi, plain), plain,
+                          tuple(k.gear), choices))
     bounds = [Bound(frozenset(together[p]), lo, unit.n) for p, lo in floor.items() if lo]
     if beside is not None:  # each kind in question: one or more models, or none
         for name in _beside_kinds(unit):
@@ -356,10 +385,12 @@ def _search_spec(unit: Models, present: set[str] | None = None,
         for i, k in enumerate(unit.kinds):  # none of a kind beside one it cannot join
             if set(k.unit_unless) & beside:
                 bounds.append(Bound(frozenset([i]), 0, 0))
-    for members, g_lo, g_hi in unit.groups:  # a bound shared by several kinds (special weapons)
+    for members, g_lo, g in unit.groups:  # a bound shared by several kinds (special weapons)
         plain = sum(kinds[i].plain for i in members)  # the default unit keeps its own
+        g_hi = unit.top(g)
         bounds.append(Bound(members, 0 if unit.cramped else min(g_lo, plain),
-                            unit.n if g_hi is None else max(min(g_hi, unit.n), plain)))
+                            unit.n if g_hi is None else min(g_hi, unit.n)
+                            if g.max_from_kinds else max(min(g_hi, unit.n), plain)))
     shared = [Choice(tuple(c.of), 0, _cap(c.most(unit.n), unit.n), ())
               for k in unit.shared for c in k.choices]
     return kinds, bounds, shared
@@ -408,7 +439,8 @@ def _kept(unit: Models, b: Any) -> int:
     what the default unit carries (as a kind's bounds take it in)."""
     items = {norm(i) for i in b.items}
     plain = sum(len(items & {norm(i) for i in unit.items(m)}) for m in unit.models)
-    return max(_cap(b.most(unit.n), 10**6), plain)
+    top = _cap(unit.top(b), 10**6)
+    return top if b.max_from_kinds else max(top, plain)  # (see _search_spec)
 
 
 def _solve(unit: Models, reqs: list[Request], free: bool = False) -> Any:
@@ -418,11 +450,15 @@ def _solve(unit: Models, reqs: list[Request], free: bool = False) -> Any:
     Theyn's weapon), are searched in each case, the unit with one or more of the item (or
     kind) and the unit with none, and the answer changing the fewest models kept; an
     ``alike`` set of items (the Thunderkyn's weapons) in a case per item, the others none.
+    A bound counting some kinds' models (``max_from_kinds``) is searched in a case per
+    range of that number in which it is the same (Inquisitorial Agents: fewer than 10
+    Acolytes, or 10), the number held to the range.
     ``free``: the bounds on items a model carries, kinds the unit has or items the unit
-    carries together are left out (to tell whether they are why a request is refused)."""
+    carries together are left out, and those counting some kinds' models taken at their
+    loosest (to tell whether they are why a request is refused)."""
     from itertools import product
 
-    from bagm.roster.loadout_search import Want, solve
+    from bagm.roster.loadout_search import Bound, Want
 
     wants = []
     for r in reqs:
@@ -432,6 +468,47 @@ def _solve(unit: Models, reqs: list[Request], free: bool = False) -> Any:
         if count < 0:
             return None
         wants.append(Want(norm(r.item), count, r.profile))
+    keyed = [] if free else _counted(unit)
+    unit.loose = free
+    best = None
+    try:
+        for ranges in product(*(r for _, _, r in keyed)):
+            unit.case = {key: lo for (key, _, _), (lo, _) in zip(keyed, ranges)}
+            held = [Bound(members, lo, hi) for (_, members, _), (lo, hi) in zip(keyed, ranges)]
+            answer = _solve_case(unit, wants, free, held)
+            if answer is not None and (best is None or answer.changed < best.changed):
+                best = answer
+    finally:
+        unit.case, unit.loose = None, False
+    return best
+
+
+def _counted(unit: Models) -> list[tuple[tuple[str, ...], frozenset[int], list[tuple[int, int]]]]:
+    """The numbers of models that bounds count instead of the unit's size: per set of kinds
+    (``max_from_kinds``), its kinds' indices and the ranges (lo, hi) of that number within
+    which every such bound is the same."""
+    steps: dict[tuple[str, ...], set[int]] = {}
+    for b in [*unit.kinds, *unit.ds.wargear_groups, *unit.ds.wargear_item_bounds]:
+        if b.max_from_kinds:
+            steps.setdefault(tuple(b.max_from_kinds), set()).update(b.max_from)
+    out = []
+    for key, at in sorted(steps.items()):
+        members = frozenset(i for i, k in enumerate(unit.kinds) if k.model in key)
+        if not members:
+            continue
+        edges = [0, *sorted(t for t in at if 0 < t <= unit.n)]
+        ranges = [(a, b - 1) for a, b in zip(edges, edges[1:])] + [(edges[-1], unit.n)]
+        out.append((key, members, ranges))
+    return out
+
+
+def _solve_case(unit: Models, wants: list[Any], free: bool, held: list[Any]) -> Any:
+    """:func:`_solve` in one case of the numbers bounds count (``held``: those numbers'
+    bounds)."""
+    from itertools import product
+
+    from bagm.roster.loadout_search import Want, solve
+
     bound = sorted({i for k in unit.kinds for c in k.choices for i in c.unit_needs})
     kinds_bound = [] if free else _beside_kinds(unit)
     items_bound = not free and any(c.item_needs for k in unit.kinds for c in k.choices)
@@ -449,7 +526,8 @@ def _solve(unit: Models, reqs: list[Request], free: bool = False) -> Any:
     for same in product(*alike):
         if not bound and not kinds_bound:
             kinds, bounds, shared = _search_spec(unit, None, set() if items_bound else None)
-            answer = solve(kinds, bounds, shared, wants + caps(set()) + list(same), unit.n, norm)
+            answer = solve(kinds, bounds + held, shared, wants + caps(set()) + list(same),
+                           unit.n, norm)
             if answer is not None and (best is None or answer.changed < best.changed):
                 best = answer
             continue
@@ -463,8 +541,8 @@ def _solve(unit: Models, reqs: list[Request], free: bool = False) -> Any:
             # has it by default), none each item absent
             extra = [Want(norm(i), 1, None, at_least=True) if h else Want(norm(i), 0, None)
                      for i, h in zip(bound, has[:len(bound)])]
-            answer = solve(kinds, bounds, shared, wants + caps(beside) + list(same) + extra,
-                           unit.n, norm)
+            answer = solve(kinds, bounds + held, shared,
+                           wants + caps(beside) + list(same) + extra, unit.n, norm)
             if answer is not None and (best is None or answer.changed < best.changed):
                 best = answer
     return best
@@ -613,11 +691,33 @@ def _beside_bound(unit: Models, reqs: list[Request], free: Any = None) -> str:
         carried += [(x, {norm(g) for g in k.gear} | {norm(p) for ps in picks for p in ps},
                      k.model) for x, picks in group]
     kinds_in = {m for x, _, m in carried if x}
+    per_kind = [sum(x for x, _ in group) for group in free.models] if free is not None else []
+    # bounds counting some kinds' models: said with that number (the answer's, which the
+    # search without them found)
+    for b, members in [*((k, [i]) for i, k in enumerate(unit.kinds)),
+                       *((g, sorted(m)) for m, _, g in unit.groups)]:
+        if b.max_from_kinds:
+            what = getattr(b, "model", None) or f"of {' / '.join(b.models)} together"
+            fact = _counted_fact(b, what, per_kind, unit)
+            every.append(fact)
+            if per_kind and sum(per_kind[i] for i in members) > (
+                    _at(b, per_kind, unit) or unit.n):
+                met.append(fact)
+    shared_taken = [(n, {norm(i)}) for taken in (free.shared if free is not None else [])
+                    for i, n in taken.items()]  # the unit's own items (a Tome-skull)
     for b in unit.ds.wargear_item_bounds:
         items = " / ".join(b.items)
         keys = {norm(i) for i in b.items}
-        total = sum(x * len(got & keys) for x, got, _ in carried)
+        total = sum(x * len(got & keys) for x, got, _ in carried) + sum(
+            n * len(got & keys) for n, got in shared_taken)
         distinct = {i for x, got, _ in carried if x for i in got & keys}
+        if b.max_from_kinds and not b.alike:
+            fact = _counted_fact(b, items, per_kind, unit)
+            every.append(fact)
+            if per_kind and total > (_at(b, per_kind, unit) or 0) \
+                    or free is None and named & keys:
+                met.append(fact)
+            continue
         broken = len(distinct) > 1 if b.alike else (
             (not b.beside or bool(set(b.beside) & kinds_in)) and total > (b.most(unit.n) or 0))
         beside = f" while it has a {' or '.join(b.beside)}" if b.beside else ""
@@ -637,6 +737,26 @@ def _beside_bound(unit: Models, reqs: list[Request], free: Any = None) -> str:
     said = met or every
     advice = "; ".join(dict.fromkeys(a for _, a in said))
     return "; ".join(t for t, _ in said) + f": {advice}"
+
+
+def _at(b: Any, per_kind: list[int], unit: Models) -> int | None:
+    """A bound's maximum where the unit has ``per_kind`` models of each kind."""
+    return b.most(sum(n for i, n in enumerate(per_kind)
+                      if unit.kinds[i].model in b.max_from_kinds))
+
+
+def _counted_fact(b: Any, what: str, per_kind: list[int], unit: Models) -> tuple[str, str]:
+    """A bound counting some kinds' models said as a fact with how to meet it: "at most 1
+    Agent w/ plasma pistol while the unit has fewer than 10 models of Agent / ... (2 from
+    10)"."""
+    kinds = " / ".join(b.max_from_kinds)
+    steps = sorted(b.max_from.items())
+    now = sum(n for i, n in enumerate(per_kind) if unit.kinds[i].model in b.max_from_kinds)
+    more = next((t for t, _ in steps if t > now), steps[-1][0] if steps else 0)
+    grows = ", ".join(f"{v} from {t}" for t, v in steps)
+    return (f"at most {b.max} {what} while the unit has fewer than {steps[0][0] if steps else 0}"
+            f" models of {kinds} ({grows}; the catalogues' error otherwise)",
+            f"name fewer, or have {more} or more of them in the unit")
 
 
 def _ruled_out(unit: Models, item: str, profile: str | None) -> str | None:

@@ -14,7 +14,7 @@ modifier that could raise it otherwise is not read: its modifiers stay named.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from bagm.io.bsdata.links import child_elements
 from bagm.io.bsdata.modifiers import _SIZE_TESTS, size_steps
@@ -152,8 +152,10 @@ _OVER = {"greaterThan": 0, "atLeast": 1}  # a count over k (or k or more): k (k 
 
 def error_bound(mod: "Element", scopes: frozenset[str], counters: frozenset[str],
                 largest: int | None, direct: frozenset[str] = frozenset(),
-                ceiling: Callable[[str], int | None] = lambda child: None
-                ) -> tuple[str, tuple[int, dict[int, int]]] | None:
+                ceiling: Callable[[str], int | None] = lambda child: None,
+                kinds: "Mapping[str, Sequence[str]] | None" = None,
+                own: frozenset[str] = frozenset()
+                ) -> tuple[str, tuple[int, dict[int, int]], tuple[str, ...]] | None:
     """An ``error`` the catalogues raise while one entry of the unit is counted over a number,
     with or without conditions on the unit's number of models, read as a maximum of that
     entry by size: (the entry counted, (its maximum in the smallest unit, {N: max} from N
@@ -169,7 +171,16 @@ def error_bound(mod: "Element", scopes: frozenset[str], counters: frozenset[str]
     model and groups of them, where no model sits inside an item: the selections counted
     are the same); ``ceiling``: an entry's own maximum where nothing changes it (a count
     "equal to" it is a count of at least that: "Max 1 mole launcher per 5 models" while
-    there are 2, of at most 2)."""
+    there are 2, of at most 2).
+
+    ``kinds``: entries counting some of the unit's kinds of model (a kind, a group of
+    kinds) -> those kinds. Conditions on one such entry instead of the unit's size read the
+    maximum by that entry's number of models, returned as the third item (empty: by the
+    unit's size): Inquisitorial Agents' "Max 1 {this} per 5 models" while "5 - 10
+    Acolytes" counts fewer than 10, a number the unit's size does not settle (11 models may
+    be 9 or 10 Acolytes). ``own``: the ids of the entry the error is on, which the count
+    over N names where two conditions could."""
+    kinds = kinds or {}
 
     def counts(c: "Element", child_ok: bool) -> bool:
         return c.get("field") == "selections" and c.get("scope", "") in scopes and (
@@ -180,6 +191,9 @@ def error_bound(mod: "Element", scopes: frozenset[str], counters: frozenset[str]
         return c.get("type") in _SIZE_TESTS and counts(
             c, c.get("childId") == "model" or c.get("childId", "") in counters)
 
+    def keyed(c: "Element") -> bool:  # a count of some kinds of model instead of the size
+        return c.get("type") in _SIZE_TESTS and counts(c, c.get("childId", "") in kinds)
+
     if mod.get("type") != "add" or mod.get("field") != "error" \
             or mod.find("repeats") is not None:
         return None
@@ -187,13 +201,17 @@ def error_bound(mod: "Element", scopes: frozenset[str], counters: frozenset[str]
     if clauses is None:
         return None
     counted: set[str] = set()
+    by: set[str] = set()  # the entries counted instead of the unit's size (one at most)
     read: list[tuple[int, list[tuple[Callable[[int, int], bool], int]]]] = []
     for clause in clauses:
         over = [c for c in clause if not size(c) and (c.get("type") in _OVER or c.get(
             "type") == "equalTo" and _number(c) == ceiling(c.get("childId", "")))]
+        if len(over) > 1 and own:  # "this > 1" beside "the Acolytes >= 10"
+            over = [c for c in over if c.get("childId", "") in own]
         sizes = [c for c in clause if c not in over]
-        if len(over) != 1 or not all(size(c) for c in sizes):
+        if len(over) != 1 or not all(size(c) or keyed(c) for c in sizes):
             return None
+        by |= {str(c.get("childId", "")) for c in sizes if not size(c)}
         c = over[0]
         try:
             k = int(float(c.get("value", ""))) - _OVER.get(c.get("type", ""), 1)
@@ -205,7 +223,9 @@ def error_bound(mod: "Element", scopes: frozenset[str], counters: frozenset[str]
             return None
         counted.add(c.get("childId", ""))
         read.append((k, tests))
-    if len(counted) != 1:
+    # one count at a time: the unit's size, or one entry's models (not both: one number)
+    if len(counted) != 1 or len(by) > 1 or by and any(
+            size(c) for clause in clauses for c in clause):
         return None
     reach = largest or max([ANY, *(at for _, tests in read for _, at in tests)])
 
@@ -220,7 +240,7 @@ def error_bound(mod: "Element", scopes: frozenset[str], counters: frozenset[str]
             out[n], last = v, v
     if all(cap(n) >= max(reach, n) for n in range(1, reach + 1)):
         return None  # never binds
-    return counted.pop(), (cap(1), out)
+    return counted.pop(), (cap(1), out), tuple(kinds[by.pop()]) if by else ()
 
 
 def _number(c: "Element") -> float | None:

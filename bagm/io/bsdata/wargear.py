@@ -83,8 +83,10 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
 
     kind_ids = _kind_ids(ex, node)  # the unit's model entries' ids -> their names
     item_bounds: list[dict[str, Any]] = []  # bounds of an item across the unit
-    kind_caps: dict[str, list[tuple[int, dict[int, int]]]] = {}  # kinds' maxima by an error
-    group_caps: list[tuple[list[str], tuple[int, dict[int, int]]]] = []  # groups' by an error
+    # kinds' and groups' maxima by an error: (max, max_from, the kinds max_from counts
+    # (empty: the unit's size), the line naming it if it cannot join the kind's own)
+    kind_caps: dict[str, list[Cap]] = {}
+    group_caps: list[tuple[list[str], Cap]] = []
     unit_items = _item_ids(ex, node, models=True)  # every item's ids in the unit -> its name
     # entries whose count is the unit's size: the groups holding every model, its only kind
     whole = frozenset(counted | (set(kind_ids) if len(set(kind_ids.values())) == 1 else set()))
@@ -95,6 +97,10 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
     # kinds, groups of them and own items (none sits inside an item but in a bundle)
     direct = frozenset() if sizes else frozenset(
         {"model", *kind_ids, *group_kinds, *_item_ids(ex, node)})
+    # entries counting some of its kinds of model (a kind, a group of kinds): a bound by
+    # their number rather than the unit's size (Inquisitorial Agents' "5 - 10 Acolytes")
+    partial = {i: ks for i, ks in {**{i: [n] for i, n in kind_ids.items()},
+                                   **group_kinds}.items() if i not in whole}
 
     def entry_name(ident: str) -> str:
         if ident == "model":
@@ -208,12 +214,14 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
             add_item_bound(name, hi, grows)
         unit_own = owner[-1] is node  # the unit's own item: "parent" is the unit
         return mods | {id(m) for m, groups, what in bound_modifiers(n)
-                       if what == "error" and not groups and error_read(m, unit_own)}
+                       if what == "error" and not groups and error_read(m, unit_own, n)}
 
-    def add_item_bound(name: str, hi: int, grows: dict[int, int]) -> None:
+    def add_item_bound(name: str, hi: int, grows: dict[int, int],
+                       by: tuple[str, ...] = ()) -> None:
         """A bound on item ``name`` across the unit, unless one as tight is there (the heavy
         mining tools' constraint and the error that says it again); one it is tighter than
-        goes."""
+        goes. ``by``: the kinds of model whose number ``grows`` counts (none: the unit's
+        size); bounds counting different numbers are both kept."""
         reach = max([largest or ANY, *grows]) + 1
 
         def tighter(a: dict[str, Any], b: dict[str, Any]) -> bool:  # a <= b at every size
@@ -221,32 +229,42 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
                        <= max_at_size(b["max"], b.get("max_from", {}), n)
                        for n in range(1, reach + 1))
         bound: dict[str, Any] = {"items": [name], "max": hi,
-                                 **({"max_from": grows} if grows else {})}
-        same = [b for b in item_bounds if b["items"] == [name]]
+                                 **({"max_from": grows} if grows else {}),
+                                 **({"max_from_kinds": list(by)} if by and grows else {})}
+        same = [b for b in item_bounds if b["items"] == [name]
+                and b.get("max_from_kinds", []) == bound.get("max_from_kinds", [])]
         if any(tighter(b, bound) for b in same):
             return
         item_bounds[:] = [b for b in item_bounds if b not in same or not tighter(bound, b)]
         item_bounds.append(bound)
 
-    def error_read(mod: Any, parent_unit: bool = True) -> bool:
+    def error_read(mod: Any, parent_unit: bool = True, at: "Node | None" = None) -> bool:
         """An error on a count of an item across the unit, of a kind of model or of a group
-        of kinds, and the unit's size, read as that item's bound across the unit, that
-        kind's maximum or a bound over those kinds (:func:`unit_bounds.error_bound`).
-        ``parent_unit``: the error is on a kind, a group of kinds or the unit's own item
-        (scope "parent" is the unit)."""
+        of kinds, and the unit's size (or the number of some kinds of model), read as that
+        item's bound across the unit, that kind's maximum or a bound over those kinds
+        (:func:`unit_bounds.error_bound`). ``parent_unit``: the error is on a kind, a group
+        of kinds or the unit's own item (scope "parent" is the unit); ``at``: the entry it
+        is on (default: the kind or group being read)."""
+        at = owner[-1] if at is None else at
         scopes = frozenset({*owner[0].ids, "unit", "root-entry", *whole,
                             *(["parent"] if parent_unit else [])})
         got = error_bound(mod, scopes, whole, largest, direct,
-                          lambda child: own_max(ex.lib.get(child)))
+                          lambda child: own_max(ex.lib.get(child)), partial,
+                          frozenset(at.ids))
         if got is None:
             return False
-        child, (hi, grows) = got
+        child, (hi, grows), by = got
+        line = line_of(at, mod)
         if child in kind_ids:
-            kind_caps.setdefault(kind_ids[child], []).append((hi, grows))
+            kind_caps.setdefault(kind_ids[child], []).append((hi, grows, by, line))
         elif child in group_kinds and len(group_kinds[child]) > 1:
-            group_caps.append((group_kinds[child], (hi, grows)))  # merged once all are read
+            # merged once all are read
+            group_caps.append((group_kinds[child], (hi, grows, by, line)))
         elif child in unit_items:
-            add_item_bound(unit_items[child], hi, grows)
+            top = own_max(ex.lib.get(child)) if by else None
+            if top is not None:  # "no bound from 10 Acolytes": the item's own maximum
+                hi, grows = min(hi, top), {n: min(v, top) for n, v in grows.items()}
+            add_item_bound(unit_items[child], hi, grows, by)
         else:
             return False  # a category, a count of points: not read
         return True
@@ -332,11 +350,11 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
             def kind_read(m: Any) -> bool:
                 if sized(m) and _bounds_max(model, m):
                     return True  # _max_by_size reads it
-                if error_read(m):  # "max 3 Combi-weapon per 5 models"
-                    return True
                 got = _excludes(m, model.ids, kind_ids)
                 if got is not None:  # an error while it is beside another kind
                     beside.extend(k for k in got if k not in beside)
+                    return True
+                if error_read(m):  # "max 3 Combi-weapon per 5 models"
                     return True
                 others = _by_others(m, model, frozenset(owner[0].ids), kind_ids, group_kinds)
                 if others is not None:  # worked out once every kind is read
@@ -438,12 +456,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
     _merge_bundles(kinds, larger, base[0] if base else 0)
     for kind_entry in kinds:  # a kind's maximum an error sets by the unit's size
         for cap in kind_caps.get(kind_entry["model"], []):
-            top, grows = at_most((kind_entry.get("max"), kind_entry.get("max_from", {})), cap,
-                                 max([largest or 0, *cap[1]]))
-            kind_entry["max"] = top
-            kind_entry.pop("max_from", None)
-            if grows:
-                kind_entry["max_from"] = grows
+            _capped(kind_entry, cap, largest, unread)
     for model, others, kind_entry in eased:
         # a minimum 1 lower beside another kind of the same profile (4 Intercessors, or 3 and
         # one with a grenade launcher): the roster check reads a kind's minimum as its
@@ -481,12 +494,7 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
         if g is None:
             g = {"models": members, "min": 0}
             groups.append(g)
-        top, grows = at_most((g.get("max"), g.get("max_from", {})), cap,
-                             max([largest or 0, *cap[1]]))
-        g["max"] = top
-        g.pop("max_from", None)
-        if grows:
-            g["max_from"] = grows
+        _capped(g, cap, largest, unread)
     # a bound over every kind of a variable number is the unit's size: its points say that
     # and one naming a kind the unit has twice under one name cannot be placed
     names = [k["model"] for k in kinds]
@@ -508,6 +516,31 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
 
 
 _ARMY_SCOPES = ("roster", "force", "primary-catalogue")  # Crusade, Detachment: not the datasheet
+
+# a maximum an error sets: (max, max_from, the kinds of model max_from counts (empty: the
+# unit's size), the unread line naming the error if it cannot join the bound's own)
+Cap = tuple[int, dict[int, int], tuple[str, ...], str]
+
+
+def _capped(entry: dict[str, Any], cap: Cap, largest: int | None, unread: list[str]) -> None:
+    """A kind's or group's ``max`` and ``max_from`` lowered to ``cap`` where it is lower. Both
+    must count one number (the unit's size, or the models of the same kinds), or one of them
+    be the same whatever the number: otherwise the error is named in ``unread``."""
+    hi, grows, by, line = cap
+    own_by = tuple(entry.get("max_from_kinds", ()))
+    if by != own_by and entry.get("max_from") and grows:
+        unread.append(line)
+        return
+    key = list(by if grows else own_by)
+    top, steps = at_most((entry.get("max"), entry.get("max_from", {})), (hi, grows),
+                         max([largest or 0, *grows]))
+    entry["max"] = top
+    entry.pop("max_from", None)
+    entry.pop("max_from_kinds", None)
+    if steps:
+        entry["max_from"] = steps
+        if key:
+            entry["max_from_kinds"] = key
 
 
 def _conditions(ex: "Extractor", choice_node: "Node", choice: dict[str, Any],
