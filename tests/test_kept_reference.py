@@ -13,11 +13,12 @@ from hypothesis import strategies as st
 from reference import effects as ref_effects
 from reference import moments as ref_moments
 from reference import positions as ref
+from reference import visibility as ref_sight
 
 from bagm.data.timings import TIMINGS
 from bagm.engine.attack.rules import Conditions
 from bagm.engine.bots import make_bot
-from bagm.engine.game import control, moments, movement, positions, shooting
+from bagm.engine.game import control, moments, movement, positions, shooting, sight
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
 from bagm.engine.rules import leaders
@@ -206,4 +207,22 @@ def test_effect_answers_are_their_plain_references(spec):
         for army in g.armies.values():
             for f in fields:
                 assert army.may_set(f) == ref_effects.may_set(army, f), f
+    play(spec, check, every=9)
+
+
+@settings(max_examples=8, deadline=None)
+@given(games())
+def test_visible_models_are_their_plain_reference(spec):
+    """The models of each enemy unit a unit sees (kept across moves and games on both units'
+    positions, the Hatchways and the models near them; a pair the Walls alone hide kept on the
+    two units' positions) are those worked out pair of bases by pair of bases, along games, asked
+    twice (the second time from what was kept)."""
+    def check(g: Game) -> None:
+        on = [u for u in g.units.values() if u.where == "board" and u.models]
+        for u in on:
+            for t in on:
+                if t.player != u.player:
+                    want = ref_sight.visible_models(g, u, t)
+                    assert sight.visible_idx(g, u, t) == want, (u.uid, t.uid)
+                    assert sight.visible_idx(g, u, t) == want, (u.uid, t.uid)
     play(spec, check, every=9)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from bagm.engine.board.geometry import EPS, Base, Block, Point
 
@@ -103,3 +104,13 @@ def point_sees_base(p: Point, target: Base, blocks: Sequence[Block], disks: Sequ
             return True
         reach = max(reach, hi)
     return reach < alpha - 1e-9
+
+
+def visible_models(g: Any, observer: Any, target: Any) -> list[int]:
+    """The plain reference of :func:`bagm.engine.game.sight.visible_idx`: the models of
+    ``target`` some model of ``observer`` sees, each pair of bases tested with every other
+    model on the battlefield in the way (the observer's other models included), nothing kept
+    and no quick proof (:meth:`Battlefield.visible_models`)."""
+    others = [m.base for u in g.units.values() if u.where == "board" and u is not observer
+              and u is not target for m in u.models]
+    return g.bf.visible_models([m.base for m in observer.models], [m.base for m in target.models], others)

@@ -5,7 +5,6 @@ the Benefit of Cover, kept per positions and Hatchway states."""
 from __future__ import annotations
 
 import math
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from bagm.engine.board.geometry import Base, Block, merge_rects, point_segment_distance
@@ -53,49 +52,66 @@ def visible_idx(g: GameInterface, observer: Unit, target: Unit) -> list[int]:
 
 
 def _visible_kept(g: GameInterface, observer: Unit, target: Unit) -> list[int]:
-    """:meth:`visible_idx` kept while neither unit has moved, nor any unit that comes near
-    the box of both (nor a Hatchway): the units whose bounding boxes reach a box larger than
-    the one _visible_key() looks in (by a radius and some slack) are named with their
-    stamps, so the answer kept is the one _visible_key() would find."""
-    r = max(observer.radius, target.radius) + 1e-3
-    ox0, oy0, ox1, oy1 = positions.bbox(g, observer)
-    tx0, ty0, tx1, ty1 = positions.bbox(g, target)
-    x0, y0 = min(ox0, tx0) - r, min(oy0, ty0) - r
-    x1, y1 = max(ox1, tx1) + r, max(oy1, ty1) + r
-    near = []
-    kept.stamp(g, observer)  # brings every stamp up to date: read directly below
-    bbox, stamps = partial(positions.bbox, g), g._stamps
-    for u in g.units.values():
-        if u.where == "board" and u.models and u is not observer and u is not target:
-            ux0, uy0, ux1, uy1 = bbox(u)
-            if ux1 >= x0 and ux0 <= x1 and uy1 >= y0 and uy0 <= y1:
-                near.append((u.uid, stamps[u.uid]))
-    k = ("vis", observer.uid, kept.stamp(g, observer), target.uid, kept.stamp(g, target),
-         positions.closed(g), tuple(near))
-    got = g._by_stamp.get(k)
-    if got is None:
-        got = g._by_stamp[k] = (kept._geo(g, _visible_key(g, observer, target),
-                                             lambda: _visible_now(g, observer, target)),)
-    return got[0]
-
-
-def _visible_key(g: GameInterface, observer: Unit, target: Unit) -> tuple[Any, ...]:
-    """What :meth:`_visible_now` depends on: a key for answers kept across moves and games."""
+    """:meth:`visible_idx` kept across moves and games on what it depends on
+    (:func:`_visible_key`). Where no line between the two units' models passes the Walls and
+    closed Hatchways alone, that is kept on both units' positions and the Hatchways: the
+    answer is then none, wherever the other models stand (more than half the new questions
+    that find none ask again of a pair already seen, other models having moved)."""
     po, pt = kept.positions(observer), kept.positions(target)
+    shut = positions.closed(g)
+    walls = ("unseen", po, pt, shut)
+    cache = g._geo_cache
+    if walls in cache:
+        return []
+    got = cache.get(key := _visible_key(g, observer, target, po, pt, shut))
+    if got is None:
+        got, hidden = _visible_now(g, observer, target)
+        if len(cache) > 100000:
+            cache.clear()
+        cache[key] = got
+        if hidden:
+            cache[walls] = True
+    return got  # type: ignore[no-any-return]
+
+
+def _visible_key(g: GameInterface, observer: Unit, target: Unit, po: tuple[float, ...],
+                 pt: tuple[float, ...], shut: int) -> tuple[Any, ...]:
+    """What :meth:`_visible_now` depends on: both units' positions (``po``, ``pt``), the
+    Hatchways (``shut``) and the models of other units near the box of both (those that can
+    lie across a line between them); a key for answers kept across moves and games. A unit
+    whose bounding box (bases included, by its largest base) stays off that box has no such
+    model."""
     xs = po[0:-1:2] + pt[0:-1:2]
     ys = po[1:-1:2] + pt[1:-1:2]
     r = max(observer.radius, target.radius)
     x0, x1, y0, y1 = min(xs) - r, max(xs) + r, min(ys) - r, max(ys) + r
-    by = tuple(sorted((m.x, m.y, m.r) for u in g.units.values() if u.where == "board"
-                      and u is not observer and u is not target for m in u.models
-                      if x0 - m.r < m.x < x1 + m.r and y0 - m.r < m.y < y1 + m.r))
-    return ("vis", po, pt, positions.closed(g), by)
+    return ("vis", po, pt, shut, _models_in(g, x0, y0, x1, y1, observer, target))
 
 
-def _visible_now(g: GameInterface, observer: Unit, target: Unit) -> list[int]:
-    """:meth:`visible_idx` worked out."""
+def _models_in(g: GameInterface, x0: float, y0: float, x1: float, y1: float, a: Unit, b: Unit
+               ) -> tuple[tuple[float, float, float], ...]:
+    """(x, y, radius) of each model on the battlefield, but those of units ``a`` and ``b``,
+    whose base reaches into the box x0-x1, y0-y1 (its centre nearer than its radius to the
+    inside), sorted: a key of the models in the way. A unit whose bounding box (bases
+    included, by its largest base) stays off the box has none: it is passed over whole."""
+    bbox = positions.bbox
+    near = []
+    for u in g.units.values():
+        if u.where == "board" and u.models and u is not a and u is not b:
+            ux0, uy0, ux1, uy1 = bbox(g, u)
+            if ux1 > x0 and ux0 < x1 and uy1 > y0 and uy0 < y1:
+                near += [(m.x, m.y, m.r) for m in u.models
+                         if x0 - m.r < m.x < x1 + m.r and y0 - m.r < m.y < y1 + m.r]
+    near.sort()
+    return tuple(near)
+
+
+def _visible_now(g: GameInterface, observer: Unit, target: Unit) -> tuple[list[int], bool]:
+    """:meth:`visible_idx` worked out, and whether the Walls and closed Hatchways alone
+    hide every model (no line between centres clear of them, no pair of bases seeing each
+    other past them: then no other model matters)."""
     if walled_off(g, positions.disc(g, observer), positions.disc(g, target)):
-        return []
+        return [], True
     obs = observer.bases
     tbs = target.bases
     # Only a model near the box of both units' centres can come within reach of a line
@@ -111,18 +127,25 @@ def _visible_now(g: GameInterface, observer: Unit, target: Unit) -> list[int]:
     # the models that may block each observer's lines, built once (not per target)
     blockers = [(o, by + [x for x in obs if x is not o]) for o in obs]
     out = []
+    hidden = True  # by the Walls alone, so far
     for k, t in enumerate(tbs):
         # a quick proof: the line between the centres is free
         tx, ty = t.x, t.y
-        if any(clear(o.x, o.y, tx, ty) and _no_disc_on_line(o.x, o.y, tx, ty, others)
-               for o, others in blockers):
-            out.append(k)
-            continue
         for o, others in blockers:
-            if _pair_visible(g, o, t, others):
-                out.append(k)
-                break
-    return out
+            if clear(o.x, o.y, tx, ty):
+                hidden = False
+                if _no_disc_on_line(o.x, o.y, tx, ty, others):
+                    out.append(k)
+                    break
+        else:
+            for o, others in blockers:
+                seen = _pair_sight(g, o, t, others)
+                if seen:
+                    hidden = False
+                    if seen == 2:
+                        out.append(k)
+                        break
+    return out, hidden and not out
 
 
 def _merged_blocks(g: GameInterface) -> list[Any]:
@@ -147,7 +170,9 @@ def walled_off(g: GameInterface, a: Base, b: Base) -> bool:
     return bool(near) and _walled_off(a, b, near)
 
 
-def _pair_visible(g: GameInterface, o: Base, t: Base, others: list[Base]) -> bool:
+def _pair_sight(g: GameInterface, o: Base, t: Base, others: list[Base]) -> int:
+    """2: some line joins the two bases past the Walls, closed Hatchways and the ``others``;
+    1: past the Walls and Hatchways only (models are in the way); 0: not even past those."""
     key = (o.x, o.y, o.radius, t.x, t.y, t.radius, positions.closed(g))
     walls = g._wall_vis.get(key)
     if walls is None:
@@ -156,14 +181,14 @@ def _pair_visible(g: GameInterface, o: Base, t: Base, others: list[Base]) -> boo
         walls = not walled_off(g, o, t) and g.bf.visible(o, t, ())
         g._wall_vis[key] = walls
     if not walls:
-        return False
+        return 0
     reach = max(o.radius, t.radius)
     oc, tc = (o.x, o.y), (t.x, t.y)
     near = [m for m in others if point_segment_distance((m.x, m.y), oc, tc) < reach + m.radius]
     if not near:
-        return True
+        return 2
     # the same pair with the same models in the way comes back (a third of the time)
-    return kept._geo(g, ("pv", key, tuple(near)), lambda: g.bf.visible(o, t, near))
+    return 2 if kept._geo(g, ("pv", key, tuple(near)), lambda: g.bf.visible(o, t, near)) else 1
 
 
 def _cover(g: GameInterface, target: Base, u: Unit, t: Unit) -> bool:
@@ -172,7 +197,6 @@ def _cover(g: GameInterface, target: Base, u: Unit, t: Unit) -> bool:
     ys = [m.y for m in u.models] + [target.y]
     r = max(u.radius, target.radius)
     x0, x1, y0, y1 = min(xs) - r, max(xs) + r, min(ys) - r, max(ys) + r
-    by = tuple(sorted((b.x, b.y, b.radius) for b in positions.others_bases(g, u, t)
-                      if x0 - b.radius < b.x < x1 + b.radius and y0 - b.radius < b.y < y1 + b.radius))
+    by = _models_in(g, x0, y0, x1, y1, u, t)
     key = ("cover", target.x, target.y, target.radius, kept.positions(u), positions.closed(g), by)
     return kept._geo(g, key, lambda: g.bf.has_cover(target, u.bases, [Base(*b) for b in by]))
