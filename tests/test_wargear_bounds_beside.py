@@ -41,12 +41,11 @@ NAMED = [
     ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Hand flamer: maximum lowered by 1 while (models >= 10 and Power fist < 1 and Power weapon < 1 and Hand flamer >= 1 and (Power fist >= 3 or Power weapon >= 3 or (Power fist >= 2 and Power weapon >= 1) or (Power fist >= 1 and Power weapon >= 2)))'),
     ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Inferno Pistol: maximum lowered by 1 while (Power fist < 1 and Power weapon < 1 and Inferno Pistol >= 1 and (Power fist >= 2 or Power weapon >= 2 or (Power fist >= 1 and Power weapon >= 1)))'),
     ('Death Company Marines with Jump Packs', 'Death Company Marine w/ alternate weapons: Inferno Pistol: maximum lowered by 1 while (models >= 10 and Power fist < 1 and Power weapon < 1 and Inferno Pistol >= 1 and (Power fist >= 3 or Power weapon >= 3 or (Power fist >= 2 and Power weapon >= 1) or (Power fist >= 1 and Power weapon >= 2)))'),
-    ('Neurogaunts', 'Neurogaunt Nodebeast: maximum raised by 1 while Neurogaunt >= 20'),
 ]
 
 
 def test_the_bundled_datasheets_bounds_named_as_not_read_are_these() -> None:
-    """8 bounds on 4 bundled datasheets: a roster naming one of these units' wargear gets
+    """7 bounds on 3 bundled datasheets: a roster naming one of these units' wargear gets
     BA196 saying which (the bundled rosters keep their default wargear there: none gets it).
     The 48 an item's bound across the unit by its size made (Chosen, Chaos Terminators,
     Deathwatch Veterans' shields, ...) and 2 errors on a count and the unit's size
@@ -55,7 +54,7 @@ def test_the_bundled_datasheets_bounds_named_as_not_read_are_these() -> None:
     got = [(ds.name, w) for f in CATALOG.all() for ds in f.pack.units
            for w in ds.wargear_unread]
     assert sorted(got) == sorted(NAMED)
-    assert len(NAMED) == 8 and len({n for n, _ in NAMED}) == 4
+    assert len(NAMED) == 7 and len({n for n, _ in NAMED}) == 3
 
 
 def test_the_bundled_datasheets_bounds_read_from_these_forms_are_these() -> None:
@@ -218,7 +217,7 @@ def test_the_read_bounds_are_checked(squad: dict) -> None:
 @pytest.mark.skipif(not BSDATA.is_dir(), reason="../shared/reference is absent")
 def test_every_catalogue_bound_by_another_choice_is_read_or_named() -> None:
     """Over every datasheet of every catalogue (1,391), outside Crusade and Legends: the
-    bounds named, 46 on 22 datasheets (the bundled ones as NAMED says). An item's bound
+    bounds named, 44 on 21 datasheets (the bundled ones as NAMED says). An item's bound
     across the unit by its size is read (with the bounds over items carried together and the
     Inquisitorial Agents' Tome-skull by their Acolytes: 100 on 49 datasheets), and an error
     on a count and the unit's size, passed silently before, is read or named."""
@@ -235,8 +234,8 @@ def test_every_catalogue_bound_by_another_choice_is_read_or_named() -> None:
     assert bundled <= {n.casefold() for n in named}
     bounds = {n: [w for w in v if re.search(r": (maximum|minimum|error) ", w)]
               for n, v in named.items()}
-    assert sum(len(v) for v in bounds.values()) == 46
-    assert len([n for n, v in bounds.items() if v]) == 22
+    assert sum(len(v) for v in bounds.values()) == 44
+    assert len([n for n, v in bounds.items() if v]) == 21
     # read: bounds over items carried together, an item's across the unit by its size among
     # them (test_wargear_item_bounds)
     across = {n: u["wargear_item_bounds"] for n, u in units.items()

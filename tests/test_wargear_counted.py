@@ -3,8 +3,10 @@
 5 models" on Inquisitorial Agents while their "5 - 10 Acolytes" count fewer than 10: a special
 Agent, a Gun Servitor and a Tome-skull up to 1 each, 2 with 10 Acolytes. The unit's size does
 not settle that number (11 models may be 10 Acolytes and a servitor, or 9 and two), so the
-loadout search tries each range of it. Each bound is tested at its limit and one over, through
-:func:`resolve` and through ``bagm validate`` on a roster file."""
+loadout search tries each range of it. They raise the Neurogaunt Nodebeast's maximum by 1
+while the unit has 20 Neurogaunts (21 models: 1 Nodebeast; 22: 2). Each bound is tested at
+its limit and one over, through :func:`resolve` and through ``bagm validate`` on a roster
+file."""
 
 from __future__ import annotations
 
@@ -54,7 +56,7 @@ def test_a_special_agent_up_to_1_below_10_acolytes_and_2_with_10(item: str) -> N
     (code, message), = _problems(6, {item: 2})
     assert code == "BA197"
     assert f"at most 1 Agent w/ {item} while the unit has fewer than 10 models of Agent / " \
-        in message and "(2 from 10;" in message
+        in message and "(2 from 10):" in message
     assert message.endswith("name fewer, or have 10 or more of them in the unit")
     assert _problems(12, {item: 2}) == []
     assert [c for c, _ in _problems(12, {item: 3})] == ["BA191"]  # the kind's own bound
@@ -168,6 +170,61 @@ def test_every_default_unit_keeps_the_bounds_counting_some_kinds() -> None:
     assert checked >= 10
 
 
+NODEBEAST, CLAWS = "Neurogaunt Nodebeast", "Chitinous claws and teeth"
+
+
+def neurogaunts():  # type: ignore[no-untyped-def]
+    return sheet("Tyranids", "Neurogaunts")
+
+
+def test_the_nodebeasts_maximum_is_read_on_the_neurogaunts() -> None:
+    ds = neurogaunts()
+    assert ds.wargear_unread == []
+    beast = next(k for k in ds.wargear if k.model == NODEBEAST)
+    assert (beast.min, beast.max, beast.max_from, beast.max_from_kinds) == (
+        1, 1, {20: 2}, ["Neurogaunt"])
+    from bagm.render.datasheet import kind_text
+
+    assert kind_text(beast) == \
+        f"{NODEBEAST} (1; up to 2 from 20 models of Neurogaunt): {CLAWS}"
+
+
+def test_a_second_nodebeast_only_beside_20_neurogaunts() -> None:
+    ds = neurogaunts()
+
+    def problems(n: int, k: int) -> list[tuple[str, str]]:
+        return [(p.code, p.message) for p in resolve(ds, n, {NODEBEAST: {CLAWS: k}})[1]]
+    assert problems(21, 1) == [] and problems(22, 2) == []
+    (code, message), = problems(21, 2)  # 19 Neurogaunts
+    assert (code, message) == ("BA197", f"Neurogaunts: at most 1 {NODEBEAST} while the unit "
+                               "has fewer than 20 models of Neurogaunt (2 from 20): name fewer, "
+                               "or have 20 or more of them in the unit")
+    assert [c for c, _ in problems(22, 3)] == ["BA191"]  # the kind's own bound
+    assert problems(11, 1) == []
+    assert [c for c, _ in problems(11, 2)] == ["BA191"]  # 10 Neurogaunts at least: the size
+
+
+NEUROGAUNTS = """faction: Tyranids
+detachment: Biotide
+units:
+  - unit: Winged Tyranid Prime
+    warlord: true
+  - unit: Neurogaunts
+    models: 11
+    wargear:
+      Neurogaunt Nodebeast: {{Chitinous claws and teeth: {k}}}
+"""
+
+
+def test_validate_takes_one_nodebeast_in_eleven_neurogaunts(tmp_path: Path) -> None:
+    """11 models, the one Boarding Actions size: 1 Nodebeast and 10 Neurogaunts, so the
+    bound never raises the Nodebeasts there; a second is refused by the unit's size."""
+    r = check(tmp_path, NEUROGAUNTS.format(k=1))
+    assert r.valid and wargear_findings(r) == [], r.findings
+    r = check(tmp_path, NEUROGAUNTS.format(k=2))
+    assert not r.valid and wargear_findings(r) == [("BA191", 9)], r.findings
+
+
 # --- the importer's form, on a catalogue of its own ---------------------------------------------
 
 def _error(text: str, *conds: str) -> str:
@@ -179,7 +236,8 @@ def _error(text: str, *conds: str) -> str:
 def _catalogue() -> str:
     """A Retinue: "3 - 6 Acolytes" (Acolytes, Acolytes w/ gun up to 2) and "1 - 2
     Servitors", with "Max 1 per 3 models" while the Acolytes count fewer than 6 on the
-    Acolyte w/ gun, the servitors' group and the unit's Skull (up to 2)."""
+    Acolyte w/ gun, the servitors' group and the unit's Skull (up to 2); a Beast (up to 1)
+    whose maximum is raised by 1 while the unit has 5 Acolytes (the kind, not the group)."""
     def model(ident: str, name: str, hi: int, lo: int | None = None, mods: str = "") -> str:
         return (f'<selectionEntry type="model" name="{name}" hidden="false" id="{ident}">'
                 f"<constraints>{_bounds(ident, lo, hi)}</constraints>{mods}"
@@ -207,8 +265,11 @@ def _catalogue() -> str:
              f"<constraints>{_bounds('g-skull', None, 2)}</constraints>"
              + _error("Max 1 per 3 models", fewer, _cond("greaterThan", 1, "u-ret", "g-skull"))
              + f"<profiles>{_weapon_xml('g-skull', 'Skull')}</profiles></selectionEntry>")
+    beast = model("m-beast", "Beast", 1, mods=(
+        '<modifiers><modifier type="increment" value="1" field="c-m-beast-max"><conditions>'
+        + _cond("atLeast", 5, "unit", "m-aco") + "</conditions></modifier></modifiers>"))
     unit = ('<selectionEntry type="unit" name="Retinue" hidden="false" id="u-ret">'
-            f"<selectionEntries>{skull}</selectionEntries>"
+            f"<selectionEntries>{skull}{beast}</selectionEntries>"
             f"<selectionEntryGroups>{acolytes}{servitors}</selectionEntryGroups>"
             "</selectionEntry>")
     return catalogue_of("cat-ret", "Imperium - Retinue Test", unit)
@@ -234,6 +295,12 @@ def test_an_error_counting_a_group_of_kinds_is_read_on_their_number(retinue: dic
         {"items": ["Skull"], "max": 1, "max_from": {6: 2}, "max_from_kinds": acolytes}]
 
 
+def test_a_maximum_raised_by_a_count_of_another_kind_is_read_on_it(retinue: dict) -> None:
+    beast = next(k for k in retinue["wargear"] if k["model"] == "Beast")
+    assert (beast["max"], beast["max_from"], beast["max_from_kinds"]) == (1, {5: 2},
+                                                                          ["Acolyte"])
+
+
 def test_the_retinues_bounds_are_checked(retinue: dict) -> None:
     from bagm.data import models
     from bagm.data.schema import validate as validate_model
@@ -242,6 +309,10 @@ def test_the_retinues_bounds_are_checked(retinue: dict) -> None:
     assert resolve(ds, 8, {"acolyte w/ gun blade": 2, "big servitor blade": 2,
                            "skull": 2})[1] == []
     assert resolve(ds, 4, {"acolyte w/ gun blade": 1, "skull": 1})[1] == []
+    beasts = {"beast blade": 2}  # 2 with 5 Acolytes (not Acolytes w/ gun) and a servitor
+    assert resolve(ds, 8, beasts)[1] == []
+    assert [p.code for p in resolve(ds, 8, {**beasts, "acolyte w/ gun blade": 2})[1]] == [
+        "BA197"]
     # 7 models: 6 Acolytes and a servitor, or 5 and two; 5: 4 and one, or 3 and two
     assert resolve(ds, 7, {"acolyte w/ gun blade": 2, "skull": 2})[1] == []
     for n, wanted in ((5, {"acolyte w/ gun blade": 2}), (5, {"skull": 2}),

@@ -748,15 +748,21 @@ def _at(b: Any, per_kind: list[int], unit: Models) -> int | None:
 def _counted_fact(b: Any, what: str, per_kind: list[int], unit: Models) -> tuple[str, str]:
     """A bound counting some kinds' models said as a fact with how to meet it: "at most 1
     Agent w/ plasma pistol while the unit has fewer than 10 models of Agent / ... (2 from
-    10)"."""
+    10)", said alike whether the catalogues raise an error or set the maximum; the way to
+    a larger maximum from the number of models the search found (``per_kind``)."""
     kinds = " / ".join(b.max_from_kinds)
     steps = sorted(b.max_from.items())
     now = sum(n for i, n in enumerate(per_kind) if unit.kinds[i].model in b.max_from_kinds)
-    more = next((t for t, _ in steps if t > now), steps[-1][0] if steps else 0)
+    first = steps[0][0] if steps else 0
+    here = b.most(now) or 0
+    more = [t for t, v in steps if t > now and v > here]
+    fewer = [t for t in (t for t, _ in steps if t <= now) if (b.most(t - 1) or 0) > here]
+    how = "name fewer" + (f", or have {more[0]} or more of them in the unit" if more else "") \
+        + (f", or fewer than {fewer[-1]} of them" if fewer else "")
     grows = ", ".join(f"{v} from {t}" for t, v in steps)
-    return (f"at most {b.max} {what} while the unit has fewer than {steps[0][0] if steps else 0}"
-            f" models of {kinds} ({grows}; the catalogues' error otherwise)",
-            f"name fewer, or have {more} or more of them in the unit")
+    while_ = f"without a {kinds}" if first == 1 else \
+        f"while the unit has fewer than {first} models of {kinds}"
+    return f"at most {b.max} {what} {while_} ({grows})", how
 
 
 def _ruled_out(unit: Models, item: str, profile: str | None) -> str | None:

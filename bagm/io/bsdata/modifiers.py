@@ -1,11 +1,11 @@
 """The catalogues' modifiers of a wargear bound read as facts of the datasheet: a bound set,
 raised or lowered by the unit's number of models (counted as such or as the selections of the
-entry holding every model), a bound set to 0 while the model carries an item, and a bound set
-while the unit carries an item (:mod:`bagm.io.bsdata.wargear` reads the choices)."""
+entry holding every model) or by the number of models of some of its kinds, a bound set to 0
+while the model carries an item, and a bound set while the unit carries an item (:mod:`bagm.io.bsdata.wargear` reads the choices)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
     from bagm.io.bsdata.extract import Extractor, Node
@@ -154,24 +154,66 @@ def _max_by_size(node: "Node", hi: int, unit_ids: frozenset[str] | None = None,
                 rules.append(rule)
     if not rules:
         return hi, {}
-    top = max(n for *_, n in rules) + 2
+    return size_steps(_applied(hi, rules), max(n for *_, n in rules) + 2)
 
+
+def _applied(hi: int, rules: list[tuple[str, int, str, int]]) -> "Callable[[int], int]":
+    """A maximum ``hi`` with the modifiers ``rules`` (how, by, test, N) applied in order at a
+    number of models."""
     def at(size: int) -> int:
         value = hi
         for how, by, test, n in rules:
             if _SIZE_TESTS[test](size, n):
                 value = by if how == "set" else value + by if how == "increment" else value - by
         return max(value, 0)
+    return at
 
-    return size_steps(at, top)
+
+def _max_by_count(node: "Node", hi: int, kinds: "Mapping[str, Sequence[str]]",
+                  unit_ids: frozenset[str], counters: frozenset[str] = frozenset()
+                  ) -> tuple[set[int], tuple[str, ...], int, dict[int, int]] | None:
+    """How the maximum of a kind of model changes with the number of models of other kinds
+    of the unit, where the catalogue says so on the entry itself: (the modifiers read, those
+    kinds, its maximum with none of them, {N: max} from N of them on), worked out as
+    :func:`_max_by_size` does by the unit's size: the Neurogaunt Nodebeast, 1 and 2 from 20
+    Neurogaunts. The modifiers must count one entry (a kind, a group of kinds: ``kinds``,
+    its id -> those kinds) and none the unit's size (``counters``; one number at a time);
+    else None."""
+    from bagm.io.bsdata.links import child_elements
+
+    ids = {c.get("id") for p in node.parts for c in child_elements(p, "constraints", "constraint")
+           if c.get("type") == "max" and c.get("field") == "selections"}
+    rules: list[tuple[str, int, str, int]] = []
+    read: set[int] = set()
+    counted: set[str] = set()
+    for p in node.parts:
+        for mod in child_elements(p, "modifiers", "modifier"):
+            if mod.get("field") not in ids:
+                continue
+            if _size_modifier(mod, None, counters) is not None:
+                return None  # by the unit's size too: not one number
+            conds = child_elements(mod, "conditions", "condition")
+            child = conds[0].get("childId", "") if len(conds) == 1 else ""
+            rule = _size_modifier(mod, unit_ids, frozenset({child})) if child in kinds else None
+            if rule is not None:
+                rules.append(rule)
+                read.add(id(mod))
+                counted.add(child)
+    if not rules or len({tuple(kinds[c]) for c in counted}) != 1:
+        return None
+    # none of them is a number too ("set to 7 while it has a Heavy Weapons Team")
+    first, steps = size_steps(_applied(hi, rules), max(n for *_, n in rules) + 2, start=0)
+    return read, tuple(kinds[counted.pop()]), first, steps
 
 
-def size_steps(at: "Callable[[int], int]", top: int) -> tuple[int, dict[int, int]]:
-    """A maximum by the unit's size as the data keeps it: the smallest unit's, and ``{N:
-    max}`` at each size below ``top`` where it changes."""
+def size_steps(at: "Callable[[int], int]", top: int, start: int = 1
+               ) -> tuple[int, dict[int, int]]:
+    """A maximum by the unit's size as the data keeps it: the smallest unit's (``start``
+    models: 0 where the number counted is of some kinds), and ``{N: max}`` at each size below
+    ``top`` where it changes."""
     out: dict[int, int] = {}
-    last = at(1)
-    for size in range(2, top):
+    last = at(start)
+    for size in range(start + 1, top):
         if (v := at(size)) != last:
             out[size], last = v, v
-    return at(1), out
+    return at(start), out

@@ -30,6 +30,7 @@ from bagm.io.bsdata.modifiers import (
     _bound_type,
     _bounds_max,
     _carried_item,
+    _max_by_count,
     _max_by_size,
     _model_counters,
     _size_modifier,
@@ -346,10 +347,16 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
         path.append(model)
         by_others: list[str] = []
         min_beside: list[str] = []
+        # its maximum by the number of models of other kinds (the Neurogaunt Nodebeast's by
+        # the Neurogaunts)
+        by_count = None if model is node or hi is None else _max_by_count(
+            model, hi, partial, frozenset(owner[0].ids), counted)
         if model is not node:
             def kind_read(m: Any) -> bool:
                 if sized(m) and _bounds_max(model, m):
                     return True  # _max_by_size reads it
+                if by_count is not None and id(m) in by_count[0]:
+                    return True  # read below
                 got = _excludes(m, model.ids, kind_ids)
                 if got is not None:  # an error while it is beside another kind
                     beside.extend(k for k in got if k not in beside)
@@ -378,6 +385,9 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
             entry["max"], grows = _max_by_size(model, hi, counters=counted)
             if grows:
                 entry["max_from"] = grows
+            elif by_count is not None:
+                _, kinds_counted, entry["max"], entry["max_from"] = by_count
+                entry["max_from_kinds"] = list(kinds_counted)
         if fixed:
             entry["gear"] = fixed
         if choices:
