@@ -1004,6 +1004,10 @@ class WargearChoice:
     """Items of ``of`` a model takes only while it carries every one of the items listed (the
     catalogues hide them otherwise): the Canoness's Null Rod with a Hallowed Chainsword, her
     Rod of Office with a plasma pistol and a power weapon."""
+    item_unless: dict[str, list[str]] = field(default_factory=dict)
+    """Items of ``of`` a model does not take while it carries one of the items listed (the
+    catalogues set another item's minimum then): the Chosen Champion's combi-weapon, not with
+    his power fist (his boltgun's minimum is 1 beside one)."""
     item_unit_unless: dict[str, list[str]] = field(default_factory=dict)
     """Items of ``of`` no model takes while the unit has a model of one of the kinds listed
     (``ModelWargear.model``; the catalogues hide them then): the Yaegir Theyn's bolt revolver

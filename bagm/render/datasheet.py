@@ -127,7 +127,8 @@ WARGEAR_KINDS_NOTE = ("'wargear' gives each kind of model: how many the unit may
                       "'unless': none while the model carries one of these; 'unit_needs': "
                       "made only while some model of the unit carries one of these, "
                       "'unit_min' its minimum then; 'item_needs': an item taken only by a "
-                      "model carrying every one of these; 'item_unit_unless': an item no "
+                      "model carrying every one of these; 'item_unless': an item not taken "
+                      "by a model carrying one of these; 'item_unit_unless': an item no "
                       "model takes beside a model of one of these kinds); a kind's "
                       "'unit_unless': none of it beside a model of one of these kinds; "
                       "'wargear_groups': bounds shared by several kinds; "
@@ -154,6 +155,10 @@ def kind_dict(k: Any) -> dict[str, Any]:
                                                **({"item_needs": {i: list(n) for i, n
                                                                   in c.item_needs.items()}}
                                                   if c.item_needs else {}),
+                                               **({"item_unless": {
+                                                   i: list(n) for i, n
+                                                   in c.item_unless.items()}}
+                                                  if c.item_unless else {}),
                                                **({"item_unit_unless": {
                                                    i: list(n) for i, n
                                                    in c.item_unit_unless.items()}}
@@ -185,6 +190,7 @@ def kind_text(k: Any) -> str:
             text += f" (only while the unit has {' or '.join(c.unit_needs)}" + (
                 "; then required)" if c.unit_min else ")")
         beside = [f"{i} only with {' and '.join(n)}" for i, n in c.item_needs.items()] + \
+            [f"{i} only without {' or '.join(n)}" for i, n in c.item_unless.items()] + \
             [f"{i} only without a {' or '.join(n)} in the unit"
              for i, n in c.item_unit_unless.items()]
         text += f" ({'; '.join(beside)})" if beside else ""  # an item bound to another

@@ -42,6 +42,7 @@ class Choice:
     unless: tuple[str, ...] = ()  # a model carrying one of these makes no pick here
     barred: tuple[str, ...] = ()  # items of ``of`` not taken here (another kind in the unit)
     item_needs: tuple[tuple[str, tuple[str, ...]], ...] = ()  # an item taken only with these
+    item_unless: tuple[tuple[str, tuple[str, ...]], ...] = ()  # an item not taken with these
 
 
 @dataclass(frozen=True)
@@ -172,14 +173,16 @@ def _configs(kind: Kind, wants: list[Want], key: KeyFn, standard: set[str]) -> l
 
 def _choice_ok(c: Choice, picks: tuple[str, ...], carried: set[str], key: KeyFn) -> bool:
     """A choice is made within its bounds, except that a choice inside an item the model does
-    not carry, or one an item it carries rules out, takes nothing; an item barred here, or
-    taken without every item it needs, is not taken."""
+    not carry, or one an item it carries rules out, takes nothing; an item barred here, taken
+    without every item it needs or beside one it is not taken with, is not taken."""
     if c.needs is not None and key(c.needs) not in carried \
             or any(key(i) in carried for i in c.unless):
         return not picks
     taken = {key(i) for i in picks}
     if taken & {key(i) for i in c.barred} or any(
-            key(i) in taken and not {key(n) for n in needs} <= carried for i, needs in c.item_needs):
+            key(i) in taken and not {key(n) for n in needs} <= carried for i, needs in c.item_needs) \
+            or any(key(i) in taken and {key(n) for n in other} & carried
+                   for i, other in c.item_unless):
         return False
     return c.min <= len(picks)
 

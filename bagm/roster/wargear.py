@@ -407,13 +407,15 @@ def _beside_kinds(unit: Models) -> list[str]:
 
 
 def _item_bounds(c: Any, beside: set[str] | None
-                 ) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
-    """A choice's items barred beside the kinds ``beside`` and the items its items need
-    (none of either with ``beside`` None: the bounds left out)."""
+                 ) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...],
+                            tuple[tuple[str, tuple[str, ...]], ...]]:
+    """A choice's items barred beside the kinds ``beside``, the items its items need and
+    those they are not taken with (none of them with ``beside`` None: the bounds left out)."""
     if beside is None:
-        return (), ()
+        return (), (), ()
     barred = tuple(i for i in c.of if set(c.item_unit_unless.get(i, ())) & beside)
-    return barred, tuple((i, tuple(n)) for i, n in c.item_needs.items())
+    return barred, tuple((i, tuple(n)) for i, n in c.item_needs.items()), \
+        tuple((i, tuple(n)) for i, n in c.item_unless.items())
 
 
 def _made(c: Any, present: set[str] | None) -> bool:
@@ -511,7 +513,8 @@ def _solve_case(unit: Models, wants: list[Any], free: bool, held: list[Any]) -> 
 
     bound = sorted({i for k in unit.kinds for c in k.choices for i in c.unit_needs})
     kinds_bound = [] if free else _beside_kinds(unit)
-    items_bound = not free and any(c.item_needs for k in unit.kinds for c in k.choices)
+    items_bound = not free and any(c.item_needs or c.item_unless
+                                   for k in unit.kinds for c in k.choices)
     together = [] if free else unit.ds.wargear_item_bounds
 
     def caps(beside: set[str]) -> list[Any]:
@@ -670,6 +673,14 @@ def _beside_bound(unit: Models, reqs: list[Request], free: Any = None) -> str:
                         "name what it goes with, or leave it out")
                 every.append(fact)
                 if norm(item) in named or named & {norm(n) for n in needs}:
+                    met.append(fact)
+            for item, other in c.item_unless.items():
+                without = " or ".join(other)
+                fact = (f"the {k.model} takes {item} only without {without} (the catalogues "
+                        f"require another item of that choice beside {without})",
+                        "name another of the choice's items, or leave one of them out")
+                every.append(fact)
+                if norm(item) in named or named & {norm(n) for n in other}:
                     met.append(fact)
             for item, kinds in c.item_unit_unless.items():
                 fact = (f"the {k.model} takes {item} only without a {' or '.join(kinds)} "

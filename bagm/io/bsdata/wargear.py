@@ -11,7 +11,8 @@ hidden in every matched-play roster is none (:mod:`bagm.io.bsdata.shown`); one h
 another of the roster's choices is read in the forms :mod:`bagm.io.bsdata.beside` names (an
 item only with others the model carries, an item or a kind none beside another kind); a bound
 of an item or kind that another choice changes (:mod:`bagm.io.bsdata.bounds`) in the forms
-:func:`_excludes`, :func:`_by_others`, :func:`_min_beside` and :func:`_left_one` name; a
+:func:`_excludes`, :func:`_by_others`, :func:`_min_beside`, :func:`_left_one` and
+:func:`_min_with` name; a
 choice, item or kind changing in another form is named in ``wargear_unread``, never offered
 silently; what is left is said in the README.
 """
@@ -275,6 +276,8 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
         """A bound of an item a choice offers, in a form read (:func:`_left_one`,
         :class:`Together`)."""
         return _left_one(mod, item=item, name=name, choice=choice, kind_ids=kind_ids) \
+            or _min_with(mod, item, name, choice, _item_ids(ex, owner[-1]),
+                         frozenset(owner[-1].ids), entry_name) \
             or together.read(mod, item, name, choice, offered, owner[-1],
                              lambda: line_of(item, mod))
 
@@ -798,6 +801,45 @@ def _left_one(mod: Any, item: "Node", name: str, choice: dict[str, Any] | None,
     barred = choice.get("item_unit_unless", {})
     return c.get("field") == "selections" and test in _SOME and kind is not None \
         and all(kind in barred.get(i, []) for i in choice["of"] if i != name)
+
+
+def _min_with(mod: Any, item: "Node", name: str, choice: dict[str, Any] | None,
+              model_items: dict[str, str], model_ids: frozenset[str],
+              entry_name: Callable[[str], str]) -> bool:
+    """An item's minimum set to 1 while the model making its choice of one carries another
+    item (the Chosen Champion's boltgun, not his combi-weapon, beside his power fist): every
+    other item of the choice is not taken beside that item (``item_unless``), which says
+    the same. Read onto ``choice``. ``model_items``: the ids of the model's items;
+    ``entry_name``: an id -> its name (an item inside a bundle goes by its own)."""
+    from bagm.io.bsdata.links import child_elements
+
+    if choice is None or (choice.get("min", 0), choice.get("max", 1)) != (1, 1) \
+            or mod.get("type") != "set" or mod.get("value") not in ("1", "1.0") \
+            or mod.find("repeats") is not None or mod.find("conditionGroups") is not None \
+            or not any(c.get("id") == mod.get("field") and c.get("type") == "min"
+                       and c.get("scope") in ("parent", None)
+                       for c in item.children("constraints", "constraint")):
+        return False
+    conds = child_elements(mod, "conditions", "condition")
+    if len(conds) != 1:
+        return False
+    c = conds[0]
+    try:
+        test = (c.get("type", ""), float(c.get("value", "")))
+    except ValueError:
+        return False
+    child = c.get("childId", "")
+    other = entry_name(child) if child in model_items else None  # its own name, in a bundle too
+    if c.get("field") != "selections" or test not in _SOME or other is None \
+            or other == name or other in choice["of"] \
+            or not (c.get("scope") == "model" or c.get("scope") in model_ids):
+        return False
+    barred = choice.setdefault("item_unless", {})
+    for i in choice["of"]:
+        if i != name:
+            got = barred.setdefault(i, [])
+            got += [other] if other not in got else []
+    return True
 
 
 _NAMES: "weakref.WeakKeyDictionary[Any, dict[str, str]]" = weakref.WeakKeyDictionary()
