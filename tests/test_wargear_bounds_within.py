@@ -1,6 +1,7 @@
 """Wargear bounds the catalogues change by another choice of the same model or of the unit,
 read and checked (issue 13 section 1): the Chosen Champion's combi-weapon not beside his power
-fist (``item_unless``). Each at its boundary through the loadout search (``resolve``) and
+fist (``item_unless``); Death Company Marines with Bolt Rifles, one Marine replacing his close
+combat weapon and one his bolt rifle (``unit_max``). Each at its boundary through the loadout search (``resolve``) and
 through ``bagm validate`` on a roster file (BA197 naming the bound)."""
 
 from __future__ import annotations
@@ -82,7 +83,81 @@ def test_the_default_champion_meets_it() -> None:
                           "Accursed weapon")]
 
 
-# --- the reader's form, on a catalogue of its own -----------------------------------------------
+# --- Death Company Marines with Bolt Rifles: one swap of each kind in the squad ----------------
+
+BOLT_RIFLES = """faction: Adeptus Astartes
+detachment: Boarding Strike
+units:
+  - unit: Captain
+    warlord: true
+  - unit: Death Company Marines with Bolt Rifles
+    models: {n}
+    wargear: {{{wargear}}}
+"""
+
+
+def test_the_bolt_rifle_is_the_default_of_its_swap_and_each_swap_is_bound() -> None:
+    """The catalogue sets the alternate-weapons Marine's bolt rifle's minimum to 0: it is the
+    default of his choice beside a hand flamer, an inferno or plasma pistol or an Astartes
+    chainsword, not always carried (he carried both before). Each of his two choices has
+    up to 2 picks across the squad, 1 while no Marine keeps its default, and 2 Marines at
+    most make it: at most 1 takes other than the default."""
+    ds = sheet("Adeptus Astartes", "Death Company Marines with Bolt Rifles")
+    alt = next(k for k in ds.wargear if k.model == "Death Company Marine w/ alternate weapons")
+    assert alt.gear == ["Bolt pistol"] and alt.max == 2
+    assert [(c.default, c.unit_max) for c in alt.choices] == [("Close Combat Weapon", 1),
+                                                             ("Bolt Rifle", 1)]
+    assert "Bolt Rifle" in alt.choices[1].of and not ds.wargear_unread
+
+
+def test_one_marine_replaces_his_close_combat_weapon_and_one_his_bolt_rifle() -> None:
+    ds = sheet("Adeptus Astartes", "Death Company Marines with Bolt Rifles")
+    for n in (5, 10):
+        for ok in ({"power fist": 1}, {"plasma pistol": 1}, {"power fist": 1, "plasma pistol": 1},
+                   {"thunder hammer": 1, "hand flamer": 1, "eviscerator": 1},
+                   # the chainsword both swaps offer: one each
+                   {"astartes chainsword": 2}, {"power weapon": 1, "astartes chainsword": 1}):
+            loadouts, problems = resolve(ds, n, ok)
+            assert problems == [], (n, ok, problems)
+            assert sum(lo.count for lo in loadouts) == n
+        for bad, swap in (({"power fist": 1, "thunder hammer": 1}, "Close Combat Weapon"),
+                          ({"plasma pistol": 1, "hand flamer": 1}, "Bolt Rifle"),
+                          ({"power fist": 1, "astartes chainsword": 2}, "Bolt Rifle")):
+            _, problems = resolve(ds, n, bad)
+            assert codes(problems) == ["BA197"], (n, bad, problems)
+            assert "at most 1 Death Company Marine w/ alternate weapons in the unit takes " \
+                   "one of" in problems[0].message and f"for {swap}" in problems[0].message
+    # a Marine who swaps his bolt rifle carries none
+    loadouts, _ = resolve(ds, 5, {"inferno pistol": 1})
+    assert [lo.items for lo in loadouts if "Inferno Pistol" in lo.items] == [
+        ("Bolt pistol", "Close Combat Weapon", "Inferno Pistol")]
+
+
+def test_the_swaps_through_bagm_validate(tmp_path: Path) -> None:
+    code, text = validate_file(tmp_path, BOLT_RIFLES.format(
+        n=5, wargear="power fist: 1, inferno pistol: 1"))
+    assert code == 0, text
+    code, text = validate_file(tmp_path, BOLT_RIFLES.format(
+        n=5, wargear="inferno pistol: 1, plasma pistol: 1"))
+    assert code == 1 and "BA197" in text and "for Bolt Rifle" in text, text
+
+
+def test_bagm_datasheet_shows_the_swaps_bounds() -> None:
+    out = CliRunner().invoke(app, ["datasheet", "Death Company Marines with Bolt Rifles"])
+    text = " ".join(out.output.split())
+    assert out.exit_code == 0 and "Bounds not read" not in text
+    assert "Hand flamer / Inferno Pistol / Plasma pistol / Astartes Chainsword / Bolt Rifle (at " \
+        "most 1 model(s) of the unit take other than Bolt Rifle)" in text
+
+
+def test_the_default_death_company_meets_them() -> None:
+    ds = sheet("Adeptus Astartes", "Death Company Marines with Bolt Rifles")
+    for n in (5, 10):
+        assert all("Bolt Rifle" in lo.items or "Eviscerator" in lo.items
+                   for lo in default_loadouts(ds, n))
+
+
+# --- the reader's forms, on a catalogue of its own ----------------------------------------------
 
 def _boss_catalogue(gun_hi: int) -> str:
     """A Boss whose gun choice (``gun_hi`` picks at most) is a Gun or a Rifle, the Gun's
@@ -124,3 +199,68 @@ def test_an_items_minimum_set_by_another_item_of_the_model_is_read(tmp_path: Pat
     guns = next(c for c in gang["wargear"][0]["choices"] if "Rifle" in c["of"])
     assert "item_unless" not in guns
     assert gang["wargear_unread"] == ["Boss: Gun: minimum set to 1 while Fist >= 1"]
+
+
+def _squad_catalogue(cap: int, lowered: int) -> str:
+    """Troopers and up to 2 Specials (5-10 models in a group), a Special's swap of his Knife
+    for an Axe or a Maul having ``cap`` picks at most across the squad, ``lowered`` while
+    no Special keeps his Knife (the Death Company's form)."""
+    from test_bsdata import _bounds, _unit_xml, _weapon_xml, catalogue_of
+    from test_wargear_beside import _cond
+
+    def item(ident: str, name: str) -> str:
+        return (f'<selectionEntry type="upgrade" name="{name}" hidden="false" id="{ident}">'
+                f"<profiles>{_weapon_xml(ident, name)}</profiles></selectionEntry>")
+
+    swap = ('<selectionEntryGroup name="Swap" hidden="false" id="grp-swap" '
+            'defaultSelectionEntryId="g-knife"><constraints>' + _bounds("grp-swap", 1, 1)
+            + f'<constraint type="max" value="{cap}" field="selections" scope="grp-models" '
+            'shared="true" id="c-swap-unit" includeChildSelections="true"/></constraints>'
+            f'<modifiers><modifier type="set" value="{lowered}" field="c-swap-unit"><conditions>'
+            + _cond("equalTo", 0, "grp-models", "g-knife")
+            + "</conditions></modifier></modifiers><selectionEntries>"
+            + item("g-knife", "Knife") + item("g-axe", "Axe") + item("g-maul", "Maul")
+            + "</selectionEntries></selectionEntryGroup>")
+
+    def model(ident: str, name: str, hi: int, inner: str) -> str:
+        return (f'<selectionEntry type="model" name="{name}" hidden="false" id="{ident}">'
+                f"<constraints>{_bounds(ident, None, hi)}</constraints>"
+                f"<profiles>{_unit_xml(ident, 'Trooper')}</profiles>{inner}</selectionEntry>")
+
+    trooper = model("m-trooper", "Trooper", 10, "<selectionEntries>" + item("g-gun", "Gun")
+                    .replace('id="g-gun">', 'id="g-gun"><constraints>'
+                             + _bounds("g-gun", 1, 1) + "</constraints>")
+                    + "</selectionEntries>")
+    special = model("m-special", "Special", 2,
+                    f"<selectionEntryGroups>{swap}</selectionEntryGroups>")
+    models = ('<selectionEntryGroup name="Models" hidden="false" id="grp-models" '
+              'defaultSelectionEntryId="m-trooper"><constraints>' + _bounds("grp-models", 5, 10)
+              + f"</constraints><selectionEntries>{trooper}{special}</selectionEntries>"
+              "</selectionEntryGroup>")
+    unit = ('<selectionEntry type="unit" name="Squad" hidden="false" id="u-sq">'
+            f"<selectionEntryGroups>{models}</selectionEntryGroups></selectionEntry>")
+    return catalogue_of("cat-sq", "Imperium - Swap Test", unit)
+
+
+def test_a_choices_maximum_across_the_unit_while_none_keeps_its_default_is_read(
+        tmp_path: Path) -> None:
+    """Up to 2 picks, 1 while none keeps the Knife, 2 Specials at most: one takes an Axe or
+    a Maul (``unit_max``), checked; up to 2, 0 while none keeps it says more (a lone
+    Special keeps his Knife): named."""
+    from test_bsdata import read_test_catalogue
+
+    from bagm.data import models
+    from bagm.data.schema import validate as validate_model
+
+    squad = read_test_catalogue(tmp_path, "Imperium - Swap Test", _squad_catalogue(2, 1))["Squad"]
+    special = next(k for k in squad["wargear"] if k["model"] == "Special")
+    assert special["choices"] == [{"of": ["Knife", "Axe", "Maul"], "min": 1,
+                                   "default": "Knife", "unit_max": 1}]
+    assert not squad.get("wargear_unread")
+    ds = validate_model(models.Datasheet, dict(squad, points={5: 50, 10: 100}))
+    assert resolve(ds, 5, {"axe": 1})[1] == []
+    assert codes(resolve(ds, 5, {"axe": 1, "maul": 1})[1]) == ["BA197"]
+    squad = read_test_catalogue(tmp_path, "Imperium - Swap Test", _squad_catalogue(2, 0))["Squad"]
+    special = next(k for k in squad["wargear"] if k["model"] == "Special")
+    assert "unit_max" not in special["choices"][0]
+    assert squad["wargear_unread"] == ["Special: Swap: maximum set to 0 while Knife = 0"]

@@ -58,7 +58,7 @@ def test_the_exact_search_accepts_whatever_the_greedy_one_did(case: tuple[Any, i
         for c in k.choices:
             c.unless, c.needs, c.unit_needs, c.unit_min = [], None, [], None
             c.item_needs, c.item_unit_unless = {}, {}  # nor an item bound to another
-            c.item_unless = {}
+            c.item_unless, c.unit_max = {}, None
         k.unit_unless = []  # nor a kind barred beside another
     greedy = greedy_loadouts(plain, n, wanted)
     # nor that a model takes no item the roster does not name (it could give one silently)

@@ -1004,6 +1004,11 @@ class WargearChoice:
     """Items of ``of`` a model takes only while it carries every one of the items listed (the
     catalogues hide them otherwise): the Canoness's Null Rod with a Hallowed Chainsword, her
     Rod of Office with a plasma pistol and a power weapon."""
+    unit_max: int | None = None
+    """The most models of the unit whose pick here is other than ``default`` (the catalogues:
+    at most N of the choice's picks across the unit, N - 1 while no model keeps the default,
+    where no more than N models make it): Death Company Marines with Bolt Rifles, one Marine
+    replaces his close combat weapon and one his bolt rifle. Null: no such bound."""
     item_unless: dict[str, list[str]] = field(default_factory=dict)
     """Items of ``of`` a model does not take while it carries one of the items listed (the
     catalogues set another item's minimum then): the Chosen Champion's combi-weapon, not with

@@ -127,7 +127,8 @@ WARGEAR_KINDS_NOTE = ("'wargear' gives each kind of model: how many the unit may
                       "'unless': none while the model carries one of these; 'unit_needs': "
                       "made only while some model of the unit carries one of these, "
                       "'unit_min' its minimum then; 'item_needs': an item taken only by a "
-                      "model carrying every one of these; 'item_unless': an item not taken "
+                      "model carrying every one of these; 'unit_max': the most models of the "
+                      "unit taking other than the default; 'item_unless': an item not taken "
                       "by a model carrying one of these; 'item_unit_unless': an item no "
                       "model takes beside a model of one of these kinds); a kind's "
                       "'unit_unless': none of it beside a model of one of these kinds; "
@@ -155,6 +156,8 @@ def kind_dict(k: Any) -> dict[str, Any]:
                                                **({"item_needs": {i: list(n) for i, n
                                                                   in c.item_needs.items()}}
                                                   if c.item_needs else {}),
+                                               **({"unit_max": c.unit_max}
+                                                  if c.unit_max is not None else {}),
                                                **({"item_unless": {
                                                    i: list(n) for i, n
                                                    in c.item_unless.items()}}
@@ -194,6 +197,8 @@ def kind_text(k: Any) -> str:
             [f"{i} only without a {' or '.join(n)} in the unit"
              for i, n in c.item_unit_unless.items()]
         text += f" ({'; '.join(beside)})" if beside else ""  # an item bound to another
+        if c.unit_max is not None:  # a bound on how many models of the unit replace the default
+            text += f" (at most {c.unit_max} model(s) of the unit take other than {c.default})"
         if c.max_from:  # a bound that changes with the unit's size
             grows = "; ".join(f"up to {v} from {n} models" for n, v in c.max_from.items())
             text += f" ({'none' if c.max == 0 else f'up to {c.max}'} in a smaller unit; {grows})"

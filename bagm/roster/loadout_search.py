@@ -72,18 +72,24 @@ class Want:
     ``at_least``: ``count`` or more (an item the unit must have for another choice, which the
     roster need not name: no model takes it for this want alone); ``items``: instead of
     ``item``, at most ``count`` of these items carried across the unit (a model with two of
-    them counts twice: a bound over items together, which names none of them)."""
+    them counts twice: a bound over items together, which names none of them); ``choice``:
+    with ``items``, only the picks of that choice (kind, choice index) count (a bound on how
+    many models take other than a choice's default); ``per_model``: with ``items``, a model
+    carrying one or more of them counts once."""
 
     item: str
     count: int
     profile: str | None
     at_least: bool = False
     items: frozenset[str] | None = None
+    choice: tuple[int, int] | None = None
+    per_model: bool = False
 
     def carried(self, carried: set[str], profile: str | None) -> int:
         """How far a model carrying ``carried`` (of ``profile``) counts towards it."""
         if self.items is not None:
-            return len(carried & self.items)
+            return min(len(carried & self.items), 1) if self.per_model \
+                else len(carried & self.items)
         return int(self.item in carried and (self.profile is None or self.profile == profile))
 
 
@@ -108,11 +114,13 @@ class _Config:
     plain: bool
 
 
-def _configs(kind: Kind, wants: list[Want], key: KeyFn, standard: set[str]) -> list[_Config]:
+def _configs(kind: Kind, wants: list[Want], key: KeyFn, standard: set[str],
+             index: int = -1) -> list[_Config]:
     """The kind's configurations, one per distinct effect on the named counts: the plain one
     first, then each other, picks made of named items and, to fill a choice's minimum, the
     choice's default picks (a kind the default unit lacks: its first items, as list builders
-    do). A configuration carries an item neither named nor ``standard`` (in the default unit)
+    do). ``index``: the kind's place (a want on one of its choices). A configuration carries
+    an item neither named nor ``standard`` (in the default unit)
     only along with a new item the roster names: no model silently takes a new item, and
     "boltgun: 8" alone is refused (say what replaces the two).
     """
@@ -159,7 +167,9 @@ def _configs(kind: Kind, wants: list[Want], key: KeyFn, standard: set[str]) -> l
         if any(not _choice_ok(c, picks, carried, key)
                for c, (picks, _, _) in zip(kind.choices, combo)):
             continue  # made exactly when the model carries its item and nothing rules it out
-        vec = tuple(w.carried(carried, kind.profile) for w in wants)
+        vec = tuple(w.carried(carried, kind.profile) if w.choice is None else (
+            len({key(i) for i in combo[w.choice[1]][0]} & (w.items or frozenset()))
+            if w.choice[0] == index else 0) for w in wants)
         guess = any(g for _, _, g in combo)
         if carried - named - standard and not carried & named - standard:
             continue  # a new item the roster does not name, on a model it names nothing new for
@@ -194,7 +204,7 @@ def solve(kinds: list[Kind], bounds: list[Bound], shared: list[Choice], wants: l
     target = tuple(w.count for w in wants)
     standard = {key(i) for k in kinds if k.plain for i in k.gear} | \
         {key(i) for k in kinds if k.plain for c in k.choices for i in c.default}
-    configs = [_configs(k, wants, key, standard) for k in kinds]
+    configs = [_configs(k, wants, key, standard, i) for i, k in enumerate(kinds)]
     least = [w.at_least for w in wants]
     upto = [w.items is not None for w in wants]  # a bound: any count left over will do
     last_of = {b: max(b.kinds) for b in bounds}
@@ -251,7 +261,7 @@ def solve(kinds: list[Kind], bounds: list[Bound], shared: list[Choice], wants: l
         for state, (cost, _, _) in (shared_layers[-1] if shared_layers else layers[-1]).items():
             rem, used, totals = state
             spans = [[j for j, w in enumerate(wants)
-                      if w.profile is None and not w.at_least
+                      if w.profile is None and not w.at_least and w.choice is None
                       and (key(i) in w.items if w.items is not None else w.item == key(i))]
                      for i in choice.of]
             ranges = [range(min([rem[j] for j in js] + [choice.cap]) + 1) if js else range(1)

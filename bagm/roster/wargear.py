@@ -516,6 +516,7 @@ def _solve_case(unit: Models, wants: list[Any], free: bool, held: list[Any]) -> 
     items_bound = not free and any(c.item_needs or c.item_unless
                                    for k in unit.kinds for c in k.choices)
     together = [] if free else unit.ds.wargear_item_bounds
+    replaced = [] if free else _replaced(unit)
 
     def caps(beside: set[str]) -> list[Any]:
         """Items carried together: at most so many of them (one more want each), where the
@@ -529,7 +530,8 @@ def _solve_case(unit: Models, wants: list[Any], free: bool, held: list[Any]) -> 
     for same in product(*alike):
         if not bound and not kinds_bound:
             kinds, bounds, shared = _search_spec(unit, None, set() if items_bound else None)
-            answer = solve(kinds, bounds + held, shared, wants + caps(set()) + list(same),
+            answer = solve(kinds, bounds + held, shared,
+                           wants + caps(set()) + list(same) + replaced,
                            unit.n, norm)
             if answer is not None and (best is None or answer.changed < best.changed):
                 best = answer
@@ -545,10 +547,29 @@ def _solve_case(unit: Models, wants: list[Any], free: bool, held: list[Any]) -> 
             extra = [Want(norm(i), 1, None, at_least=True) if h else Want(norm(i), 0, None)
                      for i, h in zip(bound, has[:len(bound)])]
             answer = solve(kinds, bounds + held, shared,
-                           wants + caps(beside) + list(same) + extra, unit.n, norm)
+                           wants + caps(beside) + list(same) + extra + replaced, unit.n, norm)
             if answer is not None and (best is None or answer.changed < best.changed):
                 best = answer
     return best
+
+
+def _replaced(unit: Models) -> list[Any]:
+    """A want for each choice bounding how many models of the unit take other than its
+    default (``unit_max``): its picks other than the default, counted in that choice only
+    (the Astartes chainsword another choice of the same model offers is not counted); the
+    default unit keeps what it has."""
+    from bagm.roster.loadout_search import Want
+
+    out = []
+    for i, k in enumerate(unit.kinds):
+        for ci, c in enumerate(k.choices):
+            if c.unit_max is None or c.default is None:
+                continue
+            others = frozenset(norm(o) for o in c.of if o != c.default)
+            plain = sum(1 for m in unit.models if m.kind == i
+                        and {norm(p) for p in m.picks[ci]} & others)
+            out.append(Want("", max(c.unit_max, plain), None, items=others, choice=(i, ci)))
+    return out
 
 
 def resolve(ds: Any, models: int, wanted: dict[str, Any] | None
@@ -695,6 +716,19 @@ def _beside_bound(unit: Models, reqs: list[Request], free: Any = None) -> str:
             fact = (f"no {k.model} beside a {other} ({hide})", "keep one of them")
             every.append(fact)
             if carrying & {k.model, other}:
+                met.append(fact)
+    for i, k in enumerate(unit.kinds):  # how many models take other than a choice's default
+        for ci, c in enumerate(k.choices):
+            if c.unit_max is None or c.default is None:
+                continue
+            others = [o for o in c.of if o != c.default]
+            took = sum(x for x, picks in (free.models[i] if free is not None else [])
+                       if set(picks[ci]) & set(others))
+            fact = (f"at most {c.unit_max} {k.model} in the unit takes one of "
+                    f"{' / '.join(others)} for {c.default} (the catalogues' bound on the "
+                    "choice across the unit)", "name fewer of them")
+            every.append(fact)
+            if took > c.unit_max or free is None and named & {norm(o) for o in others}:
                 met.append(fact)
     carried: list[tuple[int, set[str], str | None]] = []  # (models, their items, their kind)
     for i, group in enumerate(free.models if free is not None else []):

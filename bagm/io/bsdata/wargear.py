@@ -190,7 +190,8 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
             own = _choice_bounds(choice_node)  # its own bounds: _conditions reads or names
             mine = across(choice_node, choice["of"][0] if choice and len(choice["of"]) == 1
                           else None)  # an optional item: a choice of one
-            bounds_by(choice_node, lambda m: m.get("field") in own or id(m) in mine)
+            bounds_by(choice_node, lambda m: m.get("field") in own or id(m) in mine
+                      or replaced(m, choice_node, choice, offered))
         for name, nodes in offered.items():
             for n in nodes:
                 if n is not choice_node:
@@ -199,6 +200,46 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
                     bounds_by(n, functools.partial(_either, frozenset(across(n, name)), other))
         for n in fixed:
             bounds_by(n, functools.partial(_either, frozenset(across(n, n.name)), None))
+
+    def replaced(mod: Any, choice_node: "Node", choice: dict[str, Any] | None,
+                 offered: dict[str, list["Node"]]) -> bool:
+        """A choice's maximum across the unit (N picks) set to N - 1 while no model of the
+        unit keeps its default, where no more than N models make the choice (Death Company
+        Marines with Bolt Rifles: 2 Marines w/ alternate weapons, each choice's picks up to 2,
+        1 while none keeps his close combat weapon, or his bolt rifle): at most N - 1 models
+        take other than the default (``unit_max``), which says the same (with N models, one
+        keeps it; with fewer, the bound is N - 1 anyway). Read onto ``choice``."""
+        from bagm.io.bsdata.links import child_elements
+
+        if choice is None or not choice.get("default") or owner[-1] is node \
+                or (choice.get("min", 0), choice.get("max", 1)) != (1, 1) \
+                or mod.get("type") != "set" or len(mod) != 1:
+            return False
+        scopes = {*owner[0].ids, "unit", *whole}
+        cap = next((c for c in choice_node.children("constraints", "constraint")
+                    if c.get("id") == mod.get("field") and c.get("type") == "max"
+                    and c.get("field") == "selections" and c.get("scope") in scopes
+                    and c.get("includeChildSelections", "false").lower() == "true"), None)
+        conds = child_elements(mod, "conditions", "condition")
+        if cap is None:
+            return False
+        try:
+            n, value = int(float(cap.get("value", ""))), int(float(mod.get("value", "")))
+            test = (conds[0].get("type", ""), float(conds[0].get("value", "")))
+        except (ValueError, IndexError):
+            return False
+        c = conds[0]
+        default_ids = {i for d in offered.get(choice["default"], []) for i in d.ids}
+        hi = owner[-1].bounds()[1]
+        most = None if hi is None else max([hi, *_max_by_size(owner[-1], hi,
+                                                               counters=counted)[1].values()])
+        if len(conds) != 1 or value != n - 1 or most is None or most > n \
+                or test not in {("equalTo", 0.0), ("lessThan", 1.0), ("atMost", 0.0)} \
+                or c.get("field") != "selections" or c.get("scope") not in scopes \
+                or c.get("childId") not in default_ids:
+            return False
+        choice["unit_max"] = value
+        return True
 
     def elsewhere(scope: str) -> bool:
         """Whether ``scope`` is another unit's entry (a bound there is none here)."""
@@ -1099,6 +1140,30 @@ def _alternatives(ex: "Extractor", group: "Node", items: dict[str, list[str]], d
     return out
 
 
+def _least(child: "Node") -> int:
+    """An entry's own minimum as every roster has it: its ``min`` constraint, or the value a
+    modifier without conditions sets it to (Death Company Marines with Bolt Rifles: the
+    alternate-weapons Marine's bolt rifle, "min 1" set to 0, is the default of his choice
+    beside a hand flamer, an inferno or plasma pistol or a chainsword, not always carried).
+    Read for the items of a choice with a default only (:func:`_group_items`): elsewhere
+    such a minimum stands in a form not settled (the Reiver Sergeant's combat knife, the
+    Plague Champion's plague knives inside a choice of two of several groups)."""
+    from bagm.io.bsdata.links import child_elements
+
+    lo = child.bounds()[0] or 0
+    mins = {c.get("id") for c in child.children("constraints", "constraint")
+            if c.get("type") == "min" and c.get("field") == "selections"
+            and c.get("scope") in ("parent", None)}
+    for p in child.parts:
+        for mod in child_elements(p, "modifiers", "modifier"):
+            if mod.get("field") in mins and mod.get("type") == "set" and len(mod) == 0:
+                try:
+                    lo = int(float(mod.get("value", "")))
+                except ValueError:
+                    pass
+    return lo
+
+
 def _has_default(group: "Node") -> bool:
     return any(p.get("defaultSelectionEntryId") for p in group.parts)
 
@@ -1173,7 +1238,9 @@ def _group_items(ex: "Extractor", group: "Node", items: dict[str, list[str]], de
                 visit(child, d + 1, [*within, child])
             elif not _gives(ex, child, items):
                 continue
-            elif (child.bounds()[0] or 0) >= 1:
+            elif (_least(child) if defaults and not within else child.bounds()[0] or 0) >= 1:
+                # (an unconditional minimum read only among a choice's own items, where the
+                # choice has a default: other entries keep their constraint's)
                 always.append(child.name)
                 if check is not None:
                     check(None, None, {}, [*within, child])
