@@ -1,7 +1,9 @@
 """Wargear bounds the catalogues change by another choice of the same model or of the unit,
 read and checked (issue 13 section 1): the Chosen Champion's combi-weapon not beside his power
 fist (``item_unless``); Death Company Marines with Bolt Rifles, one Marine replacing his close
-combat weapon and one his bolt rifle (``unit_max``). Each at its boundary through the loadout search (``resolve``) and
+combat weapon and one his bolt rifle (``unit_max``); Death Company Marines with Jump Packs, up
+to 2 Marines (3 from 10) with a hand flamer, an inferno pistol, a power fist or a power weapon
+(``per_model``). Each at its boundary through the loadout search (``resolve``) and
 through ``bagm validate`` on a roster file (BA197 naming the bound)."""
 
 from __future__ import annotations
@@ -264,3 +266,94 @@ def test_a_choices_maximum_across_the_unit_while_none_keeps_its_default_is_read(
     special = next(k for k in squad["wargear"] if k["model"] == "Special")
     assert "unit_max" not in special["choices"][0]
     assert squad["wargear_unread"] == ["Special: Swap: maximum set to 0 while Knife = 0"]
+
+
+# --- Death Company Marines with Jump Packs: pistol and melee swaps share a pool of Marines ------
+
+JUMP_PACKS = BOLT_RIFLES.replace("with Bolt Rifles", "with Jump Packs")
+
+
+def test_the_jump_packs_hand_flamer_and_inferno_pistol_are_read_as_a_pool() -> None:
+    """The catalogue lowers the hand flamer's (and the inferno pistol's) maximum by 1 while the
+    Marine carrying it has no power fist or power weapon and the squad has 2 of them, again
+    at 3 from 10 models: one pool, up to 2 Marines (3 from 10) with one or more of the four.
+    Each item's own bound stays as read."""
+    ds = sheet("Adeptus Astartes", "Death Company Marines with Jump Packs")
+    pools = [b for b in ds.wargear_item_bounds if b.per_model]
+    assert [(b.items, b.max, b.max_from) for b in pools] == [
+        (["Hand flamer", "Inferno Pistol", "Power fist", "Power weapon"], 2, {10: 3})]
+    assert not ds.wargear_unread
+    assert (["Hand flamer", "Inferno Pistol"], 1, {10: 2}) in [
+        (b.items, b.max, b.max_from) for b in ds.wargear_item_bounds]
+
+
+def test_the_pool_at_its_edges() -> None:
+    """At the limit (2 Marines of 5, 3 of 10, a hand flamer beside a power fist on one) the
+    squad passes; a Marine more is BA197 naming the pool."""
+    ds = sheet("Adeptus Astartes", "Death Company Marines with Jump Packs")
+    pool = "models in a unit of {n} carry one or more of Hand flamer / Inferno Pistol / " \
+        "Power fist / Power weapon"
+    for n, ok, over in ((5, {"power fist": 1, "power weapon": 1, "hand flamer": 1},
+                         {"power fist": 2, "power weapon": 1}),
+                        (10, {"power fist": 2, "power weapon": 1, "hand flamer": 1,
+                              "inferno pistol": 1},
+                         {"power fist": 3, "power weapon": 1})):
+        loadouts, problems = resolve(ds, n, ok)
+        assert problems == [], (n, ok, problems)
+        keys = {"Hand flamer", "Inferno Pistol", "Power fist", "Power weapon"}
+        assert sum(lo.count for lo in loadouts if keys & set(lo.items)) == (2 if n == 5 else 3)
+        _, problems = resolve(ds, n, over)
+        assert codes(problems) == ["BA197"] and pool.format(n=n) in problems[0].message, \
+            problems
+
+
+def test_the_pool_through_bagm_validate(tmp_path: Path) -> None:
+    code, text = validate_file(tmp_path, JUMP_PACKS.format(
+        n=10, wargear="power fist: 3, hand flamer: 2"))
+    assert code == 0, text
+    code, text = validate_file(tmp_path, JUMP_PACKS.format(
+        n=10, wargear="power fist: 3, power weapon: 1"))
+    assert code == 1 and "8 │ BA197" in text and "at most 3 models in a unit of 10 carry one " \
+        "or more of Hand flamer / Inferno Pistol / Power fist / Power weapon" in text, text
+
+
+def test_bagm_datasheet_shows_the_pool() -> None:
+    out = CliRunner().invoke(app, ["datasheet", "Death Company Marines with Jump Packs"])
+    text = " ".join(out.output.split())
+    assert out.exit_code == 0 and "Bounds not read" not in text
+    assert "Models with one or more of these in the unit (up to 2; up to 3 from 10 models): " \
+        "Hand flamer / Inferno Pistol / Power fist / Power weapon" in text
+
+
+def test_the_default_jump_packs_meet_it() -> None:
+    ds = sheet("Adeptus Astartes", "Death Company Marines with Jump Packs")
+    for n in (5, 10):
+        assert [(lo.count, lo.items) for lo in default_loadouts(ds, n)] == [
+            (n, ("Astartes Chainsword", "Heavy Bolt Pistol"))]
+
+
+def test_a_pool_of_models_is_checked_where_the_items_cannot_share_a_model() -> None:
+    """A bound over the models carrying one or more of its items counts a model carrying two
+    once: Gunners (a gun always, a sword or an axe) and Troopers (a sword, an axe or a
+    maul), at most 2 models with a gun or an axe: 2 Gunners with axes pass (4 items), a
+    third axe does not."""
+    from bagm.data import models
+    from bagm.data.schema import validate as validate_model
+
+    ds = validate_model(models.Datasheet, {
+        "name": "Band", "keywords": ["INFANTRY"], "faction_keywords": ["IMPERIUM"],
+        "points": {5: 50},
+        "models": [{"name": "Trooper", "M": 6, "T": 4, "Sv": 4, "W": 1, "Ld": 7, "OC": 1}],
+        "weapons": [], "wargear": [
+            {"model": "Gunner", "profile": "Trooper", "min": 0, "max": 2, "gear": ["Gun"],
+             "choices": [{"of": ["Sword", "Axe"], "min": 1, "default": "Sword"}]},
+            {"model": "Trooper", "profile": "Trooper", "min": 0, "max": 5,
+             "choices": [{"of": ["Sword", "Axe", "Maul"], "min": 1, "default": "Sword"}]}],
+        "wargear_item_bounds": [{"items": ["Gun", "Axe"], "max": 2, "per_model": True}]})
+    assert resolve(ds, 5, {"gun": 1, "axe": 1})[1] == []
+    loadouts, problems = resolve(ds, 5, {"gun": 2, "axe": 2})
+    assert problems == [] and [lo.items for lo in loadouts if "Gun" in lo.items] == [
+        ("Gun", "Axe")]
+    problems = resolve(ds, 5, {"gun": 2, "axe": 3})[1]
+    assert codes(problems) == ["BA197"] and "at most 2 models in a unit of 5 carry one or " \
+        "more of Gun / Axe" in problems[0].message

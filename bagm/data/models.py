@@ -1111,6 +1111,10 @@ class ItemBound:
     """Kinds of model whose number ``max_from`` counts instead of the unit's size."""
     alike: bool = False
     """The unit carries one of these items only: every model taking one takes the same."""
+    per_model: bool = False
+    """``max`` counts the models carrying one or more of these items (a model carrying two
+    counts once), not the items: Death Company Marines with Jump Packs, up to 2 Marines (3
+    from 10 models) with a hand flamer, an inferno pistol, a power fist or a power weapon."""
     beside: list[str] = field(default_factory=list)
     """Kinds of model (``ModelWargear.model``) of which the unit has one or more for the bound
     to hold; empty: always (the catalogues raise "Max 1 pistol replacement in squad" on the

@@ -107,7 +107,7 @@ class DatasheetView:
                  "max_from": {str(n): v for n, v in b.max_from.items()},
                  **({"max_from_kinds": list(b.max_from_kinds)} if b.max_from_kinds else {}),
                  "alike": b.alike,
-                 "beside": list(b.beside)}
+                 "beside": list(b.beside), **({"per_model": True} if b.per_model else {})}
                 for b in ds.wargear_item_bounds]} if ds.wargear_item_bounds else {}),
             **({"wargear_unread": list(ds.wargear_unread)} if ds.wargear_unread else {}),
             "abilities": list(ds.abilities),
@@ -135,7 +135,8 @@ WARGEAR_KINDS_NOTE = ("'wargear' gives each kind of model: how many the unit may
                       "'wargear_groups': bounds shared by several kinds; "
                       "'wargear_item_bounds': items the unit's models carry together, at "
                       "most 'max' of them ('max_from': more from a unit size on, or from "
-                      "that many models of the kinds 'max_from_kinds'), or one of "
+                      "that many models of the kinds 'max_from_kinds'; 'per_model': of the "
+                      "models carrying one or more), or one of "
                       "them only ('alike'), while it has a model of one of the kinds 'beside' "
                       "(empty: always); 'wargear_unread': bounds the data does not read "
                       "(check them by hand)")
@@ -228,6 +229,8 @@ def item_bound_text(b: Any) -> str:
     count = f"up to {b.max}" if b.max is not None else "any"
     count += grows_text(b)
     count += f"; while it has a {' or '.join(b.beside)}" if b.beside else ""
+    if b.per_model:  # models carrying one or more of them, not the items
+        return f"Models with one or more of these in the unit ({count}): {' / '.join(b.items)}"
     return f"Together in the unit ({count}): {' / '.join(b.items)}"
 
 

@@ -292,7 +292,8 @@ class Models:
             items = {norm(g) for g in b.items}
             if most is not None and not b.alike and len(items & gear) == 1:
                 room = min(room, most - sum(
-                    counts[j] * len(items & {norm(g) for g in k.gear})
+                    counts[j] * min(len(items & {norm(g) for g in k.gear}),
+                                    1 if b.per_model else 10**6)  # models, or items
                     for j, k in enumerate(self.kinds)))
         return room
 
@@ -440,7 +441,8 @@ def _kept(unit: Models, b: Any) -> int:
     """The most of a bound's items the unit carries together at this size: the bound's, or
     what the default unit carries (as a kind's bounds take it in)."""
     items = {norm(i) for i in b.items}
-    plain = sum(len(items & {norm(i) for i in unit.items(m)}) for m in unit.models)
+    plain = sum(min(len(items & {norm(i) for i in unit.items(m)}), 1 if b.per_model else 10**6)
+                for m in unit.models)
     top = _cap(unit.top(b), 10**6)
     return top if b.max_from_kinds else max(top, plain)  # (see _search_spec)
 
@@ -521,7 +523,8 @@ def _solve_case(unit: Models, wants: list[Any], free: bool, held: list[Any]) -> 
     def caps(beside: set[str]) -> list[Any]:
         """Items carried together: at most so many of them (one more want each), where the
         unit has a model of the kinds the bound needs (``beside``: those it has)."""
-        return [Want("", _kept(unit, b), None, items=frozenset(norm(i) for i in b.items))
+        return [Want("", _kept(unit, b), None, items=frozenset(norm(i) for i in b.items),
+                     per_model=b.per_model)
                 for b in together if not b.alike and (not b.beside or set(b.beside) & beside)]
     # one item of each alike set, the others none: a case per item (real data: 2 or 3)
     alike = [[Want("", 0, None, items=frozenset(norm(o) for o in b.items if o != i))
@@ -753,8 +756,9 @@ def _beside_bound(unit: Models, reqs: list[Request], free: Any = None) -> str:
     for b in unit.ds.wargear_item_bounds:
         items = " / ".join(b.items)
         keys = {norm(i) for i in b.items}
-        total = sum(x * len(got & keys) for x, got, _ in carried) + sum(
-            n * len(got & keys) for n, got in shared_taken)
+        each = 1 if b.per_model else 10**6  # a model carrying two counts once in a pool
+        total = sum(x * min(len(got & keys), each) for x, got, _ in carried) + sum(
+            n * min(len(got & keys), each) for n, got in shared_taken)
         distinct = {i for x, got, _ in carried if x for i in got & keys}
         if b.max_from_kinds and not b.alike:
             fact = _counted_fact(b, items, per_kind, unit)
@@ -770,6 +774,10 @@ def _beside_bound(unit: Models, reqs: list[Request], free: Any = None) -> str:
                           if n > unit.n)
         fact = (f"every model taking one of {items} takes the same (the catalogues' error "
                 "otherwise)", "name one of them only") if b.alike else (
+            f"at most {b.most(unit.n)} models in a unit of {unit.n} carry one or more of "
+            f"{items}" + (f" ({grows})" if grows else "") + " (a model carrying two counts "
+            "once)", "name fewer of them, or put them on the same models"
+            + (", or take a larger unit" if grows else "")) if b.per_model else (
             f"at most {b.most(unit.n)} {items} in a unit of {unit.n} models"
             + (f" ({grows})" if grows else "") + ", whichever models carry them",
             "name fewer" + (", or take a larger unit" if grows else "")) \

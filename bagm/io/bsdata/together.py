@@ -23,7 +23,12 @@ or of the model making the choice. The forms read:
   checks it only while the unit carries the item; it is read as a bound whatever the unit
   carries where each of the other items has such a bound of its own, over the others at
   least and no larger, so that without the item they are bound as much. Other modifiers of
-  that maximum, which can only lower it, stay named.
+  that maximum, which can only lower it, stay named;
+- such maxima of items lowered by 1 while the model carrying one has none of some other
+  items and the unit has N or more of them together, at N = t, t + 1, ... as far as the
+  items' bound together allows (Death Company Marines with Jump Packs: hand flamers and
+  inferno pistols beside power fists and weapons): one pool of models carrying one or more
+  of them all (``per_model``), see :func:`_pool` for the reading chosen.
 
 Items are counted by name (:mod:`bagm.roster.wargear`), so a form is read only where every
 entry of the unit bearing a counted name is the entry the catalogue counts (for the sergeant:
@@ -47,6 +52,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 MAX_DEPTH = 10  # entry nesting followed below a datasheet (real data: < 8)
 _SOME = {("atLeast", 1.0), ("greaterThan", 0.0)}  # "has one or more"
+_NONE = {("equalTo", 0.0), ("lessThan", 1.0), ("atMost", 0.0)}  # "has none"
 _UNIT_SCOPES = ("unit", "root-entry")  # scopes naming the unit (beside its own ids)
 
 
@@ -85,6 +91,9 @@ class Together:
     counted: list[dict[str, Any]] = field(default_factory=list)  # bounds over a category
     # maxima lowered by other items: (the item, its bound, the line)
     lowered: list[tuple[str, dict[str, Any], str]] = field(default_factory=list)
+    # maxima lowered while the model lacks others the unit has N of: (the item, the others,
+    # N, from which unit size, the line)
+    pooled: list[tuple[str, frozenset[str], int, int, str]] = field(default_factory=list)
 
     @classmethod
     def of(cls, ex: "Extractor", unit: "Node", counters: frozenset[str]) -> "Together":
@@ -136,6 +145,8 @@ class Together:
             return False
         if mod.find("repeats") is not None:
             return self._lowered(mod, item, name, line)
+        if mod.find("conditionGroups") is not None and mod.get("type") == "decrement":
+            return self._pool(mod, item, name, model, line)
         if mod.get("field") == "error":
             return self._apart(mod, item, name, line)
         if _within(mod, item, choice, offered, model):
@@ -228,6 +239,92 @@ class Together:
         self.lowered.append((name, bound, line()))
         return True
 
+    def _pool(self, mod: "Element", item: "Node", name: str, model: "Node",
+              line: Callable[[], str]) -> bool:
+        """An item's maximum counted across the unit lowered by 1 while the model carrying
+        it has none of some other items and the unit has N or more of them together (from a
+        unit size on, or at every size): (the item, the others, N, the size) in
+        ``pooled``, worked out by :meth:`finish`. The catalogues write "N or more of them
+        together" as an "or" of every way to count N (Death Company Marines with Jump Packs:
+        "2 power fists, or 2 power weapons, or 1 of each"); it is checked so by counting."""
+        con = next((c for c in item.children("constraints", "constraint")
+                    if c.get("id") == mod.get("field")), None)
+        if con is None or con.get("type") != "max" or con.get("field") != "selections" \
+                or not (con.get("scope") in self.unit_ids or con.get("scope") in _UNIT_SCOPES) \
+                or con.get("includeChildSelections", "false").lower() != "true" \
+                or mod.get("value") not in ("1", "1.0") or not _ungrouped(item, mod) \
+                or child_elements(mod, "conditions", "condition"):
+            return False
+        groups = child_elements(mod, "conditionGroups", "conditionGroup")
+        if len(groups) != 1 or groups[0].get("type") != "and":
+            return False
+        ors = child_elements(groups[0], "conditionGroups", "conditionGroup")
+        if len(ors) != 1 or ors[0].get("type") != "or":
+            return False
+        lacks: set[str] = set()
+        held = False
+        size = 0
+        for c in child_elements(groups[0], "conditions", "condition"):
+            test, child, scope = _test(c), c.get("childId", ""), c.get("scope")
+            if c.get("field") != "selections" or test is None:
+                return False
+            if (scope == "model" or scope in model.ids) and child in self.items:
+                got = self.items[child]
+                if test in _NONE and got != name and self._counts_every(got, child):
+                    lacks.add(got)
+                elif test in _SOME and got == name and child in item.ids:
+                    held = True
+                else:
+                    return False
+            elif (child == "model" or child in self.counters) and test[0] == "atLeast" \
+                    and (scope in self.unit_ids or scope in _UNIT_SCOPES) and not size:
+                size = int(test[1])
+            else:
+                return False
+        count = self._together(ors[0], lacks)
+        if not held or not lacks or count is None:
+            return False
+        self.pooled.append((name, frozenset(lacks), count, size, line()))
+        return True
+
+    def _together(self, group: "Element", names: set[str]) -> int | None:
+        """N where the condition group holds exactly while the unit carries N or more of
+        ``names`` together (each counted across the unit), else None."""
+        from itertools import product
+
+        def counts(g: "Element") -> list["Element"]:
+            out = list(child_elements(g, "conditions", "condition"))
+            for inner in child_elements(g, "conditionGroups", "conditionGroup"):
+                out += counts(inner)
+            return out
+        for c in counts(group):
+            test = _test(c)
+            child = c.get("childId", "")
+            if c.get("field") != "selections" or test is None or test[0] != "atLeast" \
+                    or not (c.get("scope") in self.unit_ids or c.get("scope") in _UNIT_SCOPES) \
+                    or c.get("includeChildSelections", "false").lower() != "true" \
+                    or self.items.get(child) not in names \
+                    or not self._counts_every(self.items[child], child):
+                return None
+        order = sorted(names)
+        top = max(int(_test(c)[1]) for c in counts(group)) + 1  # type: ignore[index]
+
+        def holds(g: "Element", have: dict[str, int]) -> bool:
+            parts = [have[self.items[c.get("childId", "")]] >= int(_test(c)[1])  # type: ignore[index]
+                     for c in child_elements(g, "conditions", "condition")]
+            parts += [holds(inner, have)
+                      for inner in child_elements(g, "conditionGroups", "conditionGroup")]
+            return any(parts) if g.get("type") == "or" else all(parts)
+        least: int | None = None
+        cases = list(product(range(top + 1), repeat=len(order)))
+        for case in cases:
+            if holds(group, dict(zip(order, case))):
+                least = sum(case) if least is None else min(least, sum(case))
+        if least is None or not all(holds(group, dict(zip(order, case))) == (sum(case) >= least)
+                                    for case in cases):
+            return None
+        return least
+
     def category(self, mod: "Element", model: "Node", line: Callable[[], str]) -> bool:
         """Whether ``mod`` (of the kind ``model``) is an error while the unit counts more
         than N selections of a category its items bear: read as a bound over those items."""
@@ -316,6 +413,16 @@ class Together:
             if not any(set(b["items"]) == set(pooled["items"]) and b.get("max") == pooled["max"]
                        and b.get("max_from") == pooled.get("max_from") for b in out):
                 out.append(pooled)
+        # maxima lowered while the model lacks others the unit has N of: one pool of models
+        by_others: dict[frozenset[str], list[tuple[str, int, int, str]]] = {}
+        for name, others, count, size, text in self.pooled:
+            by_others.setdefault(others, []).append((name, count, size, text))
+        for others, lowering in by_others.items():
+            pool = _pool(lowering, others, out, most)
+            if pool is None:
+                unread += [text for *_, text in lowering]
+            elif pool not in out:
+                out.append(pool)
         # at most N of a category's items, while the unit has a model of the error's kind
         for c in self.counted:
             kind = next((k for k in kinds if k["model"] == c["kind"]), None)
@@ -327,6 +434,57 @@ class Together:
             if bound not in out:
                 out.append(bound)
         return out
+
+
+def _pool(found: list[tuple[str, int, int, str]], others: frozenset[str],
+          out: list[dict[str, Any]], most: Callable[[dict[str, Any], int], int]
+          ) -> dict[str, Any] | None:
+    """The items ``found`` lowered (each: its name, N, from which size) while the model
+    carrying one lacks ``others`` and the unit has N of them, read as one pool of models, else
+    None. Read where the items found have a bound together of m (the unit's size may change
+    it) and are lowered alike, by 1 at N = t, t + 1, ..., t + m - 1 at every size (Death
+    Company Marines with Jump Packs: hand flamers and inferno pistols up to 1, lowered at 2
+    power fists or weapons; 2 from 10 models, lowered at 2 and at 3), and ``others`` a bound
+    of their own no larger than m + t - 1. A model carrying one of the items without the
+    others counts then with the models carrying the others: at most m + t - 1 models carry
+    one or more of them (``per_model``), which is what the catalogue's check says wherever a
+    model carrying an item has none of the others, and bounds the others as their own bound
+    does where every model carrying one has them too. Where models of both sorts carry the
+    items (10 models: a power fist and an inferno pistol on one, a power fist on another, a
+    hand flamer on a third) the catalogue's lowering, counted once per model, refuses what
+    the pool (3 models) allows; the datasheet's options (a Marine's pistol and melee weapon
+    swapped together for every 5 models, one melee weapon alone: BSData/wh40k-11e#1025
+    explains the catalogue so) allow it too, and the pool is read."""
+    names = list(dict.fromkeys(n for n, *_ in found))
+    steps = {(c, s) for _, c, s, _ in found}
+    if any({(c, s) for n2, c, s, _ in found if n2 == n} != steps for n in names):
+        return None
+    own = next((b for b in out if set(b["items"]) == set(names) and not b.get("alike")
+                and not b.get("per_model")), None)
+    theirs = next((b for b in out if set(b["items"]) == set(others) and not b.get("alike")
+                   and not b.get("per_model")), None)
+    if own is None or theirs is None:
+        return None
+    sizes = sorted({1, *(s for _, s in steps), *own.get("max_from", {}),
+                    *theirs.get("max_from", {})})
+    first: int | None = None
+    at: dict[int, int] = {}
+    for n in sizes:
+        m = most(own, n)
+        counts = sorted(c for c, s in steps if n >= s)
+        if m < 1 or len(counts) != m or counts != list(range(counts[0], counts[0] + m)) \
+                or first is not None and counts[0] != first:
+            return None
+        first = counts[0]
+        at[n] = m + first - 1
+        if most(theirs, n) > at[n]:
+            return None
+    grows: dict[int, int] = {}
+    for before, n in zip(sizes, sizes[1:]):
+        if at[n] != at[before]:
+            grows[n] = at[n]
+    return {"items": [*names, *sorted(others)], "max": at[1],
+            **({"max_from": grows} if grows else {}), "per_model": True}
 
 
 def _within(mod: "Element", item: "Node", choice: dict[str, Any],
