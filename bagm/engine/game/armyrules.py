@@ -68,9 +68,11 @@ def _marks_again(g: GameInterface) -> Generator[Decision, Action, None]:
     bearer is on the battlefield, you can select a new enemy unit to be your Priority Target".
     Reading: the new one is selected at the next Battlefield Command window (the end of the
     phase at the latest), the active player first; selecting one never hurts, so it is made."""
+    # (asked at every Battlefield Command window: first whether any unit was ever selected by a
+    # rule, a look at a few flags, then whether the army could have the rule)
+    if not any(v.marked for v in g.units.values()):
+        return
     for p in (g.active, g.other(g.active)):
-        # (asked at every Battlefield Command window: first whether any enemy unit was ever
-        # selected by a rule, a look at a few flags, then whether the army could have the rule)
         if not any(v.marked for v in g.armies[g.other(p)].units) or not g.armies[p].may_set("mark_again"):
             continue
         for b in g.army_units(p):

@@ -58,7 +58,10 @@ def control_levels(g: GameInterface) -> list[dict[str, int]]:
     holds = holds_in(g)
     units = units_in_range(g)
     ocs = tuple([u.oc(None, holds) for u in units])
-    levels: list[dict[str, int]] = kept._cached(g, ("levels", ocs), partial(_levels_kept, g, units, ocs))
+    cache, key = kept._now(g), ("levels", ocs)  # (asked after every phase: no closure built)
+    levels: list[dict[str, int]] | None = cache.get(key)
+    if levels is None:
+        levels = cache[key] = _levels_kept(g, units, ocs)
     return levels
 
 
@@ -84,8 +87,10 @@ def _levels_kept(g: GameInterface, units: list[Unit], ocs: tuple[int, ...]) -> l
 def units_in_range(g: GameInterface) -> list[Unit]:
     """The units on the battlefield with a model within range of an objective marker (in unit
     order; :meth:`in_range_counts`), kept until anything on the battlefield changes."""
-    got: list[Unit] = kept._cached(g, "in range", lambda: [
-        u for u in g.units.values() if u.alive and any(in_range_counts(g, u))])
+    cache = kept._now(g)
+    got: list[Unit] | None = cache.get("in range")
+    if got is None:
+        got = cache["in range"] = [u for u in g.units.values() if u.alive and any(in_range_counts(g, u))]
     return got
 
 

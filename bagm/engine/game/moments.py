@@ -54,36 +54,23 @@ def cost_rules(g: GameInterface) -> bool:
     return g.armies["A"].cost_rules or g.armies["B"].cost_rules
 
 
-_AT: dict[int, tuple[tuple[Use, ...], dict[str, tuple[Use, ...]]]] = {}
-"""Each army's entries by the moment they can be offered at (``entries_at``), kept for the process
-by the identity of the army's ``uses`` (a copy of an army for a new game shares them)."""
-
-
-def entries_at(uses: tuple[Use, ...], timing: str) -> tuple[Use, ...]:
-    """The entries of ``uses`` whose WHEN can ever be offered at the moment ``timing``
-    (:func:`offered_at`): worked out once for an army's rules, so that a moment at which none
-    can be offered, most of them, costs a look-up."""
-    kept = _AT.get(id(uses))
-    if kept is None or kept[0] is not uses:  # (the tuple itself is kept: its id is not reused)
-        if len(_AT) > 1000:
-            _AT.clear()
-        kept = _AT[id(uses)] = (uses, {})
-    got = kept[1].get(timing)
-    if got is None:
-        got = kept[1][timing] = tuple(s for s in uses if offered_at(s.when, timing))
-    return got
-
-
 def offered(g: GameInterface, p: Player, timing: str) -> tuple[Use, ...]:
     """Player ``p``'s rules used at a moment whose WHEN is ``timing`` now (phase and turn), each
-    checked by :meth:`usable`: those that can be offered at the moment at all (indexed by moment
-    for the army), then in this phase and turn."""
-    found = entries_at(g.armies[p].uses, timing)
-    if not found:
-        return found
-    yours = g.active == p
-    phase, first = g.phase, g.round == 1
-    return tuple(s for s in found if offered_now(s, phase, yours, first))
+    checked by :meth:`usable`: those that can be offered at the moment at all (:func:`offered_at`)
+    in this phase, in your turn or the opponent's, in the first battle round or a later one
+    (:func:`offered_now`). Pure functions of those four: worked out once for the army for each
+    (the army's ``offered_index``), so that a moment at which none is offered, most of them,
+    costs a look-up."""
+    army = g.armies[p]
+    kept = army.offered_index
+    if kept is None or kept[0] is not army.uses:
+        kept = army.offered_index = (army.uses, {})
+    phase, yours, first = g.phase, g.active == p, g.round == 1
+    got = kept[1].get((timing, phase, yours, first))
+    if got is None:
+        got = kept[1][timing, phase, yours, first] = tuple(
+            s for s in army.uses if offered_at(s.when, timing) and offered_now(s, phase, yours, first))
+    return got
 
 
 def offered_now(s: Use, phase: str, yours: bool, first: bool) -> bool:
@@ -147,9 +134,9 @@ def usable(g: GameInterface, p: Player, timing: str, unit: str | None = None) ->
         for u in targets:
             # (every test below must pass: the unit's own flags first, those that measure
             # or look around the battlefield last)
-            if u.player != p or not u.alive or not s.target_keywords <= u.keywords:
-                continue
             if s.shocked and not u.battleshocked or s.unshocked and u.battleshocked:
+                continue
+            if u.player != p or not u.alive or not s.target_keywords <= u.keywords:
                 continue
             if u.battleshocked and s.stratagem and not g.edition.stratagems_on_battleshocked:
                 continue  # Battle-shock: your Stratagems cannot affect the unit (not in 2023)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from bagm.engine.rules.army_rules import pain_discount
 from bagm.engine.rules.enhancements import enhancement
 from bagm.engine.rules.stratagems import BATTLEFIELD_COMMAND as STRATAGEM
-from bagm.engine.rules.stratagems import affects, card, may_use, use, used_this_phase
+from bagm.engine.rules.stratagems import Stratagem, affects, card, may_use, use, used_this_phase
 from bagm.engine.state import events as ev
 from bagm.engine.state.actions import Action
 from bagm.engine.state.army import Unit
@@ -69,12 +69,14 @@ def peerless_free(g: GameInterface, leader: Unit) -> bool:
         g.peerless_round.get(leader.uid) != g.round
 
 
-def _may_target(g: GameInterface, u: Unit, leader: bool) -> bool:
+def _may_target(g: GameInterface, u: Unit, leader: bool, c: Stratagem | None = None) -> bool:
     """``u`` can be targeted with Battlefield Command now, as the Leader unit or the
     Bodyguard: not Battle-shocked (unless the edition lets Stratagems target such units),
     and not targeted since its last Command phase (2024 RESTRICTIONS; the 2023 card has
-    none, but a Bodyguard holds one conferred ability at a time in the engine)."""
-    c = card(g, STRATAGEM)
+    none, but a Bodyguard holds one conferred ability at a time in the engine). ``c``: the
+    game's card, when the caller has it."""
+    if c is None:
+        c = card(g, STRATAGEM)
     if u.commanded and (c.once_until_command or not leader):
         return False
     return affects(g, c, u)
@@ -82,8 +84,9 @@ def _may_target(g: GameInterface, u: Unit, leader: bool) -> bool:
 
 def _bodyguards(g: GameInterface, leader: Unit) -> list[Unit]:
     names = leader.datasheet.leader.bodyguard_keys
+    c = card(g, STRATAGEM)
     return [b for b in g.army_units(leader.player)
-            if b is not leader and b.datasheet.key in names and _may_target(g, b, False)]
+            if b is not leader and b.datasheet.key in names and _may_target(g, b, False, c)]
 
 
 def legal_command(g: GameInterface, p: Player) -> list[Action]:
@@ -93,19 +96,20 @@ def legal_command(g: GameInterface, p: Player) -> list[Action]:
     if not g.leaders[p]:
         return []
     paid = may_use(g, p, STRATAGEM)
-    # asked at every window of every phase: kept (for the game) on all it reads, which Leaders
-    # could be targeted included: whether a paid use is open, Peerless Leader uses this round,
-    # each unit's flags and stamp (where its models stand, whether it is on the battlefield),
-    # the Hatchways (distances around Walls)
+    c = card(g, STRATAGEM)
+    leaders = [u for u in g.leaders[p] if u.alive and _may_target(g, u, True, c) and (paid or peerless_free(g, u))]
+    if not leaders:  # (most windows: no CP, used this phase, or every Leader targeted already)
+        return []
+    # asked at every window of every phase: kept (for the game) on all the uses read: the
+    # Leaders that could be targeted (above), each unit's flags and stamp (where its models
+    # stand, whether it is on the battlefield), the Hatchways (distances around Walls)
     units = g.armies[p].units
     g.stamp(units[0])  # brings every stamp up to date: read directly below
     stamps = g._stamps
-    key = ("command", p, paid, g.round, tuple(g.peerless_round.items()), g.closed,
+    key = ("command", tuple([u.uid for u in leaders]), g.closed,
            tuple([(u.commanded, u.battleshocked, stamps[u.uid]) for u in units]))
     got = g._by_stamp.get(key)
     if got is None:
-        leaders = [u for u in g.leaders[p] if u.alive and _may_target(g, u, True)
-                   and (paid or peerless_free(g, u))]
         got = g._by_stamp[key] = (_legal_command_now(g, leaders),)
     return got[0]
 

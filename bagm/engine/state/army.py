@@ -542,7 +542,7 @@ class Unit:
     @property
     def mixed_oc(self) -> bool:
         """Its models have different OC characteristics (a Heavy Weapon Platform's 0)."""
-        return any(o is not None and o.OC != self.OC for o in self.kit_own)
+        return bool(self.kit_own) and any(o is not None and o.OC != self.OC for o in self.kit_own)
 
     def move(self, holds: Callable[[Unit, str, Unit | None], bool] | None = None) -> int:
         """The Move characteristic, with its effects' modifiers (a conferred Leader ability, a
@@ -586,6 +586,10 @@ class Army:
     _sets: tuple[list[tuple[Any, ...]], frozenset[str]] | None = field(
         default=None, init=False, repr=False, compare=False)
     """The fields its units' effects set (:meth:`may_set`), with what they were worked out from."""
+    offered_index: tuple[tuple[Any, ...], dict[tuple[str, str, bool, bool], tuple[Any, ...]]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    """Its ``uses`` offered at each moment in each phase and turn, with the ``uses`` they were
+    worked out from (kept by :func:`bagm.engine.game.moments.offered`, which alone reads it)."""
 
     def may_set(self, name: str) -> bool:
         """Whether an effect one of its units carries (standing, timed or conferred; its conditions

@@ -167,8 +167,13 @@ class Mission:
     """A Mission Rule follows where units stand (``MissionRule.watch``): set once, read on every
     change of the battlefield."""
 
+    removing: bool = field(init=False, default=False)
+    """A Mission Rule can remove objective markers (``MissionRule.removed``): set once, read
+    wherever objective control is worked out."""
+
     def __post_init__(self) -> None:
         self.watching = any(r.watch is not None for r in self.rules)
+        self.removing = any(r.removed is not None for r in self.rules)
 
     def run(self, step: str, game: Game) -> None:
         """Run the mission rules and score the objectives of a named step."""
@@ -358,7 +363,7 @@ class Mission:
 
     def removed(self, game: GameInterface, marker: int) -> bool:
         """A Mission Rule has removed objective marker ``marker`` from the battlefield."""
-        return any(r.removed is not None and r.removed(game, marker) for r in self.rules)
+        return self.removing and any(r.removed is not None and r.removed(game, marker) for r in self.rules)
 
     def first_player(self, game: Game) -> Player | None:
         """The player a Mission Rule gives the first turn (None: roll off)."""
