@@ -13,11 +13,13 @@ from hypothesis import strategies as st
 from reference import effects as ref_effects
 from reference import moments as ref_moments
 from reference import positions as ref
+from reference import uses as ref_uses
 from reference import visibility as ref_sight
 
 from bagm.data.timings import TIMINGS
 from bagm.engine.attack.rules import Conditions
 from bagm.engine.bots import make_bot
+from bagm.engine.bots.uses import PRICED, use_gain
 from bagm.engine.game import control, moments, movement, positions, shooting, sight
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
@@ -225,4 +227,37 @@ def test_visible_models_are_their_plain_reference(spec):
                     want = ref_sight.visible_models(g, u, t)
                     assert sight.visible_idx(g, u, t) == want, (u.uid, t.uid)
                     assert sight.visible_idx(g, u, t) == want, (u.uid, t.uid)
+    play(spec, check, every=9)
+
+
+def test_the_fields_the_bot_prices_are_told_apart():
+    """Every field the greedy bot's pricing reads (``PRICED``) has a "nothing" default, so
+    ``fields_set`` lists it on every effect that sets it: a rule it skips sets none of them."""
+    from dataclasses import MISSING, fields
+
+    from bagm.data.models import Effect
+
+    defaults = {f.name: f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
+                for f in fields(Effect)}
+    assert PRICED <= set(defaults)
+    assert all(not defaults[n] for n in PRICED)
+
+
+@settings(max_examples=8, deadline=None)
+@given(games())
+def test_the_bots_pricing_of_rules_is_its_plain_reference(spec):
+    """Along games: what using each rule of an army adds for each of its units (the greedy bot's
+    ``use_gain``, which skips rules setting no field it reads and keeps each unit's figure
+    without across the alternatives of a decision) is the figure worked out afresh."""
+    bot = make_bot("greedy", 0)
+
+    def check(g: Game) -> None:
+        for p in ("A", "B"):
+            for fight in (False, True):
+                base: dict = {}
+                for s in g.armies[p].uses:
+                    for u in g.army_units(p)[:3]:
+                        want = ref_uses.use_gain(bot, g, s, u, fight)
+                        assert use_gain(bot, g, s, u, fight) == want, (s.name, u.uid, fight)
+                        assert use_gain(bot, g, s, u, fight, base) == want, (s.name, u.uid, fight)
     play(spec, check, every=9)

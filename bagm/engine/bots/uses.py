@@ -14,8 +14,9 @@ from bagm.chance.dice import parse_dice
 from bagm.engine.attack.rules import Conditions
 from bagm.engine.game import deployment, moments, positions
 from bagm.engine.game.sequence import Game, Unit
-from bagm.engine.rules.effects import effect_conditions, effect_weapon, holds_in
+from bagm.engine.rules.effects import HIT_FIELDS, WEAPON_FIELDS, effect_conditions, effect_weapon, holds_in
 from bagm.engine.state.actions import Action
+from bagm.engine.state.army import fields_set
 from bagm.engine.state.core import Player
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,7 +40,7 @@ def use_choice(bot: GreedyBot, g: Game, legal: list[Action]) -> Action | None:
         # start of a battle round the phase still reads the last one's Fight phase: not a fight
         fight = g.phase == "fight" and d.info.get("timing") != "round_start"
 
-        base: dict[str, float] = {}  # each unit's expected damage without any of them (asked once)
+        base: dict[str, tuple[float, Unit | None]] = {}  # each unit's expected damage without any of them (asked once)
         worths: dict[tuple[str | None, str | None], tuple[float, bool, bool]] = {}
 
         def worth(a: Action) -> tuple[float, bool, bool]:
@@ -202,12 +203,21 @@ def _worth_returning(g: Game, u: Unit, s: Any) -> bool:
     return lost >= min(float(parse_dice(s.returns.return_models).mean()), float(u.starting)) or g.round >= 4
 
 
+PRICED = frozenset(WEAPON_FIELDS + HIT_FIELDS)
+"""The fields of a unit's effects that :func:`effects_value` reads (through :func:`effect_weapon`
+and :func:`effect_conditions`: the attacker's side of its attacks)."""
+
+
 def use_gain(bot: GreedyBot, g: Game, s: Any, u: Unit, fight: bool,
-             base: dict[str, float] | None = None) -> float:
+             base: dict[str, tuple[float, Unit | None]] | None = None) -> float:
     """What using ``s`` adds: the expected points its units would destroy with its effects
     less without (each unit's first ranged and first melee weapon on the nearest enemy unit;
     in the Fight phase only units within Engagement Range, their melee weapon). ``base``: each
-    unit's figure without, kept across the alternatives weighed at one decision."""
+    unit's figure without, and the enemy unit it is priced against, kept across the
+    alternatives weighed at one decision. A rule none of whose effects sets a field the pricing
+    reads (:data:`PRICED`) adds exactly nothing: it is not priced."""
+    if not any(fields_set(e) & PRICED for e in s.effects):
+        return 0.0
     units = [v for v in g.army_units(u.player) if moments.covers(s, v)] if s.army else [u]
     if (aura := max((e.aura for e in s.effects if e.aura is not None), default=None)) is not None:
         units = [v for v in g.army_units(u.player) if v is u or positions.unit_distance(g, u, v) <= aura]  # a timed aura
@@ -216,17 +226,29 @@ def use_gain(bot: GreedyBot, g: Game, s: Any, u: Unit, fight: bool,
     base = {} if base is None else base
     total = 0.0
     for v in units:
-        if v.uid not in base:
-            base[v.uid] = effects_value(bot, g, v, (), fight)
-        total += effects_value(bot, g, v, s.effects, fight) - base[v.uid]
+        got = base.get(v.uid)
+        if got is None:
+            t = facing(g, v, fight)
+            got = base[v.uid] = (effects_value(bot, g, v, (), fight, t), t)
+        total += effects_value(bot, g, v, s.effects, fight, got[1]) - got[0]
     return total
 
 
-def effects_value(bot: GreedyBot, g: Game, u: Unit, effects: tuple[Any, ...], fight: bool) -> float:
+def facing(g: Game, u: Unit, fight: bool) -> Unit | None:
+    """The enemy unit :func:`effects_value` prices ``u``'s attacks against: the nearest (in the
+    Fight phase the nearest within Engagement Range); None: none, or ``u`` has no models."""
     enemies = positions.engaged_with(g, u) if fight else g.army_units(g.other(u.player))
     if not enemies or not u.models:
+        return None
+    return min(enemies, key=lambda e: positions.min_straight(g, u, e))
+
+
+def effects_value(bot: GreedyBot, g: Game, u: Unit, effects: tuple[Any, ...], fight: bool,
+                  t: Unit | None) -> float:
+    """The expected points ``u`` would destroy of ``t`` (:func:`facing`) with ``effects`` used
+    on it too, for the while."""
+    if t is None:
         return 0.0
-    t = min(enemies, key=lambda e: positions.min_straight(g, u, e))
     saved = u.timed
     u.timed = saved + tuple(("?", e, "phase") for e in effects)  # as if used, for the while
     try:

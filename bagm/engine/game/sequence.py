@@ -124,6 +124,7 @@ class Game(_Declared):
     set_up = deployment.set_up
     shock_dice_with = miracles.shock_dice_with
     stamp = kept.stamp
+    kept_now = kept._now
     touch = kept.touch
     unit_distance = positions.unit_distance
     update_control = control.update_control

@@ -100,17 +100,23 @@ def legal_command(g: GameInterface, p: Player) -> list[Action]:
     leaders = [u for u in g.leaders[p] if u.alive and _may_target(g, u, True, c) and (paid or peerless_free(g, u))]
     if not leaders:  # (most windows: no CP, used this phase, or every Leader targeted already)
         return []
-    # asked at every window of every phase: kept (for the game) on all the uses read: the
-    # Leaders that could be targeted (above), each unit's flags and stamp (where its models
-    # stand, whether it is on the battlefield), the Hatchways (distances around Walls)
+    # asked at every window of every phase (and again as the window's decision is made): kept
+    # on all the uses read: the Leaders that could be targeted (above), each unit's flags, the
+    # Hatchways (distances around Walls), and where the models stand: until anything on the
+    # battlefield changes (the window at the end of a phase and the next one's start), then
+    # (for the game) on each unit's stamp (where its models stand, whether it is on the battlefield)
     units = g.armies[p].units
-    g.stamp(units[0])  # brings every stamp up to date: read directly below
-    stamps = g._stamps
-    key = ("command", tuple([u.uid for u in leaders]), g.closed,
-           tuple([(u.commanded, u.battleshocked, stamps[u.uid]) for u in units]))
-    got = g._by_stamp.get(key)
+    now, flags = g.kept_now(), tuple([(u.commanded, u.battleshocked) for u in units])
+    here = ("command", tuple([u.uid for u in leaders]), g.closed, flags)
+    got = now.get(here)
     if got is None:
-        got = g._by_stamp[key] = (_legal_command_now(g, leaders),)
+        g.stamp(units[0])  # brings every stamp up to date: read directly below
+        stamps = g._stamps
+        key = here + (tuple([stamps[u.uid] for u in units]),)
+        got = g._by_stamp.get(key)
+        if got is None:
+            got = g._by_stamp[key] = (_legal_command_now(g, leaders),)
+        now[here] = got
     return got[0]
 
 
