@@ -136,6 +136,25 @@ def test_move_plans_are_their_plain_reference(spec, offsets, limit):
     play(spec, check, every=13)
 
 
+@settings(max_examples=6, deadline=None)
+@given(games())
+def test_placements_number_positions(spec):
+    """The number a plan's key gives each unit's placement (kept on its stamp, the same in
+    every game of the process): equal numbers for equal positions, never for others, as units
+    move, fall and arrive along games."""
+    from bagm.engine.game import kept
+
+    numbers: dict[tuple[float, ...], int] = {}
+    places: dict[int, tuple[float, ...]] = {}
+
+    def check(g: Game) -> None:
+        for u in g.units.values():
+            where, n = kept.positions(u), kept.placement(g, u)
+            assert numbers.setdefault(where, n) == n, u.uid
+            assert places.setdefault(n, where) == where, u.uid
+    play(spec, check, every=5)
+
+
 @settings(max_examples=5, deadline=None)
 @given(games())
 def test_control_levels_are_their_plain_reference(spec):

@@ -55,6 +55,22 @@ def test_route_equals_its_plain_reference(case) -> None:  # type: ignore[no-unty
         assert got[0] == p
 
 
+@settings(max_examples=80, deadline=None)
+@given(cases(), st.one_of(st.just(math.inf), st.floats(1.0, 12.0)))
+def test_the_search_around_octagons_is_its_plain_reference(case, reach) -> None:  # type: ignore[no-untyped-def]
+    """The search with octagons in the way works out the links of the nodes it reaches only:
+    the very points of the search that works out every link first (the same ties broken)."""
+    from reference.pathing import search as plain
+
+    from bagm.engine.board.pathing import _search, disc_block
+
+    p, q, discs = case
+    octagons = [disc_block(d) for d in discs if not disc_block(d).touches(p) and not disc_block(d).touches(q)]
+    if not octagons:
+        return
+    assert _search(_graph(), p, q, octagons, reach) == plain(_graph(), p, q, octagons, reach)
+
+
 @settings(max_examples=60, deadline=None)
 @given(cases(), st.floats(1.0, 12.0))
 def test_the_walked_part_of_a_route_enters_no_disc(case, within) -> None:  # type: ignore[no-untyped-def]

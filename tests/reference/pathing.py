@@ -7,15 +7,20 @@ through none of those shapes (every pair tried, no pruning), plus the step throu
 Hatchway; Dijkstra finds the shortest path. A disc whose octagon holds the start shrinks; the
 cluster of discs around the end is left out and the path cut where it first enters one of
 them, as ``route`` documents.
+
+And :func:`search`, the search ``route`` makes once octagons are in the way, with every link
+between its nodes worked out first (``_search`` works out only those of the nodes it reaches).
 """
 
 from __future__ import annotations
 
 import heapq
 import math
+from bisect import bisect_left
 from collections.abc import Sequence
 
-from bagm.engine.board.geometry import Block, Point, Rect
+from bagm.engine.board import pathing
+from bagm.engine.board.geometry import Block, Point, Rect, dist
 from bagm.engine.board.pathing import Disc, _Graph
 
 
@@ -125,3 +130,120 @@ def route(graph: _Graph, p: Point, q: Point, discs: Sequence[Disc]) -> list[Poin
             out.append(b)
         return out
     return pts
+
+
+def search(graph: _Graph, p: Point, q: Point, octagons: list[Block], reach: float = math.inf
+           ) -> list[Point] | None:
+    """:func:`bagm.engine.board.pathing._search` with every link worked out before the search
+    (the lazy search works out only those of the nodes it reaches, in the same order): the same
+    nodes, links, A* and tie-breaks, so the same points come out."""
+    layer = graph.layer
+    verts = layer.vertices
+    n = len(verts)
+    extra: list[Point] = []
+    sides: list[tuple[Point, Point]] = []  # each extra corner's neighbours on its octagon
+    boxes = graph._boxes[:bisect_left(graph._box_x0, max(o.x1 for o in octagons))]
+    for o in octagons:
+        cs = o.corners()
+        for i, c in enumerate(cs):
+            cx, cy = c
+            if any(x0 < cx < x1 and y0 < cy < y1 and s.contains(c) for x0, y0, x1, y1, s in boxes) or \
+                    any(x is not o and x.contains(c) for x in octagons):
+                continue
+            extra.append(c)
+            sides.append((cs[i - 1], cs[(i + 1) % len(cs)]))
+    nodes = verts + extra + [p, q]
+    src, dst = len(nodes) - 2, len(nodes) - 1
+
+    def bends(k: int, a: Point) -> bool:
+        """A shortest path coming from ``a`` can bend at node ``k``: for an octagon's corner,
+        the line from ``a`` does not cut that octagon (as :meth:`Layer.tangent`)."""
+        if k >= src:
+            return True
+        (ax, ay), (bx, by) = sides[k - n]
+        vx, vy = nodes[k]
+        dx, dy = vx - a[0], vy - a[1]
+        s1 = dx * (ay - vy) - dy * (ax - vx)
+        s2 = dx * (by - vy) - dy * (bx - vx)
+        return s1 * s2 >= -1e-12
+
+    def free(a: Point, c: Point) -> bool:
+        for o in octagons:
+            if pathing._crosses(o, a, c):
+                return False
+        return True
+
+    # the links of the points that are not the graph's corners: to the corners each sees
+    # (cached per point by the graph) and to each other
+    def seen(k: int) -> list[tuple[int, float]]:
+        a = nodes[k]
+        if k >= src or reach == math.inf:
+            return graph.seen(a)  # kept per point by the graph
+        got = graph._near.get((a, reach))  # a model's corners come back while it stands still
+        if got is not None:
+            return got
+        ax, ay = a
+        tangent, clear = layer.tangent, graph.clear
+        out = []
+        for i, (vx, vy) in enumerate(verts):
+            d = math.hypot(vx - ax, vy - ay)
+            if d <= reach and tangent(i, a) and clear(ax, ay, vx, vy):
+                out.append((i, d))
+        graph._near[(a, reach)] = out
+        if len(graph._near) > pathing._POINT_CACHE:
+            graph._near.popitem(last=False)
+        return out
+
+    loose = list(range(n, len(nodes)))
+    links: dict[int, list[tuple[int, float]]] = {k: [] for k in loose}
+    clear = graph.clear
+    for k in loose:
+        a = nodes[k]
+        links[k] += [(i, d) for i, d in seen(k) if bends(k, verts[i]) and free(a, verts[i])]
+        for j in loose:
+            if j > k:
+                c = nodes[j]
+                if bends(k, c) and bends(j, a) and clear(a[0], a[1], c[0], c[1]) and free(a, c):
+                    d = dist(a, c)
+                    links[k].append((j, d))
+                    links[j].append((k, d))
+    back: dict[int, list[tuple[int, float]]] = {}
+    for k, out in links.items():
+        for i, d in out:
+            if i < n:
+                back.setdefault(i, []).append((k, d))
+    qx, qy = q
+    best = {src: 0.0}
+    prev: dict[int, int] = {}
+    heap = [(math.hypot(p[0] - qx, p[1] - qy), 0.0, src)]
+    done: set[int] = set()
+    adj = graph.adj
+    while heap:
+        _, g, u = heapq.heappop(heap)
+        if u in done:
+            continue
+        if u == dst:
+            break
+        done.add(u)
+        a = nodes[u]
+        if u < n:
+            nbrs: list[tuple[int, float]] = [(w, d) for w, d in adj[u].items() if free(a, verts[w])]
+            nbrs += back.get(u, [])
+        else:
+            nbrs = links[u]
+        for w, d in nbrs:
+            nd = g + d
+            if nd < best.get(w, math.inf) - 1e-12:
+                best[w] = nd
+                prev[w] = u
+                x, y = nodes[w]
+                heapq.heappush(heap, (nd + math.hypot(x - qx, y - qy), nd, w))
+    if dst not in best:
+        return None
+    out_pts = [q]
+    k = dst
+    while k != src:
+        k = prev[k]
+        out_pts.append(nodes[k])
+    out_pts.reverse()
+    return out_pts

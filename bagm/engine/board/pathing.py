@@ -500,8 +500,10 @@ def _search(graph: _Graph, p: Point, q: Point, octagons: list[Block], reach: flo
                 return False
         return True
 
-    # the links of the points that are not the graph's corners: to the corners each sees
-    # (cached per point by the graph) and to each other
+    # the links of the points that are not the graph's corners ("loose": the octagons'
+    # corners, p and q), to the corners each sees (kept per point by the graph) and to each
+    # other: worked out only for the nodes the search reaches (it reaches few), in the order
+    # in which a list of every link, loose node by loose node, would give them
     def seen(k: int) -> list[tuple[int, float]]:
         a = nodes[k]
         if k >= src or reach == INF:
@@ -521,24 +523,57 @@ def _search(graph: _Graph, p: Point, q: Point, octagons: list[Block], reach: flo
             graph._near.popitem(last=False)
         return out
 
-    loose = list(range(n, len(nodes)))
-    links: dict[int, list[tuple[int, float]]] = {k: [] for k in loose}
     clear = graph.clear
-    for k in loose:
+    loose = range(n, len(nodes))
+
+    def pair(k: int, j: int) -> float | None:
+        """The length of the link between loose nodes k < j (None: none)."""
+        got = pairs.get((k, j), 0)
+        if got == 0:
+            a, c = nodes[k], nodes[j]
+            got = pairs[(k, j)] = dist(a, c) if (
+                bends(k, c) and bends(j, a) and clear(a[0], a[1], c[0], c[1]) and free(a, c)) else None
+        return got
+
+    def sees(k: int) -> dict[int, float]:
+        """The graph's corners loose node ``k`` links to, with their distances, in order."""
+        got = seen_by.get(k)
+        if got is None:
+            a = nodes[k]
+            got = seen_by[k] = {i: d for i, d in seen(k) if bends(k, verts[i]) and free(a, verts[i])}
+        return got
+
+    def sees_one(k: int, i: int) -> float | None:
+        """Whether loose node ``k`` links to the graph's corner ``i`` (its distance): the
+        tests of :func:`seen` and :func:`sees` for that one corner."""
+        got = seen_by.get(k)
+        if got is not None:
+            return got.get(i)
         a = nodes[k]
-        links[k] += [(i, d) for i, d in seen(k) if bends(k, verts[i]) and free(a, verts[i])]
+        if k >= src or reach == INF or (a, reach) in graph._near:
+            return sees(k).get(i)
+        v = verts[i]
+        d = math.hypot(v[0] - a[0], v[1] - a[1])
+        if d <= reach and layer.tangent(i, a) and clear(a[0], a[1], v[0], v[1]) and bends(k, v) and free(a, v):
+            return d
+        return None
+
+    def links(k: int) -> list[tuple[int, float]]:
+        out: list[tuple[int, float]] = []
         for j in loose:
-            if j > k:
-                c = nodes[j]
-                if bends(k, c) and bends(j, a) and clear(a[0], a[1], c[0], c[1]) and free(a, c):
-                    d = dist(a, c)
-                    links[k].append((j, d))
-                    links[j].append((k, d))
-    back: dict[int, list[tuple[int, float]]] = {}
-    for k, out in links.items():
-        for i, d in out:
-            if i < n:
-                back.setdefault(i, []).append((k, d))
+            if j < k and (d := pair(j, k)) is not None:
+                out.append((j, d))
+        out += sees(k).items()
+        for j in loose:
+            if j > k and (d := pair(k, j)) is not None:
+                out.append((j, d))
+        return out
+
+    def back(i: int) -> list[tuple[int, float]]:
+        return [(k, d) for k in loose if (d := sees_one(k, i)) is not None]
+
+    pairs: dict[tuple[int, int], float | None] = {}
+    seen_by: dict[int, dict[int, float]] = {}
     qx, qy = q
     best = {src: 0.0}
     prev: dict[int, int] = {}
@@ -555,9 +590,9 @@ def _search(graph: _Graph, p: Point, q: Point, octagons: list[Block], reach: flo
         a = nodes[u]
         if u < n:
             nbrs: list[tuple[int, float]] = [(w, d) for w, d in adj[u].items() if free(a, verts[w])]
-            nbrs += back.get(u, [])
+            nbrs += back(u)
         else:
-            nbrs = links[u]
+            nbrs = links(u)
         for w, d in nbrs:
             nd = g + d
             if nd < best.get(w, INF) - 1e-12:

@@ -10,6 +10,7 @@ units; :meth:`untouched` finds a unit changed without one.
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
 from bagm.engine.state.army import Unit
 
 _MISSING = object()  # a cache miss (None may be a cached answer)
+_NUMBERS: dict[tuple[float, ...], int] = {}  # placements numbered by this process (placement())
+_NEXT = itertools.count(1)
 
 
 def touch(g: GameInterface, *moved: Unit) -> None:
@@ -55,6 +58,25 @@ def positions(u: Unit) -> tuple[float, ...]:
     if u.model_r is not None:  # models on bases of their own: each one's
         out += [m.r for m in u.models]
     return tuple(out)
+
+
+def placement(g: GameInterface, u: Unit) -> int:
+    """A number for where the unit's models stand (its :func:`positions`): equal numbers,
+    equal positions, in every game of the process. A short key for a geometry answer that
+    depends on where every unit stands (a move's plan), read from the unit's stamp, so
+    numbered once each time the unit moves."""
+    st = stamp(g, u)
+    key = ("placement", u.uid)
+    got = g._by_stamp.get(key)
+    if got is None or got[0] != st:
+        where = g._stamp_keys[u.uid][1]  # positions(u), as stamp() found it
+        n = _NUMBERS.get(where)
+        if n is None:
+            if len(_NUMBERS) > 200_000:
+                _NUMBERS.clear()  # numbers are never given twice: answers kept on old ones only go unused
+            n = _NUMBERS[where] = next(_NEXT)
+        got = g._by_stamp[key] = (st, n)
+    return got[1]  # type: ignore[no-any-return]
 
 
 def stamp(g: GameInterface, u: Unit) -> int:

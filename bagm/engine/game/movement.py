@@ -396,9 +396,10 @@ def plan_move(g: GameInterface, u: Unit, to: tuple[float, float], limit: float, 
         # which of the other units it moves through on this kind of move.
         through = u.affected and any(e.move_through for e in u.setting("move_through"))
         board = [v for v in g.units.values() if v is not u and v.where == "board"]
-        others = tuple([(v.player != u.player, kept_answers.positions(v)) for v in board])
+        number = kept_answers.placement  # (a number for each unit's positions: a short key)
+        others = tuple([(v.player != u.player, number(g, v)) for v in board])
         got: tuple[float, list[tuple[float, float]] | None] = kept_answers._geo(g,
-            ("plan", kept_answers.positions(u), to, limit, kind, others, positions.closed(g),
+            ("plan", number(g, u), to, limit, kind, others, positions.closed(g),
              tuple([moves_through(u, v, kind) for v in board]) if through else None), calc)
         return got
     return kept_answers._cached(g, ("plan", u.uid, to, limit, kind), kept)
