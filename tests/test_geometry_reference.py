@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference.geometry import clear, segment_blocked
+from reference.geometry import clear, discs_near_segment, nearer_than, rim, segment_blocked
 
+from bagm.engine.board import geometry, visibility
 from bagm.engine.board.battlefield import Battlefield
+from bagm.engine.board.geometry import EPS, Base
 from bagm.engine.board.maps import BUNDLED, bundled
 
 FIELDS = [Battlefield(bundled(n).layout) for n in sorted(BUNDLED)]
@@ -69,3 +71,31 @@ def test_the_bots_door_test_is_its_plain_reference(f, models, k):
     box = (min(x for x, _, _ in near) - big, min(y for _, y, _ in near) - big,
            max(x for x, _, _ in near) + big, max(y for _, y, _ in near) + big)
     assert door_near(box, [Model(x, y, r, 1) for x, y, r in near], door) == plain(near, door)
+
+
+radius = st.sampled_from([0.0, 0.5, 0.63, 0.79, 1.0, 1.97, 2.5])
+disc = st.builds(Base, coord, coord, radius)
+
+
+@settings(max_examples=400, deadline=None)
+@given(point, point, st.lists(st.one_of(disc, st.builds(Base, lattice, lattice, radius)), max_size=6),
+       st.sampled_from([0.0, 0.63, 0.79, 1.25]), st.sampled_from([0.0, EPS]))
+def test_discs_near_a_segment_are_their_plain_reference(a, b, discs, reach, eps):
+    assert geometry.discs_near_segment(a, b, discs, reach, eps) == discs_near_segment(a, b, discs, reach, eps)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(range(len(FIELDS))), st.integers(min_value=0), point, point,
+       st.sampled_from([0.0, 0.63, 0.79, 1.25]))
+def test_shapes_near_a_segment_are_their_plain_reference(f, closed_bits, a, b, d):
+    bf = FIELDS[f]
+    closed = closed_bits & ((1 << len(bf.layout.hatchways)) - 1)
+    for g in (bf.graph(closed), bf.layout.move_layer(0.63).graph(closed)):
+        for o in g.blocks:
+            assert o.nearer_than(a, b, d - EPS) == nearer_than(o, a, b, d - EPS)
+
+
+@settings(max_examples=200, deadline=None)
+@given(coord, coord, radius)
+def test_rim_points_are_the_bases_edge_points(x, y, r):
+    assert visibility._rim(Base(x, y, r)) == rim(Base(x, y, r), visibility.SAMPLES)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Sequence
 
 MM_PER_INCH = 25.4
 OBJECTIVE_MARKER_MM = 40  # Core Rules "Objective Markers": round markers 40mm across
@@ -246,6 +246,16 @@ class Block:
             best = min(best, point_segment_distance(c, a, b))
         return best
 
+    def nearer_than(self, a: Point, b: Point, d: float) -> bool:
+        """``distance_to_segment(a, b) < d``, the same parts measured, stopping at the first
+        one nearer (the visibility tests ask which shapes lie near a line)."""
+        if self.blocks(a[0], a[1], b[0], b[1], 0.0):
+            return 0.0 < d
+        r = Rect(self.x0, self.y0, self.x1, self.y1)
+        if r.distance_to(a) < d or r.distance_to(b) < d:
+            return True
+        return any(point_segment_distance(c, a, b) < d for c in self.corners())
+
 
 def point_segment_distance(p: Point, a: Point, b: Point) -> float:
     ax, ay = a
@@ -261,6 +271,32 @@ def point_segment_distance(p: Point, a: Point, b: Point) -> float:
     if t < 0.0:
         t = 0.0
     return math.hypot(px - ax - t * dx, py - ay - t * dy)
+
+
+def discs_near_segment(a: Point, b: Point, discs: Sequence[Base], reach: float = 0.0,
+                       eps: float = 0.0) -> list[Base]:
+    """The discs whose centre is nearer the segment a-b than ``reach`` plus its radius less
+    ``eps``: :func:`point_segment_distance` for one segment and many points (a hot path: the
+    segment's numbers worked out once; the same arithmetic, the same values)."""
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    n = dx * dx + dy * dy
+    hypot = math.hypot
+    out = []
+    for m in discs:
+        px, py = m.x, m.y
+        if n == 0.0:
+            d = hypot(px - ax, py - ay)
+        else:
+            t = ((px - ax) * dx + (py - ay) * dy) / n
+            if t > 1.0:
+                t = 1.0
+            if t < 0.0:
+                t = 0.0
+            d = hypot(px - ax - t * dx, py - ay - t * dy)
+        if d < reach + m.radius - eps:
+            out.append(m)
+    return out
 
 
 def segment_hits_disk(a: Point, b: Point, centre: Point, radius: float, eps: float = EPS) -> bool:

@@ -14,9 +14,10 @@ points on the rim plus the centre.
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import Sequence
 
-from bagm.engine.board.geometry import EPS, Base, Block, Point, point_segment_distance
+from bagm.engine.board.geometry import EPS, Base, Block, Point, discs_near_segment
 
 SAMPLES = 24  # points on a rim tried (plus the centre); 4.8mm apart on a 40mm base
 _TWO_PI = 2 * math.pi
@@ -33,13 +34,23 @@ def prepare(blocks: Sequence[Block]) -> list[Prepared]:
              o.v0 + EPS, o.v1 - EPS, o.is_rect, o.corners()) for o in blocks]
 
 
+# A model's base prepared for point_sees_base: its centre, its radius less EPS (and that at
+# least 0), its radius squared (the numbers the shadow of a disk is worked out from).
+PreparedDisk = tuple[float, float, float, float, float]
+
+
+def prepare_disks(disks: Sequence[Base]) -> list[PreparedDisk]:
+    """The bases as plain tuples, built once for the many points one visibility test tries."""
+    return [(m.x, m.y, m.radius - EPS, max(0.0, m.radius - EPS), m.radius * m.radius) for m in disks]
+
+
 def point_sees_base(p: Point, target: Base, blocks: Sequence[Block],
                     disks: Sequence[Base] = ()) -> bool:
     """Some straight line from point ``p`` reaches ``target``'s base unblocked (exact)."""
-    return _sees(p[0], p[1], target, prepare(blocks), disks)
+    return _sees(p[0], p[1], target, prepare(blocks), prepare_disks(disks))
 
 
-def _sees(px: float, py: float, target: Base, blocks: list[Prepared], disks: Sequence[Base]) -> bool:
+def _sees(px: float, py: float, target: Base, blocks: list[Prepared], disks: list[PreparedDisk]) -> bool:
     """:func:`point_sees_base` on prepared blocks, the one implementation (a hot path: angles,
     Block.contains and the ray tests are written on plain numbers). Its plain reference, step by
     step with helper functions, is ``tests/reference/visibility.py``; a property test holds the
@@ -116,10 +127,10 @@ def _sees(px: float, py: float, target: Base, blocks: list[Prepared], disks: Seq
             if lo == neg_alpha and hi == alpha:
                 return False  # one shadow hides the whole arc: the sweep below would say so
             shadows.append((lo, hi))
-    for m in disks:
-        mx, my = m.x - px, m.y - py
+    for m_x, m_y, r_in, r_shadow, r2 in disks:
+        mx, my = m_x - px, m_y - py
         dm = math.hypot(mx, my)
-        if dm <= m.radius - EPS:
+        if dm <= r_in:
             return False
         if dm <= EPS:
             continue
@@ -127,7 +138,7 @@ def _sees(px: float, py: float, target: Base, blocks: list[Prepared], disks: Seq
         if a <= 0:
             a += two_pi
         rel_m = a - pi
-        beta = math.asin(min(1.0, max(0.0, m.radius - EPS) / dm))
+        beta = math.asin(min(1.0, r_shadow / dm))
         lo, hi = rel_m - beta, rel_m + beta
         if neg_alpha > lo:
             lo = neg_alpha
@@ -138,10 +149,8 @@ def _sees(px: float, py: float, target: Base, blocks: list[Prepared], disks: Seq
         mid = phi + (lo + hi) / 2
         ux, uy = cos(mid), sin(mid)
         # where the ray enters the model, then the target
-        ex, ey = m.x - px, m.y - py
-        along = ex * ux + ey * uy
-        off2 = ex * ex + ey * ey - along * along
-        r2 = m.radius * m.radius
+        along = mx * ux + my * uy
+        off2 = mx * mx + my * my - along * along
         if off2 >= r2:
             continue  # never enters the model: inf < x is never true
         tm = along - sqrt(r2 - off2)
@@ -179,9 +188,8 @@ def _in_the_way(a: Base, b: Base, blocks: Sequence[Block], disks: Sequence[Base]
     loy, hiy = min(a.y, b.y) - reach, max(a.y, b.y) + reach
     near_blocks = [o for o in blocks
                    if not (o.x1 <= lox or o.x0 >= hix or o.y1 <= loy or o.y0 >= hiy)
-                   and o.distance_to_segment(ca, cb) < reach - EPS]
-    near_disks = [m for m in disks
-                  if point_segment_distance(m.centre, ca, cb) < reach + m.radius - EPS]
+                   and o.nearer_than(ca, cb, reach - EPS)]
+    near_disks = discs_near_segment(ca, cb, disks, reach, EPS)
     return near_blocks, near_disks
 
 
@@ -194,10 +202,10 @@ def visible(observer: Base, target: Base, blocks: Sequence[Block],
         return True
     if _walled_off(observer, target, near_blocks):
         return False
-    prep = prepare(near_blocks)  # once for the up to 25 points tried
-    if _sees(observer.x, observer.y, target, prep, near_disks):
+    prep, bases = prepare(near_blocks), prepare_disks(near_disks)  # once for the up to 25 points tried
+    if _sees(observer.x, observer.y, target, prep, bases):
         return True
-    return any(_sees(x, y, target, prep, near_disks) for x, y in _rim(observer))
+    return any(_sees(x, y, target, prep, bases) for x, y in _rim(observer))
 
 
 def fully_visible(observer: Base, target: Base, blocks: Sequence[Block],
@@ -208,10 +216,10 @@ def fully_visible(observer: Base, target: Base, blocks: Sequence[Block],
         return True
     if _walled_off(observer, target, near_blocks):
         return False
-    prep = prepare(near_blocks)  # once for the up to 25 points tried
-    if not _sees(target.x, target.y, observer, prep, near_disks):
+    prep, bases = prepare(near_blocks), prepare_disks(near_disks)  # once for the up to 25 points tried
+    if not _sees(target.x, target.y, observer, prep, bases):
         return False
-    return all(_sees(x, y, observer, prep, near_disks) for x, y in _rim(target))
+    return all(_sees(x, y, observer, prep, bases) for x, y in _rim(target))
 
 
 def _outer_tangents(a: Base, b: Base) -> list[tuple[Point, Point]]:
@@ -246,5 +254,14 @@ def _walled_off(a: Base, b: Base, blocks: Sequence[Block]) -> bool:
 
 def _rim(base: Base) -> list[Point]:
     """Sample points on the rim, a hair inside it so that a base touching a Wall is never
-    taken to stand on the Wall's edge."""
-    return Base(base.x, base.y, base.radius * (1 - 1e-6)).edge_points(SAMPLES)
+    taken to stand on the Wall's edge (``Base.edge_points`` of that smaller base: the same
+    numbers, the offsets from the centre worked out once per radius)."""
+    x, y = base.x, base.y
+    return [(x + dx, y + dy) for dx, dy in _rim_offsets(base.radius * (1 - 1e-6))]
+
+
+@cache
+def _rim_offsets(r: float) -> tuple[Point, ...]:
+    """The offsets of ``Base.edge_points(SAMPLES)`` from the centre of a base of radius ``r``."""
+    step = 2 * math.pi / SAMPLES
+    return tuple((r * math.cos(i * step), r * math.sin(i * step)) for i in range(SAMPLES))

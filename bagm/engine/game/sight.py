@@ -4,38 +4,15 @@ the Benefit of Cover, kept per positions and Hatchway states."""
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
-from bagm.engine.board.geometry import Base, Block, merge_rects, point_segment_distance
+from bagm.engine.board.geometry import Base, Block, discs_near_segment, merge_rects
 from bagm.engine.board.visibility import _walled_off
 from bagm.engine.game import kept, positions
 from bagm.engine.state.army import Unit
 
 if TYPE_CHECKING:
     from bagm.engine.game.interface import GameInterface
-
-
-def _no_disc_on_line(ax: float, ay: float, bx: float, by: float, discs: list[Base]) -> bool:
-    """No disc's centre is nearer the segment a-b than its radius: ``point_segment_distance``
-    written out for one segment and many points (a hot path; the same arithmetic)."""
-    dx, dy = bx - ax, by - ay
-    n = dx * dx + dy * dy
-    hypot = math.hypot
-    for m in discs:
-        px, py = m.x, m.y
-        if n == 0.0:
-            d = hypot(px - ax, py - ay)
-        else:
-            t = ((px - ax) * dx + (py - ay) * dy) / n
-            if t > 1.0:
-                t = 1.0
-            if t < 0.0:
-                t = 0.0
-            d = hypot(px - ax - t * dx, py - ay - t * dy)
-        if d < m.radius:
-            return False
-    return True
 
 
 def visible_idx(g: GameInterface, observer: Unit, target: Unit) -> list[int]:
@@ -134,7 +111,7 @@ def _visible_now(g: GameInterface, observer: Unit, target: Unit) -> tuple[list[i
         for o, others in blockers:
             if clear(o.x, o.y, tx, ty):
                 hidden = False
-                if _no_disc_on_line(o.x, o.y, tx, ty, others):
+                if not discs_near_segment((o.x, o.y), (tx, ty), others):
                     out.append(k)
                     break
         else:
@@ -183,8 +160,7 @@ def _pair_sight(g: GameInterface, o: Base, t: Base, others: list[Base]) -> int:
     if not walls:
         return 0
     reach = max(o.radius, t.radius)
-    oc, tc = (o.x, o.y), (t.x, t.y)
-    near = [m for m in others if point_segment_distance((m.x, m.y), oc, tc) < reach + m.radius]
+    near = discs_near_segment((o.x, o.y), (t.x, t.y), others, reach)
     if not near:
         return 2
     # the same pair with the same models in the way comes back (a third of the time)
