@@ -7,6 +7,7 @@ import math
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from bagm.engine.board import visibility
 from bagm.engine.board.battlefield import Battlefield
 from bagm.engine.board.geometry import Base, Block, Rect
 from bagm.engine.board.maps import bundled, load_map
@@ -169,3 +170,17 @@ def test_point_sees_base_equals_its_plain_reference(p, target, blocks, disks) ->
     from reference.visibility import point_sees_base as plain
 
     assert point_sees_base(p, target, blocks, disks) == plain(p, target, blocks, disks)
+
+
+@settings(max_examples=300, deadline=None)
+@given(observer=_base(), target=_base(), blocks=st.lists(_block(), max_size=4),
+       disks=st.lists(_base(), max_size=6))
+def test_visible_and_fully_visible_equal_their_plain_reference(observer, target, blocks, disks) -> None:  # type: ignore[no-untyped-def]
+    """Bases seeing each other (from the centre or 24 rim points, past the shapes and models
+    near the line between them) as the plain reference reads it: every distance measured
+    alone, every point tried with the plain point-to-base test."""
+    from reference.visibility import fully_visible as plain_full
+    from reference.visibility import visible as plain
+
+    assert visibility.visible(observer, target, blocks, disks) == plain(observer, target, blocks, disks)
+    assert visibility.fully_visible(observer, target, blocks, disks) == plain_full(observer, target, blocks, disks)

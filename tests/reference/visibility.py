@@ -1,10 +1,13 @@
-"""The plain reference of :func:`bagm.engine.board.visibility.point_sees_base`.
+"""The plain references of :func:`bagm.engine.board.visibility.point_sees_base`, ``visible``,
+``fully_visible`` and of :func:`bagm.engine.game.sight.visible_idx`.
 
 The library's ``_sees`` is written on plain numbers for speed; this is the same exact test read
 as the docstring of ``visibility`` says it: seen from the point, the target's base covers an arc
 of directions; every Wall, closed Hatchway or model in front of it hides part of that arc (one ray
 through the middle of an overlap tells which is in front); the point sees the base when some of
-the arc is left.
+the arc is left. A base sees another when its centre or one of its rim points does
+(``visible``); the models of a unit a unit sees are found pair of bases by pair of bases
+(``visible_models``).
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bagm.engine.board.geometry import EPS, Base, Block, Point
+from bagm.engine.board.visibility import SAMPLES, _walled_off
+from reference.geometry import discs_near_segment, nearer_than, rim
 
 
 def wrap(a: float) -> float:
@@ -104,6 +109,39 @@ def point_sees_base(p: Point, target: Base, blocks: Sequence[Block], disks: Sequ
             return True
         reach = max(reach, hi)
     return reach < alpha - 1e-9
+
+
+def _near(a: Base, b: Base, blocks: Sequence[Block], disks: Sequence[Base]) -> tuple[list[Block], list[Base]]:
+    """The shapes and models near the segment joining the two bases' centres (within the
+    larger radius), each measured alone."""
+    reach = max(a.radius, b.radius)
+    return ([o for o in blocks if nearer_than(o, a.centre, b.centre, reach - EPS)],
+            discs_near_segment(a.centre, b.centre, disks, reach, EPS))
+
+
+def visible(observer: Base, target: Base, blocks: Sequence[Block], disks: Sequence[Base] = ()) -> bool:
+    """The plain reading of :func:`bagm.engine.board.visibility.visible`: the centre or a rim
+    point of the observer sees the target's base past the shapes and models near the line
+    between them (none near: visible; a shape that walls them off: not)."""
+    near_blocks, near_disks = _near(observer, target, blocks, disks)
+    if not near_blocks and not near_disks:
+        return True
+    if _walled_off(observer, target, near_blocks):
+        return False
+    return any(point_sees_base(p, target, near_blocks, near_disks)
+               for p in [observer.centre] + rim(observer, SAMPLES))
+
+
+def fully_visible(observer: Base, target: Base, blocks: Sequence[Block], disks: Sequence[Base] = ()) -> bool:
+    """The plain reading of :func:`bagm.engine.board.visibility.fully_visible`: the centre and
+    every rim point of the target see the observer's base."""
+    near_blocks, near_disks = _near(observer, target, blocks, disks)
+    if not near_blocks and not near_disks:
+        return True
+    if _walled_off(observer, target, near_blocks):
+        return False
+    return all(point_sees_base(p, observer, near_blocks, near_disks)
+               for p in [target.centre] + rim(target, SAMPLES))
 
 
 def visible_models(g: Any, observer: Any, target: Any) -> list[int]:

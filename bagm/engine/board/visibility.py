@@ -127,6 +127,7 @@ def _sees(px: float, py: float, target: Base, blocks: list[Prepared], disks: lis
             if lo == neg_alpha and hi == alpha:
                 return False  # one shadow hides the whole arc: the sweep below would say so
             shadows.append((lo, hi))
+    front = d - tr - 1e-3  # (a margin far above the rounding of the ray tests below)
     for m_x, m_y, r_in, r_shadow, r2 in disks:
         mx, my = m_x - px, m_y - py
         dm = math.hypot(mx, my)
@@ -145,6 +146,14 @@ def _sees(px: float, py: float, target: Base, blocks: list[Prepared], disks: lis
         if alpha < hi:
             hi = alpha
         if hi - lo <= 1e-12:
+            continue
+        if dm < front:
+            # the model's centre is nearer than any point of the target: the ray through the
+            # middle of the overlap enters the model (it passes within its radius less EPS of
+            # the centre) at most dm along, before the target (at least d - tr along)
+            if lo == neg_alpha and hi == alpha:
+                return False  # one shadow hides the whole arc
+            shadows.append((lo, hi))
             continue
         mid = phi + (lo + hi) / 2
         ux, uy = cos(mid), sin(mid)
