@@ -362,7 +362,9 @@ def _weapons_in_range_now(g: GameInterface, u: Unit, target: Unit, weapons: tupl
         return []
     tm = [target.models[i] for i in vis if i < len(target.models)]
     d = dists = [min(math.hypot(m.x - t.x, m.y - t.y) - m.r - t.r for t in tm) for m in u.models]
-    friends_engaged = any(positions.engaged(g, f, target) for f in g.army_units(u.player))
+    # Blast: looked at only for a Blast weapon
+    friends_engaged = any(w.abilities.blast for w in ws) and \
+        any(positions.engaged(g, f, target) for f in g.army_units(u.player))
     # a conferred Leader ability: only models (or units) within X" can target that unit with
     # ranged attacks
     cap: float | None = None
