@@ -822,26 +822,36 @@ def _left_one(mod: Any, item: "Node", name: str, choice: dict[str, Any] | None,
     other item of its choice (one at least) is barred (``item_unit_unless``): the Yaegir
     Theyn takes the bolt shotgun beside Yaegirs with bolt shotguns. The choice's bounds say
     as much."""
+    if choice is None or choice.get("min", 0) < 1:
+        return False
+    c = _min_set_to_one_while_some(mod, item)
+    kind = None if c is None else kind_ids.get(c.get("childId", ""))
+    barred = choice.get("item_unit_unless", {})
+    return kind is not None and all(kind in barred.get(i, []) for i in choice["of"] if i != name)
+
+
+def _min_set_to_one_while_some(mod: Any, item: "Node",
+                               scopes: tuple[str | None, ...] | None = None) -> Any | None:
+    """The one condition ("has one or more" of an entry) under which ``mod`` sets a minimum
+    of the item (one of ``scopes`` only, if given) to 1, else None: the form
+    :func:`_left_one` and :func:`_min_with` read."""
     from bagm.io.bsdata.links import child_elements
 
-    if choice is None or choice.get("min", 0) < 1 or mod.get("type") != "set" \
-            or mod.get("value") not in ("1", "1.0") or mod.find("repeats") is not None \
-            or mod.find("conditionGroups") is not None \
+    if mod.get("type") != "set" or mod.get("value") not in ("1", "1.0") \
+            or mod.find("repeats") is not None or mod.find("conditionGroups") is not None \
             or not any(c.get("id") == mod.get("field") and c.get("type") == "min"
+                       and (scopes is None or c.get("scope") in scopes)
                        for c in item.children("constraints", "constraint")):
-        return False
+        return None
     conds = child_elements(mod, "conditions", "condition")
     if len(conds) != 1:
-        return False
+        return None
     c = conds[0]
     try:
         test = (c.get("type", ""), float(c.get("value", "")))
     except ValueError:
-        return False
-    kind = kind_ids.get(c.get("childId", ""))
-    barred = choice.get("item_unit_unless", {})
-    return c.get("field") == "selections" and test in _SOME and kind is not None \
-        and all(kind in barred.get(i, []) for i in choice["of"] if i != name)
+        return None
+    return c if c.get("field") == "selections" and test in _SOME else None
 
 
 def _min_with(mod: Any, item: "Node", name: str, choice: dict[str, Any] | None,
@@ -852,27 +862,14 @@ def _min_with(mod: Any, item: "Node", name: str, choice: dict[str, Any] | None,
     other item of the choice is not taken beside that item (``item_unless``), which says
     the same. Read onto ``choice``. ``model_items``: the ids of the model's items;
     ``entry_name``: an id -> its name (an item inside a bundle goes by its own)."""
-    from bagm.io.bsdata.links import child_elements
-
-    if choice is None or (choice.get("min", 0), choice.get("max", 1)) != (1, 1) \
-            or mod.get("type") != "set" or mod.get("value") not in ("1", "1.0") \
-            or mod.find("repeats") is not None or mod.find("conditionGroups") is not None \
-            or not any(c.get("id") == mod.get("field") and c.get("type") == "min"
-                       and c.get("scope") in ("parent", None)
-                       for c in item.children("constraints", "constraint")):
+    if choice is None or (choice.get("min", 0), choice.get("max", 1)) != (1, 1):
         return False
-    conds = child_elements(mod, "conditions", "condition")
-    if len(conds) != 1:
-        return False
-    c = conds[0]
-    try:
-        test = (c.get("type", ""), float(c.get("value", "")))
-    except ValueError:
+    c = _min_set_to_one_while_some(mod, item, ("parent", None))
+    if c is None:
         return False
     child = c.get("childId", "")
     other = entry_name(child) if child in model_items else None  # its own name, in a bundle too
-    if c.get("field") != "selections" or test not in _SOME or other is None \
-            or other == name or other in choice["of"] \
+    if other is None or other == name or other in choice["of"] \
             or not (c.get("scope") == "model" or c.get("scope") in model_ids):
         return False
     barred = choice.setdefault("item_unless", {})
