@@ -102,16 +102,7 @@ class Rect:
         return (min(max(p[0], self.x0), self.x1), min(max(p[1], self.y0), self.y1))
 
     def distance_to(self, p: Point) -> float:
-        # closest_point and dist inlined (a hot path): the same clamping, the same hypot
-        x, y = p
-        x0, x1, y0, y1 = self.x0, self.x1, self.y0, self.y1
-        cx = x0 if x0 > x else x
-        if x1 < cx:
-            cx = x1
-        cy = y0 if y0 > y else y
-        if y1 < cy:
-            cy = y1
-        return math.hypot(x - cx, y - cy)
+        return box_distance(self.x0, self.y0, self.x1, self.y1, p)
 
     def disk_overlap(self, base: Base, eps: float = 1e-9) -> bool:
         """Some area of the base lies in the rectangle."""
@@ -251,10 +242,26 @@ class Block:
         one nearer (the visibility tests ask which shapes lie near a line)."""
         if self.blocks(a[0], a[1], b[0], b[1], 0.0):
             return 0.0 < d
-        r = Rect(self.x0, self.y0, self.x1, self.y1)
-        if r.distance_to(a) < d or r.distance_to(b) < d:
+        x0, y0, x1, y1 = self.x0, self.y0, self.x1, self.y1
+        if box_distance(x0, y0, x1, y1, a) < d or box_distance(x0, y0, x1, y1, b) < d:
             return True
-        return any(point_segment_distance(c, a, b) < d for c in self.corners())
+        for c in self.corners():
+            if point_segment_distance(c, a, b) < d:
+                return True
+        return False
+
+
+def box_distance(x0: float, y0: float, x1: float, y1: float, p: Point) -> float:
+    """:meth:`Rect.distance_to` of the rectangle x0-x1, y0-y1 without building it (a hot path:
+    closest_point and dist written out, the same clamping, the same hypot)."""
+    x, y = p
+    cx = x0 if x0 > x else x
+    if x1 < cx:
+        cx = x1
+    cy = y0 if y0 > y else y
+    if y1 < cy:
+        cy = y1
+    return math.hypot(x - cx, y - cy)
 
 
 def point_segment_distance(p: Point, a: Point, b: Point) -> float:

@@ -67,6 +67,58 @@ def _sees(px: float, py: float, target: Base, blocks: list[Prepared], disks: lis
     neg_alpha = -alpha
     r2t = tr * tr
     shadows: list[tuple[float, float]] = []
+    # Models first, then shapes: the answer does not depend on the order (every way out early
+    # answers "not seen", and the shadows are sorted before the sweep), and a model in front
+    # often hides the whole arc alone (then no shape's corners are measured).
+    front = d - tr - 1e-3  # (a margin far above the rounding of the ray tests below)
+    for m_x, m_y, r_in, r_shadow, r2 in disks:
+        mx, my = m_x - px, m_y - py
+        dm = math.hypot(mx, my)
+        if dm <= r_in:
+            return False
+        if dm <= EPS:
+            continue
+        a = fmod(atan2(my, mx) - phi + pi, two_pi)  # in (-pi, pi]
+        if a <= 0:
+            a += two_pi
+        rel_m = a - pi
+        beta = math.asin(min(1.0, r_shadow / dm))
+        lo, hi = rel_m - beta, rel_m + beta
+        if neg_alpha > lo:
+            lo = neg_alpha
+        if alpha < hi:
+            hi = alpha
+        if hi - lo <= 1e-12:
+            continue
+        if dm < front:
+            # the model's centre is nearer than any point of the target: the ray through the
+            # middle of the overlap enters the model (it passes within its radius less EPS of
+            # the centre) at most dm along, before the target (at least d - tr along)
+            if lo == neg_alpha and hi == alpha:
+                return False  # one shadow hides the whole arc
+            shadows.append((lo, hi))
+            continue
+        mid = phi + (lo + hi) / 2
+        ux, uy = cos(mid), sin(mid)
+        # where the ray enters the model, then the target
+        along = mx * ux + my * uy
+        off2 = mx * mx + my * my - along * along
+        if off2 >= r2:
+            continue  # never enters the model: inf < x is never true
+        tm = along - sqrt(r2 - off2)
+        if tm < 0:
+            tm = 0.0
+        along = cx * ux + cy * uy
+        off2 = cx * cx + cy * cy - along * along
+        if off2 < r2t:
+            t = along - sqrt(r2t - off2)
+            if t < 0:
+                t = 0.0
+            if not tm < t:
+                continue
+        if lo == neg_alpha and hi == alpha:
+            return False  # one shadow hides the whole arc
+        shadows.append((lo, hi))
     pu, pv = px + py, px - py
     for x0, x1, y0, y1, u0, u1, v0, v1, is_rect, corners in blocks:
         if x0 < px < x1 and y0 < py < y1 and u0 < pu < u1 and v0 < pv < v1:
@@ -127,55 +179,6 @@ def _sees(px: float, py: float, target: Base, blocks: list[Prepared], disks: lis
             if lo == neg_alpha and hi == alpha:
                 return False  # one shadow hides the whole arc: the sweep below would say so
             shadows.append((lo, hi))
-    front = d - tr - 1e-3  # (a margin far above the rounding of the ray tests below)
-    for m_x, m_y, r_in, r_shadow, r2 in disks:
-        mx, my = m_x - px, m_y - py
-        dm = math.hypot(mx, my)
-        if dm <= r_in:
-            return False
-        if dm <= EPS:
-            continue
-        a = fmod(atan2(my, mx) - phi + pi, two_pi)  # in (-pi, pi]
-        if a <= 0:
-            a += two_pi
-        rel_m = a - pi
-        beta = math.asin(min(1.0, r_shadow / dm))
-        lo, hi = rel_m - beta, rel_m + beta
-        if neg_alpha > lo:
-            lo = neg_alpha
-        if alpha < hi:
-            hi = alpha
-        if hi - lo <= 1e-12:
-            continue
-        if dm < front:
-            # the model's centre is nearer than any point of the target: the ray through the
-            # middle of the overlap enters the model (it passes within its radius less EPS of
-            # the centre) at most dm along, before the target (at least d - tr along)
-            if lo == neg_alpha and hi == alpha:
-                return False  # one shadow hides the whole arc
-            shadows.append((lo, hi))
-            continue
-        mid = phi + (lo + hi) / 2
-        ux, uy = cos(mid), sin(mid)
-        # where the ray enters the model, then the target
-        along = mx * ux + my * uy
-        off2 = mx * mx + my * my - along * along
-        if off2 >= r2:
-            continue  # never enters the model: inf < x is never true
-        tm = along - sqrt(r2 - off2)
-        if tm < 0:
-            tm = 0.0
-        along = cx * ux + cy * uy
-        off2 = cx * cx + cy * cy - along * along
-        if off2 < r2t:
-            t = along - sqrt(r2t - off2)
-            if t < 0:
-                t = 0.0
-            if not tm < t:
-                continue
-        if lo == neg_alpha and hi == alpha:
-            return False  # one shadow hides the whole arc
-        shadows.append((lo, hi))
     if not shadows:
         return True
     shadows.sort()
