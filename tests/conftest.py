@@ -37,6 +37,12 @@ settings.register_profile("bagm", database=None, derandomize=True)
 settings.register_profile("bagm-random", database=None, derandomize=False)
 settings.load_profile("bagm")  # the plugin's --hypothesis-profile, read later, overrides it
 
+# a terminal's size in the environment (COLUMNS and LINES, which a shell may export and
+# pytest-xdist sets to 80 x 24 in its workers) would make the CLI wrap what it prints to a pipe;
+# a test that wants a width sets it itself
+for _size in ("COLUMNS", "LINES"):
+    os.environ.pop(_size, None)
+
 register_all()  # the CLI registers command modules on demand; the tests use them all
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -2,7 +2,7 @@
 and VP within their bounds; the same seed gives the same log.
 
 ``test_many_random_games`` plays BAGM_PROPERTY_GAMES random-bot games (default 1,000) between
-rosters drawn from all the bundled ones, across every playable mission, on every core; the parametrised tests play a few games
+rosters drawn from all the bundled ones, across every playable mission, on every core (under pytest-xdist, its worker's share); the parametrised tests play a few games
 of two fixed pairs with a check after every action."""
 
 from __future__ import annotations
@@ -178,7 +178,9 @@ def play_many(seeds: range) -> list[str]:
 
 def test_many_random_games():
     """Thousands of games (BAGM_PROPERTY_GAMES) on all cores: no crash, the invariants hold."""
-    jobs = max(1, min(os.cpu_count() or 1, 8))
+    # under pytest-xdist the other workers have the other cores
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    jobs = max(1, min((os.cpu_count() or 1) // workers, 8))
     chunks = [range(10_000 + i, 10_000 + MANY, jobs) for i in range(jobs)]
     if jobs == 1:
         failures = play_many(chunks[0])

@@ -88,14 +88,14 @@ def test_formations_are_their_plain_reference(spec, offsets):
                 continue
             n = len(u.models)
             others = positions.others_bases(g, u)
-            for anchor in _anchors(g, u, offsets):
+            for anchor in _anchors(g, u, offsets)[:8]:  # its own and one other unit's
                 for kind in ("normal", "charge"):
                     discs = positions.move_discs(g, u, kind)
                     assert positions.formation(g, u, anchor, n, discs=discs) == ref.formation(g, u, anchor, n, discs=discs)
                 assert positions.formation(g, u, anchor, n, avoid=others, enemy_gap=None) == \
                     ref.formation(g, u, anchor, n, avoid=others, enemy_gap=None)
                 assert positions.formation(g, u, anchor, n, ds_gap=9.0) == ref.formation(g, u, anchor, n, ds_gap=9.0)
-    play(spec, check, every=11)
+    play(spec, check, every=19)  # the plain reference is slow: a sample of the decisions
 
 
 @settings(max_examples=10, deadline=None)
