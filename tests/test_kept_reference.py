@@ -249,6 +249,32 @@ def test_visible_models_are_their_plain_reference(spec):
     play(spec, check, every=9)
 
 
+def test_a_unit_across_a_closed_hatchway_sees_with_the_models_on_the_targets_side():
+    """The quick proof that a unit sees none of another (one Wall line across every line
+    between the discs holding each unit) holds only for a line reaching into neither disc: a
+    unit with models on both sides of a closed Hatchway (the 2023 rules let it be closed so)
+    sees an enemy unit with the model on its side, as the plain reference finds pair by pair."""
+    from conftest import place
+
+    from bagm.chance.dice import Dice
+    from bagm.engine.state.actions import parse
+
+    g = Game(11, _army("A", "grey_knights_void_purge_force").clone(), _army("B", "orks_kaptin_killers").clone(),
+             dice=Dice.scripted([]), rolloffs={"attacker": "A", "first_turn": "A"})
+    for t in ["role attacker", "deploy B3 2", "deploy A3 2", "deploy B1 2", "deploy A1 2", "deploy B4 3",
+              "deploy A4 3", "deploy B2 1", "deploy A5 1"]:
+        g.apply(parse(t))
+    h = g.map.layout.hatchways[1]  # a closed Hatchway in a Wall running north-south
+    assert not g.bf.is_open(h.index) and not h.horizontal
+    x, y = h.centre
+    place(g, "A3", [(x - 0.9, y), (x + 0.9, y)])  # one model on each side of the Hatch
+    place(g, "B3", [(x + 6.0, y)])  # east of it, in the open
+    a3, b3 = g.units["A3"], g.units["B3"]
+    assert ref_sight.visible_models(g, a3, b3) == [0]  # the eastern model sees it
+    assert sight.visible_idx(g, a3, b3) == [0]
+    assert ref_sight.visible_models(g, b3, a3) == [1] == sight.visible_idx(g, b3, a3)
+
+
 def test_the_fields_the_bot_prices_are_told_apart():
     """Every field the greedy bot's pricing reads (``PRICED``) has a "nothing" default, so
     ``fields_set`` lists it on every effect that sets it: a rule it skips sets none of them."""

@@ -17,7 +17,7 @@ import math
 from functools import cache
 from typing import Sequence
 
-from bagm.engine.board.geometry import EPS, Base, Block, Point, discs_near_segment
+from bagm.engine.board.geometry import EPS, Base, Block, Point, box_distance, discs_near_segment
 
 SAMPLES = 24  # points on a rim tried (plus the centre); 4.8mm apart on a 40mm base
 _TWO_PI = 2 * math.pi
@@ -251,15 +251,23 @@ def _outer_tangents(a: Base, b: Base) -> list[tuple[Point, Point]]:
 
 
 def _walled_off(a: Base, b: Base, blocks: Sequence[Block]) -> bool:
-    """One convex shape crosses both outer tangents and the line between the centres: it then
-    cuts every line between the two bases (a quick proof that nothing is visible)."""
+    """One convex shape crosses both outer tangents and the line between the centres, and
+    reaches into neither disc: it then cuts every line between the two discs (a quick proof
+    that nothing is visible). Why: the shape holds a chord from one tangent to the other, which
+    cuts the hull of the two discs in two, one disc's rim on each side; a disc the shape does
+    not reach into lies wholly on its own side. (A shape reaching into a disc proves nothing:
+    a unit's disc with models on both sides of a closed Hatchway, the models on the far side
+    seeing past it.) A model's base never reaches into a Wall; the disc holding a whole unit may."""
     tangents = _outer_tangents(a, b)
     if not tangents:
         return False
     (p1, q1), (p2, q2) = tangents
     for o in blocks:
         if (o.blocks(a.x, a.y, b.x, b.y) and o.blocks(p1[0], p1[1], q1[0], q1[1])
-                and o.blocks(p2[0], p2[1], q2[0], q2[1])):
+                and o.blocks(p2[0], p2[1], q2[0], q2[1])
+                # (the box's distance: no more than the shape's, so never too far)
+                and box_distance(o.x0, o.y0, o.x1, o.y1, (a.x, a.y)) >= a.radius
+                and box_distance(o.x0, o.y0, o.x1, o.y1, (b.x, b.y)) >= b.radius):
             return True
     return False
 
