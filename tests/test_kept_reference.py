@@ -136,6 +136,20 @@ def test_move_plans_are_their_plain_reference(spec, offsets, limit):
     play(spec, check, every=13)
 
 
+@settings(max_examples=8, deadline=None)
+@given(games())
+def test_hatch_options_are_their_plain_reference(spec):
+    """The Hatchways a player's units may operate (the far ones passed over by the box of each
+    unit's bases) are those every model is measured for, along games."""
+    from bagm.engine.game import hatchways
+
+    def check(g: Game) -> None:
+        for p in ("A", "B"):
+            for breachers in (False, True):
+                assert hatchways.hatch_options(g, p, breachers) == ref.hatch_options(g, p, breachers)
+    play(spec, check, every=3)
+
+
 @settings(max_examples=6, deadline=None)
 @given(games())
 def test_placements_number_positions(spec):

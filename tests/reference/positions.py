@@ -1,6 +1,6 @@
 """Plain references of answers the game keeps on the units' stamps (:mod:`bagm.engine.game.positions`,
-:mod:`bagm.engine.game.moments`, :mod:`bagm.engine.game.control`): the same answers worked out
-from the battlefield as it stands, every time, nothing kept."""
+:mod:`bagm.engine.game.moments`, :mod:`bagm.engine.game.control`, :mod:`bagm.engine.game.hatchways`):
+the same answers worked out from the battlefield as it stands, every time, nothing kept."""
 
 from __future__ import annotations
 
@@ -185,4 +185,22 @@ def levels_of_control(g: Any) -> list[dict[str, int]]:
                 if g.bf.in_objective_range(m.base, mk):
                     oc = u.oc(m if u.mixed_oc else None, holds)
                     level[u.player] += max(0, oc + aura) if oc else 0
+    return out
+
+
+def hatch_options(g: Any, p: str, breachers: bool = False) -> list[Any]:
+    """The Hatchways each unit of ``p`` may operate now: every Hatchway measured from every
+    model (no box of the unit's bases to pass over the far ones)."""
+    from bagm.engine.game import hatchways, movement
+    from bagm.engine.state.actions import Action
+
+    out = []
+    for u in g.army_units(p):
+        if breachers and not movement.breacher(g, u) or hatchways.hatch_spent(g, u) or positions.engaged_with(g, u):
+            continue
+        reach = hatchways.hatch_reach(g, u)
+        for h in g.map.layout.hatchways:
+            if min(h.door.distance_to((m.x, m.y)) - m.r for m in u.models) <= reach + 1e-9 and \
+                    hatchways.hatch_reason(g, u, h.index) is None:
+                out.append(Action("hatch", u.uid, arg=str(h.index + 1)))
     return out

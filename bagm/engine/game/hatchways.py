@@ -50,17 +50,26 @@ def _hatch_options_now(g: GameInterface, p: Player, breachers: bool) -> list[Act
             continue
         if hatch_spent(g, u) or positions.engaged_with(g, u):
             continue
-        reach = _hatch_reach(g, u)
+        reach = hatch_reach(g, u)
+        # a door farther in x or in y from the box of the unit's bases than the reach and the
+        # widest base (plus slack) is too far from every model: only the others are measured
+        x0, y0, x1, y1 = positions.bbox(g, u)
+        slack = reach + max(m.r for m in u.models) - u.radius + 1e-6
         for h in g.map.layout.hatchways:
-            # a path is never shorter than the straight line: most Hatchways are too far
-            if min(h.door.distance_to((m.x, m.y)) - m.r for m in u.models) > reach + 1e-9:
+            d = h.door
+            if d.x0 - x1 > slack or x0 - d.x1 > slack or d.y0 - y1 > slack or y0 - d.y1 > slack:
                 continue
-            if _hatch_reason(g, u, h.index) is None:
+            # a path is never shorter than the straight line: most Hatchways are too far
+            if min(d.distance_to((m.x, m.y)) - m.r for m in u.models) > reach + 1e-9:
+                continue
+            if hatch_reason(g, u, h.index) is None:
                 out.append(Action("hatch", u.uid, arg=str(h.index + 1)))
     return out
 
 
-def _hatch_reason(g: GameInterface, u: Unit, index: int) -> str | None:
+def hatch_reason(g: GameInterface, u: Unit, index: int) -> str | None:
+    """Why the unit cannot operate Hatchway ``index`` now (None: it can), its distance
+    from the Hatchway included; not whether it has operated one this turn or is engaged."""
     if (why := g.mission.hatchway_reason(g, u, index)) is not None:  # e.g. Airlocks
         return why
     if u.affected and effect_has(u, "no_hatch"):  # e.g. Horrifying Visage
@@ -70,7 +79,7 @@ def _hatch_reason(g: GameInterface, u: Unit, index: int) -> str | None:
     if not g.edition.hatchway_once_per_unit and g.hatch_operated.get(index) == g.turn:
         # 2023: "that player can operate one or more of the Hatchways" (each once a turn)
         return "it has already been operated this turn"
-    reach = _hatch_reach(g, u)
+    reach = hatch_reach(g, u)
     if reach > 1.0 and g.phase == "movement" and all(v.moved for v in g.army_units(u.player)) and \
             _near_hatch(g, u, index, reach):
         pass  # an effect: "at the end of the Move Units step ... within 9" of and visible to it"
@@ -93,7 +102,7 @@ def _hatch_reason(g: GameInterface, u: Unit, index: int) -> str | None:
     return None
 
 
-def _hatch_reach(g: GameInterface, u: Unit) -> float:
+def hatch_reach(g: GameInterface, u: Unit) -> float:
     """How far from a Hatchway the unit can operate it: 1", or an effect's reach."""
     reach = effect_least(u, "hatch_reach") if u.affected else None
     return 1.0 if reach is None else max(1.0, reach)
@@ -129,7 +138,7 @@ def _may_hatch(g: GameInterface, p: Player) -> bool:
                    for m in u.models)
     return any(not hatch_spent(g, u) and near(u)
                and not positions.engaged_with(g, u) for u in g.army_units(p)) or any(
-        u.affected and _hatch_reach(g, u) > 1.0 for u in g.army_units(p)) and bool(hatch_options(g, p))
+        u.affected and hatch_reach(g, u) > 1.0 for u in g.army_units(p)) and bool(hatch_options(g, p))
 
 
 def hatch_spent(g: GameInterface, u: Unit) -> bool:
@@ -167,7 +176,7 @@ def _check_hatch(g: GameInterface, p: Player, act: Action) -> None:
     if positions.engaged_with(g, u):
         raise IllegalAction(f"{u.label()} is within Engagement Range of an enemy unit",
                             "Operating Hatchways", u.uid)
-    why = _hatch_reason(g, u, i)
+    why = hatch_reason(g, u, i)
     if why:
         raise IllegalAction(f"{u.label()} cannot operate Hatchway {i + 1}: {why}", "Operating Hatchways", u.uid)
 
