@@ -115,3 +115,26 @@ def test_a_kept_path_between_walls_is_the_plain_reference(case) -> None:  # type
             assert math.isclose(polyline_length(got), polyline_length(want), abs_tol=1e-6)
             assert got[0] == p and got[-1] == q
             got.append((0.0, 0.0))  # the caller's own list: the kept answer does not change
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.tuples(st.floats(-1.0, 45.0), st.floats(-1.0, 31.0)), st.sampled_from([0.0, 0.5, 0.63, 1.0]),
+       st.integers(0, 3), st.sampled_from(["", "x", "y"]), st.integers(0, 10_000))
+def test_the_corners_seen_from_a_point_are_their_plain_reference(p, radius, rounding, on, corner) -> None:  # type: ignore[no-untyped-def]
+    """The corners seen from a point (each shape tried only where its box reaches into the
+    quarter the corner lies in) are those every shape is tried for, on every layer of a map
+    with Hatchways (the tape measure's and bases'), from anywhere (on a grid the maps are
+    drawn on, on a corner's own x or y)."""
+    from reference.pathing import seen_masked as plain
+
+    from bagm.engine.board.pathing import Layer
+
+    layout = bundled(11).layout
+    layer = layout.measure_layer if radius == 0.0 else layout.move_layer(radius)
+    if rounding:  # on the corners' own lines: the grid the maps are drawn on
+        p = (round(p[0] * 2 ** rounding) / 2 ** rounding, round(p[1] * 2 ** rounding) / 2 ** rounding)
+    if on:  # on a corner's own x or y (a line from p to it runs along a box's side)
+        c = layer.vertices[corner % len(layer.vertices)]
+        p = (c[0], p[1]) if on == "x" else (p[0], c[1])
+    fresh = Layer(layer.static, layer.doors, layer.bounds, layer.portals)  # nothing kept yet
+    assert fresh.seen_masked(p) == plain(fresh, p)

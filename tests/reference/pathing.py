@@ -247,3 +247,23 @@ def search(graph: _Graph, p: Point, q: Point, octagons: list[Block], reach: floa
         out_pts.append(nodes[k])
     out_pts.reverse()
     return out_pts
+
+
+def seen_masked(layer: pathing.Layer, p: Point) -> list[tuple[int, float, int]]:
+    """The plain reference of :meth:`bagm.engine.board.pathing.Layer.seen_masked`: each corner
+    tried in turn, :meth:`Layer.tangent` and a clear line past the static shapes (the graph
+    with every Hatch open), then every Hatch tried for the mask (what seen_masked was before
+    it looked only at the shapes in the quarter each corner lies in)."""
+    open_graph = _Graph(layer, 0)
+    out = []
+    for i, (vx, vy) in enumerate(layer.vertices):
+        if layer.tangent(i, p) and open_graph.clear(p[0], p[1], vx, vy):
+            mask = 0
+            lox, hix, loy, hiy = min(p[0], vx), max(p[0], vx), min(p[1], vy), max(p[1], vy)
+            for k, o in enumerate(layer.doors):
+                # the bounding-box rejection clear() makes first, then the same test
+                if o is not None and not (o.x1 <= lox or o.x0 >= hix or o.y1 <= loy or o.y0 >= hiy) \
+                        and o.blocks(p[0], p[1], vx, vy):
+                    mask |= 1 << k
+            out.append((i, math.hypot(vx - p[0], vy - p[1]), mask))
+    return out

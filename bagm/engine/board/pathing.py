@@ -47,8 +47,11 @@ class Layer:
         self.portals = list(portals)
         self._build_vertices()
         self._build_pairs()
+        # the boxes of the static shapes, then of the Hatches with each one's bit in a mask of
+        # closed Hatches, as plain tuples (x0, y0, x1, y1, shape, bit): seen_masked's loops
+        self._boxes = ([(o.x0, o.y0, o.x1, o.y1, o, 0) for o in static],
+                       [(o.x0, o.y0, o.x1, o.y1, o, 1 << k) for k, o in enumerate(doors) if o is not None])
         self._states: OrderedDict[int, _Graph] = OrderedDict()
-        self._open: _Graph | None = None  # the graph with every Hatch open (static shapes only)
         self._seen_masked: OrderedDict[Point, list[tuple[int, float, int]]] = OrderedDict()
 
     # --- construction -------------------------------------------------------------------
@@ -75,6 +78,11 @@ class Layer:
             self.portal_index.append((ia, ia + 1))
         self.vertices = verts
         self.neighbours = nbrs
+        # each corner with the sides to its neighbours, as :meth:`tangent` subtracts them (a
+        # portal's point: zeros, always tangent), for the loop over every corner in seen_masked
+        self._sides = [(i, vx, vy, 0.0, 0.0, 0.0, 0.0) if nb is None else
+                       (i, vx, vy, nb[0][0] - vx, nb[0][1] - vy, nb[1][0] - vx, nb[1][1] - vy)
+                       for i, ((vx, vy), nb) in enumerate(zip(verts, nbrs))]
 
     def tangent(self, i: int, p: Point) -> bool:
         """A path from ``p`` can bend at corner ``i``: the line from p to it does not cut the
@@ -127,29 +135,80 @@ class Layer:
     def seen_masked(self, p: Point) -> list[tuple[int, float, int]]:
         """The corners a path from ``p`` can go to first were every Hatch open, with their
         distances and the mask of the Hatches that cut the line when closed: the corners seen
-        under any set of closed Hatches are those whose mask it does not meet (the same tests
-        as :meth:`_Graph.clear`, split into the static shapes and each Hatch; kept per point, as
-        games with many Hatchway states otherwise ask again for each new state)."""
+        under any set of closed Hatches are those whose mask it does not meet (kept per point,
+        as games with many Hatchway states otherwise ask again for each new state).
+
+        The tests of :meth:`tangent` and :meth:`_Graph.clear`, split into the static shapes and
+        each Hatch, written out over every corner: a shape is tried for a line from ``p`` only
+        where its bounding box reaches past ``p`` on the line's side in x and in y (the
+        quarter the corner lies in) and short of the corner (the boxes ``clear`` passes over
+        first), so the same shapes are tried and the same corners come out
+        (``tests/reference/pathing.py``)."""
         out = self._seen_masked.get(p)
         if out is not None:
             return out
-        if self._open is None:
-            self._open = _Graph(self, 0)
-        clear, tangent, doors = self._open.clear, self.tangent, self.doors
         px, py = p
+        # the shapes (then the Hatches) whose boxes reach past p eastward or westward and
+        # southward or northward, for each quarter around it, with the two sides of the box
+        # that must lie short of the corner: (x, y, shape, its bit in a mask of Hatches)
+        quarters = []
+        for shapes in self._boxes:
+            east = [b for b in shapes if b[2] > px]
+            west = [b for b in shapes if b[0] < px]
+            quarters.append(([(x0, y0, o, bit) for x0, y0, _, y1, o, bit in east if y1 > py],
+                             [(x0, y1, o, bit) for x0, y0, _, y1, o, bit in east if y0 < py],
+                             [(x1, y0, o, bit) for _, y0, x1, y1, o, bit in west if y1 > py],
+                             [(x1, y1, o, bit) for _, y0, x1, y1, o, bit in west if y0 < py]))
+        (s_es, s_en, s_ws, s_wn), (d_es, d_en, d_ws, d_wn) = quarters
+        hypot = math.hypot
         out = []
-        for i, (vx, vy) in enumerate(self.vertices):
-            if tangent(i, p) and clear(px, py, vx, vy):
-                lox, hix = (px, vx) if px < vx else (vx, px)
-                loy, hiy = (py, vy) if py < vy else (vy, py)
-                mask = 0
-                for k, o in enumerate(doors):
-                    # the bounding-box rejection clear() makes first, then the same test
-                    if o is None or o.x1 <= lox or o.x0 >= hix or o.y1 <= loy or o.y0 >= hiy:
-                        continue
-                    if o.blocks(px, py, vx, vy):
-                        mask |= 1 << k
-                out.append((i, math.hypot(vx - px, vy - py), mask))
+        for i, vx, vy, ax, ay, bx, by in self._sides:
+            dx, dy = vx - px, vy - py
+            if not (dx * ay - dy * ax) * (dx * by - dy * bx) >= -1e-12:
+                continue  # not tangent: the line cuts the corner's own shape
+            clear = True
+            if vx >= px:
+                if vy >= py:
+                    for x, y, o, _ in s_es:
+                        if x < vx and y < vy and o.blocks(px, py, vx, vy):
+                            clear = False
+                            break
+                else:
+                    for x, y, o, _ in s_en:
+                        if x < vx and y > vy and o.blocks(px, py, vx, vy):
+                            clear = False
+                            break
+            elif vy >= py:
+                for x, y, o, _ in s_ws:
+                    if x > vx and y < vy and o.blocks(px, py, vx, vy):
+                        clear = False
+                        break
+            else:
+                for x, y, o, _ in s_wn:
+                    if x > vx and y > vy and o.blocks(px, py, vx, vy):
+                        clear = False
+                        break
+            if not clear:
+                continue
+            mask = 0
+            if vx >= px:
+                if vy >= py:
+                    for x, y, o, bit in d_es:
+                        if x < vx and y < vy and o.blocks(px, py, vx, vy):
+                            mask |= bit
+                else:
+                    for x, y, o, bit in d_en:
+                        if x < vx and y > vy and o.blocks(px, py, vx, vy):
+                            mask |= bit
+            elif vy >= py:
+                for x, y, o, bit in d_ws:
+                    if x > vx and y < vy and o.blocks(px, py, vx, vy):
+                        mask |= bit
+            else:
+                for x, y, o, bit in d_wn:
+                    if x > vx and y > vy and o.blocks(px, py, vx, vy):
+                        mask |= bit
+            out.append((i, hypot(vx - px, vy - py), mask))
         self._seen_masked[p] = out
         if len(self._seen_masked) > _POINT_CACHE:
             self._seen_masked.popitem(last=False)
