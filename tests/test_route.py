@@ -138,3 +138,22 @@ def test_the_corners_seen_from_a_point_are_their_plain_reference(p, radius, roun
         p = (c[0], p[1]) if on == "x" else (p[0], c[1])
     fresh = Layer(layer.static, layer.doors, layer.bounds, layer.portals)  # nothing kept yet
     assert fresh.seen_masked(p) == plain(fresh, p)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.tuples(st.floats(-1.0, 45.0), st.floats(-1.0, 31.0)), st.sampled_from([0.0, 0.5, 0.63, 1.0]),
+       st.integers(0, 2 ** 14 - 1), st.floats(0.5, 14.0), st.sampled_from(["", "x", "y"]), st.integers(0, 10_000))
+def test_the_corners_seen_within_reach_are_their_plain_reference(p, radius, closed, reach, on, corner) -> None:  # type: ignore[no-untyped-def]
+    """The corners within reach seen from a point (an octagon's corner in a search around
+    models), under any set of closed Hatches, are those every shape is tried for."""
+    from reference.pathing import seen_near as plain
+
+    from bagm.engine.board.pathing import _Graph
+
+    layout = bundled(11).layout
+    layer = layout.measure_layer if radius == 0.0 else layout.move_layer(radius)
+    if on:  # on a corner's own x or y (a line from p to it runs along a box's side)
+        c = layer.vertices[corner % len(layer.vertices)]
+        p = (c[0], p[1]) if on == "x" else (p[0], c[1])
+    graph = _Graph(layer, closed)  # nothing kept yet
+    assert graph.seen_near(p, reach) == plain(graph, p, reach)

@@ -267,3 +267,14 @@ def seen_masked(layer: pathing.Layer, p: Point) -> list[tuple[int, float, int]]:
                     mask |= 1 << k
             out.append((i, math.hypot(vx - p[0], vy - p[1]), mask))
     return out
+
+
+def seen_near(graph: _Graph, p: Point, reach: float) -> list[tuple[int, float]]:
+    """The plain reference of :meth:`bagm.engine.board.pathing._Graph.seen_near`: each corner
+    tried in turn, within ``reach``, :meth:`Layer.tangent` and :meth:`_Graph.clear`."""
+    out = []
+    for i, (vx, vy) in enumerate(graph.layer.vertices):
+        d = math.hypot(vx - p[0], vy - p[1])
+        if d <= reach and graph.layer.tangent(i, p) and graph.clear(p[0], p[1], vx, vy):
+            out.append((i, d))
+    return out

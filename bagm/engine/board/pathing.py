@@ -148,67 +148,16 @@ class Layer:
         if out is not None:
             return out
         px, py = p
-        # the shapes (then the Hatches) whose boxes reach past p eastward or westward and
-        # southward or northward, for each quarter around it, with the two sides of the box
-        # that must lie short of the corner: (x, y, shape, its bit in a mask of Hatches)
-        quarters = []
-        for shapes in self._boxes:
-            east = [b for b in shapes if b[2] > px]
-            west = [b for b in shapes if b[0] < px]
-            quarters.append(([(x0, y0, o, bit) for x0, y0, _, y1, o, bit in east if y1 > py],
-                             [(x0, y1, o, bit) for x0, y0, _, y1, o, bit in east if y0 < py],
-                             [(x1, y0, o, bit) for _, y0, x1, y1, o, bit in west if y1 > py],
-                             [(x1, y1, o, bit) for _, y0, x1, y1, o, bit in west if y0 < py]))
-        (s_es, s_en, s_ws, s_wn), (d_es, d_en, d_ws, d_wn) = quarters
+        statics, doors = _quarters(self._boxes[0], px, py), _quarters(self._boxes[1], px, py)
         hypot = math.hypot
         out = []
         for i, vx, vy, ax, ay, bx, by in self._sides:
             dx, dy = vx - px, vy - py
             if not (dx * ay - dy * ax) * (dx * by - dy * bx) >= -1e-12:
                 continue  # not tangent: the line cuts the corner's own shape
-            clear = True
-            if vx >= px:
-                if vy >= py:
-                    for x, y, o, _ in s_es:
-                        if x < vx and y < vy and o.blocks(px, py, vx, vy):
-                            clear = False
-                            break
-                else:
-                    for x, y, o, _ in s_en:
-                        if x < vx and y > vy and o.blocks(px, py, vx, vy):
-                            clear = False
-                            break
-            elif vy >= py:
-                for x, y, o, _ in s_ws:
-                    if x > vx and y < vy and o.blocks(px, py, vx, vy):
-                        clear = False
-                        break
-            else:
-                for x, y, o, _ in s_wn:
-                    if x > vx and y > vy and o.blocks(px, py, vx, vy):
-                        clear = False
-                        break
-            if not clear:
+            if _hidden(statics, px, py, vx, vy):
                 continue
-            mask = 0
-            if vx >= px:
-                if vy >= py:
-                    for x, y, o, bit in d_es:
-                        if x < vx and y < vy and o.blocks(px, py, vx, vy):
-                            mask |= bit
-                else:
-                    for x, y, o, bit in d_en:
-                        if x < vx and y > vy and o.blocks(px, py, vx, vy):
-                            mask |= bit
-            elif vy >= py:
-                for x, y, o, bit in d_ws:
-                    if x > vx and y < vy and o.blocks(px, py, vx, vy):
-                        mask |= bit
-            else:
-                for x, y, o, bit in d_wn:
-                    if x > vx and y > vy and o.blocks(px, py, vx, vy):
-                        mask |= bit
-            out.append((i, hypot(vx - px, vy - py), mask))
+            out.append((i, hypot(vx - px, vy - py), _hatches_across(doors, px, py, vx, vy)))
         self._seen_masked[p] = out
         if len(self._seen_masked) > _POINT_CACHE:
             self._seen_masked.popitem(last=False)
@@ -229,6 +178,73 @@ class Layer:
         return g
 
 
+Quarters = tuple[list[tuple[float, float, Block, int]], ...]
+"""The boxes (x0, y0, x1, y1, shape, bit) that reach past a point eastward and southward,
+eastward and northward, westward and southward, westward and northward (y grows down), each
+with the two sides of its box that must lie short of a corner in that quarter for a line from
+the point to the corner to meet it: (x, y, shape, bit)."""
+
+
+def _quarters(boxes: list[tuple[float, float, float, float, Block, int]], px: float, py: float) -> Quarters:
+    """The boxes a line from (px, py) to a corner in each quarter around it may meet: the
+    boxes :meth:`_Graph.clear` does not pass over, for any corner there."""
+    east = [b for b in boxes if b[2] > px]
+    west = [b for b in boxes if b[0] < px]
+    return ([(x0, y0, o, bit) for x0, y0, _, y1, o, bit in east if y1 > py],
+            [(x0, y1, o, bit) for x0, y0, _, y1, o, bit in east if y0 < py],
+            [(x1, y0, o, bit) for _, y0, x1, y1, o, bit in west if y1 > py],
+            [(x1, y1, o, bit) for _, y0, x1, y1, o, bit in west if y0 < py])
+
+
+def _hidden(quarters: Quarters, px: float, py: float, vx: float, vy: float) -> bool:
+    """A shape of ``quarters`` lies across the line from (px, py) to (vx, vy): the test of
+    :meth:`_Graph.clear`, over the boxes of the quarter the corner lies in."""
+    es, en, ws, wn = quarters
+    if vx >= px:
+        if vy >= py:
+            for x, y, o, _ in es:
+                if x < vx and y < vy and o.blocks(px, py, vx, vy):
+                    return True
+        else:
+            for x, y, o, _ in en:
+                if x < vx and y > vy and o.blocks(px, py, vx, vy):
+                    return True
+    elif vy >= py:
+        for x, y, o, _ in ws:
+            if x > vx and y < vy and o.blocks(px, py, vx, vy):
+                return True
+    else:
+        for x, y, o, _ in wn:
+            if x > vx and y > vy and o.blocks(px, py, vx, vy):
+                return True
+    return False
+
+
+def _hatches_across(quarters: Quarters, px: float, py: float, vx: float, vy: float) -> int:
+    """The mask of the Hatches of ``quarters`` that lie across the line from (px, py) to
+    (vx, vy) (each one's test as in :func:`_hidden`)."""
+    es, en, ws, wn = quarters
+    mask = 0
+    if vx >= px:
+        if vy >= py:
+            for x, y, o, bit in es:
+                if x < vx and y < vy and o.blocks(px, py, vx, vy):
+                    mask |= bit
+        else:
+            for x, y, o, bit in en:
+                if x < vx and y > vy and o.blocks(px, py, vx, vy):
+                    mask |= bit
+    elif vy >= py:
+        for x, y, o, bit in ws:
+            if x > vx and y < vy and o.blocks(px, py, vx, vy):
+                mask |= bit
+    else:
+        for x, y, o, bit in wn:
+            if x > vx and y > vy and o.blocks(px, py, vx, vy):
+                mask |= bit
+    return mask
+
+
 class _Graph:
     """The visibility graph of a layer with a given set of closed Hatches, its shortest
     distances (one Dijkstra row per corner, computed when first needed), and caches of the
@@ -242,6 +258,7 @@ class _Graph:
         # the bounding boxes as plain tuples: the quick rejection in clear() is a hot loop
         self._boxes = sorted(((o.x0, o.y0, o.x1, o.y1, o) for o in self.blocks), key=lambda b: b[0])
         self._box_x0 = [b[0] for b in self._boxes]
+        self._boxes6 = [(x0, y0, x1, y1, o, 0) for x0, y0, x1, y1, o in self._boxes]  # (seen_near's _quarters)
         n = len(layer.vertices)
         adj: list[dict[int, float]] = [dict() for _ in range(n)]
         for i, j, w, mask in layer.pairs:
@@ -271,6 +288,33 @@ class _Graph:
             if o.blocks(ax, ay, bx, by):
                 return False
         return True
+
+    def seen_near(self, p: Point, reach: float) -> list[tuple[int, float]]:
+        """The corners within ``reach`` of ``p`` a path from it can go to first, with their
+        distances (kept per point and reach: a model's corners come back while it stands
+        still). The tests of :meth:`Layer.tangent` and :meth:`clear` written out over every
+        corner, as :meth:`Layer.seen_masked` does (``tests/reference/pathing.py``)."""
+        key = (p, reach)
+        got = self._near.get(key)
+        if got is not None:
+            return got
+        px, py = p
+        blocks = _quarters(self._boxes6, px, py)
+        hypot = math.hypot
+        out = []
+        for i, vx, vy, ax, ay, bx, by in self.layer._sides:
+            d = hypot(vx - px, vy - py)
+            if not d <= reach:
+                continue
+            dx, dy = vx - px, vy - py
+            if not (dx * ay - dy * ax) * (dx * by - dy * bx) >= -1e-12:
+                continue  # not tangent: the line cuts the corner's own shape
+            if not _hidden(blocks, px, py, vx, vy):
+                out.append((i, d))
+        self._near[key] = out
+        if len(self._near) > _POINT_CACHE:
+            self._near.popitem(last=False)
+        return out
 
     # --- shortest distances ---------------------------------------------------------------
 
@@ -531,10 +575,15 @@ def _search(graph: _Graph, p: Point, q: Point, octagons: list[Block], reach: flo
     boxes = graph._boxes[:bisect_left(graph._box_x0, max(o.x1 for o in octagons))]
     for o in octagons:
         cs = o.corners()
+        # only the shapes and octagons whose boxes meet this one's (a hair wider: its corners
+        # as worked out) can hold one of its corners
+        lox, loy, hix, hiy = o.x0 - 1e-6, o.y0 - 1e-6, o.x1 + 1e-6, o.y1 + 1e-6
+        near = [b for b in boxes if b[0] < hix and b[2] > lox and b[1] < hiy and b[3] > loy]
+        others = [x for x in octagons if x is not o and x.x0 < hix and x.x1 > lox and x.y0 < hiy and x.y1 > loy]
         for i, c in enumerate(cs):
             cx, cy = c
-            if any(x0 < cx < x1 and y0 < cy < y1 and s.contains(c) for x0, y0, x1, y1, s in boxes) or \
-                    any(x is not o and x.contains(c) for x in octagons):
+            if any(x0 < cx < x1 and y0 < cy < y1 and s.contains(c) for x0, y0, x1, y1, s in near) or \
+                    any(x.contains(c) for x in others):
                 continue
             extra.append(c)
             sides.append((cs[i - 1], cs[(i + 1) % len(cs)]))
@@ -567,20 +616,7 @@ def _search(graph: _Graph, p: Point, q: Point, octagons: list[Block], reach: flo
         a = nodes[k]
         if k >= src or reach == INF:
             return graph.seen(a)  # kept per point by the graph
-        got = graph._near.get((a, reach))  # a model's corners come back while it stands still
-        if got is not None:
-            return got
-        ax, ay = a
-        tangent, clear = layer.tangent, graph.clear
-        out = []
-        for i, (vx, vy) in enumerate(verts):
-            d = math.hypot(vx - ax, vy - ay)
-            if d <= reach and tangent(i, a) and clear(ax, ay, vx, vy):
-                out.append((i, d))
-        graph._near[(a, reach)] = out
-        if len(graph._near) > _POINT_CACHE:
-            graph._near.popitem(last=False)
-        return out
+        return graph.seen_near(a, reach)
 
     clear = graph.clear
     loose = range(n, len(nodes))
