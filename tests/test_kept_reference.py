@@ -185,6 +185,18 @@ def test_control_levels_are_their_plain_reference(spec):
     play(spec, check, every=7)
 
 
+@settings(max_examples=8, deadline=None)
+@given(games())
+def test_engagements_are_their_plain_reference(spec):
+    """The enemy units within Engagement Range of each unit (kept until anything on the
+    battlefield changes, each pair's answer on both units' stamps and the Hatchways) are those
+    measured afresh, along games."""
+    def check(g: Game) -> None:
+        for u in g.units.values():
+            assert positions.engaged_with(g, u) == ref.engaged_with(g, u), u.uid
+    play(spec, check, every=3)
+
+
 @settings(max_examples=6, deadline=None)
 @given(games())
 def test_battlefield_command_uses_are_their_plain_reference(spec):

@@ -204,3 +204,12 @@ def hatch_options(g: Any, p: str, breachers: bool = False) -> list[Any]:
                     hatchways.hatch_reason(g, u, h.index) is None:
                 out.append(Action("hatch", u.uid, arg=str(h.index + 1)))
     return out
+
+
+def engaged_with(g: Any, u: Any) -> list[Any]:
+    """The enemy units within Engagement Range of ``u`` (in army order): every pair of their
+    models measured on the battlefield as it stands."""
+    if not u.alive:
+        return []
+    return [v for v in g.army_units("B" if u.player == "A" else "A")
+            if any(g.bf.engaged(m.base, n.base) for m in u.models for n in v.models)]

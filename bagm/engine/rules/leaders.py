@@ -82,55 +82,64 @@ def _may_target(g: GameInterface, u: Unit, leader: bool, c: Stratagem | None = N
     return affects(g, c, u)
 
 
-def _bodyguards(g: GameInterface, leader: Unit) -> list[Unit]:
-    names = leader.datasheet.leader.bodyguard_keys
-    c = card(g, STRATAGEM)
-    return [b for b in g.army_units(leader.player)
-            if b is not leader and b.datasheet.key in names and _may_target(g, b, False, c)]
-
-
 def legal_command(g: GameInterface, p: Player) -> list[Action]:
     """Battlefield Command uses open to player ``p`` now (empty: no window is offered)."""
     # the Leaders that could be targeted now (your Battle-shocked units cannot be affected by
     # your Stratagems; a paid use needs 1CP and none yet this phase, Peerless Leader none)
-    if not g.leaders[p]:
+    commanders = g.leaders[p]
+    if not commanders:
         return []
     paid = may_use(g, p, STRATAGEM)
     c = card(g, STRATAGEM)
-    leaders = [u for u in g.leaders[p] if u.alive and _may_target(g, u, True, c) and (paid or peerless_free(g, u))]
+    leaders = [u for u in commanders if u.alive and _may_target(g, u, True, c) and (paid or peerless_free(g, u))]
     if not leaders:  # (most windows: no CP, used this phase, or every Leader targeted already)
         return []
-    # asked at every window of every phase (and again as the window's decision is made): kept
-    # on all the uses read: the Leaders that could be targeted (above), each unit's flags, the
-    # Hatchways (distances around Walls), and where the models stand: until anything on the
-    # battlefield changes (the window at the end of a phase and the next one's start), then
-    # (for the game) on each unit's stamp (where its models stand, whether it is on the battlefield)
-    units = g.armies[p].units
-    now, flags = g.kept_now(), tuple([(u.commanded, u.battleshocked) for u in units])
-    here = ("command", tuple([u.uid for u in leaders]), g.closed, flags)
-    got = now.get(here)
-    if got is None:
-        g.stamp(units[0])  # brings every stamp up to date: read directly below
-        stamps = g._stamps
-        key = here + (tuple([stamps[u.uid] for u in units]),)
-        got = g._by_stamp.get(key)
-        if got is None:
-            got = g._by_stamp[key] = (_legal_command_now(g, leaders),)
-        now[here] = got
-    return got[0]
-
-
-def _legal_command_now(g: GameInterface, leaders: list[Unit]) -> list[Action]:
-    """Each use by ``leaders`` (those that could be targeted): a Bodyguard within 6", one of
-    the Leader's modelled abilities."""
+    # the units within 6" of each Leader depend on where the models stand alone (kept); the
+    # flags (targeted, Battle-shocked) change between windows with nothing moving: read here
+    reach = in_command_range(g, p)
     out: list[Action] = []
     for leader in leaders:
-        abilities = modelled_abilities(leader.datasheet)
-        for b in _bodyguards(g, leader):
-            # a path around Walls is never shorter than the straight line: a quick refusal
-            if g.min_straight(leader, b) <= COMMAND_RANGE and g.unit_distance(leader, b) <= COMMAND_RANGE:
-                out += [Action("command", leader.uid, target=b.uid, arg=a.name) for a in abilities]
+        for b, uses in reach[leader.uid]:
+            if _may_target(g, b, False, c):
+                out += uses
     return out
+
+
+def in_command_range(g: GameInterface, p: Player) -> dict[str, tuple[tuple[Unit, list[Action]], ...]]:
+    """For each Leader of ``p``'s army Battlefield Command can target (``g.leaders``), the units
+    on the battlefield it could lead within 6" of it (in army order; none while it is not on the
+    battlefield), each with its uses (one per modelled Leader ability), their flags aside:
+    asked at every window of every phase, so kept until anything on the battlefield changes,
+    then (for the game) on the stamps of the army's units (where their models stand, whether
+    they are on the battlefield) and the Hatchways (distances around Walls)."""
+    now = g.kept_now()
+    here = ("command range", p)
+    got: dict[str, tuple[tuple[Unit, list[Action]], ...]] | None = now.get(here)
+    if got is None:
+        units = g.armies[p].units
+        g.stamp(units[0])  # brings every stamp up to date: read directly below
+        stamps = g._stamps
+        key = (here, g.closed, tuple([stamps[u.uid] for u in units]))
+        kept = g._by_stamp.get(key)
+        if kept is None:
+            kept = g._by_stamp[key] = ({u.uid: _in_range_now(g, u) for u in g.leaders[p]},)
+        got = now[here] = kept[0]
+    return got
+
+
+def _in_range_now(g: GameInterface, leader: Unit) -> tuple[tuple[Unit, list[Action]], ...]:
+    """The units ``leader`` could lead within 6" of it, each with its uses."""
+    if not leader.alive:
+        return ()
+    names = leader.datasheet.leader.bodyguard_keys
+    abilities = modelled_abilities(leader.datasheet)
+    out = []
+    for b in g.army_units(leader.player):
+        # a path around Walls is never shorter than the straight line: a quick refusal
+        if b is not leader and b.datasheet.key in names and g.min_straight(leader, b) <= COMMAND_RANGE \
+                and g.unit_distance(leader, b) <= COMMAND_RANGE:
+            out.append((b, [Action("command", leader.uid, target=b.uid, arg=a.name) for a in abilities]))
+    return tuple(out)
 
 
 def _battlefield_command(g: GameInterface, when: str) -> Generator[Decision, Action, None]:
@@ -147,22 +156,23 @@ def _battlefield_command(g: GameInterface, when: str) -> Generator[Decision, Act
             g.revivals()  # Resurrection Protocols: "roll one D6 at the end of the phase"
         yield from g._marks_again()  # e.g. Manhunter's Helm: a new Priority Target once the last is destroyed
     yours = card(g, STRATAGEM).when == "your_command"  # the 2023 card
-    while g.window < 4:
-        p = g.active if g.window % 2 == 0 else g.other(g.active)
-        offered = not yours or (g.phase == "command" and g.window == 0)
-        if g.window < 2 and offered and legal_command(g, p):
-            act = yield g.ask("command", p, {"phase": g.phase})
-            if act.kind == "command":
-                discount = yield from _pain_discount(g, p, act)
-                _do_command(g, p, act, discount)
-                continue
-        elif g.window >= 2 and g.usable(p, timing):
+    while (w := g.window) < 4:
+        p = g.active if w % 2 == 0 else g.other(g.active)
+        if w < 2:
+            # (a player none of whose Leaders Battlefield Command can target: no look further)
+            if g.leaders[p] and (not yours or (g.phase == "command" and w == 0)) and legal_command(g, p):
+                act = yield g.ask("command", p, {"phase": g.phase})
+                if act.kind == "command":
+                    discount = yield from _pain_discount(g, p, act)
+                    _do_command(g, p, act, discount)
+                    continue
+        elif g.armies[p].uses and g.usable(p, timing):
             act = yield g.ask("use", p, {"timing": timing})
             if act.kind == "use":
                 g.use_rule(p, act)
                 yield from g.acts_now(p, act)  # e.g. Shadow in the Warp's Battle-shock tests
                 continue
-        g.window += 1
+        g.window = w + 1
     g.window = 0
 
 
