@@ -90,8 +90,33 @@ def units_in_range(g: GameInterface) -> list[Unit]:
     cache = kept._now(g)
     got: list[Unit] | None = cache.get("in range")
     if got is None:
-        got = cache["in range"] = [u for u in g.units.values() if u.alive and any(in_range_counts(g, u))]
+        got = cache["in range"] = _units_in_range(g)
     return got
+
+
+def _units_in_range(g: GameInterface) -> list[Unit]:
+    """:meth:`units_in_range` worked out again after a change: each unit's answer is kept (for
+    the game) with its stamp (where its models stand, whether it is on the battlefield) and the
+    Hatchways, so only the units that have moved since are measured (most changes move one)."""
+    units = g.units
+    kept.stamp(g, next(iter(units.values())))  # brings every stamp up to date: read directly below
+    stamps, shut = g._stamps, positions.closed(g)
+    last = g._by_stamp.get("in range")  # (the Hatchways, each unit's (stamp, within range))
+    if last is None or last[0] != shut:
+        last = g._by_stamp["in range"] = (shut, {})
+    then: dict[str, tuple[int, bool]] = last[1]
+    out = []
+    for uid, u in units.items():
+        st = stamps[uid]
+        was = then.get(uid)
+        if was is not None and was[0] == st:
+            near = was[1]
+        else:
+            near = u.alive and any(in_range_counts(g, u))
+            then[uid] = (st, near)
+        if near:
+            out.append(u)
+    return out
 
 
 def _models_in_range(g: GameInterface, u: Unit, i: int) -> list[Model]:

@@ -91,6 +91,12 @@ _CHECKS: dict[str, Callable[..., None]] = {
     "command": leaders._check_command}
 
 
+_PASS = Action("pass")
+_PASSABLE = frozenset({"use", "overwatch", "counter", "bravery", "rule"})
+"""The decisions whose legal actions always end with 'pass' (a "rule" one unless it must be
+taken): :meth:`Game.check` accepts a pass there without building the others."""
+
+
 if TYPE_CHECKING:  # the declared interface (interface.py), checked by mypy only
     from bagm.engine.game.interface import GameInterface as _Declared
 else:
@@ -546,6 +552,8 @@ class Game(_Declared):
                                 f"the {act.arg} roll: 'reroll' or 'pass'", "Command Re-roll")
         if s in _CHECKS:
             return self.check_as(s, p, act)
+        if s in _PASSABLE and act == _PASS and not (s == "rule" and d.info.get("must")):
+            return  # passing is among the legal actions of these decisions: checked without building them
         legal = self.legal_actions()
         if act not in legal:
             raise IllegalAction(f"now player {p} decides {s}: one of " + ", ".join(a.text() for a in legal),

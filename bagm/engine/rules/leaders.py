@@ -86,17 +86,21 @@ def legal_command(g: GameInterface, p: Player) -> list[Action]:
     """Battlefield Command uses open to player ``p`` now (empty: no window is offered)."""
     # the Leaders that could be targeted now (your Battle-shocked units cannot be affected by
     # your Stratagems; a paid use needs 1CP and none yet this phase, Peerless Leader none)
-    commanders = g.leaders[p]
-    if not commanders:
-        return []
-    paid = may_use(g, p, STRATAGEM)
-    c = card(g, STRATAGEM)
-    leaders = [u for u in commanders if u.alive and _may_target(g, u, True, c) and (paid or peerless_free(g, u))]
-    if not leaders:  # (most windows: no CP, used this phase, or every Leader targeted already)
+    if not g.leaders[p]:
         return []
     # the units within 6" of each Leader depend on where the models stand alone (kept); the
-    # flags (targeted, Battle-shocked) change between windows with nothing moving: read here
+    # flags (targeted, Battle-shocked), CP and uses this phase change between windows with
+    # nothing moving: read afresh (most windows: no unit to lead within 6", no CP, used this
+    # phase, or every Leader targeted already)
     reach = in_command_range(g, p)
+    if not reach:
+        return []
+    c = card(g, STRATAGEM)
+    leaders = [u for u in g.leaders[p] if u.uid in reach and _may_target(g, u, True, c)]
+    if not leaders:
+        return []
+    if not may_use(g, p, STRATAGEM):
+        leaders = [u for u in leaders if peerless_free(g, u)]
     out: list[Action] = []
     for leader in leaders:
         for b, uses in reach[leader.uid]:
@@ -106,9 +110,9 @@ def legal_command(g: GameInterface, p: Player) -> list[Action]:
 
 
 def in_command_range(g: GameInterface, p: Player) -> dict[str, tuple[tuple[Unit, list[Action]], ...]]:
-    """For each Leader of ``p``'s army Battlefield Command can target (``g.leaders``), the units
-    on the battlefield it could lead within 6" of it (in army order; none while it is not on the
-    battlefield), each with its uses (one per modelled Leader ability), their flags aside:
+    """For each Leader of ``p``'s army Battlefield Command can target (``g.leaders``) that is on
+    the battlefield with a unit it could lead within 6" of it, those units (in army order), each
+    with its uses (one per modelled Leader ability), their flags aside:
     asked at every window of every phase, so kept until anything on the battlefield changes,
     then (for the game) on the stamps of the army's units (where their models stand, whether
     they are on the battlefield) and the Hatchways (distances around Walls)."""
@@ -122,7 +126,7 @@ def in_command_range(g: GameInterface, p: Player) -> dict[str, tuple[tuple[Unit,
         key = (here, g.closed, tuple([stamps[u.uid] for u in units]))
         kept = g._by_stamp.get(key)
         if kept is None:
-            kept = g._by_stamp[key] = ({u.uid: _in_range_now(g, u) for u in g.leaders[p]},)
+            kept = g._by_stamp[key] = ({u.uid: near for u in g.leaders[p] if (near := _in_range_now(g, u))},)
         got = now[here] = kept[0]
     return got
 
