@@ -8,7 +8,7 @@ import random
 from functools import cache
 
 from conftest import REPO
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from reference import effects as ref_effects
 from reference import moments as ref_moments
@@ -19,7 +19,7 @@ from reference import visibility as ref_sight
 from bagm.data.timings import TIMINGS
 from bagm.engine.attack.rules import Conditions
 from bagm.engine.bots import make_bot
-from bagm.engine.bots.uses import PRICED, use_gain
+from bagm.engine.bots.uses import PRICED, call_now, use_gain
 from bagm.engine.game import control, moments, movement, positions, shooting, sight
 from bagm.engine.game.muster import build_army
 from bagm.engine.game.sequence import Game
@@ -332,3 +332,17 @@ def test_the_bots_pricing_of_rules_is_its_plain_reference(spec):
                         assert use_gain(bot, g, s, u, fight) == want, (s.name, u.uid, fight)
                         assert use_gain(bot, g, s, u, fight, base) == want, (s.name, u.uid, fight)
     play(spec, check, every=9)
+
+
+@settings(max_examples=8, deadline=None)
+@given(games())
+@example(("grey_knights_void_purge_force", "orks_kaptin_killers", 11, 1001, True))  # Waaagh!
+def test_the_bots_calls_for_the_army_are_their_plain_reference(spec):
+    """Along games: whether the greedy bot would make each once-per-battle call of an army now
+    (Waaagh!: once a unit it covers is within 12" of an enemy unit; bounding boxes more than 12"
+    apart refuse a pair at once) is the answer with every pair measured."""
+    def check(g: Game) -> None:
+        for p in ("A", "B"):
+            for s in g.armies[p].uses:
+                assert call_now(g, s, p) == ref_uses.call_now(g, s, p), s.name
+    play(spec, check, every=3)

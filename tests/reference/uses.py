@@ -39,3 +39,16 @@ def _value(bot: Any, g: Any, u: Any, effects: tuple[Any, ...], fight: bool) -> f
         return total
     finally:
         u.timed = saved
+
+
+def call_now(g: Any, s: Any, p: str) -> bool:
+    """Whether the bot makes a once-per-battle call for the army that lasts a while now: every
+    pair of a unit it covers and an enemy unit measured (:func:`bagm.engine.bots.uses.call_now`
+    first refuses the pairs whose bounding boxes are more than 12" apart)."""
+    if s.shocks is not None:
+        foes = g.army_units(g.other(p))
+        return bool(g.active != p and (2 * len(foes) >= len(g.armies[g.other(p)].units) or g.round >= 4))
+    if not (s.army and s.once == "battle" and s.until in ("round", "next")) or g.round >= 5:
+        return True
+    return any(positions.min_straight(g, v, f) <= 12 for v in g.army_units(p) if moments.covers(s, v)
+               for f in g.army_units(g.other(p)))

@@ -57,7 +57,9 @@ def use_choice(bot: GreedyBot, g: Game, legal: list[Action]) -> Action | None:
             rules[a.arg].one_at_a_time and _carries(g, rules[a.arg], g.unit(a.unit)))]
         if not choices:
             return None
-        best = max(choices, key=worth)
+        # (one choice: it is the best whatever it is worth, which is then worked out only when
+        # the answer reads it, in the Fight phase or for a rule with a cost to the unit)
+        best = choices[0] if len(choices) == 1 else max(choices, key=worth)
         costly = self_risk(rules[best.arg], g.unit(best.unit)) > 0  # (Dark Pacts: only if it pays)
         return best if not fight and not costly or worth(best)[0] > 0 else None
     # reinforcements (Transdimensional Reinforcement, once per battle): once half the unit is
@@ -183,7 +185,9 @@ def call_now(g: Game, s: Any, p: Player) -> bool:
     if not (s.army and s.once == "battle" and s.until in ("round", "next")) or g.round >= 5:
         return True
     foes = g.army_units(g.other(p))
-    return any(positions.min_straight(g, v, f) <= 12 for v in g.army_units(p) if moments.covers(s, v) for f in foes)
+    # (bounding boxes more than 12" apart: a quick proof that no two bases are within 12")
+    return any(not positions.apart(g, v, f, 12.0) and positions.min_straight(g, v, f) <= 12
+               for v in g.army_units(p) if moments.covers(s, v) for f in foes)
 
 
 def _worth_leaving(bot: GreedyBot, g: Game, u: Unit) -> bool:
