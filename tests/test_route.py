@@ -157,3 +157,23 @@ def test_the_corners_seen_within_reach_are_their_plain_reference(p, radius, clos
         p = (c[0], p[1]) if on == "x" else (p[0], c[1])
     graph = _Graph(layer, closed)  # nothing kept yet
     assert graph.seen_near(p, reach) == plain(graph, p, reach)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.tuples(st.floats(0.1, 43.9), st.floats(0.1, 29.9)), st.tuples(st.floats(0.1, 43.9), st.floats(0.1, 29.9)),
+       st.sampled_from([0.0, 0.63, 1.0]), st.integers(0, 2 ** 14 - 1), st.booleans())
+def test_a_point_is_reachable_when_a_path_leads_there(p, q, radius, closed, kept) -> None:  # type: ignore[no-untyped-def]
+    """Whether a path leads from one point to another, found by the parts of the graph the
+    corners each sees lie in, is whether the shortest path is found (under any set of closed
+    Hatches, from inside shapes too: no path), asked before the path and after it."""
+    from bagm.engine.board.pathing import _Graph
+
+    layout = bundled(11).layout
+    layer = layout.measure_layer if radius == 0.0 else layout.move_layer(radius)
+    graph = _Graph(layer, closed)  # nothing kept yet
+    if kept:
+        want = graph.path(p, q) is not None
+        assert graph.reachable(p, q) == want
+    else:
+        got = graph.reachable(p, q)
+        assert got == (graph.path(p, q) is not None)

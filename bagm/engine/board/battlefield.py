@@ -438,6 +438,14 @@ class Battlefield:
             return None
         return self.graph(closed).path(p, q)
 
+    def reachable(self, a: Loc, b: Loc, closed: int | None = None) -> bool:
+        """A measuring line leads from one centre to the other (:meth:`path` is not None),
+        found without working it out."""
+        (p, _), (q, _) = self._split(a), self._split(b)
+        self._check(p)
+        self._check(q)
+        return self.layout.connected(p, q) and self.graph(closed).reachable(p, q)
+
     @staticmethod
     def straight_distance(a: Loc, b: Loc) -> float:
         """Distance ignoring Walls and Hatchways (Rules Adaptations "Deep Strike Ability")."""

@@ -271,6 +271,7 @@ class _Graph:
             adj[j][i] = w
         self.adj = adj
         self._rows: list[list[float] | None] = [None] * n
+        self._parts: list[int] | None = None  # (parts(), worked out when first asked)
         self._seen: OrderedDict[Point, list[tuple[int, float]]] = OrderedDict()
         self._from: OrderedDict[Point, list[float]] = OrderedDict()
         self._near: OrderedDict[tuple[Point, float], list[tuple[int, float]]] = OrderedDict()
@@ -376,6 +377,37 @@ class _Graph:
             if t < best:
                 best = t
         return best
+
+    def reachable(self, p: Point, q: Point) -> bool:
+        """A path leads from ``p`` to ``q`` (:meth:`path` is not None), found without working
+        it out: the straight line is clear, or some corner seen from ``p`` and some corner
+        seen from ``q`` are joined in the graph (one of its parts: :meth:`parts`)."""
+        if (p, q) in self._paths:  # (the path kept)
+            return self._paths[(p, q)] is not None
+        if self.clear(p[0], p[1], q[0], q[1]):
+            return True
+        parts = self.parts()
+        mine = {parts[i] for i, _ in self.seen(p)}
+        return any(parts[j] in mine for j, _ in self.seen(q))
+
+    def parts(self) -> list[int]:
+        """For each corner, the part of the graph it lies in (the first corner of that part):
+        two corners are joined by a path exactly when their parts are the same (the edges go
+        both ways)."""
+        if self._parts is None:
+            parts = [-1] * len(self.adj)
+            for start in range(len(self.adj)):
+                if parts[start] >= 0:
+                    continue
+                parts[start] = start
+                stack = [start]
+                while stack:
+                    for w in self.adj[stack.pop()]:
+                        if parts[w] < 0:
+                            parts[w] = start
+                            stack.append(w)
+            self._parts = parts
+        return self._parts
 
     def path(self, p: Point, q: Point) -> list[Point] | None:
         """The shortest path from ``p`` to ``q`` as a list of points, or None (kept per pair of

@@ -130,7 +130,7 @@ class GreedyBot:
             return self._doors[key]
         out: tuple[float, float] | None = None
         bf = g.bf
-        if positions.closed(g) and bf.path(me, target) is None and (way := bf.path(me, target, 0)) is not None:
+        if positions.closed(g) and not bf.reachable(me, target) and (way := bf.path(me, target, 0)) is not None:
             lay = g.map.layout
             shut = [h for h in lay.hatchways if not bf.is_open(h.index)]
             for a, b in zip(way, way[1:]):

@@ -166,7 +166,7 @@ def shut_off(g: GameInterface, u: Unit, v: Unit, doors: list[Any], reach: float)
     if not got[1]:
         return False
     a, b = u.models[0], v.models[0]
-    return g.bf.path((a.x, a.y), (b.x, b.y)) is None
+    return not g.bf.reachable((a.x, a.y), (b.x, b.y))
 
 
 def _hatchway_er_models(g: GameInterface, u: Unit, kind: str, targets: tuple[str, ...] = ()) -> list[Base]:
