@@ -333,9 +333,10 @@ def wargear_options(ex: "Extractor", node: "Node", profiles: dict[str, str],
             if child.target.tag == "selectionEntryGroup":
                 if hi == 0:
                     continue
-                if lo is None and hi is None and not _has_default(child) and depth < MAX_DEPTH:
+                if (lo is None and hi is None and not _has_default(child)
+                        or _groups_only(ex, child, gone)) and depth < MAX_DEPTH:
                     # a group without bounds is a folder ("Wargear"): its entries and groups
-                    # are the model's own
+                    # are the model's own; so is one whose bounds only restate its groups'
                     path.append(child)
                     more_fixed, more_choices = gear_of(child, depth + 1)
                     path.pop()
@@ -1142,9 +1143,12 @@ def _least(child: "Node") -> int:
     modifier without conditions sets it to (Death Company Marines with Bolt Rifles: the
     alternate-weapons Marine's bolt rifle, "min 1" set to 0, is the default of his choice
     beside a hand flamer, an inferno or plasma pistol or a chainsword, not always carried).
-    Read for the items of a choice with a default only (:func:`_group_items`): elsewhere
-    such a minimum stands in a form not settled (the Reiver Sergeant's combat knife, the
-    Plague Champion's plague knives inside a choice of two of several groups)."""
+    Read for the items of a choice with a default only (:func:`_group_items`; the Plague
+    Champion's plague knives, whose choice is one of a group of choices, :func:`_groups_only`):
+    elsewhere such a minimum stands, in forms not settled (the Reiver Sergeant's combat knife,
+    an item of no choice, which would then be carried by no default; an item's minimum N in
+    a choice of several picks without a default, the catalogues' "N by default", which one
+    default item cannot say: the Deff Dread's 2 big shootas and 2 dread klaws)."""
     from bagm.io.bsdata.links import child_elements
 
     lo = child.bounds()[0] or 0
@@ -1159,6 +1163,33 @@ def _least(child: "Node") -> int:
                 except ValueError:
                     pass
     return lo
+
+
+def _groups_only(ex: "Extractor", group: "Node", gone: Callable[["Node"], bool]) -> bool:
+    """Whether a group is a folder of choices: a group without a default, or modifiers, of
+    its own whose members are two or more groups and whose bounds say nothing theirs do not
+    (its minimum at most the sum of theirs, its maximum at least the sum of theirs). The
+    Plague Champion's "Wargear", 2 picks over "Plague knives options" and "Boltgun options",
+    1 pick each with a default: two choices, each with its default, not one choice of 2 of
+    their items together without one."""
+    from bagm.io.bsdata.extract import _SKIP_BRANCH
+    from bagm.io.bsdata.links import child_elements
+
+    if _has_default(group) or any(child_elements(p, "modifiers", "modifier")
+                                  or p.find("modifierGroups") is not None
+                                  for p in group.parts):
+        return False
+    members = [m for m in ex._members(group)
+               if not _SKIP_BRANCH.search(m.name) and not m.hidden and not gone(m)
+               and m.bounds()[1] != 0]
+    if len(members) < 2 or any(m.target.tag != "selectionEntryGroup" for m in members):
+        return False
+    lo, hi = group.bounds()
+    bounds = [m.bounds() for m in members]
+    if (lo or 0) > sum(b[0] or 0 for b in bounds):
+        return False
+    return hi is None or all(b[1] is not None for b in bounds) \
+        and hi >= sum(b[1] or 0 for b in bounds)
 
 
 def _has_default(group: "Node") -> bool:
