@@ -47,9 +47,10 @@ class Layer:
         self.portals = list(portals)
         self._build_vertices()
         self._build_pairs()
-        # the boxes of the static shapes, then of the Hatches with each one's bit in a mask of
-        # closed Hatches, as plain tuples (x0, y0, x1, y1, shape, bit): seen_masked's loops
-        self._boxes = ([(o.x0, o.y0, o.x1, o.y1, o, 0) for o in static],
+        # the boxes of the static shapes (bit 1: any one hides), then of the Hatches with each
+        # one's bit in a mask of closed Hatches, as plain tuples (x0, y0, x1, y1, shape, bit):
+        # seen_masked's loops (:func:`_across`)
+        self._boxes = ([(o.x0, o.y0, o.x1, o.y1, o, 1) for o in static],
                        [(o.x0, o.y0, o.x1, o.y1, o, 1 << k) for k, o in enumerate(doors) if o is not None])
         self._states: OrderedDict[int, _Graph] = OrderedDict()
         self._seen_masked: OrderedDict[Point, list[tuple[int, float, int]]] = OrderedDict()
@@ -155,9 +156,9 @@ class Layer:
             dx, dy = vx - px, vy - py
             if not (dx * ay - dy * ax) * (dx * by - dy * bx) >= -1e-12:
                 continue  # not tangent: the line cuts the corner's own shape
-            if _hidden(statics, px, py, vx, vy):
+            if _across(statics, px, py, vx, vy, True):
                 continue
-            out.append((i, hypot(vx - px, vy - py), _hatches_across(doors, px, py, vx, vy)))
+            out.append((i, hypot(vx - px, vy - py), _across(doors, px, py, vx, vy, False)))
         self._seen_masked[p] = out
         if len(self._seen_masked) > _POINT_CACHE:
             self._seen_masked.popitem(last=False)
@@ -196,33 +197,11 @@ def _quarters(boxes: list[tuple[float, float, float, float, Block, int]], px: fl
             [(x1, y1, o, bit) for _, y0, x1, y1, o, bit in west if y0 < py])
 
 
-def _hidden(quarters: Quarters, px: float, py: float, vx: float, vy: float) -> bool:
-    """A shape of ``quarters`` lies across the line from (px, py) to (vx, vy): the test of
-    :meth:`_Graph.clear`, over the boxes of the quarter the corner lies in."""
-    es, en, ws, wn = quarters
-    if vx >= px:
-        if vy >= py:
-            for x, y, o, _ in es:
-                if x < vx and y < vy and o.blocks(px, py, vx, vy):
-                    return True
-        else:
-            for x, y, o, _ in en:
-                if x < vx and y > vy and o.blocks(px, py, vx, vy):
-                    return True
-    elif vy >= py:
-        for x, y, o, _ in ws:
-            if x > vx and y < vy and o.blocks(px, py, vx, vy):
-                return True
-    else:
-        for x, y, o, _ in wn:
-            if x > vx and y > vy and o.blocks(px, py, vx, vy):
-                return True
-    return False
-
-
-def _hatches_across(quarters: Quarters, px: float, py: float, vx: float, vy: float) -> int:
-    """The mask of the Hatches of ``quarters`` that lie across the line from (px, py) to
-    (vx, vy) (each one's test as in :func:`_hidden`)."""
+def _across(quarters: Quarters, px: float, py: float, vx: float, vy: float, first: bool) -> int:
+    """The bits of the shapes of ``quarters`` that lie across the line from (px, py) to
+    (vx, vy), or'd together (``first``: the first one's only, as soon as it is found; a static
+    shape's bit is 1): the test of :meth:`_Graph.clear`, over the boxes of the quarter the
+    corner lies in."""
     es, en, ws, wn = quarters
     mask = 0
     if vx >= px:
@@ -230,18 +209,26 @@ def _hatches_across(quarters: Quarters, px: float, py: float, vx: float, vy: flo
             for x, y, o, bit in es:
                 if x < vx and y < vy and o.blocks(px, py, vx, vy):
                     mask |= bit
+                    if first:
+                        return mask
         else:
             for x, y, o, bit in en:
                 if x < vx and y > vy and o.blocks(px, py, vx, vy):
                     mask |= bit
+                    if first:
+                        return mask
     elif vy >= py:
         for x, y, o, bit in ws:
             if x > vx and y < vy and o.blocks(px, py, vx, vy):
                 mask |= bit
+                if first:
+                    return mask
     else:
         for x, y, o, bit in wn:
             if x > vx and y > vy and o.blocks(px, py, vx, vy):
                 mask |= bit
+                if first:
+                    return mask
     return mask
 
 
@@ -258,7 +245,7 @@ class _Graph:
         # the bounding boxes as plain tuples: the quick rejection in clear() is a hot loop
         self._boxes = sorted(((o.x0, o.y0, o.x1, o.y1, o) for o in self.blocks), key=lambda b: b[0])
         self._box_x0 = [b[0] for b in self._boxes]
-        self._boxes6 = [(x0, y0, x1, y1, o, 0) for x0, y0, x1, y1, o in self._boxes]  # (seen_near's _quarters)
+        self._boxes6 = [(x0, y0, x1, y1, o, 1) for x0, y0, x1, y1, o in self._boxes]  # (seen_near's _quarters)
         n = len(layer.vertices)
         adj: list[dict[int, float]] = [dict() for _ in range(n)]
         for i, j, w, mask in layer.pairs:
@@ -310,7 +297,7 @@ class _Graph:
             dx, dy = vx - px, vy - py
             if not (dx * ay - dy * ax) * (dx * by - dy * bx) >= -1e-12:
                 continue  # not tangent: the line cuts the corner's own shape
-            if not _hidden(blocks, px, py, vx, vy):
+            if not _across(blocks, px, py, vx, vy, True):
                 out.append((i, d))
         self._near[key] = out
         if len(self._near) > _POINT_CACHE:
